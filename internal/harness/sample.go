@@ -1,0 +1,38 @@
+package harness
+
+// Sample is one timed batch of iterations. Raw totals are kept; per-op
+// values are derived, so nothing is lost to rounding.
+type Sample struct {
+	Iters int64 `json:"iters"`
+	Ns    int64 `json:"ns"`
+	// CPU is the CPU the measured thread was on at the end of the sample.
+	CPU int `json:"cpu"`
+	// Counters holds the change of each per-thread counter over the sample,
+	// by event name (see the Counter* constants); absent when not counted.
+	Counters map[string]int64 `json:"counters,omitempty"`
+}
+
+// NsPerOp is the sample's time per op; 0 when the sample has no iterations.
+func (s Sample) NsPerOp() float64 {
+	if s.Iters <= 0 {
+		return 0
+	}
+	return float64(s.Ns) / float64(s.Iters)
+}
+
+// Counter names used in Sample.Counters. The perf_event names match
+// `perf stat`; the fallbacks name their source.
+const (
+	CounterTaskClock       = "task-clock"       // ns the thread ran (perf)
+	CounterContextSwitches = "context-switches" // perf software event
+	CounterMigrations      = "cpu-migrations"   // perf software event
+	CounterPageFaults      = "page-faults"      // perf software event
+	CounterCycles          = "cycles"           // perf hardware event
+	CounterInstructions    = "instructions"     // perf hardware event
+	CounterRefCycles       = "ref-cycles"       // perf hardware event
+	CounterBranchMisses    = "branch-misses"    // perf hardware event
+	CounterVoluntaryCS     = "voluntary-cs"     // getrusage(RUSAGE_THREAD) ru_nvcsw
+	CounterInvoluntaryCS   = "involuntary-cs"   // getrusage(RUSAGE_THREAD) ru_nivcsw
+	CounterMinorFaults     = "minor-faults"     // getrusage(RUSAGE_THREAD) ru_minflt
+	CounterNrMigrations    = "nr-migrations"    // /proc/thread-self/sched nr_migrations
+)
