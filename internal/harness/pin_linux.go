@@ -1,0 +1,108 @@
+package harness
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Pinned runs f on a new goroutine locked to its own OS thread, and pins
+// that thread to cpu with sched_setaffinity. With isolate, every other
+// thread of the process first loses cpu from its affinity mask, so Go's own
+// threads (GC workers, sysmon, idle Ps) do not run on the measured CPU.
+//
+// The order matters. runtime.LockOSThread starts the runtime's template
+// thread, from which threads created while a goroutine is locked are
+// cloned; it must exist, and be isolated, before this thread narrows its own
+// mask, or a new thread could inherit the single-CPU mask. The goroutine
+// exits still locked, which makes the runtime end the pinned thread instead
+// of returning it, pinned, to the pool.
+func Pinned(cpu int, isolate bool, f func() error) error {
+	if cpu < 0 || cpu >= 8*int(unsafe.Sizeof(unix.CPUSet{})) {
+		return fmt.Errorf("cpu %d is out of range", cpu)
+	}
+	done := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		// No UnlockOSThread: see the doc comment.
+		done <- pinAndRun(cpu, isolate, f)
+	}()
+	return <-done
+}
+
+func pinAndRun(cpu int, isolate bool, f func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = &PanicError{Value: p}
+		}
+	}()
+	if isolate {
+		if err := isolateOthers(cpu); err != nil {
+			return err
+		}
+	}
+	var set unix.CPUSet
+	set.Set(cpu)
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return fmt.Errorf("pin to cpu %d: sched_setaffinity: %w", cpu, err)
+	}
+	var got unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &got); err != nil {
+		return fmt.Errorf("check pin to cpu %d: sched_getaffinity: %w", cpu, err)
+	}
+	if got.Count() != 1 || !got.IsSet(cpu) {
+		return fmt.Errorf("pin to cpu %d did not hold: the thread may run on %d CPUs", cpu, got.Count())
+	}
+	if now, err := CurrentCPU(); err == nil && now != cpu {
+		// The kernel moves the thread at the next scheduling point; yield
+		// once so the first sample does not pay for the move.
+		runtime.Gosched()
+	}
+	return f()
+}
+
+// isolateOthers removes cpu from the affinity mask of every other thread of
+// this process. A thread whose mask would become empty (it may only run on
+// cpu) is left alone: the kernel would refuse, and the run is still valid.
+func isolateOthers(cpu int) error {
+	self := unix.Gettid()
+	entries, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return fmt.Errorf("keep other threads off cpu %d: %w", cpu, err)
+	}
+	for _, e := range entries {
+		tid, err := strconv.Atoi(e.Name())
+		if err != nil || tid == self {
+			continue
+		}
+		var set unix.CPUSet
+		if err := unix.SchedGetaffinity(tid, &set); err != nil {
+			continue // the thread exited meanwhile
+		}
+		if !set.IsSet(cpu) {
+			continue
+		}
+		set.Clear(cpu)
+		if set.Count() == 0 {
+			continue
+		}
+		if err := unix.SchedSetaffinity(tid, &set); err != nil && err != unix.ESRCH {
+			return fmt.Errorf("keep thread %d off cpu %d: sched_setaffinity: %w", tid, cpu, err)
+		}
+	}
+	return nil
+}
+
+// CurrentCPU returns the CPU the calling thread is running on (getcpu(2)).
+func CurrentCPU() (int, error) {
+	var cpu uint32
+	_, _, errno := unix.Syscall(unix.SYS_GETCPU, uintptr(unsafe.Pointer(&cpu)), 0, 0)
+	if errno != 0 {
+		return -1, errno
+	}
+	return int(cpu), nil
+}

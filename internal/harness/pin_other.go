@@ -1,0 +1,16 @@
+//go:build !linux
+
+package harness
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Pinned needs sched_setaffinity, which only Linux has.
+func Pinned(cpu int, isolate bool, f func() error) error {
+	return fmt.Errorf("cannot pin to cpu %d: pinning needs Linux", cpu)
+}
+
+// CurrentCPU needs getcpu(2), which only Linux has.
+func CurrentCPU() (int, error) { return -1, errors.New("getcpu needs Linux") }

@@ -1,0 +1,281 @@
+package harness
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"time"
+)
+
+// Options say how to run workloads.
+type Options struct {
+	CPU        int           // the CPU to pin the measured thread to
+	Samples    int           // samples per workload
+	Warmup     time.Duration // time spent running the loop before calibration
+	SampleTime time.Duration // least duration of one sample
+	Iters      int64         // fixed iterations per sample; 0 calibrates
+	GC         bool          // leave the collector on while measuring
+	Isolate    bool          // keep the process's other threads off CPU
+	Clock      ClockInfo     // from MeasureClock; its granularity bounds samples
+
+	// OpenCounters, when not nil, is called on the pinned thread before
+	// sampling; the source is read before and after every sample.
+	OpenCounters func() (CounterSource, error)
+	// Progress, when not nil, is told what is being done.
+	Progress func(Progress)
+	// Stop, when closed, ends the run after the current sample.
+	Stop <-chan struct{}
+}
+
+// CounterSource reads per-thread counters by event name.
+type CounterSource interface {
+	Read() (map[string]int64, error)
+	Close() error
+}
+
+// Progress describes what the runner is doing, for a progress line.
+type Progress struct {
+	Workload string
+	Index    int    // 0-based index of the workload
+	Total    int    // number of workloads
+	Phase    string // "warm-up", "calibration" or "sampling"
+	Sample   int    // samples taken so far
+	Samples  int    // samples to take
+}
+
+// Outcome is what running one workload produced.
+type Outcome struct {
+	Workload Workload
+	Iters    int64 // iterations per sample
+	Samples  []Sample
+	// GC figures cover the sampling phase, read outside the timed region.
+	GCCycles uint32
+	Mallocs  uint64 // heap allocations during sampling
+	Bytes    uint64 // heap bytes allocated during sampling
+	// Err is set when the workload failed; Samples holds what was taken.
+	Err error
+	// Interrupted is set when Stop ended the workload early.
+	Interrupted bool
+}
+
+// Ops is the number of ops performed across all samples.
+func (o Outcome) Ops() int64 {
+	var n int64
+	for _, s := range o.Samples {
+		n += s.Iters
+	}
+	return n
+}
+
+// Run runs every workload in turn, each on its own freshly pinned thread
+// after a full collection. It stops early when opts.Stop is closed; the
+// outcomes of the workloads not reached are omitted.
+func Run(ws []Workload, opts Options) []Outcome {
+	var outs []Outcome
+	for i, w := range ws {
+		if stopped(opts.Stop) {
+			break
+		}
+		outs = append(outs, runOne(w, i, len(ws), opts))
+		if outs[len(outs)-1].Interrupted {
+			break
+		}
+	}
+	return outs
+}
+
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
+
+func runOne(w Workload, index, total int, opts Options) Outcome {
+	out := Outcome{Workload: w}
+	// A full collection first, so garbage of the previous workload is not
+	// collected (or paid for) during this one.
+	runtime.GC()
+	err := Pinned(opts.CPU, opts.Isolate, func() error {
+		b, err := newBench(w, index, total, opts)
+		if err != nil {
+			return err
+		}
+		defer b.close()
+		if b.warmup() || b.calibrate() {
+			out.Interrupted = true
+			return nil
+		}
+		out.Iters = b.iters
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for i := range opts.Samples {
+			if stopped(opts.Stop) {
+				out.Interrupted = true
+				break
+			}
+			b.progress("sampling", i)
+			s, err := b.sample()
+			if err != nil {
+				return err
+			}
+			out.Samples = append(out.Samples, s)
+		}
+		runtime.ReadMemStats(&after)
+		out.GCCycles = after.NumGC - before.NumGC
+		out.Mallocs = after.Mallocs - before.Mallocs
+		out.Bytes = after.TotalAlloc - before.TotalAlloc
+		return checkPin(out.Samples, opts.CPU)
+	})
+	out.Err = err
+	return out
+}
+
+// checkPin fails a workload whose samples did not all end on cpu: the pin
+// did not hold, so the numbers are from an unknown mix of CPUs.
+func checkPin(samples []Sample, cpu int) error {
+	for i, s := range samples {
+		if s.CPU != cpu {
+			return fmt.Errorf("pin did not hold: sample %d ended on cpu %d, pinned to cpu %d", i+1, s.CPU, cpu)
+		}
+	}
+	return nil
+}
+
+// bench is one workload being measured on the pinned thread. Its methods
+// are the phases of a measurement, so a comparison can interleave samples
+// of several benches on one thread.
+type bench struct {
+	w            Workload
+	opts         Options
+	index, total int
+	iters        int64
+	counters     CounterSource
+	restoreGC    func()
+}
+
+// newBench prepares w on the calling (pinned) thread: setup, collector
+// off unless opts.GC, counters opened.
+func newBench(w Workload, index, total int, opts Options) (*bench, error) {
+	if w.Loop == nil {
+		return nil, fmt.Errorf("workload %s has no loop", w.Name)
+	}
+	b := &bench{w: w, opts: opts, index: index, total: total, restoreGC: func() {}}
+	if w.Setup != nil {
+		w.Setup()
+	}
+	if !opts.GC {
+		old := debug.SetGCPercent(-1)
+		b.restoreGC = func() { debug.SetGCPercent(old) }
+	}
+	if opts.OpenCounters != nil {
+		c, err := opts.OpenCounters()
+		if err != nil {
+			b.restoreGC()
+			return nil, fmt.Errorf("open counters: %w", err)
+		}
+		b.counters = c
+	}
+	return b, nil
+}
+
+func (b *bench) close() {
+	if b.counters != nil {
+		b.counters.Close()
+	}
+	b.restoreGC()
+}
+
+func (b *bench) progress(phase string, sample int) {
+	if b.opts.Progress != nil {
+		b.opts.Progress(Progress{Workload: b.w.Name, Index: b.index, Total: b.total,
+			Phase: phase, Sample: sample, Samples: b.opts.Samples})
+	}
+}
+
+// timed runs n iterations of the loop and returns how long they took.
+func (b *bench) timed(n int64) time.Duration {
+	start := time.Now()
+	b.w.Loop(int(n))
+	return time.Since(start)
+}
+
+// warmupChunk is the longest single run during warm-up, so a stop request
+// or the end of the warm-up time is noticed promptly.
+const warmupChunk = 10 * time.Millisecond
+
+// warmup runs the loop for opts.Warmup, in growing runs so the cost of
+// reading the clock does not dominate. It reports whether Stop ended it.
+func (b *bench) warmup() (interrupted bool) {
+	b.progress("warm-up", 0)
+	start := time.Now()
+	n := int64(1)
+	for {
+		if stopped(b.opts.Stop) {
+			return true
+		}
+		left := b.opts.Warmup - time.Since(start)
+		if left <= 0 {
+			return false
+		}
+		d := b.timed(n)
+		n = nextIters(n, d.Nanoseconds(), min(left, warmupChunk))
+	}
+}
+
+// calibrate chooses the iterations per sample (or takes opts.Iters). It
+// reports whether Stop ended it.
+func (b *bench) calibrate() (interrupted bool) {
+	if b.opts.Iters > 0 {
+		b.iters = b.opts.Iters
+		return false
+	}
+	b.progress("calibration", 0)
+	target := SampleTarget(b.opts.SampleTime, b.opts.Clock.Granularity)
+	b.iters = Calibrate(func(n int64) time.Duration {
+		if stopped(b.opts.Stop) {
+			return target // end calibration at once
+		}
+		return b.timed(n)
+	}, target)
+	return stopped(b.opts.Stop)
+}
+
+// sample takes one timed sample, with counters read just outside the
+// timed region and the CPU read at its end.
+func (b *bench) sample() (Sample, error) {
+	var before map[string]int64
+	if b.counters != nil {
+		c, err := b.counters.Read()
+		if err != nil {
+			return Sample{}, fmt.Errorf("read counters: %w", err)
+		}
+		before = c
+	}
+	d := b.timed(b.iters)
+	s := Sample{Iters: b.iters, Ns: d.Nanoseconds(), CPU: -1}
+	if b.counters != nil {
+		after, err := b.counters.Read()
+		if err != nil {
+			return Sample{}, fmt.Errorf("read counters: %w", err)
+		}
+		s.Counters = delta(before, after)
+	}
+	if cpu, err := CurrentCPU(); err == nil {
+		s.CPU = cpu
+	}
+	return s, nil
+}
+
+// delta is after-before for every counter present in both.
+func delta(before, after map[string]int64) map[string]int64 {
+	d := make(map[string]int64, len(after))
+	for k, a := range after {
+		if b, ok := before[k]; ok {
+			d[k] = a - b
+		}
+	}
+	return d
+}

@@ -1,0 +1,198 @@
+package harness
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+var (
+	testSink  uint64
+	testBytes []byte
+)
+
+func addLoop(n int) {
+	for i := range n {
+		testSink += uint64(i)
+	}
+}
+
+func quickOptions(cpu int) Options {
+	return Options{
+		CPU: cpu, Samples: 5, Warmup: time.Millisecond, SampleTime: 200 * time.Microsecond,
+		Isolate: true, Clock: ClockInfo{Granularity: 1},
+	}
+}
+
+func lastCPU() int {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return 0
+	}
+	last := 0
+	for i := range 1024 {
+		if set.IsSet(i) {
+			last = i
+		}
+	}
+	return last
+}
+
+func TestRunPinsEverySample(t *testing.T) {
+	cpu := lastCPU()
+	outs := Run([]Workload{{Name: "test/add", Loop: addLoop}}, quickOptions(cpu))
+	if len(outs) != 1 {
+		t.Fatalf("got %d outcomes, want 1", len(outs))
+	}
+	o := outs[0]
+	if o.Err != nil {
+		t.Fatalf("run failed: %v", o.Err)
+	}
+	if len(o.Samples) != 5 {
+		t.Fatalf("got %d samples, want 5", len(o.Samples))
+	}
+	for i, s := range o.Samples {
+		if s.CPU != cpu {
+			t.Errorf("sample %d on cpu %d, pinned to %d", i, s.CPU, cpu)
+		}
+		if s.Iters != o.Iters || s.Ns <= 0 {
+			t.Errorf("sample %d = %+v, want %d iterations and a positive time", i, s, o.Iters)
+		}
+	}
+	if o.Iters < 2 {
+		t.Errorf("calibration chose %d iterations for a 200us sample of a ~ns loop", o.Iters)
+	}
+}
+
+func TestRunFixedIters(t *testing.T) {
+	opts := quickOptions(0)
+	opts.Iters = 777
+	o := Run([]Workload{{Name: "test/add", Loop: addLoop}}, opts)[0]
+	if o.Err != nil || o.Iters != 777 || o.Samples[0].Iters != 777 {
+		t.Fatalf("got iters %d, err %v; want 777 per sample", o.Iters, o.Err)
+	}
+	if o.Ops() != 5*777 {
+		t.Errorf("Ops() = %d, want %d", o.Ops(), 5*777)
+	}
+}
+
+func TestRunPanicIsReportedAndRunGoesOn(t *testing.T) {
+	boom := func(int) { panic("boom") }
+	outs := Run([]Workload{{Name: "test/panic", Loop: boom}, {Name: "test/add", Loop: addLoop}}, quickOptions(0))
+	if len(outs) != 2 {
+		t.Fatalf("got %d outcomes, want 2", len(outs))
+	}
+	var pe *PanicError
+	if !errors.As(outs[0].Err, &pe) || !strings.Contains(outs[0].Err.Error(), "boom") {
+		t.Errorf("panicking workload: err = %v, want a PanicError with its message", outs[0].Err)
+	}
+	if outs[1].Err != nil || len(outs[1].Samples) != 5 {
+		t.Errorf("next workload: err %v, %d samples; want it to run fully", outs[1].Err, len(outs[1].Samples))
+	}
+}
+
+func TestRunStopsWhenAsked(t *testing.T) {
+	stop := make(chan struct{})
+	opts := quickOptions(0)
+	opts.Samples = 1000
+	opts.Stop = stop
+	taken := 0
+	opts.Progress = func(p Progress) {
+		if p.Phase == "sampling" {
+			taken = p.Sample
+			if taken == 3 {
+				close(stop)
+			}
+		}
+	}
+	outs := Run([]Workload{{Name: "a", Loop: addLoop}, {Name: "b", Loop: addLoop}}, opts)
+	if len(outs) != 1 || !outs[0].Interrupted {
+		t.Fatalf("got %d outcomes (interrupted=%v), want 1 interrupted", len(outs), len(outs) > 0 && outs[0].Interrupted)
+	}
+	if n := len(outs[0].Samples); n != 4 {
+		t.Errorf("kept %d samples, want the 4 taken before the stop was seen", n)
+	}
+}
+
+func TestRunCollectorOffByDefault(t *testing.T) {
+	garbage := func(n int) {
+		for range n {
+			testBytes = make([]byte, 1<<10)
+		}
+	}
+	o := Run([]Workload{{Name: "test/garbage", Loop: garbage}}, quickOptions(0))[0]
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	if o.GCCycles != 0 {
+		t.Errorf("%d GC cycles with the collector off", o.GCCycles)
+	}
+	if perOp := float64(o.Mallocs) / float64(o.Ops()); perOp < 0.99 || perOp > 1.01 {
+		t.Errorf("allocs per op = %.3f, want 1", perOp)
+	}
+	if perOp := float64(o.Bytes) / float64(o.Ops()); perOp < 1024 {
+		t.Errorf("bytes per op = %.0f, want >= 1024", perOp)
+	}
+}
+
+func TestPinnedIsolatesOtherThreads(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("needs 2 CPUs to keep other threads off one")
+	}
+	cpu := lastCPU()
+	var self int
+	err := Pinned(cpu, true, func() error {
+		self = unix.Gettid()
+		entries, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			tid, _ := strconv.Atoi(e.Name())
+			var set unix.CPUSet
+			if unix.SchedGetaffinity(tid, &set) != nil {
+				continue
+			}
+			if tid == self {
+				if set.Count() != 1 || !set.IsSet(cpu) {
+					t.Errorf("measured thread may run on %d CPUs, want only cpu %d", set.Count(), cpu)
+				}
+			} else if set.IsSet(cpu) && set.Count() > 1 {
+				t.Errorf("thread %d may still run on the measured cpu %d", tid, cpu)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pinned thread ended with its goroutine.
+	if _, err := os.Stat("/proc/self/task/" + strconv.Itoa(self)); err == nil {
+		t.Errorf("pinned thread %d still exists after Pinned returned", self)
+	}
+}
+
+func TestPinnedRejectsBadCPU(t *testing.T) {
+	if err := Pinned(-1, false, func() error { return nil }); err == nil {
+		t.Error("Pinned(-1) succeeded")
+	}
+	if err := Pinned(4096, false, func() error { return nil }); err == nil {
+		t.Error("Pinned(4096) succeeded")
+	}
+}
+
+func TestCheckPin(t *testing.T) {
+	if err := checkPin([]Sample{{CPU: 1}, {CPU: 1}}, 1); err != nil {
+		t.Errorf("all on cpu 1: %v", err)
+	}
+	err := checkPin([]Sample{{CPU: 1}, {CPU: 0}}, 1)
+	if err == nil || !strings.Contains(err.Error(), "sample 2 ended on cpu 0") {
+		t.Errorf("moved sample: err = %v", err)
+	}
+}
