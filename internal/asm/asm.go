@@ -1,0 +1,178 @@
+// Package asm shows the machine code of a function of the running program,
+// so a person can check that the work they mean to measure is really in the
+// measured loop. It finds the function in benchy's own executable from a
+// function value, disassembles it (amd64 and arm64), marks the loops, and
+// says in one line what the innermost loop does: whether it reads memory,
+// which arithmetic it does, which functions it calls.
+package asm
+
+import (
+	"fmt"
+	"reflect"
+	"runtime"
+)
+
+// Listing is the disassembly of one function and of the functions its loops
+// call directly (one level deep).
+type Listing struct {
+	Arch string `json:"arch"`
+	// Bounds says where the function's size came from: "elf symbols" or
+	// "gopclntab" (stripped binaries).
+	Bounds  string `json:"bounds"`
+	Func    Func   `json:"func"`
+	Callees []Func `json:"callees,omitempty"`
+}
+
+// Func is one disassembled function.
+type Func struct {
+	Name  string `json:"name"`
+	Entry uint64 `json:"entry"`
+	End   uint64 `json:"end"` // first address after the function
+	File  string `json:"file,omitempty"`
+	Line  int    `json:"line,omitempty"`
+	Insts []Inst `json:"insts"`
+	Loops []Loop `json:"loops,omitempty"`
+}
+
+// Inst is one decoded instruction and what it does to memory.
+type Inst struct {
+	PC   uint64 `json:"pc"`
+	Len  int    `json:"len"`
+	Text string `json:"text"` // Go assembler syntax
+	Op   string `json:"op"`   // mnemonic as the decoder names it
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	// Load and Store are memory accesses other than the goroutine stack;
+	// StackLoad and StackStore are spills, locals and saved registers.
+	Load       bool `json:"load,omitempty"`
+	Store      bool `json:"store,omitempty"`
+	StackLoad  bool `json:"stack_load,omitempty"`
+	StackStore bool `json:"stack_store,omitempty"`
+	MemBytes   int  `json:"mem_bytes,omitempty"` // size of the memory operand
+	// Arith names the kind of arithmetic ("add", "multiply", ...); loop
+	// counting (increments, adding a constant) and register zeroing are not
+	// counted.
+	Arith  string `json:"arith,omitempty"`
+	Branch bool   `json:"branch,omitempty"` // a jump, conditional or not
+	Call   bool   `json:"call,omitempty"`
+	// Target is the destination of a direct branch or call (0 if indirect).
+	Target uint64 `json:"target,omitempty"`
+	// Callee names the function a direct call goes to.
+	Callee string `json:"callee,omitempty"`
+}
+
+// ErrUnsupportedArch is returned on architectures benchy cannot disassemble.
+var ErrUnsupportedArch = fmt.Errorf("benchy asm supports amd64 and arm64, not %s", runtime.GOARCH)
+
+// maxCallees bounds how many called functions a listing follows.
+const maxCallees = 4
+
+// Inspect disassembles the function fn (a func value of a top-level
+// function) from the running executable, and the functions called directly
+// from its loops.
+func Inspect(fn any) (*Listing, error) {
+	dec, ok := decoders[runtime.GOARCH]
+	if !ok {
+		return nil, ErrUnsupportedArch
+	}
+	v := reflect.ValueOf(fn)
+	if v.Kind() != reflect.Func || v.IsNil() {
+		return nil, fmt.Errorf("asm: %T is not a function", fn)
+	}
+	pc := uint64(v.Pointer())
+	f, how, err := disassemble(dec, pc)
+	if err != nil {
+		return nil, err
+	}
+	l := &Listing{Arch: runtime.GOARCH, Bounds: how, Func: *f}
+	for _, target := range loopCallees(f) {
+		if len(l.Callees) == maxCallees {
+			break
+		}
+		g, _, err := disassemble(dec, target)
+		if err != nil {
+			continue // a callee that cannot be read is left out, not fatal
+		}
+		l.Callees = append(l.Callees, *g)
+	}
+	return l, nil
+}
+
+// disassemble decodes the whole function that starts at entry.
+func disassemble(dec decoder, entry uint64) (*Func, string, error) {
+	rf := runtime.FuncForPC(uintptr(entry))
+	if rf == nil {
+		return nil, "", fmt.Errorf("asm: no function at %#x", entry)
+	}
+	if uint64(rf.Entry()) != entry {
+		return nil, "", fmt.Errorf("asm: %#x is inside %s, not at its entry (a method value?)", entry, rf.Name())
+	}
+	end, how, err := funcEnd(entry)
+	if err != nil {
+		return nil, "", err
+	}
+	f := decodeFunc(dec, rf.Name(), entry, textBytes(entry, end))
+	f.File, f.Line = rf.FileLine(uintptr(entry))
+	return f, how, nil
+}
+
+// decodeFunc decodes the code of a function at entry: every instruction,
+// its source line, the loops. Bytes that do not decode are shown one at a
+// time and decoding goes on.
+func decodeFunc(dec decoder, name string, entry uint64, code []byte) *Func {
+	f := &Func{Name: name, Entry: entry, End: entry + uint64(len(code))}
+	for off := 0; off < len(code); {
+		pc := entry + uint64(off)
+		in, err := dec(code[off:], pc)
+		if err != nil || in.Len <= 0 || in.Len > len(code)-off {
+			in = Inst{Len: 1, Op: "?", Text: fmt.Sprintf("BYTE $%#02x", code[off])}
+		}
+		in.PC = pc
+		if rf := runtime.FuncForPC(uintptr(pc)); rf != nil {
+			if file, line := rf.FileLine(uintptr(pc)); file != "?" {
+				in.File, in.Line = file, line
+			}
+		}
+		if in.Call && in.Target != 0 {
+			if cf := runtime.FuncForPC(uintptr(in.Target)); cf != nil {
+				in.Callee = cf.Name()
+			}
+		}
+		f.Insts = append(f.Insts, in)
+		off += in.Len
+	}
+	trimPadding(f, code)
+	f.Loops = findLoops(f)
+	return f
+}
+
+// trimPadding drops the filler after the last instruction (INT3 on amd64,
+// zero words on arm64): .gopclntab bounds a function by the next one's
+// entry, so they include it.
+func trimPadding(f *Func, code []byte) {
+	n := len(f.Insts)
+	for n > 0 {
+		in := f.Insts[n-1]
+		raw := code[in.PC-f.Entry : in.PC-f.Entry+uint64(in.Len)]
+		if !allBytes(raw, 0xcc) && !allBytes(raw, 0) {
+			break
+		}
+		n--
+	}
+	if n < len(f.Insts) {
+		f.Insts = f.Insts[:n]
+		if n > 0 {
+			last := f.Insts[n-1]
+			f.End = last.PC + uint64(last.Len)
+		}
+	}
+}
+
+func allBytes(b []byte, v byte) bool {
+	for _, c := range b {
+		if c != v {
+			return false
+		}
+	}
+	return len(b) > 0
+}

@@ -1,0 +1,134 @@
+package asm
+
+import (
+	"strings"
+
+	"golang.org/x/arch/x86/x86asm"
+)
+
+// decoder decodes one instruction at pc and classifies what it does.
+type decoder func(code []byte, pc uint64) (Inst, error)
+
+var decoders = map[string]decoder{
+	"amd64": decodeX86,
+	"arm64": decodeARM64,
+}
+
+func decodeX86(code []byte, pc uint64) (Inst, error) {
+	xi, err := x86asm.Decode(code, 64)
+	if err != nil {
+		return Inst{}, err
+	}
+	in := Inst{
+		Len:  xi.Len,
+		Op:   xi.Op.String(),
+		Text: x86asm.GoSyntax(xi, pc, symbolize),
+	}
+	switch xi.Op {
+	case x86asm.CALL:
+		in.Call = true
+	case x86asm.JMP, x86asm.JA, x86asm.JAE, x86asm.JB, x86asm.JBE, x86asm.JCXZ, x86asm.JE,
+		x86asm.JECXZ, x86asm.JG, x86asm.JGE, x86asm.JL, x86asm.JLE, x86asm.JNE, x86asm.JNO,
+		x86asm.JNP, x86asm.JNS, x86asm.JO, x86asm.JP, x86asm.JRCXZ, x86asm.JS,
+		x86asm.LOOP, x86asm.LOOPE, x86asm.LOOPNE:
+		in.Branch = true
+	}
+	if rel, ok := xi.Args[0].(x86asm.Rel); ok && (in.Call || in.Branch) {
+		in.Target = uint64(int64(pc) + int64(xi.Len) + int64(rel))
+	}
+	x86Memory(&in, xi)
+	in.Arith = x86Arith(xi)
+	return in, nil
+}
+
+// x86Memory marks the memory accesses of an instruction. Arguments are in
+// Intel order: the first is the destination.
+func x86Memory(in *Inst, xi x86asm.Inst) {
+	switch xi.Op {
+	case x86asm.LEA, x86asm.NOP, x86asm.PREFETCHNTA, x86asm.PREFETCHT0,
+		x86asm.PREFETCHT1, x86asm.PREFETCHT2, x86asm.PREFETCHW:
+		return // an address computed, nothing read
+	}
+	for i, a := range xi.Args {
+		m, ok := a.(x86asm.Mem)
+		if !ok {
+			continue
+		}
+		load, store := true, false
+		if i == 0 {
+			load, store = x86DestAccess(xi.Op)
+		}
+		stack := m.Base == x86asm.RSP || m.Base == x86asm.RBP
+		in.MemBytes = xi.MemBytes
+		if load {
+			in.Load = in.Load || !stack
+			in.StackLoad = in.StackLoad || stack
+		}
+		if store {
+			in.Store = in.Store || !stack
+			in.StackStore = in.StackStore || stack
+		}
+	}
+}
+
+// x86DestAccess says whether an instruction reads and writes a memory
+// destination: MOV only writes it, CMP only reads it, ADD does both.
+func x86DestAccess(op x86asm.Op) (load, store bool) {
+	s := op.String()
+	switch {
+	case op == x86asm.CMP || op == x86asm.TEST || op == x86asm.BT || op == x86asm.PUSH ||
+		op == x86asm.CALL || op == x86asm.JMP || strings.HasPrefix(s, "UCOMI") || strings.HasPrefix(s, "COMI"):
+		return true, false
+	case strings.HasPrefix(s, "MOV") || strings.HasPrefix(s, "VMOV") || strings.HasPrefix(s, "SET") ||
+		op == x86asm.POP || strings.HasPrefix(s, "STOS"):
+		return false, true
+	}
+	return true, true
+}
+
+// x86Arith names the arithmetic an instruction does, or "" for none. Loop
+// counting (INC, DEC, adding or subtracting a constant) and zeroing a
+// register with XOR are bookkeeping, not work.
+func x86Arith(xi x86asm.Inst) string {
+	s := xi.Op.String()
+	_, imm := xi.Args[1].(x86asm.Imm)
+	switch xi.Op {
+	case x86asm.ADD, x86asm.SUB:
+		if imm {
+			return ""
+		}
+	case x86asm.XOR, x86asm.PXOR, x86asm.XORPS, x86asm.XORPD:
+		if xi.Args[0] != nil && xi.Args[0] == xi.Args[1] {
+			return ""
+		}
+	}
+	return arithKind(strings.TrimPrefix(s, "V"))
+}
+
+// arithKind maps a mnemonic (without an AVX "V" prefix) to a kind of
+// arithmetic; the same names serve amd64 and arm64.
+func arithKind(op string) string {
+	for _, k := range arithKinds {
+		for _, p := range k.prefixes {
+			if strings.HasPrefix(op, p) {
+				return k.kind
+			}
+		}
+	}
+	return ""
+}
+
+var arithKinds = []struct {
+	kind     string
+	prefixes []string
+}{
+	{"fused multiply-add", []string{"FMADD", "FMSUB", "FNMADD", "FNMSUB", "MADD", "MSUB"}},
+	{"multiply", []string{"IMUL", "MUL", "PMUL", "SMULL", "UMULL", "SMULH", "UMULH", "FMUL"}},
+	{"divide", []string{"IDIV", "DIV", "SDIV", "UDIV", "FDIV"}},
+	{"add", []string{"ADD", "ADC", "PADD", "FADD", "ADDS"}},
+	{"subtract", []string{"SUB", "SBB", "PSUB", "FSUB", "NEG"}},
+	{"xor", []string{"XOR", "PXOR", "EOR"}},
+	{"logic", []string{"AND", "OR", "NOT", "PAND", "POR", "ORR", "BIC", "MVN"}},
+	{"shift", []string{"SHL", "SHR", "SAR", "ROL", "ROR", "RCL", "RCR", "LSL", "LSR", "ASR", "PSLL", "PSRL", "PSRA"}},
+	{"bit count", []string{"POPCNT", "LZCNT", "TZCNT", "BSF", "BSR", "CLZ", "CNT", "RBIT"}},
+}

@@ -1,0 +1,156 @@
+package counters
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// part is one kind of counter in a source.
+type part interface {
+	read(into map[string]int64) error
+	close() error
+}
+
+// source reads every part, on the thread it was opened on.
+type source struct {
+	tid   int
+	parts []part
+}
+
+// Open opens every counter it can for the calling OS thread and reports
+// what it opened and why the rest could not be.
+//
+// Call it on the goroutine that measures, after runtime.LockOSThread and
+// pinning: perf_event_open with pid 0 and cpu -1 counts the calling thread
+// on any CPU, getrusage(RUSAGE_THREAD) reports the calling thread, and
+// /proc/thread-self is the calling thread. Read must be called on the same
+// thread, and returns an error on any other; Close may be called anywhere.
+//
+// Open does not fail: getrusage always works on Linux, so the Source counts
+// at least voluntary-cs, involuntary-cs and minor-faults. The sched file's
+// nr_migrations is read only when perf's cpu-migrations cannot be.
+//
+// Open before warming up, not just before the first sample: on Linux 6.18
+// the first context switch after perf_event_open was missed by
+// context-switches (getrusage counted it).
+func Open() (Source, Report) {
+	return open(unix.PerfEventOpen, "/proc/sys/kernel/perf_event_paranoid", "/proc/thread-self/sched")
+}
+
+func open(perfOpen openFunc, paranoidPath, schedPath string) (Source, Report) {
+	rep := Report{Opened: []string{}}
+	s := &source{tid: unix.Gettid()}
+	paranoid := readParanoid(paranoidPath)
+	if g := openGroup(perfOpen, softwareEvents, false, paranoid, &rep); g != nil {
+		s.parts = append(s.parts, g)
+	}
+	if g := openGroup(perfOpen, hardwareEvents, true, paranoid, &rep); g != nil {
+		s.parts = append(s.parts, g)
+	}
+
+	ru := rusagePart{}
+	if err := ru.read(map[string]int64{}); err != nil {
+		for _, name := range []string{harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS, harness.CounterMinorFaults} {
+			rep.unavailable(name, err.Error())
+		}
+	} else {
+		s.parts = append(s.parts, ru)
+		rep.opened(harness.CounterVoluntaryCS)
+		rep.opened(harness.CounterInvoluntaryCS)
+		rep.opened(harness.CounterMinorFaults)
+	}
+
+	if slices.Contains(rep.Opened, harness.CounterMigrations) {
+		// Reading the sched file costs 10-15 µs (the kernel formats ~40
+		// lines), and that cost would land inside every counted window.
+		rep.unavailable(harness.CounterNrMigrations, "not read: "+harness.CounterMigrations+" counts the same migrations for less")
+	} else if sp, err := openSched(schedPath); err != nil {
+		rep.unavailable(harness.CounterNrMigrations, err.Error())
+	} else {
+		s.parts = append(s.parts, sp)
+		rep.opened(harness.CounterNrMigrations)
+	}
+	return s, rep
+}
+
+func (s *source) Read() (map[string]int64, error) {
+	if tid := unix.Gettid(); tid != s.tid {
+		return nil, fmt.Errorf("counters read on thread %d but opened on thread %d: they count thread %d", tid, s.tid, s.tid)
+	}
+	m := make(map[string]int64, 16)
+	for _, p := range s.parts {
+		if err := p.read(m); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+func (s *source) Close() error {
+	var errs []error
+	for _, p := range s.parts {
+		errs = append(errs, p.close())
+	}
+	s.parts = nil
+	return errors.Join(errs...)
+}
+
+// rusagePart reads getrusage(RUSAGE_THREAD): no privilege, no PMU needed.
+type rusagePart struct{}
+
+func (rusagePart) read(into map[string]int64) error {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
+		return fmt.Errorf("getrusage(RUSAGE_THREAD): %w", err)
+	}
+	into[harness.CounterVoluntaryCS] = int64(ru.Nvcsw)
+	into[harness.CounterInvoluntaryCS] = int64(ru.Nivcsw)
+	into[harness.CounterMinorFaults] = int64(ru.Minflt)
+	return nil
+}
+
+func (rusagePart) close() error { return nil }
+
+// schedPart rereads the calling thread's sched file. The file is opened
+// once, through /proc/thread-self, so it stays the opening thread's file.
+type schedPart struct {
+	fd  int
+	buf []byte
+}
+
+// schedBufSize bounds one read of the sched file (about 2 KiB on 6.x);
+// nr_migrations is among its first lines, so a longer file loses nothing.
+const schedBufSize = 8 << 10
+
+func openSched(path string) (*schedPart, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	p := &schedPart{fd: fd, buf: make([]byte, schedBufSize)}
+	if err := p.read(map[string]int64{}); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *schedPart) read(into map[string]int64) error {
+	n, err := unix.Pread(p.fd, p.buf, 0)
+	if err != nil {
+		return fmt.Errorf("read sched: %w", err)
+	}
+	v, err := parseSched(p.buf[:n])
+	if err != nil {
+		return err
+	}
+	into[harness.CounterNrMigrations] = v
+	return nil
+}
+
+func (p *schedPart) close() error { return unix.Close(p.fd) }

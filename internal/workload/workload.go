@@ -1,0 +1,42 @@
+// Package workload is benchy's catalogue of built-in experiments. Each family
+// lives in its own file; each experiment's loop is a named top-level
+// function, so `benchy asm` can find and show its machine code. Inputs come
+// from package variables (the compiler cannot see through them) and results
+// go to a sink, except where the point of the experiment is to break that.
+package workload
+
+import "github.com/benchy-dev/benchy/internal/harness"
+
+// catalogue lists every experiment in the order they are run and listed.
+var catalogue = []harness.Workload{
+	sumUnused, sumSink, sumKeep, sumTotal, sumNoinlineTotal, sumOpaque,
+	foldConstant, foldOpaque,
+	concatQuadratic, concatBuilder,
+	sortInts, sortCopy,
+	clockNow,
+	empty,
+}
+
+// All returns every experiment in a stable order. The slice is a copy.
+func All() []harness.Workload {
+	return append([]harness.Workload(nil), catalogue...)
+}
+
+// Lookup returns the experiment with the given name.
+func Lookup(name string) (harness.Workload, bool) {
+	for _, w := range catalogue {
+		if w.Name == name {
+			return w, true
+		}
+	}
+	return harness.Workload{}, false
+}
+
+// Names returns the names of all experiments in the order of All.
+func Names() []string {
+	names := make([]string, len(catalogue))
+	for i, w := range catalogue {
+		names[i] = w.Name
+	}
+	return names
+}

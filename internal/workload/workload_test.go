@@ -1,0 +1,192 @@
+package workload
+
+import (
+	"reflect"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// sumOfData is 0+1+...+4095.
+const sumOfData = 4096 * 4095 / 2
+
+func TestCatalogue(t *testing.T) {
+	shape := regexp.MustCompile(`^[a-z]+(/[a-z0-9]+(-[a-z0-9]+)*)?$`)
+	seen := map[string]bool{}
+	for _, w := range All() {
+		if !shape.MatchString(w.Name) {
+			t.Errorf("name %q is not family/variant", w.Name)
+		}
+		if seen[w.Name] {
+			t.Errorf("name %q twice", w.Name)
+		}
+		seen[w.Name] = true
+		if w.Description == "" || strings.Contains(w.Description, "\n") {
+			t.Errorf("%s: description must be one non-empty line", w.Name)
+		}
+		if w.Units <= 0 || w.Unit == "" {
+			t.Errorf("%s: units %v %q", w.Name, w.Units, w.Unit)
+		}
+		if w.Loop == nil {
+			t.Fatalf("%s: no loop", w.Name)
+		}
+		// The loop must be a named top-level function, so `benchy asm`
+		// can find it: closures are named "...func1".
+		name := runtime.FuncForPC(reflect.ValueOf(w.Loop).Pointer()).Name()
+		if regexp.MustCompile(`\.func\d+$`).MatchString(name) || !strings.Contains(name, "/workload.") {
+			t.Errorf("%s: loop %s is not a named function of this package", w.Name, name)
+		}
+		got, ok := Lookup(w.Name)
+		if !ok || got.Name != w.Name {
+			t.Errorf("Lookup(%q) = %v, %v", w.Name, got.Name, ok)
+		}
+	}
+	if _, ok := Lookup("sum/nothing"); ok {
+		t.Error("Lookup found an experiment that does not exist")
+	}
+	if names := Names(); len(names) != len(All()) || names[0] != "sum/unused" {
+		t.Errorf("Names() = %v", names)
+	}
+	// All returns a copy: changing it does not change the catalogue.
+	All()[0].Name = "changed"
+	if All()[0].Name != "sum/unused" {
+		t.Error("All() exposes the catalogue")
+	}
+	for _, want := range []string{"sum/unused", "sum/sink", "sum/keep", "sum/total", "sum/noinline-total",
+		"sum/opaque", "fold/constant", "fold/opaque", "concat/quadratic", "concat/builder",
+		"sort/ints-8000", "sort/copy-8000", "clock/now", "empty"} {
+		if !seen[want] {
+			t.Errorf("experiment %s missing", want)
+		}
+	}
+}
+
+// TestLoops runs every loop three times and checks what reaches the sinks.
+func TestLoops(t *testing.T) {
+	mixed := mix4(mix4(foldSeed))
+	wantText := strings.Join(concatLines, "")
+	tests := []struct {
+		name  string
+		reset func()
+		check func(t *testing.T)
+	}{
+		{"sum/sink", func() { harness.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, sumOfData) }},
+		{"sum/total", func() { harness.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, 3*sumOfData) }},
+		{"sum/noinline-total", func() { harness.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, 3*sumOfData) }},
+		{"fold/constant", func() { harness.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, mixed) }},
+		{"fold/opaque", func() { harness.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, mixed) }},
+		{"concat/quadratic", func() { harness.SinkStr = "" }, func(t *testing.T) { wantStr(t, wantText) }},
+		{"concat/builder", func() { harness.SinkStr = "" }, func(t *testing.T) { wantStr(t, wantText) }},
+		{"sort/ints-8000", func() { harness.SinkInt = 0 }, func(t *testing.T) {
+			if harness.SinkInt != sortLen-1 || !sortedPermutation(sortScratch) {
+				t.Errorf("sort: last = %d, sorted permutation %v", harness.SinkInt, sortedPermutation(sortScratch))
+			}
+		}},
+		{"sort/copy-8000", func() { harness.SinkInt = -1 }, func(t *testing.T) {
+			if harness.SinkInt != sortInput[sortLen-1] {
+				t.Errorf("copy: last = %d, want %d", harness.SinkInt, sortInput[sortLen-1])
+			}
+		}},
+	}
+	checked := map[string]bool{}
+	for _, tt := range tests {
+		checked[tt.name] = true
+		t.Run(tt.name, func(t *testing.T) {
+			w, ok := Lookup(tt.name)
+			if !ok {
+				t.Fatalf("no %s", tt.name)
+			}
+			tt.reset()
+			run(w, 3)
+			tt.check(t)
+		})
+	}
+	// The others have no sink to check (or discard the result on
+	// purpose): they must still run without panicking.
+	for _, w := range All() {
+		if !checked[w.Name] {
+			t.Run(w.Name, func(t *testing.T) { run(w, 3); run(w, 0) })
+		}
+	}
+}
+
+func run(w harness.Workload, n int) {
+	if w.Setup != nil {
+		w.Setup()
+	}
+	w.Loop(n)
+}
+
+func wantU64(t *testing.T, want uint64) {
+	t.Helper()
+	if harness.SinkU64 != want {
+		t.Errorf("sink = %d, want %d", harness.SinkU64, want)
+	}
+}
+
+func wantStr(t *testing.T, want string) {
+	t.Helper()
+	if harness.SinkStr != want {
+		t.Errorf("sink has %d bytes, want %d", len(harness.SinkStr), len(want))
+	}
+}
+
+func sortedPermutation(s []int) bool {
+	for i, v := range s {
+		if v != i {
+			return false
+		}
+	}
+	return len(s) == sortLen
+}
+
+// TestSumTotal checks the arithmetic the sum family relies on: the input is
+// 0..4095 and its sum is 8386560.
+func TestSumTotal(t *testing.T) {
+	if sumOfData != 8386560 {
+		t.Fatalf("sumOfData = %d", sumOfData)
+	}
+	if got := sum(sumData); got != 8386560 {
+		t.Errorf("sum = %d, want 8386560", got)
+	}
+	if got := sumNoinline(sumData); got != 8386560 {
+		t.Errorf("sumNoinline = %d, want 8386560", got)
+	}
+	harness.SinkU64 = 0
+	sumTotalLoop(5)
+	if harness.SinkU64 != 5*8386560 {
+		t.Errorf("sum/total over 5 ops = %d, want %d", harness.SinkU64, 5*8386560)
+	}
+	if len(sumData) != 4096 || sumData[0] != 0 || sumData[4095] != 4095 {
+		t.Errorf("sumData is not 0..4095")
+	}
+}
+
+// TestInputs checks the inputs are what the descriptions say.
+func TestInputs(t *testing.T) {
+	if len(concatLines) != 8000 || concatTextLen != len(strings.Join(concatLines, "")) {
+		t.Errorf("concat: %d lines, %d bytes", len(concatLines), concatTextLen)
+	}
+	if len(sortInput) != sortLen || sortedPermutation(sortInput) {
+		t.Error("sort input is not a shuffled 0..7999")
+	}
+	if foldInput != foldSeed {
+		t.Error("fold/opaque must mix the same value as fold/constant")
+	}
+}
+
+// BenchmarkWorkloads gives the time per op of every experiment under
+// testing.B, to compare with benchy run.
+func BenchmarkWorkloads(b *testing.B) {
+	for _, w := range All() {
+		b.Run(w.Name, func(b *testing.B) {
+			if w.Setup != nil {
+				w.Setup()
+			}
+			w.Loop(b.N)
+		})
+	}
+}
