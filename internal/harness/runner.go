@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"time"
 )
 
@@ -19,8 +20,11 @@ type Options struct {
 	Clock      ClockInfo     // from MeasureClock; its granularity bounds samples
 
 	// OpenCounters, when not nil, is called on the pinned thread before
-	// sampling; the source is read before and after every sample.
+	// warm-up; the source is read before and after every sample.
 	OpenCounters func() (CounterSource, error)
+	// CounterDelta, when not nil, turns two readings into the sample's
+	// counts (it may drop counts it cannot trust); else after-before.
+	CounterDelta func(before, after map[string]int64) map[string]int64
 	// Progress, when not nil, is told what is being done.
 	Progress func(Progress)
 	// Stop, when closed, ends the run after the current sample.
@@ -49,7 +53,10 @@ type Outcome struct {
 	Iters    int64 // iterations per sample
 	Samples  []Sample
 	// GC figures cover the sampling phase, read outside the timed region.
+	// GCCycles counts only the collections that ran on their own, not the
+	// ones the runner forced between samples (see collectIfLarge).
 	GCCycles uint32
+	ForcedGC uint32 // collections run between samples to bound the heap
 	Mallocs  uint64 // heap allocations during sampling
 	Bytes    uint64 // heap bytes allocated during sampling
 	// Err is set when the workload failed; Samples holds what was taken.
@@ -111,6 +118,7 @@ func runOne(w Workload, index, total int, opts Options) Outcome {
 		out.Iters = b.iters
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
+		b.sampling = true
 		for i := range opts.Samples {
 			if stopped(opts.Stop) {
 				out.Interrupted = true
@@ -122,9 +130,11 @@ func runOne(w Workload, index, total int, opts Options) Outcome {
 				return err
 			}
 			out.Samples = append(out.Samples, s)
+			b.collectIfLarge()
 		}
 		runtime.ReadMemStats(&after)
-		out.GCCycles = after.NumGC - before.NumGC
+		out.ForcedGC = b.forcedGC
+		out.GCCycles = after.NumGC - before.NumGC - b.forcedGC
 		out.Mallocs = after.Mallocs - before.Mallocs
 		out.Bytes = after.TotalAlloc - before.TotalAlloc
 		return checkPin(out.Samples, opts.CPU)
@@ -154,6 +164,11 @@ type bench struct {
 	iters        int64
 	counters     CounterSource
 	restoreGC    func()
+	// forcedGC counts the collections collectIfLarge ran; heapMark is the
+	// cumulative heap allocation at the last one.
+	forcedGC uint32
+	heapMark uint64
+	sampling bool // forced collections are counted only while sampling
 }
 
 // newBench prepares w on the calling (pinned) thread: setup, collector
@@ -162,7 +177,7 @@ func newBench(w Workload, index, total int, opts Options) (*bench, error) {
 	if w.Loop == nil {
 		return nil, fmt.Errorf("workload %s has no loop", w.Name)
 	}
-	b := &bench{w: w, opts: opts, index: index, total: total, restoreGC: func() {}}
+	b := &bench{w: w, opts: opts, index: index, total: total, restoreGC: func() {}, heapMark: heapAllocated()}
 	if w.Setup != nil {
 		w.Setup()
 	}
@@ -195,6 +210,41 @@ func (b *bench) progress(phase string, sample int) {
 	}
 }
 
+// maxHeapGrowth is how much a workload may allocate, with the collector
+// off, before the runner collects between two timed runs. A workload that
+// allocates 160 MB per op (concat/quadratic) would otherwise need gigabytes
+// for one measurement; collecting outside the timed region keeps the
+// collector out of the numbers and the process within memory.
+const maxHeapGrowth = 512 << 20
+
+// collectIfLarge runs a full collection, outside any timed region, when
+// the workload has allocated more than maxHeapGrowth since the last one.
+func (b *bench) collectIfLarge() {
+	if b.opts.GC {
+		return // the collector runs on its own
+	}
+	allocated := heapAllocated()
+	if allocated-b.heapMark < maxHeapGrowth {
+		return
+	}
+	runtime.GC()
+	if b.sampling {
+		b.forcedGC++
+	}
+	b.heapMark = heapAllocated()
+}
+
+// heapAllocated is the cumulative number of heap bytes allocated, read
+// without stopping the world.
+func heapAllocated() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
 // timed runs n iterations of the loop and returns how long they took.
 func (b *bench) timed(n int64) time.Duration {
 	start := time.Now()
@@ -221,6 +271,7 @@ func (b *bench) warmup() (interrupted bool) {
 			return false
 		}
 		d := b.timed(n)
+		b.collectIfLarge()
 		n = nextIters(n, d.Nanoseconds(), min(left, warmupChunk))
 	}
 }
@@ -238,7 +289,9 @@ func (b *bench) calibrate() (interrupted bool) {
 		if stopped(b.opts.Stop) {
 			return target // end calibration at once
 		}
-		return b.timed(n)
+		d := b.timed(n)
+		b.collectIfLarge()
+		return d
 	}, target)
 	return stopped(b.opts.Stop)
 }
@@ -261,7 +314,11 @@ func (b *bench) sample() (Sample, error) {
 		if err != nil {
 			return Sample{}, fmt.Errorf("read counters: %w", err)
 		}
-		s.Counters = delta(before, after)
+		if b.opts.CounterDelta != nil {
+			s.Counters = b.opts.CounterDelta(before, after)
+		} else {
+			s.Counters = delta(before, after)
+		}
 	}
 	if cpu, err := CurrentCPU(); err == nil {
 		s.CPU = cpu

@@ -196,3 +196,24 @@ func TestCheckPin(t *testing.T) {
 		t.Errorf("moved sample: err = %v", err)
 	}
 }
+
+func TestRunBoundsTheHeapWithCollectorOff(t *testing.T) {
+	big := func(n int) {
+		for range n {
+			testBytes = make([]byte, 64<<20)
+		}
+	}
+	opts := quickOptions(0)
+	opts.Iters = 1
+	opts.Samples = 20 // 1.25 GiB allocated in all
+	o := Run([]Workload{{Name: "test/big", Loop: big}}, opts)[0]
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	if o.GCCycles != 0 {
+		t.Errorf("%d collections inside sampling with the collector off", o.GCCycles)
+	}
+	if o.ForcedGC == 0 {
+		t.Errorf("no collection between samples after %d MiB allocated", o.Bytes>>20)
+	}
+}
