@@ -64,7 +64,6 @@ func Interleave(ws []Workload, opts Options) []Outcome {
 				b.progress("sampling", r)
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
-				forced := b.forcedGC
 				s, err := b.sample()
 				if err != nil {
 					return fmt.Errorf("%s: %w", ws[i].Name, err)
@@ -72,14 +71,15 @@ func Interleave(ws []Workload, opts Options) []Outcome {
 				runtime.ReadMemStats(&after)
 				o := &outs[i]
 				o.Samples = append(o.Samples, s)
-				o.Mallocs += after.Mallocs - before.Mallocs
-				o.Bytes += after.TotalAlloc - before.TotalAlloc
 				o.GCCycles += after.NumGC - before.NumGC
 				b.collectIfLarge()
-				o.ForcedGC += b.forcedGC - forced
 			}
 		}
-		for i := range outs {
+		for i, b := range benches {
+			outs[i].ForcedGC = b.forcedGC
+			if len(outs[i].Samples) > 0 {
+				outs[i].AllocsPerOp, outs[i].BytesPerOp = b.measureAllocs()
+			}
 			if err := checkPin(outs[i].Samples, opts.CPU); err != nil {
 				outs[i].Err = err
 			}

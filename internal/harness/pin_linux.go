@@ -18,9 +18,10 @@ import (
 // The order matters. runtime.LockOSThread starts the runtime's template
 // thread, from which threads created while a goroutine is locked are
 // cloned; it must exist, and be isolated, before this thread narrows its own
-// mask, or a new thread could inherit the single-CPU mask. The goroutine
-// exits still locked, which makes the runtime end the pinned thread instead
-// of returning it, pinned, to the pool.
+// mask, or a new thread could inherit the single-CPU mask. Afterwards the
+// thread gets its old mask back before it returns to the runtime's pool; if
+// that fails, the goroutine exits still locked, which makes the runtime
+// retire the thread rather than reuse it pinned.
 func Pinned(cpu int, isolate bool, f func() error) error {
 	if cpu < 0 || cpu >= 8*int(unsafe.Sizeof(unix.CPUSet{})) {
 		return fmt.Errorf("cpu %d is out of range", cpu)
@@ -28,8 +29,16 @@ func Pinned(cpu int, isolate bool, f func() error) error {
 	done := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
-		// No UnlockOSThread: see the doc comment.
-		done <- pinAndRun(cpu, isolate, f)
+		var old unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &old); err != nil {
+			done <- fmt.Errorf("read the thread's affinity: %w", err)
+			return
+		}
+		err := pinAndRun(cpu, isolate, f)
+		if unix.SchedSetaffinity(0, &old) == nil {
+			runtime.UnlockOSThread()
+		}
+		done <- err
 	}()
 	return <-done
 }
@@ -68,11 +77,25 @@ func pinAndRun(cpu int, isolate bool, f func() error) (err error) {
 // isolateOthers removes cpu from the affinity mask of every other thread of
 // this process. A thread whose mask would become empty (it may only run on
 // cpu) is left alone: the kernel would refuse, and the run is still valid.
+//
+// A thread created during a pass, by a thread not yet changed, inherits the
+// old mask; so passes repeat until one changes nothing (a few at most).
 func isolateOthers(cpu int) error {
+	const maxPasses = 5
+	for range maxPasses {
+		changed, err := isolatePass(cpu)
+		if err != nil || !changed {
+			return err
+		}
+	}
+	return nil
+}
+
+func isolatePass(cpu int) (changed bool, err error) {
 	self := unix.Gettid()
 	entries, err := os.ReadDir("/proc/self/task")
 	if err != nil {
-		return fmt.Errorf("keep other threads off cpu %d: %w", cpu, err)
+		return false, fmt.Errorf("keep other threads off cpu %d: %w", cpu, err)
 	}
 	for _, e := range entries {
 		tid, err := strconv.Atoi(e.Name())
@@ -91,10 +114,11 @@ func isolateOthers(cpu int) error {
 			continue
 		}
 		if err := unix.SchedSetaffinity(tid, &set); err != nil && err != unix.ESRCH {
-			return fmt.Errorf("keep thread %d off cpu %d: sched_setaffinity: %w", tid, cpu, err)
+			return false, fmt.Errorf("keep thread %d off cpu %d: sched_setaffinity: %w", tid, cpu, err)
 		}
+		changed = true
 	}
-	return nil
+	return changed, nil
 }
 
 // CurrentCPU returns the CPU the calling thread is running on (getcpu(2)).

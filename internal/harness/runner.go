@@ -52,13 +52,16 @@ type Outcome struct {
 	Workload Workload
 	Iters    int64 // iterations per sample
 	Samples  []Sample
-	// GC figures cover the sampling phase, read outside the timed region.
-	// GCCycles counts only the collections that ran on their own, not the
-	// ones the runner forced between samples (see collectIfLarge).
+	// GCCycles counts the collections that ran on their own during
+	// sampling, not the ones the runner forced between samples (see
+	// collectIfLarge).
 	GCCycles uint32
 	ForcedGC uint32 // collections run between samples to bound the heap
-	Mallocs  uint64 // heap allocations during sampling
-	Bytes    uint64 // heap bytes allocated during sampling
+	// AllocsPerOp and BytesPerOp come from one extra, untimed run of the
+	// loop bracketed by runtime.ReadMemStats with nothing else inside, so
+	// the runner's own bookkeeping (counter reads) is not counted.
+	AllocsPerOp float64
+	BytesPerOp  float64
 	// Err is set when the workload failed; Samples holds what was taken.
 	Err error
 	// Interrupted is set when Stop ended the workload early.
@@ -135,8 +138,9 @@ func runOne(w Workload, index, total int, opts Options) Outcome {
 		runtime.ReadMemStats(&after)
 		out.ForcedGC = b.forcedGC
 		out.GCCycles = after.NumGC - before.NumGC - b.forcedGC
-		out.Mallocs = after.Mallocs - before.Mallocs
-		out.Bytes = after.TotalAlloc - before.TotalAlloc
+		if len(out.Samples) > 0 {
+			out.AllocsPerOp, out.BytesPerOp = b.measureAllocs()
+		}
 		return checkPin(out.Samples, opts.CPU)
 	})
 	out.Err = err
@@ -243,6 +247,19 @@ func heapAllocated() uint64 {
 		return 0
 	}
 	return s[0].Value.Uint64()
+}
+
+// measureAllocs runs the loop once more for a sample's iterations, with
+// only runtime.ReadMemStats around it, and returns heap allocations and
+// bytes per op.
+func (b *bench) measureAllocs() (allocs, bytes float64) {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b.w.Loop(int(b.iters))
+	runtime.ReadMemStats(&after)
+	b.collectIfLarge()
+	n := float64(max(b.iters, 1))
+	return float64(after.Mallocs-before.Mallocs) / n, float64(after.TotalAlloc-before.TotalAlloc) / n
 }
 
 // timed runs n iterations of the loop and returns how long they took.

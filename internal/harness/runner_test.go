@@ -120,6 +120,27 @@ func TestRunStopsWhenAsked(t *testing.T) {
 	}
 }
 
+func TestRunAllocsExcludeTheRunnersBookkeeping(t *testing.T) {
+	opts := quickOptions(0)
+	opts.OpenCounters = func() (CounterSource, error) { return allocatingCounters{}, nil }
+	o := Run([]Workload{{Name: "test/add", Loop: addLoop}}, opts)[0]
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	if o.AllocsPerOp != 0 {
+		t.Errorf("allocs per op = %v for a loop that allocates nothing, want 0", o.AllocsPerOp)
+	}
+	if len(o.Samples[0].Counters) != 1 {
+		t.Errorf("counters %v, want one delta", o.Samples[0].Counters)
+	}
+}
+
+// allocatingCounters allocates a map on every read, as real sources do.
+type allocatingCounters struct{}
+
+func (allocatingCounters) Read() (map[string]int64, error) { return map[string]int64{"reads": 1}, nil }
+func (allocatingCounters) Close() error                    { return nil }
+
 func TestRunCollectorOffByDefault(t *testing.T) {
 	garbage := func(n int) {
 		for range n {
@@ -133,11 +154,11 @@ func TestRunCollectorOffByDefault(t *testing.T) {
 	if o.GCCycles != 0 {
 		t.Errorf("%d GC cycles with the collector off", o.GCCycles)
 	}
-	if perOp := float64(o.Mallocs) / float64(o.Ops()); perOp < 0.99 || perOp > 1.01 {
-		t.Errorf("allocs per op = %.3f, want 1", perOp)
+	if o.AllocsPerOp != 1 {
+		t.Errorf("allocs per op = %v, want exactly 1", o.AllocsPerOp)
 	}
-	if perOp := float64(o.Bytes) / float64(o.Ops()); perOp < 1024 {
-		t.Errorf("bytes per op = %.0f, want >= 1024", perOp)
+	if o.BytesPerOp < 1024 || o.BytesPerOp > 2048 {
+		t.Errorf("bytes per op = %.0f, want 1024 rounded up to a size class", o.BytesPerOp)
 	}
 }
 
@@ -145,6 +166,7 @@ func TestPinnedIsolatesOtherThreads(t *testing.T) {
 	if runtime.NumCPU() < 2 {
 		t.Skip("needs 2 CPUs to keep other threads off one")
 	}
+	widenAllThreads(t)
 	cpu := lastCPU()
 	var self int
 	err := Pinned(cpu, true, func() error {
@@ -172,9 +194,10 @@ func TestPinnedIsolatesOtherThreads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The pinned thread ended with its goroutine.
-	if _, err := os.Stat("/proc/self/task/" + strconv.Itoa(self)); err == nil {
-		t.Errorf("pinned thread %d still exists after Pinned returned", self)
+	// The thread goes back to the pool with its old mask, not pinned.
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(self, &set); err == nil && set.Count() == 1 && set.IsSet(cpu) {
+		t.Errorf("thread %d is still pinned to cpu %d after Pinned returned", self, cpu)
 	}
 }
 
@@ -214,6 +237,24 @@ func TestRunBoundsTheHeapWithCollectorOff(t *testing.T) {
 		t.Errorf("%d collections inside sampling with the collector off", o.GCCycles)
 	}
 	if o.ForcedGC == 0 {
-		t.Errorf("no collection between samples after %d MiB allocated", o.Bytes>>20)
+		t.Errorf("no collection between samples after %.0f MiB allocated", o.BytesPerOp*float64(o.Ops())/(1<<20))
+	}
+}
+
+// widenAllThreads undoes the isolation earlier tests made: every thread of
+// the test process may run on every CPU again.
+func widenAllThreads(t *testing.T) {
+	t.Helper()
+	var all unix.CPUSet
+	for i := range runtime.NumCPU() {
+		all.Set(i)
+	}
+	entries, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		tid, _ := strconv.Atoi(e.Name())
+		unix.SchedSetaffinity(tid, &all)
 	}
 }

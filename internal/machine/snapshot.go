@@ -1,17 +1,288 @@
-// Package machine is a placeholder being written: the types and functions
-// below keep their signatures.
+// Package machine reads what a machine is and what it is doing from /proc
+// and /sys under a root directory ("/" for this machine, a fixture tree in
+// tests), and judges whether it is fit to measure on.
+//
+// Every fact that cannot be read is carried as "unknown: <reason>" (see
+// Fact), never as a zero that looks like a value.
 package machine
 
-import "io"
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"time"
 
-// Snapshot is a placeholder: the machine package is being written.
-type Snapshot struct{}
+	"golang.org/x/sys/unix"
+)
 
-// CPUBusy is a placeholder.
-type CPUBusy struct{}
+// Snapshot is the state of the machine at one moment, with the busy of
+// every CPU over a window. Its JSON field names are stable; README.md
+// documents each.
+type Snapshot struct {
+	When time.Time `json:"when"` // UTC
+	Root string    `json:"root"` // the directory /proc and /sys were read under
+	Live bool      `json:"live"` // this process's own machine, not a fixture tree
 
-// WriteHeader writes the person-readable header of s for target CPU cpu.
-func (s *Snapshot) WriteHeader(w io.Writer, cpu int) error { return nil }
+	Hostname Fact[string] `json:"hostname"`
+	Kernel   Fact[string] `json:"kernel_release"`
+	Runtime
 
-// WriteBusyGrid writes the per-CPU busy grid.
-func WriteBusyGrid(w io.Writer, busy []CPUBusy) error { return nil }
+	CPUModel   Fact[string] `json:"cpu_model"`
+	Hypervisor Fact[bool]   `json:"hypervisor"`
+
+	Online   Fact[CPUList] `json:"online"`
+	Possible Fact[CPUList] `json:"possible"`
+	Isolated Fact[CPUList] `json:"isolated"`
+	NohzFull Fact[CPUList] `json:"nohz_full"`
+	// Allowed are the CPUs this process may run on now; AllowedFrom says
+	// where that came from (sched_getaffinity, or proc/self/status).
+	Allowed     Fact[CPUList] `json:"allowed"`
+	AllowedFrom string        `json:"allowed_from"`
+	Cgroup      Cgroup        `json:"cgroup"`
+
+	Load        Fact[LoadAvg] `json:"load"`
+	CPUPressure Fact[float64] `json:"cpu_pressure_some_avg10"`
+
+	Clocksource          Fact[string] `json:"clocksource"`
+	ClocksourceAvailable Fact[string] `json:"clocksource_available"`
+	SMTControl           Fact[string] `json:"smt_control"`
+	SMTActive            Fact[bool]   `json:"smt_active"`
+	Turbo                Turbo        `json:"turbo"`
+
+	CPUs []CPU `json:"cpus"` // every online CPU
+
+	// Busy is every CPU's busy over BusyWindow (the real time between the
+	// two reads of /proc/stat).
+	BusyWindow time.Duration   `json:"busy_window_ns"`
+	Busy       Fact[[]CPUBusy] `json:"busy"`
+}
+
+// Runtime is the Go side of the process that reads the machine.
+type Runtime struct {
+	GoVersion  string `json:"go_version"`
+	GOOS       string `json:"goos"`
+	GOARCH     string `json:"goarch"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	NumCPU     int    `json:"num_cpu"`
+}
+
+// Turbo is the global frequency boost state.
+type Turbo struct {
+	IntelPstateStatus Fact[string] `json:"intel_pstate_status"`
+	NoTurbo           Fact[bool]   `json:"intel_pstate_no_turbo"`
+	AmdPstateStatus   Fact[string] `json:"amd_pstate_status"`
+	Boost             Fact[bool]   `json:"cpufreq_boost"`
+	// On is whether the CPUs may run above their base frequency: from
+	// no_turbo when intel_pstate has it, else cpufreq/boost, else the
+	// per-policy boost of the online CPUs.
+	On Fact[bool] `json:"on"`
+}
+
+// ReadOptions says how to read a snapshot.
+type ReadOptions struct {
+	// Live means the root is this process's own machine: the allowed CPUs
+	// come from sched_getaffinity, the hostname from os.Hostname and the
+	// kernel release from uname. Otherwise everything comes from the tree.
+	Live bool
+	// Window > 0 reads /proc/stat twice, Window apart, and fills Busy.
+	// A fixture tree holds both reads: proc/stat and proc/stat.after; they
+	// are read without waiting.
+	Window time.Duration
+	// Now gives the snapshot's time (default time.Now); tests fix it.
+	Now func() time.Time
+	// Runtime replaces this process's Go facts when not nil (golden tests).
+	Runtime *Runtime
+}
+
+// Read reads a snapshot of the machine under root. Facts that cannot be
+// read are unknown with their reason; the error is only for a root that
+// is not a readable directory.
+func Read(root string, opts ReadOptions) (*Snapshot, error) {
+	if fi, err := os.Stat(root); err != nil {
+		return nil, err
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", root)
+	}
+	r := FS(root)
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	s := &Snapshot{When: now().UTC(), Root: root, Live: opts.Live}
+	if opts.Runtime != nil {
+		s.Runtime = *opts.Runtime
+	} else {
+		s.Runtime = Runtime{runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.NumCPU()}
+	}
+	var before Stat
+	var beforeErr error
+	var start time.Time
+	if opts.Window > 0 {
+		before, beforeErr = ReadStat(root)
+		start = time.Now()
+	}
+
+	s.readIdentity(r, opts.Live)
+	s.readCPUs(r, opts.Live)
+	s.readLoad(r)
+	s.readClockAndTurbo(r)
+
+	switch {
+	case opts.Window <= 0:
+		s.Busy = Unknown[[]CPUBusy]("not measured (window 0)")
+	case beforeErr != nil:
+		s.Busy = Unknown[[]CPUBusy]("proc/stat: %s", why("proc/stat", beforeErr, "no proc/stat"))
+	default:
+		s.Busy, s.BusyWindow = readBusyAfter(r, opts, before, start)
+	}
+	return s, nil
+}
+
+// readBusyAfter takes the second read of the window.
+func readBusyAfter(r FS, opts ReadOptions, before Stat, start time.Time) (Fact[[]CPUBusy], time.Duration) {
+	name := "proc/stat.after"
+	if opts.Live {
+		time.Sleep(opts.Window - time.Since(start))
+		name = "proc/stat"
+	}
+	b, err := r.read(name)
+	window := opts.Window
+	if opts.Live {
+		window = time.Since(start)
+	}
+	if err != nil {
+		return Unknown[[]CPUBusy]("%s", why(name, err, "no "+name+" (the second read of the window) in the tree")), 0
+	}
+	after, err := parseStat(b)
+	if err != nil {
+		return Unknown[[]CPUBusy]("%v", err), 0
+	}
+	return Known(Busy(before, after)), window
+}
+
+func (s *Snapshot) readIdentity(r FS, live bool) {
+	if live {
+		if h, err := os.Hostname(); err != nil {
+			s.Hostname = Unknown[string]("%v", err)
+		} else {
+			s.Hostname = Known(h)
+		}
+		var u unix.Utsname
+		if err := unix.Uname(&u); err != nil {
+			s.Kernel = Unknown[string]("uname: %v", err)
+		} else {
+			s.Kernel = Known(unix.ByteSliceToString(u.Release[:]))
+		}
+	} else {
+		s.Hostname = r.stringFact("proc/sys/kernel/hostname", "")
+		s.Kernel = r.stringFact("proc/sys/kernel/osrelease", "")
+	}
+	b, err := r.read("proc/cpuinfo")
+	if err != nil {
+		reason := why("proc/cpuinfo", err, "")
+		s.CPUModel, s.Hypervisor = Unknown[string]("%s", reason), Unknown[bool]("%s", reason)
+		return
+	}
+	ci, err := parseCPUInfo(b)
+	if err != nil {
+		s.CPUModel, s.Hypervisor = Unknown[string]("%v", err), Unknown[bool]("%v", err)
+		return
+	}
+	if m, ok := ci.models(); ok {
+		s.CPUModel = Known(m)
+	} else {
+		s.CPUModel = Unknown[string]("no model name or CPU part in /proc/cpuinfo")
+	}
+	s.Hypervisor = ci.hypervisor()
+}
+
+func (s *Snapshot) readCPUs(r FS, live bool) {
+	s.Online = r.listFact(cpuDir+"/online", "")
+	s.Possible = r.listFact(cpuDir+"/possible", "")
+	s.Isolated = r.listFact(cpuDir+"/isolated", "no isolated file: kernel older than 4.2")
+	s.NohzFull = readNohzFull(r)
+	if live {
+		s.Allowed, s.AllowedFrom = liveAllowed(), "sched_getaffinity"
+	} else {
+		s.Allowed, s.AllowedFrom = statusAllowed(r), "proc/self/status"
+	}
+	s.Cgroup = readCgroup(r)
+
+	cpus, ok := s.Online.Get()
+	if !ok {
+		if d, err := listCPUDirs(r); err == nil && len(d) > 0 {
+			cpus = d
+		}
+	}
+	noFreq := "no cpufreq in /sys: virtual machine or container, or no cpufreq driver"
+	if hv, _ := s.Hypervisor.Get(); hv {
+		noFreq = "no cpufreq in /sys: virtual machine, the host sets the frequency"
+	}
+	s.CPUs = make([]CPU, 0, len(cpus))
+	for _, c := range cpus {
+		s.CPUs = append(s.CPUs, readCPU(r, c, noFreq))
+	}
+	setCoreTypes(r, s.CPUs)
+}
+
+// liveAllowed is this thread's affinity mask.
+func liveAllowed() Fact[CPUList] {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return Unknown[CPUList]("sched_getaffinity: %v", err)
+	}
+	var l CPUList
+	for c := range len(set) * 64 {
+		if set.IsSet(c) {
+			l = append(l, c)
+		}
+	}
+	return Known(l)
+}
+
+// statusAllowed reads Cpus_allowed_list (or the Cpus_allowed mask) from
+// proc/self/status.
+func statusAllowed(r FS) Fact[CPUList] {
+	b, err := r.read("proc/self/status")
+	if err != nil {
+		return Unknown[CPUList]("%s", why("proc/self/status", err, ""))
+	}
+	fields := parseStatusFields(b)
+	if v, ok := fields["Cpus_allowed_list"]; ok {
+		l, err := ParseCPUList(v)
+		if err != nil {
+			return Unknown[CPUList]("proc/self/status Cpus_allowed_list: %v", err)
+		}
+		return Known(CPUList(l))
+	}
+	if v, ok := fields["Cpus_allowed"]; ok {
+		l, err := parseHexMask([]byte(v))
+		if err != nil {
+			return Unknown[CPUList]("proc/self/status Cpus_allowed: %v", err)
+		}
+		return Known(CPUList(l))
+	}
+	return Unknown[CPUList]("no Cpus_allowed_list in proc/self/status")
+}
+
+// parseStatusFields splits "Key:\tvalue" lines; other lines are skipped.
+func parseStatusFields(b []byte) map[string]string {
+	m := map[string]string{}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok {
+			m[k] = strings.TrimSpace(v)
+		}
+	}
+	return m
+}
+
+// readNohzFull reads the nohz_full CPUs. Kernels before 6.x print "(null)"
+// when the boot line has no nohz_full=: that is no CPU, not garbage.
+func readNohzFull(r FS) Fact[CPUList] {
+	const name = cpuDir + "/nohz_full"
+	if s, err := r.readString(name); err == nil && s == "(null)" {
+		return Known(CPUList{})
+	}
+	return r.listFact(name, "no nohz_full file: kernel built without CONFIG_NO_HZ_FULL")
+}

@@ -6,6 +6,7 @@ package report
 import (
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
@@ -33,6 +34,30 @@ type Result struct {
 
 	Settings Settings `json:"settings"`
 	Clock    Clock    `json:"clock"`
+
+	// GOOS, GOARCH and GoVersion describe the benchy binary that measured
+	// (runtime.GOOS, runtime.GOARCH, runtime.Version()); empty when unknown.
+	GOOS      string `json:"goos,omitempty"`
+	GOARCH    string `json:"goarch,omitempty"`
+	GoVersion string `json:"go_version,omitempty"`
+	// CPUModel and Governor describe the measured CPU (model name from
+	// /proc/cpuinfo, scaling_governor), or "unknown: <reason>". They repeat
+	// the snapshot so that the Go benchmark format can carry them.
+	CPUModel string `json:"cpu_model,omitempty"`
+	Governor string `json:"governor,omitempty"`
+
+	// EffectiveClock is the clock the measured CPU ran at before and after
+	// the samples. The findings use it; a file carries it so that
+	// `benchy report` can recompute them from the file alone.
+	EffectiveClock EffectiveClock `json:"effective_clock"`
+	// MaxFreqHz is the highest clock the measured CPU may run at
+	// (cpuinfo_max_freq), 0 when unknown; MaxFreqSource says where it came
+	// from, or "unknown: <reason>".
+	MaxFreqHz     float64 `json:"max_freq_hz,omitempty"`
+	MaxFreqSource string  `json:"max_freq_source,omitempty"`
+	// Counters says which per-sample counters were read and why the
+	// others could not be.
+	Counters counters.Report `json:"counters"`
 
 	Before *machine.Snapshot `json:"machine_before,omitempty"`
 	After  *machine.Snapshot `json:"machine_after,omitempty"`
@@ -64,6 +89,15 @@ type Clock struct {
 	GranularityNs float64 `json:"granularity_ns"` // smallest non-zero step seen
 }
 
+// EffectiveClock is the measured CPU's clock around the run. A value of 0
+// means unknown; Source says how it was measured ("cycles counter",
+// "scaling_cur_freq", "dependent-add chain") or "unknown: <reason>".
+type EffectiveClock struct {
+	BeforeHz float64 `json:"before_hz"`
+	AfterHz  float64 `json:"after_hz"`
+	Source   string  `json:"source"`
+}
+
 // Experiment is one workload's result.
 type Experiment struct {
 	Name        string  `json:"name"`
@@ -86,6 +120,8 @@ type Experiment struct {
 	Stats    Stats             `json:"stats"`
 	Findings []finding.Finding `json:"findings,omitempty"`
 	Verdict  string            `json:"verdict,omitempty"`
+	// Reasons are the codes of the findings that decided the verdict.
+	Reasons []string `json:"reasons,omitempty"`
 }
 
 // GCStats is measured around the whole sampling phase, outside timing.

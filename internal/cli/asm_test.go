@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func TestAsmUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"asm", "sum/nothing"},
+		{"asm"},
+		{"asm", "sum/sink", "fold/opaque"},
+		{"asm", "sum/sink", "--format", "xml"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := Main(args, &stdout, &stderr)
+		if code != ExitUsage || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, code, stderr.String())
+		}
+		if (len(args) < 2 || args[1] != "sum/sink") && !strings.Contains(stderr.String(), "benchy list") {
+			t.Errorf("%v: stderr %q does not point to benchy list", args, stderr.String())
+		}
+	}
+}
+
+func TestAsmRun(t *testing.T) {
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skipf("no disassembler for %s", runtime.GOARCH)
+	}
+	var out bytes.Buffer
+	if err := asmRun(&asmOptions{Experiment: "sum/unused", Format: "text"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	for _, want := range []string{"sum/unused: ", "TEXT ", "workload.sumUnusedLoop", "sum.go:", "<- loop back to", "summary: the loop at 0x"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("text output lacks %q:\n%s", want, s)
+		}
+	}
+	out.Reset()
+	if err := asmRun(&asmOptions{Experiment: "sum/unused", Format: "json"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var r asmJSON
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Experiment != "sum/unused" || r.Summary.LoopLoads || r.Summary.Loops == 0 || len(r.Listing.Func.Insts) == 0 {
+		t.Errorf("json = %+v", r)
+	}
+}
+
+// asmJSON is the part of `benchy asm --format json` the tests read.
+type asmJSON struct {
+	Experiment string `json:"experiment"`
+	Summary    struct {
+		LoopLoads bool   `json:"loop_loads"`
+		Loops     int    `json:"loops"`
+		Line      string `json:"line"`
+	} `json:"summary"`
+	Listing struct {
+		Bounds string `json:"bounds"`
+		Func   struct {
+			Name  string            `json:"name"`
+			Insts []json.RawMessage `json:"insts"`
+		} `json:"func"`
+	} `json:"listing"`
+}
+
+// TestAsmBinaries builds benchy the ways people ship it (plain, stripped,
+// position-independent) and checks that `benchy asm` finds the loops in each:
+// the stripped one has no symbol table, the PIE one is loaded at another
+// address than it was linked for.
+func TestAsmBinaries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds benchy three times")
+	}
+	if runtime.GOARCH != "amd64" {
+		t.Skipf("the expected loads and adds are those of amd64; this is %s", runtime.GOARCH)
+	}
+	builds := []struct {
+		name, bounds string
+		flags        []string
+	}{
+		{"plain", "elf symbols", nil},
+		{"stripped", "gopclntab", []string{"-ldflags=-s -w"}},
+		{"pie", "elf symbols", []string{"-buildmode=pie"}},
+	}
+	dir := t.TempDir()
+	for _, b := range builds {
+		t.Run(b.name, func(t *testing.T) {
+			bin := filepath.Join(dir, "benchy-"+b.name)
+			args := append(append([]string{"build", "-o", bin}, b.flags...), "github.com/benchy-dev/benchy/cmd/benchy")
+			if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+				t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+			}
+			sink := runAsm(t, bin, "sum/sink")
+			if !sink.Summary.LoopLoads || !strings.Contains(sink.Summary.Line, "loads 8 bytes per iteration and adds") {
+				t.Errorf("sum/sink: %+v", sink.Summary)
+			}
+			if sink.Listing.Bounds != b.bounds {
+				t.Errorf("bounds from %q, want %q", sink.Listing.Bounds, b.bounds)
+			}
+			unused := runAsm(t, bin, "sum/unused")
+			if unused.Summary.LoopLoads || !strings.Contains(unused.Summary.Line, "no memory load") {
+				t.Errorf("sum/unused: %+v", unused.Summary)
+			}
+		})
+	}
+}
+
+func runAsm(t *testing.T, bin, experiment string) asmJSON {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(bin, "asm", experiment, "--format", "json")
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("benchy asm %s: %v\n%s", experiment, err, stderr.String())
+	}
+	var r asmJSON
+	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
+		t.Fatalf("benchy asm %s: %v", experiment, err)
+	}
+	return r
+}

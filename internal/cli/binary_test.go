@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// The integration tests run the real binary, built once per test process.
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+	binDir  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// benchyBinary builds cmd/benchy once and returns its path.
+func benchyBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		binDir, binErr = os.MkdirTemp("", "benchy-test")
+		if binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "benchy")
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/benchy-dev/benchy/cmd/benchy").CombinedOutput()
+		if err != nil {
+			binErr = &buildError{err: err, out: string(out)}
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("build benchy: %v", binErr)
+	}
+	return binPath
+}
+
+type buildError struct {
+	err error
+	out string
+}
+
+func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
+
+// runBinary runs the built benchy with args and returns stdout, stderr and
+// the exit code.
+func runBinary(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(benchyBinary(t), args...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run benchy %v: %v", args, err)
+	}
+	return stdout.String(), stderr.String(), code
+}

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/benchy-dev/benchy/internal/workload"
+)
+
+// listOptions are the flags of `benchy list`.
+type listOptions struct {
+	Format string
+}
+
+func init() { commands = append(commands, newListCmd) }
+
+func newListCmd(g *globalOptions) *cobra.Command {
+	opts := &listOptions{}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the built-in experiments",
+		Long: `list prints every built-in experiment: its name (use it with
+benchy run --bench and benchy asm), the work one op does, and what the
+experiment shows.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Format != "text" && opts.Format != "json" {
+				return Usagef("--format must be text or json, not %q", opts.Format)
+			}
+			return listRun(opts, g.Stdout)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text or json")
+	return cmd
+}
+
+// listEntry is one experiment in `benchy list --format json`.
+type listEntry struct {
+	Name        string  `json:"name"`
+	Units       float64 `json:"units"`
+	Unit        string  `json:"unit"`
+	FloorCycles float64 `json:"floor_cycles"` // per unit
+	ReadsMemory bool    `json:"reads_memory"`
+	Description string  `json:"description"`
+}
+
+func listRun(opts *listOptions, w io.Writer) error {
+	var entries []listEntry
+	for _, wl := range workload.All() {
+		entries = append(entries, listEntry{
+			Name: wl.Name, Units: wl.Units, Unit: wl.Unit, FloorCycles: wl.Floor(),
+			ReadsMemory: wl.ReadsMemory, Description: wl.Description,
+		})
+	}
+	if opts.Format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(entries)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tWORK PER OP\tDESCRIPTION")
+	for _, e := range entries {
+		fmt.Fprintf(tw, "%s\t%g %s\t%s\n", e.Name, e.Units, plural(e.Unit, e.Units), e.Description)
+	}
+	return tw.Flush()
+}
+
+// plural makes "add" into "adds" and "multiply" into "multiplies" when n
+// is not 1.
+func plural(unit string, n float64) string {
+	switch {
+	case n == 1 || unit == "":
+		return unit
+	case strings.HasSuffix(unit, "y"):
+		return strings.TrimSuffix(unit, "y") + "ies"
+	}
+	return unit + "s"
+}

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/workload"
+)
+
+func TestListText(t *testing.T) {
+	var out bytes.Buffer
+	if err := listRun(&listOptions{Format: "text"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	all := workload.All()
+	if len(lines) != len(all)+1 || !strings.HasPrefix(lines[0], "NAME") {
+		t.Fatalf("want a header and %d rows, got:\n%s", len(all), out.String())
+	}
+	for i, w := range all {
+		row := lines[i+1]
+		if !strings.HasPrefix(row, w.Name+" ") || !strings.HasSuffix(row, w.Description) {
+			t.Errorf("row %d = %q, want %s ... %s", i, row, w.Name, w.Description)
+		}
+	}
+	if !strings.Contains(out.String(), "4096 adds") || !strings.Contains(out.String(), "8 multiplies") {
+		t.Errorf("units not shown:\n%s", out.String())
+	}
+}
+
+func TestListJSON(t *testing.T) {
+	var out bytes.Buffer
+	if err := listRun(&listOptions{Format: "json"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	var got []listEntry
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(workload.All()) {
+		t.Fatalf("%d entries", len(got))
+	}
+	if e := got[1]; e.Name != "sum/sink" || e.Units != 4096 || e.Unit != "add" || !e.ReadsMemory || e.FloorCycles != 1.0/16 {
+		t.Errorf("sum/sink entry = %+v", e)
+	}
+}
+
+func TestListCommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"list", "--format", "yaml"}, &stdout, &stderr); code != ExitUsage {
+		t.Errorf("bad --format: exit %d, stderr %q", code, stderr.String())
+	}
+	stdout.Reset()
+	if code := Main([]string{"list"}, &stdout, &stderr); code != ExitOK || !strings.Contains(stdout.String(), "sum/unused") {
+		t.Errorf("list: exit %d, stdout %q", code, stdout.String())
+	}
+}

@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/spf13/cobra"
+)
+
+func init() { commands = append(commands, newMachineCmd) }
+
+// maxWindow bounds --window: a longer busy window only delays the answer.
+const maxWindow = 60 * time.Second
+
+// machineOptions are the inputs of `benchy machine`.
+type machineOptions struct {
+	Root   string
+	Live   bool
+	CPU    int // -1: choose
+	Window time.Duration
+	Format string // text or json
+	Strict bool
+
+	// Now and Runtime fix the time and the Go facts in golden tests.
+	Now     func() time.Time
+	Runtime *machine.Runtime
+}
+
+func newMachineCmd(g *globalOptions) *cobra.Command {
+	opts := &machineOptions{}
+	cmd := &cobra.Command{
+		Use:   "machine",
+		Short: "Show the state of the machine and whether it is fit to measure on",
+		Long: `machine reads /proc and /sys, shows the load, the CPU a benchmark would
+run on, how busy every CPU was over a window, the frequency settings, and
+the findings that make numbers measured here doubtful.
+
+With --strict it exits 3 when any finding is a warning or an error.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return Usagef("machine takes no arguments, got %q", args[0])
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Root, opts.Live = g.Sysroot, g.Live()
+			if !cmd.Flags().Changed("cpu") {
+				opts.CPU = -1
+			} else if opts.CPU < 0 {
+				return Usagef("--cpu %d: must be a CPU number (0 or more)", opts.CPU)
+			}
+			if opts.Window <= 0 || opts.Window > maxWindow {
+				return Usagef("--window %v: must be more than 0 and at most %v", opts.Window, maxWindow)
+			}
+			if opts.Format != "text" && opts.Format != "json" {
+				return Usagef("--format %q: must be text or json", opts.Format)
+			}
+			return machineRun(opts, g.Stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&opts.CPU, "cpu", -1, "judge the machine for CPU `N` (default: the CPU benchy would choose)")
+	f.DurationVar(&opts.Window, "window", time.Second, "measure every CPU's busy over `D` (0 < D <= 60s)")
+	f.StringVar(&opts.Format, "format", "text", "output `format`: text or json")
+	f.BoolVar(&opts.Strict, "strict", false, "exit 3 when any finding is warn or error")
+	return cmd
+}
+
+// machineReport is the JSON output of `benchy machine`.
+type machineReport struct {
+	CPU       int               `json:"cpu"`
+	CPUChoice string            `json:"cpu_choice"`
+	Machine   *machine.Snapshot `json:"machine"`
+	Findings  []finding.Finding `json:"findings"`
+}
+
+// machineRun reads the machine, picks or validates the CPU, and writes the
+// header and findings (text) or the whole report (json) to w.
+func machineRun(opts *machineOptions, w io.Writer) error {
+	s, err := machine.Read(opts.Root, machine.ReadOptions{
+		Live: opts.Live, Window: opts.Window, Now: opts.Now, Runtime: opts.Runtime})
+	if err != nil {
+		return Usagef("%v", err)
+	}
+	cpu, why := opts.CPU, fmt.Sprintf("--cpu %d", opts.CPU)
+	if cpu < 0 {
+		if cpu, why, err = machine.ChooseCPU(s); err != nil {
+			return fmt.Errorf("cannot choose a CPU: %w", err)
+		}
+	} else if err := machine.ValidateCPU(s, cpu); err != nil {
+		return Usagef("%v", err)
+	}
+	fs := machine.Check(s, cpu)
+
+	switch opts.Format {
+	case "json":
+		if fs == nil {
+			fs = []finding.Finding{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(machineReport{CPU: cpu, CPUChoice: why, Machine: s, Findings: fs}); err != nil {
+			return err
+		}
+	default:
+		if err := s.WriteHeader(w, cpu); err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, "cpu%d chosen: %s\n", cpu, why); err != nil {
+			return err
+		}
+		if err := writeFindings(w, cpu, fs); err != nil {
+			return err
+		}
+	}
+	if sev, ok := finding.Worst(fs); opts.Strict && ok && sev >= finding.Warn {
+		return &ExitError{Code: ExitStrict}
+	}
+	return nil
+}
+
+func writeFindings(w io.Writer, cpu int, fs []finding.Finding) error {
+	if len(fs) == 0 {
+		_, err := fmt.Fprintf(w, "findings for cpu%d: none\n", cpu)
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "findings for cpu%d:\n", cpu); err != nil {
+		return err
+	}
+	return finding.WriteText(w, fs)
+}

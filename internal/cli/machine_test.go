@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/machine"
+)
+
+// The -update flag rewrites golden files. It is registered in init, after
+// every package-level flag of the package's other test files, so a second
+// golden test file may declare it too.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
+
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+const machinesDir = "../../testdata/machines"
+
+// checkGolden compares got with the golden file, writing <file>.got on a
+// mismatch (and the golden file itself with -update).
+func checkGolden(t *testing.T, file string, got []byte) {
+	t.Helper()
+	if updating() {
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		os.WriteFile(file+".got", got, 0o644)
+		t.Errorf("%s differs from golden; see %s.got", file, file)
+	}
+}
+
+// TestMachineGolden runs `benchy machine` on every fixture machine, with a
+// fixed time and Go runtime, in text and JSON.
+func TestMachineGolden(t *testing.T) {
+	for _, m := range []string{"laptop-hybrid", "server-2socket", "vm", "arm-biglittle", "amd-desktop"} {
+		for _, format := range []string{"text", "json"} {
+			t.Run(m+"/"+format, func(t *testing.T) {
+				opts := &machineOptions{
+					Root: filepath.Join(machinesDir, m), CPU: -1, Window: time.Second, Format: format,
+					Now:     func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) },
+					Runtime: &machine.Runtime{GoVersion: "go1.26.0", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 4, NumCPU: 4},
+				}
+				var out bytes.Buffer
+				if err := machineRun(opts, &out); err != nil {
+					t.Fatal(err)
+				}
+				if format == "json" {
+					var r machineReport
+					if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+						t.Fatalf("output is not a machine report: %v", err)
+					}
+					if r.Machine == nil || len(r.Machine.CPUs) == 0 || r.CPUChoice == "" || r.Findings == nil {
+						t.Errorf("report misses parts: cpu %d, choice %q, findings %v", r.CPU, r.CPUChoice, r.Findings)
+					}
+				}
+				ext := map[string]string{"text": ".txt", "json": ".json"}[format]
+				checkGolden(t, filepath.Join(machinesDir, m+ext), out.Bytes())
+			})
+		}
+	}
+}
+
+// TestMachineCommand runs the real command for exit codes and messages.
+func TestMachineCommand(t *testing.T) {
+	vm := filepath.Join(machinesDir, "vm")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string // exact, "" for none
+		stdout string // a substring of stdout
+	}{
+		{"text", []string{"machine", "--sysroot", vm}, ExitOK, "", "cpu1: governor unknown"},
+		{"chosen cpu", []string{"machine", "--sysroot", vm, "--cpu", "0"}, ExitOK, "", "cpu0 chosen: --cpu 0"},
+		{"json", []string{"machine", "--sysroot", vm, "--format", "json"}, ExitOK, "", `"cpu_choice": "not cpu0`},
+		{"cpu out of range", []string{"machine", "--sysroot", vm, "--cpu", "7"}, ExitUsage,
+			"benchy: cpu 7 is not available: online 0-1, allowed to this process 0-1\n", ""},
+		{"cpu not allowed", []string{"machine", "--sysroot", filepath.Join(machinesDir, "server-2socket"), "--cpu", "40"}, ExitUsage,
+			"benchy: cpu 40 is not available: online 0-31, allowed to this process 0-1,4-17,20-31, isolated 2-3,18-19\n", ""},
+		{"negative cpu", []string{"machine", "--sysroot", vm, "--cpu", "-2"}, ExitUsage,
+			"benchy: --cpu -2: must be a CPU number (0 or more)\n", ""},
+		{"cpu not a number", []string{"machine", "--sysroot", vm, "--cpu", "two"}, ExitUsage, "", ""},
+		{"window 0", []string{"machine", "--sysroot", vm, "--window", "0s"}, ExitUsage,
+			"benchy: --window 0s: must be more than 0 and at most 1m0s\n", ""},
+		{"window too long", []string{"machine", "--sysroot", vm, "--window", "61s"}, ExitUsage,
+			"benchy: --window 1m1s: must be more than 0 and at most 1m0s\n", ""},
+		{"window negative", []string{"machine", "--sysroot", vm, "--window", "-1s"}, ExitUsage,
+			"benchy: --window -1s: must be more than 0 and at most 1m0s\n", ""},
+		{"window garbage", []string{"machine", "--sysroot", vm, "--window", "soon"}, ExitUsage, "", ""},
+		{"format", []string{"machine", "--sysroot", vm, "--format", "yaml"}, ExitUsage,
+			"benchy: --format \"yaml\": must be text or json\n", ""},
+		{"argument", []string{"machine", "--sysroot", vm, "extra"}, ExitUsage, "benchy: machine takes no arguments, got \"extra\"\n", ""},
+		{"sysroot missing", []string{"machine", "--sysroot", filepath.Join(machinesDir, "no-such-machine")}, ExitUsage, "", ""},
+		{"strict with warnings", []string{"machine", "--sysroot", vm, "--strict"}, ExitStrict, "", "warn  steal"},
+		{"strict, info only", []string{"machine", "--sysroot", filepath.Join(machinesDir, "server-2socket"), "--strict", "--cpu", "0"}, ExitOK, "", "info  cpu0"},
+		{"strict, clean server", []string{"machine", "--sysroot", filepath.Join(machinesDir, "server-2socket"), "--strict"}, ExitOK, "", "findings for cpu2: none"},
+		{"strict json", []string{"machine", "--sysroot", filepath.Join(machinesDir, "laptop-hybrid"), "--strict", "--format", "json"}, ExitStrict, "", `"code": "governor"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			code := Main(tt.args, &out, &errb)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %q", code, tt.code, errb.String())
+			}
+			if tt.code == ExitUsage {
+				if lines := strings.Count(errb.String(), "\n"); lines != 1 || !strings.HasPrefix(errb.String(), "benchy: ") {
+					t.Errorf("usage error is not one line: %q", errb.String())
+				}
+			}
+			if tt.stderr != "" && errb.String() != tt.stderr {
+				t.Errorf("stderr %q, want %q", errb.String(), tt.stderr)
+			}
+			if tt.code == ExitStrict && errb.Len() != 0 {
+				t.Errorf("strict exit printed %q", errb.String())
+			}
+			if !strings.Contains(out.String(), tt.stdout) {
+				t.Errorf("stdout misses %q:\n%s", tt.stdout, out.String())
+			}
+		})
+	}
+}
+
+// TestMachineLive reads this machine (Live) with a short window: the header
+// must name a CPU this process may use.
+func TestMachineLive(t *testing.T) {
+	if _, err := os.Stat("/proc/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"machine", "--sysroot", "/", "--window", "50ms", "--format", "json"}, &out, &errb); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var r machineReport
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Machine.Live || r.Machine.AllowedFrom != "sched_getaffinity" {
+		t.Errorf("live read not live: live %v, allowed from %q", r.Machine.Live, r.Machine.AllowedFrom)
+	}
+	if err := machine.ValidateCPU(r.Machine, r.CPU); err != nil {
+		t.Errorf("chosen cpu %d: %v", r.CPU, err)
+	}
+}

@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/report"
+)
+
+// reportOptions are the flags of `benchy report`.
+type reportOptions struct {
+	File   string
+	Format string
+	Strict string // "", "error" or "warn"
+}
+
+func init() { commands = append(commands, newReportCmd) }
+
+func newReportCmd(g *globalOptions) *cobra.Command {
+	opts := &reportOptions{}
+	cmd := &cobra.Command{
+		Use:   "report FILE",
+		Short: "Recompute and render a JSON result of benchy run",
+		Long: `report reads a JSON result written by benchy run, recomputes the
+statistics, findings and verdicts from its raw samples, counters and
+recorded clock, and writes it in any format. A result written by an older
+benchy is judged by today's rules.
+
+With --strict it exits 3 when an experiment is not believable;
+--strict=warn also when one is doubtful.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return Usagef("report takes one FILE (a JSON result of benchy run), got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.File = args[0]
+			return reportRun(opts, g.Stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
+	f.StringVar(&opts.Strict, "strict", "", "exit 3 when a result is not believable; --strict=warn also when doubtful")
+	f.Lookup("strict").NoOptDefVal = "error"
+	return cmd
+}
+
+// reportRun loads opts.File, analyzes it again and writes it to w.
+func reportRun(opts *reportOptions, w io.Writer) error {
+	if !slices.Contains(report.Formats, opts.Format) {
+		return Usagef("--format %q: valid formats are %s", opts.Format, strings.Join(report.Formats, ", "))
+	}
+	if _, ok := strictLevel(opts.Strict); opts.Strict != "" && !ok {
+		return Usagef("--strict=%s: valid values are error (the default) and warn", opts.Strict)
+	}
+	r, err := report.Load(opts.File)
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return Usagef("%s: %v", opts.File, pe.Err) // "x.json: no such file or directory"
+	}
+	if err != nil {
+		return Usagef("%v", err) // Load names the file
+	}
+	report.Analyze(r)
+	if err := report.Write(w, r, opts.Format); err != nil {
+		return err
+	}
+	return strictError(r, opts.Strict)
+}
+
+// strictError is --strict for results, shared by run and report: with
+// level "error" it fails (exit 3) when an experiment is not believable,
+// with "warn" also when one is doubtful; "" never fails.
+func strictError(r *report.Result, level string) error {
+	sev, ok := strictLevel(level)
+	if !ok {
+		return nil
+	}
+	names := report.StrictFailures(r, sev)
+	if len(names) == 0 {
+		return nil
+	}
+	what := "not believable"
+	if sev == finding.Warn {
+		what = "doubtful or not believable"
+	}
+	n := fmt.Sprintf("%d experiments", len(names))
+	if len(names) == 1 {
+		n = "1 experiment"
+	}
+	return &ExitError{Code: ExitStrict, Msg: fmt.Sprintf("--strict=%s: %s %s: %s", level, n, what, strings.Join(names, ", "))}
+}

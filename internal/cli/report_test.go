@@ -1,0 +1,153 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/report"
+)
+
+// fixtureJSON is the golden JSON result of internal/report: one experiment
+// of every verdict, written by Write and checked by eye.
+var fixtureJSON = filepath.Join("..", "..", "testdata", "report", "fixture.json")
+
+// The report of a result file reproduces what the run wrote: text and
+// JSON recomputed from the raw data are byte for byte the golden outputs.
+func TestReportReproducesGolden(t *testing.T) {
+	for _, format := range []string{"text", "json", "csv", "gobench"} {
+		t.Run(format, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := reportRun(&reportOptions{File: fixtureJSON, Format: format}, &out); err != nil {
+				t.Fatal(err)
+			}
+			want, err := os.ReadFile(filepath.Join("..", "..", "testdata", "report", "fixture."+format))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(out.Bytes(), want) {
+				t.Errorf("report --format %s differs from testdata/report/fixture.%s:\n%s", format, format, out.String())
+			}
+		})
+	}
+}
+
+// writeSubset writes the fixture with only the named experiments.
+func writeSubset(t *testing.T, names ...string) string {
+	t.Helper()
+	r, err := report.Load(fixtureJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keep []report.Experiment
+	for _, e := range r.Experiments {
+		for _, n := range names {
+			if e.Name == n {
+				keep = append(keep, e)
+			}
+		}
+	}
+	r.Experiments = keep
+	path := filepath.Join(t.TempDir(), "subset.json")
+	var b bytes.Buffer
+	if err := report.Write(&b, r, "json"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestReportStrict(t *testing.T) {
+	believable := writeSubset(t, "sum/sink")
+	doubtful := writeSubset(t, "sum/sink", "sort/ints-8000")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"no strict", []string{"report", fixtureJSON}, ExitOK, ""},
+		{"strict, not believable", []string{"report", "--strict", fixtureJSON}, ExitStrict,
+			"benchy: --strict=error: 3 experiments not believable: fold/constant, sum/unused, concat/quadratic\n"},
+		{"strict, believable", []string{"report", "--strict", believable}, ExitOK, ""},
+		{"strict=warn, believable", []string{"report", "--strict=warn", believable}, ExitOK, ""},
+		{"strict, doubtful", []string{"report", "--strict", doubtful}, ExitOK, ""},
+		{"strict=warn, doubtful", []string{"report", "--strict=warn", doubtful}, ExitStrict,
+			"benchy: --strict=warn: 1 experiment doubtful or not believable: sort/ints-8000\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Main(tt.args, &stdout, &stderr)
+			if code != tt.code || stderr.String() != tt.msg {
+				t.Errorf("exit %d, stderr %q; want %d, %q", code, stderr.String(), tt.code, tt.msg)
+			}
+			if !strings.Contains(stdout.String(), "summary: ") {
+				t.Errorf("no report on stdout:\n%s", stdout.String())
+			}
+		})
+	}
+}
+
+func TestReportBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	notJSON := write("bench.txt", "BenchmarkX 1 2 ns/op\n")
+	other := write("other.json", `{"results": []}`)
+	newer := write("newer.json", `{"schema": 7, "tool": "benchy 3.0.0", "experiments": []}`)
+	truncated := write("cut.json", `{"schema": 1, "tool": "benchy 0.1.0", "experiments": [`)
+	missing := filepath.Join(dir, "missing.json")
+	tests := []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"no file", []string{"report"}, "report takes one FILE"},
+		{"two files", []string{"report", fixtureJSON, fixtureJSON}, "report takes one FILE"},
+		{"missing", []string{"report", missing}, missing + ": no such file or directory"},
+		{"directory", []string{"report", dir}, dir + ": "},
+		{"not json", []string{"report", notJSON}, notJSON + ": not JSON: invalid character"},
+		{"not benchy", []string{"report", other}, other + `: not a benchy result: no "schema" number`},
+		{"newer", []string{"report", newer}, "schema 7 is newer than this benchy reads (1)"},
+		{"truncated", []string{"report", truncated}, truncated + ": truncated"},
+		{"format", []string{"report", "--format", "xml", fixtureJSON}, `--format "xml": valid formats are text, json, csv, gobench`},
+		{"strict level", []string{"report", "--strict=info", fixtureJSON}, "--strict=info: valid values are error (the default) and warn"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := Main(tt.args, &stdout, &stderr)
+			msg := stderr.String()
+			if code != ExitUsage || !strings.Contains(msg, tt.msg) || strings.Count(msg, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want %d and one line with %q", code, msg, ExitUsage, tt.msg)
+			}
+			if stdout.Len() != 0 {
+				t.Errorf("stdout not empty: %q", stdout.String())
+			}
+		})
+	}
+}
+
+func TestStrictError(t *testing.T) {
+	r := &report.Result{Experiments: []report.Experiment{{Name: "a", Verdict: report.VerdictDoubtful}}}
+	if err := strictError(r, ""); err != nil {
+		t.Errorf("no --strict: %v", err)
+	}
+	if err := strictError(r, "error"); err != nil {
+		t.Errorf("--strict with a doubtful result: %v", err)
+	}
+	err := strictError(r, "warn")
+	if code := exitCode(err); code != ExitStrict {
+		t.Errorf("--strict=warn: exit %d (%v)", code, err)
+	}
+}

@@ -1,0 +1,452 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/benchy-dev/benchy/internal/asm"
+	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/workload"
+)
+
+// runOptions are the flags of `benchy run`.
+type runOptions struct {
+	g *globalOptions
+
+	CPU         int
+	CPUSet      bool // --cpu was given
+	Bench       string
+	Samples     int
+	Warmup      time.Duration
+	SampleTime  time.Duration
+	Window      time.Duration
+	Iters       int64
+	GC          bool
+	NoIsolate   bool
+	NoAsm       bool
+	Smoke       bool
+	Format      string
+	Out         string
+	SamplesFile string
+	Strict      string // "", "error" or "warn"
+
+	// Stop ends the run after the current sample (Ctrl-C); Progress, when
+	// not nil, receives a progress line (a terminal's stderr).
+	Stop     <-chan struct{}
+	Progress io.Writer
+}
+
+// Limits of the flags, checked before anything is measured.
+const (
+	maxSamples = 100000
+)
+
+// Smoke settings: every experiment, 3 short samples, so CI learns in
+// seconds that benchy and the experiments still work. Not for numbers.
+const (
+	smokeSamples    = 3
+	smokeSampleTime = time.Millisecond
+	smokeWarmup     = 2 * time.Millisecond
+	smokeWindow     = 100 * time.Millisecond
+	clockWindow     = 20 * time.Millisecond // effective clock measurement
+	smokeClockWin   = 2 * time.Millisecond
+)
+
+func init() { commands = append(commands, newRunCmd) }
+
+func newRunCmd(g *globalOptions) *cobra.Command {
+	opts := &runOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Measure the built-in experiments pinned to one CPU",
+		Long: `run measures each experiment on one CPU: it pins the measured thread,
+keeps Go's other threads off that CPU, turns the collector off, warms up,
+calibrates the iterations per sample and takes many samples. It prints the
+state of the machine, min/median/p90/max per op, and what to believe.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.CPUSet = cmd.Flags().Changed("cpu")
+			if opts.Smoke {
+				if !cmd.Flags().Changed("samples") {
+					opts.Samples = smokeSamples
+				}
+				if !cmd.Flags().Changed("sample-time") {
+					opts.SampleTime = smokeSampleTime
+				}
+				if !cmd.Flags().Changed("warmup") {
+					opts.Warmup = smokeWarmup
+				}
+				if !cmd.Flags().Changed("window") {
+					opts.Window = smokeWindow
+				}
+			}
+			stop := make(chan struct{})
+			sig := make(chan os.Signal, 1)
+			signal.Notify(sig, os.Interrupt)
+			defer signal.Stop(sig)
+			go func() {
+				if _, ok := <-sig; ok {
+					close(stop)
+				}
+			}()
+			opts.Stop = stop
+			if isTerminal(g.Stderr) {
+				opts.Progress = g.Stderr
+			}
+			return runRun(opts, g.Stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&opts.CPU, "cpu", -1, "pin the measured thread to CPU `N` (default: benchy chooses)")
+	f.StringVar(&opts.Bench, "bench", ".", "run the experiments whose name matches `REGEXP`")
+	f.IntVar(&opts.Samples, "samples", 31, "samples per experiment (1-100000)")
+	f.DurationVar(&opts.Warmup, "warmup", 100*time.Millisecond, "warm-up time per experiment")
+	f.DurationVar(&opts.SampleTime, "sample-time", 10*time.Millisecond, "least duration of one sample")
+	f.DurationVar(&opts.Window, "window", time.Second, "busy window of the machine header")
+	f.Int64Var(&opts.Iters, "iters", 0, "fixed iterations per sample (default: calibrated)")
+	f.BoolVar(&opts.GC, "gc", false, "leave the garbage collector on while measuring")
+	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let Go's other threads run on the measured CPU")
+	f.BoolVar(&opts.NoAsm, "no-asm", false, "do not check the machine code of each measured loop")
+	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
+	f.StringVar(&opts.Format, "format", "text", "output format: "+formatList)
+	f.StringVarP(&opts.Out, "out", "o", "", "write the result to `FILE` (atomically) instead of stdout")
+	f.StringVar(&opts.SamplesFile, "samples-file", "", "also write every raw sample as CSV to `FILE`")
+	f.StringVar(&opts.Strict, "strict", "", "exit 3 when a result is not believable; --strict=warn also when doubtful")
+	f.Lookup("strict").NoOptDefVal = "error"
+	return cmd
+}
+
+// formatList names the formats of results.
+const formatList = "text, json, csv, gobench"
+
+// validate checks every flag before anything is measured.
+func (o *runOptions) validate() (*regexp.Regexp, error) {
+	if o.Samples < 1 || o.Samples > maxSamples {
+		return nil, Usagef("--samples %d: must be between 1 and %d", o.Samples, maxSamples)
+	}
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"--warmup", o.Warmup}, {"--sample-time", o.SampleTime}, {"--window", o.Window}} {
+		if d.v <= 0 {
+			return nil, Usagef("%s %v: must be a positive duration, e.g. 100ms", d.flag, d.v)
+		}
+	}
+	if o.Window > maxWindow {
+		return nil, Usagef("--window %v: must be at most %v", o.Window, maxWindow)
+	}
+	if o.Iters < 0 {
+		return nil, Usagef("--iters %d: must be positive (or 0 to calibrate)", o.Iters)
+	}
+	if !validFormat(o.Format) {
+		return nil, Usagef("--format %q: valid formats are %s", o.Format, formatList)
+	}
+	if o.Strict != "" && o.Strict != "error" && o.Strict != "warn" {
+		return nil, Usagef("--strict=%s: valid values are error (the default) and warn", o.Strict)
+	}
+	re, err := regexp.Compile(o.Bench)
+	if err != nil {
+		return nil, Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
+	}
+	if err := checkWritable("--out", o.Out); err != nil {
+		return nil, err
+	}
+	if err := checkWritable("--samples-file", o.SamplesFile); err != nil {
+		return nil, err
+	}
+	if !o.g.Live() {
+		return nil, Usagef("run measures this machine: --sysroot is only for reading a machine (benchy machine)")
+	}
+	return re, nil
+}
+
+func validFormat(f string) bool {
+	switch f {
+	case "text", "json", "csv", "gobench":
+		return true
+	}
+	return false
+}
+
+// selectWorkloads returns the experiments whose name matches re.
+func selectWorkloads(re *regexp.Regexp) ([]harness.Workload, error) {
+	var ws []harness.Workload
+	for _, w := range workload.All() {
+		if re.MatchString(w.Name) {
+			ws = append(ws, w)
+		}
+	}
+	if len(ws) == 0 {
+		return nil, Usagef("--bench %q matches no experiment (see benchy list)", re.String())
+	}
+	return ws, nil
+}
+
+// runRun measures and writes the result. It returns an error whose exit
+// code says how the run went (see exit.go).
+func runRun(o *runOptions, stdout io.Writer) error {
+	re, err := o.validate()
+	if err != nil {
+		return err
+	}
+	ws, err := selectWorkloads(re)
+	if err != nil {
+		return err
+	}
+
+	start := time.Now().UTC()
+	before, err := machine.Read(o.g.Sysroot, machine.ReadOptions{Live: true, Window: o.Window})
+	if err != nil {
+		return fmt.Errorf("read the machine: %w", err)
+	}
+	cpu, choice, err := pickCPU(before, o.CPU, o.CPUSet)
+	if err != nil {
+		return err
+	}
+	// Go re-derives GOMAXPROCS from the affinity mask unless it is set
+	// explicitly; set it, so pinning does not change the program.
+	gomaxprocs := runtime.GOMAXPROCS(0)
+	runtime.GOMAXPROCS(gomaxprocs)
+
+	r := &report.Result{
+		Schema:     report.SchemaVersion,
+		Tool:       "benchy " + Version,
+		Command:    o.g.Args,
+		Start:      start,
+		CPU:        cpu,
+		CPUChoice:  choice,
+		GOMAXPROCS: gomaxprocs,
+		Settings: report.Settings{
+			Bench: o.Bench, Samples: o.Samples, Warmup: o.Warmup, SampleTime: o.SampleTime,
+			Iters: o.Iters, GC: o.GC, Isolate: !o.NoIsolate, Smoke: o.Smoke, Window: o.Window,
+		},
+		GOOS:        runtime.GOOS,
+		GOARCH:      runtime.GOARCH,
+		GoVersion:   runtime.Version(),
+		Before:      before,
+		Environment: machine.Check(before, cpu),
+	}
+	if model, ok := before.CPUModel.Get(); ok {
+		r.CPUModel = model
+	}
+	for _, c := range before.CPUs {
+		if gov, ok := c.Governor.Get(); ok && c.CPU == cpu {
+			r.Governor = gov
+		}
+	}
+
+	clockWin := clockWindow
+	if o.Smoke {
+		clockWin = smokeClockWin
+	}
+	var clock harness.ClockInfo
+	var hzBefore float64
+	if err := harness.Pinned(cpu, !o.NoIsolate, func() error {
+		clock = harness.MeasureClock()
+		hzBefore = counters.MeasureClock(clockWin)
+		return nil
+	}); err != nil {
+		return fmt.Errorf("pin to cpu %d: %w", cpu, err)
+	}
+	r.Clock = report.Clock{NowCostNs: clock.NowCostNs, GranularityNs: float64(clock.Granularity.Nanoseconds())}
+
+	var counterReport counters.Report
+	hopts := harness.Options{
+		CPU: cpu, Samples: o.Samples, Warmup: o.Warmup, SampleTime: o.SampleTime, Iters: o.Iters,
+		GC: o.GC, Isolate: !o.NoIsolate, Clock: clock, Stop: o.Stop,
+		CounterDelta: counters.Delta,
+		OpenCounters: func() (harness.CounterSource, error) {
+			src, rep := counters.Open()
+			counterReport = rep
+			return src, nil
+		},
+	}
+	if o.Progress != nil {
+		p := newProgress(o.Progress, ws, o)
+		hopts.Progress = p.update
+		defer p.clear()
+	}
+
+	statBefore, statErr := machine.ReadStat(o.g.Sysroot)
+	outs := harness.Run(ws, hopts)
+	statAfter, statErr2 := machine.ReadStat(o.g.Sysroot)
+	if statErr == nil && statErr2 == nil {
+		r.BusyDuring = machine.Busy(statBefore, statAfter)
+	}
+
+	var hzAfter float64
+	harness.Pinned(cpu, !o.NoIsolate, func() error {
+		hzAfter = counters.MeasureClock(clockWin)
+		return nil
+	})
+	r.After, _ = machine.Read(o.g.Sysroot, machine.ReadOptions{Live: true})
+	r.End = time.Now().UTC()
+	r.Counters = counterReport
+	r.EffectiveClock = effectiveClock(before, r.After, cpu, hzBefore, hzAfter)
+	r.MaxFreqHz, r.MaxFreqSource = maxFreq(before, cpu)
+
+	failed := false
+	for i, out := range outs {
+		e := experimentOf(out)
+		if out.Err != nil {
+			failed = true
+		}
+		if !o.NoAsm {
+			e.Findings = append(e.Findings, asmFindings(ws[i])...)
+		}
+		r.Experiments = append(r.Experiments, e)
+		if out.Interrupted {
+			r.Interrupted = true
+		}
+	}
+	if len(outs) < len(ws) || stoppedChan(o.Stop) {
+		r.Interrupted = true
+	}
+	report.Analyze(r)
+
+	if err := writeResult(o, r, stdout); err != nil {
+		return err
+	}
+	switch {
+	case r.Interrupted:
+		return &ExitError{Code: ExitInterrupted, Msg: "interrupted: the result holds what was measured"}
+	case failed:
+		return &ExitError{Code: ExitFailed, Msg: "some experiments failed (see the result)"}
+	}
+	return strictError(r, o.Strict)
+}
+
+func stoppedChan(stop <-chan struct{}) bool {
+	if stop == nil {
+		return false
+	}
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// pickCPU validates --cpu or lets the machine package choose.
+func pickCPU(s *machine.Snapshot, cpu int, set bool) (int, string, error) {
+	if set {
+		if err := machine.ValidateCPU(s, cpu); err != nil {
+			return 0, "", &UsageError{Msg: err.Error()}
+		}
+		return cpu, fmt.Sprintf("--cpu %d", cpu), nil
+	}
+	cpu, why, err := machine.ChooseCPU(s)
+	if err != nil {
+		return 0, "", fmt.Errorf("choose a cpu: %w", err)
+	}
+	return cpu, why, nil
+}
+
+// experimentOf turns a harness outcome into the result's raw record; the
+// derived parts are filled by report.Analyze.
+func experimentOf(o harness.Outcome) report.Experiment {
+	w := o.Workload
+	e := report.Experiment{
+		Name: w.Name, Description: w.Description, Units: w.Units, Unit: w.Unit,
+		FloorCycles: w.Floor(), ReadsMemory: w.ReadsMemory,
+		Iters: o.Iters, Samples: o.Samples,
+	}
+	if e.Samples == nil {
+		e.Samples = []harness.Sample{}
+	}
+	if o.Err != nil {
+		e.Error = o.Err.Error()
+	}
+	e.GC = report.GCStats{Cycles: o.GCCycles, AllocsPerOp: o.AllocsPerOp, BytesPerOp: o.BytesPerOp}
+	return e
+}
+
+// asmFindings checks the machine code of w's measured loop.
+func asmFindings(w harness.Workload) []finding.Finding {
+	l, err := asm.Inspect(w.Loop)
+	if err != nil {
+		return []finding.Finding{{Code: "asm-unknown", Severity: finding.Info,
+			Message: "could not read the machine code of the loop: " + err.Error()}}
+	}
+	s := l.Summary()
+	fs := []finding.Finding{{Code: "asm", Severity: finding.Info, Message: s.Line}}
+	if w.ReadsMemory && !s.LoopLoads {
+		fs = append(fs, finding.Finding{Code: "no-load-in-loop", Severity: finding.Warn,
+			Message:  "the workload reads its input from memory, but its measured loop has no memory load: the work was removed, whatever the time says",
+			Evidence: map[string]any{"summary": s.Line}})
+	}
+	return fs
+}
+
+// writeResult writes the result to stdout or --out, and the raw samples to
+// --samples-file, each atomically.
+func writeResult(o *runOptions, r *report.Result, stdout io.Writer) error {
+	if o.SamplesFile != "" {
+		if err := writeFileAtomic(o.SamplesFile, func(w io.Writer) error {
+			return report.Write(w, r, "csv")
+		}); err != nil {
+			return fmt.Errorf("write --samples-file: %w", err)
+		}
+	}
+	if o.Out == "" {
+		return report.Write(stdout, r, o.Format)
+	}
+	if err := writeFileAtomic(o.Out, func(w io.Writer) error {
+		return report.Write(w, r, o.Format)
+	}); err != nil {
+		return fmt.Errorf("write --out: %w", err)
+	}
+	fmt.Fprintf(o.g.Stderr, "benchy: wrote %s\n", o.Out)
+	return nil
+}
+
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return Usagef("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
+	}
+	return nil
+}
+
+// effectiveClock says what clock the measured CPU ran at before and after
+// the samples. cpufreq's scaling_cur_freq is the kernel's own figure; where
+// there is none (most VMs), benchy's dependent-add chain measured on the
+// pinned thread is. A cycle counter, when there is one, is used per sample
+// by the report and needs nothing here.
+func effectiveClock(before, after *machine.Snapshot, cpu int, hzBefore, hzAfter float64) report.EffectiveClock {
+	if after != nil {
+		b, okB := before.CurFreqKHz(cpu)
+		a, okA := after.CurFreqKHz(cpu)
+		if okB && okA && a > 0 && b > 0 {
+			if m, ok := before.MaxFreqKHz(cpu); ok && m > 0 {
+				// The kernel may report a current frequency above the
+				// maximum on some drivers; bound it.
+				b, a = min(b, m), min(a, m)
+			}
+			return report.EffectiveClock{BeforeHz: float64(b) * 1e3, AfterHz: float64(a) * 1e3, Source: "scaling_cur_freq"}
+		}
+	}
+	if hzBefore > 0 && hzAfter > 0 {
+		return report.EffectiveClock{BeforeHz: hzBefore, AfterHz: hzAfter, Source: "dependent-add chain"}
+	}
+	return report.EffectiveClock{Source: "unknown: no cpufreq and the add chain could not be timed"}
+}
+
+// maxFreq is the highest clock the CPU may run at, from cpuinfo_max_freq.
+func maxFreq(s *machine.Snapshot, cpu int) (float64, string) {
+	if khz, ok := s.MaxFreqKHz(cpu); ok && khz > 0 {
+		return float64(khz) * 1e3, "cpuinfo_max_freq"
+	}
+	return 0, "unknown: no cpuinfo_max_freq for cpu " + fmt.Sprint(cpu)
+}

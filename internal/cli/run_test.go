@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/report"
+)
+
+func TestRunBadInput(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		want string // part of the one-line message
+	}{
+		{"regexp does not compile", []string{"--bench", "("}, "not a Go regular expression"},
+		{"regexp matches nothing", []string{"--bench", "^nothing$"}, "matches no experiment"},
+		{"zero samples", []string{"--samples", "0"}, "between 1 and 100000"},
+		{"too many samples", []string{"--samples", "100001"}, "between 1 and 100000"},
+		{"negative warmup", []string{"--warmup", "-1s"}, "positive duration"},
+		{"zero sample time", []string{"--sample-time", "0"}, "positive duration"},
+		{"window too long", []string{"--window", "61s"}, "at most"},
+		{"not a duration", []string{"--warmup", "fast"}, "invalid argument"},
+		{"negative iters", []string{"--iters", "-5"}, "--iters"},
+		{"bad format", []string{"--format", "xml"}, "text, json, csv, gobench"},
+		{"bad strict", []string{"--strict=sometimes"}, "error (the default) and warn"},
+		{"unwritable out", []string{"--out", filepath.Join(dir, "no", "such", "dir", "r.json")}, "cannot write there"},
+		{"out is a directory", []string{"--out", dir}, "is a directory"},
+		{"cpu out of range", []string{"--cpu", "4096"}, "is not available"},
+		{"stray argument", []string{"sum"}, "takes no arguments"},
+		{"unknown flag", []string{"--fast"}, "unknown flag"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := filepath.Join(dir, "result.json")
+			args := append([]string{"run", "--window", "10ms"}, tt.args...)
+			if !strings.Contains(strings.Join(tt.args, " "), "--out") {
+				args = append(args, "--out", out)
+			}
+			stdout, stderr, code := runBinary(t, args...)
+			if code != ExitUsage {
+				t.Errorf("exit %d, want %d; stderr %q", code, ExitUsage, stderr)
+			}
+			if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "benchy: ") || !strings.Contains(stderr, tt.want) {
+				t.Errorf("stderr %q: want one line starting with benchy: and holding %q", stderr, tt.want)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want nothing measured", stdout)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("a result file was written")
+			}
+		})
+	}
+}
+
+// TestRunPinnedJSON is the end-to-end run of the issue: pinned to cpu 0,
+// one experiment, 5 short samples, JSON.
+func TestRunPinnedJSON(t *testing.T) {
+	stdout, stderr, code := runBinary(t, "run", "--cpu", "0", "--bench", "sum/sink", "--samples", "5",
+		"--sample-time", "1ms", "--window", "50ms", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := report.Decode(strings.NewReader(stdout))
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	if r.CPU != 0 || r.Schema != report.SchemaVersion || r.Before == nil || r.After == nil {
+		t.Errorf("cpu %d, schema %d, machine before/after %v/%v", r.CPU, r.Schema, r.Before != nil, r.After != nil)
+	}
+	if len(r.Experiments) != 1 || r.Experiments[0].Name != "sum/sink" {
+		t.Fatalf("experiments: %+v", r.Experiments)
+	}
+	e := r.Experiments[0]
+	if len(e.Samples) != 5 || e.Stats.N != 5 {
+		t.Errorf("%d samples, stats n %d; want 5", len(e.Samples), e.Stats.N)
+	}
+	for i, s := range e.Samples {
+		if s.CPU != 0 {
+			t.Errorf("sample %d ran on cpu %d, pinned to 0", i, s.CPU)
+		}
+		if s.Iters != e.Iters || s.Ns <= 0 {
+			t.Errorf("sample %d = %+v", i, s)
+		}
+	}
+	if e.Stats.Min > e.Stats.Median || e.Stats.Median > e.Stats.P90 || e.Stats.P90 > e.Stats.Max || e.Stats.Min <= 0 {
+		t.Errorf("stats out of order: %+v", e.Stats)
+	}
+	if r.Clock.GranularityNs <= 0 || r.GOMAXPROCS <= 0 || e.Verdict == "" {
+		t.Errorf("clock %+v, gomaxprocs %d", r.Clock, r.GOMAXPROCS)
+	}
+	// The raw JSON carries the documented field names.
+	var raw map[string]any
+	if err := json.Unmarshal([]byte(stdout), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"schema", "tool", "command", "start", "end", "cpu", "settings", "clock", "machine_before", "machine_after", "experiments"} {
+		if _, ok := raw[k]; !ok {
+			t.Errorf("json lacks %q", k)
+		}
+	}
+}
+
+func TestRunOutAndSamplesFile(t *testing.T) {
+	dir := t.TempDir()
+	out, samples := filepath.Join(dir, "r.json"), filepath.Join(dir, "s.csv")
+	_, stderr, code := runBinary(t, "run", "--bench", "^empty$", "--samples", "3", "--sample-time", "1ms",
+		"--window", "10ms", "--format", "json", "--out", out, "--samples-file", samples)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := report.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Experiments) != 1 || len(r.Experiments[0].Samples) != 3 {
+		t.Errorf("result: %+v", r.Experiments)
+	}
+	csv, err := os.ReadFile(samples)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(csv)), "\n"); len(lines) != 4 || !strings.HasPrefix(lines[0], "experiment,") {
+		t.Errorf("samples csv: %q", csv)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
+	if len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}

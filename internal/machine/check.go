@@ -1,0 +1,125 @@
+package machine
+
+import (
+	"fmt"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+)
+
+// Thresholds of the machine checks.
+const (
+	// BusyPct: a CPU busier than this in the window is running something
+	// besides the benchmark. An idle CPU shows 0-3% (timer ticks, kernel
+	// threads, and one tick of 10 ms is already 1% of a second), so 5% is
+	// the first level that is clearly work, and already enough to take
+	// turns with the measured thread or, on an SMT sibling, share its core.
+	BusyPct = 5.0
+	// LoadPerCPU: a 1-minute load average above this fraction of the
+	// online CPUs means that at any moment half the CPUs have a task to
+	// run: the measured CPU or its SMT sibling will be given work during
+	// the samples, and the scheduler has little room to keep it off.
+	LoadPerCPU = 0.5
+	// MinQuotaCPUs: a CPU quota below one CPU throttles even a single
+	// thread inside every period, so the measured time includes pauses
+	// that are not the code's: error. Any larger quota is a warning,
+	// because the Go runtime's other threads (GC) share it.
+	MinQuotaCPUs = 1.0
+)
+
+// Check returns the findings about the machine for measuring on cpu.
+// Codes are stable; README.md lists each with its threshold and why.
+// Facts that are unknown produce no finding except no-cpufreq.
+func Check(s *Snapshot, cpu int) []finding.Finding {
+	var fs []finding.Finding
+	add := func(code string, sev finding.Severity, ev map[string]any, format string, args ...any) {
+		fs = append(fs, finding.Finding{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Evidence: ev})
+	}
+	c := s.cpu(cpu)
+
+	if !c.Driver.Known() {
+		add("no-cpufreq", finding.Info, map[string]any{"reason": c.Driver.Reason},
+			"cpu%d: governor and frequency cannot be known (%s)", cpu, c.Driver.Reason)
+	}
+	if g, ok := c.Governor.Get(); ok && g != "performance" {
+		add("governor", finding.Warn, map[string]any{"governor": g},
+			"cpu%d governor is %s, not performance: the frequency follows the load and changes under the benchmark", cpu, g)
+	}
+	if on, ok := s.Turbo.On.Get(); ok && on {
+		add("turbo", finding.Warn, map[string]any{"intel_pstate_no_turbo": s.Turbo.NoTurbo, "cpufreq_boost": s.Turbo.Boost},
+			"turbo/boost is on: the top frequency depends on temperature and on how many cores are busy, so runs are less comparable")
+	}
+	lo, ok1 := c.MinFreqKHz.Get()
+	hi, ok2 := c.MaxFreqKHz.Get()
+	if ok1 && ok2 && lo != hi {
+		add("freq-range", finding.Warn, map[string]any{"scaling_min_freq_khz": lo, "scaling_max_freq_khz": hi},
+			"cpu%d may run anywhere from %d to %d kHz (scaling_min_freq != scaling_max_freq)", cpu, lo, hi)
+	}
+	if b, ok := s.BusyOf(cpu); ok && b.Busy > BusyPct {
+		add("cpu-busy", finding.Warn, map[string]any{"busy_pct": b.Busy, "window_ns": int64(s.BusyWindow)},
+			"cpu%d was %.0f%% busy over %s (more than %.0f%%): something else runs there and takes turns with the benchmark", cpu, b.Busy, roundWindow(s.BusyWindow), BusyPct)
+	}
+	if sib, ok := c.Siblings.Get(); ok {
+		for _, o := range sib {
+			if b, ok := s.BusyOf(o); ok && b.Busy > BusyPct {
+				add("sibling-busy", finding.Warn, map[string]any{"sibling": o, "busy_pct": b.Busy},
+					"cpu%d, the SMT sibling of cpu%d, was %.0f%% busy (more than %.0f%%): it shares the core's execution units", o, cpu, b.Busy, BusyPct)
+			}
+		}
+	}
+	if l, ok := s.Load.Get(); ok {
+		if on, ok := s.Online.Get(); ok && len(on) > 0 && l.Load1 > LoadPerCPU*float64(len(on)) {
+			add("load", finding.Warn, map[string]any{"load1": l.Load1, "online_cpus": len(on)},
+				"1-minute load average %.2f is high for %d CPUs (more than %.1f per CPU)", l.Load1, len(on), LoadPerCPU)
+		}
+	}
+	if t, ok := c.CoreType.Get(); ok && t == CoreEfficiency {
+		add("efficiency-core", finding.Warn, map[string]any{"core_type_from": c.CoreTypeFrom},
+			"cpu%d is an efficiency core, not one of the fastest (from %s)", cpu, c.CoreTypeFrom)
+	}
+	if iso, ok := s.Isolated.Get(); ok && !iso.Has(cpu) {
+		add("not-isolated", finding.Info, map[string]any{"isolated": iso.String()},
+			"cpu%d is not isolated: the scheduler may put other tasks on it", cpu)
+	}
+	if cpu == 0 {
+		add("cpu0", finding.Info, nil, "cpu0 takes more interrupts and kernel work than the other CPUs")
+	}
+	if b, ok := s.BusyOf(cpu); ok && b.Steal > 0 {
+		add("steal", finding.Warn, map[string]any{"steal_pct": b.Steal},
+			"cpu%d lost %.1f%% of the window to steal: the hypervisor ran someone else on this CPU", cpu, b.Steal)
+	} else if ok {
+		if busy, _ := s.Busy.Get(); anySteal(busy) {
+			add("steal", finding.Info, nil, "other CPUs had steal time in the window: the host is shared")
+		}
+	}
+	if hv, ok := s.Hypervisor.Get(); ok && hv {
+		add("virtual-machine", finding.Info, nil,
+			"this is a virtual machine: the host decides frequency and may run other guests on the same cores")
+	}
+	for _, th := range []struct {
+		name string
+		f    Fact[int64]
+	}{{"core_throttle_count", c.CoreThrottles}, {"package_throttle_count", c.PkgThrottles}} {
+		if n, ok := th.f.Get(); ok && n > 0 {
+			add("throttled", finding.Warn, map[string]any{th.name: n},
+				"cpu%d %s is %d: it was slowed down for heat since boot", cpu, th.name, n)
+		}
+	}
+	if q, ok := s.Cgroup.Quota.Get(); ok && q.Limited {
+		sev := finding.Warn
+		if q.CPUs < MinQuotaCPUs {
+			sev = finding.Error
+		}
+		add("cgroup-quota", sev, map[string]any{"cpus": q.CPUs, "quota_us": q.QuotaUs, "period_us": q.PeriodUs},
+			"a CPU quota of %.2f CPUs (%d us per %d us, %s) limits this process", q.CPUs, q.QuotaUs, q.PeriodUs, q.From)
+	}
+	return fs
+}
+
+func anySteal(busy []CPUBusy) bool {
+	for _, b := range busy {
+		if b.Steal > 0 {
+			return true
+		}
+	}
+	return false
+}

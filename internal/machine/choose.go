@@ -1,0 +1,247 @@
+package machine
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Available returns the CPUs a benchmark may be pinned to: online, and
+// either allowed to this process or isolated. Isolated CPUs are usually
+// left out of every process's default affinity (isolcpus), yet pinning to
+// them works when the cgroup cpuset has them, so they count.
+func (s *Snapshot) Available() (CPUList, error) {
+	online, ok := s.Online.Get()
+	if !ok {
+		return nil, fmt.Errorf("online CPUs unknown: %s", s.Online.Reason)
+	}
+	allowed, ok := s.Allowed.Get()
+	if !ok {
+		allowed = online
+	}
+	isolated, _ := s.Isolated.Get()
+	cpuset, ok := s.Cgroup.Cpuset.Get()
+	if !ok {
+		cpuset = online
+	}
+	var out CPUList
+	for _, c := range online {
+		if allowed.Has(c) || (isolated.Has(c) && cpuset.Has(c)) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// ValidateCPU returns an error naming the available CPUs when cpu cannot be
+// used, as "cpu 7 is not available: online 0-1, allowed to this process 0-1".
+func ValidateCPU(s *Snapshot, cpu int) error {
+	avail, err := s.Available()
+	if err != nil {
+		return fmt.Errorf("cpu %d cannot be checked: %v", cpu, err)
+	}
+	if avail.Has(cpu) {
+		return nil
+	}
+	msg := fmt.Sprintf("cpu %d is not available: online %s, allowed to this process %s",
+		cpu, listOrNone(s.Online), listOrNone(s.Allowed))
+	if iso, ok := s.Isolated.Get(); ok && len(iso) > 0 {
+		msg += ", isolated " + iso.String()
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+func listOrNone(f Fact[CPUList]) string {
+	if l, ok := f.Get(); ok && len(l) == 0 {
+		return "none"
+	}
+	return f.String()
+}
+
+// ChooseCPU picks the CPU to measure on and says why: an isolated CPU if
+// there is one; else, among the available CPUs, one of the fastest cores,
+// not CPU 0 (nor its SMT sibling) unless nothing else is left, preferring
+// one whose SMT sibling and itself were idle in the busy window, then the
+// highest cpuinfo_max_freq (the "preferred" cores of AMD and Intel chips
+// boost higher), then the least busy, then the lowest number.
+func ChooseCPU(s *Snapshot) (cpu int, why string, err error) {
+	avail, err := s.Available()
+	if err != nil {
+		return 0, "", err
+	}
+	if len(avail) == 0 {
+		return 0, "", fmt.Errorf("no CPU available: online %s, allowed to this process %s", listOrNone(s.Online), listOrNone(s.Allowed))
+	}
+	pool, isolated := avail, false
+	if iso, ok := s.Isolated.Get(); ok {
+		if in := intersect(avail, iso); len(in) > 0 {
+			pool, isolated = in, true
+		}
+	}
+	fast := slices.DeleteFunc(slices.Clone(pool), func(c int) bool {
+		t, ok := s.cpu(c).CoreType.Get()
+		return !ok || t != CorePerformance
+	})
+	if len(fast) > 0 {
+		pool = fast
+	}
+	cpu0Core := CPUList{0}
+	if sib, ok := s.cpu(0).Siblings.Get(); ok {
+		cpu0Core = append(cpu0Core, sib...)
+	}
+	type cand struct {
+		cpu              int
+		nearCPU0         int // 2 cpu0, 1 its sibling, 0 other
+		maxKHz           int64
+		busyAll          float64
+		ownIdle, sibIdle bool
+	}
+	var cs []cand
+	for _, c := range pool {
+		k := cand{cpu: c, ownIdle: true, sibIdle: true}
+		k.maxKHz, _ = s.MaxFreqKHz(c)
+		if c == 0 {
+			k.nearCPU0 = 2
+		} else if cpu0Core.Has(c) {
+			k.nearCPU0 = 1
+		}
+		if b, ok := s.BusyOf(c); ok {
+			k.busyAll, k.ownIdle = b.Busy, b.Busy <= BusyPct
+		}
+		sib, _ := s.cpu(c).Siblings.Get()
+		for _, o := range sib {
+			if b, ok := s.BusyOf(o); ok {
+				k.busyAll += b.Busy
+				k.sibIdle = k.sibIdle && b.Busy <= BusyPct
+			}
+		}
+		cs = append(cs, k)
+	}
+	slices.SortFunc(cs, func(a, b cand) int {
+		return cmp.Or(
+			cmp.Compare(a.nearCPU0, b.nearCPU0),
+			cmpTrueFirst(a.sibIdle, b.sibIdle),
+			cmpTrueFirst(a.ownIdle, b.ownIdle),
+			cmp.Compare(b.maxKHz, a.maxKHz),
+			cmp.Compare(a.busyAll, b.busyAll),
+			cmp.Compare(a.cpu, b.cpu))
+	})
+	best := cs[0]
+	var parts []string
+	if isolated {
+		parts = append(parts, "isolated")
+	}
+	if t, ok := s.cpu(best.cpu).CoreType.Get(); ok && s.Hybrid() {
+		parts = append(parts, t+" core")
+	}
+	if slices.ContainsFunc(cs, func(k cand) bool { return k.maxKHz != best.maxKHz }) &&
+		!slices.ContainsFunc(cs, func(k cand) bool { return k.maxKHz > best.maxKHz }) {
+		parts = append(parts, fmt.Sprintf("cpuinfo_max_freq %d kHz, the highest", best.maxKHz))
+	}
+	switch {
+	case best.cpu == 0 && len(pool) == 1:
+		parts = append(parts, "the only CPU available")
+	case best.nearCPU0 == 0 && slices.Contains(pool, 0):
+		parts = append(parts, "not cpu0 (it takes more interrupts)")
+	}
+	if sib, ok := s.cpu(best.cpu).Siblings.Get(); ok && len(sib) == 0 {
+		parts = append(parts, "no SMT sibling")
+	} else if ok {
+		parts = append(parts, "SMT sibling "+s.busyWords(sib))
+	}
+	if b, ok := s.BusyOf(best.cpu); ok {
+		parts = append(parts, fmt.Sprintf("itself %.0f%% busy", b.Busy))
+	}
+	return best.cpu, strings.Join(parts, ", "), nil
+}
+
+// busyWords is "cpu3 2% busy" for a list of CPUs.
+func (s *Snapshot) busyWords(cpus CPUList) string {
+	var w []string
+	for _, c := range cpus {
+		if b, ok := s.BusyOf(c); ok {
+			w = append(w, fmt.Sprintf("cpu%d %.0f%% busy", c, b.Busy))
+		} else {
+			w = append(w, fmt.Sprintf("cpu%d", c))
+		}
+	}
+	return strings.Join(w, ", ")
+}
+
+func cmpTrueFirst(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return -1
+	}
+	return 1
+}
+
+func intersect(a, b CPUList) CPUList {
+	var out CPUList
+	for _, c := range a {
+		if b.Has(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// cpu returns the CPU entry for c, or an entry whose facts are unknown.
+func (s *Snapshot) cpu(c int) CPU {
+	for _, x := range s.CPUs {
+		if x.CPU == c {
+			return x
+		}
+	}
+	off := fmt.Sprintf("cpu%d is not online", c)
+	return CPU{CPU: c, Driver: Unknown[string]("%s", off), Governor: Unknown[string]("%s", off),
+		CurFreqKHz: Unknown[int64]("%s", off), MinFreqKHz: Unknown[int64]("%s", off),
+		MaxFreqKHz: Unknown[int64]("%s", off), CPUInfoMaxKHz: Unknown[int64]("%s", off),
+		EPP: Unknown[string]("%s", off), Boost: Unknown[bool]("%s", off),
+		CoreType: Unknown[string]("%s", off), Capacity: Unknown[int64]("%s", off),
+		Package: Unknown[int64]("%s", off), Siblings: Unknown[CPUList]("%s", off),
+		CoreThrottles: Unknown[int64]("%s", off), PkgThrottles: Unknown[int64]("%s", off)}
+}
+
+// BusyOf returns cpu's busy in the snapshot's window.
+func (s *Snapshot) BusyOf(cpu int) (CPUBusy, bool) {
+	busy, ok := s.Busy.Get()
+	if !ok {
+		return CPUBusy{}, false
+	}
+	for _, b := range busy {
+		if b.CPU == cpu {
+			return b, true
+		}
+	}
+	return CPUBusy{}, false
+}
+
+// MaxFreqKHz is cpu's cpuinfo_max_freq: the highest frequency the hardware
+// allows (with turbo), the ceiling for "is this time possible?".
+func (s *Snapshot) MaxFreqKHz(cpu int) (khz int64, ok bool) {
+	return s.cpu(cpu).CPUInfoMaxKHz.Get()
+}
+
+// CurFreqKHz is cpu's scaling_cur_freq at the time of the snapshot.
+func (s *Snapshot) CurFreqKHz(cpu int) (int64, bool) {
+	return s.cpu(cpu).CurFreqKHz.Get()
+}
+
+// Hybrid reports whether the online CPUs are of more than one core type
+// (performance and efficiency).
+func (s *Snapshot) Hybrid() bool {
+	seen := ""
+	for _, c := range s.CPUs {
+		if t, ok := c.CoreType.Get(); ok {
+			if seen != "" && t != seen {
+				return true
+			}
+			seen = t
+		}
+	}
+	return false
+}

@@ -1,0 +1,112 @@
+package machine
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// maxFileSize caps every read: /proc and /sys report sizes of 0 or 4096
+// whatever they hold, so reads go to EOF, but never without a limit.
+const maxFileSize = 1 << 20
+
+// FS is the root directory /proc and /sys are read under: "/" for this
+// machine, or a fixture tree such as testdata/machines/vm.
+type FS string
+
+// Path joins parts under the root.
+func (r FS) Path(parts ...string) string {
+	return filepath.Join(append([]string{string(r)}, parts...)...)
+}
+
+// read returns the content of a file under the root, at most maxFileSize bytes.
+func (r FS) read(name string) ([]byte, error) {
+	f, err := os.Open(r.Path(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxFileSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxFileSize)
+	}
+	return b, nil
+}
+
+// exists reports whether name exists under the root.
+func (r FS) exists(name string) bool {
+	_, err := os.Stat(r.Path(name))
+	return err == nil
+}
+
+// readString reads a one-value file and trims the newline.
+func (r FS) readString(name string) (string, error) {
+	b, err := r.read(name)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// why turns a read error into the reason of an unknown fact. An absent file
+// gets the given explanation (or "no <name>"), other errors their text.
+func why(name string, err error, absent string) string {
+	if errors.Is(err, fs.ErrNotExist) {
+		if absent != "" {
+			return absent
+		}
+		return "no " + name
+	}
+	return err.Error()
+}
+
+// stringFact reads a one-line file as a Fact.
+func (r FS) stringFact(name, absent string) Fact[string] {
+	s, err := r.readString(name)
+	if err != nil {
+		return Unknown[string]("%s", why(name, err, absent))
+	}
+	return Known(s)
+}
+
+// intFact reads a file holding one integer.
+func (r FS) intFact(name, absent string) Fact[int64] {
+	s, err := r.readString(name)
+	if err != nil {
+		return Unknown[int64]("%s", why(name, err, absent))
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return Unknown[int64]("%s: not an integer: %q", name, clip(s))
+	}
+	return Known(v)
+}
+
+// listFact reads a file holding a CPU list ("0-3,8-11"; empty is no CPUs).
+func (r FS) listFact(name, absent string) Fact[CPUList] {
+	s, err := r.readString(name)
+	if err != nil {
+		return Unknown[CPUList]("%s", why(name, err, absent))
+	}
+	l, err := ParseCPUList(s)
+	if err != nil {
+		return Unknown[CPUList]("%s: %v", name, err)
+	}
+	return Known(CPUList(l))
+}
+
+// clip shortens garbage quoted in a reason.
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}

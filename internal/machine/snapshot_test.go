@@ -1,0 +1,282 @@
+package machine
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+)
+
+var fixedRuntime = &Runtime{GoVersion: "go1.26.0", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 4, NumCPU: 4}
+
+func readFixture(t testing.TB, name string) *Snapshot {
+	t.Helper()
+	s, err := Read(filepath.Join("../../testdata/machines", name), ReadOptions{
+		Window:  time.Second,
+		Now:     func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) },
+		Runtime: fixedRuntime,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func codes(fs []finding.Finding) []string {
+	var c []string
+	for _, f := range fs {
+		c = append(c, f.Severity.String()+" "+f.Code)
+	}
+	slices.Sort(c)
+	return c
+}
+
+// TestFixtures reads every fixture machine and checks what it is, which
+// CPU benchy chooses there and which findings that CPU gets.
+func TestFixtures(t *testing.T) {
+	tests := []struct {
+		machine  string
+		facts    map[string]string // fact -> String()
+		cpu      int
+		why      string
+		findings []string
+	}{
+		{
+			machine: "laptop-hybrid",
+			facts: map[string]string{"online": "0-15", "allowed": "0-15", "nohz_full": "", "turbo": "true",
+				"cpu2 governor": "powersave", "cpu2 core": "performance", "cpu9 core": "efficiency", "cpu2 siblings": "3", "cpu8 siblings": ""},
+			cpu:      2,
+			why:      "performance core, not cpu0 (it takes more interrupts), SMT sibling cpu3 2% busy, itself 4% busy",
+			findings: []string{"info not-isolated", "warn freq-range", "warn governor", "warn throttled", "warn turbo"},
+		},
+		{
+			machine: "server-2socket",
+			facts: map[string]string{"online": "0-31", "allowed": "0-1,4-17,20-31", "isolated": "2-3,18-19", "nohz_full": "2-3,18-19",
+				"turbo": "false", "cpu2 governor": "performance", "cpu2 core": "performance", "cpu2 siblings": "18"},
+			cpu:      2,
+			why:      "isolated, SMT sibling cpu18 0% busy, itself 0% busy",
+			findings: nil,
+		},
+		{
+			machine: "vm",
+			facts: map[string]string{"online": "0-1", "allowed": "0-1", "hypervisor": "true",
+				"nohz_full":     "unknown: no nohz_full file: kernel built without CONFIG_NO_HZ_FULL",
+				"turbo":         "unknown: no intel_pstate/no_turbo, cpufreq/boost or per-policy boost",
+				"cpu1 governor": "unknown: no cpufreq in /sys: virtual machine, the host sets the frequency",
+				"cpu1 core":     "performance", "cpu1 siblings": ""},
+			cpu:      1,
+			why:      "not cpu0 (it takes more interrupts), no SMT sibling, itself 6% busy",
+			findings: []string{"info no-cpufreq", "info not-isolated", "info virtual-machine", "warn cpu-busy", "warn steal"},
+		},
+		{
+			machine: "arm-biglittle",
+			facts: map[string]string{"online": "0-5", "cpu0 core": "efficiency", "cpu4 core": "performance",
+				"cpu4 governor": "schedutil", "hypervisor": "unknown: no x86 flags line in /proc/cpuinfo to look for the hypervisor flag"},
+			cpu:      4,
+			why:      "performance core, no SMT sibling, itself 1% busy",
+			findings: []string{"info not-isolated", "warn cgroup-quota", "warn freq-range", "warn governor"},
+		},
+		{
+			machine: "amd-desktop",
+			facts: map[string]string{"online": "0-15", "turbo": "true", "cpu1 governor": "performance",
+				"cpu1 core": "performance", "cpu3 core": "performance", "cpu1 siblings": "9"},
+			cpu:      1,
+			why:      "cpuinfo_max_freq 5573000 kHz, the highest, not cpu0 (it takes more interrupts), SMT sibling cpu9 1% busy, itself 3% busy",
+			findings: []string{"info not-isolated", "warn freq-range", "warn turbo"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.machine, func(t *testing.T) {
+			s := readFixture(t, tt.machine)
+			got := map[string]string{
+				"online": s.Online.String(), "allowed": s.Allowed.String(), "isolated": s.Isolated.String(),
+				"nohz_full": s.NohzFull.String(), "hypervisor": s.Hypervisor.String(), "turbo": s.Turbo.On.String(),
+			}
+			for _, c := range s.CPUs {
+				p := "cpu" + itoa(c.CPU)
+				got[p+" governor"], got[p+" core"], got[p+" siblings"] = c.Governor.String(), c.CoreType.String(), c.Siblings.String()
+			}
+			for k, want := range tt.facts {
+				if got[k] != want {
+					t.Errorf("%s = %q, want %q", k, got[k], want)
+				}
+			}
+			cpu, why, err := ChooseCPU(s)
+			if err != nil || cpu != tt.cpu || why != tt.why {
+				t.Errorf("ChooseCPU = %d, %q, %v; want %d, %q", cpu, why, err, tt.cpu, tt.why)
+			}
+			if err := ValidateCPU(s, tt.cpu); err != nil {
+				t.Errorf("ValidateCPU(%d) = %v", tt.cpu, err)
+			}
+			if c := codes(Check(s, tt.cpu)); !slices.Equal(c, tt.findings) {
+				t.Errorf("Check(cpu%d) = %q, want %q", tt.cpu, c, tt.findings)
+			}
+			var hdr bytes.Buffer
+			if err := s.WriteHeader(&hdr, cpu); err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(hdr.String(), "\n")
+			if !strings.HasPrefix(lines[0], "load average ") || !strings.HasPrefix(lines[1], "cpu"+itoa(cpu)+": ") ||
+				lines[2] != "busy CPUs over 1s:" {
+				t.Errorf("header starts:\n%s", strings.Join(lines[:3], "\n"))
+			}
+		})
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestCheckCodes covers the findings no chosen CPU of the fixtures gets.
+func TestCheckCodes(t *testing.T) {
+	laptop := readFixture(t, "laptop-hybrid")
+	arm := readFixture(t, "arm-biglittle")
+	tests := []struct {
+		name string
+		s    *Snapshot
+		cpu  int
+		want string // a code that must be there, with its severity
+	}{
+		{"busy target", laptop, 6, "warn cpu-busy"},
+		{"busy sibling", laptop, 7, "warn sibling-busy"},
+		{"cpu0", laptop, 0, "info cpu0"},
+		{"E-core", laptop, 9, "warn efficiency-core"},
+		{"LITTLE core", arm, 0, "warn efficiency-core"},
+		{"core throttles", laptop, 4, "warn throttled"},
+	}
+	for _, tt := range tests {
+		if c := codes(Check(tt.s, tt.cpu)); !slices.Contains(c, tt.want) {
+			t.Errorf("%s: Check(cpu%d) = %q, want %q in it", tt.name, tt.cpu, c, tt.want)
+		}
+	}
+	// Thresholds: load above LoadPerCPU per CPU; a quota under one CPU is an error.
+	s := readFixture(t, "arm-biglittle")
+	s.Load.Value.Load1 = LoadPerCPU*6 + 0.01
+	s.Cgroup.Quota.Value = Quota{Limited: true, CPUs: 0.5, QuotaUs: 50000, PeriodUs: 100000, From: "cpu.max"}
+	c := codes(Check(s, 4))
+	if !slices.Contains(c, "warn load") || !slices.Contains(c, "error cgroup-quota") {
+		t.Errorf("load %.2f on 6 CPUs, quota 0.5: %q", s.Load.Value.Load1, c)
+	}
+	s.Load.Value.Load1 = LoadPerCPU * 6
+	if c := codes(Check(s, 4)); slices.Contains(c, "warn load") {
+		t.Errorf("load exactly %.1f per CPU must not warn: %q", LoadPerCPU, c)
+	}
+	// Steal on other CPUs only is info.
+	s = readFixture(t, "vm")
+	busy := s.Busy.Value
+	busy[1].Steal = 0
+	if c := codes(Check(s, 1)); !slices.Contains(c, "info steal") {
+		t.Errorf("steal on cpu0 only, target cpu1: %q", c)
+	}
+}
+
+func TestValidateCPU(t *testing.T) {
+	vm := readFixture(t, "vm")
+	if err := ValidateCPU(vm, 7); err == nil || err.Error() != "cpu 7 is not available: online 0-1, allowed to this process 0-1" {
+		t.Errorf("ValidateCPU(vm, 7) = %v", err)
+	}
+	server := readFixture(t, "server-2socket")
+	// Isolated CPUs are out of the affinity mask but may be pinned to.
+	if err := ValidateCPU(server, 18); err != nil {
+		t.Errorf("ValidateCPU(server, 18) = %v", err)
+	}
+	if err := ValidateCPU(server, 32); err == nil || err.Error() != "cpu 32 is not available: online 0-31, allowed to this process 0-1,4-17,20-31, isolated 2-3,18-19" {
+		t.Errorf("ValidateCPU(server, 32) = %v", err)
+	}
+}
+
+// TestEmptyTree: a root with nothing in it gives unknown facts with
+// reasons, never zeros, and the header and checks still work.
+func TestEmptyTree(t *testing.T) {
+	s, err := Read(t.TempDir(), ReadOptions{Window: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]interface{ Known() bool }{"online": s.Online, "load": s.Load, "hostname": s.Hostname,
+		"busy": s.Busy, "cpu_model": s.CPUModel, "turbo": s.Turbo.On, "quota": s.Cgroup.Quota, "allowed": s.Allowed} {
+		if f.Known() {
+			t.Errorf("%s is known in an empty tree", name)
+		}
+	}
+	if _, _, err := ChooseCPU(s); err == nil {
+		t.Errorf("ChooseCPU on an empty tree: no error")
+	}
+	var b bytes.Buffer
+	if err := s.WriteHeader(&b, 0); err != nil || !strings.Contains(b.String(), "load average unknown: no proc/loadavg") {
+		t.Errorf("header of an empty tree:\n%s%v", b.String(), err)
+	}
+	_ = Check(s, 0)
+	if _, err := Read(filepath.Join(t.TempDir(), "missing"), ReadOptions{}); err == nil {
+		t.Errorf("Read of a missing root: no error")
+	}
+}
+
+// TestJSONRoundTrip: a snapshot written and read back writes the same JSON,
+// and unknown facts are "unknown: <reason>" strings.
+func TestJSONRoundTrip(t *testing.T) {
+	for _, m := range []string{"vm", "laptop-hybrid", "arm-biglittle"} {
+		s := readFixture(t, m)
+		b1, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Snapshot
+		if err := json.Unmarshal(b1, &back); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+		b2, _ := json.Marshal(&back)
+		if !bytes.Equal(b1, b2) {
+			t.Errorf("%s: JSON changes on a round trip:\n%s\n%s", m, b1, b2)
+		}
+	}
+	s := readFixture(t, "vm")
+	b, _ := json.Marshal(s.CPUs[0])
+	if !strings.Contains(string(b), `"scaling_governor":"unknown: no cpufreq in /sys: virtual machine, the host sets the frequency"`) {
+		t.Errorf("unknown governor in JSON: %s", b)
+	}
+}
+
+func TestWriteBusyGrid(t *testing.T) {
+	var busy []CPUBusy
+	for c := range 10 {
+		busy = append(busy, CPUBusy{CPU: c, Busy: float64(c * 11), Ticks: 100})
+	}
+	var b bytes.Buffer
+	if err := WriteBusyGrid(&b, busy); err != nil {
+		t.Fatal(err)
+	}
+	want := "cpu0    0%  cpu1   11%  cpu2   22%  cpu3   33%  cpu4   44%  cpu5   55%  cpu6   66%  cpu7   77%\n" +
+		"cpu8   88%  cpu9   99%\n"
+	if b.String() != want {
+		t.Errorf("grid:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// BenchmarkRead is the cost of one snapshot of this machine without the
+// busy window: what `benchy run` pays before and after measuring.
+func BenchmarkRead(b *testing.B) {
+	if _, err := os.Stat("/proc/stat"); err != nil {
+		b.Skip("no /proc on this system")
+	}
+	for b.Loop() {
+		if _, err := Read("/", ReadOptions{Live: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadServer is the same on the largest fixture (32 CPUs with
+// cpufreq and thermal files: about 400 files).
+func BenchmarkReadServer(b *testing.B) {
+	for b.Loop() {
+		if _, err := Read("../../testdata/machines/server-2socket", ReadOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

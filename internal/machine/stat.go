@@ -1,0 +1,168 @@
+package machine
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// CPUTimes are the time counters of one "cpu" line of /proc/stat, in
+// USER_HZ ticks (1/100 s on every Linux architecture) since boot.
+type CPUTimes struct {
+	User, Nice, System, Idle, IOWait, IRQ, SoftIRQ, Steal, Guest, GuestNice uint64
+}
+
+// busy is the time the CPU ran something: user+nice+system+irq+softirq+steal.
+// Guest and guest_nice are not added: the kernel already counts them in user
+// and nice. Steal is busy from this machine's point of view: the CPU was
+// not available to it.
+func (t CPUTimes) busy() uint64 {
+	return t.User + t.Nice + t.System + t.IRQ + t.SoftIRQ + t.Steal
+}
+
+// idle is idle+iowait: iowait is idle time with a disk read outstanding.
+func (t CPUTimes) idle() uint64 { return t.Idle + t.IOWait }
+
+// Stat is the part of /proc/stat that benchy uses.
+type Stat struct {
+	Total CPUTimes         // the "cpu" line, all CPUs together
+	CPUs  map[int]CPUTimes // the "cpuN" lines; offline CPUs have none
+	Ctxt  uint64           // context switches since boot
+}
+
+// ReadStat reads /proc/stat under root.
+func ReadStat(root string) (Stat, error) {
+	b, err := FS(root).read("proc/stat")
+	if err != nil {
+		return Stat{}, err
+	}
+	return parseStat(b)
+}
+
+// parseStat parses /proc/stat. Lines other than cpu* and ctxt are skipped;
+// a cpu line with fewer than 4 counters (user nice system idle, the oldest
+// format) or a counter that is not a number is an error.
+func parseStat(b []byte) (Stat, error) {
+	st := Stat{CPUs: map[int]CPUTimes{}}
+	var sawTotal bool
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 64*1024), maxFileSize)
+	for n := 1; sc.Scan(); n++ {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		name := fields[0]
+		switch {
+		case name == "ctxt" && len(fields) == 2:
+			v, err := strconv.ParseUint(fields[1], 10, 64)
+			if err != nil {
+				return Stat{}, fmt.Errorf("proc/stat line %d: bad ctxt %q", n, clip(fields[1]))
+			}
+			st.Ctxt = v
+		case strings.HasPrefix(name, "cpu"):
+			t, err := parseCPUTimes(fields[1:])
+			if err != nil {
+				return Stat{}, fmt.Errorf("proc/stat line %d: %v", n, err)
+			}
+			if name == "cpu" {
+				st.Total, sawTotal = t, true
+				continue
+			}
+			cpu, err := parseCPU(name[3:])
+			if err != nil {
+				return Stat{}, fmt.Errorf("proc/stat line %d: %v", n, err)
+			}
+			if _, dup := st.CPUs[cpu]; dup {
+				return Stat{}, fmt.Errorf("proc/stat line %d: cpu%d twice", n, cpu)
+			}
+			st.CPUs[cpu] = t
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return Stat{}, fmt.Errorf("proc/stat: %v", err)
+	}
+	if !sawTotal {
+		return Stat{}, fmt.Errorf("proc/stat: no cpu line")
+	}
+	return st, nil
+}
+
+// maxTicks bounds a counter: 2^50 ticks are 357,000 years at 100 Hz, so
+// anything above is garbage, and the bound keeps the sums from overflowing.
+const maxTicks = 1 << 50
+
+func parseCPUTimes(fields []string) (CPUTimes, error) {
+	if len(fields) < 4 || len(fields) > 10 {
+		return CPUTimes{}, fmt.Errorf("cpu line has %d counters, want 4 to 10", len(fields))
+	}
+	var v [10]uint64
+	for i, f := range fields {
+		n, err := strconv.ParseUint(f, 10, 64)
+		if err != nil || n > maxTicks {
+			return CPUTimes{}, fmt.Errorf("bad counter %q", clip(f))
+		}
+		v[i] = n
+	}
+	return CPUTimes{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]}, nil
+}
+
+// CPUBusy is how one CPU spent a window between two reads of /proc/stat,
+// in percent of the ticks that passed on that CPU.
+type CPUBusy struct {
+	CPU int `json:"cpu"`
+	// Busy is user+nice+system+irq+softirq+steal over all ticks.
+	Busy float64 `json:"busy_pct"`
+	// Steal is the part of the window a hypervisor gave the CPU to
+	// someone else; it is inside Busy.
+	Steal float64 `json:"steal_pct"`
+	// IOWait is idle time with I/O outstanding; it is not inside Busy.
+	IOWait float64 `json:"iowait_pct"`
+	// Ticks is how many USER_HZ ticks passed on this CPU: about 100 per
+	// second of window; few ticks make coarse percentages.
+	Ticks uint64 `json:"ticks"`
+}
+
+// Busy returns how busy every CPU was between two reads of /proc/stat,
+// sorted by CPU. It works for any two reads, a one-second window or a whole
+// measurement. A CPU missing from either read (offline), one whose counters
+// went backwards (taken offline and back, which resets them) or one with no
+// tick in between is left out: its busy is unknown, not 0.
+func Busy(before, after Stat) []CPUBusy {
+	var out []CPUBusy
+	for _, cpu := range slices.Sorted(maps.Keys(after.CPUs)) {
+		a := after.CPUs[cpu]
+		b, ok := before.CPUs[cpu]
+		if !ok {
+			continue
+		}
+		if !a.atLeast(b) {
+			continue
+		}
+		busy, idle := a.busy()-b.busy(), a.idle()-b.idle()
+		if busy+idle == 0 {
+			continue
+		}
+		steal, iowait := a.Steal-b.Steal, a.IOWait-b.IOWait
+		total := float64(busy + idle)
+		out = append(out, CPUBusy{
+			CPU:    cpu,
+			Busy:   100 * float64(busy) / total,
+			Steal:  100 * float64(steal) / total,
+			IOWait: 100 * float64(iowait) / total,
+			Ticks:  busy + idle,
+		})
+	}
+	return out
+}
+
+// atLeast reports whether no counter of t is below the same counter of o.
+func (t CPUTimes) atLeast(o CPUTimes) bool {
+	return t.User >= o.User && t.Nice >= o.Nice && t.System >= o.System && t.Idle >= o.Idle &&
+		t.IOWait >= o.IOWait && t.IRQ >= o.IRQ && t.SoftIRQ >= o.SoftIRQ && t.Steal >= o.Steal &&
+		t.Guest >= o.Guest && t.GuestNice >= o.GuestNice
+}

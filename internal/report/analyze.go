@@ -1,0 +1,25 @@
+package report
+
+// Analyze recomputes, in place and from the raw data only (samples,
+// counters, GC figures, and the run's clock facts), the statistics,
+// findings and verdict of every experiment. Findings whose code Analyze
+// does not compute (see Codes) are kept, so findings the run added from
+// elsewhere survive `benchy report`.
+func Analyze(r *Result) {
+	if r == nil {
+		return
+	}
+	facts := r.Facts()
+	for i := range r.Experiments {
+		e := &r.Experiments[i]
+		e.Stats = Compute(e.Samples)
+		fs := CheckExperiment(*e, facts)
+		for _, f := range e.Findings {
+			if !ownCode(f.Code) {
+				fs = append(fs, f)
+			}
+		}
+		e.Findings = fs
+		e.Verdict, e.Reasons = Verdict(e.Findings, r.Environment)
+	}
+}

@@ -1,0 +1,91 @@
+package report
+
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+)
+
+// Codes of the findings CheckExperiment computes. Analyze replaces findings
+// with these codes and keeps any other (added by the run, for example
+// no-load-in-loop from reading the machine code).
+const (
+	CodeFailed     = "failed"
+	CodeNoSamples  = "no-samples"
+	CodeImpossible = "impossible"
+	CodeBelowClock = "below-clock"
+	CodeUnstable   = "unstable"
+	CodeOutliers   = "outliers"
+	CodeFirstSlow  = "first-slow"
+	CodeDrift      = "drift"
+	CodeDisturbed  = "disturbed"
+	CodeMigrated   = "migrated"
+	CodeGC         = "gc"
+	CodeAllocs     = "allocs"
+	CodeFreqChange = "freq-change"
+)
+
+// Codes lists every code CheckExperiment may return.
+var Codes = []string{
+	CodeFailed, CodeNoSamples, CodeImpossible, CodeBelowClock, CodeUnstable,
+	CodeOutliers, CodeFirstSlow, CodeDrift, CodeDisturbed, CodeMigrated,
+	CodeGC, CodeAllocs, CodeFreqChange,
+}
+
+// CheckExperiment returns the findings on e's raw samples and GC figures,
+// given the facts of the run. It reads nothing but its arguments.
+func CheckExperiment(e Experiment, f Facts) []finding.Finding {
+	var fs []finding.Finding
+	add := func(x finding.Finding, ok bool) {
+		if ok {
+			fs = append(fs, x)
+		}
+	}
+	st := Compute(e.Samples)
+	if e.Error != "" {
+		fs = append(fs, finding.Finding{
+			Code: CodeFailed, Severity: finding.Error,
+			Message:  "the workload failed: " + e.Error,
+			Evidence: map[string]any{"error": e.Error},
+		})
+	} else if st.N == 0 {
+		fs = append(fs, finding.Finding{
+			Code: CodeNoSamples, Severity: finding.Error,
+			Message:  "no sample with iterations: nothing was measured",
+			Evidence: map[string]any{"samples": len(e.Samples)},
+		})
+	}
+	add(checkImpossible(e, st, f))
+	add(checkBelowClock(e, f))
+	add(checkUnstable(st))
+	add(checkOutliers(e))
+	add(checkFirstSlow(e))
+	add(checkDrift(e))
+	add(checkDisturbed(e))
+	add(checkMigrated(e, f))
+	add(checkGC(e, f))
+	add(checkAllocs(e))
+	add(checkFreqChange(f))
+	for _, x := range fs {
+		finiteEvidence(x.Evidence)
+	}
+	return fs
+}
+
+// finiteEvidence replaces infinite and NaN numbers, which JSON cannot
+// hold, by their names. They only arise from absurd facts in a damaged
+// file (a clock of 1e308 Hz), but such a file must still be reported.
+func finiteEvidence(ev map[string]any) {
+	for k, v := range ev {
+		if x, ok := v.(float64); ok && (math.IsInf(x, 0) || math.IsNaN(x)) {
+			ev[k] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+	}
+}
+
+// ownCode reports whether code is one CheckExperiment computes.
+func ownCode(code string) bool {
+	return slices.Contains(Codes, code)
+}

@@ -1,0 +1,186 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// switched reports whether s counted an involuntary context switch
+// (getrusage), or any context switch where perf counted them (perf does
+// not split voluntary from involuntary; a pinned compute loop does not
+// block, so its switches are preemptions). known is false when s has
+// neither counter.
+func switched(s harness.Sample) (yes, known bool) {
+	inv, ok1 := s.Counters[harness.CounterInvoluntaryCS]
+	cs, ok2 := s.Counters[harness.CounterContextSwitches]
+	return inv > 0 || cs > 0, ok1 || ok2
+}
+
+// moved reports whether s ran on another CPU than cpu or counted a
+// migration. A negative cpu means no pin to compare with.
+func moved(s harness.Sample, cpu int) bool {
+	return (cpu >= 0 && s.CPU != cpu) ||
+		s.Counters[harness.CounterMigrations] > 0 ||
+		s.Counters[harness.CounterNrMigrations] > 0
+}
+
+// Disturbed counts the samples of e with a context switch or a migration
+// inside them; known is false when no sample carries a context-switch
+// counter and none is seen to have moved, so the count means nothing.
+func Disturbed(e Experiment, cpu int) (n int, known bool) {
+	for _, s := range e.Samples {
+		sw, k := switched(s)
+		known = known || k
+		if sw || moved(s, cpu) {
+			n++
+			known = true
+		}
+	}
+	return n, known
+}
+
+// DisturbedQuantile: a disturbance only adds time, so disturbed samples
+// rank among the slowest. While there are no more of them than samples
+// above the 90th percentile, min, median and p90 are those of undisturbed
+// samples, and the finding is info; beyond that it is a warning.
+const DisturbedQuantile = 0.9
+
+// checkDisturbed: samples in which the thread was preempted.
+func checkDisturbed(e Experiment) (finding.Finding, bool) {
+	n := 0
+	for _, s := range e.Samples {
+		if yes, _ := switched(s); yes {
+			n++
+		}
+	}
+	if n == 0 {
+		return finding.Finding{}, false
+	}
+	total := len(e.Samples)
+	above := total - int(math.Ceil(DisturbedQuantile*float64(total)))
+	sev, tail := finding.Info, "no more than lie above p90, so min, median and p90 are undisturbed"
+	if n > above {
+		sev, tail = finding.Warn, "more than lie above p90: another task shared the CPU while measuring"
+	}
+	verb := "were"
+	if n == 1 {
+		verb = "was"
+	}
+	return finding.Finding{
+		Code:     CodeDisturbed,
+		Severity: sev,
+		Message:  fmt.Sprintf("%d of %s %s preempted (context switches inside the sample), %s", n, count(total, "sample"), verb, tail),
+		Evidence: map[string]any{"disturbed_samples": n, "samples": total, "above_p90": above},
+	}, true
+}
+
+// checkMigrated: a sample ran on another CPU than the pinned one, or
+// counted a migration. The pin did not hold, so the number belongs to no
+// known CPU.
+func checkMigrated(e Experiment, f Facts) (finding.Finding, bool) {
+	n := 0
+	var cpus []int
+	for _, s := range e.Samples {
+		if moved(s, f.CPU) {
+			n++
+			if s.CPU != f.CPU && !slices.Contains(cpus, s.CPU) {
+				cpus = append(cpus, s.CPU)
+			}
+		}
+	}
+	if n == 0 {
+		return finding.Finding{}, false
+	}
+	where := ""
+	if len(cpus) > 0 {
+		slices.Sort(cpus)
+		names := make([]string, len(cpus))
+		for i, c := range cpus {
+			names[i] = fmt.Sprintf("cpu%d", c)
+		}
+		where = " (seen on " + strings.Join(names, ", ") + ")"
+	}
+	return finding.Finding{
+		Code:     CodeMigrated,
+		Severity: finding.Error,
+		Message: fmt.Sprintf("%d of %s left cpu%d or counted a migration%s: the pin did not hold",
+			n, count(len(e.Samples), "sample"), f.CPU, where),
+		Evidence: map[string]any{"migrated_samples": n, "pinned_cpu": f.CPU, "other_cpus": cpus},
+	}, true
+}
+
+// checkGC: collections ran while sampling, so their pauses and write
+// barriers are in some samples and not others. With --gc the user asked
+// for that, and it is only noted.
+func checkGC(e Experiment, f Facts) (finding.Finding, bool) {
+	if e.GC.Cycles == 0 {
+		return finding.Finding{}, false
+	}
+	if f.GCOn {
+		return finding.Finding{
+			Code: CodeGC, Severity: finding.Info,
+			Message:  fmt.Sprintf("%s ran while sampling (--gc): their cost is part of the times", count(int(e.GC.Cycles), "GC cycle")),
+			Evidence: map[string]any{"cycles": e.GC.Cycles, "gc_on": true},
+		}, true
+	}
+	return finding.Finding{
+		Code: CodeGC, Severity: finding.Warn,
+		Message:  fmt.Sprintf("%s ran while sampling although the collector was off: some samples carry their pauses", count(int(e.GC.Cycles), "GC cycle")),
+		Evidence: map[string]any{"cycles": e.GC.Cycles, "gc_on": false},
+	}, true
+}
+
+// AllocsMinPerOp: fewer than one allocation per op is not the op's own
+// work done every time but the runtime's and the harness's background
+// allocations (about a hundred over a sampling phase) spread over the ops,
+// or amortized growth; Go's testing truncates allocs/op for the same
+// reason.
+const AllocsMinPerOp = 1
+
+// checkAllocs notes heap allocations: they are often the cost being
+// measured, and with the collector off they pile up.
+func checkAllocs(e Experiment) (finding.Finding, bool) {
+	if e.GC.AllocsPerOp < AllocsMinPerOp {
+		return finding.Finding{}, false
+	}
+	noun := "allocations"
+	if e.GC.AllocsPerOp == 1 {
+		noun = "allocation"
+	}
+	return finding.Finding{
+		Code: CodeAllocs, Severity: finding.Info,
+		Message: fmt.Sprintf("%s heap %s per op (%s B/op), measured outside the timed samples",
+			sig(e.GC.AllocsPerOp, 3), noun, sig(e.GC.BytesPerOp, 3)),
+		Evidence: map[string]any{"allocs_per_op": e.GC.AllocsPerOp, "bytes_per_op": e.GC.BytesPerOp},
+	}, true
+}
+
+// FreqChangeRatio: a clock that moves by 5% moves every time by 5%, the
+// size of the differences benchy is meant to show.
+const FreqChangeRatio = 0.05
+
+// checkFreqChange: the effective clock differed before and after the run.
+func checkFreqChange(f Facts) (finding.Finding, bool) {
+	if f.ClockBeforeHz <= 0 || f.ClockAfterHz <= 0 {
+		return finding.Finding{}, false
+	}
+	change := (f.ClockAfterHz - f.ClockBeforeHz) / f.ClockBeforeHz
+	if math.Abs(change) <= FreqChangeRatio {
+		return finding.Finding{}, false
+	}
+	sign := "+"
+	if change < 0 {
+		sign = "-"
+	}
+	return finding.Finding{
+		Code: CodeFreqChange, Severity: finding.Warn,
+		Message: fmt.Sprintf("the effective clock moved from %s before to %s after the run (%s%s, over %s; %s): samples ran at different speeds",
+			fmtHz(f.ClockBeforeHz), fmtHz(f.ClockAfterHz), sign, pct(math.Abs(change)), pct(FreqChangeRatio), orDefault(f.ClockSource, "source unknown")),
+		Evidence: map[string]any{"before_hz": f.ClockBeforeHz, "after_hz": f.ClockAfterHz, "change": change},
+	}, true
+}

@@ -1,0 +1,193 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"golang.org/x/perf/benchmath"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+)
+
+const (
+	// UnstableMADRatio: the median absolute deviation may be at most 5% of
+	// the median. Repeated samples on a quiet pinned CPU agree within 1-2%;
+	// at 5% the noise is as large as the differences people look for.
+	UnstableMADRatio = 0.05
+	// UnstableCVRatio: the standard deviation may be at most 10% of the mean.
+	// It reacts to a few far samples that the MAD ignores; it is looser
+	// because the tail of benchmark times is long even on a quiet machine.
+	UnstableCVRatio = 0.10
+)
+
+// checkUnstable: the samples spread too much to give one number.
+func checkUnstable(st Stats) (finding.Finding, bool) {
+	if st.N < 2 || st.Median <= 0 || st.Mean <= 0 {
+		return finding.Finding{}, false
+	}
+	madRatio := st.MAD / st.Median
+	cv := st.StdDev / st.Mean
+	var why []string
+	var criteria []string
+	if madRatio > UnstableMADRatio {
+		why = append(why, fmt.Sprintf("the median absolute deviation is %s of the median (over %s)", pct(madRatio), pct(UnstableMADRatio)))
+		criteria = append(criteria, "mad")
+	}
+	if cv > UnstableCVRatio {
+		why = append(why, fmt.Sprintf("the standard deviation is %s of the mean (over %s)", pct(cv), pct(UnstableCVRatio)))
+		criteria = append(criteria, "stddev")
+	}
+	if len(why) == 0 {
+		return finding.Finding{}, false
+	}
+	return finding.Finding{
+		Code:     CodeUnstable,
+		Severity: finding.Warn,
+		Message:  strings.Join(why, "; ") + ": the samples do not agree on one number",
+		Evidence: map[string]any{
+			"criteria":  strings.Join(criteria, ","),
+			"mad_ratio": madRatio,
+			"cv":        cv,
+		},
+	}, true
+}
+
+const (
+	// TukeyK is Tukey's fence factor: a sample further than 1.5 interquartile
+	// ranges outside the quartiles is an outlier (about 0.7% of a normal
+	// distribution would be).
+	TukeyK = 1.5
+	// OutlierMinSamples: with fewer samples the quartiles are the extremes
+	// themselves and fences mean nothing.
+	OutlierMinSamples = 4
+)
+
+// checkOutliers counts samples beyond Tukey's fences. Outliers are normal
+// in benchmark times (interrupts, page faults); they are worth knowing, and
+// the median ignores them.
+func checkOutliers(e Experiment) (finding.Finding, bool) {
+	xs := nsPerOp(e.Samples)
+	if len(xs) < OutlierMinSamples {
+		return finding.Finding{}, false
+	}
+	slices.Sort(xs)
+	q1 := stat.Quantile(0.25, stat.Empirical, xs, nil)
+	q3 := stat.Quantile(0.75, stat.Empirical, xs, nil)
+	lo, hi := q1-TukeyK*(q3-q1), q3+TukeyK*(q3-q1)
+	low, high := 0, 0
+	for _, x := range xs {
+		if x < lo {
+			low++
+		} else if x > hi {
+			high++
+		}
+	}
+	if low+high == 0 {
+		return finding.Finding{}, false
+	}
+	return finding.Finding{
+		Code:     CodeOutliers,
+		Severity: finding.Info,
+		Message: fmt.Sprintf("%d of %s outside Tukey's fences (%s to %s, quartiles ± 1.5 IQR): %d low, %d high",
+			low+high, count(len(xs), "sample"), fmtNs(lo), fmtNs(hi), low, high),
+		Evidence: map[string]any{"low": low, "high": high, "fence_low_ns": lo, "fence_high_ns": hi},
+	}, true
+}
+
+const (
+	// MADToSigma scales a median absolute deviation to the standard
+	// deviation of a normal distribution (1 / Φ⁻¹(3/4)).
+	MADToSigma = 1.4826
+	// FirstSlowSigmas: the first sample is "far slower" when it lies more
+	// than 10 σ (estimated from the MAD) above the median of the rest;
+	// noise alone practically never does that.
+	FirstSlowSigmas = 10
+	// FirstSlowMinExcess: and at least 5% above it, so that a MAD of 0
+	// (identical integer times) does not flag a difference of 1 ns.
+	FirstSlowMinExcess = 0.05
+)
+
+// checkFirstSlow: the first sample is far slower than the rest, so the
+// warm-up did not reach the steady state (cold caches, lazy page faults,
+// a clock still ramping up).
+func checkFirstSlow(e Experiment) (finding.Finding, bool) {
+	if len(e.Samples) < 3 || e.Samples[0].Iters <= 0 {
+		return finding.Finding{}, false
+	}
+	first := e.Samples[0].NsPerOp()
+	rest := nsPerOp(e.Samples[1:])
+	if len(rest) < 2 {
+		return finding.Finding{}, false
+	}
+	med := median(rest)
+	m := mad(rest, med)
+	limit := med + FirstSlowSigmas*MADToSigma*m
+	if first <= limit || first <= med*(1+FirstSlowMinExcess) {
+		return finding.Finding{}, false
+	}
+	return finding.Finding{
+		Code:     CodeFirstSlow,
+		Severity: finding.Warn,
+		Message: fmt.Sprintf("the first sample took %s/op, the others %s (median) ± %s (MAD): beyond median + 10 x 1.4826 x MAD = %s; the warm-up was too short",
+			fmtNs(first), fmtNs(med), fmtNs(m), fmtNs(limit)),
+		Evidence: map[string]any{"first_ns": first, "median_rest_ns": med, "mad_rest_ns": m, "limit_ns": limit},
+	}, true
+}
+
+const (
+	// DriftAlpha: the halves must differ at p < 0.01 (Mann-Whitney). Each
+	// experiment is tested once per run, and a run holds about ten of them:
+	// 0.01 keeps false alarms to about one run in ten.
+	DriftAlpha = 0.01
+	// DriftMinChange: and their medians by more than 5%, so that a tiny but
+	// consistent change over many samples is not called drift.
+	DriftMinChange = 0.05
+	// DriftMinSamples: with 5 samples per half the smallest possible p-value
+	// is 0.008, the first below DriftAlpha.
+	DriftMinSamples = 10
+)
+
+// checkDrift: the first and second halves of the samples (in the order
+// taken) differ, so the machine or the program changed during the run.
+func checkDrift(e Experiment) (finding.Finding, bool) {
+	xs := nsPerOp(e.Samples)
+	if len(xs) < DriftMinSamples {
+		return finding.Finding{}, false
+	}
+	a, b := xs[:len(xs)/2], xs[len(xs)/2:]
+	ma, mb := median(a), median(b)
+	if ma <= 0 {
+		return finding.Finding{}, false
+	}
+	change := (mb - ma) / ma
+	p := uTest(a, b)
+	if p >= DriftAlpha || math.Abs(change) <= DriftMinChange {
+		return finding.Finding{}, false
+	}
+	dir := "slower"
+	if change < 0 {
+		dir = "faster"
+	}
+	return finding.Finding{
+		Code:     CodeDrift,
+		Severity: finding.Warn,
+		Message: fmt.Sprintf("the second half of the samples is %s %s than the first (median %s vs %s; Mann-Whitney p = %s < %s): something changed during the run",
+			pct(math.Abs(change)), dir, fmtNs(mb), fmtNs(ma), sig(p, 2), sig(DriftAlpha, 2)),
+		Evidence: map[string]any{"first_half_median_ns": ma, "second_half_median_ns": mb, "change": change, "p": p},
+	}, true
+}
+
+// uTest is the two-sided p-value of the Mann-Whitney U test that a and b
+// come from the same distribution (benchmath.AssumeNothing: no assumption
+// on the shape of the distribution, which benchmark times rarely meet;
+// exact without ties for small samples, normal approximation otherwise).
+// It needs 5 values per group to reach p < 0.01.
+func uTest(a, b []float64) float64 {
+	thr := benchmath.DefaultThresholds
+	sa := benchmath.NewSample(slices.Clone(a), &thr)
+	sb := benchmath.NewSample(slices.Clone(b), &thr)
+	return benchmath.AssumeNothing.Compare(sa, sb).P
+}

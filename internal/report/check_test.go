@@ -1,0 +1,265 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// only returns the findings of CheckExperiment with the given code.
+func only(e Experiment, f Facts, code string) []finding.Finding {
+	var out []finding.Finding
+	for _, x := range CheckExperiment(e, f) {
+		if x.Code == code {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// checkCase is one experiment and what CheckExperiment must say about code.
+type checkCase struct {
+	name string
+	e    Experiment
+	f    Facts
+	sev  finding.Severity // expected severity when want
+	want bool
+	msg  string // substring of the message when want
+}
+
+func runChecks(t *testing.T, code string, cases []checkCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := only(c.e, c.f, code)
+			if !c.want {
+				if len(got) > 0 {
+					t.Fatalf("unexpected %s: %v", code, got)
+				}
+				return
+			}
+			if len(got) != 1 {
+				t.Fatalf("want one %s finding, got %v", code, got)
+			}
+			if got[0].Severity != c.sev {
+				t.Errorf("severity %v, want %v", got[0].Severity, c.sev)
+			}
+			if !strings.Contains(got[0].Message, c.msg) {
+				t.Errorf("message %q does not contain %q", got[0].Message, c.msg)
+			}
+			if len(got[0].Evidence) == 0 {
+				t.Errorf("no evidence")
+			}
+		})
+	}
+}
+
+// timed makes samples of iters iterations with the given total ns.
+func timed(iters int64, ns ...int64) []harness.Sample {
+	s := make([]harness.Sample, len(ns))
+	for i, v := range ns {
+		s[i] = harness.Sample{Iters: iters, Ns: v, CPU: 2}
+	}
+	return s
+}
+
+func repeat(n int, v int64) []int64 {
+	s := make([]int64, n)
+	for i := range s {
+		s[i] = v
+	}
+	return s
+}
+
+func TestImpossible(t *testing.T) {
+	mul := func(samples []harness.Sample) Experiment {
+		return Experiment{Name: "fold/constant", Units: 8, Unit: "multiply", FloorCycles: 0.5, Samples: samples}
+	}
+	max31 := Facts{MaxFreqHz: 3.1e9, MaxFreqSource: "cpuinfo_max_freq"}
+	// 0.45 ns/op: 0.45 x 3.1 = 1.395 cycles for 8 multiplies.
+	fast := timed(1000, 450, 450, 450)
+	// 1.3 ns/op: 4.03 cycles, 0.504 per multiply: just possible.
+	possible := timed(1000, 1300, 1300, 1300)
+	withCycles := timed(1000, 450, 450, 450)
+	for i := range withCycles {
+		withCycles[i].Counters = map[string]int64{harness.CounterCycles: 900} // 2 GHz
+	}
+	runChecks(t, CodeImpossible, []checkCase{
+		{name: "max freq", e: mul(fast), f: max31, want: true, sev: finding.Error,
+			msg: "8 multiplies in 1.4 cycles at 3.1 GHz (cpuinfo_max_freq) = 0.17 cycle each; no core does one multiply in less than 0.5 cycle"},
+		{name: "near miss", e: mul(possible), f: max31},
+		{name: "cycle counter first", e: mul(withCycles), f: max31, want: true, sev: finding.Error,
+			msg: "0.9 cycles at 2 GHz (cycles counter)"},
+		{name: "effective clock", e: mul(fast), f: Facts{ClockBeforeHz: 2.5e9, ClockAfterHz: 3e9, ClockSource: "dependent-add chain"},
+			want: true, sev: finding.Error, msg: "at 3 GHz (effective clock, dependent-add chain)"},
+		{name: "no clock known", e: mul(fast), want: true, sev: finding.Error, msg: "at 6 GHz (no clock known: assumed the fastest"},
+		// 4096 adds at the default floor 1/16: 256 cycles at 6 GHz is 42.7 ns.
+		{name: "default floor", e: Experiment{Units: 4096, Unit: "add", Samples: timed(1, 42, 42, 42)}, want: true, sev: finding.Error,
+			msg: "4096 adds in 252 cycles"},
+		{name: "default floor near miss", e: Experiment{Units: 4096, Unit: "add", Samples: timed(1, 43, 43, 43)}},
+		{name: "no units declared", e: Experiment{Samples: timed(1000, 1, 1, 1)}},
+		{name: "zero time", e: Experiment{Units: 1, Unit: "call", FloorCycles: 1, Samples: timed(1000, 0, 0, 0)},
+			want: true, sev: finding.Error, msg: "1 call in 0 cycles"},
+	})
+}
+
+func TestBelowClock(t *testing.T) {
+	g30 := Facts{GranularityNs: 30} // limit 30 µs
+	runChecks(t, CodeBelowClock, []checkCase{
+		{name: "one short", e: Experiment{Samples: timed(1, 29999, 40000, 50000)}, f: g30, want: true, sev: finding.Error,
+			msg: "1 of 3 samples lasted less than 1000 clock steps (1000 x 30 ns = 30 µs), the shortest 30 µs"},
+		{name: "exactly the limit", e: Experiment{Samples: timed(1, 30000, 40000)}, f: g30},
+		{name: "granularity unknown", e: Experiment{Samples: timed(1, 1, 2)}},
+	})
+}
+
+func TestUnstable(t *testing.T) {
+	runChecks(t, CodeUnstable, []checkCase{
+		// MAD 6 of median 100; stddev sqrt(144/6) = 4.9 of mean 100.
+		{name: "mad", e: Experiment{Samples: perOp(100, 100, 100, 94, 106, 94, 106)}, want: true, sev: finding.Warn,
+			msg: "the median absolute deviation is 6% of the median (over 5%)"},
+		{name: "mad near miss", e: Experiment{Samples: perOp(100, 100, 100, 96, 104, 96, 104)}},
+		// ten 100s and a 200: MAD 0, stddev 30.2 of mean 109.
+		{name: "stddev", e: Experiment{Samples: perOp(append(repeat(10, 100), 200)...)}, want: true, sev: finding.Warn,
+			msg: "the standard deviation is 28% of the mean (over 10%)"},
+		// ten 100s and a 130: stddev 9.05 of mean 102.7 = 8.8%.
+		{name: "stddev near miss", e: Experiment{Samples: perOp(append(repeat(10, 100), 130)...)}},
+		{name: "one sample", e: Experiment{Samples: perOp(100)}},
+	})
+	got := only(Experiment{Samples: perOp(50, 100, 150, 100, 100, 60, 140)}, Facts{}, CodeUnstable)
+	if len(got) != 1 || got[0].Evidence["criteria"] != "mad,stddev" {
+		t.Errorf("both criteria: got %v", got)
+	}
+}
+
+func TestOutliers(t *testing.T) {
+	base := []int64{100, 101, 102, 103, 104, 105, 106, 107, 108, 109}
+	runChecks(t, CodeOutliers, []checkCase{
+		{name: "one high", e: Experiment{Samples: perOp(append(base, 300)...)}, want: true, sev: finding.Info,
+			msg: "1 of 11 samples outside Tukey's fences"},
+		// quartiles 102 and 107: fences 94.5 and 114.5.
+		{name: "near miss", e: Experiment{Samples: perOp(append(base, 114)...)}},
+		{name: "too few", e: Experiment{Samples: perOp(1, 2, 300)}},
+	})
+}
+
+func TestFirstSlow(t *testing.T) {
+	rest := []int64{100, 101, 99, 100, 102, 98, 100} // median 100, MAD 1: limit 114.8
+	runChecks(t, CodeFirstSlow, []checkCase{
+		{name: "slow first", e: Experiment{Samples: perOp(append([]int64{200}, rest...)...)}, want: true, sev: finding.Warn,
+			msg: "the first sample took 200 ns/op"},
+		{name: "near miss", e: Experiment{Samples: perOp(append([]int64{114}, rest...)...)}},
+		{name: "mad zero, small excess", e: Experiment{Samples: perOp(append([]int64{105}, repeat(6, 100)...)...)}},
+		{name: "mad zero, large excess", e: Experiment{Samples: perOp(append([]int64{106}, repeat(6, 100)...)...)},
+			want: true, sev: finding.Warn, msg: "the warm-up was too short"},
+		{name: "slow later sample", e: Experiment{Samples: perOp(append(rest, 200)...)}},
+		{name: "too few", e: Experiment{Samples: perOp(200, 100)}},
+	})
+}
+
+func TestDrift(t *testing.T) {
+	first := []int64{100, 101, 102, 103, 104, 105, 106, 107, 108, 109}
+	slower := []int64{120, 121, 122, 123, 124, 125, 126, 127, 128, 129}
+	consistent := []int64{106, 107, 108, 109, 110, 111, 112, 113, 114, 115} // medians 104.5 vs 110.5: +5.7%
+	tiny := []int64{1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009}
+	tinyLater := []int64{1040, 1041, 1042, 1043, 1044, 1045, 1046, 1047, 1048, 1049} // +4%, p tiny
+	runChecks(t, CodeDrift, []checkCase{
+		{name: "slower second half", e: Experiment{Samples: perOp(append(first, slower...)...)}, want: true, sev: finding.Warn,
+			msg: "the second half of the samples is 19% slower than the first"},
+		{name: "faster second half", e: Experiment{Samples: perOp(append(slower, first...)...)}, want: true, sev: finding.Warn,
+			msg: "16% faster"},
+		{name: "just over 5%", e: Experiment{Samples: perOp(append(first, consistent...)...)}, want: true, sev: finding.Warn,
+			msg: "5.7% slower"},
+		{name: "significant but under 5%", e: Experiment{Samples: perOp(append(tiny, tinyLater...)...)}},
+		// medians 120 vs 130 (+8%) but interleaved: p far above 0.01.
+		{name: "large but not significant", e: Experiment{Samples: perOp(80, 100, 120, 140, 160, 90, 110, 130, 150, 170)}},
+		{name: "too few", e: Experiment{Samples: perOp(100, 100, 100, 100, 200, 200, 200, 200)}},
+	})
+}
+
+func withCounters(samples []harness.Sample, idx []int, c map[string]int64) []harness.Sample {
+	for _, i := range idx {
+		samples[i].Counters = c
+	}
+	return samples
+}
+
+func TestDisturbed(t *testing.T) {
+	inv := map[string]int64{harness.CounterInvoluntaryCS: 1, harness.CounterVoluntaryCS: 0}
+	vol := map[string]int64{harness.CounterInvoluntaryCS: 0, harness.CounterVoluntaryCS: 3}
+	perf := map[string]int64{harness.CounterContextSwitches: 1}
+	// 31 samples: 31 - ceil(27.9) = 3 lie above p90.
+	e := func(idx []int, c map[string]int64) Experiment {
+		return Experiment{Samples: withCounters(timed(1, repeat(31, 100)...), idx, c)}
+	}
+	runChecks(t, CodeDisturbed, []checkCase{
+		{name: "three of 31", e: e([]int{0, 5, 9}, inv), want: true, sev: finding.Info, msg: "3 of 31 samples were preempted"},
+		{name: "four of 31", e: e([]int{0, 5, 9, 30}, inv), want: true, sev: finding.Warn, msg: "4 of 31 samples were preempted"},
+		{name: "perf count", e: e([]int{1, 2, 3, 4}, perf), want: true, sev: finding.Warn, msg: "another task shared the CPU"},
+		{name: "voluntary only", e: e([]int{0, 1, 2, 3, 4, 5}, vol)},
+		{name: "no counters", e: e(nil, nil)},
+	})
+}
+
+func TestMigrated(t *testing.T) {
+	pin := Facts{CPU: 2}
+	other := timed(1, 100, 100, 100)
+	other[1].CPU = 3
+	runChecks(t, CodeMigrated, []checkCase{
+		{name: "other cpu", e: Experiment{Samples: other}, f: pin, want: true, sev: finding.Error,
+			msg: "1 of 3 samples left cpu2 or counted a migration (seen on cpu3)"},
+		{name: "perf migration", e: Experiment{Samples: withCounters(timed(1, 100, 100), []int{0}, map[string]int64{harness.CounterMigrations: 1})},
+			f: pin, want: true, sev: finding.Error, msg: "the pin did not hold"},
+		{name: "sched migration", e: Experiment{Samples: withCounters(timed(1, 100, 100), []int{1}, map[string]int64{harness.CounterNrMigrations: 2})},
+			f: pin, want: true, sev: finding.Error, msg: "1 of 2 samples"},
+		{name: "stayed", e: Experiment{Samples: withCounters(timed(1, 100, 100), []int{0, 1}, map[string]int64{harness.CounterMigrations: 0, harness.CounterNrMigrations: 0})}, f: pin},
+	})
+}
+
+func TestGCAndAllocs(t *testing.T) {
+	s := timed(1, 100, 100)
+	runChecks(t, CodeGC, []checkCase{
+		{name: "collector off", e: Experiment{Samples: s, GC: GCStats{Cycles: 2}}, want: true, sev: finding.Warn, msg: "2 GC cycles ran while sampling"},
+		{name: "collector on", e: Experiment{Samples: s, GC: GCStats{Cycles: 1}}, f: Facts{GCOn: true}, want: true, sev: finding.Info, msg: "1 GC cycle ran while sampling (--gc)"},
+		{name: "none", e: Experiment{Samples: s}},
+	})
+	runChecks(t, CodeAllocs, []checkCase{
+		{name: "allocates", e: Experiment{Samples: s, GC: GCStats{AllocsPerOp: 1.5, BytesPerOp: 96}}, want: true, sev: finding.Info, msg: "1.5 heap allocations per op (96 B/op)"},
+		{name: "one per op", e: Experiment{Samples: s, GC: GCStats{AllocsPerOp: 1, BytesPerOp: 8}}, want: true, sev: finding.Info, msg: "1 heap allocation per op"},
+		{name: "background only", e: Experiment{Samples: s, GC: GCStats{AllocsPerOp: 0.99, BytesPerOp: 80}}},
+		{name: "none", e: Experiment{Samples: s}},
+	})
+}
+
+func TestFreqChange(t *testing.T) {
+	s := Experiment{Samples: timed(1, 100, 100)}
+	runChecks(t, CodeFreqChange, []checkCase{
+		{name: "dropped", e: s, f: Facts{ClockBeforeHz: 3e9, ClockAfterHz: 2.8e9, ClockSource: "scaling_cur_freq"}, want: true, sev: finding.Warn,
+			msg: "from 3 GHz before to 2.8 GHz after the run (-6.7%, over 5%; scaling_cur_freq)"},
+		{name: "near miss", e: s, f: Facts{ClockBeforeHz: 3e9, ClockAfterHz: 3.15e9}},
+		{name: "after unknown", e: s, f: Facts{ClockBeforeHz: 3e9}},
+	})
+}
+
+func TestFailedAndNoSamples(t *testing.T) {
+	runChecks(t, CodeFailed, []checkCase{
+		{name: "panicked", e: Experiment{Error: "panic: boom"}, want: true, sev: finding.Error, msg: "the workload failed: panic: boom"},
+		{name: "fine", e: Experiment{Samples: perOp(1)}},
+	})
+	runChecks(t, CodeNoSamples, []checkCase{
+		{name: "empty", e: Experiment{}, want: true, sev: finding.Error, msg: "nothing was measured"},
+		{name: "only zero-iteration samples", e: Experiment{Samples: []harness.Sample{{Ns: 5}}}, want: true, sev: finding.Error, msg: "nothing was measured"},
+		{name: "failed says it instead", e: Experiment{Error: "x"}},
+	})
+}
+
+// A clean experiment has no finding at all.
+func TestCleanExperiment(t *testing.T) {
+	e := Experiment{Units: 4096, Unit: "add", Samples: withCounters(timed(1000, 314000, 315000, 313000, 314000, 316000),
+		[]int{0, 1, 2, 3, 4}, map[string]int64{harness.CounterInvoluntaryCS: 0, harness.CounterNrMigrations: 0})}
+	if fs := CheckExperiment(e, Facts{CPU: 2, GranularityNs: 1, MaxFreqHz: 3e9}); len(fs) != 0 {
+		t.Errorf("findings on a clean experiment: %v", fs)
+	}
+}

@@ -1,0 +1,93 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// checkImpossible: the median, converted to cycles at the highest clock the
+// CPU could have run at, leaves less per declared unit of work than the
+// fastest core needs (the workload's floor). Using the highest clock makes
+// the most cycles out of the time, so the check errs on the side of belief:
+// when it fires, the work cannot have run.
+func checkImpossible(e Experiment, st Stats, f Facts) (finding.Finding, bool) {
+	if st.N == 0 || e.Units <= 0 {
+		return finding.Finding{}, false
+	}
+	floor := e.FloorCycles
+	if floor <= 0 {
+		floor = harness.DefaultFloorCycles
+	}
+	hz, source := highestClock(e.Samples, f)
+	cycles := st.Median * hz / 1e9
+	perUnit := cycles / e.Units
+	if perUnit >= floor {
+		return finding.Finding{}, false
+	}
+	unit := e.Unit
+	if unit == "" {
+		unit = "unit"
+	}
+	units := strconv.FormatFloat(e.Units, 'f', -1, 64)
+	many := plural(unit)
+	if e.Units == 1 {
+		many = unit
+	}
+	return finding.Finding{
+		Code:     CodeImpossible,
+		Severity: finding.Error,
+		Message: fmt.Sprintf("%s %s in %s cycles at %s (%s) = %s cycle each; no core does one %s in less than %s cycle: the work did not run",
+			units, many, sig(cycles, 2), fmtHz(hz), source, sig(perUnit, 2), unit, sig(floor, 2)),
+		Evidence: map[string]any{
+			"median_ns":       st.Median,
+			"clock_hz":        hz,
+			"clock_source":    source,
+			"cycles_per_op":   cycles,
+			"units":           e.Units,
+			"cycles_per_unit": perUnit,
+			"floor_cycles":    floor,
+		},
+	}, true
+}
+
+// BelowClockSteps is how many steps of the clock a sample must last: each
+// reading of time.Now is off by up to one step, so 1000 steps keep that
+// error under 0.1% of the sample.
+const BelowClockSteps = 1000
+
+// checkBelowClock: samples shorter than BelowClockSteps clock steps.
+func checkBelowClock(e Experiment, f Facts) (finding.Finding, bool) {
+	if f.GranularityNs <= 0 {
+		return finding.Finding{}, false // unknown clock step: nothing to judge
+	}
+	limit := BelowClockSteps * f.GranularityNs
+	short, shortest := 0, int64(0)
+	for _, s := range e.Samples {
+		if float64(s.Ns) < limit {
+			if short == 0 || s.Ns < shortest {
+				shortest = s.Ns
+			}
+			short++
+		}
+	}
+	if short == 0 {
+		return finding.Finding{}, false
+	}
+	return finding.Finding{
+		Code:     CodeBelowClock,
+		Severity: finding.Error,
+		Message: fmt.Sprintf("%d of %s lasted less than %d clock steps (%d x %s = %s), the shortest %s: the clock cannot time them to 0.1%%",
+			short, count(len(e.Samples), "sample"), BelowClockSteps, BelowClockSteps,
+			fmtNs(f.GranularityNs), fmtNs(limit), fmtNs(float64(shortest))),
+		Evidence: map[string]any{
+			"short_samples":  short,
+			"samples":        len(e.Samples),
+			"shortest_ns":    shortest,
+			"granularity_ns": f.GranularityNs,
+			"limit_ns":       limit,
+		},
+	}, true
+}

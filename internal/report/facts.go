@@ -1,0 +1,73 @@
+package report
+
+import "github.com/benchy-dev/benchy/internal/harness"
+
+// Facts are what the findings need to know about the run besides the
+// samples. The run fills them (through the Result's fields) so that the
+// findings depend on numbers, not on how the machine was read.
+type Facts struct {
+	CPU  int  // the CPU the measured thread was pinned to
+	GCOn bool // the collector was left on during samples (--gc)
+
+	// MaxFreqHz is the highest clock the CPU may run at (cpuinfo_max_freq),
+	// 0 when unknown; MaxFreqSource says where it came from.
+	MaxFreqHz     float64
+	MaxFreqSource string
+	// ClockBeforeHz and ClockAfterHz are the effective clock measured before
+	// and after the samples, 0 when unknown; ClockSource says how.
+	ClockBeforeHz, ClockAfterHz float64
+	ClockSource                 string
+	// GranularityNs is the smallest step of time.Now, 0 when unknown.
+	GranularityNs float64
+}
+
+// Facts returns the facts recorded in r.
+func (r *Result) Facts() Facts {
+	return Facts{
+		CPU:           r.CPU,
+		GCOn:          r.Settings.GC,
+		MaxFreqHz:     r.MaxFreqHz,
+		MaxFreqSource: r.MaxFreqSource,
+		ClockBeforeHz: r.EffectiveClock.BeforeHz,
+		ClockAfterHz:  r.EffectiveClock.AfterHz,
+		ClockSource:   r.EffectiveClock.Source,
+		GranularityNs: r.Clock.GranularityNs,
+	}
+}
+
+// FallbackMaxHz is the clock assumed when nothing better is known: the
+// fastest shipping desktop cores boost to about 6 GHz (Intel Core
+// i9-14900KS: 6.2 GHz), so no core ran much faster; assuming a high clock
+// errs on the side of believing the number.
+const FallbackMaxHz = 6e9
+
+// highestClock returns the highest clock the CPU could have run at during
+// the samples, and where the figure comes from, in this order of trust:
+// the cycle counter (the fastest cycles/ns of any sample), the CPU's
+// maximum frequency, the effective clock measured before and after, and
+// last FallbackMaxHz.
+func highestClock(samples []harness.Sample, f Facts) (hz float64, source string) {
+	for _, s := range samples {
+		c, ok := s.Counters[harness.CounterCycles]
+		if ok && c > 0 && s.Ns > 0 {
+			hz = max(hz, float64(c)/float64(s.Ns)*1e9)
+		}
+	}
+	if hz > 0 {
+		return hz, "cycles counter"
+	}
+	if f.MaxFreqHz > 0 {
+		return f.MaxFreqHz, orDefault(f.MaxFreqSource, "max frequency")
+	}
+	if hz = max(f.ClockBeforeHz, f.ClockAfterHz); hz > 0 {
+		return hz, "effective clock, " + orDefault(f.ClockSource, "measured")
+	}
+	return FallbackMaxHz, "no clock known: assumed the fastest shipping cores"
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,123 @@
+package report
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/report")
+
+// goldenDir holds the golden outputs of the fixture result.
+var goldenDir = filepath.Join("..", "..", "testdata", "report")
+
+// checkGolden compares got with the golden file name, writing name.got
+// on a mismatch (or the golden file itself with -update).
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join(goldenDir, name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		if err := os.WriteFile(path+".got", got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("%s differs from the golden file; see %s.got", name, path)
+	}
+}
+
+// spread makes n samples of iters iterations around nsPerOp: a fixed
+// pattern of small deviations (in per mille), so outputs are stable.
+func spread(n int, iters int64, nsPerOp float64, perMille ...float64) []harness.Sample {
+	s := make([]harness.Sample, n)
+	for i := range s {
+		d := perMille[i%len(perMille)]
+		s[i] = harness.Sample{Iters: iters, Ns: int64(nsPerOp * float64(iters) * (1 + d/1000)), CPU: 1}
+	}
+	return s
+}
+
+// fixtureResult is a run on a VM with one experiment of every kind:
+// believable with counters, impossible, unstable, slow first sample, an
+// extra finding from elsewhere, and a failure.
+func fixtureResult() *Result {
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	sink := spread(11, 32000, 314, 0, 3, -2, 5, 1, -1, 2, 0, 8, -3, 1)
+	for i := range sink {
+		sink[i].Counters = map[string]int64{
+			harness.CounterCycles:        sink[i].Ns * 29 / 10,
+			harness.CounterInstructions:  32000 * 4200,
+			harness.CounterInvoluntaryCS: map[bool]int64{true: 1}[i == 8],
+			harness.CounterNrMigrations:  0,
+		}
+	}
+	slowFirst := spread(9, 400000, 25, 0, 1, -1, 2, 0, -2, 1, 0, 1)
+	slowFirst[0].Ns *= 3
+	r := &Result{
+		Schema:     SchemaVersion,
+		Tool:       "benchy 0.1.0",
+		Command:    []string{"benchy", "run", "--cpu", "1"},
+		Start:      start,
+		End:        start.Add(4 * time.Second),
+		CPU:        1,
+		CPUChoice:  "--cpu 1",
+		GOMAXPROCS: 2,
+		Settings: Settings{Bench: ".", Samples: 11, Warmup: 100 * time.Millisecond,
+			SampleTime: 10 * time.Millisecond, Isolate: true, Window: time.Second},
+		Clock:          Clock{NowCostNs: 24.6, GranularityNs: 1},
+		GOOS:           "linux",
+		GOARCH:         "amd64",
+		GoVersion:      "go1.26.8",
+		CPUModel:       "AMD EPYC 7B13",
+		Governor:       "unknown: no cpufreq directory (virtual machine)",
+		EffectiveClock: EffectiveClock{BeforeHz: 2.9e9, AfterHz: 2.95e9, Source: "dependent-add chain"},
+		MaxFreqSource:  "unknown: no cpufreq directory (virtual machine)",
+		Counters: counters.Report{
+			Opened:      []string{"task-clock", "context-switches", "cpu-migrations", "page-faults", "cycles", "instructions"},
+			Unavailable: map[string]string{"branch-misses": "not supported: EOPNOTSUPP", "ref-cycles": "no such event: ENOENT"},
+		},
+		Environment: []finding.Finding{
+			{Code: "virtual-machine", Severity: finding.Info, Message: "hypervisor KVM: steal and frequency are the host's"},
+			{Code: "no-cpufreq", Severity: finding.Warn, Message: "no cpufreq: governor and frequency unknown"},
+		},
+		Experiments: []Experiment{
+			{Name: "sum/sink", Description: "sum of 4096 uint64 stored to a package variable",
+				Units: 4096, Unit: "add", FloorCycles: harness.DefaultFloorCycles, ReadsMemory: true,
+				Iters: 32000, Samples: sink},
+			{Name: "fold/constant", Description: "a pure mixing function on a constant: folded away",
+				Units: 8, Unit: "multiply", FloorCycles: 0.5,
+				Iters: 20000000, Samples: spread(11, 20000000, 0.45, 0, 2, -1, 1, 0, 3, -2, 0, 1, -1, 2)},
+			{Name: "sum/unused", Description: "sum of 4096 uint64, result discarded",
+				Units: 4096, Unit: "add", FloorCycles: harness.DefaultFloorCycles, ReadsMemory: true,
+				Iters: 50000, Samples: spread(11, 50000, 210, 0, 2, -1, 1, 0, 3, -2, 0, 1, -1, 2),
+				Findings: []finding.Finding{{Code: "no-load-in-loop", Severity: finding.Error,
+					Message: "the measured loop reads no memory although the work reads its input"}}},
+			{Name: "sort/ints-8000", Description: "sorting a fresh copy of 8000 ints",
+				Units: 8000, Unit: "element", FloorCycles: 1,
+				Iters: 25, Samples: spread(11, 25, 410000, 0, 90, -80, 120, 10, -60, 70, 0, 150, -90, 30),
+				GC: GCStats{AllocsPerOp: 1, BytesPerOp: 65536}},
+			{Name: "clock/now", Description: "the cost of time.Now itself",
+				Units: 1, Unit: "call", FloorCycles: 10,
+				Iters: 400000, Samples: slowFirst},
+			{Name: "concat/quadratic", Description: "s = s + line, 8000 times",
+				Error: "panic: runtime error: index out of range [3] with length 3"},
+		},
+	}
+	Analyze(r)
+	return r
+}

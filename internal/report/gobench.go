@@ -1,0 +1,114 @@
+package report
+
+import (
+	"io"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// gobenchPkg is the package the built-in experiments live in, written as
+// the "pkg" configuration key like `go test -bench` does.
+const gobenchPkg = "github.com/benchy-dev/benchy/internal/workload"
+
+// writeGobench writes every sample as one line of the Go benchmark format
+// (BenchmarkSum/sink-2 <iters> <ns> ns/op <B> B/op <allocs> allocs/op, then
+// each counter per op), after configuration lines that describe the run,
+// so that benchstat compares benchy results. Failed experiments and
+// samples without iterations are left out: they have no time per op.
+func writeGobench(w io.Writer, r *Result) error {
+	bw := benchfmt.NewWriter(w)
+	// File configuration is written as "key: value" lines; a Result built
+	// as a literal may set Config directly (SetConfig makes keys internal).
+	var res benchfmt.Result
+	for _, kv := range gobenchConfig(r) {
+		res.Config = append(res.Config, benchfmt.Config{Key: kv[0], Value: []byte(kv[1]), File: true})
+	}
+	for _, e := range r.Experiments {
+		res.Name = benchfmt.Name(gobenchName(e.Name, r.GOMAXPROCS))
+		for _, s := range e.Samples {
+			if s.Iters <= 0 {
+				continue
+			}
+			res.Iters = int(s.Iters)
+			res.Values = append(res.Values[:0],
+				benchfmt.Value{Value: s.NsPerOp(), Unit: "ns/op"},
+				benchfmt.Value{Value: e.GC.BytesPerOp, Unit: "B/op"},
+				benchfmt.Value{Value: e.GC.AllocsPerOp, Unit: "allocs/op"})
+			for _, c := range sortedKeys(s.Counters) {
+				res.Values = append(res.Values, benchfmt.Value{
+					Value: float64(s.Counters[c]) / float64(s.Iters),
+					Unit:  counterUnit(c),
+				})
+			}
+			if err := bw.Write(&res); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// gobenchConfig returns the configuration keys of r, unknown ones left
+// out rather than written as a value.
+func gobenchConfig(r *Result) [][2]string {
+	var kv [][2]string
+	add := func(k, v string) {
+		v = strings.Join(strings.Fields(v), " ") // one line
+		if v != "" {
+			kv = append(kv, [2]string{k, v})
+		}
+	}
+	add("goos", r.GOOS)
+	add("goarch", r.GOARCH)
+	add("pkg", gobenchPkg)
+	add("cpu", r.CPUModel)
+	add("benchy-cpu", strconv.Itoa(r.CPU))
+	add("governor", r.Governor)
+	add("benchy-tool", r.Tool)
+	add("benchy-go", r.GoVersion)
+	if r.GOMAXPROCS > 0 {
+		add("benchy-gomaxprocs", strconv.Itoa(r.GOMAXPROCS))
+	}
+	if !r.Start.IsZero() {
+		add("benchy-start", r.Start.UTC().Format(time.RFC3339))
+	}
+	if r.MaxFreqHz > 0 {
+		add("benchy-max-freq-hz", strconv.FormatFloat(r.MaxFreqHz, 'f', -1, 64))
+	}
+	if r.Interrupted {
+		add("benchy-interrupted", "true")
+	}
+	return kv
+}
+
+// gobenchName makes an experiment name a Go benchmark name: the first
+// letter upper case (go test requires it), spaces replaced, and the
+// GOMAXPROCS suffix ("sum/sink" -> "Sum/sink-2").
+func gobenchName(name string, procs int) string {
+	name = strings.Join(strings.Fields(name), "_")
+	if name == "" {
+		name = "Unnamed"
+	}
+	r, n := utf8.DecodeRuneInString(name)
+	name = string(unicode.ToUpper(r)) + name[n:]
+	if procs > 0 {
+		name += "-" + strconv.Itoa(procs)
+	}
+	return name
+}
+
+// counterUnit is the unit of a counter per op: "cycles/op",
+// "task-clock-ns/op" (task-clock counts nanoseconds).
+func counterUnit(c string) string {
+	if c == harness.CounterTaskClock {
+		return "task-clock-ns/op"
+	}
+	return strings.Join(strings.Fields(c), "_") + "/op"
+}

@@ -1,0 +1,16 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// writeJSON writes r as indented JSON, the format `benchy report` reads.
+// Go writes floats in the shortest form that reads back to the same
+// value, so statistics recompute exactly from the file.
+func writeJSON(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}

@@ -1,0 +1,144 @@
+package report
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestDecodeErrors(t *testing.T) {
+	good, err := os.ReadFile(filepath.Join(goldenDir, "fixture.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, in, want string
+	}{
+		{"empty", "  \n", "empty: not a benchy result"},
+		{"not json", "goos: linux\nBenchmarkX 1 2 ns/op\n", "not JSON: invalid character"},
+		{"truncated", string(good[:len(good)/2]), "truncated: the JSON ends early"},
+		{"array", "[1, 2]", "not a benchy result: the JSON is not an object"},
+		{"other tool", `{"schema": 1, "tool": "hyperfine"}`, `not a benchy result: no "schema" number`},
+		{"no schema", `{"tool": "benchy 0.1.0"}`, `not a benchy result: no "schema" number`},
+		{"bad schema", `{"schema": 1.5, "tool": "benchy 0.1.0"}`, "schema 1.5 is not a version"},
+		{"newer schema", `{"schema": 99, "tool": "benchy 9.0.0"}`, "schema 99 is newer than this benchy reads (1): written by benchy 9.0.0, upgrade benchy"},
+		{"wrong type", `{"schema": 1, "tool": "benchy 0.1.0", "experiments": [{"samples": [{"ns": "fast"}]}]}`,
+			"field experiments.samples.ns holds a JSON string, want int64"},
+		{"trailing garbage", string(good) + "}", "not JSON"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Decode(strings.NewReader(tt.in))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+		})
+	}
+}
+
+func TestLoad(t *testing.T) {
+	r, err := Load(filepath.Join(goldenDir, "fixture.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Experiments) != 6 || r.Tool != "benchy 0.1.0" {
+		t.Errorf("loaded %d experiments, tool %q", len(r.Experiments), r.Tool)
+	}
+	if _, err := Load(filepath.Join(t.TempDir(), "missing.json")); err == nil {
+		t.Error("no error for a missing file")
+	}
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, []byte("{"), 0o644)
+	if _, err := Load(bad); err == nil || !strings.HasPrefix(err.Error(), bad+": truncated") {
+		t.Errorf("err = %v, want the path and truncated", err)
+	}
+}
+
+// The statistics in a JSON result recompute exactly from its own samples.
+func TestJSONStatsRecompute(t *testing.T) {
+	r, err := Load(filepath.Join(goldenDir, "fixture.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range r.Experiments {
+		if got := Compute(e.Samples); got != e.Stats {
+			t.Errorf("%s: stored %+v, recomputed %+v", e.Name, e.Stats, got)
+		}
+	}
+}
+
+// Analyze -> JSON -> Decode -> Analyze gives the same statistics, findings
+// and verdicts.
+func TestRoundTrip(t *testing.T) {
+	orig := fixtureResult()
+	var b bytes.Buffer
+	if err := Write(&b, orig, "json"); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	Analyze(back)
+	if len(back.Experiments) != len(orig.Experiments) {
+		t.Fatalf("%d experiments back, want %d", len(back.Experiments), len(orig.Experiments))
+	}
+	for i, e := range back.Experiments {
+		o := orig.Experiments[i]
+		if e.Stats != o.Stats || e.Verdict != o.Verdict || !reflect.DeepEqual(e.Reasons, o.Reasons) {
+			t.Errorf("%s: %+v %q %v, want %+v %q %v", e.Name, e.Stats, e.Verdict, e.Reasons, o.Stats, o.Verdict, o.Reasons)
+		}
+		if len(e.Findings) != len(o.Findings) {
+			t.Errorf("%s: %d findings, want %d", e.Name, len(e.Findings), len(o.Findings))
+			continue
+		}
+		for j := range e.Findings {
+			if e.Findings[j].Code != o.Findings[j].Code || e.Findings[j].Message != o.Findings[j].Message {
+				t.Errorf("%s: finding %v, want %v", e.Name, e.Findings[j], o.Findings[j])
+			}
+		}
+	}
+	// And the JSON written again is the same bytes.
+	var again, first bytes.Buffer
+	Write(&first, orig, "json")
+	Write(&again, back, "json")
+	if !bytes.Equal(first.Bytes(), again.Bytes()) {
+		t.Error("JSON differs after a round trip")
+	}
+}
+
+// FuzzDecode: Decode never panics, and whatever it accepts can be analyzed
+// and written in every format.
+func FuzzDecode(f *testing.F) {
+	good, err := os.ReadFile(filepath.Join(goldenDir, "fixture.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(`{"schema": 1, "tool": "benchy", "experiments": [{"name": "x", "units": -1, "samples": [{"iters": -5, "ns": 9223372036854775807, "counters": {"cycles": -1}}]}]}`))
+	f.Add([]byte(`{"schema": 1, "tool": "benchy", "clock": {"granularity_ns": 1e308}, "experiments": [{"samples": [{"iters": 1, "ns": 1}]}]}`))
+	f.Add([]byte("{"))
+	f.Add([]byte("null"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Decode(bytes.NewReader(data))
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("multi-line error %q", err)
+			}
+			return
+		}
+		Analyze(r)
+		for _, format := range Formats {
+			if err := Write(io.Discard, r, format); err != nil {
+				t.Errorf("%s: %v", format, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,99 @@
+package report
+
+import (
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// Compute returns the distribution of ns/op over samples. Samples without
+// iterations carry no time per op and are left out, so N may be smaller
+// than len(samples); with N == 0 every field is 0 and means "nothing
+// measured", which the writers print as such.
+//
+//   - Min, Max: the smallest and largest ns/op. For a microbenchmark the
+//     noise only adds time, so Min is the best estimate of the cost.
+//   - Median: the middle value, or the mean of the two middle values for an
+//     even N. It is the headline number: robust to a few disturbed samples.
+//   - P90: nearest rank, the smallest value at least 90% of the samples do
+//     not exceed (gonum stat.Quantile with stat.Empirical on sorted values);
+//     for N < 10 it is the max.
+//   - Mean and StdDev: arithmetic mean and sample standard deviation
+//     (divided by N-1; 0 when N == 1).
+//   - MAD: median absolute deviation from the median, unscaled (multiply by
+//     1.4826 to estimate σ of a normal distribution).
+func Compute(samples []harness.Sample) Stats {
+	xs := nsPerOp(samples)
+	if len(xs) == 0 {
+		return Stats{}
+	}
+	slices.Sort(xs)
+	n := len(xs)
+	st := Stats{
+		N:      n,
+		Min:    xs[0],
+		Median: medianSorted(xs),
+		P90:    stat.Quantile(0.9, stat.Empirical, xs, nil),
+		Max:    xs[n-1],
+	}
+	var sum float64
+	for _, x := range xs {
+		sum += x
+	}
+	st.Mean = sum / float64(n)
+	if n > 1 {
+		var ss float64
+		for _, x := range xs {
+			d := x - st.Mean
+			ss += d * d
+		}
+		st.StdDev = math.Sqrt(ss / float64(n-1))
+	}
+	st.MAD = mad(xs, st.Median)
+	return st
+}
+
+// nsPerOp returns the ns/op of every sample that has iterations, in
+// sample order.
+func nsPerOp(samples []harness.Sample) []float64 {
+	xs := make([]float64, 0, len(samples))
+	for _, s := range samples {
+		if s.Iters > 0 {
+			xs = append(xs, s.NsPerOp())
+		}
+	}
+	return xs
+}
+
+// medianSorted is the middle of sorted xs (mean of the two middle values
+// for even length); 0 for none.
+func medianSorted(xs []float64) float64 {
+	n := len(xs)
+	switch {
+	case n == 0:
+		return 0
+	case n%2 == 1:
+		return xs[n/2]
+	default:
+		return (xs[n/2-1] + xs[n/2]) / 2
+	}
+}
+
+// median sorts a copy of xs and returns its median.
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return medianSorted(s)
+}
+
+// mad is the unscaled median absolute deviation of xs around m.
+func mad(xs []float64, m float64) float64 {
+	dev := make([]float64, len(xs))
+	for i, x := range xs {
+		dev[i] = math.Abs(x - m)
+	}
+	return median(dev)
+}

@@ -1,0 +1,270 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/machine"
+)
+
+// writeText writes the report for a person: machine header, clock and
+// settings, one table row per experiment, each experiment's verdict and
+// findings, how busy the CPUs were during the run, the environment
+// findings and the summary line.
+func writeText(w io.Writer, r *Result) error {
+	tw := &errWriter{w: w}
+	if r.Interrupted {
+		tw.printf("INTERRUPTED: the run was stopped before the end; only what was measured is shown\n\n")
+	}
+	if r.Before != nil {
+		if err := r.Before.WriteHeader(tw, r.CPU); err != nil {
+			return err
+		}
+	} else {
+		tw.printf("machine: unknown: the result holds no snapshot\n")
+	}
+	tw.printf("%s\n", clockLine(r))
+	if c := countersLine(r); c != "" {
+		tw.printf("%s\n", c)
+	}
+	tw.printf("%s\n\n", settingsLine(r))
+	if tw.err != nil {
+		return tw.err
+	}
+	if err := writeTable(tw, tableHeader(r), tableRows(r)); err != nil {
+		return err
+	}
+	for _, e := range r.Experiments {
+		tw.printf("\n%s: %s", e.Name, orDefault(e.Verdict, "no verdict"))
+		if len(e.Reasons) > 0 {
+			tw.printf(" (%s)", strings.Join(e.Reasons, ", "))
+		}
+		tw.printf("\n")
+		if tw.err == nil {
+			tw.err = finding.WriteText(tw, e.Findings)
+		}
+	}
+	tw.printf("\nbusy during the run:\n")
+	if len(r.BusyDuring) == 0 {
+		tw.printf("  unknown: not recorded\n")
+	} else if tw.err == nil {
+		tw.err = machine.WriteBusyGrid(tw, r.BusyDuring)
+	}
+	if len(r.Environment) > 0 {
+		tw.printf("\nenvironment:\n")
+		if tw.err == nil {
+			tw.err = finding.WriteText(tw, r.Environment)
+		}
+	}
+	tw.printf("\nsummary: %s\n", Summary(r))
+	return tw.err
+}
+
+// errWriter keeps the first write error so the text writer reads straight.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+func (e *errWriter) printf(format string, args ...any) {
+	fmt.Fprintf(e, format, args...)
+}
+
+// clockLine says what time.Now costs, its step, and the CPU's clock.
+func clockLine(r *Result) string {
+	ns := func(v float64) string {
+		if v <= 0 {
+			return "unknown"
+		}
+		return fmtNs(v)
+	}
+	s := fmt.Sprintf("clock: time.Now costs %s, step %s", ns(r.Clock.NowCostNs), ns(r.Clock.GranularityNs))
+	ec := r.EffectiveClock
+	hz := func(v float64) string {
+		if v <= 0 {
+			return "unknown"
+		}
+		return fmtHz(v)
+	}
+	if ec.BeforeHz > 0 || ec.AfterHz > 0 {
+		s += fmt.Sprintf("; effective clock %s before, %s after (%s)", hz(ec.BeforeHz), hz(ec.AfterHz), orDefault(ec.Source, "source unknown"))
+	} else {
+		s += "; effective clock " + orDefault(ec.Source, "unknown")
+	}
+	if r.MaxFreqHz > 0 {
+		s += fmt.Sprintf("; max %s (%s)", fmtHz(r.MaxFreqHz), orDefault(r.MaxFreqSource, "source unknown"))
+	} else {
+		s += "; max frequency " + orDefault(r.MaxFreqSource, "unknown")
+	}
+	return s
+}
+
+// countersLine says which counters were read and why others were not;
+// "" when the result does not say.
+func countersLine(r *Result) string {
+	c := r.Counters
+	if len(c.Opened) == 0 && len(c.Unavailable) == 0 {
+		return ""
+	}
+	s := "counters: " + orDefault(strings.Join(c.Opened, ", "), "none")
+	if len(c.Unavailable) > 0 {
+		var un []string
+		for _, name := range slices.Sorted(maps.Keys(c.Unavailable)) {
+			un = append(un, fmt.Sprintf("%s (%s)", name, c.Unavailable[name]))
+		}
+		s += "; unavailable: " + strings.Join(un, ", ")
+	}
+	return s
+}
+
+// settingsLine says how the run was made.
+func settingsLine(r *Result) string {
+	st := r.Settings
+	parts := []string{fmt.Sprintf("settings: cpu%d", r.CPU)}
+	if r.CPUChoice != "" {
+		parts[0] += " (" + r.CPUChoice + ")"
+	}
+	if r.GOMAXPROCS > 0 {
+		parts = append(parts, fmt.Sprintf("GOMAXPROCS %d", r.GOMAXPROCS))
+	}
+	parts = append(parts, fmt.Sprintf("%d samples of at least %v after %v warm-up", st.Samples, st.SampleTime, st.Warmup))
+	if st.Iters > 0 {
+		parts = append(parts, fmt.Sprintf("%d iterations per sample (fixed)", st.Iters))
+	} else {
+		parts = append(parts, "iterations calibrated")
+	}
+	parts = append(parts, map[bool]string{true: "GC on", false: "GC off"}[st.GC])
+	parts = append(parts, map[bool]string{true: "other threads kept off the CPU", false: "not isolated"}[st.Isolate])
+	if st.Bench != "" {
+		parts = append(parts, "bench "+strconv.Quote(st.Bench))
+	}
+	if st.Smoke {
+		parts = append(parts, "smoke")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// hasCounter reports whether any sample of r counted c.
+func hasCounter(r *Result, c string) bool {
+	for _, e := range r.Experiments {
+		for _, s := range e.Samples {
+			if _, ok := s.Counters[c]; ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func tableHeader(r *Result) []string {
+	h := []string{"experiment", "min", "median", "p90", "max", "n", "iters/sample", "allocs/op"}
+	cyc, ins := hasCounter(r, harness.CounterCycles), hasCounter(r, harness.CounterInstructions)
+	if cyc {
+		h = append(h, "cyc/op")
+	}
+	if ins {
+		h = append(h, "ins/op")
+	}
+	if cyc && ins {
+		h = append(h, "IPC")
+	}
+	return append(h, "disturbed")
+}
+
+func tableRows(r *Result) [][]string {
+	cyc, ins := hasCounter(r, harness.CounterCycles), hasCounter(r, harness.CounterInstructions)
+	var rows [][]string
+	for _, e := range r.Experiments {
+		st := e.Stats
+		row := []string{e.Name}
+		if st.N == 0 {
+			what := "-"
+			if e.Error != "" {
+				what = "failed"
+			}
+			row = append(row, what, "-", "-", "-", "0", "-", "-")
+		} else {
+			row = append(row, fmtNs(st.Min), fmtNs(st.Median), fmtNs(st.P90), fmtNs(st.Max),
+				strconv.Itoa(st.N), itersCell(e), allocsCell(e.GC.AllocsPerOp))
+		}
+		c, cok := perOpMedian(e, harness.CounterCycles)
+		in, iok := perOpMedian(e, harness.CounterInstructions)
+		if cyc {
+			row = append(row, cell(c, cok))
+		}
+		if ins {
+			row = append(row, cell(in, iok))
+		}
+		if cyc && ins {
+			row = append(row, cell(in/c, cok && iok && c > 0))
+		}
+		n, known := Disturbed(e, r.CPU)
+		if known {
+			row = append(row, strconv.Itoa(n))
+		} else {
+			row = append(row, "?")
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// itersCell is the iterations per sample, from the experiment or, when it
+// is not recorded, from the first sample.
+func itersCell(e Experiment) string {
+	if e.Iters > 0 {
+		return strconv.FormatInt(e.Iters, 10)
+	}
+	for _, s := range e.Samples {
+		if s.Iters > 0 {
+			return strconv.FormatInt(s.Iters, 10)
+		}
+	}
+	return "-"
+}
+
+// allocsCell shows allocations per op with two decimals, so background
+// allocations spread over many ops read "0.00", not "0.000000304".
+func allocsCell(v float64) string {
+	if v == float64(int64(v)) {
+		return strconv.FormatInt(int64(v), 10)
+	}
+	return strconv.FormatFloat(v, 'f', 2, 64)
+}
+
+func cell(v float64, ok bool) string {
+	if !ok {
+		return "-"
+	}
+	return sig(v, 3)
+}
+
+// perOpMedian is the median over e's samples of counter c per op; false
+// when no sample with iterations counted c.
+func perOpMedian(e Experiment, c string) (float64, bool) {
+	var xs []float64
+	for _, s := range e.Samples {
+		if v, ok := s.Counters[c]; ok && s.Iters > 0 {
+			xs = append(xs, float64(v)/float64(s.Iters))
+		}
+	}
+	if len(xs) == 0 {
+		return 0, false
+	}
+	return median(xs), true
+}

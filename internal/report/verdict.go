@@ -1,0 +1,118 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+)
+
+// Verdicts, from the worst finding on an experiment.
+const (
+	// VerdictBelievable: no finding above info.
+	VerdictBelievable = "believable"
+	// VerdictDoubtful: a warning on the experiment, or an environment finding
+	// that bears on the measured CPU (see envBearing).
+	VerdictDoubtful = "doubtful"
+	// VerdictNotBelievable: an error on the experiment: the evidence shows
+	// the number cannot be right (or there is no number).
+	VerdictNotBelievable = "not believable"
+)
+
+// envBearing lists the environment codes that, as warnings, make every
+// number of the run doubtful: each says that something else ran on, or
+// slowed, the measured CPU while it was measured. The other environment
+// warnings (governor, turbo, freq-range, efficiency-core, no-cpufreq)
+// describe how the CPU was set up: they change what a number means and
+// whether it compares with another machine's, not whether it was measured
+// correctly, and a clock that really moved is caught by freq-change.
+// Environment errors of any code make every number doubtful. An
+// environment finding never makes a number "not believable": it shows a
+// risk, not that the number is wrong.
+var envBearing = []string{"cpu-busy", "sibling-busy", "steal", "load", "throttled", "cgroup-quota"}
+
+// bears reports whether environment finding f makes the run's numbers
+// doubtful.
+func bears(f finding.Finding) bool {
+	return f.Severity == finding.Error ||
+		(f.Severity == finding.Warn && slices.Contains(envBearing, f.Code))
+}
+
+// Verdict judges one experiment from its own findings and the run's
+// environment findings, and returns the codes that decided it.
+func Verdict(own, env []finding.Finding) (verdict string, reasons []string) {
+	addCodes := func(fs []finding.Finding, keep func(finding.Finding) bool) {
+		for _, f := range fs {
+			if keep(f) && !slices.Contains(reasons, f.Code) {
+				reasons = append(reasons, f.Code)
+			}
+		}
+	}
+	if w, ok := finding.Worst(own); ok && w == finding.Error {
+		addCodes(own, func(f finding.Finding) bool { return f.Severity == finding.Error })
+		return VerdictNotBelievable, reasons
+	}
+	addCodes(own, func(f finding.Finding) bool { return f.Severity == finding.Warn })
+	addCodes(env, bears)
+	if len(reasons) > 0 {
+		return VerdictDoubtful, reasons
+	}
+	return VerdictBelievable, nil
+}
+
+// Summary is the one-line count of verdicts with their reasons:
+// "7 believable, 1 doubtful (unstable), 1 not believable (impossible)".
+func Summary(r *Result) string {
+	if len(r.Experiments) == 0 {
+		return "no experiments"
+	}
+	var parts []string
+	for _, v := range []string{VerdictBelievable, VerdictDoubtful, VerdictNotBelievable} {
+		n := 0
+		var reasons []string
+		for _, e := range r.Experiments {
+			if e.Verdict != v {
+				continue
+			}
+			n++
+			for _, c := range e.Reasons {
+				if !slices.Contains(reasons, c) {
+					reasons = append(reasons, c)
+				}
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		s := fmt.Sprintf("%d %s", n, v)
+		if len(reasons) > 0 {
+			s += " (" + strings.Join(reasons, ", ") + ")"
+		}
+		parts = append(parts, s)
+	}
+	if len(parts) == 0 {
+		return "no verdicts: the result was not analyzed"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// StrictFailures returns the names of the experiments that fail --strict
+// at level: finding.Error selects the not believable ones, finding.Warn the
+// doubtful ones too. Experiments without a verdict (not analyzed) fail,
+// since nothing vouches for them.
+func StrictFailures(r *Result, level finding.Severity) []string {
+	var names []string
+	for _, e := range r.Experiments {
+		switch e.Verdict {
+		case VerdictBelievable:
+			continue
+		case VerdictDoubtful:
+			if level > finding.Warn {
+				continue
+			}
+		}
+		names = append(names, e.Name)
+	}
+	return names
+}

@@ -1,0 +1,96 @@
+package report
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+)
+
+func f(code string, sev finding.Severity) finding.Finding {
+	return finding.Finding{Code: code, Severity: sev, Message: code}
+}
+
+func TestVerdict(t *testing.T) {
+	tests := []struct {
+		name     string
+		own, env []finding.Finding
+		want     string
+		reasons  []string
+	}{
+		{"nothing", nil, nil, VerdictBelievable, nil},
+		{"info only", []finding.Finding{f("outliers", finding.Info), f("allocs", finding.Info)}, nil, VerdictBelievable, nil},
+		{"warning", []finding.Finding{f("unstable", finding.Warn), f("outliers", finding.Info)}, nil, VerdictDoubtful, []string{"unstable"}},
+		{"error wins", []finding.Finding{f("unstable", finding.Warn), f("impossible", finding.Error), f("migrated", finding.Error)},
+			nil, VerdictNotBelievable, []string{"impossible", "migrated"}},
+		{"env busy cpu", nil, []finding.Finding{f("cpu-busy", finding.Warn)}, VerdictDoubtful, []string{"cpu-busy"}},
+		{"env setup only", nil, []finding.Finding{f("governor", finding.Warn), f("turbo", finding.Warn), f("virtual-machine", finding.Info)},
+			VerdictBelievable, nil},
+		{"env error of any code", nil, []finding.Finding{f("something-new", finding.Error)}, VerdictDoubtful, []string{"something-new"}},
+		{"env info steal", nil, []finding.Finding{f("steal", finding.Info)}, VerdictBelievable, nil},
+		{"env never makes it not believable", []finding.Finding{f("drift", finding.Warn)}, []finding.Finding{f("steal", finding.Error)},
+			VerdictDoubtful, []string{"drift", "steal"}},
+		{"duplicate codes once", []finding.Finding{f("gc", finding.Warn), f("gc", finding.Warn)}, nil, VerdictDoubtful, []string{"gc"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, r := Verdict(tt.own, tt.env)
+			if v != tt.want || !slices.Equal(r, tt.reasons) {
+				t.Errorf("Verdict = %q %v, want %q %v", v, r, tt.want, tt.reasons)
+			}
+		})
+	}
+}
+
+func TestSummaryAndStrict(t *testing.T) {
+	r := &Result{Experiments: []Experiment{
+		{Name: "a", Verdict: VerdictBelievable},
+		{Name: "b", Verdict: VerdictDoubtful, Reasons: []string{"unstable"}},
+		{Name: "c", Verdict: VerdictNotBelievable, Reasons: []string{"impossible"}},
+		{Name: "d", Verdict: VerdictBelievable},
+		{Name: "e", Verdict: VerdictDoubtful, Reasons: []string{"unstable", "drift"}},
+	}}
+	if got, want := Summary(r), "2 believable, 2 doubtful (unstable, drift), 1 not believable (impossible)"; got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
+	}
+	if got := StrictFailures(r, finding.Error); !slices.Equal(got, []string{"c"}) {
+		t.Errorf("strict error = %v", got)
+	}
+	if got := StrictFailures(r, finding.Warn); !slices.Equal(got, []string{"b", "c", "e"}) {
+		t.Errorf("strict warn = %v", got)
+	}
+	if got := Summary(&Result{}); got != "no experiments" {
+		t.Errorf("empty summary = %q", got)
+	}
+	if got := Summary(&Result{Experiments: []Experiment{{Name: "x"}}}); got != "no verdicts: the result was not analyzed" {
+		t.Errorf("unanalyzed summary = %q", got)
+	}
+	if got := StrictFailures(&Result{Experiments: []Experiment{{Name: "x"}}}, finding.Error); !slices.Equal(got, []string{"x"}) {
+		t.Errorf("unanalyzed experiment must fail strict: %v", got)
+	}
+}
+
+func TestAnalyzeKeepsOtherFindings(t *testing.T) {
+	r := &Result{CPU: 2, Experiments: []Experiment{{
+		Name:    "sum/unused",
+		Samples: timed(1000, 314000, 314000, 314000),
+		// A stale finding of Analyze's own codes goes; the other stays.
+		Findings: []finding.Finding{f(CodeImpossible, finding.Error), f("no-load-in-loop", finding.Error)},
+	}}}
+	Analyze(r)
+	e := r.Experiments[0]
+	if finding.Has(e.Findings, CodeImpossible) || !finding.Has(e.Findings, "no-load-in-loop") {
+		t.Errorf("findings after Analyze: %v", e.Findings)
+	}
+	if e.Verdict != VerdictNotBelievable || !slices.Equal(e.Reasons, []string{"no-load-in-loop"}) {
+		t.Errorf("verdict %q %v", e.Verdict, e.Reasons)
+	}
+	if e.Stats.N != 3 || e.Stats.Median != 314 {
+		t.Errorf("stats %+v", e.Stats)
+	}
+	Analyze(r) // idempotent
+	if len(r.Experiments[0].Findings) != 1 {
+		t.Errorf("second Analyze changed findings: %v", r.Experiments[0].Findings)
+	}
+	Analyze(nil)
+}

@@ -1,0 +1,122 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/benchy-dev/benchy/internal/machine"
+)
+
+func TestWriteGolden(t *testing.T) {
+	for _, format := range []string{"text", "json", "csv", "gobench"} {
+		t.Run(format, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Write(&b, fixtureResult(), format); err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, "fixture."+format, b.Bytes())
+		})
+	}
+}
+
+func TestWriteUnknownFormat(t *testing.T) {
+	err := Write(&bytes.Buffer{}, fixtureResult(), "xml")
+	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "text, json, csv, gobench") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestTextInterruptedAndSnapshot(t *testing.T) {
+	r := fixtureResult()
+	r.Interrupted = true
+	r.Before = &machine.Snapshot{}
+	var b bytes.Buffer
+	if err := Write(&b, r, "text"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.HasPrefix(out, "INTERRUPTED:") {
+		t.Errorf("interrupted run does not say so first:\n%s", out)
+	}
+	if strings.Contains(out, "the result holds no snapshot") {
+		t.Errorf("snapshot present but reported missing")
+	}
+}
+
+// benchstat's reader must take every line: no syntax errors, one result
+// per sample with iterations, the config and units carried.
+func TestGobenchParses(t *testing.T) {
+	r := fixtureResult()
+	var b bytes.Buffer
+	if err := Write(&b, r, "gobench"); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, e := range r.Experiments {
+		want += e.Stats.N
+	}
+	rd := benchfmt.NewReader(&b, "fixture.gobench")
+	n := 0
+	for rd.Scan() {
+		switch rec := rd.Result().(type) {
+		case *benchfmt.SyntaxError:
+			t.Errorf("syntax error: %v", rec)
+		case *benchfmt.Result:
+			n++
+			if rec.GetConfig("benchy-cpu") != "1" || rec.GetConfig("goos") != "linux" {
+				t.Errorf("config not carried: %v", rec.Config)
+			}
+			if _, ok := rec.Value("sec/op"); !ok {
+				t.Errorf("%s: no time value: %v", rec.Name, rec.Values)
+			}
+			if _, ok := rec.Value("allocs/op"); !ok {
+				t.Errorf("%s: no allocs/op", rec.Name)
+			}
+			if strings.HasPrefix(rec.Name.String(), "Sum/sink") {
+				if _, ok := rec.Value("cycles/op"); !ok {
+					t.Errorf("counters not carried: %v", rec.Values)
+				}
+			}
+		}
+	}
+	if err := rd.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != want {
+		t.Errorf("%d results, want %d", n, want)
+	}
+}
+
+func TestGobenchName(t *testing.T) {
+	for _, tt := range []struct {
+		in    string
+		procs int
+		want  string
+	}{
+		{"sum/sink", 1, "Sum/sink-1"},
+		{"empty", 2, "Empty-2"},
+		{"a b", 0, "A_b"},
+		{"", 1, "Unnamed-1"},
+	} {
+		if got := gobenchName(tt.in, tt.procs); got != tt.want {
+			t.Errorf("gobenchName(%q, %d) = %q, want %q", tt.in, tt.procs, got, tt.want)
+		}
+	}
+}
+
+func TestFmtNs(t *testing.T) {
+	for _, tt := range []struct {
+		ns   float64
+		want string
+	}{
+		{0, "0 ns"}, {0.452, "0.452 ns"}, {0.00005, "0.00005 ns"}, {3.14159, "3.14 ns"}, {314.3, "314 ns"},
+		{999.7, "1 µs"}, {1234, "1.23 µs"}, {410000, "410 µs"}, {12345678, "12.3 ms"}, {2.5e9, "2.5 s"},
+	} {
+		if got := fmtNs(tt.ns); got != tt.want {
+			t.Errorf("fmtNs(%v) = %q, want %q", tt.ns, got, tt.want)
+		}
+	}
+}
