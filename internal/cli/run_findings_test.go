@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/report"
+)
+
+// runJSON runs benchy run with args and --format json and decodes it.
+func runJSON(t *testing.T, args ...string) (*report.Result, int) {
+	t.Helper()
+	stdout, stderr, code := runBinary(t, append(append([]string{"run"}, args...), "--format", "json")...)
+	if code != 0 && code != ExitStrict {
+		t.Fatalf("benchy run %v: exit %d: %s", args, code, stderr)
+	}
+	r, err := report.Decode(strings.NewReader(stdout))
+	if err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	return r, code
+}
+
+func experiment(t *testing.T, r *report.Result, name string) report.Experiment {
+	t.Helper()
+	for _, e := range r.Experiments {
+		if e.Name == name {
+			return e
+		}
+	}
+	t.Fatalf("no experiment %s in the result", name)
+	return report.Experiment{}
+}
+
+func TestRunCallsFoldedWorkImpossible(t *testing.T) {
+	r, code := runJSON(t, "--bench", "^(fold/constant|sum/sink)$", "--samples", "5", "--sample-time", "2ms",
+		"--window", "10ms", "--strict")
+	if code != ExitStrict {
+		t.Errorf("--strict with an impossible result: exit %d, want %d", code, ExitStrict)
+	}
+	folded := experiment(t, r, "fold/constant")
+	if !finding.Has(folded.Findings, "impossible") || folded.Verdict != report.VerdictNotBelievable {
+		t.Errorf("fold/constant: verdict %q, findings %v; want impossible, not believable", folded.Verdict, folded.Findings)
+	}
+	sink := experiment(t, r, "sum/sink")
+	if finding.Has(sink.Findings, "impossible") || sink.Verdict == report.VerdictNotBelievable {
+		t.Errorf("sum/sink: verdict %q, findings %v; want it possible", sink.Verdict, sink.Findings)
+	}
+}
+
+func TestRunFlagsTheLoopThatLostItsLoads(t *testing.T) {
+	r, _ := runJSON(t, "--bench", "^sum/(unused|sink)$", "--samples", "3", "--sample-time", "1ms", "--window", "10ms")
+	if e := experiment(t, r, "sum/unused"); !finding.Has(e.Findings, "no-load-in-loop") {
+		t.Errorf("sum/unused: findings %v, want no-load-in-loop", e.Findings)
+	}
+	if e := experiment(t, r, "sum/sink"); finding.Has(e.Findings, "no-load-in-loop") {
+		t.Errorf("sum/sink: findings %v, want no no-load-in-loop", e.Findings)
+	}
+}
+
+// TestRunSeesABusyCPU keeps the measured CPU busy with another process,
+// pinned there for a bounded time, and expects benchy to say so.
+func TestRunSeesABusyCPU(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a busy loop for a few seconds")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	hog := exec.CommandContext(ctx, "sh", "-c", "while :; do :; done")
+	if err := hog.Start(); err != nil {
+		t.Skipf("cannot start a busy loop: %v", err)
+	}
+	defer func() { cancel(); hog.Wait() }()
+	var set unix.CPUSet
+	set.Set(0)
+	if err := unix.SchedSetaffinity(hog.Process.Pid, &set); err != nil {
+		t.Fatalf("pin the busy loop to cpu 0: %v", err)
+	}
+	r, _ := runJSON(t, "--cpu", "0", "--bench", "^sum/sink$", "--samples", "20", "--sample-time", "5ms", "--window", "300ms")
+	e := experiment(t, r, "sum/sink")
+	env := r.Environment
+	if !finding.Has(e.Findings, "disturbed") && !finding.Has(env, "cpu-busy") {
+		t.Errorf("busy cpu 0: findings %v, environment %v; want disturbed or cpu-busy", e.Findings, env)
+	}
+	if e.Verdict == report.VerdictBelievable {
+		t.Errorf("busy cpu 0: verdict %q, want doubtful", e.Verdict)
+	}
+}
+
+// TestRunInterrupted stops a long run with SIGINT: it must write what it
+// measured, marked interrupted, and exit 130.
+func TestRunInterrupted(t *testing.T) {
+	var stdout, stderr strings.Builder
+	cmd := exec.Command(benchyBinary(t), "run", "--bench", "^sum/sink$", "--samples", "100000",
+		"--sample-time", "1ms", "--window", "10ms", "--format", "json")
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != ExitInterrupted {
+		t.Fatalf("exit: %v, want %d; stderr %s", err, ExitInterrupted, stderr.String())
+	}
+	r, derr := report.Decode(strings.NewReader(stdout.String()))
+	if derr != nil {
+		t.Fatalf("the interrupted run's JSON: %v", derr)
+	}
+	if !r.Interrupted {
+		t.Error("result not marked interrupted")
+	}
+	e := experiment(t, r, "sum/sink")
+	if len(e.Samples) == 0 || len(e.Samples) >= 100000 || e.Stats.N != len(e.Samples) {
+		t.Errorf("%d samples, stats n %d: want the ones taken before the stop", len(e.Samples), e.Stats.N)
+	}
+}
