@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Exit codes, mapped from errors in exactly one place (exitCode).
@@ -39,7 +40,7 @@ func exitCode(err error) int {
 		return ExitOK
 	}
 	var ue *UsageError
-	if errors.As(err, &ue) {
+	if errors.As(err, &ue) || isCobraUsage(err) {
 		return ExitUsage
 	}
 	var ee *ExitError
@@ -47,4 +48,16 @@ func exitCode(err error) int {
 		return ee.Code
 	}
 	return ExitFailed
+}
+
+// isCobraUsage recognises the usage errors cobra makes itself (an unknown
+// command, a wrong number of arguments), which carry no type to match.
+func isCobraUsage(err error) bool {
+	msg := err.Error()
+	for _, prefix := range []string{"unknown command", "accepts ", "requires at least", "requires at most", "invalid argument"} {
+		if strings.HasPrefix(msg, prefix) {
+			return true
+		}
+	}
+	return false
 }

@@ -316,6 +316,11 @@ func (b *bench) calibrate() (interrupted bool) {
 // sample takes one timed sample, with counters read just outside the
 // timed region and the CPU read at its end.
 func (b *bench) sample() (Sample, error) {
+	// Go's sysmon preempts a goroutine that has run for 10 ms without
+	// passing through the scheduler, and parking and waking a locked thread
+	// takes microseconds. Yielding here, outside the timed region, restarts
+	// that 10 ms, so samples shorter than it are never preempted.
+	runtime.Gosched()
 	var before map[string]int64
 	if b.counters != nil {
 		c, err := b.counters.Read()

@@ -190,6 +190,9 @@ func TestDisturbed(t *testing.T) {
 	inv := map[string]int64{harness.CounterInvoluntaryCS: 1, harness.CounterVoluntaryCS: 0}
 	vol := map[string]int64{harness.CounterInvoluntaryCS: 0, harness.CounterVoluntaryCS: 3}
 	perf := map[string]int64{harness.CounterContextSwitches: 1}
+	// Both sources: perf counted the runtime parking the thread, getrusage
+	// says nobody else took the CPU.
+	parked := map[string]int64{harness.CounterContextSwitches: 1, harness.CounterVoluntaryCS: 1, harness.CounterInvoluntaryCS: 0}
 	// 31 samples: 31 - ceil(27.9) = 3 lie above p90.
 	e := func(idx []int, c map[string]int64) Experiment {
 		return Experiment{Samples: withCounters(timed(1, repeat(31, 100)...), idx, c)}
@@ -199,6 +202,7 @@ func TestDisturbed(t *testing.T) {
 		{name: "four of 31", e: e([]int{0, 5, 9, 30}, inv), want: true, sev: finding.Warn, msg: "4 of 31 samples were preempted"},
 		{name: "perf count", e: e([]int{1, 2, 3, 4}, perf), want: true, sev: finding.Warn, msg: "another task shared the CPU"},
 		{name: "voluntary only", e: e([]int{0, 1, 2, 3, 4, 5}, vol)},
+		{name: "runtime parked the thread", e: e([]int{0, 1, 2, 3, 4, 5}, parked)},
 		{name: "no counters", e: e(nil, nil)},
 	})
 }

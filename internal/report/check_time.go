@@ -39,8 +39,8 @@ func checkImpossible(e Experiment, st Stats, f Facts) (finding.Finding, bool) {
 	return finding.Finding{
 		Code:     CodeImpossible,
 		Severity: finding.Error,
-		Message: fmt.Sprintf("%s %s in %s cycles at %s (%s) = %s cycle each; no core does one %s in less than %s cycle: the work did not run",
-			units, many, sig(cycles, 2), fmtHz(hz), source, sig(perUnit, 2), unit, sig(floor, 2)),
+		Message: fmt.Sprintf("%s %s in %s at %s (%s) = %s cycle each; no core does one %s in less than %s cycle: the work did not run",
+			units, many, cyclesText(cycles), fmtHz(hz), source, sig(perUnit, 2), unit, sig(floor, 2)),
 		Evidence: map[string]any{
 			"median_ns":       st.Median,
 			"clock_hz":        hz,
@@ -90,4 +90,13 @@ func checkBelowClock(e Experiment, f Facts) (finding.Finding, bool) {
 			"limit_ns":       limit,
 		},
 	}, true
+}
+
+// cyclesText is "1 cycle", "1.9 cycles": the count at two significant
+// digits, with the noun agreeing.
+func cyclesText(c float64) string {
+	if n := sig(c, 2); n != "1" {
+		return n + " cycles"
+	}
+	return "1 cycle"
 }
