@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"regexp"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,6 +41,10 @@ type runOptions struct {
 	Out         string
 	SamplesFile string
 	Strict      string // "", "error" or "warn"
+	Compare     string // "A,B[,C...]": interleaved comparison
+	Threshold   string // smallest change claimed, "2%" or "0.02"
+	threshold   float64
+	benchSet    bool // --bench was given
 
 	// Stop ends the run after the current sample (Ctrl-C); Progress, when
 	// not nil, receives a progress line (a terminal's stderr).
@@ -77,6 +82,7 @@ state of the machine, min/median/p90/max per op, and what to believe.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.CPUSet = cmd.Flags().Changed("cpu")
+			opts.benchSet = cmd.Flags().Changed("bench")
 			if opts.Smoke {
 				if !cmd.Flags().Changed("samples") {
 					opts.Samples = smokeSamples
@@ -124,6 +130,8 @@ state of the machine, min/median/p90/max per op, and what to believe.`,
 	f.StringVar(&opts.SamplesFile, "samples-file", "", "also write every raw sample as CSV to `FILE`")
 	f.StringVar(&opts.Strict, "strict", "", "exit 3 when a result is not believable; --strict=warn also when doubtful")
 	f.Lookup("strict").NoOptDefVal = "error"
+	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
+	f.StringVar(&opts.Threshold, "threshold", "2%", "with --compare: smallest change claimed as a difference (`PCT`)")
 	return cmd
 }
 
@@ -131,7 +139,7 @@ state of the machine, min/median/p90/max per op, and what to believe.`,
 const formatList = "text, json, csv, gobench"
 
 // validate checks every flag before anything is measured.
-func (o *runOptions) validate() (*regexp.Regexp, error) {
+func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	if o.Samples < 1 || o.Samples > maxSamples {
 		return nil, Usagef("--samples %d: must be between 1 and %d", o.Samples, maxSamples)
 	}
@@ -154,6 +162,12 @@ func (o *runOptions) validate() (*regexp.Regexp, error) {
 	}
 	if o.Strict != "" && o.Strict != "error" && o.Strict != "warn" {
 		return nil, Usagef("--strict=%s: valid values are error (the default) and warn", o.Strict)
+	}
+	if o.threshold, err = parseFraction("--threshold", o.Threshold); err != nil {
+		return nil, err
+	}
+	if o.Compare != "" && o.benchSet {
+		return nil, Usagef("--compare and --bench both choose experiments: use one")
 	}
 	re, err := regexp.Compile(o.Bench)
 	if err != nil {
@@ -193,6 +207,31 @@ func selectWorkloads(re *regexp.Regexp) ([]harness.Workload, error) {
 	return ws, nil
 }
 
+// compareWorkloads looks up the experiments named in --compare. A name
+// given twice (an A/A run, to see the noise floor) is measured twice, the
+// second copy named "NAME#2" so the result keeps them apart.
+func compareWorkloads(list string) ([]harness.Workload, error) {
+	names := strings.Split(list, ",")
+	if len(names) < 2 {
+		return nil, Usagef("--compare %q: name at least two experiments, e.g. --compare concat/quadratic,concat/builder", list)
+	}
+	seen := map[string]int{}
+	var ws []harness.Workload
+	for _, name := range names {
+		name = strings.TrimSpace(name)
+		w, ok := workload.Lookup(name)
+		if !ok {
+			return nil, Usagef("--compare: no experiment %q (see benchy list)", name)
+		}
+		seen[name]++
+		if n := seen[name]; n > 1 {
+			w.Name = fmt.Sprintf("%s#%d", name, n)
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
+}
+
 // runRun measures and writes the result. It returns an error whose exit
 // code says how the run went (see exit.go).
 func runRun(o *runOptions, stdout io.Writer) error {
@@ -200,7 +239,12 @@ func runRun(o *runOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	ws, err := selectWorkloads(re)
+	var ws []harness.Workload
+	if o.Compare != "" {
+		ws, err = compareWorkloads(o.Compare)
+	} else {
+		ws, err = selectWorkloads(re)
+	}
 	if err != nil {
 		return err
 	}
@@ -279,7 +323,17 @@ func runRun(o *runOptions, stdout io.Writer) error {
 	}
 
 	statBefore, statErr := machine.ReadStat(o.g.Sysroot)
-	outs := harness.Run(ws, hopts)
+	var outs []harness.Outcome
+	if o.Compare != "" {
+		r.Settings.Bench = ""
+		r.Settings.Threshold = o.threshold
+		for _, w := range ws {
+			r.Settings.Compare = append(r.Settings.Compare, w.Name)
+		}
+		outs = harness.Interleave(ws, hopts)
+	} else {
+		outs = harness.Run(ws, hopts)
+	}
 	statAfter, statErr2 := machine.ReadStat(o.g.Sysroot)
 	if statErr == nil && statErr2 == nil {
 		r.BusyDuring = machine.Busy(statBefore, statAfter)

@@ -123,3 +123,28 @@ func TestRunInterrupted(t *testing.T) {
 		t.Errorf("%d samples, stats n %d: want the ones taken before the stop", len(e.Samples), e.Stats.N)
 	}
 }
+
+func TestRunCompareInterleaved(t *testing.T) {
+	r, _ := runJSON(t, "--compare", "concat/quadratic,concat/builder", "--samples", "12", "--sample-time", "1ms",
+		"--warmup", "20ms", "--window", "10ms")
+	if len(r.Comparison) != 1 {
+		t.Fatalf("comparison: %+v, want one pair", r.Comparison)
+	}
+	p := r.Comparison[0]
+	if p.Verdict != "faster" || p.Candidate != "concat/builder" || p.Base != "concat/quadratic" || p.N != 12 {
+		t.Errorf("pair %+v: want concat/builder faster than concat/quadratic over 12 rounds", p)
+	}
+	if !strings.Contains(p.Sentence, "concat/builder is") || !strings.Contains(p.Sentence, "faster than concat/quadratic") {
+		t.Errorf("sentence %q", p.Sentence)
+	}
+}
+
+func TestRunCompareAA(t *testing.T) {
+	r, _ := runJSON(t, "--compare", "sum/sink,sum/sink", "--samples", "15", "--sample-time", "1ms", "--window", "10ms")
+	if len(r.Experiments) != 2 || r.Experiments[1].Name != "sum/sink#2" {
+		t.Fatalf("experiments %v, want sum/sink and sum/sink#2", r.Experiments)
+	}
+	if len(r.Comparison) != 1 || r.Comparison[0].Verdict != "no difference detected" {
+		t.Errorf("A/A comparison %+v, want no difference detected", r.Comparison)
+	}
+}

@@ -22,4 +22,5 @@ func Analyze(r *Result) {
 		e.Findings = fs
 		e.Verdict, e.Reasons = Verdict(e.Findings, r.Environment)
 	}
+	r.Comparison = compareInterleaved(r)
 }

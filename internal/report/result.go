@@ -6,6 +6,7 @@ package report
 import (
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
@@ -68,6 +69,10 @@ type Result struct {
 	Environment []finding.Finding `json:"environment,omitempty"`
 
 	Experiments []Experiment `json:"experiments"`
+
+	// Comparison holds, for an interleaved run (Settings.Compare), every
+	// candidate judged against the baseline; derived by Analyze.
+	Comparison []compare.Pair `json:"comparison,omitempty"`
 }
 
 // Settings are the options the run was made with.
@@ -81,6 +86,11 @@ type Settings struct {
 	Isolate    bool          `json:"isolate"`         // other threads kept off the measured CPU
 	Smoke      bool          `json:"smoke,omitempty"`
 	Window     time.Duration `json:"window_ns"` // busy window of the header snapshot
+	// Compare names the experiments of an interleaved comparison, the
+	// baseline first (--compare); Threshold is the smallest relative
+	// change claimed as a difference there.
+	Compare   []string `json:"compare,omitempty"`
+	Threshold float64  `json:"threshold,omitempty"`
 }
 
 // Clock describes time.Now as measured at the start of the run.

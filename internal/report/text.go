@@ -50,6 +50,7 @@ func writeText(w io.Writer, r *Result) error {
 			tw.err = finding.WriteText(tw, e.Findings)
 		}
 	}
+	writeComparison(tw, r)
 	tw.printf("\nbusy during the run:\n")
 	if len(r.BusyDuring) == 0 {
 		tw.printf("  unknown: not recorded\n")

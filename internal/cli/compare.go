@@ -1,0 +1,474 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/resultdiff"
+)
+
+// compareOptions are the flags of `benchy compare`.
+type compareOptions struct {
+	Old, New string
+	// Threshold and FailOnRegression are fractions (0.02 = 2%);
+	// FailOnRegression < 0 means no gate.
+	Threshold        float64
+	FailOnRegression float64
+	Format           string
+}
+
+// compareFormats are the output formats of `benchy compare`.
+var compareFormats = []string{"text", "json", "markdown"}
+
+func init() { commands = append(commands, newCompareCmd) }
+
+func newCompareCmd(g *globalOptions) *cobra.Command {
+	opts := &compareOptions{}
+	var threshold, fail string
+	cmd := &cobra.Command{
+		Use:   "compare OLD.json NEW.json",
+		Short: "Compare two results: what changed, and whether it is more than noise",
+		Long: `compare matches the experiments of two JSON results of benchy run by
+name and says, for each, whether NEW is faster, slower, or not detectably
+different from OLD: the ratio of the medians with a 95% bootstrap
+confidence interval and a Mann-Whitney p-value (Holm-adjusted over all
+experiments). A change is claimed only when the interval excludes 1, the
+p-value is below 0.05 and the change exceeds --threshold. Before the
+numbers it lists every difference of machine or settings that could
+explain a change.
+
+With --fail-on-regression PCT it exits 1 when an experiment is
+significantly slower by more than PCT with its whole confidence interval,
+so a CI gate does not fire on noise. Exit 2: bad files or flags, or no
+experiment in common.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return Usagef("compare takes OLD.json and NEW.json (two results of benchy run), got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Old, opts.New = args[0], args[1]
+			var err error
+			if opts.Threshold, err = parseFraction("--threshold", threshold); err != nil {
+				return err
+			}
+			opts.FailOnRegression = -1
+			if cmd.Flags().Changed("fail-on-regression") {
+				if opts.FailOnRegression, err = parseFraction("--fail-on-regression", fail); err != nil {
+					return err
+				}
+			}
+			return compareRun(opts, g.Stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&threshold, "threshold", "2%", "smallest change claimed as a difference: `PCT` as 2% or 0.02")
+	f.StringVar(&fail, "fail-on-regression", "", "exit 1 when an experiment is significantly slower by more than `PCT` (5% or 0.05)")
+	f.StringVar(&opts.Format, "format", "text", "output format: "+strings.Join(compareFormats, ", "))
+	return cmd
+}
+
+// maxFraction bounds the percentages the flags take (1000%).
+const maxFraction = 10
+
+// parseFraction reads a percentage "5%" or a fraction "0.05". A bare
+// number above 1 is refused rather than guessed: "5" could mean 5% or 5x.
+func parseFraction(flag, s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	pct := strings.HasSuffix(t, "%")
+	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(t, "%")), 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, Usagef("%s %q: not a percentage; write e.g. 5%% or 0.05", flag, s)
+	}
+	if pct {
+		v /= 100
+	} else if v > 1 {
+		return 0, Usagef("%s %s: write %s%% or %s", flag, t, t, strconv.FormatFloat(v/100, 'f', -1, 64))
+	}
+	if v < 0 || v > maxFraction {
+		return 0, Usagef("%s %s: must be between 0%% and %d%%", flag, t, maxFraction*100)
+	}
+	return v, nil
+}
+
+// compareRun loads, analyzes and compares the two results, writes the
+// comparison to w, and returns an ExitError (exit 1) when the gate fails.
+func compareRun(opts *compareOptions, w io.Writer) error {
+	if !validCompareFormat(opts.Format) {
+		return Usagef("--format %q: valid formats are %s", opts.Format, strings.Join(compareFormats, ", "))
+	}
+	old, err := loadForCompare(opts.Old)
+	if err != nil {
+		return err
+	}
+	cur, err := loadForCompare(opts.New)
+	if err != nil {
+		return err
+	}
+	files, err := resultdiff.Results(old, cur, opts.Threshold)
+	if errors.Is(err, resultdiff.ErrNothingInCommon) {
+		return Usagef("%s and %s have no experiment in common (old: %s; new: %s)",
+			opts.Old, opts.New, names(old), names(cur))
+	}
+	if err != nil {
+		return err
+	}
+	c := comparison{
+		Old:         side(opts.Old, old),
+		New:         side(opts.New, cur),
+		Files:       files,
+		Method:      method(files),
+		Regressions: []string{},
+	}
+	if opts.FailOnRegression >= 0 {
+		c.FailOnRegression = &opts.FailOnRegression
+		for _, r := range files.Regressions(opts.FailOnRegression) {
+			c.Regressions = append(c.Regressions, r.Name)
+		}
+	}
+	switch opts.Format {
+	case "json":
+		err = writeCompareJSON(w, c)
+	case "markdown":
+		err = writeCompareMarkdown(w, c)
+	default:
+		err = writeCompareText(w, c)
+	}
+	if err != nil {
+		return err
+	}
+	if len(c.Regressions) > 0 {
+		return &ExitError{Code: ExitFailed, Msg: c.gateMessage()}
+	}
+	return nil
+}
+
+// method says how the numbers were computed and when a change is claimed.
+func method(f resultdiff.Files) string {
+	p := "two-sided Mann-Whitney U p-values"
+	switch n := f.Adjusted(); {
+	case n == 1:
+		p += " (one comparison: no adjustment)"
+	case n > 1:
+		p += fmt.Sprintf(", Holm-adjusted over %d comparisons", n)
+	}
+	return fmt.Sprintf("ratio of medians new/old with a 95%% percentile-bootstrap confidence interval (fixed seed); "+
+		"%s; a change is claimed when the interval excludes 1, p < %s and the change exceeds %s",
+		p, strconv.FormatFloat(compare.DefaultAlpha, 'f', -1, 64), fmtPercent(f.Threshold))
+}
+
+func validCompareFormat(f string) bool {
+	for _, v := range compareFormats {
+		if f == v {
+			return true
+		}
+	}
+	return false
+}
+
+// loadForCompare loads and analyzes one result; every failure is one
+// usage line that names the file.
+func loadForCompare(path string) (*report.Result, error) {
+	r, err := report.Load(path)
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return nil, Usagef("%s: %v", path, pe.Err)
+	}
+	if err != nil {
+		return nil, Usagef("%v", err)
+	}
+	if len(r.Experiments) == 0 {
+		return nil, Usagef("%s: the result holds no experiment", path)
+	}
+	report.Analyze(r)
+	return r, nil
+}
+
+func names(r *report.Result) string {
+	ns := make([]string, len(r.Experiments))
+	for i, e := range r.Experiments {
+		ns[i] = e.Name
+	}
+	return strings.Join(ns, ", ")
+}
+
+// comparison is what every format writes.
+type comparison struct {
+	Old, New fileSide `json:"-"`
+	resultdiff.Files
+	Method string `json:"method"`
+	// FailOnRegression is the gate's limit, nil without a gate;
+	// Regressions are the experiments that fail it.
+	FailOnRegression *float64 `json:"fail_on_regression,omitempty"`
+	Regressions      []string `json:"regressions"`
+}
+
+// fileSide says which run one side of the comparison is.
+type fileSide struct {
+	File  string    `json:"file"`
+	Tool  string    `json:"tool"`
+	Start time.Time `json:"start"`
+	Host  string    `json:"host"`
+	CPU   int       `json:"cpu"`
+}
+
+func side(path string, r *report.Result) fileSide {
+	s := fileSide{File: path, Tool: r.Tool, Start: r.Start, Host: "unknown: the result holds no snapshot", CPU: r.CPU}
+	if r.Before != nil {
+		s.Host = r.Before.Hostname.String()
+	}
+	return s
+}
+
+func (s fileSide) String() string {
+	when := "unknown time"
+	if !s.Start.IsZero() {
+		when = s.Start.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	return fmt.Sprintf("%s (%s, %s, host %s, cpu%d)", s.File, s.Tool, when, s.Host, s.CPU)
+}
+
+// gateMessage is the one line the gate fails with.
+func (c comparison) gateMessage() string {
+	var parts []string
+	for _, r := range c.Rows {
+		for _, n := range c.Regressions {
+			if r.Name == n {
+				parts = append(parts, fmt.Sprintf("%s %s (95%% CI %s to %s)", r.Name,
+					compare.FmtPct(r.Change()), compare.FmtPct(r.CILow-1), compare.FmtPct(r.CIHigh-1)))
+			}
+		}
+	}
+	n := fmt.Sprintf("%d experiments", len(parts))
+	if len(parts) == 1 {
+		n = "1 experiment"
+	}
+	return fmt.Sprintf("--fail-on-regression %s: %s slower by more than %s with the whole confidence interval: %s",
+		fmtPercent(*c.FailOnRegression), n, fmtPercent(*c.FailOnRegression), strings.Join(parts, ", "))
+}
+
+// gateLine is the gate's outcome for the report, "" without a gate.
+func (c comparison) gateLine() string {
+	if c.FailOnRegression == nil {
+		return ""
+	}
+	if len(c.Regressions) > 0 {
+		return "gate: FAILED: " + c.gateMessage()
+	}
+	return fmt.Sprintf("gate: passed: --fail-on-regression %s: no experiment is significantly slower by more than %s",
+		fmtPercent(*c.FailOnRegression), fmtPercent(*c.FailOnRegression))
+}
+
+// cells are one row's columns in every table format: old and new median,
+// change, interval, p-value, verdict. A row that is not comparable shows
+// its medians only: its change would be a number nobody should read.
+func cells(r resultdiff.Row) []string {
+	c := []string{fmtTime(r.BaseMedian), fmtTime(r.CandidateMedian), "-", "-", "-", r.Verdict}
+	if r.Verdict != compare.NotComparable {
+		c[2] = compare.FmtPct(r.Change())
+		c[3] = compare.FmtPct(r.CILow-1) + " to " + compare.FmtPct(r.CIHigh-1)
+		c[4] = compare.FmtP(r.AdjustedP)
+	}
+	return c
+}
+
+func geomeanCells(g resultdiff.Geomean) []string {
+	n := fmt.Sprintf("(%d experiments)", g.N)
+	if g.N == 1 {
+		n = "(1 experiment)"
+	}
+	return []string{fmtTime(g.Old), fmtTime(g.New), compare.FmtPct(g.Ratio - 1), "", "", n}
+}
+
+var compareHeader = []string{"experiment", "old", "new", "change", "95% CI", "p", "verdict"}
+
+func writeCompareText(w io.Writer, c comparison) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "old: %s\nnew: %s\n\n", c.Old, c.New)
+	if len(c.Differences) == 0 {
+		b.WriteString("machine: no difference in host, CPU model, kernel, Go, benchy, governor, turbo, frequency limits, core type, clock, load, GOMAXPROCS, pinned CPU or settings\n\n")
+	} else {
+		b.WriteString("machine differences that can explain a change (read them before the numbers):\n")
+		rows := make([][]string, len(c.Differences))
+		for i, d := range c.Differences {
+			rows[i] = []string{"  " + d.What, d.Old, "->", d.New}
+		}
+		writeLeftTable(&b, rows)
+		b.WriteByte('\n')
+	}
+	rows := [][]string{compareHeader}
+	for _, r := range c.Rows {
+		rows = append(rows, append([]string{r.Name}, cells(r)...))
+	}
+	if c.Geomean.N > 0 {
+		rows = append(rows, append([]string{"geomean"}, geomeanCells(c.Geomean)...))
+	}
+	writeLeftTable(&b, rows)
+	if len(c.OnlyOld)+len(c.OnlyNew) > 0 {
+		b.WriteByte('\n')
+	}
+	if len(c.OnlyOld) > 0 {
+		fmt.Fprintf(&b, "only in old: %s\n", strings.Join(c.OnlyOld, ", "))
+	}
+	if len(c.OnlyNew) > 0 {
+		fmt.Fprintf(&b, "only in new: %s\n", strings.Join(c.OnlyNew, ", "))
+	}
+	b.WriteByte('\n')
+	for _, r := range c.Rows {
+		fmt.Fprintf(&b, "%s\n", r.Sentence)
+	}
+	fmt.Fprintf(&b, "\nmethod: %s\n", c.Method)
+	if g := c.gateLine(); g != "" {
+		fmt.Fprintf(&b, "%s\n", g)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeLeftTable writes rows in columns two spaces apart, all left-aligned
+// (the change and interval columns read best aligned on their sign).
+func writeLeftTable(b *strings.Builder, rows [][]string) {
+	var width []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], len([]rune(cell)))
+		}
+	}
+	for _, row := range rows {
+		var line strings.Builder
+		for i, cell := range row {
+			if i > 0 {
+				line.WriteString("  ")
+			}
+			line.WriteString(cell)
+			line.WriteString(strings.Repeat(" ", width[i]-len([]rune(cell))))
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+}
+
+// writeCompareMarkdown writes a pull-request comment: the machine
+// differences first, a table, the reasons of rows without a verdict, the
+// method and the gate.
+func writeCompareMarkdown(w io.Writer, c comparison) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "### benchy compare: `%s` → `%s`\n\n", mdCode(c.Old.File), mdCode(c.New.File))
+	if len(c.Differences) == 0 {
+		b.WriteString("Same machine and settings in both runs.\n\n")
+	} else {
+		b.WriteString("> [!WARNING]\n> **Machine differences** that can explain a change:\n")
+		for _, d := range c.Differences {
+			fmt.Fprintf(&b, "> - %s: `%s` → `%s`\n", mdCell(d.What), mdCode(d.Old), mdCode(d.New))
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("| " + strings.Join(compareHeader, " | ") + " |\n")
+	b.WriteString("|:--|--:|--:|--:|:--|--:|:--|\n")
+	for _, r := range c.Rows {
+		cs := cells(r)
+		if r.Verdict == compare.Faster || r.Verdict == compare.Slower {
+			cs[5] = "**" + cs[5] + "**"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s |\n", mdCode(r.Name), strings.Join(mdCells(cs), " | "))
+	}
+	if c.Geomean.N > 0 {
+		fmt.Fprintf(&b, "| geomean | %s |\n", strings.Join(mdCells(geomeanCells(c.Geomean)), " | "))
+	}
+	var notes []string
+	for _, r := range c.Rows {
+		if r.Verdict == compare.NotComparable {
+			notes = append(notes, fmt.Sprintf("- `%s` not comparable: %s\n", mdCode(r.Name), mdCell(r.Reason)))
+		}
+	}
+	if len(c.OnlyOld) > 0 {
+		notes = append(notes, fmt.Sprintf("- only in old: %s\n", mdList(c.OnlyOld)))
+	}
+	if len(c.OnlyNew) > 0 {
+		notes = append(notes, fmt.Sprintf("- only in new: %s\n", mdList(c.OnlyNew)))
+	}
+	if len(notes) > 0 {
+		b.WriteString("\n" + strings.Join(notes, ""))
+	}
+	fmt.Fprintf(&b, "\n<sub>%s</sub>\n", mdCell(c.Method))
+	if g := c.gateLine(); g != "" {
+		fmt.Fprintf(&b, "\n**%s**\n", mdCell(g))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// mdCell makes text safe in a table cell: one line, pipes escaped.
+func mdCell(s string) string {
+	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
+}
+
+func mdCells(cs []string) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = mdCell(c)
+	}
+	return out
+}
+
+// mdCode makes text safe inside a code span in a table.
+func mdCode(s string) string { return mdCell(strings.ReplaceAll(s, "`", "'")) }
+
+func mdList(xs []string) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = "`" + mdCode(x) + "`"
+	}
+	return strings.Join(out, ", ")
+}
+
+func writeCompareJSON(w io.Writer, c comparison) error {
+	out := struct {
+		Old fileSide `json:"old"`
+		New fileSide `json:"new"`
+		comparison
+	}{c.Old, c.New, c}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// fmtTime formats ns/op with three significant digits in the unit that
+// keeps the number between 1 and 1000 ("1.02 µs"); "-" for none.
+func fmtTime(ns float64) string {
+	if !(ns > 0) || math.IsInf(ns, 0) {
+		return "-"
+	}
+	units := []string{"ns", "µs", "ms", "s"}
+	i := 0
+	digits := func(x float64) int { return max(2-int(math.Floor(math.Log10(x))), 0) }
+	round := func(x float64) float64 {
+		v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', digits(x), 64), 64)
+		return v
+	}
+	for i < len(units)-1 && round(ns) >= 1000 {
+		ns /= 1000
+		i++
+	}
+	return strconv.FormatFloat(ns, 'f', digits(round(ns)), 64) + " " + units[i]
+}
+
+// fmtPercent formats a fraction as a percentage: 0.05 -> "5%".
+func fmtPercent(f float64) string {
+	return strconv.FormatFloat(100*f, 'f', -1, 64) + "%"
+}

@@ -1,0 +1,440 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/resultdiff"
+)
+
+// testdata/compare holds old.json, a real run on a 2-vCPU VM (sum/sink,
+// fold/constant, fold/opaque, sort/copy-8000, clock/now; 21 samples), and
+// three files derived from it by compareVariants (rewritten with -update):
+//
+//   - noise.json: another draw of the same run: every experiment's samples
+//     in another order, each within ±0.3%.
+//   - slower.json: noise.json with sum/sink 25% slower and sort/copy-8000
+//     3% slower.
+//   - othermachine.json: noise.json measured elsewhere: other host, CPU
+//     model, kernel, Go, GOMAXPROCS, pinned CPU, sample time, gc, load and
+//     a load warning; clock/now left out, "empty" added.
+const compareDir = "../../testdata/compare"
+
+func compareFile(name string) string { return filepath.Join(compareDir, name) }
+
+// compareVariants builds the derived files from old.json.
+func compareVariants(t *testing.T) map[string]*report.Result {
+	t.Helper()
+	load := func() *report.Result {
+		r, err := report.Load(compareFile("old.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	jitter := func(r *report.Result) {
+		r.Start, r.End = r.Start.Add(time.Hour), r.End.Add(time.Hour)
+		for i := range r.Experiments {
+			s := r.Experiments[i].Samples
+			rot := slices.Concat(s[7%len(s):], s[:7%len(s)])
+			for j := range rot {
+				rot[j].Ns = int64(math.Round(float64(rot[j].Ns) * (1 + 0.003*math.Sin(float64(j)))))
+			}
+			r.Experiments[i].Samples = rot
+		}
+	}
+	scale := func(r *report.Result, name string, f float64) {
+		for i := range r.Experiments {
+			if r.Experiments[i].Name == name {
+				for j := range r.Experiments[i].Samples {
+					s := &r.Experiments[i].Samples[j]
+					s.Ns = int64(math.Round(float64(s.Ns) * f))
+				}
+			}
+		}
+	}
+	noise := load()
+	jitter(noise)
+	slower := load()
+	jitter(slower)
+	scale(slower, "sum/sink", 1.25)
+	scale(slower, "sort/copy-8000", 1.03)
+
+	other := load()
+	jitter(other)
+	b := other.Before
+	b.Hostname = machine.Known("ci-runner-7")
+	b.Kernel = machine.Known("6.19.0-custom")
+	b.CPUModel = machine.Known("Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz")
+	b.Load = machine.Known(machine.LoadAvg{Load1: 3.5, Load5: 3.1, Load15: 2.8, Runnable: 5, Tasks: 240})
+	other.CPUModel = b.CPUModel.Value
+	other.GoVersion = "go1.27.0"
+	other.GOMAXPROCS, other.CPU = 4, 0
+	other.Settings.SampleTime, other.Settings.GC = 20*time.Millisecond, true
+	other.Environment = append(other.Environment, finding.Finding{Code: "load", Severity: finding.Warn,
+		Message: "load average 3.5 on 2 CPUs: other tasks compete for the CPUs"})
+	var exps []report.Experiment
+	for _, e := range other.Experiments {
+		for j := range e.Samples {
+			e.Samples[j].CPU = other.CPU // measured on the other CPU
+		}
+		if e.Name != "clock/now" {
+			exps = append(exps, e)
+		}
+		if e.Name == "fold/opaque" {
+			e.Name, e.Description = "empty", "the loop with nothing in it"
+			exps = append(exps, e)
+		}
+	}
+	other.Experiments = exps
+	return map[string]*report.Result{"noise.json": noise, "slower.json": slower, "othermachine.json": other}
+}
+
+// The derived files are what compareVariants makes of old.json.
+func TestCompareFixtures(t *testing.T) {
+	for name, r := range compareVariants(t) {
+		var b bytes.Buffer
+		if err := report.Write(&b, r, "json"); err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, compareFile(name), b.Bytes())
+	}
+}
+
+// runCompare runs `benchy compare args...` in process.
+func runCompare(args ...string) (string, string, int) {
+	var out, errb bytes.Buffer
+	code := Main(append([]string{"compare"}, args...), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestCompareGolden(t *testing.T) {
+	for _, tt := range []struct {
+		golden string
+		args   []string
+	}{
+		{"slower.text", []string{"--fail-on-regression", "5%", compareFile("old.json"), compareFile("slower.json")}},
+		{"slower.md", []string{"--format", "markdown", "--fail-on-regression", "5%", compareFile("old.json"), compareFile("slower.json")}},
+		{"noise.text", []string{compareFile("old.json"), compareFile("noise.json")}},
+		{"othermachine.text", []string{compareFile("old.json"), compareFile("othermachine.json")}},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			out, _, _ := runCompare(tt.args...)
+			checkGolden(t, compareFile(tt.golden), []byte(out))
+		})
+	}
+}
+
+// The gate: a regression beyond the limit with its whole interval exits
+// 1 and names it; noise, a limit above the regression, or no gate exit 0.
+func TestCompareGate(t *testing.T) {
+	old, slower, noise := compareFile("old.json"), compareFile("slower.json"), compareFile("noise.json")
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr []string
+	}{
+		{"regression over 5%", []string{"--fail-on-regression", "5%", old, slower}, ExitFailed,
+			[]string{"--fail-on-regression 5%: 1 experiment slower by more than 5%", "sum/sink +25."}},
+		{"as a fraction", []string{"--fail-on-regression", "0.05", old, slower}, ExitFailed, []string{"sum/sink"}},
+		{"small regression counts at 0%", []string{"--fail-on-regression", "0%", "--threshold", "1%", old, slower}, ExitFailed,
+			[]string{"2 experiments", "sum/sink", "sort/copy-8000"}},
+		{"limit above the regression", []string{"--fail-on-regression", "30%", old, slower}, ExitOK, nil},
+		{"no gate", []string{old, slower}, ExitOK, nil},
+		{"noise", []string{"--fail-on-regression", "0%", old, noise}, ExitOK, nil},
+		{"same file", []string{"--fail-on-regression", "0%", old, old}, ExitOK, nil},
+		{"faster is no regression", []string{"--fail-on-regression", "0%", slower, old}, ExitOK, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, stderr, code := runCompare(tt.args...)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d\nstderr: %s\n%s", code, tt.code, stderr, out)
+			}
+			for _, s := range tt.stderr {
+				if !strings.Contains(stderr, s) {
+					t.Errorf("stderr %q does not contain %q", stderr, s)
+				}
+			}
+			if tt.code == ExitOK && stderr != "" {
+				t.Errorf("stderr %q", stderr)
+			}
+			if strings.Contains(strings.Join(tt.args, " "), "fail-on-regression") {
+				want := "gate: passed"
+				if tt.code == ExitFailed {
+					want = "gate: FAILED"
+				}
+				if !strings.Contains(out, want) {
+					t.Errorf("report does not say %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+// Noise is no difference: every experiment of old vs noise that has a
+// verdict has "no difference detected"; fold/constant (impossible) is not
+// comparable.
+func TestCompareNoise(t *testing.T) {
+	out, _, code := runCompare("--format", "json", compareFile("old.json"), compareFile("noise.json"))
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var c struct {
+		Experiments []resultdiff.Row        `json:"experiments"`
+		Differences []resultdiff.Difference `json:"machine_differences"`
+		Geomean     resultdiff.Geomean      `json:"geomean"`
+		Regressions []string                `json:"regressions"`
+		Old         fileSide                `json:"old"`
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Experiments) != 5 || c.Old.File != compareFile("old.json") || c.Regressions == nil {
+		t.Fatalf("experiments %d, old %q, regressions %v", len(c.Experiments), c.Old.File, c.Regressions)
+	}
+	for _, r := range c.Experiments {
+		want := compare.NoDifference
+		if r.Name == "fold/constant" {
+			want = compare.NotComparable
+			if r.Reason != "both runs are not believable: impossible" {
+				t.Errorf("fold/constant reason %q", r.Reason)
+			}
+		}
+		if r.Verdict != want {
+			t.Errorf("%s: %s (%s), want %s", r.Name, r.Verdict, r.Reason, want)
+		}
+		if r.Name != "fold/constant" && r.Comparisons != 4 {
+			t.Errorf("%s: adjusted over %d comparisons, want 4", r.Name, r.Comparisons)
+		}
+	}
+	if len(c.Differences) != 0 {
+		t.Errorf("machine differences between two runs of one machine: %v", c.Differences)
+	}
+	if c.Geomean.N != 4 || math.Abs(c.Geomean.Ratio-1) > 0.01 {
+		t.Errorf("geomean %+v", c.Geomean)
+	}
+}
+
+// Every machine difference is listed, before the numbers; experiments on
+// one side only are listed.
+func TestCompareMachineDifferences(t *testing.T) {
+	out, _, code := runCompare(compareFile("old.json"), compareFile("othermachine.json"))
+	if code != ExitOK {
+		t.Fatalf("exit %d", code)
+	}
+	table := strings.Index(out, "\nexperiment ")
+	if table < 0 {
+		t.Fatalf("no table:\n%s", out)
+	}
+	for _, want := range []string{
+		"host ", "ci-runner-7", "CPU model", "Intel(R) Xeon(R)", "kernel", "6.19.0-custom", "Go version", "go1.27.0",
+		"load average (1 min)", "3.50", "environment warnings", "GOMAXPROCS", "pinned CPU", "sample time", "20ms",
+		"gc during samples",
+	} {
+		i := strings.Index(out, want)
+		if i < 0 || i > table {
+			t.Errorf("%q not listed before the numbers:\n%s", want, out)
+		}
+	}
+	for _, want := range []string{"only in old: clock/now", "only in new: empty"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("%q missing:\n%s", want, out)
+		}
+	}
+}
+
+func TestCompareBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	notJSON := write("notjson.json", "BenchmarkX 1 2 ns/op\n")
+	notBenchy := write("other.json", `{"name": "x"}`)
+	empty := write("empty.json", `{"schema": 1, "tool": "benchy 0.1.0", "experiments": []}`)
+	disjoint := writeSubset(t, "clock/now")
+	old := compareFile("old.json")
+	tests := []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"one file", []string{old}, "compare takes OLD.json and NEW.json"},
+		{"missing", []string{old, filepath.Join(dir, "nope.json")}, "nope.json: no such file or directory"},
+		{"not JSON", []string{notJSON, old}, "notjson.json: not JSON"},
+		{"not benchy", []string{old, notBenchy}, "other.json: not a benchy result"},
+		{"no experiments", []string{old, empty}, "empty.json: the result holds no experiment"},
+		{"nothing in common", []string{compareFile("othermachine.json"), disjoint}, "have no experiment in common (old: sum/sink"},
+		{"bad threshold", []string{"--threshold", "abc", old, old}, `--threshold "abc": not a percentage`},
+		{"bare percent", []string{"--fail-on-regression", "5", old, old}, "--fail-on-regression 5: write 5% or 0.05"},
+		{"negative", []string{"--threshold", "-1%", old, old}, "must be between 0% and 1000%"},
+		{"bad format", []string{"--format", "html", old, old}, "valid formats are text, json, markdown"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, stderr, code := runCompare(tt.args...)
+			if code != ExitUsage {
+				t.Errorf("exit %d, want %d", code, ExitUsage)
+			}
+			if !strings.Contains(stderr, tt.msg) || strings.Count(stderr, "\n") != 1 || out != "" {
+				t.Errorf("stderr %q (stdout %q), want one line with %q", stderr, out, tt.msg)
+			}
+		})
+	}
+}
+
+func TestParseFraction(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want float64
+		ok   bool
+	}{
+		{"2%", 0.02, true}, {"0.02", 0.02, true}, {" 5 % ", 0.05, true}, {"0", 0, true}, {"1", 1, true},
+		{"150%", 1.5, true}, {"1000%", 10, true}, {"1001%", 0, false}, {"5", 0, false}, {"-1%", 0, false},
+		{"", 0, false}, {"%", 0, false}, {"NaN", 0, false}, {"Inf%", 0, false}, {"2%%", 0, false}, {"0x10", 0, false},
+	} {
+		got, err := parseFraction("--x", tt.in)
+		if (err == nil) != tt.ok || math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("parseFraction(%q) = %v, %v; want %v (ok %v)", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+}
+
+func FuzzParseFraction(f *testing.F) {
+	for _, s := range []string{"2%", "0.02", "5", "-1%", "1e3%", "NaN"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := parseFraction("--x", s)
+		if err == nil && !(v >= 0 && v <= maxFraction) {
+			t.Fatalf("parseFraction(%q) = %v without error", s, v)
+		}
+		if err != nil && strings.Contains(err.Error(), "\n") {
+			t.Fatalf("error not one line: %q", err)
+		}
+	})
+}
+
+func TestFmtTime(t *testing.T) {
+	for _, tt := range []struct {
+		ns   float64
+		want string
+	}{
+		{0.2749, "0.275 ns"}, {47.23, "47.2 ns"}, {999.4, "999 ns"}, {999.7, "1.00 µs"}, {1137, "1.14 µs"},
+		{4.1e7, "41.0 ms"}, {2.5e9, "2.50 s"}, {0, "-"}, {math.NaN(), "-"},
+	} {
+		if got := fmtTime(tt.ns); got != tt.want {
+			t.Errorf("fmtTime(%v) = %q, want %q", tt.ns, got, tt.want)
+		}
+	}
+}
+
+// examples/run.sh, the script users keep, still works: two smoke runs into
+// an empty directory write two results with their reports, and the second
+// compares with the first without gating.
+func TestExampleScript(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs benchy twice")
+	}
+	results := filepath.Join(t.TempDir(), "my results")
+	script, err := filepath.Abs(filepath.Join("..", "..", "examples", "run.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func() (string, string) {
+		t.Helper()
+		cmd := exec.Command("bash", script)
+		cmd.Dir = t.TempDir() // any working directory
+		cmd.Env = append(os.Environ(), "BENCHY_SMOKE=1", "BENCHY_RESULTS="+results, "BENCHY_BENCH=^(sum/sink|empty)$")
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("run.sh: %v\nstdout:\n%s\nstderr:\n%s", err, out.String(), errb.String())
+		}
+		return out.String(), errb.String()
+	}
+	_, stderr := run()
+	if !strings.Contains(stderr, "nothing to compare") {
+		t.Errorf("first run: stderr does not say there is nothing to compare:\n%s", stderr)
+	}
+	out, stderr := run()
+	if !strings.Contains(stderr, "without a gate") {
+		t.Errorf("second run: stderr does not say the smoke comparison does not gate:\n%s", stderr)
+	}
+	for _, want := range []string{"old: ", "new: ", "sum/sink", "empty", "verdict"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("second run: comparison lacks %q:\n%s", want, out)
+		}
+	}
+	jsons, _ := filepath.Glob(filepath.Join(results, "*.json"))
+	texts, _ := filepath.Glob(filepath.Join(results, "*.txt"))
+	if len(jsons) != 2 || len(texts) != 3 { // two reports and one comparison
+		t.Fatalf("results: %v %v", jsons, texts)
+	}
+	for _, j := range jsons {
+		r, err := report.Load(j)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Settings.Smoke || len(r.Experiments) != 2 {
+			t.Errorf("%s: smoke %v, %d experiments", j, r.Settings.Smoke, len(r.Experiments))
+		}
+		txt, err := os.ReadFile(strings.TrimSuffix(j, ".json") + ".txt")
+		if err != nil || !strings.Contains(string(txt), "summary:") {
+			t.Errorf("%s: text report missing or incomplete (%v)", j, err)
+		}
+	}
+}
+
+// benchstat's reader takes the Go benchmark format of a real run: no
+// syntax error, one result per sample, the time unit and config there.
+func TestRunGobenchParses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs benchy")
+	}
+	out, stderr, code := runBinary(t, "run", "--smoke", "--bench", "^(sum/sink|concat/builder)$", "--format", "gobench")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rd := benchfmt.NewReader(strings.NewReader(out), "run.gobench")
+	names := map[string]int{}
+	for rd.Scan() {
+		switch rec := rd.Result().(type) {
+		case *benchfmt.SyntaxError:
+			t.Errorf("syntax error: %v", rec)
+		case *benchfmt.Result:
+			names[string(rec.Name.Base())]++
+			if _, ok := rec.Value("sec/op"); !ok {
+				t.Errorf("%s: no time: %v", rec.Name, rec.Values)
+			}
+			if rec.GetConfig("goos") == "" || rec.GetConfig("benchy-cpu") == "" {
+				t.Errorf("config missing: %v", rec.Config)
+			}
+		}
+	}
+	if err := rd.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if names["Sum"] != 3 || names["Concat"] != 3 {
+		t.Errorf("results per benchmark %v, want 3 samples each of Sum and Concat", names)
+	}
+}

@@ -1,0 +1,392 @@
+package compare
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// noisy returns n times around center with a relative spread sd (normal
+// noise, fixed seed), never below half the center.
+func noisy(seed uint64, n int, center, sd float64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = center * max(0.5, 1+sd*rng.NormFloat64())
+	}
+	return xs
+}
+
+// scaled returns xs times f, each with its own extra noise sd (the
+// candidate of a paired round: same machine state, its own jitter).
+func scaled(seed uint64, xs []float64, f, sd float64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = x * f * (1 + sd*rng.NormFloat64())
+	}
+	return out
+}
+
+func excludesOne(p Pair) bool { return p.CIHigh < 1 || p.CILow > 1 }
+
+func TestPairedVerdicts(t *testing.T) {
+	base := noisy(1, 31, 100, 0.01)
+	tests := []struct {
+		name    string
+		cand    []float64
+		verdict string
+		reason  string // substring of Reason
+	}{
+		{"clear win", scaled(2, base, 0.5, 0.01), Faster, ""},
+		{"clear loss", scaled(3, base, 1.8, 0.01), Slower, ""},
+		{"small loss over threshold", scaled(4, base, 1.123, 0.005), Slower, ""},
+		{"overlap", noisy(5, 31, 100.5, 0.05), NoDifference, "interval includes 1"},
+		{"A/A", noisy(6, 31, 100, 0.01), NoDifference, ""},
+		{"identical", base, NoDifference, "interval includes 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Paired(base, tt.cand, DefaultThreshold)
+			if p.Verdict != tt.verdict || !strings.Contains(p.Reason, tt.reason) {
+				t.Errorf("verdict %q (%s), want %q (%s)\n%s", p.Verdict, p.Reason, tt.verdict, tt.reason, p.Sentence)
+			}
+			if !(p.CILow <= p.Ratio && p.Ratio <= p.CIHigh) {
+				t.Errorf("ratio %v outside its interval [%v, %v]", p.Ratio, p.CILow, p.CIHigh)
+			}
+			if (p.Verdict == Faster || p.Verdict == Slower) && (!excludesOne(p) || p.AdjustedP >= 0.05 || p.Reason != "") {
+				t.Errorf("claimed %s without the evidence: %+v", p.Verdict, p)
+			}
+			if p.N != 31 || !p.Paired || p.Comparisons != 1 || p.AdjustedP != p.P {
+				t.Errorf("n %d paired %v comparisons %d p %v adjusted %v", p.N, p.Paired, p.Comparisons, p.P, p.AdjustedP)
+			}
+		})
+	}
+}
+
+// A change that is real (the interval excludes 1, p tiny) but smaller than
+// the threshold is not claimed, and the reason says so.
+func TestTinyButSignificant(t *testing.T) {
+	for _, paired := range []bool{true, false} {
+		base := noisy(10, 31, 100, 0.0005)
+		cand := scaled(11, base, 1.005, 0.0005)
+		if !paired {
+			cand = noisy(12, 31, 100.5, 0.0005)
+		}
+		p := compareFunc(paired)(base, cand, DefaultThreshold)
+		if !excludesOne(p) || p.P >= 0.001 {
+			t.Fatalf("paired=%v: test data not significant: CI [%v, %v] p %v", paired, p.CILow, p.CIHigh, p.P)
+		}
+		if p.Verdict != NoDifference || !strings.Contains(p.Reason, "within the 2% threshold") {
+			t.Errorf("paired=%v: verdict %q reason %q", paired, p.Verdict, p.Reason)
+		}
+		if !strings.Contains(p.Sentence, "within the 2% threshold") || !strings.Contains(p.Sentence, "ratio 1.005") {
+			t.Errorf("paired=%v: sentence does not say why: %s", paired, p.Sentence)
+		}
+		// With no threshold the same data is a difference.
+		if q := compareFunc(paired)(base, cand, 0); q.Verdict != Slower {
+			t.Errorf("paired=%v, threshold 0: verdict %q, want slower", paired, q.Verdict)
+		}
+	}
+}
+
+func compareFunc(paired bool) func(a, b []float64, th float64) Pair {
+	if paired {
+		return Paired
+	}
+	return Unpaired
+}
+
+func TestUnpairedVerdicts(t *testing.T) {
+	base := noisy(20, 31, 100, 0.02)
+	tests := []struct {
+		name    string
+		cand    []float64
+		verdict string
+	}{
+		{"clear win", noisy(21, 31, 50, 0.02), Faster},
+		{"clear loss", noisy(22, 25, 130, 0.02), Slower},
+		{"overlap", noisy(23, 31, 100.5, 0.02), NoDifference},
+		{"A/A", noisy(24, 31, 100, 0.02), NoDifference},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Unpaired(base, tt.cand, DefaultThreshold)
+			if p.Verdict != tt.verdict {
+				t.Errorf("verdict %q (%s), want %q", p.Verdict, p.Reason, tt.verdict)
+			}
+			if want := p.CandidateMedian / p.BaseMedian; p.Ratio != want {
+				t.Errorf("ratio %v, want the ratio of medians %v", p.Ratio, want)
+			}
+			if !(p.CILow <= p.Ratio && p.Ratio <= p.CIHigh) || p.CILow <= 0 {
+				t.Errorf("ratio %v outside its interval [%v, %v]", p.Ratio, p.CILow, p.CIHigh)
+			}
+			if p.Paired || p.BaseN != 31 || p.CandidateN != len(tt.cand) {
+				t.Errorf("paired %v, n %d+%d", p.Paired, p.BaseN, p.CandidateN)
+			}
+			// Fixed seed: the same data give the same interval.
+			if q := Unpaired(base, tt.cand, DefaultThreshold); q != p {
+				t.Errorf("not reproducible:\n%+v\n%+v", p, q)
+			}
+		})
+	}
+}
+
+// The inputs are not changed (benchmath sorts what it is given).
+func TestInputsUntouched(t *testing.T) {
+	base := noisy(30, 9, 100, 0.05)
+	cand := noisy(31, 9, 90, 0.05)
+	b0, c0 := append([]float64(nil), base...), append([]float64(nil), cand...)
+	Paired(base, cand, DefaultThreshold)
+	Unpaired(base, cand, DefaultThreshold)
+	for i := range base {
+		if base[i] != b0[i] || cand[i] != c0[i] {
+			t.Fatal("input modified")
+		}
+	}
+}
+
+func TestNotComparable(t *testing.T) {
+	five := noisy(40, 5, 100, 0.01)
+	six := noisy(41, 6, 100, 0.01)
+	tests := []struct {
+		name   string
+		f      func([]float64, []float64, float64) Pair
+		a, b   []float64
+		reason string
+	}{
+		{"too few rounds", Paired, five, scaled(1, five, 0.5, 0), "too few rounds: 5, need at least 6"},
+		{"too few samples", Unpaired, six, five, "too few samples: 6+5"},
+		{"unequal rounds", Paired, six, five, "one sample of each per round: 6 base, 5 candidate"},
+		{"empty", Paired, nil, nil, "too few rounds: 0"},
+		{"zero time", Unpaired, six, []float64{1, 2, 0, 4, 5, 6}, "candidate sample 3 is not a positive time"},
+		{"NaN", Paired, []float64{1, 2, 3, math.NaN(), 5, 6}, six, "base sample 4"},
+		{"Inf", Unpaired, []float64{math.Inf(1), 2, 3, 4, 5, 6}, six, "base sample 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := tt.f(tt.a, tt.b, DefaultThreshold)
+			if p.Verdict != NotComparable || !strings.Contains(p.Reason, tt.reason) {
+				t.Errorf("verdict %q reason %q, want not comparable: %s", p.Verdict, p.Reason, tt.reason)
+			}
+			if !strings.Contains(p.Sentence, "not comparable ("+p.Reason+")") {
+				t.Errorf("sentence %q", p.Sentence)
+			}
+			// Holm leaves it alone.
+			ps := []Pair{p}
+			Holm(ps, DefaultAlpha)
+			if ps[0].Verdict != NotComparable {
+				t.Errorf("Holm decided a pair that is not comparable: %q", ps[0].Verdict)
+			}
+		})
+	}
+}
+
+// Holm on the textbook example: p = 0.01, 0.04, 0.03, 0.005 adjust to
+// 0.03, 0.06, 0.06, 0.02 (R: p.adjust(c(.01,.04,.03,.005), "holm")); at
+// alpha 0.05 the first and the last are rejected.
+func TestHolm(t *testing.T) {
+	raw := []float64{0.01, 0.04, 0.03, 0.005}
+	want := []float64{0.03, 0.06, 0.06, 0.02}
+	wantVerdict := []string{Faster, NoDifference, NoDifference, Faster}
+	pairs := make([]Pair, len(raw))
+	for i, p := range raw {
+		pairs[i] = Pair{Ratio: 0.5, CILow: 0.4, CIHigh: 0.6, P: p, AdjustedP: p, Alpha: DefaultAlpha,
+			Comparisons: 1, Threshold: DefaultThreshold, Paired: true, N: 31}
+	}
+	pairs = append(pairs, Pair{Verdict: NotComparable, Reason: "too few rounds", P: math.NaN()})
+	Holm(pairs, 0.05)
+	for i := range raw {
+		if math.Abs(pairs[i].AdjustedP-want[i]) > 1e-12 {
+			t.Errorf("p=%v adjusted to %v, want %v", raw[i], pairs[i].AdjustedP, want[i])
+		}
+		if pairs[i].Verdict != wantVerdict[i] || pairs[i].Comparisons != 4 {
+			t.Errorf("p=%v: verdict %q over %d comparisons, want %q over 4", raw[i], pairs[i].Verdict, pairs[i].Comparisons, wantVerdict[i])
+		}
+		if !strings.Contains(pairs[i].Sentence, "Holm-adjusted for 4 comparisons") {
+			t.Errorf("sentence does not name the correction: %s", pairs[i].Sentence)
+		}
+	}
+	if pairs[1].Reason != "p=0.060 is not below 0.050" {
+		t.Errorf("reason %q", pairs[1].Reason)
+	}
+	// One comparison: nothing to adjust.
+	one := []Pair{{Ratio: 0.5, CILow: 0.4, CIHigh: 0.6, P: 0.03, Threshold: DefaultThreshold}}
+	Holm(one, 0.05)
+	if one[0].AdjustedP != 0.03 || one[0].Comparisons != 1 || one[0].Verdict != Faster {
+		t.Errorf("one comparison: %+v", one[0])
+	}
+}
+
+// A/A runs claim a difference rarely: with no threshold at all, over 200
+// A/A comparisons of each kind (fixed seeds, so the count is stable), the
+// statistics alone claim at most about alpha of them.
+func TestAAFalseClaims(t *testing.T) {
+	for _, paired := range []bool{true, false} {
+		claims := 0
+		for i := range uint64(200) {
+			a := noisy(1000+i, 31, 100, 0.02)
+			b := noisy(5000+i, 31, 100, 0.02)
+			if v := compareFunc(paired)(a, b, 0).Verdict; v != NoDifference {
+				claims++
+			}
+		}
+		if claims > 12 {
+			t.Errorf("paired=%v: %d of 200 A/A comparisons claimed a difference", paired, claims)
+		}
+		t.Logf("paired=%v: %d of 200 A/A comparisons claimed a difference with threshold 0", paired, claims)
+	}
+}
+
+func TestSentences(t *testing.T) {
+	base := make([]float64, 31)
+	for i := range base {
+		base[i] = 4e7 + float64(i%7)*1e5
+	}
+	builder := make([]float64, 31)
+	slower := make([]float64, 31)
+	for i, b := range base {
+		builder[i] = b / 41.2
+		slower[i] = b * 1.123
+	}
+	p := Paired(base, builder, DefaultThreshold)
+	p.SetNames("concat/quadratic", "concat/builder")
+	if want := "concat/builder is 41.2x faster than concat/quadratic (95% CI 41.2x-41.2x, p<0.001, 31 rounds)"; p.Sentence != want {
+		t.Errorf("got  %s\nwant %s", p.Sentence, want)
+	}
+	p = Unpaired(base, slower, DefaultThreshold)
+	p.SetNames("old sum/sink", "new sum/sink")
+	if want := "new sum/sink is 12.3% slower than old sum/sink (95% CI +11.7% to +12.9%, p<0.001, 31+31 samples)"; p.Sentence != want {
+		t.Errorf("got  %s\nwant %s", p.Sentence, want)
+	}
+	for _, tt := range []struct {
+		p    Pair
+		want string
+	}{
+		{Pair{Base: "sum/sink", Candidate: "sum/sink", Paired: true, N: 31, Ratio: 1.01, CILow: 0.98, CIHigh: 1.03, P: 0.41, AdjustedP: 0.41},
+			"sum/sink vs sum/sink: no difference detected (ratio 1.01, 95% CI 0.98-1.03, p=0.41, 31 rounds)"},
+		{Pair{Base: "a", Candidate: "b", Paired: true, N: 31, Ratio: 1.8, CILow: 1.7, CIHigh: 1.9, P: 0.0004},
+			"b is 1.8x slower than a (95% CI 1.7x-1.9x, p<0.001, 31 rounds)"},
+		{Pair{Base: "a", Candidate: "b", Paired: true, N: 31, Ratio: 0.9, CILow: 0.88, CIHigh: 0.92, P: 0.012, Comparisons: 3},
+			"b is 10.0% faster than a (95% CI -12.0% to -8.0%, p=0.012 Holm-adjusted for 3 comparisons, 31 rounds)"},
+		{Pair{Base: "a", Candidate: "b", BaseN: 10, CandidateN: 12, Ratio: 1.005, CILow: 1.003, CIHigh: 1.007, P: 0.0001},
+			"b vs a: no difference detected (ratio 1.005, 95% CI 1.003-1.007, p<0.001, 10+12 samples; the change, +0.50%, is within the 2% threshold)"},
+	} {
+		p := tt.p
+		p.AdjustedP, p.Alpha, p.Threshold = p.P, DefaultAlpha, DefaultThreshold
+		if p.Comparisons == 0 {
+			p.Comparisons = 1
+		}
+		p.decide()
+		if p.Sentence != tt.want {
+			t.Errorf("got  %s\nwant %s", p.Sentence, tt.want)
+		}
+	}
+}
+
+func TestFormats(t *testing.T) {
+	for _, tt := range []struct{ got, want string }{
+		{fmtP(0.41), "0.41"}, {fmtP(0.041), "0.041"}, {fmtP(0.0012), "0.0012"}, {fmtP(1), "1.00"},
+		{FmtP(0.0002), "<0.001"}, {fmtPct(0.123), "+12.3%"}, {fmtPct(-0.0048), "-0.48%"}, {fmtPct(0), "+0.0%"},
+		{fmtThreshold(0.02), "2%"}, {fmtThreshold(0.005), "0.5%"},
+		{Sig3(41.23), "41.2"}, {Sig3(1.8), "1.8"}, {Sig3(1234), "1234"}, {Sig3(2.0), "2"},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+	for _, tt := range []struct {
+		lo, r, hi float64
+		want      string
+	}{
+		{0.98, 1.01, 1.03, "0.98 1.01 1.03"},
+		{1.003, 1.005, 1.007, "1.003 1.005 1.007"},
+		{1, 1, 1, "1.00 1.00 1.00"},
+		{1.00001, 1.00002, 1.00003, "1.0000 1.0000 1.0000"},
+	} {
+		a, b, c := fmtRatios(tt.lo, tt.r, tt.hi)
+		if got := a + " " + b + " " + c; got != tt.want {
+			t.Errorf("fmtRatios(%v, %v, %v) = %q, want %q", tt.lo, tt.r, tt.hi, got, tt.want)
+		}
+	}
+}
+
+func TestResamples(t *testing.T) {
+	for _, tt := range []struct{ n, want int }{{0, 10000}, {62, 10000}, {4000, 5000}, {200000, 1000}} {
+		if got := Resamples(tt.n); got != tt.want {
+			t.Errorf("Resamples(%d) = %d, want %d", tt.n, got, tt.want)
+		}
+	}
+}
+
+// The O(n) resampled median is the median of the drawn values.
+func TestResamplerMedian(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 6, 31} {
+		r := newResampler(noisy(uint64(n), n, 100, 0.1))
+		src := rand.NewPCG(9, 9)
+		rng := rand.New(src)
+		for range 50 {
+			// Replay the same draws to build the resample by hand.
+			state := *src
+			replay := rand.New(&state)
+			got := r.median(rng)
+			draw := make([]float64, n)
+			for i := range draw {
+				draw[i] = r.sorted[replay.IntN(n)]
+			}
+			if want := median(draw); got != want {
+				t.Fatalf("n=%d: resampled median %v, want %v", n, got, want)
+			}
+		}
+	}
+}
+
+// FuzzCompare: any times, even garbage, give a verdict and never panic;
+// a claimed difference always has its evidence.
+func FuzzCompare(f *testing.F) {
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, uint8(2))
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, uint8(0))
+	f.Fuzz(func(t *testing.T, b []byte, th uint8) {
+		xs := make([]float64, len(b))
+		for i, v := range b {
+			xs[i] = float64(v)
+		}
+		half := len(xs) / 2
+		for _, p := range []Pair{Paired(xs[:half], xs[half:2*half], float64(th)/100), Unpaired(xs[:half], xs[half:], float64(th)/100)} {
+			switch p.Verdict {
+			case Faster, Slower:
+				if !excludesOne(p) || !(p.AdjustedP < p.Alpha) || math.Abs(p.Ratio-1) <= p.Threshold {
+					t.Fatalf("claim without evidence: %+v", p)
+				}
+			case NoDifference, NotComparable:
+			default:
+				t.Fatalf("verdict %q", p.Verdict)
+			}
+			if p.Sentence == "" {
+				t.Fatal("no sentence")
+			}
+		}
+	})
+}
+
+// A change past the threshold whose interval reaches back inside it is not
+// claimed: it may be no bigger than the noise.
+func TestIntervalMustClearTheThreshold(t *testing.T) {
+	p := Pair{Ratio: 1.025, CILow: 1.005, CIHigh: 1.04, AdjustedP: 0.001, P: 0.001, Alpha: 0.05, Threshold: 0.02}
+	if v, why := verdict(p); v != NoDifference || !strings.Contains(why, "reaches within the 2% threshold") {
+		t.Errorf("verdict = %q (%s), want no difference: the interval reaches inside 2%%", v, why)
+	}
+	p.CILow = 1.021
+	if v, _ := verdict(p); v != Slower {
+		t.Errorf("interval 2.1%%..4%%: verdict %q, want slower", v)
+	}
+	p = Pair{Ratio: 0.97, CILow: 0.95, CIHigh: 0.985, AdjustedP: 0.001, P: 0.001, Alpha: 0.05, Threshold: 0.02}
+	if v, _ := verdict(p); v != NoDifference {
+		t.Errorf("interval -5%%..-1.5%%: verdict %q, want no difference", v)
+	}
+	p.CIHigh = 0.975
+	if v, _ := verdict(p); v != Faster {
+		t.Errorf("interval -5%%..-2.5%%: verdict %q, want faster", v)
+	}
+}

@@ -1,0 +1,107 @@
+package compare
+
+import (
+	"math"
+	"slices"
+
+	"golang.org/x/perf/benchmath"
+)
+
+// Paired compares interleaved rounds: base[i] and cand[i] were measured in
+// the same round, one right after the other on the same CPU, so a slow
+// drift of the machine (clock, neighbours, heat) changes both alike and
+// cancels in their ratio cand[i]/base[i].
+//
+// Method: the ratio is the median of the per-round ratios, and its 95%
+// confidence interval is the distribution-free order-statistic interval of
+// that median (benchmath AssumeNothing.Summary on the ratios): the number
+// of ratios below the true median is Binomial(n, 1/2), which gives the two
+// order statistics that bracket it with at least 95% probability.
+// Assumption: the per-round ratios are independent and identically
+// distributed, no more (not normal, not symmetric). Rounds taken in ABBA
+// order make a linear drift hit both sides equally on average. The p-value
+// is the two-sided Mann-Whitney U test of the two samples (benchmath
+// AssumeNothing.Compare), which ignores the pairing and so is, if anything,
+// conservative.
+//
+// Minimum: MinSamples (6) rounds, and base and cand of the same length;
+// otherwise the verdict is "not comparable" with the reason. A threshold
+// below 0 (or NaN) counts as 0.
+func Paired(base, cand []float64, threshold float64) Pair {
+	p := newPair(true, base, cand, threshold)
+	p.N = min(len(base), len(cand))
+	if r := checkTimes("base", base) + checkTimes("candidate", cand); r != "" {
+		p.MarkNotComparable(r)
+		return p
+	}
+	if len(base) != len(cand) {
+		p.MarkNotComparable("interleaved rounds need one sample of each per round: " +
+			itoa(len(base)) + " base, " + itoa(len(cand)) + " candidate")
+		return p
+	}
+	if p.N < MinSamples {
+		p.MarkNotComparable("too few rounds: " + itoa(p.N) + ", need at least " + itoa(MinSamples) + " to tell")
+		return p
+	}
+	ratios := make([]float64, p.N)
+	for i := range ratios {
+		ratios[i] = cand[i] / base[i]
+	}
+	p.Ratio = median(ratios)
+	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(ratios, &benchmath.DefaultThresholds), Confidence)
+	p.CILow, p.CIHigh, p.Confidence = s.Lo, s.Hi, s.Confidence
+	p.P = mannWhitney(base, cand)
+	p.AdjustedP = p.P
+	p.decide()
+	return p
+}
+
+// newPair fills what every comparison has before any statistics.
+func newPair(paired bool, base, cand []float64, threshold float64) Pair {
+	p := Pair{
+		Paired:      paired,
+		BaseN:       len(base),
+		CandidateN:  len(cand),
+		Threshold:   CleanThreshold(threshold),
+		Alpha:       DefaultAlpha,
+		Comparisons: 1,
+		Confidence:  Confidence,
+		P:           math.NaN(),
+		AdjustedP:   math.NaN(),
+		Ratio:       math.NaN(),
+		CILow:       math.NaN(),
+		CIHigh:      math.NaN(),
+	}
+	if checkTimes("", base) == "" && len(base) > 0 {
+		p.BaseMedian = median(base)
+	}
+	if checkTimes("", cand) == "" && len(cand) > 0 {
+		p.CandidateMedian = median(cand)
+	}
+	return p
+}
+
+// mannWhitney is the two-sided Mann-Whitney U p-value of a against b, as
+// benchstat computes it. When every value is equal the test cannot run and
+// the p-value is 1: nothing tells the samples apart.
+func mannWhitney(a, b []float64) float64 {
+	t := &benchmath.DefaultThresholds
+	// NewSample sorts in place: give it copies.
+	c := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(a), t), benchmath.NewSample(slices.Clone(b), t))
+	return c.P
+}
+
+// median is the middle of xs (the mean of the two middle values for an
+// even count), computed on a sorted copy; NaN for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

@@ -1,0 +1,61 @@
+package report
+
+import (
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// rounds makes samples of 1000 iterations whose ns/op are xs.
+func rounds(xs ...float64) []harness.Sample {
+	s := make([]harness.Sample, len(xs))
+	for i, x := range xs {
+		s[i] = harness.Sample{Iters: 1000, Ns: int64(x * 1000)}
+	}
+	return s
+}
+
+func TestAnalyzeComparesInterleavedRuns(t *testing.T) {
+	base := rounds(100, 101, 99, 100, 102, 100, 101, 99)
+	fast := rounds(50, 51, 49, 50, 51, 50, 50, 49)
+	same := rounds(100, 100, 100, 101, 101, 99, 101, 100)
+	r := &Result{
+		Settings: Settings{Compare: []string{"a", "b", "c"}, Threshold: 0.02},
+		Experiments: []Experiment{
+			{Name: "a", Samples: base}, {Name: "b", Samples: fast}, {Name: "c", Samples: same},
+		},
+	}
+	Analyze(r)
+	if len(r.Comparison) != 2 {
+		t.Fatalf("%d pairs, want 2", len(r.Comparison))
+	}
+	b, c := r.Comparison[0], r.Comparison[1]
+	if b.Candidate != "b" || b.Verdict != "faster" || b.Comparisons != 2 {
+		t.Errorf("b: %+v, want faster, Holm over 2", b)
+	}
+	if c.Candidate != "c" || c.Verdict != "no difference detected" {
+		t.Errorf("c: %+v, want no difference", c)
+	}
+}
+
+func TestAnalyzeWillNotCompareAnImpossibleNumber(t *testing.T) {
+	r := &Result{
+		Settings: Settings{Compare: []string{"a", "b"}, Threshold: 0.02},
+		Experiments: []Experiment{
+			{Name: "a", Samples: rounds(100, 101, 99, 100, 102, 100)},
+			{Name: "b", Samples: rounds(1, 1, 1, 1, 1, 1), Error: "panicked: boom"},
+		},
+	}
+	Analyze(r)
+	if len(r.Comparison) != 1 || r.Comparison[0].Verdict != "not comparable" {
+		t.Errorf("comparison %+v, want not comparable", r.Comparison)
+	}
+}
+
+func TestAnalyzeWithoutCompareHasNoComparison(t *testing.T) {
+	r := &Result{Experiments: []Experiment{{Name: "a", Samples: rounds(1, 2, 3)}}}
+	Analyze(r)
+	if r.Comparison != nil {
+		t.Errorf("comparison %+v for a plain run", r.Comparison)
+	}
+}

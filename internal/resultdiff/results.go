@@ -1,0 +1,206 @@
+// Package resultdiff compares two benchy result files: experiment by
+// experiment (matched by name, Holm-adjusted), and the differences of
+// machine and settings that can explain a change.
+package resultdiff
+
+import (
+	"errors"
+	"github.com/benchy-dev/benchy/internal/compare"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/report"
+)
+
+// Row is one experiment of two result files compared: compare.Unpaired on the
+// ns/op of their samples, named "old NAME" and "new NAME".
+type Row struct {
+	Name string `json:"name"`
+	compare.Pair
+}
+
+// Geomean summarizes all comparable rows: the geometric means of the old
+// and the new medians and of the ratios, over N experiments. It has no
+// interval and no verdict: it says which way things moved overall.
+type Geomean struct {
+	N     int     `json:"n"`
+	Old   float64 `json:"old_ns"`
+	New   float64 `json:"new_ns"`
+	Ratio float64 `json:"ratio"`
+}
+
+// Files is the comparison of two result files.
+type Files struct {
+	Threshold float64 `json:"threshold"`
+	// Differences are the machine and settings differences that can
+	// explain a change, to be read before the numbers.
+	Differences []Difference `json:"machine_differences"`
+	Rows        []Row        `json:"experiments"` // in the old file's order
+	Geomean     Geomean      `json:"geomean"`
+	OnlyOld     []string     `json:"only_in_old"`
+	OnlyNew     []string     `json:"only_in_new"`
+}
+
+// ErrNothingInCommon is returned when the two results share no experiment.
+var ErrNothingInCommon = errors.New("no experiment in common")
+
+// Results compares two analyzed results (report.Analyze) experiment by
+// experiment, matched by name. An experiment that failed or carries an
+// error finding in either file is "not comparable" with the reason; the
+// p-values of the others are compare.Holm-adjusted over all of them, since a gate
+// over many experiments must not fire on the one that was unlucky.
+func Results(old, cur *report.Result, threshold float64) (Files, error) {
+	// Empty lists, not null, in JSON: scripts index them without a check.
+	f := Files{Threshold: compare.CleanThreshold(threshold), Differences: Differences(old, cur),
+		OnlyOld: []string{}, OnlyNew: []string{}}
+	if f.Differences == nil {
+		f.Differences = []Difference{}
+	}
+	newByName := map[string]*report.Experiment{}
+	for i := range cur.Experiments {
+		e := &cur.Experiments[i]
+		if _, dup := newByName[e.Name]; !dup {
+			newByName[e.Name] = e
+		}
+	}
+	seen := map[string]bool{}
+	for i := range old.Experiments {
+		o := &old.Experiments[i]
+		if seen[o.Name] {
+			continue
+		}
+		seen[o.Name] = true
+		n, ok := newByName[o.Name]
+		if !ok {
+			f.OnlyOld = append(f.OnlyOld, o.Name)
+			continue
+		}
+		row := Row{Name: o.Name, Pair: compare.Unpaired(nsPerOp(o), nsPerOp(n), f.Threshold)}
+		row.SetNames("old "+o.Name, "new "+o.Name)
+		if why := notComparable(o, n); why != "" {
+			if row.Verdict == compare.NotComparable {
+				why += "; " + row.Reason
+			}
+			row.MarkNotComparable(why)
+		}
+		f.Rows = append(f.Rows, row)
+	}
+	for _, e := range cur.Experiments {
+		if !seen[e.Name] && !slices.Contains(f.OnlyNew, e.Name) {
+			f.OnlyNew = append(f.OnlyNew, e.Name)
+		}
+	}
+	if len(f.Rows) == 0 {
+		return f, ErrNothingInCommon
+	}
+	pairs := make([]compare.Pair, len(f.Rows))
+	for i, r := range f.Rows {
+		pairs[i] = r.Pair
+	}
+	compare.Holm(pairs, compare.DefaultAlpha)
+	for i := range f.Rows {
+		f.Rows[i].Pair = pairs[i]
+	}
+	f.Geomean = geomean(f.Rows)
+	return f, nil
+}
+
+// Regressions returns the rows significantly slower by more than limit
+// (0.05 = 5%) with the whole confidence interval beyond it: the rows a
+// gate fails on. Noise cannot make such a row: it needs the verdict
+// "slower" and a lower bound above 1+limit.
+func (f Files) Regressions(limit float64) []Row {
+	var rs []Row
+	for _, r := range f.Rows {
+		if r.Verdict == compare.Slower && r.CILow > 1+limit {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+// Adjusted returns how many comparisons the p-values were adjusted over.
+func (f Files) Adjusted() int {
+	for _, r := range f.Rows {
+		if r.Verdict != compare.NotComparable {
+			return r.Comparisons
+		}
+	}
+	return 0
+}
+
+// nsPerOp returns the ns/op of the samples that have iterations.
+func nsPerOp(e *report.Experiment) []float64 {
+	xs := make([]float64, 0, len(e.Samples))
+	for _, s := range e.Samples {
+		if s.Iters > 0 {
+			xs = append(xs, s.NsPerOp())
+		}
+	}
+	return xs
+}
+
+// notComparable says why an experiment pair gets no verdict: a side
+// failed, or has an error finding (its number cannot be right, so a
+// difference from it means nothing either). The reason names the finding
+// codes; the findings themselves are in the result files.
+func notComparable(old, cur *report.Experiment) string {
+	o, n := unbelievable(old), unbelievable(cur)
+	switch {
+	case o == "" && n == "":
+		return ""
+	case o == n:
+		return "both runs " + plural(o)
+	case o == "":
+		return "new " + n
+	case n == "":
+		return "old " + o
+	}
+	return "old " + o + "; new " + n
+}
+
+// unbelievable is why one side's number cannot be used: "failed: <error>"
+// or "is not believable: impossible, ..."; "" when it can.
+func unbelievable(e *report.Experiment) string {
+	if e.Error != "" {
+		return "failed: " + oneLine(e.Error)
+	}
+	var codes []string
+	for _, f := range e.Findings {
+		if f.Severity == finding.Error && !slices.Contains(codes, f.Code) {
+			codes = append(codes, f.Code)
+		}
+	}
+	if len(codes) == 0 {
+		return ""
+	}
+	return "is not believable: " + strings.Join(codes, ", ")
+}
+
+// plural turns the reason of one run into the reason of both.
+func plural(reason string) string {
+	return strings.Replace(reason, "is not", "are not", 1)
+}
+
+func geomean(rows []Row) Geomean {
+	var g Geomean
+	var lo, ln, lr float64
+	for _, r := range rows {
+		if r.Verdict == compare.NotComparable {
+			continue
+		}
+		g.N++
+		lo += math.Log(r.BaseMedian)
+		ln += math.Log(r.CandidateMedian)
+		lr += math.Log(r.Ratio)
+	}
+	if g.N > 0 {
+		n := float64(g.N)
+		g.Old, g.New, g.Ratio = math.Exp(lo/n), math.Exp(ln/n), math.Exp(lr/n)
+	}
+	return g
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
