@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,10 +10,27 @@ import (
 
 // writeFileAtomic writes a file so a reader sees either the old file or the
 // whole new one, never a half-written one: write a temporary file in the
-// same directory, sync it, then rename it over path.
+// same directory, sync it, then rename it over the target. A symbolic link
+// is followed (the file it names is replaced, not the link), and a target
+// that is not a regular file (/dev/stdout, a pipe) is written in place:
+// renaming over it would replace the device.
 func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	target, err := resolveTarget(path)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
+		f, err := os.OpenFile(target, os.O_WRONLY|os.O_TRUNC, 0)
+		if err != nil {
+			return err
+		}
+		if err := write(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
 	if err != nil {
 		return err
 	}
@@ -34,19 +52,55 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	return os.Rename(tmp.Name(), target)
+}
+
+// resolveTarget follows a symbolic link to the file it names (which may
+// not exist yet); other paths are returned as they are.
+func resolveTarget(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return path, nil
+	}
+	if target, err := filepath.EvalSymlinks(path); err == nil {
+		return target, nil
+	}
+	// The link names a file that does not exist yet: create that one.
+	target, err := os.Readlink(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %v", path, unwrapPath(err))
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(path), target)
+	}
+	return target, nil
 }
 
 // checkWritable fails when path cannot be written, before anything is
-// measured, by creating and removing a temporary file beside it.
+// measured: by creating and removing a temporary file beside it, or, for an
+// existing target that is not a regular file, by opening it for writing.
 func checkWritable(flag, path string) error {
 	if path == "" {
 		return nil
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return Usagef("%s %s: is a directory", flag, path)
+	target, err := resolveTarget(path)
+	if err != nil {
+		return Usagef("%s %v", flag, err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".check*")
+	if fi, err := os.Stat(target); err == nil {
+		switch {
+		case fi.IsDir():
+			return Usagef("%s %s: is a directory", flag, path)
+		case !fi.Mode().IsRegular():
+			f, err := os.OpenFile(target, os.O_WRONLY, 0)
+			if err != nil {
+				return Usagef("%s %s: cannot write there: %v", flag, path, unwrapPath(err))
+			}
+			f.Close()
+			return nil
+		}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".check*")
 	if err != nil {
 		return Usagef("%s %s: cannot write there: %v", flag, path, unwrapPath(err))
 	}
@@ -58,8 +112,9 @@ func checkWritable(flag, path string) error {
 // unwrapPath drops the temporary file's name from an error, so the message
 // names what the user typed.
 func unwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return fmt.Errorf("%v", pe.Err)
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
 	}
 	return err
 }

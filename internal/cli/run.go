@@ -25,26 +25,27 @@ import (
 type runOptions struct {
 	g *globalOptions
 
-	CPU         int
-	CPUSet      bool // --cpu was given
-	Bench       string
-	Samples     int
-	Warmup      time.Duration
-	SampleTime  time.Duration
-	Window      time.Duration
-	Iters       int64
-	GC          bool
-	NoIsolate   bool
-	NoAsm       bool
-	Smoke       bool
-	Format      string
-	Out         string
-	SamplesFile string
-	Strict      string // "", "error" or "warn"
-	Compare     string // "A,B[,C...]": interleaved comparison
-	Threshold   string // smallest change claimed, "2%" or "0.02"
-	threshold   float64
-	benchSet    bool // --bench was given
+	CPU          int
+	CPUSet       bool // --cpu was given
+	Bench        string
+	Samples      int
+	Warmup       time.Duration
+	SampleTime   time.Duration
+	Window       time.Duration
+	Iters        int64
+	GC           bool
+	NoIsolate    bool
+	NoAsm        bool
+	Smoke        bool
+	Format       string
+	Out          string
+	SamplesFile  string
+	Strict       string // "", "error" or "warn"
+	Compare      string // "A,B[,C...]": interleaved comparison
+	Threshold    string // smallest change claimed, "2%" or "0.02"
+	threshold    float64
+	benchSet     bool // --bench was given
+	thresholdSet bool // --threshold was given
 
 	// Stop ends the run after the current sample (Ctrl-C); Progress, when
 	// not nil, receives a progress line (a terminal's stderr).
@@ -83,6 +84,7 @@ state of the machine, min/median/p90/max per op, and what to believe.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.CPUSet = cmd.Flags().Changed("cpu")
 			opts.benchSet = cmd.Flags().Changed("bench")
+			opts.thresholdSet = cmd.Flags().Changed("threshold")
 			if opts.Smoke {
 				if !cmd.Flags().Changed("samples") {
 					opts.Samples = smokeSamples
@@ -102,8 +104,14 @@ state of the machine, min/median/p90/max per op, and what to believe.`,
 			signal.Notify(sig, os.Interrupt)
 			defer signal.Stop(sig)
 			go func() {
+				// The first Ctrl-C stops after the current sample and
+				// writes what was measured; a second one ends at once.
 				if _, ok := <-sig; ok {
 					close(stop)
+				}
+				if _, ok := <-sig; ok {
+					fmt.Fprintln(g.Stderr, "benchy: interrupted twice: exiting without writing a result")
+					os.Exit(ExitInterrupted)
 				}
 			}()
 			opts.Stop = stop
@@ -165,6 +173,9 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	}
 	if o.threshold, err = parseFraction("--threshold", o.Threshold); err != nil {
 		return nil, err
+	}
+	if o.Compare == "" && o.thresholdSet {
+		return nil, Usagef("--threshold applies to --compare: name the experiments to compare, e.g. --compare concat/quadratic,concat/builder")
 	}
 	if o.Compare != "" && o.benchSet {
 		return nil, Usagef("--compare and --bench both choose experiments: use one")

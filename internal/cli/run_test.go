@@ -32,6 +32,11 @@ func TestRunBadInput(t *testing.T) {
 		{"out is a directory", []string{"--out", dir}, "is a directory"},
 		{"cpu out of range", []string{"--cpu", "4096"}, "is not available"},
 		{"stray argument", []string{"sum"}, "takes no arguments"},
+		{"threshold without compare", []string{"--threshold", "5%"}, "--threshold applies to --compare"},
+		{"compare and bench", []string{"--compare", "sum/sink,sum/keep", "--bench", "sum"}, "use one"},
+		{"compare one experiment", []string{"--compare", "sum/sink"}, "at least two"},
+		{"compare unknown experiment", []string{"--compare", "sum/sink,sum/nothing"}, "benchy list"},
+		{"bad threshold", []string{"--compare", "sum/sink,sum/keep", "--threshold", "lots"}, "not a percentage"},
 		{"unknown flag", []string{"--fast"}, "unknown flag"},
 	}
 	for _, tt := range tests {

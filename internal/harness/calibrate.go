@@ -52,3 +52,18 @@ func Calibrate(run func(n int64) time.Duration, target time.Duration) int64 {
 		n = nextIters(n, d.Nanoseconds(), target)
 	}
 }
+
+// confirmRuns is how many runs at the calibrated count check it: a single
+// calibration run can be slower than the samples that follow (a cold
+// cache, a clock still ramping up), which would leave every sample short.
+const confirmRuns = 2
+
+// Confirm returns the iterations that reach target given fastestNs, the
+// fastest of the confirming runs of n iterations: n itself when that run
+// reached the target, else n scaled up with the same 20% headroom.
+func Confirm(n int64, fastestNs int64, target time.Duration) int64 {
+	if fastestNs >= target.Nanoseconds() || n >= MaxIters {
+		return n
+	}
+	return nextIters(n, fastestNs, target)
+}

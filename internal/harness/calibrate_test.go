@@ -93,3 +93,15 @@ func TestMeasureClock(t *testing.T) {
 		t.Fatalf("MeasureClock() = %+v, want positive cost and granularity", c)
 	}
 }
+
+func TestConfirm(t *testing.T) {
+	target := 10 * time.Millisecond
+	if got := Confirm(1000, 11_000_000, target); got != 1000 {
+		t.Errorf("confirmed run long enough: got %d, want 1000 kept", got)
+	}
+	// The samples run twice as fast as the calibration run did: scale up
+	// so they still last the target, with 20% headroom.
+	if got := Confirm(1000, 5_000_000, target); got != 2400 {
+		t.Errorf("confirming run half as long: got %d, want 2400", got)
+	}
+}

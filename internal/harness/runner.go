@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -251,15 +252,19 @@ func heapAllocated() uint64 {
 
 // measureAllocs runs the loop once more for a sample's iterations, with
 // only runtime.ReadMemStats around it, and returns heap allocations and
-// bytes per op.
+// bytes per op. After a stop request it runs a single op, so Ctrl-C is not
+// kept waiting for one more full sample.
 func (b *bench) measureAllocs() (allocs, bytes float64) {
+	n := max(b.iters, 1)
+	if stopped(b.opts.Stop) {
+		n = 1
+	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	b.w.Loop(int(b.iters))
+	b.w.Loop(int(n))
 	runtime.ReadMemStats(&after)
 	b.collectIfLarge()
-	n := float64(max(b.iters, 1))
-	return float64(after.Mallocs-before.Mallocs) / n, float64(after.TotalAlloc-before.TotalAlloc) / n
+	return float64(after.Mallocs-before.Mallocs) / float64(n), float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
 }
 
 // timed runs n iterations of the loop and returns how long they took.
@@ -302,14 +307,20 @@ func (b *bench) calibrate() (interrupted bool) {
 	}
 	b.progress("calibration", 0)
 	target := SampleTarget(b.opts.SampleTime, b.opts.Clock.Granularity)
-	b.iters = Calibrate(func(n int64) time.Duration {
+	run := func(n int64) time.Duration {
 		if stopped(b.opts.Stop) {
 			return target // end calibration at once
 		}
 		d := b.timed(n)
 		b.collectIfLarge()
 		return d
-	}, target)
+	}
+	b.iters = Calibrate(run, target)
+	fastest := time.Duration(math.MaxInt64)
+	for range confirmRuns {
+		fastest = min(fastest, run(b.iters))
+	}
+	b.iters = Confirm(b.iters, fastest.Nanoseconds(), target)
 	return stopped(b.opts.Stop)
 }
 

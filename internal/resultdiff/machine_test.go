@@ -1,6 +1,11 @@
 package resultdiff
 
-import "testing"
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/compare"
+)
 
 func TestFmtHz(t *testing.T) {
 	for _, tt := range []struct {
@@ -10,5 +15,20 @@ func TestFmtHz(t *testing.T) {
 		if got := fmtHz(tt.hz); got != tt.want {
 			t.Errorf("fmtHz(%v) = %q, want %q", tt.hz, got, tt.want)
 		}
+	}
+}
+
+func TestRowJSONKeepsTheName(t *testing.T) {
+	r := Row{Name: "sum/sink", Pair: compare.Unpaired([]float64{1, 2}, []float64{1, 2}, 0.02)}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if back["name"] != "sum/sink" || back["verdict"] != compare.NotComparable || back["p"] != nil {
+		t.Errorf("row json %s: want the name, the verdict and p null", b)
 	}
 }

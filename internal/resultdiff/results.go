@@ -4,6 +4,7 @@
 package resultdiff
 
 import (
+	"encoding/json"
 	"errors"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"math"
@@ -19,6 +20,36 @@ import (
 type Row struct {
 	Name string `json:"name"`
 	compare.Pair
+}
+
+// MarshalJSON writes the name first and then the pair's fields. Without it
+// the embedded Pair's MarshalJSON would be promoted and drop the name.
+func (r Row) MarshalJSON() ([]byte, error) {
+	name, err := json.Marshal(r.Name)
+	if err != nil {
+		return nil, err
+	}
+	pair, err := json.Marshal(r.Pair)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte(`{"name":`), name...)
+	if len(pair) > 2 { // pair is an object: "{...}"
+		out = append(out, ',')
+	}
+	return append(out, pair[1:]...), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (r *Row) UnmarshalJSON(b []byte) error {
+	var named struct {
+		Name string `json:"name"`
+	}
+	if err := json.Unmarshal(b, &named); err != nil {
+		return err
+	}
+	r.Name = named.Name
+	return json.Unmarshal(b, &r.Pair)
 }
 
 // Geomean summarizes all comparable rows: the geometric means of the old
@@ -109,12 +140,14 @@ func Results(old, cur *report.Result, threshold float64) (Files, error) {
 
 // Regressions returns the rows significantly slower by more than limit
 // (0.05 = 5%) with the whole confidence interval beyond it: the rows a
-// gate fails on. Noise cannot make such a row: it needs the verdict
-// "slower" and a lower bound above 1+limit.
+// gate fails on. The gate is judged on its own terms, not through the
+// verdict, so a limit below --threshold still catches what it names.
+// Noise cannot make such a row: it needs a significant adjusted p-value
+// and a lower bound above 1+limit.
 func (f Files) Regressions(limit float64) []Row {
 	var rs []Row
 	for _, r := range f.Rows {
-		if r.Verdict == compare.Slower && r.CILow > 1+limit {
+		if r.Verdict != compare.NotComparable && r.AdjustedP < r.Alpha && r.CILow > 1+limit {
 			rs = append(rs, r)
 		}
 	}
