@@ -23,7 +23,9 @@ type machineOptions struct {
 	CPU    int // -1: choose
 	Window time.Duration
 	Format string // text or json
-	Strict bool
+	// Strict is "" (never), "warn" (plain --strict) or "error": the
+	// least severity of a finding that makes the command exit 3.
+	Strict string
 
 	// Now and Runtime fix the time and the Go facts in golden tests.
 	Now     func() time.Time
@@ -39,7 +41,8 @@ func newMachineCmd(g *globalOptions) *cobra.Command {
 run on, how busy every CPU was over a window, the frequency settings, and
 the findings that make numbers measured here doubtful.
 
-With --strict it exits 3 when any finding is a warning or an error.`,
+With --strict it exits 3 when any finding is a warning or an error;
+with --strict=error only when one is an error.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return Usagef("machine takes no arguments, got %q", args[0])
@@ -59,6 +62,9 @@ With --strict it exits 3 when any finding is a warning or an error.`,
 			if opts.Format != "text" && opts.Format != "json" {
 				return Usagef("--format %q: must be text or json", opts.Format)
 			}
+			if _, ok := strictLevel(opts.Strict); opts.Strict != "" && !ok {
+				return Usagef("--strict=%s: valid values are warn (the default) and error", opts.Strict)
+			}
 			return machineRun(opts, g.Stdout)
 		},
 	}
@@ -66,7 +72,8 @@ With --strict it exits 3 when any finding is a warning or an error.`,
 	f.IntVar(&opts.CPU, "cpu", -1, "judge the machine for CPU `N` (default: the CPU benchy would choose)")
 	f.DurationVar(&opts.Window, "window", time.Second, "measure every CPU's busy over `D` (0 < D <= 60s)")
 	f.StringVar(&opts.Format, "format", "text", "output `format`: text or json")
-	f.BoolVar(&opts.Strict, "strict", false, "exit 3 when any finding is warn or error")
+	f.StringVar(&opts.Strict, "strict", "", "exit 3 when any finding is warn or error; --strict=error only for error")
+	f.Lookup("strict").NoOptDefVal = "warn"
 	return cmd
 }
 
@@ -81,6 +88,9 @@ type machineReport struct {
 // machineRun reads the machine, picks or validates the CPU, and writes the
 // header and findings (text) or the whole report (json) to w.
 func machineRun(opts *machineOptions, w io.Writer) error {
+	if err := machine.ValidateRoot(opts.Root); err != nil {
+		return Usagef("--sysroot %v", err)
+	}
 	s, err := machine.Read(opts.Root, machine.ReadOptions{
 		Live: opts.Live, Window: opts.Window, Now: opts.Now, Runtime: opts.Runtime})
 	if err != nil {
@@ -117,8 +127,10 @@ func machineRun(opts *machineOptions, w io.Writer) error {
 			return err
 		}
 	}
-	if sev, ok := finding.Worst(fs); opts.Strict && ok && sev >= finding.Warn {
-		return &ExitError{Code: ExitStrict}
+	if level, strict := strictLevel(opts.Strict); strict {
+		if sev, ok := finding.Worst(fs); ok && sev >= level {
+			return &ExitError{Code: ExitStrict}
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"os"
@@ -52,11 +53,14 @@ func checkGolden(t *testing.T, file string, got []byte) {
 // TestMachineGolden runs `benchy machine` on every fixture machine, with a
 // fixed time and Go runtime, in text and JSON.
 func TestMachineGolden(t *testing.T) {
-	for _, m := range []string{"laptop-hybrid", "server-2socket", "vm", "arm-biglittle", "amd-desktop"} {
+	// vm-short's two reads of /proc/stat are one tick apart, as in a 5 ms
+	// window, and it has no proc/self/cgroup.
+	window := map[string]time.Duration{"vm-short": 5 * time.Millisecond}
+	for _, m := range []string{"laptop-hybrid", "server-2socket", "vm", "arm-biglittle", "amd-desktop", "vm-short"} {
 		for _, format := range []string{"text", "json"} {
 			t.Run(m+"/"+format, func(t *testing.T) {
 				opts := &machineOptions{
-					Root: filepath.Join(machinesDir, m), CPU: -1, Window: time.Second, Format: format,
+					Root: filepath.Join(machinesDir, m), CPU: -1, Window: cmp.Or(window[m], time.Second), Format: format,
 					Now:     func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) },
 					Runtime: &machine.Runtime{GoVersion: "go1.26.0", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 4, NumCPU: 4},
 				}
@@ -83,38 +87,53 @@ func TestMachineGolden(t *testing.T) {
 // TestMachineCommand runs the real command for exit codes and messages.
 func TestMachineCommand(t *testing.T) {
 	vm := filepath.Join(machinesDir, "vm")
+	vmShort := filepath.Join(machinesDir, "vm-short")
+	notMachine := t.TempDir()
 	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stderr string // exact, "" for none
-		stdout string // a substring of stdout
+		name      string
+		args      []string
+		code      int
+		stderr    string // exact, "" for none
+		stdout    string // a substring of stdout
+		notStdout string // not in stdout, "" for no such check
 	}{
-		{"text", []string{"machine", "--sysroot", vm}, ExitOK, "", "cpu1: governor unknown"},
-		{"chosen cpu", []string{"machine", "--sysroot", vm, "--cpu", "0"}, ExitOK, "", "cpu0 chosen: --cpu 0"},
-		{"json", []string{"machine", "--sysroot", vm, "--format", "json"}, ExitOK, "", `"cpu_choice": "not cpu0`},
+		{"text", []string{"machine", "--sysroot", vm}, ExitOK, "", "cpu1: governor unknown", ""},
+		{"chosen cpu", []string{"machine", "--sysroot", vm, "--cpu", "0"}, ExitOK, "", "cpu0 chosen: --cpu 0", ""},
+		{"json", []string{"machine", "--sysroot", vm, "--format", "json"}, ExitOK, "", `"cpu_choice": "not cpu0`, ""},
 		{"cpu out of range", []string{"machine", "--sysroot", vm, "--cpu", "7"}, ExitUsage,
-			"benchy: cpu 7 is not available: online 0-1, allowed to this process 0-1\n", ""},
+			"benchy: cpu 7 is not available: online 0-1, allowed to this process 0-1\n", "", ""},
 		{"cpu not allowed", []string{"machine", "--sysroot", filepath.Join(machinesDir, "server-2socket"), "--cpu", "40"}, ExitUsage,
-			"benchy: cpu 40 is not available: online 0-31, allowed to this process 0-1,4-17,20-31, isolated 2-3,18-19\n", ""},
+			"benchy: cpu 40 is not available: online 0-31, allowed to this process 0-1,4-17,20-31, isolated 2-3,18-19\n", "", ""},
 		{"negative cpu", []string{"machine", "--sysroot", vm, "--cpu", "-2"}, ExitUsage,
-			"benchy: --cpu -2: must be a CPU number (0 or more)\n", ""},
-		{"cpu not a number", []string{"machine", "--sysroot", vm, "--cpu", "two"}, ExitUsage, "", ""},
+			"benchy: --cpu -2: must be a CPU number (0 or more)\n", "", ""},
+		{"cpu not a number", []string{"machine", "--sysroot", vm, "--cpu", "two"}, ExitUsage, "", "", ""},
 		{"window 0", []string{"machine", "--sysroot", vm, "--window", "0s"}, ExitUsage,
-			"benchy: --window 0s: must be more than 0 and at most 1m0s\n", ""},
+			"benchy: --window 0s: must be more than 0 and at most 1m0s\n", "", ""},
 		{"window too long", []string{"machine", "--sysroot", vm, "--window", "61s"}, ExitUsage,
-			"benchy: --window 1m1s: must be more than 0 and at most 1m0s\n", ""},
+			"benchy: --window 1m1s: must be more than 0 and at most 1m0s\n", "", ""},
 		{"window negative", []string{"machine", "--sysroot", vm, "--window", "-1s"}, ExitUsage,
-			"benchy: --window -1s: must be more than 0 and at most 1m0s\n", ""},
-		{"window garbage", []string{"machine", "--sysroot", vm, "--window", "soon"}, ExitUsage, "", ""},
+			"benchy: --window -1s: must be more than 0 and at most 1m0s\n", "", ""},
+		{"window garbage", []string{"machine", "--sysroot", vm, "--window", "soon"}, ExitUsage, "", "", ""},
 		{"format", []string{"machine", "--sysroot", vm, "--format", "yaml"}, ExitUsage,
-			"benchy: --format \"yaml\": must be text or json\n", ""},
-		{"argument", []string{"machine", "--sysroot", vm, "extra"}, ExitUsage, "benchy: machine takes no arguments, got \"extra\"\n", ""},
-		{"sysroot missing", []string{"machine", "--sysroot", filepath.Join(machinesDir, "no-such-machine")}, ExitUsage, "", ""},
-		{"strict with warnings", []string{"machine", "--sysroot", vm, "--strict"}, ExitStrict, "", "warn  steal"},
-		{"strict, info only", []string{"machine", "--sysroot", filepath.Join(machinesDir, "server-2socket"), "--strict", "--cpu", "0"}, ExitOK, "", "info  cpu0"},
-		{"strict, clean server", []string{"machine", "--sysroot", filepath.Join(machinesDir, "server-2socket"), "--strict"}, ExitOK, "", "findings for cpu2: none"},
-		{"strict json", []string{"machine", "--sysroot", filepath.Join(machinesDir, "laptop-hybrid"), "--strict", "--format", "json"}, ExitStrict, "", `"code": "governor"`},
+			"benchy: --format \"yaml\": must be text or json\n", "", ""},
+		{"argument", []string{"machine", "--sysroot", vm, "extra"}, ExitUsage, "benchy: machine takes no arguments, got \"extra\"\n", "", ""},
+		{"sysroot missing", []string{"machine", "--sysroot", filepath.Join(machinesDir, "no-such-machine")}, ExitUsage, "", "", ""},
+		{"strict with warnings", []string{"machine", "--sysroot", vm, "--strict"}, ExitStrict, "", "warn  steal", ""},
+		{"strict, info only", []string{"machine", "--sysroot", filepath.Join(machinesDir, "server-2socket"), "--strict", "--cpu", "0"}, ExitOK, "", "info  cpu0", ""},
+		{"strict, clean server", []string{"machine", "--sysroot", filepath.Join(machinesDir, "server-2socket"), "--strict"}, ExitOK, "", "findings for cpu2: none", ""},
+		{"strict json", []string{"machine", "--sysroot", filepath.Join(machinesDir, "laptop-hybrid"), "--strict", "--format", "json"}, ExitStrict, "", `"code": "governor"`, ""},
+		{"strict=warn", []string{"machine", "--sysroot", vm, "--strict=warn"}, ExitStrict, "", "warn  steal", ""},
+		{"strict=error, warnings only", []string{"machine", "--sysroot", vm, "--strict=error"}, ExitOK, "", "warn  steal", ""},
+		{"strict bogus", []string{"machine", "--sysroot", vm, "--strict=bogus"}, ExitUsage,
+			"benchy: --strict=bogus: valid values are warn (the default) and error\n", "", ""},
+		{"strict=true", []string{"machine", "--sysroot", vm, "--strict=true"}, ExitUsage,
+			"benchy: --strict=true: valid values are warn (the default) and error\n", "", ""},
+		{"not a machine tree", []string{"--sysroot", notMachine, "machine"}, ExitUsage,
+			"benchy: --sysroot " + notMachine + " is not the /proc and /sys of a machine: it has neither proc/stat nor sys/devices/system/cpu\n", "", ""},
+		{"one tick is not judged", []string{"machine", "--sysroot", vmShort, "--window", "5ms", "--cpu", "0", "--strict"}, ExitOK, "",
+			"cpu0 ~100%  cpu1     ?\n~ cpu0: 1 tick, fewer than the 50 (500ms) it takes to judge busy\n", "warn  cpu-busy"},
+		{"one tick, no busy-unknown warning", []string{"machine", "--sysroot", vmShort, "--window", "5ms"}, ExitOK, "",
+			"info  busy-unknown: busy over 5ms cannot be judged for cpu1 (unknown: no tick between the two reads of /proc/stat); judging takes at least 50 ticks", "warn  "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,6 +155,9 @@ func TestMachineCommand(t *testing.T) {
 			}
 			if !strings.Contains(out.String(), tt.stdout) {
 				t.Errorf("stdout misses %q:\n%s", tt.stdout, out.String())
+			}
+			if tt.notStdout != "" && strings.Contains(out.String(), tt.notStdout) {
+				t.Errorf("stdout has %q:\n%s", tt.notStdout, out.String())
 			}
 		})
 	}

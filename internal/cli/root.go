@@ -66,6 +66,7 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 		Long: `benchy measures Go code pinned to one CPU, records the state of the
 machine next to every number, reports the distribution of many samples,
 and says which numbers to believe and why.`,
+		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {

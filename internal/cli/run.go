@@ -261,11 +261,11 @@ func runRun(o *runOptions, stdout io.Writer) error {
 	}
 
 	start := time.Now().UTC()
-	before, err := machine.Read(o.g.Sysroot, machine.ReadOptions{Live: true, Window: o.Window})
+	snap, err := machine.Read(o.g.Sysroot, machine.ReadOptions{Live: true, Window: o.Window})
 	if err != nil {
 		return fmt.Errorf("read the machine: %w", err)
 	}
-	cpu, choice, err := pickCPU(before, o.CPU, o.CPUSet)
+	cpu, choice, err := pickCPU(snap, o.CPU, o.CPUSet)
 	if err != nil {
 		return err
 	}
@@ -289,13 +289,13 @@ func runRun(o *runOptions, stdout io.Writer) error {
 		GOOS:        runtime.GOOS,
 		GOARCH:      runtime.GOARCH,
 		GoVersion:   runtime.Version(),
-		Before:      before,
-		Environment: machine.Check(before, cpu),
+		Before:      snap,
+		Environment: machine.Check(snap, cpu),
 	}
-	if model, ok := before.CPUModel.Get(); ok {
+	if model, ok := snap.CPUModel.Get(); ok {
 		r.CPUModel = model
 	}
-	for _, c := range before.CPUs {
+	for _, c := range snap.CPUs {
 		if gov, ok := c.Governor.Get(); ok && c.CPU == cpu {
 			r.Governor = gov
 		}
@@ -306,10 +306,10 @@ func runRun(o *runOptions, stdout io.Writer) error {
 		clockWin = smokeClockWin
 	}
 	var clock harness.ClockInfo
-	var hzBefore float64
+	var before, after clockReading
 	if err := harness.Pinned(cpu, !o.NoIsolate, func() error {
 		clock = harness.MeasureClock()
-		hzBefore = counters.MeasureClock(clockWin)
+		before = readClock(o.g.Sysroot, cpu, clockWin)
 		return nil
 	}); err != nil {
 		return fmt.Errorf("pin to cpu %d: %w", cpu, err)
@@ -350,16 +350,15 @@ func runRun(o *runOptions, stdout io.Writer) error {
 		r.BusyDuring = machine.Busy(statBefore, statAfter)
 	}
 
-	var hzAfter float64
 	harness.Pinned(cpu, !o.NoIsolate, func() error {
-		hzAfter = counters.MeasureClock(clockWin)
+		after = readClock(o.g.Sysroot, cpu, clockWin)
 		return nil
 	})
 	r.After, _ = machine.Read(o.g.Sysroot, machine.ReadOptions{Live: true})
 	r.End = time.Now().UTC()
 	r.Counters = counterReport
-	r.EffectiveClock = effectiveClock(before, r.After, cpu, hzBefore, hzAfter)
-	r.MaxFreqHz, r.MaxFreqSource = maxFreq(before, cpu)
+	r.MaxFreqHz, r.MaxFreqSource = maxFreq(snap, cpu)
+	r.EffectiveClock = effectiveClock(before, after, r.MaxFreqHz)
 
 	failed := false
 	for i, out := range outs {
@@ -484,26 +483,38 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// effectiveClock says what clock the measured CPU ran at before and after
-// the samples. cpufreq's scaling_cur_freq is the kernel's own figure; where
-// there is none (most VMs), benchy's dependent-add chain measured on the
-// pinned thread is. A cycle counter, when there is one, is used per sample
-// by the report and needs nothing here.
-func effectiveClock(before, after *machine.Snapshot, cpu int, hzBefore, hzAfter float64) report.EffectiveClock {
-	if after != nil {
-		b, okB := before.CurFreqKHz(cpu)
-		a, okA := after.CurFreqKHz(cpu)
-		if okB && okA && a > 0 && b > 0 {
-			if m, ok := before.MaxFreqKHz(cpu); ok && m > 0 {
-				// The kernel may report a current frequency above the
-				// maximum on some drivers; bound it.
-				b, a = min(b, m), min(a, m)
-			}
-			return report.EffectiveClock{BeforeHz: float64(b) * 1e3, AfterHz: float64(a) * 1e3, Source: "scaling_cur_freq"}
-		}
+// clockReading is the measured CPU's clock, read on the pinned thread
+// right after benchy's own dependent-add chain has kept it busy: read
+// idle, a CPU whose governor follows the load would report its lowest
+// frequency, and before and after would not compare.
+type clockReading struct {
+	chainHz    float64 // from the dependent-add chain; 0 if it failed
+	cpufreqKHz int64   // scaling_cur_freq just after it; 0 if unknown
+}
+
+func readClock(root string, cpu int, window time.Duration) clockReading {
+	c := clockReading{chainHz: counters.MeasureClock(window)}
+	if khz, err := machine.ReadCurFreqKHz(root, cpu); err == nil && khz > 0 {
+		c.cpufreqKHz = khz
 	}
-	if hzBefore > 0 && hzAfter > 0 {
-		return report.EffectiveClock{BeforeHz: hzBefore, AfterHz: hzAfter, Source: "dependent-add chain"}
+	return c
+}
+
+// effectiveClock says what clock the measured CPU ran at before and after
+// the samples: cpufreq's scaling_cur_freq, the kernel's own figure, bounded
+// by the maximum (some drivers report more); where there is none (most
+// VMs), benchy's dependent-add chain. Both are read under load. A cycle
+// counter, when there is one, is used per sample by the report.
+func effectiveClock(before, after clockReading, maxHz float64) report.EffectiveClock {
+	if before.cpufreqKHz > 0 && after.cpufreqKHz > 0 {
+		b, a := float64(before.cpufreqKHz)*1e3, float64(after.cpufreqKHz)*1e3
+		if maxHz > 0 {
+			b, a = min(b, maxHz), min(a, maxHz)
+		}
+		return report.EffectiveClock{BeforeHz: b, AfterHz: a, Source: "scaling_cur_freq under load"}
+	}
+	if before.chainHz > 0 && after.chainHz > 0 {
+		return report.EffectiveClock{BeforeHz: before.chainHz, AfterHz: after.chainHz, Source: "dependent-add chain"}
 	}
 	return report.EffectiveClock{Source: "unknown: no cpufreq and the add chain could not be timed"}
 }

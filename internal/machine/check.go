@@ -2,6 +2,7 @@ package machine
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/benchy-dev/benchy/internal/finding"
 )
@@ -28,7 +29,9 @@ const (
 
 // Check returns the findings about the machine for measuring on cpu.
 // Codes are stable; README.md lists each with its threshold and why.
-// Facts that are unknown produce no finding except no-cpufreq.
+// Facts that are unknown produce no finding except no-cpufreq, and
+// busy-unknown when the busy of the CPU or its SMT sibling was measured
+// over too few ticks (or not at all) to be judged.
 func Check(s *Snapshot, cpu int) []finding.Finding {
 	var fs []finding.Finding
 	add := func(code string, sev finding.Severity, ev map[string]any, format string, args ...any) {
@@ -54,17 +57,21 @@ func Check(s *Snapshot, cpu int) []finding.Finding {
 		add("freq-range", finding.Warn, map[string]any{"scaling_min_freq_khz": lo, "scaling_max_freq_khz": hi},
 			"cpu%d may run anywhere from %d to %d kHz (scaling_min_freq != scaling_max_freq)", cpu, lo, hi)
 	}
-	if b, ok := s.BusyOf(cpu); ok && b.Busy > BusyPct {
-		add("cpu-busy", finding.Warn, map[string]any{"busy_pct": b.Busy, "window_ns": int64(s.BusyWindow)},
-			"cpu%d was %.0f%% busy over %s (more than %.0f%%): something else runs there and takes turns with the benchmark", cpu, b.Busy, roundWindow(s.BusyWindow), BusyPct)
+	if b, ok := s.judgedBusy(cpu); ok && b.Busy.Value > BusyPct {
+		add("cpu-busy", finding.Warn, map[string]any{"busy_pct": b.Busy.Value, "ticks": b.Ticks, "window_ns": int64(s.BusyWindow)},
+			"cpu%d was %.0f%% busy over %s (more than %.0f%%): something else runs there and takes turns with the benchmark", cpu, b.Busy.Value, roundWindow(s.BusyWindow), BusyPct)
 	}
-	if sib, ok := c.Siblings.Get(); ok {
-		for _, o := range sib {
-			if b, ok := s.BusyOf(o); ok && b.Busy > BusyPct {
-				add("sibling-busy", finding.Warn, map[string]any{"sibling": o, "busy_pct": b.Busy},
-					"cpu%d, the SMT sibling of cpu%d, was %.0f%% busy (more than %.0f%%): it shares the core's execution units", o, cpu, b.Busy, BusyPct)
-			}
+	sib, _ := c.Siblings.Get()
+	for _, o := range sib {
+		if b, ok := s.judgedBusy(o); ok && b.Busy.Value > BusyPct {
+			add("sibling-busy", finding.Warn, map[string]any{"sibling": o, "busy_pct": b.Busy.Value, "ticks": b.Ticks},
+				"cpu%d, the SMT sibling of cpu%d, was %.0f%% busy (more than %.0f%%): it shares the core's execution units", o, cpu, b.Busy.Value, BusyPct)
 		}
+	}
+	if unjudged := s.unjudged(append(CPUList{cpu}, sib...)); len(unjudged.cpus) > 0 {
+		add("busy-unknown", finding.Info, map[string]any{"cpus": unjudged.cpus.String(), "min_ticks": MinBusyTicks, "window_ns": int64(s.BusyWindow)},
+			"busy over %s cannot be judged for %s; judging takes at least %d ticks (a window of %s at USER_HZ 100), so cpu-busy, sibling-busy and steal were not checked there",
+			roundWindow(s.BusyWindow), unjudged.words, MinBusyTicks, minBusyWindow)
 	}
 	if l, ok := s.Load.Get(); ok {
 		if on, ok := s.Online.Get(); ok && len(on) > 0 && l.Load1 > LoadPerCPU*float64(len(on)) {
@@ -83,9 +90,9 @@ func Check(s *Snapshot, cpu int) []finding.Finding {
 	if cpu == 0 {
 		add("cpu0", finding.Info, nil, "cpu0 takes more interrupts and kernel work than the other CPUs")
 	}
-	if b, ok := s.BusyOf(cpu); ok && b.Steal > 0 {
-		add("steal", finding.Warn, map[string]any{"steal_pct": b.Steal},
-			"cpu%d lost %.1f%% of the window to steal: the hypervisor ran someone else on this CPU", cpu, b.Steal)
+	if b, ok := s.judgedBusy(cpu); ok && b.Steal.Value > 0 {
+		add("steal", finding.Warn, map[string]any{"steal_pct": b.Steal.Value, "ticks": b.Ticks},
+			"cpu%d lost %.1f%% of the window to steal: the hypervisor ran someone else on this CPU", cpu, b.Steal.Value)
 	} else if ok {
 		if busy, _ := s.Busy.Get(); anySteal(busy) {
 			add("steal", finding.Info, nil, "other CPUs had steal time in the window: the host is shared")
@@ -115,11 +122,45 @@ func Check(s *Snapshot, cpu int) []finding.Finding {
 	return fs
 }
 
+// anySteal reports whether a CPU whose busy can be judged had steal time.
 func anySteal(busy []CPUBusy) bool {
 	for _, b := range busy {
-		if b.Steal > 0 {
+		if b.Judged() && b.Steal.Value > 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// unjudgedBusy names the CPUs whose busy cannot be judged and why.
+type unjudgedBusy struct {
+	cpus  CPUList
+	words string // "cpu1 (1 tick), cpu3 (unknown: no tick between the two reads of /proc/stat)"
+}
+
+// unjudged returns which of cpus have a busy in the window that cannot be
+// judged: too few ticks, unknown, or no entry. With no busy window at all
+// (Busy unknown) there is nothing to say here: the header says why.
+func (s *Snapshot) unjudged(cpus CPUList) unjudgedBusy {
+	var u unjudgedBusy
+	if !s.Busy.Known() {
+		return u
+	}
+	var words []string
+	for _, c := range cpus {
+		b, ok := s.BusyOf(c)
+		switch {
+		case ok && b.Judged():
+			continue
+		case !ok:
+			words = append(words, fmt.Sprintf("cpu%d (not in /proc/stat)", c))
+		case !b.Busy.Known():
+			words = append(words, fmt.Sprintf("cpu%d (%s)", c, b.Busy))
+		default:
+			words = append(words, fmt.Sprintf("cpu%d (%s)", c, plural(b.Ticks, "tick")))
+		}
+		u.cpus = append(u.cpus, c)
+	}
+	u.words = strings.Join(words, ", ")
+	return u
 }

@@ -106,14 +106,14 @@ func ChooseCPU(s *Snapshot) (cpu int, why string, err error) {
 		} else if cpu0Core.Has(c) {
 			k.nearCPU0 = 1
 		}
-		if b, ok := s.BusyOf(c); ok {
-			k.busyAll, k.ownIdle = b.Busy, b.Busy <= BusyPct
+		if b, ok := s.judgedBusy(c); ok {
+			k.busyAll, k.ownIdle = b.Busy.Value, b.Busy.Value <= BusyPct
 		}
 		sib, _ := s.cpu(c).Siblings.Get()
 		for _, o := range sib {
-			if b, ok := s.BusyOf(o); ok {
-				k.busyAll += b.Busy
-				k.sibIdle = k.sibIdle && b.Busy <= BusyPct
+			if b, ok := s.judgedBusy(o); ok {
+				k.busyAll += b.Busy.Value
+				k.sibIdle = k.sibIdle && b.Busy.Value <= BusyPct
 			}
 		}
 		cs = append(cs, k)
@@ -151,7 +151,7 @@ func ChooseCPU(s *Snapshot) (cpu int, why string, err error) {
 		parts = append(parts, "SMT sibling "+s.busyWords(sib))
 	}
 	if b, ok := s.BusyOf(best.cpu); ok {
-		parts = append(parts, fmt.Sprintf("itself %.0f%% busy", b.Busy))
+		parts = append(parts, "itself "+busyWord(b))
 	}
 	return best.cpu, strings.Join(parts, ", "), nil
 }
@@ -161,12 +161,24 @@ func (s *Snapshot) busyWords(cpus CPUList) string {
 	var w []string
 	for _, c := range cpus {
 		if b, ok := s.BusyOf(c); ok {
-			w = append(w, fmt.Sprintf("cpu%d %.0f%% busy", c, b.Busy))
+			w = append(w, fmt.Sprintf("cpu%d %s", c, busyWord(b)))
 		} else {
 			w = append(w, fmt.Sprintf("cpu%d", c))
 		}
 	}
 	return strings.Join(w, ", ")
+}
+
+// busyWord is "4% busy", or "busy not judged (1 tick)" below MinBusyTicks,
+// or "busy unknown".
+func busyWord(b CPUBusy) string {
+	switch {
+	case b.Judged():
+		return fmt.Sprintf("%.0f%% busy", b.Busy.Value)
+	case b.Busy.Known():
+		return "busy not judged (" + plural(b.Ticks, "tick") + ")"
+	}
+	return "busy unknown"
 }
 
 func cmpTrueFirst(a, b bool) int {
@@ -218,6 +230,13 @@ func (s *Snapshot) BusyOf(cpu int) (CPUBusy, bool) {
 		}
 	}
 	return CPUBusy{}, false
+}
+
+// judgedBusy returns cpu's busy in the window when it can be judged (see
+// CPUBusy.Judged).
+func (s *Snapshot) judgedBusy(cpu int) (CPUBusy, bool) {
+	b, ok := s.BusyOf(cpu)
+	return b, ok && b.Judged()
 }
 
 // MaxFreqKHz is cpu's cpuinfo_max_freq: the highest frequency the hardware

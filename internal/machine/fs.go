@@ -47,6 +47,19 @@ func (r FS) exists(name string) bool {
 	return err == nil
 }
 
+// ValidateRoot returns an error when root holds neither proc/stat nor
+// sys/devices/system/cpu: then it is not the /proc and /sys of a machine
+// (a fixture tree or "/"), and every fact read there would be unknown.
+// A tree with only one of them is accepted: its other facts are unknown
+// with their reasons.
+func ValidateRoot(root string) error {
+	r := FS(root)
+	if r.exists("proc/stat") || r.exists(cpuDir) {
+		return nil
+	}
+	return fmt.Errorf("%s is not the /proc and /sys of a machine: it has neither proc/stat nor %s", root, cpuDir)
+}
+
 // readString reads a one-value file and trims the newline.
 func (r FS) readString(name string) (string, error) {
 	b, err := r.read(name)

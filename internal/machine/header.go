@@ -21,7 +21,7 @@ func (s *Snapshot) WriteHeader(w io.Writer, cpu int) error {
 		}
 		if anySteal(busy) {
 			fmt.Fprintf(&b, "steal over %s:\n", roundWindow(s.BusyWindow))
-			writeGrid(&b, busy, func(c CPUBusy) float64 { return c.Steal })
+			writeGrid(&b, busy, func(c CPUBusy) Fact[float64] { return c.Steal })
 		}
 	} else {
 		fmt.Fprintf(&b, "busy CPUs: %s\n", s.Busy)
@@ -32,23 +32,78 @@ func (s *Snapshot) WriteHeader(w io.Writer, cpu int) error {
 }
 
 // WriteBusyGrid writes every CPU's busy, eight to a line:
-// "cpu0    5%  cpu1    4%  ...".
+// "cpu0    5%  cpu1    4%  ...". A busy counted over fewer than
+// MinBusyTicks ticks is written "~100%" and an unknown one "?"; a line
+// under the grid says which CPUs and why, so a coarse or missing figure
+// never reads as a measured one.
 func WriteBusyGrid(w io.Writer, busy []CPUBusy) error {
 	var b strings.Builder
-	writeGrid(&b, busy, func(c CPUBusy) float64 { return c.Busy })
+	if len(busy) == 0 {
+		b.WriteString("unknown: no cpuN line in /proc/stat\n")
+	}
+	writeGrid(&b, busy, func(c CPUBusy) Fact[float64] { return c.Busy })
+	writeGridNotes(&b, busy)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeGrid(b *strings.Builder, busy []CPUBusy, pct func(CPUBusy) float64) {
+func writeGrid(b *strings.Builder, busy []CPUBusy, pct func(CPUBusy) Fact[float64]) {
 	for i, c := range busy {
 		if i%8 != 0 {
 			b.WriteString("  ")
 		}
-		fmt.Fprintf(b, "%-5s%4.0f%%", fmt.Sprintf("cpu%d", c.CPU), pct(c))
+		fmt.Fprintf(b, "%-5s%5s", fmt.Sprintf("cpu%d", c.CPU), gridCell(c, pct(c)))
 		if i%8 == 7 || i == len(busy)-1 {
 			b.WriteByte('\n')
 		}
+	}
+}
+
+// gridCell is "5%", "~100%" when the CPU's busy is too coarse to judge, or
+// "?" when it is unknown.
+func gridCell(c CPUBusy, v Fact[float64]) string {
+	switch {
+	case !v.Known():
+		return "?"
+	case !c.Judged():
+		return fmt.Sprintf("~%.0f%%", v.Value)
+	}
+	return fmt.Sprintf("%.0f%%", v.Value)
+}
+
+// writeGridNotes explains the "~" and "?" cells of a grid:
+// "~ cpu0-15: 1 tick, fewer than the 50 (500ms) it takes to judge busy" and
+// "? cpu3: unknown: not in the first read of /proc/stat ...".
+func writeGridNotes(b *strings.Builder, busy []CPUBusy) {
+	var coarse []int
+	var lo, hi uint64
+	var reasons []string
+	unknown := map[string][]int{}
+	for _, c := range busy {
+		switch {
+		case !c.Busy.Known():
+			if _, ok := unknown[c.Busy.Reason]; !ok {
+				reasons = append(reasons, c.Busy.Reason)
+			}
+			unknown[c.Busy.Reason] = append(unknown[c.Busy.Reason], c.CPU)
+		case !c.Judged():
+			if len(coarse) == 0 || c.Ticks < lo {
+				lo = c.Ticks
+			}
+			hi = max(hi, c.Ticks)
+			coarse = append(coarse, c.CPU)
+		}
+	}
+	if len(coarse) > 0 {
+		ticks := plural(hi, "tick")
+		if lo != hi {
+			ticks = fmt.Sprintf("%d to %d ticks", lo, hi)
+		}
+		fmt.Fprintf(b, "~ cpu%s: %s, fewer than the %d (%s) it takes to judge busy\n",
+			FormatCPUList(coarse), ticks, MinBusyTicks, minBusyWindow)
+	}
+	for _, r := range reasons {
+		fmt.Fprintf(b, "? cpu%s: %s%s\n", FormatCPUList(unknown[r]), unknownPrefix, r)
 	}
 }
 
@@ -100,14 +155,20 @@ func (s *Snapshot) targetLine(cpu int) string {
 }
 
 func (s *Snapshot) writeFacts(b *strings.Builder) {
-	fmt.Fprintf(b, "host %s, kernel %s, %s %s/%s, GOMAXPROCS %d, NumCPU %d, at %s\n",
-		s.Hostname, s.Kernel, s.GoVersion, s.GOOS, s.GOARCH, s.GOMAXPROCS, s.NumCPU, s.When.Format(time.RFC3339))
+	rt := fmt.Sprintf("%s %s/%s, GOMAXPROCS %d, NumCPU %d", s.GoVersion, s.GOOS, s.GOARCH, s.GOMAXPROCS, s.NumCPU)
+	if s.Live {
+		fmt.Fprintf(b, "host %s, kernel %s, %s, at %s\n", s.Hostname, s.Kernel, rt, s.When.Format(time.RFC3339))
+	} else {
+		// The Go facts are this process's, not those of the machine the
+		// tree was taken from: on a line of their own, and said so.
+		fmt.Fprintf(b, "host %s, kernel %s, at %s\n", s.Hostname, s.Kernel, s.When.Format(time.RFC3339))
+		fmt.Fprintf(b, "this process (not the tree): %s\n", rt)
+	}
 	fmt.Fprintf(b, "cpu model %s; hypervisor %s\n", s.CPUModel, yesNo(s.Hypervisor))
 	fmt.Fprintf(b, "cpus online %s, possible %s, allowed %s (%s), isolated %s, nohz_full %s\n",
 		listOrNone(s.Online), listOrNone(s.Possible), listOrNone(s.Allowed), s.AllowedFrom,
 		listOrNone(s.Isolated), listOrNone(s.NohzFull))
-	fmt.Fprintf(b, "cgroup v%s %s, cpuset %s, cpu quota %s\n",
-		s.Cgroup.Version, s.Cgroup.Path, listOrNone(s.Cgroup.Cpuset), quotaWords(s.Cgroup.Quota))
+	b.WriteString(cgroupWords(s.Cgroup) + "\n")
 	fmt.Fprintf(b, "clocksource %s (available: %s); SMT control %s, active %s\n",
 		s.Clocksource, s.ClocksourceAvailable, s.SMTControl, yesNo(s.SMTActive))
 	fmt.Fprintf(b, "turbo %s\n", turboWords(s.Turbo))
@@ -168,6 +229,21 @@ func (s *Snapshot) groupBy(val func(CPU) string) string {
 		parts[i] = v + " on " + FormatCPUList(cpus[v])
 	}
 	return strings.Join(parts, "; ")
+}
+
+// cgroupWords is "cgroup v2 /user.slice, cpuset 0-15, cpu quota none (...)",
+// or "cgroup unknown: <reason>" once when proc/self/cgroup cannot be read
+// (then every cgroup fact is unknown for that same reason).
+func cgroupWords(g Cgroup) string {
+	v, ok := g.Version.Get()
+	if !ok {
+		return "cgroup " + g.Version.String()
+	}
+	path := g.Path.String()
+	if !g.Path.Known() {
+		path = "path " + path
+	}
+	return fmt.Sprintf("cgroup v%d %s, cpuset %s, cpu quota %s", v, path, listOrNone(g.Cpuset), quotaWords(g.Quota))
 }
 
 func quotaWords(f Fact[Quota]) string {

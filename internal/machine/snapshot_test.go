@@ -3,6 +3,8 @@ package machine
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -170,7 +172,7 @@ func TestCheckCodes(t *testing.T) {
 	// Steal on other CPUs only is info.
 	s = readFixture(t, "vm")
 	busy := s.Busy.Value
-	busy[1].Steal = 0
+	busy[1].Steal = Known(0.0)
 	if c := codes(Check(s, 1)); !slices.Contains(c, "info steal") {
 		t.Errorf("steal on cpu0 only, target cpu1: %q", c)
 	}
@@ -245,7 +247,7 @@ func TestJSONRoundTrip(t *testing.T) {
 func TestWriteBusyGrid(t *testing.T) {
 	var busy []CPUBusy
 	for c := range 10 {
-		busy = append(busy, CPUBusy{CPU: c, Busy: float64(c * 11), Ticks: 100})
+		busy = append(busy, CPUBusy{CPU: c, Busy: Known(float64(c * 11)), Ticks: 100})
 	}
 	var b bytes.Buffer
 	if err := WriteBusyGrid(&b, busy); err != nil {
@@ -256,6 +258,158 @@ func TestWriteBusyGrid(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("grid:\n%s\nwant:\n%s", b.String(), want)
 	}
+}
+
+// TestWriteBusyGridCoarse: figures from too few ticks are marked "~" and
+// unknown ones "?", both explained under the grid; no CPU is left out.
+func TestWriteBusyGridCoarse(t *testing.T) {
+	before, _ := parseStat([]byte("cpu 0 0 0 0\ncpu0 10 0 0 10\ncpu1 10 0 0 10\ncpu2 10 0 0 10\ncpu3 10 0 0 10\ncpu4 10 0 0 10\n"))
+	after, _ := parseStat([]byte("cpu 0 0 0 0\ncpu0 11 0 0 10\ncpu1 10 0 0 12\ncpu2 10 0 0 10\ncpu4 40 0 0 80\ncpu5 1 0 0 1\n"))
+	var b bytes.Buffer
+	if err := WriteBusyGrid(&b, Busy(before, after)); err != nil {
+		t.Fatal(err)
+	}
+	want := "cpu0 ~100%  cpu1   ~0%  cpu2     ?  cpu3     ?  cpu4   30%  cpu5     ?\n" +
+		"~ cpu0-1: 1 to 2 ticks, fewer than the 50 (500ms) it takes to judge busy\n" +
+		"? cpu2: unknown: no tick between the two reads of /proc/stat\n" +
+		"? cpu3: unknown: not in the second read of /proc/stat (went offline in the window)\n" +
+		"? cpu5: unknown: not in the first read of /proc/stat (came online in the window)\n"
+	if b.String() != want {
+		t.Errorf("grid:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := WriteBusyGrid(&b, nil); err != nil || b.String() != "unknown: no cpuN line in /proc/stat\n" {
+		t.Errorf("empty grid: %q, %v", b.String(), err)
+	}
+}
+
+// TestShortWindow reads a tree whose two reads of /proc/stat are one tick
+// apart (a 5 ms window): cpu0 ran that tick, cpu1 had none. Nothing may be
+// judged busy, idle or stolen from that; the findings say so instead.
+func TestShortWindow(t *testing.T) {
+	s, err := Read("../../testdata/machines/vm-short", ReadOptions{Window: 5 * time.Millisecond, Runtime: fixedRuntime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	busy, ok := s.Busy.Get()
+	if !ok || len(busy) != 2 || busy[0].Judged() || busy[0].Busy.Value != 100 || busy[1].Busy.Known() {
+		t.Fatalf("busy = %+v", s.Busy)
+	}
+	for cpu, want := range map[int][]string{
+		0: {"info busy-unknown", "info cpu0", "info no-cpufreq", "info not-isolated", "info virtual-machine"},
+		1: {"info busy-unknown", "info no-cpufreq", "info not-isolated", "info virtual-machine"},
+	} {
+		found := Check(s, cpu)
+		if c := codes(found); !slices.Equal(c, want) {
+			t.Errorf("Check(cpu%d) = %q, want %q", cpu, c, want)
+		}
+		for _, f := range found {
+			if f.Code == "busy-unknown" && !strings.Contains(f.Message, "cannot be judged for cpu"+itoa(cpu)+" (") {
+				t.Errorf("busy-unknown for cpu%d: %s", cpu, f.Message)
+			}
+		}
+	}
+	cpu, why, err := ChooseCPU(s)
+	if err != nil || cpu != 1 || why != "not cpu0 (it takes more interrupts), no SMT sibling, itself busy unknown" {
+		t.Errorf("ChooseCPU = %d, %q, %v", cpu, why, err)
+	}
+	// A coarse 100% on a sibling is no sibling-busy either.
+	laptop := readFixture(t, "laptop-hybrid")
+	laptop.Busy.Value[6].Ticks = MinBusyTicks - 1
+	if c := codes(Check(laptop, 7)); slices.Contains(c, "warn sibling-busy") || !slices.Contains(c, "info busy-unknown") {
+		t.Errorf("sibling cpu6 at 91%% of %d ticks: %q", MinBusyTicks-1, c)
+	}
+	laptop.Busy.Value[6].Ticks = MinBusyTicks
+	if c := codes(Check(laptop, 7)); !slices.Contains(c, "warn sibling-busy") || slices.Contains(c, "info busy-unknown") {
+		t.Errorf("sibling cpu6 at 91%% of %d ticks: %q", MinBusyTicks, c)
+	}
+}
+
+// TestHeaderFacts: an unknown cgroup is said once, and the Go facts of
+// this process are not shown as the tree's.
+func TestHeaderFacts(t *testing.T) {
+	header := func(s *Snapshot) string {
+		t.Helper()
+		var b bytes.Buffer
+		if err := s.WriteHeader(&b, 1); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	s, err := Read(t.TempDir(), ReadOptions{Runtime: fixedRuntime})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := header(s)
+	if !strings.Contains(h, "\ncgroup unknown: no proc/self/cgroup: kernel without cgroups\n") || strings.Count(h, "proc/self/cgroup") != 1 {
+		t.Errorf("unknown cgroup in the header:\n%s", h)
+	}
+	vm := readFixture(t, "vm")
+	h = header(vm)
+	if !strings.Contains(h, "\nhost vm, kernel 6.18.44-fc-v857, at 2026-11-30T12:00:00Z\n"+
+		"this process (not the tree): go1.26.0 linux/amd64, GOMAXPROCS 4, NumCPU 4\n") {
+		t.Errorf("runtime of a tree:\n%s", h)
+	}
+	vm.Live = true
+	if h := header(vm); !strings.Contains(h, "\nhost vm, kernel 6.18.44-fc-v857, go1.26.0 linux/amd64, GOMAXPROCS 4, NumCPU 4, at 2026-11-30T12:00:00Z\n") ||
+		strings.Contains(h, "not the tree") {
+		t.Errorf("runtime of a live machine:\n%s", h)
+	}
+	vm.Cgroup.Version, vm.Cgroup.Path = Known[int64](1), Unknown[string]("no cpu controller in proc/self/cgroup")
+	if h := header(vm); !strings.Contains(h, "\ncgroup v1 path unknown: no cpu controller in proc/self/cgroup, cpuset 0-1, ") {
+		t.Errorf("cgroup v1 without a path:\n%s", h)
+	}
+}
+
+func TestValidateRoot(t *testing.T) {
+	for _, m := range []string{"vm", "laptop-hybrid"} {
+		if err := ValidateRoot(filepath.Join("../../testdata/machines", m)); err != nil {
+			t.Errorf("%s: %v", m, err)
+		}
+	}
+	dir := t.TempDir()
+	err := ValidateRoot(dir)
+	if err == nil || err.Error() != dir+" is not the /proc and /sys of a machine: it has neither proc/stat nor sys/devices/system/cpu" {
+		t.Errorf("ValidateRoot(empty) = %v", err)
+	}
+	os.MkdirAll(filepath.Join(dir, "sys/devices/system/cpu"), 0o755)
+	if err := ValidateRoot(dir); err != nil {
+		t.Errorf("ValidateRoot(only sys) = %v", err)
+	}
+}
+
+func TestReadCurFreqKHz(t *testing.T) {
+	root := "../../testdata/machines/"
+	if khz, err := ReadCurFreqKHz(root+"laptop-hybrid", 2); err != nil || khz != 3288160 {
+		t.Errorf("laptop cpu2 = %d, %v; want 3288160", khz, err)
+	}
+	if _, err := ReadCurFreqKHz(root+"vm", 1); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("vm cpu1 (no cpufreq) = %v, want not exist", err)
+	}
+	if _, err := ReadCurFreqKHz(root+"laptop-hybrid", -1); err == nil {
+		t.Errorf("cpu -1: no error")
+	}
+}
+
+func TestParseKHz(t *testing.T) {
+	if v, err := parseKHz([]byte("3288160\n")); err != nil || v != 3288160 {
+		t.Errorf("parseKHz = %d, %v", v, err)
+	}
+	for _, bad := range []string{"", "0", "-1", "x", "1.5", "100000001", "3288160 kHz", "<unknown>"} {
+		if _, err := parseKHz([]byte(bad)); err == nil {
+			t.Errorf("parseKHz(%q) = nil error, want one", bad)
+		}
+	}
+}
+
+func FuzzParseKHz(f *testing.F) {
+	f.Add("3288160\n")
+	f.Add("<unknown>")
+	f.Fuzz(func(t *testing.T, s string) {
+		if v, err := parseKHz([]byte(s)); err == nil && (v <= 0 || v > maxKHz) {
+			t.Fatalf("%q: accepted %d", s, v)
+		}
+	})
 }
 
 // BenchmarkRead is the cost of one snapshot of this machine without the

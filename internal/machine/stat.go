@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -109,60 +107,4 @@ func parseCPUTimes(fields []string) (CPUTimes, error) {
 		v[i] = n
 	}
 	return CPUTimes{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]}, nil
-}
-
-// CPUBusy is how one CPU spent a window between two reads of /proc/stat,
-// in percent of the ticks that passed on that CPU.
-type CPUBusy struct {
-	CPU int `json:"cpu"`
-	// Busy is user+nice+system+irq+softirq+steal over all ticks.
-	Busy float64 `json:"busy_pct"`
-	// Steal is the part of the window a hypervisor gave the CPU to
-	// someone else; it is inside Busy.
-	Steal float64 `json:"steal_pct"`
-	// IOWait is idle time with I/O outstanding; it is not inside Busy.
-	IOWait float64 `json:"iowait_pct"`
-	// Ticks is how many USER_HZ ticks passed on this CPU: about 100 per
-	// second of window; few ticks make coarse percentages.
-	Ticks uint64 `json:"ticks"`
-}
-
-// Busy returns how busy every CPU was between two reads of /proc/stat,
-// sorted by CPU. It works for any two reads, a one-second window or a whole
-// measurement. A CPU missing from either read (offline), one whose counters
-// went backwards (taken offline and back, which resets them) or one with no
-// tick in between is left out: its busy is unknown, not 0.
-func Busy(before, after Stat) []CPUBusy {
-	var out []CPUBusy
-	for _, cpu := range slices.Sorted(maps.Keys(after.CPUs)) {
-		a := after.CPUs[cpu]
-		b, ok := before.CPUs[cpu]
-		if !ok {
-			continue
-		}
-		if !a.atLeast(b) {
-			continue
-		}
-		busy, idle := a.busy()-b.busy(), a.idle()-b.idle()
-		if busy+idle == 0 {
-			continue
-		}
-		steal, iowait := a.Steal-b.Steal, a.IOWait-b.IOWait
-		total := float64(busy + idle)
-		out = append(out, CPUBusy{
-			CPU:    cpu,
-			Busy:   100 * float64(busy) / total,
-			Steal:  100 * float64(steal) / total,
-			IOWait: 100 * float64(iowait) / total,
-			Ticks:  busy + idle,
-		})
-	}
-	return out
-}
-
-// atLeast reports whether no counter of t is below the same counter of o.
-func (t CPUTimes) atLeast(o CPUTimes) bool {
-	return t.User >= o.User && t.Nice >= o.Nice && t.System >= o.System && t.Idle >= o.Idle &&
-		t.IOWait >= o.IOWait && t.IRQ >= o.IRQ && t.SoftIRQ >= o.SoftIRQ && t.Steal >= o.Steal &&
-		t.Guest >= o.Guest && t.GuestNice >= o.GuestNice
 }

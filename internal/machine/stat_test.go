@@ -29,6 +29,36 @@ cpu3 10 0 10 100 0 0 0 0 0 0
 ctxt 856000
 `
 
+// busyWant is a CPUBusy in ticks, for comparing with percentages.
+type busyWant struct {
+	cpu                 int
+	busy, steal, iowait uint64
+	ticks               uint64
+	unknown             string // the reason, when the busy is unknown
+	judged              bool
+}
+
+func checkBusy(t *testing.T, got []CPUBusy, want []busyWant) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("Busy = %+v, want %+v", got, want)
+	}
+	for i, w := range want {
+		g := got[i]
+		if w.unknown != "" {
+			if g.CPU != w.cpu || g.Busy.Reason != w.unknown || g.Steal.Reason != w.unknown || g.IOWait.Reason != w.unknown || g.Judged() {
+				t.Errorf("cpu%d: got %+v, want unknown: %s", w.cpu, g, w.unknown)
+			}
+			continue
+		}
+		pct := func(n uint64) float64 { return 100 * float64(n) / float64(w.ticks) }
+		if g.CPU != w.cpu || g.Ticks != w.ticks || g.Judged() != w.judged || !g.Busy.Known() ||
+			!near(g.Busy.Value, pct(w.busy)) || !near(g.Steal.Value, pct(w.steal)) || !near(g.IOWait.Value, pct(w.iowait)) {
+			t.Errorf("cpu%d: got %+v, want %+v (in ticks)", w.cpu, g, w)
+		}
+	}
+}
+
 func TestBusy(t *testing.T) {
 	before, err := parseStat([]byte(statBefore))
 	if err != nil {
@@ -38,24 +68,42 @@ func TestBusy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := Busy(before, after)
-	want := []CPUBusy{
-		{CPU: 0, Busy: 9, Steal: 3, IOWait: 1, Ticks: 100},
-		{CPU: 1, Busy: 5, Steal: 0, IOWait: 4, Ticks: 99},
+	checkBusy(t, Busy(before, after), []busyWant{
+		{cpu: 0, busy: 9, steal: 3, iowait: 1, ticks: 100, judged: true},
+		{cpu: 1, busy: 5, steal: 0, iowait: 4, ticks: 99, judged: true},
+		{cpu: 2, unknown: "its ticks went backwards (offline and back in the window)"},
+		{cpu: 3, unknown: "not in the first read of /proc/stat (came online in the window)"},
+	})
+	// No tick between the reads: every CPU is there, with its busy unknown.
+	none := "no tick between the two reads of /proc/stat"
+	checkBusy(t, Busy(after, after), []busyWant{{cpu: 0, unknown: none}, {cpu: 1, unknown: none}, {cpu: 2, unknown: none}, {cpu: 3, unknown: none}})
+}
+
+// TestBusyShortWindow: a window of a few ticks gives a figure that is
+// reported but not judged, a CPU missing from the second read is unknown,
+// and iowait going down (proc(5)) does not make a CPU unknown.
+func TestBusyShortWindow(t *testing.T) {
+	before, err := parseStat([]byte("cpu 0 0 0 0\n" +
+		"cpu0 100 0 100 1000 50 0 0 0 0 0\n" +
+		"cpu1 100 0 100 1000 50 0 0 0 0 0\n" +
+		"cpu2 100 0 100 1000 50 0 0 0 0 0\n" +
+		"cpu3 100 0 100 1000 50 0 0 0 0 0\n"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(got) != len(want) {
-		t.Fatalf("Busy = %+v, want %+v", got, want)
+	after, err := parseStat([]byte("cpu 0 0 0 0\n" +
+		"cpu0 101 0 100 1000 50 0 0 0 0 0\n" + // one tick, busy: 100%
+		"cpu1 100 0 100 1003 48 0 0 0 0 0\n" + // iowait down 2, idle up 3: one idle tick
+		"cpu3 120 0 110 1070 50 0 0 0 0 0\n")) // cpu2 went offline; cpu3 100 ticks
+	if err != nil {
+		t.Fatal(err)
 	}
-	for i := range want {
-		g, w := got[i], want[i]
-		if g.CPU != w.CPU || g.Ticks != w.Ticks || !near(g.Busy, 100*w.Busy/float64(w.Ticks)) ||
-			!near(g.Steal, 100*w.Steal/float64(w.Ticks)) || !near(g.IOWait, 100*w.IOWait/float64(w.Ticks)) {
-			t.Errorf("cpu%d: got %+v, want %+v (percent of %d ticks)", w.CPU, g, w, w.Ticks)
-		}
-	}
-	if b := Busy(after, after); len(b) != 0 {
-		t.Errorf("Busy with no tick between the reads = %+v, want none (unknown)", b)
-	}
+	checkBusy(t, Busy(before, after), []busyWant{
+		{cpu: 0, busy: 1, ticks: 1},
+		{cpu: 1, busy: 0, iowait: 0, ticks: 1},
+		{cpu: 2, unknown: "not in the second read of /proc/stat (went offline in the window)"},
+		{cpu: 3, busy: 30, ticks: 100, judged: true},
+	})
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
@@ -89,8 +137,8 @@ func TestParseStat(t *testing.T) {
 	}
 }
 
-// FuzzParseStat: no panic; busy of a read against itself is empty and
-// percentages are within 0-100 against any other read.
+// FuzzParseStat: no panic; every CPU of either read has a busy, either
+// unknown as a whole or with percentages within 0-100 that add up.
 func FuzzParseStat(f *testing.F) {
 	f.Add(statBefore, statAfter)
 	f.Add("cpu 1 2 3 4\n", "cpu 1 2 3 4\ncpu0 9 9 9 9\n")
@@ -101,9 +149,21 @@ func FuzzParseStat(f *testing.F) {
 			return
 		}
 		for _, c := range Busy(sa, sb) {
-			if !(c.Busy >= 0 && c.Busy <= 100 && c.Steal >= 0 && c.Steal <= c.Busy+1e-9 && c.IOWait >= 0 && c.IOWait <= 100) || c.Ticks == 0 {
+			if !c.Busy.Known() {
+				if c.Steal.Known() || c.IOWait.Known() || c.Judged() {
+					t.Fatalf("partly unknown: %+v", c)
+				}
+				continue
+			}
+			b, st, io := c.Busy.Value, c.Steal.Value, c.IOWait.Value
+			if !(b >= 0 && b <= 100 && st >= 0 && st <= b+1e-9 && io >= 0 && io <= 100-b+1e-9) || c.Ticks == 0 ||
+				c.Judged() != (c.Ticks >= MinBusyTicks) {
 				t.Fatalf("out of range: %+v", c)
 			}
+		}
+		// Every CPU of either read has an entry.
+		if n := len(Busy(sa, sb)); n < len(sa.CPUs) || n < len(sb.CPUs) {
+			t.Fatalf("%d entries for %d and %d CPUs", n, len(sa.CPUs), len(sb.CPUs))
 		}
 	})
 }
