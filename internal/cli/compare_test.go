@@ -270,7 +270,7 @@ func TestCompareBadInput(t *testing.T) {
 	}
 	notJSON := write("notjson.json", "BenchmarkX 1 2 ns/op\n")
 	notBenchy := write("other.json", `{"name": "x"}`)
-	empty := write("empty.json", `{"schema": 1, "tool": "benchy 0.1.0", "experiments": []}`)
+	empty := write("empty.json", `{"schema": 1, "tool": "benchy 0.1.0", "cpu": 1, "settings": {}, "experiments": []}`)
 	disjoint := writeSubset(t, "clock/now")
 	old := compareFile("old.json")
 	tests := []struct {

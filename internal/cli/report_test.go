@@ -106,6 +106,11 @@ func TestReportBadInput(t *testing.T) {
 	other := write("other.json", `{"results": []}`)
 	newer := write("newer.json", `{"schema": 7, "tool": "benchy 3.0.0", "experiments": []}`)
 	truncated := write("cut.json", `{"schema": 1, "tool": "benchy 0.1.0", "experiments": [`)
+	bare := write("bare.json", `{"schema":1,"tool":"benchy x"}`)
+	negative := write("negative.json", `{"schema": 1, "tool": "benchy 0.1.0", "cpu": 1, "settings": {}, "experiments": [`+
+		`{"name": "sum/sink", "samples": [{"iters": 1000, "ns": 314000}, {"iters": 1000, "ns": -2040}]}]}`)
+	negIters := write("negiters.json", `{"schema": 1, "tool": "benchy 0.1.0", "cpu": 1, "settings": {}, "experiments": [`+
+		`{"name": "sum/sink", "samples": [{"iters": -1, "ns": 314000}]}]}`)
 	missing := filepath.Join(dir, "missing.json")
 	tests := []struct {
 		name string
@@ -120,6 +125,9 @@ func TestReportBadInput(t *testing.T) {
 		{"not benchy", []string{"report", other}, other + `: not a benchy result: no "schema" number`},
 		{"newer", []string{"report", newer}, "schema 7 is newer than this benchy reads (1)"},
 		{"truncated", []string{"report", truncated}, truncated + ": truncated"},
+		{"schema and tool only", []string{"report", bare}, bare + `: not a valid benchy result: no "experiments" field`},
+		{"negative ns", []string{"report", negative}, negative + `: not a valid benchy result: experiment "sum/sink" (experiments[0]), samples[1]: ns is -2040, below 0`},
+		{"negative iters", []string{"report", negIters}, `experiment "sum/sink" (experiments[0]), samples[0]: iters is -1, below 0`},
 		{"format", []string{"report", "--format", "xml", fixtureJSON}, `--format "xml": valid formats are text, json, csv, gobench`},
 		{"strict level", []string{"report", "--strict=info", fixtureJSON}, "--strict=info: valid values are error (the default) and warn"},
 	}
@@ -135,6 +143,25 @@ func TestReportBadInput(t *testing.T) {
 				t.Errorf("stdout not empty: %q", stdout.String())
 			}
 		})
+	}
+}
+
+// The near miss of the bad inputs: zero iterations and time, and no
+// experiments at all, are what a run can write.
+func TestReportZeros(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "zeros.json")
+	content := `{"schema": 1, "tool": "benchy 0.1.0", "cpu": 1, "settings": {}, "experiments": [` +
+		`{"name": "sum/sink", "units": 1, "unit": "call", "floor_cycles": 1, "samples": [{"iters": 0, "ns": 0, "cpu": 1}, {"iters": 1000, "ns": 0, "cpu": 1}]}]}`
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"report", path}, &stdout, &stderr); code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "sum/sink: not believable (impossible)") || !strings.Contains(out, "warn  few-samples: only 1 sample") {
+		t.Errorf("report:\n%s", stdout.String())
 	}
 }
 

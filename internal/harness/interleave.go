@@ -53,11 +53,12 @@ func Interleave(ws []Workload, opts Options) []Outcome {
 			}
 			outs[i].Iters = b.iters
 		}
+	rounds:
 		for r := range opts.Samples {
 			for _, i := range RoundOrder(len(ws), r) {
 				if stopped(opts.Stop) {
 					markInterrupted(outs)
-					return nil
+					break rounds
 				}
 				b := benches[i]
 				b.sampling = true

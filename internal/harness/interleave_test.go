@@ -66,3 +66,34 @@ func TestInterleaveSamplesEveryCandidateEveryRound(t *testing.T) {
 		t.Errorf("run order %v, want %v", tail, want)
 	}
 }
+
+func TestInterleaveStoppedStillCountsAllocations(t *testing.T) {
+	stop := make(chan struct{})
+	opts := quickOptions(0)
+	opts.Iters = 10
+	opts.Samples = 1000
+	opts.Stop = stop
+	opts.Progress = func(p Progress) {
+		if p.Phase == "sampling" && p.Sample == 2 {
+			select {
+			case <-stop:
+			default:
+				close(stop)
+			}
+		}
+	}
+	alloc := func(n int) {
+		for range n {
+			testBytes = make([]byte, 64)
+		}
+	}
+	outs := Interleave([]Workload{{Name: "a", Loop: alloc}, {Name: "b", Loop: alloc}}, opts)
+	for _, o := range outs {
+		if !o.Interrupted || len(o.Samples) == 0 || len(o.Samples) > 3 {
+			t.Errorf("%s: interrupted %v, %d samples; want stopped after round 3", o.Workload.Name, o.Interrupted, len(o.Samples))
+		}
+		if o.AllocsPerOp != 1 {
+			t.Errorf("%s: allocs/op %v after a stop, want 1 (measured on one op)", o.Workload.Name, o.AllocsPerOp)
+		}
+	}
+}

@@ -12,26 +12,30 @@ import (
 // with these codes and keeps any other (added by the run, for example
 // no-load-in-loop from reading the machine code).
 const (
-	CodeFailed     = "failed"
-	CodeNoSamples  = "no-samples"
-	CodeImpossible = "impossible"
-	CodeBelowClock = "below-clock"
-	CodeUnstable   = "unstable"
-	CodeOutliers   = "outliers"
-	CodeFirstSlow  = "first-slow"
-	CodeDrift      = "drift"
-	CodeDisturbed  = "disturbed"
-	CodeMigrated   = "migrated"
-	CodeGC         = "gc"
-	CodeAllocs     = "allocs"
-	CodeFreqChange = "freq-change"
+	CodeFailed       = "failed"
+	CodeNoSamples    = "no-samples"
+	CodeImpossible   = "impossible"
+	CodeBelowClock   = "below-clock"
+	CodeUnstable     = "unstable"
+	CodeOutliers     = "outliers"
+	CodeFirstSlow    = "first-slow"
+	CodeDrift        = "drift"
+	CodeDisturbed    = "disturbed"
+	CodeMigrated     = "migrated"
+	CodeGC           = "gc"
+	CodeAllocs       = "allocs"
+	CodeFreqChange   = "freq-change"
+	CodeFewSamples   = "few-samples"
+	CodeShortSamples = "short-samples"
+	CodePageFaults   = "page-faults"
 )
 
 // Codes lists every code CheckExperiment may return.
 var Codes = []string{
 	CodeFailed, CodeNoSamples, CodeImpossible, CodeBelowClock, CodeUnstable,
 	CodeOutliers, CodeFirstSlow, CodeDrift, CodeDisturbed, CodeMigrated,
-	CodeGC, CodeAllocs, CodeFreqChange,
+	CodeGC, CodeAllocs, CodeFreqChange, CodeFewSamples, CodeShortSamples,
+	CodePageFaults,
 }
 
 // CheckExperiment returns the findings on e's raw samples and GC figures,
@@ -57,13 +61,16 @@ func CheckExperiment(e Experiment, f Facts) []finding.Finding {
 			Evidence: map[string]any{"samples": len(e.Samples)},
 		})
 	}
+	add(checkFewSamples(st))
 	add(checkImpossible(e, st, f))
 	add(checkBelowClock(e, f))
+	add(checkShortSamples(e, f))
 	add(checkUnstable(st))
 	add(checkOutliers(e))
 	add(checkFirstSlow(e))
 	add(checkDrift(e))
 	add(checkDisturbed(e))
+	add(checkPageFaults(e))
 	add(checkMigrated(e, f))
 	add(checkGC(e, f))
 	add(checkAllocs(e))

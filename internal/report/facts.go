@@ -1,6 +1,10 @@
 package report
 
-import "github.com/benchy-dev/benchy/internal/harness"
+import (
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/harness"
+)
 
 // Facts are what the findings need to know about the run besides the
 // samples. The run fills them (through the Result's fields) so that the
@@ -19,6 +23,11 @@ type Facts struct {
 	ClockSource                 string
 	// GranularityNs is the smallest step of time.Now, 0 when unknown.
 	GranularityNs float64
+	// SampleTime is the least duration asked of one sample (--sample-time),
+	// 0 when unknown; FixedIters is --iters, 0 when iterations were
+	// calibrated to reach SampleTime.
+	SampleTime time.Duration
+	FixedIters int64
 }
 
 // Facts returns the facts recorded in r.
@@ -32,6 +41,8 @@ func (r *Result) Facts() Facts {
 		ClockAfterHz:  r.EffectiveClock.AfterHz,
 		ClockSource:   r.EffectiveClock.Source,
 		GranularityNs: r.Clock.GranularityNs,
+		SampleTime:    r.Settings.SampleTime,
+		FixedIters:    r.Settings.Iters,
 	}
 }
 

@@ -53,8 +53,9 @@ func spread(n int, iters int64, nsPerOp float64, perMille ...float64) []harness.
 }
 
 // fixtureResult is a run on a VM with one experiment of every kind:
-// believable with counters, impossible, unstable, slow first sample, an
-// extra finding from elsewhere, and a failure.
+// believable with counters (one sample preempted and page-faulted),
+// impossible with samples shorter than asked, unstable, slow first
+// sample, an extra finding from elsewhere, and a failure.
 func fixtureResult() *Result {
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	sink := spread(11, 32000, 314, 0, 3, -2, 5, 1, -1, 2, 0, 8, -3, 1)
@@ -64,6 +65,7 @@ func fixtureResult() *Result {
 			harness.CounterInstructions:  32000 * 4200,
 			harness.CounterInvoluntaryCS: map[bool]int64{true: 1}[i == 8],
 			harness.CounterNrMigrations:  0,
+			harness.CounterPageFaults:    map[bool]int64{true: 3}[i == 8],
 		}
 	}
 	slowFirst := spread(9, 400000, 25, 0, 1, -1, 2, 0, -2, 1, 0, 1)

@@ -21,7 +21,8 @@ const gobenchPkg = "github.com/benchy-dev/benchy/internal/workload"
 // (BenchmarkSum/sink-2 <iters> <ns> ns/op <B> B/op <allocs> allocs/op, then
 // each counter per op), after configuration lines that describe the run,
 // so that benchstat compares benchy results. Failed experiments and
-// samples without iterations are left out: they have no time per op.
+// samples without iterations are left out: they have no time per op. B/op
+// and allocs/op are left out where they were not measured (allocsKnown).
 func writeGobench(w io.Writer, r *Result) error {
 	bw := benchfmt.NewWriter(w)
 	// File configuration is written as "key: value" lines; a Result built
@@ -31,16 +32,22 @@ func writeGobench(w io.Writer, r *Result) error {
 		res.Config = append(res.Config, benchfmt.Config{Key: kv[0], Value: []byte(kv[1]), File: true})
 	}
 	for _, e := range r.Experiments {
+		if e.Error != "" {
+			continue
+		}
 		res.Name = benchfmt.Name(gobenchName(e.Name, r.GOMAXPROCS))
+		allocs := allocsKnown(r, e)
 		for _, s := range e.Samples {
 			if s.Iters <= 0 {
 				continue
 			}
 			res.Iters = int(s.Iters)
-			res.Values = append(res.Values[:0],
-				benchfmt.Value{Value: s.NsPerOp(), Unit: "ns/op"},
-				benchfmt.Value{Value: e.GC.BytesPerOp, Unit: "B/op"},
-				benchfmt.Value{Value: e.GC.AllocsPerOp, Unit: "allocs/op"})
+			res.Values = append(res.Values[:0], benchfmt.Value{Value: s.NsPerOp(), Unit: "ns/op"})
+			if allocs {
+				res.Values = append(res.Values,
+					benchfmt.Value{Value: e.GC.BytesPerOp, Unit: "B/op"},
+					benchfmt.Value{Value: e.GC.AllocsPerOp, Unit: "allocs/op"})
+			}
 			for _, c := range sortedKeys(s.Counters) {
 				res.Values = append(res.Values, benchfmt.Value{
 					Value: float64(s.Counters[c]) / float64(s.Iters),
@@ -53,6 +60,14 @@ func writeGobench(w io.Writer, r *Result) error {
 		}
 	}
 	return nil
+}
+
+// allocsKnown reports whether e's allocation figures were measured. The
+// harness measures them in one untimed run after the samples (a single op
+// when the run was stopped): not when the workload failed or took no
+// sample.
+func allocsKnown(r *Result, e Experiment) bool {
+	return e.Error == "" && Compute(e.Samples).N > 0
 }
 
 // gobenchConfig returns the configuration keys of r, unknown ones left

@@ -201,7 +201,7 @@ func tableRows(r *Result) [][]string {
 			row = append(row, what, "-", "-", "-", "0", "-", "-")
 		} else {
 			row = append(row, fmtNs(st.Min), fmtNs(st.Median), fmtNs(st.P90), fmtNs(st.Max),
-				strconv.Itoa(st.N), itersCell(e), allocsCell(e.GC.AllocsPerOp))
+				strconv.Itoa(st.N), itersCell(e), allocsCell(e.GC.AllocsPerOp, allocsKnown(r, e)))
 		}
 		c, cok := perOpMedian(e, harness.CounterCycles)
 		in, iok := perOpMedian(e, harness.CounterInstructions)
@@ -240,8 +240,12 @@ func itersCell(e Experiment) string {
 }
 
 // allocsCell shows allocations per op with two decimals, so background
-// allocations spread over many ops read "0.00", not "0.000000304".
-func allocsCell(v float64) string {
+// allocations spread over many ops read "0.00", not "0.000000304"; "?"
+// when they were not measured.
+func allocsCell(v float64, known bool) string {
+	if !known {
+		return "?"
+	}
 	if v == float64(int64(v)) {
 		return strconv.FormatInt(int64(v), 10)
 	}

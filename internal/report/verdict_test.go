@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/machine"
 )
 
 func f(code string, sev finding.Severity) finding.Finding {
@@ -73,7 +74,7 @@ func TestSummaryAndStrict(t *testing.T) {
 func TestAnalyzeKeepsOtherFindings(t *testing.T) {
 	r := &Result{CPU: 2, Experiments: []Experiment{{
 		Name:    "sum/unused",
-		Samples: timed(1000, 314000, 314000, 314000),
+		Samples: timed(1000, 314000, 314000, 314000, 314000, 314000),
 		// A stale finding of Analyze's own codes goes; the other stays.
 		Findings: []finding.Finding{f(CodeImpossible, finding.Error), f("no-load-in-loop", finding.Error)},
 	}}}
@@ -85,7 +86,7 @@ func TestAnalyzeKeepsOtherFindings(t *testing.T) {
 	if e.Verdict != VerdictNotBelievable || !slices.Equal(e.Reasons, []string{"no-load-in-loop"}) {
 		t.Errorf("verdict %q %v", e.Verdict, e.Reasons)
 	}
-	if e.Stats.N != 3 || e.Stats.Median != 314 {
+	if e.Stats.N != 5 || e.Stats.Median != 314 {
 		t.Errorf("stats %+v", e.Stats)
 	}
 	Analyze(r) // idempotent
@@ -93,4 +94,26 @@ func TestAnalyzeKeepsOtherFindings(t *testing.T) {
 		t.Errorf("second Analyze changed findings: %v", r.Experiments[0].Findings)
 	}
 	Analyze(nil)
+}
+
+// With the machine snapshot in the result, Analyze judges the environment
+// again (a stale cpu-busy goes, cpu0 is found); without one it keeps what
+// the file says.
+func TestAnalyzeEnvironment(t *testing.T) {
+	stale := []finding.Finding{f("cpu-busy", finding.Warn)}
+	r := &Result{CPU: 0, Before: &machine.Snapshot{}, Environment: stale,
+		Experiments: []Experiment{{Name: "x", Samples: perOp(100, 100, 100, 100, 100)}}}
+	Analyze(r)
+	if finding.Has(r.Environment, "cpu-busy") || !finding.Has(r.Environment, "cpu0") {
+		t.Errorf("environment not recomputed: %v", r.Environment)
+	}
+	if v := r.Experiments[0].Verdict; v != VerdictBelievable {
+		t.Errorf("verdict %q, want believable once cpu-busy is gone", v)
+	}
+
+	r = &Result{CPU: 0, Environment: stale, Experiments: []Experiment{{Name: "x", Samples: perOp(100, 100, 100, 100, 100)}}}
+	Analyze(r)
+	if !finding.Has(r.Environment, "cpu-busy") || r.Experiments[0].Verdict != VerdictDoubtful {
+		t.Errorf("no snapshot: environment %v, verdict %q; want the stored cpu-busy kept", r.Environment, r.Experiments[0].Verdict)
+	}
 }

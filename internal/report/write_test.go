@@ -2,11 +2,13 @@ package report
 
 import (
 	"bytes"
+	"regexp"
 	"strings"
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
 )
 
@@ -43,6 +45,13 @@ func TestTextInterruptedAndSnapshot(t *testing.T) {
 	}
 	if strings.Contains(out, "the result holds no snapshot") {
 		t.Errorf("snapshot present but reported missing")
+	}
+	// An interrupted run still measured allocations (on one op): a 0 is a 0.
+	if !regexp.MustCompile(`\nsum/sink .* 11 +32000 +0 `).MatchString(out) {
+		t.Errorf("sum/sink measured 0 allocs/op lost in an interrupted run:\n%s", out)
+	}
+	if !regexp.MustCompile(`\nsort/ints-8000 .* 11 +25 +1 `).MatchString(out) {
+		t.Errorf("sort/ints-8000 measured allocs/op lost:\n%s", out)
 	}
 }
 
@@ -118,5 +127,49 @@ func TestFmtNs(t *testing.T) {
 		if got := fmtNs(tt.ns); got != tt.want {
 			t.Errorf("fmtNs(%v) = %q, want %q", tt.ns, got, tt.want)
 		}
+	}
+}
+
+// Failed experiments write no line, and B/op and allocs/op only appear
+// where the allocations were measured.
+func TestGobenchUnknown(t *testing.T) {
+	samples := func() []harness.Sample { return spread(5, 1000, 10, 0, 1, -1) }
+	r := &Result{Experiments: []Experiment{
+		{Name: "failed", Error: "pin did not hold", Samples: samples(), GC: GCStats{AllocsPerOp: 2, BytesPerOp: 16}},
+		{Name: "zero", Samples: samples()},
+		{Name: "allocates", Samples: samples(), GC: GCStats{AllocsPerOp: 2, BytesPerOp: 16}},
+		{Name: "nothing"},
+	}}
+	lines := func() map[string]string {
+		var b bytes.Buffer
+		if err := Write(&b, r, "gobench"); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, l := range strings.Split(b.String(), "\n") {
+			if name, rest, ok := strings.Cut(l, " "); ok && strings.HasPrefix(name, "Benchmark") {
+				got[name] = rest // the last line of each
+			}
+		}
+		return got
+	}
+	got := lines()
+	if _, ok := got["BenchmarkFailed"]; ok {
+		t.Errorf("a failed experiment was written: %q", got["BenchmarkFailed"])
+	}
+	if _, ok := got["BenchmarkNothing"]; ok {
+		t.Errorf("an experiment without samples was written")
+	}
+	if l := got["BenchmarkZero"]; !strings.Contains(l, " 0 B/op 0 allocs/op") {
+		t.Errorf("measured zero allocations left out: %q", l)
+	}
+	// An interrupted run measured allocations too (on one op): zeros stay.
+	r.Interrupted = true
+	got = lines()
+	if l := got["BenchmarkZero"]; !strings.Contains(l, " 0 B/op 0 allocs/op") {
+		t.Errorf("interrupted run: measured zero allocations left out: %q", l)
+	}
+	if l := got["BenchmarkAllocates"]; !strings.Contains(l, " 16 B/op 2 allocs/op") {
+		t.Errorf("interrupted run: measured allocations left out: %q", l)
 	}
 }

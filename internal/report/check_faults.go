@@ -1,0 +1,118 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// faults returns the page faults counted inside s: perf's page-faults
+// (minor and major), else getrusage's minor faults. known is false when s
+// carries neither.
+func faults(s harness.Sample) (n int64, known bool) {
+	if n, ok := s.Counters[harness.CounterPageFaults]; ok {
+		return n, true
+	}
+	n, known = s.Counters[harness.CounterMinorFaults]
+	return n, known
+}
+
+// PageFaultsMinExcess: the samples with the most faults count as the slow
+// ones when their median ns/op is more than 5% above the others'; 5% is
+// the least change benchy calls a difference elsewhere (FirstSlowMinExcess,
+// DriftMinChange), smaller gaps are the noise of a quiet machine.
+const PageFaultsMinExcess = 0.05
+
+// checkPageFaults: page faults inside samples mean memory was mapped while
+// measuring (the heap grew, or pages the runtime had returned to the OS
+// were touched again), and each fault adds kernel time that depends on the
+// OS, not on the code. The rule, like disturbed's: the "faulting" samples
+// are those with more faults than the sample with the fewest (any fault,
+// when some sample had none). They are a warning when there are more of
+// them than lie above p90 (DisturbedQuantile) and their median ns/op is
+// more than PageFaultsMinExcess above the others': then they are the slow
+// ones, and too many to stay above p90, so they move the p90 or the
+// median. Otherwise the faults are noted (info).
+func checkPageFaults(e Experiment) (finding.Finding, bool) {
+	var counts []float64 // faults of every counted sample
+	var times []float64  // its ns/op
+	var total, most int64
+	faulted := 0
+	for _, s := range e.Samples {
+		n, ok := faults(s)
+		if !ok || s.Iters <= 0 {
+			continue
+		}
+		counts = append(counts, float64(n))
+		times = append(times, s.NsPerOp())
+		if n > 0 {
+			faulted++
+			total = satAdd(total, n)
+			most = max(most, n)
+		}
+	}
+	if faulted == 0 {
+		return finding.Finding{}, false
+	}
+	samples := len(counts)
+	above := samples - int(math.Ceil(DisturbedQuantile*float64(samples)))
+	fewest := slices.Min(counts)
+	var heavy, rest []float64
+	for i, c := range counts {
+		if c > fewest {
+			heavy = append(heavy, times[i])
+		} else {
+			rest = append(rest, times[i])
+		}
+	}
+	// The message speaks of the faulting samples as "they"; when every
+	// sample faulted, of those with more faults than the fewest.
+	they, lead := "they", ""
+	if fewest > 0 {
+		they, lead = "those", fmt.Sprintf("%d had more than the fewest (%d), and ", len(heavy), int64(fewest))
+	}
+	ev := map[string]any{
+		"faulted_samples": faulted, "samples": samples, "faults": total, "max_faults": most,
+		"fewest_faults": fewest, "heavy_samples": len(heavy), "above_p90": above,
+	}
+	var heavyMed, restMed float64
+	if len(heavy) > 0 && len(rest) > 0 {
+		heavyMed, restMed = median(heavy), median(rest)
+		ev["heavy_median_ns"], ev["rest_median_ns"] = heavyMed, restMed
+	}
+	sev := finding.Info
+	var tail string
+	switch {
+	case len(heavy) == 0:
+		tail = "every sample faulted equally often, so the faults are part of every time, not of a few slow samples"
+	case len(heavy) <= above:
+		tail = fmt.Sprintf("%s%s are no more than lie above p90 (%d), so min, median and p90 are not moved by the faults", lead, they, above)
+	case heavyMed <= restMed*(1+PageFaultsMinExcess):
+		tail = fmt.Sprintf("%s%s are not slower than the others (median %s/op against %s/op), so the faults cost little",
+			lead, they, fmtNs(heavyMed), fmtNs(restMed))
+	default:
+		sev = finding.Warn
+		tail = fmt.Sprintf("%s%s are the slow ones (median %s/op against %s/op) and more than lie above p90 (%d), so they move the median or p90: "+
+			"memory was mapped while measuring (the heap grew, or pages returned to the OS were touched again); a longer warm-up or --gc may help",
+			lead, they, fmtNs(heavyMed), fmtNs(restMed), above)
+	}
+	return finding.Finding{
+		Code:     CodePageFaults,
+		Severity: sev,
+		Message: fmt.Sprintf("%d of %s had page faults (%d in all, at most %d in one sample): %s",
+			faulted, count(samples, "sample"), total, most, tail),
+		Evidence: ev,
+	}, true
+}
+
+// satAdd adds positive counts without wrapping around: a damaged file may
+// hold absurd counters.
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
