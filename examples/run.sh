@@ -25,9 +25,10 @@
 #                          tell a difference
 #   BENCHY_SRC             benchy's source to build (default: this project)
 #
-# Exit status: 0 ok (or no previous result), 1 a significant regression,
-# 2 bad input (e.g. no experiment in common with the previous result),
-# anything else: the build or the run failed.
+# Exit status: 0 ok (or no previous result), 1 a significant regression or
+# a failed run, 2 bad input (e.g. no experiment in common with the previous
+# result), 3 a result not believable under --strict; a failed build exits
+# with go build's status. Read the messages on stderr to tell them apart.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -36,7 +37,9 @@ src="${BENCHY_SRC:-$root}"
 results="${BENCHY_RESULTS:-$root/results}"
 bench="${BENCHY_BENCH:-.}"
 max_regression="${BENCHY_MAX_REGRESSION:-5%}"
-smoke="${BENCHY_SMOKE:-}"
+# Only BENCHY_SMOKE=1 means a smoke run; unset, empty or 0 is a real one.
+smoke=""
+[[ "${BENCHY_SMOKE:-0}" == "1" ]] && smoke=1
 
 # Build benchy into a temporary directory that goes away at the end.
 tmp="$(mktemp -d)"

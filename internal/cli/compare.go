@@ -44,7 +44,8 @@ name and says, for each, whether NEW is faster, slower, or not detectably
 different from OLD: the ratio of the medians with a 95% bootstrap
 confidence interval and a Mann-Whitney p-value (Holm-adjusted over all
 experiments). A change is claimed only when the interval excludes 1, the
-p-value is below 0.05 and the change exceeds --threshold. Before the
+p-value is below 0.05, and both the change and the whole interval lie beyond
+--threshold. Before the
 numbers it lists every difference of machine or settings that could
 explain a change.
 
@@ -165,7 +166,7 @@ func method(f resultdiff.Files) string {
 		p += fmt.Sprintf(", Holm-adjusted over %d comparisons", n)
 	}
 	return fmt.Sprintf("ratio of medians new/old with a 95%% percentile-bootstrap confidence interval (fixed seed); "+
-		"%s; a change is claimed when the interval excludes 1, p < %s and the change exceeds %s",
+		"%s; a change is claimed when the interval excludes 1, p < %s, and the change and the whole interval lie beyond %s",
 		p, strconv.FormatFloat(compare.DefaultAlpha, 'f', -1, 64), fmtPercent(f.Threshold))
 }
 
@@ -328,6 +329,9 @@ func writeCompareText(w io.Writer, c comparison) error {
 	b.WriteByte('\n')
 	for _, r := range c.Rows {
 		fmt.Fprintf(&b, "%s\n", r.Sentence)
+		if r.Caution != "" {
+			fmt.Fprintf(&b, "  caution: %s\n", r.Caution)
+		}
 	}
 	fmt.Fprintf(&b, "\nmethod: %s\n", c.Method)
 	if g := c.gateLine(); g != "" {
@@ -394,6 +398,9 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 	for _, r := range c.Rows {
 		if r.Verdict == compare.NotComparable {
 			notes = append(notes, fmt.Sprintf("- `%s` not comparable: %s\n", mdCode(r.Name), mdCell(r.Reason)))
+		}
+		if r.Caution != "" {
+			notes = append(notes, fmt.Sprintf("- `%s` caution: %s\n", mdCode(r.Name), mdCell(r.Caution)))
 		}
 	}
 	if len(c.OnlyOld) > 0 {

@@ -66,7 +66,7 @@ const (
 	smokeWarmup     = 2 * time.Millisecond
 	smokeWindow     = 100 * time.Millisecond
 	clockWindow     = 20 * time.Millisecond // effective clock measurement
-	smokeClockWin   = 2 * time.Millisecond
+	smokeClockWin   = 10 * time.Millisecond // shorter reads the clock low now and then
 )
 
 func init() { commands = append(commands, newRunCmd) }
@@ -123,6 +123,7 @@ state of the machine, min/median/p90/max per op, and what to believe.`,
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.CPU, "cpu", -1, "pin the measured thread to CPU `N` (default: benchy chooses)")
+	f.Lookup("cpu").DefValue = "0" // read as "no default shown": the help says who chooses
 	f.StringVar(&opts.Bench, "bench", ".", "run the experiments whose name matches `REGEXP`")
 	f.IntVar(&opts.Samples, "samples", 31, "samples per experiment (1-100000)")
 	f.DurationVar(&opts.Warmup, "warmup", 100*time.Millisecond, "warm-up time per experiment")

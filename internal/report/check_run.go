@@ -80,7 +80,7 @@ func checkDisturbed(e Experiment) (finding.Finding, bool) {
 	return finding.Finding{
 		Code:     CodeDisturbed,
 		Severity: sev,
-		Message:  fmt.Sprintf("%d of %s %s preempted (context switches inside the sample), %s", n, count(total, "sample"), verb, tail),
+		Message:  fmt.Sprintf("%d of %s %s preempted (another task took the CPU inside the sample: an involuntary context switch), %s", n, count(total, "sample"), verb, tail),
 		Evidence: map[string]any{"disturbed_samples": n, "samples": total, "above_p90": above},
 	}, true
 }

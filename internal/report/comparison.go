@@ -75,7 +75,7 @@ func writeComparison(w *errWriter, r *Result) {
 	w.printf("):\n")
 	for _, p := range r.Comparison {
 		w.printf("  %s\n", p.Sentence)
-		if p.Reason != "" && p.Verdict != compare.Faster && p.Verdict != compare.Slower {
+		if p.Reason != "" && !strings.Contains(p.Sentence, p.Reason) {
 			w.printf("    why: %s\n", p.Reason)
 		}
 	}

@@ -46,8 +46,12 @@ func writeText(w io.Writer, r *Result) error {
 			tw.printf(" (%s)", strings.Join(e.Reasons, ", "))
 		}
 		tw.printf("\n")
+		shown, quiet := splitQuiet(e.Findings)
 		if tw.err == nil {
-			tw.err = finding.WriteText(tw, e.Findings)
+			tw.err = finding.WriteText(tw, shown)
+		}
+		if len(quiet) > 0 {
+			tw.printf("  info  also noted: %s (details in --format json)\n", strings.Join(quiet, ", "))
 		}
 	}
 	writeComparison(tw, r)
@@ -272,4 +276,23 @@ func perOpMedian(e Experiment, c string) (float64, bool) {
 		return 0, false
 	}
 	return median(xs), true
+}
+
+// quietCodes are findings that, at severity info, leave the verdict alone
+// (a few outliers; few disturbed or faulting samples, all above p90). The
+// text report names them on one line rather than a paragraph each, so the
+// lines that matter stand out; JSON keeps them in full.
+var quietCodes = []string{CodeOutliers, CodeDisturbed, CodePageFaults}
+
+// splitQuiet separates the quiet info findings (returned by code) from
+// the ones to show in full.
+func splitQuiet(fs []finding.Finding) (shown []finding.Finding, quiet []string) {
+	for _, f := range fs {
+		if f.Severity == finding.Info && slices.Contains(quietCodes, f.Code) {
+			quiet = append(quiet, f.Code)
+			continue
+		}
+		shown = append(shown, f)
+	}
+	return shown, quiet
 }

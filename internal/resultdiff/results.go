@@ -20,6 +20,10 @@ import (
 type Row struct {
 	Name string `json:"name"`
 	compare.Pair
+	// Caution names a side whose verdict is doubtful (e.g. "old is
+	// doubtful: drift"): its number may be right, but a claimed change
+	// may come from what made it doubtful.
+	Caution string `json:"caution,omitempty"`
 }
 
 // MarshalJSON writes the name first and then the pair's fields. Without it
@@ -34,6 +38,13 @@ func (r Row) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	out := append([]byte(`{"name":`), name...)
+	if r.Caution != "" {
+		caution, err := json.Marshal(r.Caution)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, `,"caution":`...), caution...)
+	}
 	if len(pair) > 2 { // pair is an object: "{...}"
 		out = append(out, ',')
 	}
@@ -43,12 +54,13 @@ func (r Row) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON writes.
 func (r *Row) UnmarshalJSON(b []byte) error {
 	var named struct {
-		Name string `json:"name"`
+		Name    string `json:"name"`
+		Caution string `json:"caution"`
 	}
 	if err := json.Unmarshal(b, &named); err != nil {
 		return err
 	}
-	r.Name = named.Name
+	r.Name, r.Caution = named.Name, named.Caution
 	return json.Unmarshal(b, &r.Pair)
 }
 
@@ -115,6 +127,8 @@ func Results(old, cur *report.Result, threshold float64) (Files, error) {
 				why += "; " + row.Reason
 			}
 			row.MarkNotComparable(why)
+		} else {
+			row.Caution = doubtful(o, n)
 		}
 		f.Rows = append(f.Rows, row)
 	}
@@ -192,6 +206,20 @@ func notComparable(old, cur *report.Experiment) string {
 		return "old " + o
 	}
 	return "old " + o + "; new " + n
+}
+
+// doubtful names the sides whose verdict is doubtful, with the reasons.
+func doubtful(old, cur *report.Experiment) string {
+	var parts []string
+	for _, side := range []struct {
+		name string
+		e    *report.Experiment
+	}{{"old", old}, {"new", cur}} {
+		if side.e.Verdict == report.VerdictDoubtful {
+			parts = append(parts, side.name+" is doubtful: "+strings.Join(side.e.Reasons, ", "))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // unbelievable is why one side's number cannot be used: "failed: <error>"
