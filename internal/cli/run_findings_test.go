@@ -83,7 +83,7 @@ func TestRunSeesABusyCPU(t *testing.T) {
 	if err := unix.SchedSetaffinity(hog.Process.Pid, &set); err != nil {
 		t.Fatalf("pin the busy loop to cpu 0: %v", err)
 	}
-	r, _ := runJSON(t, "--cpu", "0", "--bench", "^sum/sink$", "--samples", "20", "--sample-time", "5ms", "--window", "300ms")
+	r, _ := runJSON(t, "--cpu", "0", "--bench", "^sum/sink$", "--samples", "20", "--sample-time", "5ms", "--window", "600ms")
 	e := experiment(t, r, "sum/sink")
 	env := r.Environment
 	if !finding.Has(e.Findings, "disturbed") && !finding.Has(env, "cpu-busy") {
