@@ -37,8 +37,8 @@ input: the time it measures is not the time of the work.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Experiment = args[0]
-			if opts.Format != "text" && opts.Format != "json" {
-				return Usagef("--format must be text or json, not %q", opts.Format)
+			if err := checkFormat(opts.Format, textOrJSON); err != nil {
+				return err
 			}
 			return asmRun(opts, g.Stdout)
 		},

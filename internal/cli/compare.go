@@ -107,8 +107,8 @@ func parseFraction(flag, s string) (float64, error) {
 // compareRun loads, analyzes and compares the two results, writes the
 // comparison to w, and returns an ExitError (exit 1) when the gate fails.
 func compareRun(opts *compareOptions, w io.Writer) error {
-	if !validCompareFormat(opts.Format) {
-		return Usagef("--format %q: valid formats are %s", opts.Format, strings.Join(compareFormats, ", "))
+	if err := checkFormat(opts.Format, compareFormats); err != nil {
+		return err
 	}
 	old, err := loadForCompare(opts.Old)
 	if err != nil {
@@ -168,15 +168,6 @@ func method(f resultdiff.Files) string {
 	return fmt.Sprintf("ratio of medians new/old with a 95%% percentile-bootstrap confidence interval (fixed seed); "+
 		"%s; a change is claimed when the interval excludes 1, p < %s, and the change and the whole interval lie beyond %s",
 		p, strconv.FormatFloat(compare.DefaultAlpha, 'f', -1, 64), fmtPercent(f.Threshold))
-}
-
-func validCompareFormat(f string) bool {
-	for _, v := range compareFormats {
-		if f == v {
-			return true
-		}
-	}
-	return false
 }
 
 // loadForCompare loads and analyzes one result; every failure is one

@@ -29,8 +29,8 @@ benchy run --bench and benchy asm), the work one op does, and what the
 experiment shows.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.Format != "text" && opts.Format != "json" {
-				return Usagef("--format must be text or json, not %q", opts.Format)
+			if err := checkFormat(opts.Format, textOrJSON); err != nil {
+				return err
 			}
 			return listRun(opts, g.Stdout)
 		},

@@ -59,8 +59,8 @@ with --strict=error only when one is an error.`,
 			if opts.Window <= 0 || opts.Window > maxWindow {
 				return Usagef("--window %v: must be more than 0 and at most %v", opts.Window, maxWindow)
 			}
-			if opts.Format != "text" && opts.Format != "json" {
-				return Usagef("--format %q: must be text or json", opts.Format)
+			if err := checkFormat(opts.Format, textOrJSON); err != nil {
+				return err
 			}
 			if _, ok := strictLevel(opts.Strict); opts.Strict != "" && !ok {
 				return Usagef("--strict=%s: valid values are warn (the default) and error", opts.Strict)

@@ -115,7 +115,7 @@ func TestMachineCommand(t *testing.T) {
 			"benchy: --window -1s: must be more than 0 and at most 1m0s\n", "", ""},
 		{"window garbage", []string{"machine", "--sysroot", vm, "--window", "soon"}, ExitUsage, "", "", ""},
 		{"format", []string{"machine", "--sysroot", vm, "--format", "yaml"}, ExitUsage,
-			"benchy: --format \"yaml\": must be text or json\n", "", ""},
+			"benchy: --format \"yaml\": valid formats are text, json\n", "", ""},
 		{"argument", []string{"machine", "--sysroot", vm, "extra"}, ExitUsage, "benchy: machine takes no arguments, got \"extra\"\n", "", ""},
 		{"sysroot missing", []string{"machine", "--sysroot", filepath.Join(machinesDir, "no-such-machine")}, ExitUsage, "", "", ""},
 		{"strict with warnings", []string{"machine", "--sysroot", vm, "--strict"}, ExitStrict, "", "warn  steal", ""},

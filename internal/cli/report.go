@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -55,8 +54,8 @@ With --strict it exits 3 when an experiment is not believable;
 
 // reportRun loads opts.File, analyzes it again and writes it to w.
 func reportRun(opts *reportOptions, w io.Writer) error {
-	if !slices.Contains(report.Formats, opts.Format) {
-		return Usagef("--format %q: valid formats are %s", opts.Format, strings.Join(report.Formats, ", "))
+	if err := checkFormat(opts.Format, report.Formats); err != nil {
+		return err
 	}
 	if _, ok := strictLevel(opts.Strict); opts.Strict != "" && !ok {
 		return Usagef("--strict=%s: valid values are error (the default) and warn", opts.Strict)

@@ -134,7 +134,7 @@ state of the machine, min/median/p90/max per op, and what to believe.`,
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let Go's other threads run on the measured CPU")
 	f.BoolVar(&opts.NoAsm, "no-asm", false, "do not check the machine code of each measured loop")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
-	f.StringVar(&opts.Format, "format", "text", "output format: "+formatList)
+	f.StringVar(&opts.Format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
 	f.StringVarP(&opts.Out, "out", "o", "", "write the result to `FILE` (atomically) instead of stdout")
 	f.StringVar(&opts.SamplesFile, "samples-file", "", "also write every raw sample as CSV to `FILE`")
 	f.StringVar(&opts.Strict, "strict", "", "exit 3 when a result is not believable; --strict=warn also when doubtful")
@@ -143,9 +143,6 @@ state of the machine, min/median/p90/max per op, and what to believe.`,
 	f.StringVar(&opts.Threshold, "threshold", "2%", "with --compare: smallest change claimed as a difference (`PCT`)")
 	return cmd
 }
-
-// formatList names the formats of results.
-const formatList = "text, json, csv, gobench"
 
 // validate checks every flag before anything is measured.
 func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
@@ -166,8 +163,8 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	if o.Iters < 0 {
 		return nil, Usagef("--iters %d: must be positive (or 0 to calibrate)", o.Iters)
 	}
-	if !validFormat(o.Format) {
-		return nil, Usagef("--format %q: valid formats are %s", o.Format, formatList)
+	if err := checkFormat(o.Format, report.Formats); err != nil {
+		return nil, err
 	}
 	if o.Strict != "" && o.Strict != "error" && o.Strict != "warn" {
 		return nil, Usagef("--strict=%s: valid values are error (the default) and warn", o.Strict)
@@ -195,14 +192,6 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 		return nil, Usagef("run measures this machine: --sysroot is only for reading a machine (benchy machine)")
 	}
 	return re, nil
-}
-
-func validFormat(f string) bool {
-	switch f {
-	case "text", "json", "csv", "gobench":
-		return true
-	}
-	return false
 }
 
 // selectWorkloads returns the experiments whose name matches re.
