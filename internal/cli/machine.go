@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/finding"
@@ -128,8 +129,14 @@ func machineRun(opts *machineOptions, w io.Writer) error {
 		}
 	}
 	if level, strict := strictLevel(opts.Strict); strict {
-		if sev, ok := finding.Worst(fs); ok && sev >= level {
-			return &ExitError{Code: ExitStrict}
+		var codes []string
+		for _, f := range fs {
+			if f.Severity >= level {
+				codes = append(codes, f.Code)
+			}
+		}
+		if len(codes) > 0 {
+			return &ExitError{Code: ExitStrict, Msg: fmt.Sprintf("--strict=%s: this machine is not fit to measure on: %s", level, strings.Join(codes, ", "))}
 		}
 	}
 	return nil

@@ -150,8 +150,8 @@ func TestMachineCommand(t *testing.T) {
 			if tt.stderr != "" && errb.String() != tt.stderr {
 				t.Errorf("stderr %q, want %q", errb.String(), tt.stderr)
 			}
-			if tt.code == ExitStrict && errb.Len() != 0 {
-				t.Errorf("strict exit printed %q", errb.String())
+			if tt.code == ExitStrict && (strings.Count(errb.String(), "\n") != 1 || !strings.HasPrefix(errb.String(), "benchy: --strict=")) {
+				t.Errorf("strict exit: stderr %q, want one line naming the findings", errb.String())
 			}
 			if !strings.Contains(out.String(), tt.stdout) {
 				t.Errorf("stdout misses %q:\n%s", tt.stdout, out.String())

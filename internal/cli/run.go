@@ -67,6 +67,8 @@ const (
 	smokeWindow     = 100 * time.Millisecond
 	clockWindow     = 20 * time.Millisecond // effective clock measurement
 	smokeClockWin   = 10 * time.Millisecond // shorter reads the clock low now and then
+	probeWindow     = 5 * time.Millisecond  // the clock around each experiment
+	smokeProbeWin   = 3 * time.Millisecond
 )
 
 func init() { commands = append(commands, newRunCmd) }
@@ -291,9 +293,9 @@ func runRun(o *runOptions, stdout io.Writer) error {
 		}
 	}
 
-	clockWin := clockWindow
+	clockWin, probeWin := clockWindow, probeWindow
 	if o.Smoke {
-		clockWin = smokeClockWin
+		clockWin, probeWin = smokeClockWin, smokeProbeWin
 	}
 	var clock harness.ClockInfo
 	var before, after clockReading
@@ -311,6 +313,9 @@ func runRun(o *runOptions, stdout io.Writer) error {
 		CPU: cpu, Samples: o.Samples, Warmup: o.Warmup, SampleTime: o.SampleTime, Iters: o.Iters,
 		GC: o.GC, Isolate: !o.NoIsolate, Clock: clock, Stop: o.Stop,
 		CounterDelta: counters.Delta,
+		Probe: func() harness.Probe {
+			return harness.Probe{ClockHz: counters.MeasureClock(probeWin), RefNs: harness.ReferenceLoopNs(probeWin)}
+		},
 		OpenCounters: func() (harness.CounterSource, error) {
 			src, rep := counters.Open()
 			counterReport = rep
@@ -424,6 +429,12 @@ func experimentOf(o harness.Outcome) report.Experiment {
 		e.Error = o.Err.Error()
 	}
 	e.GC = report.GCStats{Cycles: o.GCCycles, AllocsPerOp: o.AllocsPerOp, BytesPerOp: o.BytesPerOp}
+	if o.Before.ClockHz > 0 && o.After.ClockHz > 0 {
+		e.Clock = &report.EffectiveClock{BeforeHz: o.Before.ClockHz, AfterHz: o.After.ClockHz, Source: "dependent-add chain"}
+	}
+	if o.Before.RefNs > 0 && o.After.RefNs > 0 {
+		e.Reference = &report.Reference{BeforeNs: o.Before.RefNs, AfterNs: o.After.RefNs}
+	}
 	return e
 }
 

@@ -105,3 +105,13 @@ func TestConfirm(t *testing.T) {
 		t.Errorf("confirming run half as long: got %d, want 2400", got)
 	}
 }
+
+func TestReferenceLoopNs(t *testing.T) {
+	ns := ReferenceLoopNs(2 * time.Millisecond)
+	if !(ns > 0) || ns > 1e6 {
+		t.Errorf("ReferenceLoopNs = %v, want a positive time per iteration", ns)
+	}
+	if refSink == 0 {
+		t.Error("the reference loop stored nothing")
+	}
+}

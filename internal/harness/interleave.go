@@ -53,6 +53,13 @@ func Interleave(ws []Workload, opts Options) []Outcome {
 			}
 			outs[i].Iters = b.iters
 		}
+		before := probe(opts)
+		defer func() {
+			after := probe(opts)
+			for i := range outs {
+				outs[i].Before, outs[i].After = before, after
+			}
+		}()
 	rounds:
 		for r := range opts.Samples {
 			for _, i := range RoundOrder(len(ws), r) {

@@ -26,6 +26,12 @@ type Options struct {
 	// CounterDelta, when not nil, turns two readings into the sample's
 	// counts (it may drop counts it cannot trust); else after-before.
 	CounterDelta func(before, after map[string]int64) map[string]int64
+	// Probe, when not nil, measures what the CPU delivers (Probe) on the
+	// pinned thread; it is called right before the first sample and right
+	// after the last, so a workload measured while the CPU ran slow (a
+	// governor, a busy host, a busy sibling hardware thread) can be told
+	// from the others.
+	Probe func() Probe
 	// Progress, when not nil, is told what is being done.
 	Progress func(Progress)
 	// Stop, when closed, ends the run after the current sample.
@@ -63,6 +69,9 @@ type Outcome struct {
 	// the runner's own bookkeeping (counter reads) is not counted.
 	AllocsPerOp float64
 	BytesPerOp  float64
+	// Before and After are Probe's readings around the samples; zero when
+	// not probed.
+	Before, After Probe
 	// Err is set when the workload failed; Samples holds what was taken.
 	Err error
 	// Interrupted is set when Stop ended the workload early.
@@ -120,6 +129,8 @@ func runOne(w Workload, index, total int, opts Options) Outcome {
 			return nil
 		}
 		out.Iters = b.iters
+		out.Before = probe(opts)
+		defer func() { out.After = probe(opts) }()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		b.sampling = true
@@ -146,6 +157,14 @@ func runOne(w Workload, index, total int, opts Options) Outcome {
 	})
 	out.Err = err
 	return out
+}
+
+// probe measures the CPU when the options ask for it.
+func probe(opts Options) Probe {
+	if opts.Probe == nil {
+		return Probe{}
+	}
+	return opts.Probe()
 }
 
 // checkPin fails a workload whose samples did not all end on cpu: the pin

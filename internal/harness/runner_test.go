@@ -258,3 +258,27 @@ func widenAllThreads(t *testing.T) {
 		unix.SchedSetaffinity(tid, &all)
 	}
 }
+
+func TestRunProbesTheClockAroundTheSamples(t *testing.T) {
+	opts := quickOptions(0)
+	var calls []string
+	opts.Probe = func() Probe {
+		calls = append(calls, "probe")
+		return Probe{ClockHz: float64(len(calls)) * 1e9, RefNs: float64(len(calls))}
+	}
+	opts.Progress = func(p Progress) {
+		if p.Phase == "sampling" {
+			calls = append(calls, "sample")
+		}
+	}
+	o := Run([]Workload{{Name: "a", Loop: addLoop}}, opts)[0]
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	if len(calls) != 7 || calls[0] != "probe" || calls[6] != "probe" {
+		t.Errorf("calls %v, want a probe, 5 samples, a probe", calls)
+	}
+	if o.Before != (Probe{1e9, 1}) || o.After != (Probe{7e9, 7}) {
+		t.Errorf("probes before %v, after %v; want the first and the last", o.Before, o.After)
+	}
+}

@@ -28,6 +28,8 @@ const (
 	CodeFewSamples   = "few-samples"
 	CodeShortSamples = "short-samples"
 	CodePageFaults   = "page-faults"
+	CodeSlowClock    = "slow-clock"
+	CodeSlowCore     = "slow-core"
 )
 
 // Codes lists every code CheckExperiment may return.
@@ -35,7 +37,7 @@ var Codes = []string{
 	CodeFailed, CodeNoSamples, CodeImpossible, CodeBelowClock, CodeUnstable,
 	CodeOutliers, CodeFirstSlow, CodeDrift, CodeDisturbed, CodeMigrated,
 	CodeGC, CodeAllocs, CodeFreqChange, CodeFewSamples, CodeShortSamples,
-	CodePageFaults,
+	CodePageFaults, CodeSlowClock, CodeSlowCore,
 }
 
 // CheckExperiment returns the findings on e's raw samples and GC figures,
@@ -75,6 +77,8 @@ func CheckExperiment(e Experiment, f Facts) []finding.Finding {
 	add(checkGC(e, f))
 	add(checkAllocs(e))
 	add(checkFreqChange(f))
+	add(checkSlowClock(e, f))
+	add(checkSlowCore(e, f))
 	for _, x := range fs {
 		finiteEvidence(x.Evidence)
 	}

@@ -26,6 +26,17 @@ func faults(s harness.Sample) (n int64, known bool) {
 // DriftMinChange), smaller gaps are the noise of a quiet machine.
 const PageFaultsMinExcess = 0.05
 
+// FaultCostNs is roughly what one minor page fault costs: the trap, the
+// kernel's bookkeeping and zeroing a 4 KiB page take on the order of a
+// microsecond on current x86 and arm64 cores (more in a VM, where the
+// host may fault too). It turns fault counts into a share of the time.
+const FaultCostNs = 1000
+
+// PageFaultsMaxShare: when faults take more than 5% of a typical sample,
+// the number measures the kernel mapping memory as much as the code, on
+// every sample alike, so no slow-sample rule would catch it.
+const PageFaultsMaxShare = 0.05
+
 // checkPageFaults: page faults inside samples mean memory was mapped while
 // measuring (the heap grew, or pages the runtime had returned to the OS
 // were touched again), and each fault adds kernel time that depends on the
@@ -39,6 +50,8 @@ const PageFaultsMinExcess = 0.05
 func checkPageFaults(e Experiment) (finding.Finding, bool) {
 	var counts []float64 // faults of every counted sample
 	var times []float64  // its ns/op
+	var shares []float64 // the share of its time FaultCostNs per fault makes
+	var iters []float64  // its iterations
 	var total, most int64
 	faulted := 0
 	for _, s := range e.Samples {
@@ -48,6 +61,10 @@ func checkPageFaults(e Experiment) (finding.Finding, bool) {
 		}
 		counts = append(counts, float64(n))
 		times = append(times, s.NsPerOp())
+		iters = append(iters, float64(s.Iters))
+		if s.Ns > 0 {
+			shares = append(shares, float64(n)*FaultCostNs/float64(s.Ns))
+		}
 		if n > 0 {
 			faulted++
 			total = satAdd(total, n)
@@ -60,10 +77,11 @@ func checkPageFaults(e Experiment) (finding.Finding, bool) {
 	samples := len(counts)
 	above := samples - int(math.Ceil(DisturbedQuantile*float64(samples)))
 	fewest := slices.Min(counts)
-	var heavy, rest []float64
+	var heavy, rest, heavyFaultNs []float64 // heavyFaultNs: fault time per op
 	for i, c := range counts {
 		if c > fewest {
 			heavy = append(heavy, times[i])
+			heavyFaultNs = append(heavyFaultNs, c*FaultCostNs/iters[i])
 		} else {
 			rest = append(rest, times[i])
 		}
@@ -83,9 +101,19 @@ func checkPageFaults(e Experiment) (finding.Finding, bool) {
 		heavyMed, restMed = median(heavy), median(rest)
 		ev["heavy_median_ns"], ev["rest_median_ns"] = heavyMed, restMed
 	}
+	share := 0.0
+	if len(shares) > 0 {
+		share = median(shares)
+	}
+	ev["fault_share"] = share
 	sev := finding.Info
 	var tail string
 	switch {
+	case share > PageFaultsMaxShare:
+		sev = finding.Warn
+		tail = fmt.Sprintf("at ~%s each they take about %s of a typical sample (over %s): the time includes the kernel mapping memory "+
+			"(the heap grew, or pages returned to the OS were touched again); a longer warm-up or --gc may help",
+			fmtNs(FaultCostNs), pct(share), pct(PageFaultsMaxShare))
 	case len(heavy) == 0:
 		tail = "every sample faulted equally often, so the faults are part of every time, not of a few slow samples"
 	case len(heavy) <= above:
@@ -93,6 +121,10 @@ func checkPageFaults(e Experiment) (finding.Finding, bool) {
 	case heavyMed <= restMed*(1+PageFaultsMinExcess):
 		tail = fmt.Sprintf("%s%s are not slower than the others (median %s/op against %s/op), so the faults cost little",
 			lead, they, fmtNs(heavyMed), fmtNs(restMed))
+	case median(heavyFaultNs) < (heavyMed-restMed)/2:
+		tail = fmt.Sprintf("%s%s are slower (median %s/op against %s/op), but at ~%s a fault their faults explain only %s/op of it: "+
+			"something else slowed those samples",
+			lead, they, fmtNs(heavyMed), fmtNs(restMed), fmtNs(FaultCostNs), fmtNs(median(heavyFaultNs)))
 	default:
 		sev = finding.Warn
 		tail = fmt.Sprintf("%s%s are the slow ones (median %s/op against %s/op) and more than lie above p90 (%d), so they move the median or p90: "+

@@ -10,13 +10,17 @@ import (
 
 // faulting makes 31 samples of 100 ns; the samples at idx take ns each and
 // count n faults of counter c, the others count base faults.
+// faulting makes 31 samples of 100,000 iterations at 100 ns/op (10 ms,
+// like real ones), each with base faults; the samples at idx take ns per
+// op and n faults.
 func faulting(c string, base int64, idx []int, n, ns int64) Experiment {
-	s := timed(1, repeat(31, 100)...)
+	const iters = 100_000
+	s := timed(iters, repeat(31, 100*iters)...)
 	for i := range s {
 		s[i].Counters = map[string]int64{c: base}
 	}
 	for _, i := range idx {
-		s[i].Ns = ns
+		s[i].Ns = ns * iters
 		s[i].Counters = map[string]int64{c: n}
 	}
 	return Experiment{Samples: s}
@@ -37,16 +41,21 @@ func TestPageFaults(t *testing.T) {
 		{name: "four of 31, not slower", e: faulting(pf, 0, four, 12, 100), want: true, sev: finding.Info,
 			msg: "they are not slower than the others (median 100 ns/op against 100 ns/op), so the faults cost little"},
 		{name: "5% slower is not slower", e: faulting(pf, 0, four, 12, 105), want: true, sev: finding.Info, msg: "not slower"},
-		{name: "6% slower", e: faulting(pf, 0, four, 12, 106), want: true, sev: finding.Warn, msg: "are the slow ones"},
+		{name: "6% slower, with faults enough to explain it", e: faulting(pf, 0, four, 700, 106), want: true, sev: finding.Warn, msg: "are the slow ones"},
+		{name: "6% slower, with too few faults to explain it", e: faulting(pf, 0, four, 12, 106), want: true, sev: finding.Info,
+			msg: "they are slower (median 106 ns/op against 100 ns/op), but at ~1 µs a fault their faults explain only 0.12 ns/op of it: something else slowed those samples"},
 		{name: "every sample alike", e: faulting(pf, 2, nil, 0, 0), want: true, sev: finding.Info,
 			msg: "31 of 31 samples had page faults (62 in all, at most 2 in one sample): every sample faulted equally often, so the faults are part of every time"},
-		{name: "most faulted alike, and slow", e: faulting(pf, 0, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, 4, 200), want: true, sev: finding.Warn,
-			msg: "16 of 31 samples had page faults (64 in all, at most 4 in one sample): they are the slow ones"},
+		{name: "every sample alike, faults a tenth of the time", e: faulting(pf, 1000, nil, 0, 0), want: true, sev: finding.Warn,
+			msg: "at ~1 µs each they take about 10% of a typical sample (over 5%): the time includes the kernel mapping memory"},
+		{name: "every sample alike, faults 4% of the time", e: faulting(pf, 400, nil, 0, 0), want: true, sev: finding.Info, msg: "every sample faulted equally often"},
+		{name: "most faulted alike, and slow, but too few faults", e: faulting(pf, 0, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, 4, 200), want: true, sev: finding.Info,
+			msg: "16 of 31 samples had page faults (64 in all, at most 4 in one sample): they are slower"},
 		{name: "all faulted, few heavy", e: faulting(pf, 1, []int{4, 5, 6}, 900, 300), want: true, sev: finding.Info,
 			msg: "31 of 31 samples had page faults (2728 in all, at most 900 in one sample): 3 had more than the fewest (1), and those are no more than lie above p90 (3)"},
 		{name: "all faulted, the most-faulting slow", e: faulting(pf, 3, four, 39481, 500), want: true, sev: finding.Warn,
 			msg: "4 had more than the fewest (3), and those are the slow ones (median 500 ns/op against 100 ns/op)"},
-		{name: "getrusage stands in", e: faulting(minor, 0, four, 9, 200), want: true, sev: finding.Warn, msg: "4 of 31 samples had page faults"},
+		{name: "getrusage stands in", e: faulting(minor, 0, four, 9000, 200), want: true, sev: finding.Warn, msg: "4 of 31 samples had page faults"},
 		{name: "perf wins over getrusage", e: perfAndRusage},
 		{name: "no faults", e: faulting(pf, 0, nil, 0, 0)},
 		{name: "not counted", e: Experiment{Samples: timed(1, repeat(31, 100)...)}},
@@ -77,5 +86,38 @@ func TestShortSamples(t *testing.T) {
 		{name: "fixed iterations", e: Experiment{Samples: short}, f: Facts{SampleTime: 10 * time.Millisecond, FixedIters: 1000}},
 		{name: "sample time unknown", e: Experiment{Samples: short}},
 		{name: "calibration at its cap", e: Experiment{Samples: timed(harness.MaxIters, 1000, 1000, 1000)}, f: calibrated},
+	})
+}
+
+func TestSlowClock(t *testing.T) {
+	clocked := func(before, after float64) Experiment {
+		return Experiment{Samples: timed(1000, repeat(10, 1_000_000)...),
+			Clock: &EffectiveClock{BeforeHz: before, AfterHz: after, Source: "dependent-add chain"}}
+	}
+	run := Facts{RunClockHz: 3.69e9}
+	runChecks(t, CodeSlowClock, []checkCase{
+		{name: "half speed", e: clocked(1.85e9, 3.6e9), f: run, want: true, sev: finding.Warn,
+			msg: "the CPU ran at 1.85 GHz around this experiment (1.85 GHz before, 3.6 GHz after), 50% below the 3.69 GHz measured elsewhere in the run"},
+		{name: "6% slow", e: clocked(3.46e9, 3.46e9), f: run, want: true, sev: finding.Warn, msg: "6.2% below"},
+		{name: "4% slow", e: clocked(3.55e9, 3.6e9), f: run},
+		{name: "the fastest", e: clocked(3.69e9, 3.69e9), f: run},
+		{name: "not probed", e: Experiment{Samples: timed(1000, repeat(10, 1_000_000)...)}, f: run},
+		{name: "no run clock", e: clocked(1e9, 1e9)},
+	})
+}
+
+func TestSlowCore(t *testing.T) {
+	ref := func(before, after float64) Experiment {
+		return Experiment{Samples: timed(1000, repeat(10, 1_000_000)...), Reference: &Reference{BeforeNs: before, AfterNs: after}}
+	}
+	run := Facts{RunRefNs: 0.272}
+	runChecks(t, CodeSlowCore, []checkCase{
+		{name: "shared core", e: ref(0.53, 0.28), f: run, want: true, sev: finding.Warn,
+			msg: "a reference loop ran 95% slower around this experiment (0.53 ns/iteration before, 0.28 ns after) than its best, 0.272 ns (in the run)"},
+		{name: "11% slower", e: ref(0.272, 0.302), f: run, want: true, sev: finding.Warn, msg: "11% slower"},
+		{name: "9% slower", e: ref(0.296, 0.28), f: run},
+		{name: "the best", e: ref(0.272, 0.272), f: run},
+		{name: "not measured", e: Experiment{Samples: timed(1000, repeat(10, 1_000_000)...)}, f: run},
+		{name: "no run best", e: ref(1, 1)},
 	})
 }

@@ -33,11 +33,11 @@ func checkUnstable(st Stats) (finding.Finding, bool) {
 	var why []string
 	var criteria []string
 	if madRatio > UnstableMADRatio {
-		why = append(why, fmt.Sprintf("the median absolute deviation is %s of the median (over %s)", pct(madRatio), pct(UnstableMADRatio)))
+		why = append(why, fmt.Sprintf("the median absolute deviation is %s of the median (over %s)", pctOver(madRatio, UnstableMADRatio), pct(UnstableMADRatio)))
 		criteria = append(criteria, "mad")
 	}
 	if cv > UnstableCVRatio {
-		why = append(why, fmt.Sprintf("the standard deviation is %s of the mean (over %s)", pct(cv), pct(UnstableCVRatio)))
+		why = append(why, fmt.Sprintf("the standard deviation is %s of the mean (over %s)", pctOver(cv, UnstableCVRatio), pct(UnstableCVRatio)))
 		criteria = append(criteria, "stddev")
 	}
 	if len(why) == 0 {

@@ -3,6 +3,7 @@ package report
 import (
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 )
 
@@ -57,5 +58,45 @@ func TestAnalyzeWithoutCompareHasNoComparison(t *testing.T) {
 	Analyze(r)
 	if r.Comparison != nil {
 		t.Errorf("comparison %+v for a plain run", r.Comparison)
+	}
+}
+
+func TestAnalyzeJudgesEachExperimentsClockAgainstTheRun(t *testing.T) {
+	r := &Result{
+		EffectiveClock: EffectiveClock{BeforeHz: 3.6e9, AfterHz: 3.6e9, Source: "dependent-add chain"},
+		Experiments: []Experiment{
+			{Name: "fast", Samples: rounds(100, 101, 99, 100, 102), Clock: &EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.68e9}},
+			{Name: "slow", Samples: rounds(100, 101, 99, 100, 102), Clock: &EffectiveClock{BeforeHz: 1.9e9, AfterHz: 3.6e9}},
+		},
+	}
+	Analyze(r)
+	if finding.Has(r.Experiments[0].Findings, CodeSlowClock) {
+		t.Errorf("fast: %v", r.Experiments[0].Findings)
+	}
+	if !finding.Has(r.Experiments[1].Findings, CodeSlowClock) || r.Experiments[1].Verdict != VerdictDoubtful {
+		t.Errorf("slow: verdict %q, findings %v; want slow-clock, doubtful", r.Experiments[1].Verdict, r.Experiments[1].Findings)
+	}
+}
+
+func TestAnalyzeFloorsTheReferenceAtOneCycleOnAMD64(t *testing.T) {
+	shared := func(goarch string) *Result {
+		return &Result{
+			GOARCH:         goarch,
+			EffectiveClock: EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.69e9},
+			Experiments: []Experiment{
+				// The whole run on a shared core: 0.47 ns where one cycle is 0.271 ns.
+				{Name: "a", Samples: rounds(100, 101, 99, 100, 102), Reference: &Reference{BeforeNs: 0.47, AfterNs: 0.48}},
+			},
+		}
+	}
+	r := shared("amd64")
+	Analyze(r)
+	if !finding.Has(r.Experiments[0].Findings, CodeSlowCore) {
+		t.Errorf("amd64: findings %v, want slow-core against one cycle per iteration", r.Experiments[0].Findings)
+	}
+	r = shared("riscv64")
+	Analyze(r)
+	if finding.Has(r.Experiments[0].Findings, CodeSlowCore) {
+		t.Errorf("riscv64: slow-core without a known floor: %v", r.Experiments[0].Findings)
 	}
 }

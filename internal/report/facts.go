@@ -28,6 +28,16 @@ type Facts struct {
 	// calibrated to reach SampleTime.
 	SampleTime time.Duration
 	FixedIters int64
+	// RunClockHz is the highest clock measured anywhere in the run (before,
+	// after, and around every experiment), 0 when none was: the speed the
+	// CPU could reach, against which one experiment's clock is judged.
+	RunClockHz float64
+	// RunRefNs is the fastest reference-loop time measured around any
+	// experiment of the run, 0 when none was: what the core delivered when
+	// it was not shared.
+	RunRefNs float64
+	// RunRefFrom says where RunRefNs comes from.
+	RunRefFrom string
 }
 
 // Facts returns the facts recorded in r.

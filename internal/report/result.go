@@ -121,6 +121,16 @@ type Experiment struct {
 	// then Samples may be empty.
 	Error string `json:"error,omitempty"`
 
+	// Clock is the CPU's clock measured on the pinned thread right before
+	// the first sample and right after the last (dependent-add chain);
+	// absent when not measured.
+	Clock *EffectiveClock `json:"clock,omitempty"`
+	// Reference is how fast a fixed reference loop ran on the pinned thread
+	// right before the first sample and right after the last; absent when
+	// not measured. Unlike the clock it also slows when another hardware
+	// thread shares the core.
+	Reference *Reference `json:"reference,omitempty"`
+
 	Iters   int64            `json:"iters_per_sample"`
 	Samples []harness.Sample `json:"samples"`
 	GC      GCStats          `json:"gc"`
@@ -132,6 +142,13 @@ type Experiment struct {
 	Verdict  string            `json:"verdict,omitempty"`
 	// Reasons are the codes of the findings that decided the verdict.
 	Reasons []string `json:"reasons,omitempty"`
+}
+
+// Reference is the reference loop's median ns per iteration around an
+// experiment (harness.ReferenceLoopNs).
+type Reference struct {
+	BeforeNs float64 `json:"before_ns"`
+	AfterNs  float64 `json:"after_ns"`
 }
 
 // GCStats is measured around the whole sampling phase, outside timing.

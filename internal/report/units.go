@@ -87,3 +87,15 @@ func count(n int, noun string) string {
 func pct(ratio float64) string {
 	return sig(100*ratio, 2) + "%"
 }
+
+// pctOver is pct of a ratio that exceeds limit, with as many digits as it
+// takes not to print the same figure as the limit ("10.4% (over 10%)",
+// not "10% (over 10%)").
+func pctOver(ratio, limit float64) string {
+	for n := 2; n < 6; n++ {
+		if s := sig(100*ratio, n); s != sig(100*limit, n) {
+			return s + "%"
+		}
+	}
+	return sig(100*ratio, 6) + "%"
+}

@@ -127,7 +127,7 @@ func Results(old, cur *report.Result, threshold float64) (Files, error) {
 				why += "; " + row.Reason
 			}
 			row.MarkNotComparable(why)
-		} else {
+		} else if row.Verdict != compare.NotComparable {
 			row.Caution = doubtful(o, n)
 		}
 		f.Rows = append(f.Rows, row)

@@ -1,0 +1,58 @@
+package harness
+
+import (
+	"slices"
+	"time"
+)
+
+// The reference loop is the cheapest loop that still does work: a store
+// into a package variable, an increment, a compare and a taken branch per
+// iteration, about one cycle on current cores. Its speed depends on how
+// much of the core the thread gets, not only on the clock: when another
+// hardware thread of the same core (on a virtual machine: the host's) is
+// busy, it slows down while a dependent-add chain, bound by latency, does
+// not. Timed around every workload, it tells a number measured on a core
+// shared that way from the others.
+
+// refSink keeps the reference loop's stores.
+var refSink int
+
+//go:noinline
+func referenceLoop(n int) {
+	for i := range n {
+		refSink = i
+	}
+}
+
+// refPiece is the length of one timed run of the reference loop: long
+// against the clock's cost, short enough for many runs in a probe.
+const refPiece = 100 * time.Microsecond
+
+// ReferenceLoopNs times the reference loop for about d, in pieces of about
+// 100 µs, and returns the median time per iteration in ns. The median, not
+// the fastest piece: a core shared for part of the time must show it.
+func ReferenceLoopNs(d time.Duration) float64 {
+	n := Calibrate(func(n int64) time.Duration {
+		start := time.Now()
+		referenceLoop(int(n))
+		return time.Since(start)
+	}, refPiece)
+	var per []float64
+	deadline := time.Now().Add(d)
+	for len(per) < 3 || time.Now().Before(deadline) {
+		start := time.Now()
+		referenceLoop(int(n))
+		per = append(per, float64(time.Since(start).Nanoseconds())/float64(n))
+	}
+	slices.Sort(per)
+	return per[len(per)/2]
+}
+
+// Probe is what the CPU delivered right before or after a workload's
+// samples, measured on the pinned thread.
+type Probe struct {
+	// ClockHz is the clock from a dependent-add chain; 0 when not measured.
+	ClockHz float64
+	// RefNs is ReferenceLoopNs; 0 when not measured.
+	RefNs float64
+}

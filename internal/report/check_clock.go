@@ -1,0 +1,73 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+)
+
+// SlowClockRatio: an experiment whose clock, measured right before and
+// after its samples, was more than 5% below the fastest clock measured in
+// the run ran on a slowed CPU (a host that gave the virtual CPU less of a
+// core, a governor that lowered the frequency); 5% is the least change
+// benchy calls a difference elsewhere (FreqChangeRatio, DriftMinChange).
+const SlowClockRatio = 0.05
+
+// checkSlowClock: the CPU ran slower around this experiment than it could
+// elsewhere in the run, so its times are too long by about that much. The
+// slower of the two readings is judged: either end being slow means part
+// of the samples may have been.
+func checkSlowClock(e Experiment, f Facts) (finding.Finding, bool) {
+	if e.Clock == nil || f.RunClockHz <= 0 {
+		return finding.Finding{}, false
+	}
+	slow := min(e.Clock.BeforeHz, e.Clock.AfterHz)
+	if slow <= 0 || slow >= f.RunClockHz*(1-SlowClockRatio) {
+		return finding.Finding{}, false
+	}
+	drop := 1 - slow/f.RunClockHz
+	return finding.Finding{
+		Code:     CodeSlowClock,
+		Severity: finding.Warn,
+		Message: fmt.Sprintf("the CPU ran at %s around this experiment (%s before, %s after), %s below the %s measured elsewhere in the run: "+
+			"the host or the governor slowed it, and its times are too long by about that much",
+			fmtHz(slow), fmtHz(e.Clock.BeforeHz), fmtHz(e.Clock.AfterHz), pctOver(drop, SlowClockRatio), fmtHz(f.RunClockHz)),
+		Evidence: map[string]any{
+			"before_hz": e.Clock.BeforeHz, "after_hz": e.Clock.AfterHz,
+			"run_max_hz": f.RunClockHz, "drop": drop, "source": e.Clock.Source,
+		},
+	}, true
+}
+
+// SlowCoreRatio: the reference loop around an experiment took more than
+// 10% longer than its fastest in the run. The loop's median over many
+// pieces moves by a few percent on a quiet core; a core shared with a busy
+// sibling hardware thread (on a virtual machine, often the host's) runs it
+// up to twice as slow.
+const SlowCoreRatio = 0.10
+
+// checkSlowCore: the core delivered less around this experiment than it
+// did elsewhere in the run, though the clock may not show it: another
+// hardware thread of the same core, or the host, took a share of it. The
+// slower of the two readings is judged.
+func checkSlowCore(e Experiment, f Facts) (finding.Finding, bool) {
+	ref := e.Reference
+	if ref == nil || f.RunRefNs <= 0 || ref.BeforeNs <= 0 || ref.AfterNs <= 0 {
+		return finding.Finding{}, false
+	}
+	slow := max(ref.BeforeNs, ref.AfterNs)
+	if slow <= f.RunRefNs*(1+SlowCoreRatio) {
+		return finding.Finding{}, false
+	}
+	excess := slow/f.RunRefNs - 1
+	return finding.Finding{
+		Code:     CodeSlowCore,
+		Severity: finding.Warn,
+		Message: fmt.Sprintf("a reference loop ran %s slower around this experiment (%s/iteration before, %s after) than its best, %s (%s): "+
+			"the core was shared (a busy sibling hardware thread, or the host) and the times may be too long by as much",
+			pctOver(excess, SlowCoreRatio), fmtNs(ref.BeforeNs), fmtNs(ref.AfterNs), fmtNs(f.RunRefNs), orDefault(f.RunRefFrom, "in the run")),
+		Evidence: map[string]any{
+			"before_ns": ref.BeforeNs, "after_ns": ref.AfterNs, "run_best_ns": f.RunRefNs, "run_best_from": f.RunRefFrom, "excess": excess,
+		},
+	}, true
+}
