@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"golang.org/x/sys/unix"
 )
 
 // writeFileAtomic writes a file so a reader sees either the old file or the
@@ -46,7 +48,13 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	if err := tmp.Sync(); err != nil {
 		return err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	// A replaced file keeps its permissions (a private result stays
+	// private); a new one is readable by all, as a file os.Create makes.
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(target); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err := tmp.Chmod(mode); err != nil {
 		return err
 	}
 	if err := tmp.Close(); err != nil {
@@ -92,11 +100,11 @@ func checkWritable(flag, path string) error {
 		case fi.IsDir():
 			return Usagef("%s %s: is a directory", flag, path)
 		case !fi.Mode().IsRegular():
-			f, err := os.OpenFile(target, os.O_WRONLY, 0)
-			if err != nil {
-				return Usagef("%s %s: cannot write there: %v", flag, path, unwrapPath(err))
+			// Ask, don't open: opening a named pipe and closing it would
+			// end its reader before the result is written.
+			if err := unix.Access(target, unix.W_OK); err != nil {
+				return Usagef("%s %s: cannot write there: %v", flag, path, err)
 			}
-			f.Close()
 			return nil
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -86,5 +87,27 @@ func TestCheckWritableDanglingLink(t *testing.T) {
 	}
 	if err := checkWritable("--out", link); err == nil {
 		t.Error("a link to nothing was accepted")
+	}
+}
+
+func TestWriteFileAtomicKeepsPermissions(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.json")
+	os.WriteFile(path, []byte("old"), 0o600)
+	if err := writeFileAtomic(path, writeString("new")); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v after replacing a 0600 file, want 0600", fi.Mode().Perm())
+	}
+}
+
+func TestCheckWritableLeavesAPipesReaderAlone(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "p")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	// No reader: opening for writing would block; checking must not.
+	if err := checkWritable("--out", fifo); err != nil {
+		t.Errorf("checkWritable(fifo) = %v", err)
 	}
 }

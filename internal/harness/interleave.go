@@ -54,12 +54,6 @@ func Interleave(ws []Workload, opts Options) []Outcome {
 			outs[i].Iters = b.iters
 		}
 		before := probe(opts)
-		defer func() {
-			after := probe(opts)
-			for i := range outs {
-				outs[i].Before, outs[i].After = before, after
-			}
-		}()
 	rounds:
 		for r := range opts.Samples {
 			for _, i := range RoundOrder(len(ws), r) {
@@ -83,7 +77,9 @@ func Interleave(ws []Workload, opts Options) []Outcome {
 				b.collectIfLarge()
 			}
 		}
+		after := probe(opts)
 		for i, b := range benches {
+			outs[i].Before, outs[i].After = before, after
 			outs[i].ForcedGC = b.forcedGC
 			if len(outs[i].Samples) > 0 {
 				outs[i].AllocsPerOp, outs[i].BytesPerOp = b.measureAllocs()

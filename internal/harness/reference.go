@@ -28,6 +28,10 @@ func referenceLoop(n int) {
 // against the clock's cost, short enough for many runs in a probe.
 const refPiece = 100 * time.Microsecond
 
+// minRefPieces is the least number of pieces timed: with 9, the median is
+// that of an uninterrupted piece even when four were interrupted.
+const minRefPieces = 9
+
 // ReferenceLoopNs times the reference loop for about d, in pieces of about
 // 100 µs, and returns the median time per iteration in ns. The median, not
 // the fastest piece: a core shared for part of the time must show it.
@@ -39,7 +43,7 @@ func ReferenceLoopNs(d time.Duration) float64 {
 	}, refPiece)
 	var per []float64
 	deadline := time.Now().Add(d)
-	for len(per) < 3 || time.Now().Before(deadline) {
+	for len(per) < minRefPieces || time.Now().Before(deadline) {
 		start := time.Now()
 		referenceLoop(int(n))
 		per = append(per, float64(time.Since(start).Nanoseconds())/float64(n))

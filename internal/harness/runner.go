@@ -130,7 +130,6 @@ func runOne(w Workload, index, total int, opts Options) Outcome {
 		}
 		out.Iters = b.iters
 		out.Before = probe(opts)
-		defer func() { out.After = probe(opts) }()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		b.sampling = true
@@ -147,6 +146,7 @@ func runOne(w Workload, index, total int, opts Options) Outcome {
 			out.Samples = append(out.Samples, s)
 			b.collectIfLarge()
 		}
+		out.After = probe(opts)
 		runtime.ReadMemStats(&after)
 		out.ForcedGC = b.forcedGC
 		out.GCCycles = after.NumGC - before.NumGC - b.forcedGC

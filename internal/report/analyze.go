@@ -1,7 +1,5 @@
 package report
 
-import "fmt"
-
 import "github.com/benchy-dev/benchy/internal/machine"
 
 // Analyze recomputes, in place and from the raw data only (samples,
@@ -20,20 +18,7 @@ func Analyze(r *Result) {
 		r.Environment = machine.Check(r.Before, r.CPU)
 	}
 	facts := r.Facts()
-	facts.RunClockHz = max(r.EffectiveClock.BeforeHz, r.EffectiveClock.AfterHz)
-	for _, e := range r.Experiments {
-		if e.Clock != nil {
-			facts.RunClockHz = max(facts.RunClockHz, e.Clock.BeforeHz, e.Clock.AfterHz)
-		}
-		if ref := e.Reference; ref != nil && ref.BeforeNs > 0 && ref.AfterNs > 0 {
-			if facts.RunRefNs == 0 {
-				facts.RunRefNs = min(ref.BeforeNs, ref.AfterNs)
-			}
-			facts.RunRefNs = min(facts.RunRefNs, ref.BeforeNs, ref.AfterNs)
-			facts.RunRefFrom = "the fastest around any experiment of the run"
-		}
-	}
-	refFloor(r, &facts)
+	runProbes(r, &facts)
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
 		e.Stats = Compute(e.Samples)
@@ -49,18 +34,52 @@ func Analyze(r *Result) {
 	r.Comparison = compareInterleaved(r)
 }
 
-// refFloor lowers the run's best reference-loop time to one cycle per
-// iteration at the run's highest clock, where that is known to be the
-// loop's speed on a core of its own: on amd64 every core since Haswell and
-// Zen runs a loop of one store and one taken branch at one iteration per
-// cycle. Without it a run spent entirely on a shared core would compare
-// with itself and look fine.
-func refFloor(r *Result, facts *Facts) {
-	if r.GOARCH != "amd64" || facts.RunClockHz <= 0 || facts.RunRefNs <= 0 {
-		return
+// runProbes fills the run-wide bests the probe findings judge against:
+// the highest clock any dependent-add chain of the run measured (never
+// cpufreq's figure, which some drivers report above the real clock), and
+// the fewest cycles per iteration of the reference loop around any
+// experiment.
+func runProbes(r *Result, facts *Facts) {
+	if r.EffectiveClock.Source == chainSource {
+		facts.RunClockHz = max(r.EffectiveClock.BeforeHz, r.EffectiveClock.AfterHz)
 	}
-	if floor := 1e9 / facts.RunClockHz; floor < facts.RunRefNs {
-		facts.RunRefNs = floor
-		facts.RunRefFrom = fmt.Sprintf("one cycle per iteration at %s, the loop's speed on an unshared amd64 core", fmtHz(facts.RunClockHz))
+	for _, e := range r.Experiments {
+		if e.Clock != nil {
+			facts.RunClockHz = max(facts.RunClockHz, e.Clock.BeforeHz, e.Clock.AfterHz)
+		}
+		for _, c := range refCycles(e) {
+			if facts.RunRefCycles == 0 || c < facts.RunRefCycles {
+				facts.RunRefCycles = c
+			}
+		}
 	}
+	facts.RunRefFrom = "the fewest around any experiment of the run"
+	// On amd64 every core since Haswell and Zen runs a loop of one store
+	// and one taken branch at one iteration per cycle. When the run came
+	// near that (within RefNearOneCycle), the core is one of those, and
+	// one cycle is its best: so a run spent mostly on a shared core does
+	// not compare with itself and look fine.
+	if r.GOARCH == "amd64" && facts.RunRefCycles > 1 && facts.RunRefCycles <= RefNearOneCycle {
+		facts.RunRefCycles = 1
+		facts.RunRefFrom = "one per iteration, the loop's speed on an unshared amd64 core"
+	}
+}
+
+// chainSource names the effective clock benchy measures itself.
+const chainSource = "dependent-add chain"
+
+// RefNearOneCycle: a run whose best reference-loop probe took at most
+// 1.05 cycles per iteration ran it at one cycle per iteration, give or
+// take the probe's noise; only then is one cycle taken as the best.
+const RefNearOneCycle = 1.05
+
+// refCycles returns the reference loop's cycles per iteration before and
+// after e's samples, each probe's time at the clock measured with it;
+// nothing when either is missing.
+func refCycles(e Experiment) []float64 {
+	ref, clk := e.Reference, e.Clock
+	if ref == nil || clk == nil || ref.BeforeNs <= 0 || ref.AfterNs <= 0 || clk.BeforeHz <= 0 || clk.AfterHz <= 0 {
+		return nil
+	}
+	return []float64{ref.BeforeNs * clk.BeforeHz / 1e9, ref.AfterNs * clk.AfterHz / 1e9}
 }

@@ -40,34 +40,37 @@ func checkSlowClock(e Experiment, f Facts) (finding.Finding, bool) {
 }
 
 // SlowCoreRatio: the reference loop around an experiment took more than
-// 10% longer than its fastest in the run. The loop's median over many
-// pieces moves by a few percent on a quiet core; a core shared with a busy
-// sibling hardware thread (on a virtual machine, often the host's) runs it
-// up to twice as slow.
+// 10% more cycles per iteration than its best in the run. The loop's
+// median over many pieces moves by a few percent on a quiet core; a core
+// shared with a busy sibling hardware thread (on a virtual machine, often
+// the host's) runs it up to twice as slow.
 const SlowCoreRatio = 0.10
 
-// checkSlowCore: the core delivered less around this experiment than it
-// did elsewhere in the run, though the clock may not show it: another
-// hardware thread of the same core, or the host, took a share of it. The
-// slower of the two readings is judged.
+// checkSlowCore: the core delivered fewer iterations per cycle around this
+// experiment than it did elsewhere in the run: another hardware thread of
+// the same core, or the host, took a share of it. Counted in cycles (each
+// probe's time at the clock measured with it), so a lower clock alone is
+// left to slow-clock. The slower of the two probes is judged.
 func checkSlowCore(e Experiment, f Facts) (finding.Finding, bool) {
-	ref := e.Reference
-	if ref == nil || f.RunRefNs <= 0 || ref.BeforeNs <= 0 || ref.AfterNs <= 0 {
+	cycles := refCycles(e)
+	if len(cycles) == 0 || f.RunRefCycles <= 0 {
 		return finding.Finding{}, false
 	}
-	slow := max(ref.BeforeNs, ref.AfterNs)
-	if slow <= f.RunRefNs*(1+SlowCoreRatio) {
+	worst := max(cycles[0], cycles[1])
+	if worst <= f.RunRefCycles*(1+SlowCoreRatio) {
 		return finding.Finding{}, false
 	}
-	excess := slow/f.RunRefNs - 1
+	excess := worst/f.RunRefCycles - 1
 	return finding.Finding{
 		Code:     CodeSlowCore,
 		Severity: finding.Warn,
-		Message: fmt.Sprintf("a reference loop ran %s slower around this experiment (%s/iteration before, %s after) than its best, %s (%s): "+
+		Message: fmt.Sprintf("a reference loop took %s cycles per iteration around this experiment (%s before, %s after), %s more than its best, %s (%s): "+
 			"the core was shared (a busy sibling hardware thread, or the host) and the times may be too long by as much",
-			pctOver(excess, SlowCoreRatio), fmtNs(ref.BeforeNs), fmtNs(ref.AfterNs), fmtNs(f.RunRefNs), orDefault(f.RunRefFrom, "in the run")),
+			sig(worst, 3), sig(cycles[0], 3), sig(cycles[1], 3), pctOver(excess, SlowCoreRatio), sig(f.RunRefCycles, 3), orDefault(f.RunRefFrom, "in the run")),
 		Evidence: map[string]any{
-			"before_ns": ref.BeforeNs, "after_ns": ref.AfterNs, "run_best_ns": f.RunRefNs, "run_best_from": f.RunRefFrom, "excess": excess,
+			"before_cycles": cycles[0], "after_cycles": cycles[1],
+			"before_ns": e.Reference.BeforeNs, "after_ns": e.Reference.AfterNs,
+			"run_best_cycles": f.RunRefCycles, "run_best_from": f.RunRefFrom, "excess": excess,
 		},
 	}, true
 }

@@ -41,9 +41,9 @@ func TestPageFaults(t *testing.T) {
 		{name: "four of 31, not slower", e: faulting(pf, 0, four, 12, 100), want: true, sev: finding.Info,
 			msg: "they are not slower than the others (median 100 ns/op against 100 ns/op), so the faults cost little"},
 		{name: "5% slower is not slower", e: faulting(pf, 0, four, 12, 105), want: true, sev: finding.Info, msg: "not slower"},
-		{name: "6% slower, with faults enough to explain it", e: faulting(pf, 0, four, 700, 106), want: true, sev: finding.Warn, msg: "are the slow ones"},
+		{name: "6% slower, with faults enough to explain it", e: faulting(pf, 0, four, 70, 106), want: true, sev: finding.Warn, msg: "are the slow ones"},
 		{name: "6% slower, with too few faults to explain it", e: faulting(pf, 0, four, 12, 106), want: true, sev: finding.Info,
-			msg: "they are slower (median 106 ns/op against 100 ns/op), but at ~1 µs a fault their faults explain only 0.12 ns/op of it: something else slowed those samples"},
+			msg: "they are slower (median 106 ns/op against 100 ns/op), but even at 10 µs a fault their faults explain at most 1.2 ns/op of it: something else slowed those samples"},
 		{name: "every sample alike", e: faulting(pf, 2, nil, 0, 0), want: true, sev: finding.Info,
 			msg: "31 of 31 samples had page faults (62 in all, at most 2 in one sample): every sample faulted equally often, so the faults are part of every time"},
 		{name: "every sample alike, faults a tenth of the time", e: faulting(pf, 1000, nil, 0, 0), want: true, sev: finding.Warn,
@@ -107,17 +107,21 @@ func TestSlowClock(t *testing.T) {
 }
 
 func TestSlowCore(t *testing.T) {
-	ref := func(before, after float64) Experiment {
-		return Experiment{Samples: timed(1000, repeat(10, 1_000_000)...), Reference: &Reference{BeforeNs: before, AfterNs: after}}
+	// A probe pair: reference ns per iteration before and after, each at
+	// the clock measured with it.
+	probed := func(beforeNs, beforeHz, afterNs, afterHz float64) Experiment {
+		return Experiment{Samples: timed(1000, repeat(10, 1_000_000)...),
+			Reference: &Reference{BeforeNs: beforeNs, AfterNs: afterNs},
+			Clock:     &EffectiveClock{BeforeHz: beforeHz, AfterHz: afterHz}}
 	}
-	run := Facts{RunRefNs: 0.272}
+	run := Facts{RunRefCycles: 1, RunRefFrom: "one per iteration"}
 	runChecks(t, CodeSlowCore, []checkCase{
-		{name: "shared core", e: ref(0.53, 0.28), f: run, want: true, sev: finding.Warn,
-			msg: "a reference loop ran 95% slower around this experiment (0.53 ns/iteration before, 0.28 ns after) than its best, 0.272 ns (in the run)"},
-		{name: "11% slower", e: ref(0.272, 0.302), f: run, want: true, sev: finding.Warn, msg: "11% slower"},
-		{name: "9% slower", e: ref(0.296, 0.28), f: run},
-		{name: "the best", e: ref(0.272, 0.272), f: run},
-		{name: "not measured", e: Experiment{Samples: timed(1000, repeat(10, 1_000_000)...)}, f: run},
-		{name: "no run best", e: ref(1, 1)},
+		{name: "shared core", e: probed(0.47, 3.69e9, 0.271, 3.69e9), f: run, want: true, sev: finding.Warn,
+			msg: "a reference loop took 1.73 cycles per iteration around this experiment (1.73 before, 1 after), 73% more than its best, 1 (one per iteration)"},
+		{name: "11% more cycles", e: probed(0.271, 3.69e9, 0.301, 3.69e9), f: run, want: true, sev: finding.Warn, msg: "11% more"},
+		{name: "9% more cycles", e: probed(0.295, 3.69e9, 0.271, 3.69e9), f: run},
+		{name: "a lower clock alone is not a shared core", e: probed(0.3125, 3.2e9, 0.3125, 3.2e9), f: run},
+		{name: "no clock with the probe", e: Experiment{Samples: timed(1000, repeat(10, 1_000_000)...), Reference: &Reference{BeforeNs: 1, AfterNs: 1}}, f: run},
+		{name: "no run best", e: probed(1, 1e9, 1, 1e9)},
 	})
 }

@@ -79,24 +79,53 @@ func TestAnalyzeJudgesEachExperimentsClockAgainstTheRun(t *testing.T) {
 }
 
 func TestAnalyzeFloorsTheReferenceAtOneCycleOnAMD64(t *testing.T) {
-	shared := func(goarch string) *Result {
+	run := func(goarch string, bestNs float64) *Result {
+		clk := &EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.69e9}
 		return &Result{
 			GOARCH:         goarch,
-			EffectiveClock: EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.69e9},
+			EffectiveClock: EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.69e9, Source: "dependent-add chain"},
 			Experiments: []Experiment{
-				// The whole run on a shared core: 0.47 ns where one cycle is 0.271 ns.
-				{Name: "a", Samples: rounds(100, 101, 99, 100, 102), Reference: &Reference{BeforeNs: 0.47, AfterNs: 0.48}},
+				{Name: "best", Samples: rounds(100, 101, 99, 100, 102), Reference: &Reference{BeforeNs: bestNs, AfterNs: bestNs}, Clock: clk},
+				// 0.3 ns at 3.69 GHz is 1.107 cycles: 10.7% above one cycle.
+				{Name: "a", Samples: rounds(100, 101, 99, 100, 102), Reference: &Reference{BeforeNs: 0.3, AfterNs: 0.3}, Clock: clk},
 			},
 		}
 	}
-	r := shared("amd64")
+	// The best probe took 1.03 cycles: near one, so one is the best and
+	// "a" is 10.7% above it.
+	r := run("amd64", 0.279)
 	Analyze(r)
-	if !finding.Has(r.Experiments[0].Findings, CodeSlowCore) {
-		t.Errorf("amd64: findings %v, want slow-core against one cycle per iteration", r.Experiments[0].Findings)
+	if !finding.Has(r.Experiments[1].Findings, CodeSlowCore) {
+		t.Errorf("amd64, best near one cycle: findings %v, want slow-core against one cycle", r.Experiments[1].Findings)
 	}
-	r = shared("riscv64")
+	// Not amd64: judged against the best probe only (1.03 cycles; "a" is 7.5% above).
+	r = run("riscv64", 0.279)
 	Analyze(r)
-	if finding.Has(r.Experiments[0].Findings, CodeSlowCore) {
-		t.Errorf("riscv64: slow-core without a known floor: %v", r.Experiments[0].Findings)
+	if finding.Has(r.Experiments[1].Findings, CodeSlowCore) {
+		t.Errorf("riscv64: slow-core without a known floor: %v", r.Experiments[1].Findings)
+	}
+	// An amd64 core whose best was 2 cycles (one taken branch every other
+	// cycle) is not held to one.
+	r = run("amd64", 0.542)
+	r.Experiments[1].Reference = &Reference{BeforeNs: 0.55, AfterNs: 0.55}
+	Analyze(r)
+	for _, e := range r.Experiments {
+		if finding.Has(e.Findings, CodeSlowCore) {
+			t.Errorf("amd64, best 2 cycles: %s called slow: %v", e.Name, e.Findings)
+		}
+	}
+}
+
+func TestAnalyzeTakesTheRunClockFromTheChainOnly(t *testing.T) {
+	r := &Result{
+		// cpufreq said more than the core ran at.
+		EffectiveClock: EffectiveClock{BeforeHz: 3.95e9, AfterHz: 3.95e9, Source: "scaling_cur_freq under load"},
+		Experiments: []Experiment{
+			{Name: "a", Samples: rounds(100, 101, 99, 100, 102), Clock: &EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.69e9}},
+		},
+	}
+	Analyze(r)
+	if finding.Has(r.Experiments[0].Findings, CodeSlowClock) {
+		t.Errorf("slow-clock against cpufreq's figure: %v", r.Experiments[0].Findings)
 	}
 }

@@ -32,11 +32,13 @@ type Facts struct {
 	// after, and around every experiment), 0 when none was: the speed the
 	// CPU could reach, against which one experiment's clock is judged.
 	RunClockHz float64
-	// RunRefNs is the fastest reference-loop time measured around any
-	// experiment of the run, 0 when none was: what the core delivered when
-	// it was not shared.
-	RunRefNs float64
-	// RunRefFrom says where RunRefNs comes from.
+	// RunRefCycles is the fewest cycles per iteration of the reference
+	// loop measured around any experiment of the run (1 on amd64 when the
+	// run came near it), 0 when none was: what the core delivered when it
+	// was not shared. Cycles, not ns, so a lower clock is not taken for a
+	// shared core (slow-clock judges the clock).
+	RunRefCycles float64
+	// RunRefFrom says where RunRefCycles comes from.
 	RunRefFrom string
 }
 

@@ -165,6 +165,29 @@ func checkSamples(r *Result) error {
 			}
 			return fmt.Errorf("experiment %q (experiments[%d]), samples[%d]: %s, below 0", e.Name, i, j, what)
 		}
+		if err := checkProbes(e); err != nil {
+			return fmt.Errorf("experiment %q (experiments[%d]): %v", e.Name, i, err)
+		}
+	}
+	return nil
+}
+
+// Bounds of the probes a run can write: no core runs at 100 GHz, and a
+// reference-loop iteration of a millisecond is a stopped thread, not a
+// measurement. A value outside would decide findings for the whole run.
+const (
+	maxProbeHz = 1e11
+	maxRefNs   = 1e6
+)
+
+// checkProbes rejects probe readings no run can produce.
+func checkProbes(e Experiment) error {
+	inRange := func(x, hi float64) bool { return x > 0 && x <= hi } // false for NaN too
+	if c := e.Clock; c != nil && !(inRange(c.BeforeHz, maxProbeHz) && inRange(c.AfterHz, maxProbeHz)) {
+		return fmt.Errorf("clock %v Hz before, %v after: each must be above 0 and at most %g", c.BeforeHz, c.AfterHz, maxProbeHz)
+	}
+	if r := e.Reference; r != nil && !(inRange(r.BeforeNs, maxRefNs) && inRange(r.AfterNs, maxRefNs)) {
+		return fmt.Errorf("reference %v ns before, %v after: each must be above 0 and at most %g", r.BeforeNs, r.AfterNs, maxRefNs)
 	}
 	return nil
 }

@@ -39,6 +39,10 @@ func TestDecodeErrors(t *testing.T) {
 			`not a valid benchy result: experiment "sum/sink" (experiments[0]), samples[1]: ns is -2040, below 0`},
 		{"negative iters", minimal(`{"name": "a", "samples": []}, {"name": "b", "samples": [{"iters": -5, "ns": 10}]}`),
 			`experiment "b" (experiments[1]), samples[0]: iters is -5, below 0`},
+		{"impossible clock", minimal(`{"name": "a", "samples": [], "clock": {"before_hz": -1, "after_hz": 5e9}}`),
+			`experiment "a" (experiments[0]): clock -1 Hz before, 5e+09 after: each must be above 0 and at most 1e+11`},
+		{"absurd reference", minimal(`{"name": "a", "samples": [], "reference": {"before_ns": 1e308, "after_ns": 0.3}}`),
+			`reference 1e+308 ns before, 0.3 after`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
