@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -36,10 +37,13 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	if err != nil {
 		return err
 	}
+	name := tmp.Name()
+	pendingTemp.Store(&name)
 	defer func() {
+		pendingTemp.Store(nil)
 		if err != nil {
 			tmp.Close()
-			os.Remove(tmp.Name())
+			os.Remove(name)
 		}
 	}()
 	if err := write(tmp); err != nil {
@@ -61,6 +65,17 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 		return err
 	}
 	return os.Rename(tmp.Name(), target)
+}
+
+// pendingTemp is the temporary file being written, if any, so an exit in
+// the middle of writing (a second Ctrl-C) can remove it.
+var pendingTemp atomic.Pointer[string]
+
+// removePendingTemp removes the temporary file being written, if any.
+func removePendingTemp() {
+	if name := pendingTemp.Swap(nil); name != nil {
+		os.Remove(*name)
+	}
 }
 
 // resolveTarget follows a symbolic link to the file it names (which may

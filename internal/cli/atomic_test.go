@@ -111,3 +111,19 @@ func TestCheckWritableLeavesAPipesReaderAlone(t *testing.T) {
 		t.Errorf("checkWritable(fifo) = %v", err)
 	}
 }
+
+func TestRemovePendingTemp(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	err := writeFileAtomic(path, func(w io.Writer) error {
+		removePendingTemp() // what a second Ctrl-C does while writing
+		left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
+		if len(left) != 0 {
+			t.Errorf("temporary file still there: %v", left)
+		}
+		return io.ErrUnexpectedEOF
+	})
+	if err == nil {
+		t.Error("no error")
+	}
+}

@@ -101,17 +101,28 @@ state of the machine, min/median/p90/max per op, and what to believe.`,
 					opts.Window = smokeWindow
 				}
 			}
-			stop := make(chan struct{})
+			stop, done := make(chan struct{}), make(chan struct{})
 			sig := make(chan os.Signal, 1)
 			signal.Notify(sig, os.Interrupt)
-			defer signal.Stop(sig)
+			defer func() {
+				signal.Stop(sig)
+				close(done)
+			}()
 			go func() {
 				// The first Ctrl-C stops after the current sample and
-				// writes what was measured; a second one ends at once.
-				if _, ok := <-sig; ok {
-					close(stop)
-				}
-				if _, ok := <-sig; ok {
+				// writes what was measured; a second one ends at once,
+				// leaving no temporary file behind.
+				for n := 0; ; n++ {
+					select {
+					case <-done:
+						return
+					case <-sig:
+					}
+					if n == 0 {
+						close(stop)
+						continue
+					}
+					removePendingTemp()
 					fmt.Fprintln(g.Stderr, "benchy: interrupted twice: exiting without writing a result")
 					os.Exit(ExitInterrupted)
 				}

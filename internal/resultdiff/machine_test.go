@@ -32,3 +32,14 @@ func TestRowJSONKeepsTheName(t *testing.T) {
 		t.Errorf("row json %s: want the name, the verdict and p null", b)
 	}
 }
+
+func TestGeomeanJSONWithoutComparableRows(t *testing.T) {
+	b, err := json.Marshal(Geomean{})
+	if err != nil || string(b) != `{"n":0}` {
+		t.Errorf("empty geomean = %s (%v), want only n", b, err)
+	}
+	b, _ = json.Marshal(Geomean{N: 2, Old: 10, New: 5, Ratio: 0.5})
+	if string(b) != `{"n":2,"old_ns":10,"new_ns":5,"ratio":0.5}` {
+		t.Errorf("geomean = %s", b)
+	}
+}

@@ -74,6 +74,16 @@ type Geomean struct {
 	Ratio float64 `json:"ratio"`
 }
 
+// MarshalJSON leaves out the means when no experiment was comparable:
+// they are unknown, and a 0 would read as a value.
+func (g Geomean) MarshalJSON() ([]byte, error) {
+	if g.N == 0 {
+		return []byte(`{"n":0}`), nil
+	}
+	type plain Geomean
+	return json.Marshal(plain(g))
+}
+
 // Files is the comparison of two result files.
 type Files struct {
 	Threshold float64 `json:"threshold"`
