@@ -380,7 +380,7 @@ func runRun(o *runOptions, stdout io.Writer) error {
 			r.Interrupted = true
 		}
 	}
-	if len(outs) < len(ws) || stoppedChan(o.Stop) {
+	if len(outs) < len(ws) || harness.Stopped(o.Stop) {
 		r.Interrupted = true
 	}
 	report.Analyze(r)
@@ -395,18 +395,6 @@ func runRun(o *runOptions, stdout io.Writer) error {
 		return &ExitError{Code: ExitFailed, Msg: "some experiments failed (see the result)"}
 	}
 	return strictError(r, o.Strict)
-}
-
-func stoppedChan(stop <-chan struct{}) bool {
-	if stop == nil {
-		return false
-	}
-	select {
-	case <-stop:
-		return true
-	default:
-		return false
-	}
 }
 
 // pickCPU validates --cpu or lets the machine package choose.

@@ -57,7 +57,7 @@ func Interleave(ws []Workload, opts Options) []Outcome {
 	rounds:
 		for r := range opts.Samples {
 			for _, i := range RoundOrder(len(ws), r) {
-				if stopped(opts.Stop) {
+				if Stopped(opts.Stop) {
 					markInterrupted(outs)
 					break rounds
 				}

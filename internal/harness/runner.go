@@ -93,7 +93,7 @@ func (o Outcome) Ops() int64 {
 func Run(ws []Workload, opts Options) []Outcome {
 	var outs []Outcome
 	for i, w := range ws {
-		if stopped(opts.Stop) {
+		if Stopped(opts.Stop) {
 			break
 		}
 		outs = append(outs, runOne(w, i, len(ws), opts))
@@ -104,7 +104,8 @@ func Run(ws []Workload, opts Options) []Outcome {
 	return outs
 }
 
-func stopped(stop <-chan struct{}) bool {
+// Stopped reports whether stop was closed; a nil channel never is.
+func Stopped(stop <-chan struct{}) bool {
 	select {
 	case <-stop:
 		return true
@@ -134,7 +135,7 @@ func runOne(w Workload, index, total int, opts Options) Outcome {
 		runtime.ReadMemStats(&before)
 		b.sampling = true
 		for i := range opts.Samples {
-			if stopped(opts.Stop) {
+			if Stopped(opts.Stop) {
 				out.Interrupted = true
 				break
 			}
@@ -275,7 +276,7 @@ func heapAllocated() uint64 {
 // kept waiting for one more full sample.
 func (b *bench) measureAllocs() (allocs, bytes float64) {
 	n := max(b.iters, 1)
-	if stopped(b.opts.Stop) {
+	if Stopped(b.opts.Stop) {
 		n = 1
 	}
 	var before, after runtime.MemStats
@@ -304,7 +305,7 @@ func (b *bench) warmup() (interrupted bool) {
 	start := time.Now()
 	n := int64(1)
 	for {
-		if stopped(b.opts.Stop) {
+		if Stopped(b.opts.Stop) {
 			return true
 		}
 		left := b.opts.Warmup - time.Since(start)
@@ -327,7 +328,7 @@ func (b *bench) calibrate() (interrupted bool) {
 	b.progress("calibration", 0)
 	target := SampleTarget(b.opts.SampleTime, b.opts.Clock.Granularity)
 	run := func(n int64) time.Duration {
-		if stopped(b.opts.Stop) {
+		if Stopped(b.opts.Stop) {
 			return target // end calibration at once
 		}
 		d := b.timed(n)
@@ -340,7 +341,7 @@ func (b *bench) calibrate() (interrupted bool) {
 		fastest = min(fastest, run(b.iters))
 	}
 	b.iters = Confirm(b.iters, fastest.Nanoseconds(), target)
-	return stopped(b.opts.Stop)
+	return Stopped(b.opts.Stop)
 }
 
 // sample takes one timed sample, with counters read just outside the

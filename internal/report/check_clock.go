@@ -31,7 +31,7 @@ func checkSlowClock(e Experiment, f Facts) (finding.Finding, bool) {
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("the CPU ran at %s around this experiment (%s before, %s after), %s below the %s measured elsewhere in the run: "+
 			"the host or the governor slowed it, and its times are too long by about that much",
-			fmtHz(slow), fmtHz(e.Clock.BeforeHz), fmtHz(e.Clock.AfterHz), pctOver(drop, SlowClockRatio), fmtHz(f.RunClockHz)),
+			FormatHz(slow), FormatHz(e.Clock.BeforeHz), FormatHz(e.Clock.AfterHz), pctOver(drop, SlowClockRatio), FormatHz(f.RunClockHz)),
 		Evidence: map[string]any{
 			"before_hz": e.Clock.BeforeHz, "after_hz": e.Clock.AfterHz,
 			"run_max_hz": f.RunClockHz, "drop": drop, "source": e.Clock.Source,

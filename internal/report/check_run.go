@@ -186,7 +186,7 @@ func checkFreqChange(f Facts) (finding.Finding, bool) {
 	return finding.Finding{
 		Code: CodeFreqChange, Severity: finding.Warn,
 		Message: fmt.Sprintf("the effective clock moved from %s before to %s after the run (%s%s, over %s; %s): samples ran at different speeds",
-			fmtHz(f.ClockBeforeHz), fmtHz(f.ClockAfterHz), sign, pct(math.Abs(change)), pct(FreqChangeRatio), orDefault(f.ClockSource, "source unknown")),
+			FormatHz(f.ClockBeforeHz), FormatHz(f.ClockAfterHz), sign, pct(math.Abs(change)), pct(FreqChangeRatio), orDefault(f.ClockSource, "source unknown")),
 		Evidence: map[string]any{"before_hz": f.ClockBeforeHz, "after_hz": f.ClockAfterHz, "change": change},
 	}, true
 }

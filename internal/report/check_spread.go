@@ -69,7 +69,7 @@ const (
 // in benchmark times (interrupts, page faults); they are worth knowing, and
 // the median ignores them.
 func checkOutliers(e Experiment) (finding.Finding, bool) {
-	xs := nsPerOp(e.Samples)
+	xs := NsPerOp(e.Samples)
 	if len(xs) < OutlierMinSamples {
 		return finding.Finding{}, false
 	}
@@ -118,7 +118,7 @@ func checkFirstSlow(e Experiment) (finding.Finding, bool) {
 		return finding.Finding{}, false
 	}
 	first := e.Samples[0].NsPerOp()
-	rest := nsPerOp(e.Samples[1:])
+	rest := NsPerOp(e.Samples[1:])
 	if len(rest) < 2 {
 		return finding.Finding{}, false
 	}
@@ -153,7 +153,7 @@ const (
 // checkDrift: the first and second halves of the samples (in the order
 // taken) differ, so the machine or the program changed during the run.
 func checkDrift(e Experiment) (finding.Finding, bool) {
-	xs := nsPerOp(e.Samples)
+	xs := NsPerOp(e.Samples)
 	if len(xs) < DriftMinSamples {
 		return finding.Finding{}, false
 	}

@@ -40,7 +40,7 @@ func checkImpossible(e Experiment, st Stats, f Facts) (finding.Finding, bool) {
 		Code:     CodeImpossible,
 		Severity: finding.Error,
 		Message: fmt.Sprintf("%s %s in %s at %s (%s) = %s cycle each; no core does one %s in less than %s cycle: the work did not run",
-			units, many, cyclesText(cycles), fmtHz(hz), source, sig(perUnit, 2), unit, sig(floor, 2)),
+			units, many, cyclesText(cycles), FormatHz(hz), source, sig(perUnit, 2), unit, sig(floor, 2)),
 		Evidence: map[string]any{
 			"median_ns":       st.Median,
 			"clock_hz":        hz,

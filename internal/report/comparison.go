@@ -34,7 +34,7 @@ func compareInterleaved(r *Result) []compare.Pair {
 			pairs = append(pairs, p)
 			continue
 		}
-		p := compare.Paired(nsPerOp(base.Samples), nsPerOp(cand.Samples), r.Settings.Threshold)
+		p := compare.Paired(NsPerOp(base.Samples), NsPerOp(cand.Samples), r.Settings.Threshold)
 		p.SetNames(base.Name, cand.Name)
 		if why := unbelievable(base, cand); why != "" {
 			p.MarkNotComparable(why)

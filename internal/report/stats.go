@@ -26,7 +26,7 @@ import (
 //   - MAD: median absolute deviation from the median, unscaled (multiply by
 //     1.4826 to estimate σ of a normal distribution).
 func Compute(samples []harness.Sample) Stats {
-	xs := nsPerOp(samples)
+	xs := NsPerOp(samples)
 	if len(xs) == 0 {
 		return Stats{}
 	}
@@ -56,9 +56,9 @@ func Compute(samples []harness.Sample) Stats {
 	return st
 }
 
-// nsPerOp returns the ns/op of every sample that has iterations, in
+// NsPerOp returns the ns/op of every sample that has iterations, in
 // sample order.
-func nsPerOp(samples []harness.Sample) []float64 {
+func NsPerOp(samples []harness.Sample) []float64 {
 	xs := make([]float64, 0, len(samples))
 	for _, s := range samples {
 		if s.Iters > 0 {

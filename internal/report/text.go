@@ -104,7 +104,7 @@ func clockLine(r *Result) string {
 		if v <= 0 {
 			return "unknown"
 		}
-		return fmtHz(v)
+		return FormatHz(v)
 	}
 	if ec.BeforeHz > 0 || ec.AfterHz > 0 {
 		s += fmt.Sprintf("; effective clock %s before, %s after (%s)", hz(ec.BeforeHz), hz(ec.AfterHz), orDefault(ec.Source, "source unknown"))
@@ -112,7 +112,7 @@ func clockLine(r *Result) string {
 		s += "; effective clock " + orDefault(ec.Source, "unknown")
 	}
 	if r.MaxFreqHz > 0 {
-		s += fmt.Sprintf("; max %s (%s)", fmtHz(r.MaxFreqHz), orDefault(r.MaxFreqSource, "source unknown"))
+		s += fmt.Sprintf("; max %s (%s)", FormatHz(r.MaxFreqHz), orDefault(r.MaxFreqSource, "source unknown"))
 	} else {
 		s += "; max frequency " + orDefault(r.MaxFreqSource, "unknown")
 	}

@@ -51,9 +51,9 @@ func roundSig(x float64, n int) float64 {
 	return v
 }
 
-// fmtHz formats a clock rate as "2.95 GHz" (three significant digits above
+// FormatHz formats a clock rate as "2.95 GHz" (three significant digits above
 // 1 GHz, MHz below).
-func fmtHz(hz float64) string {
+func FormatHz(hz float64) string {
 	if hz >= 1e9 {
 		return sig(hz/1e9, 3) + " GHz"
 	}

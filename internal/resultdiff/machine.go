@@ -65,7 +65,7 @@ func Differences(old, cur *report.Result) []Difference {
 	add("frequency limits", freqLimits(old), freqLimits(cur))
 	add("core type", coreType(old), coreType(cur))
 	if a, b := clockHz(old), clockHz(cur); a > 0 && b > 0 && math.Abs(b/a-1) > clockDiff {
-		add("effective clock", fmtHz(a), fmtHz(b))
+		add("effective clock", report.FormatHz(a), report.FormatHz(b))
 	}
 	if a, b := load1(old), load1(cur); !math.IsNaN(a) && !math.IsNaN(b) && math.Abs(a-b) >= loadDiff {
 		add("load average (1 min)", strconv.FormatFloat(a, 'f', 2, 64), strconv.FormatFloat(b, 'f', 2, 64))
@@ -136,7 +136,7 @@ func governor(r *report.Result) string {
 
 func maxFreq(r *report.Result) string {
 	if r.MaxFreqHz > 0 {
-		return fmtHz(r.MaxFreqHz)
+		return report.FormatHz(r.MaxFreqHz)
 	}
 	if unknown(r.MaxFreqSource) {
 		return r.MaxFreqSource
@@ -159,7 +159,7 @@ func freqLimits(r *report.Result) string {
 	case !ok2:
 		return c.MaxFreqKHz.String()
 	}
-	return fmtHz(float64(lo)*1e3) + " to " + fmtHz(float64(hi)*1e3)
+	return report.FormatHz(float64(lo)*1e3) + " to " + report.FormatHz(float64(hi)*1e3)
 }
 
 func coreType(r *report.Result) string {
@@ -229,12 +229,4 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
-}
-
-// fmtHz formats a clock rate: "2.95 GHz", "800 MHz".
-func fmtHz(hz float64) string {
-	if hz >= 1e9 {
-		return compare.Sig3(hz/1e9) + " GHz"
-	}
-	return compare.Sig3(hz/1e6) + " MHz"
 }

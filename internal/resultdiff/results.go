@@ -130,7 +130,7 @@ func Results(old, cur *report.Result, threshold float64) (Files, error) {
 			f.OnlyOld = append(f.OnlyOld, o.Name)
 			continue
 		}
-		row := Row{Name: o.Name, Pair: compare.Unpaired(nsPerOp(o), nsPerOp(n), f.Threshold)}
+		row := Row{Name: o.Name, Pair: compare.Unpaired(report.NsPerOp(o.Samples), report.NsPerOp(n.Samples), f.Threshold)}
 		row.SetNames("old "+o.Name, "new "+o.Name)
 		if why := notComparable(o, n); why != "" {
 			if row.Verdict == compare.NotComparable {
@@ -186,17 +186,6 @@ func (f Files) Adjusted() int {
 		}
 	}
 	return 0
-}
-
-// nsPerOp returns the ns/op of the samples that have iterations.
-func nsPerOp(e *report.Experiment) []float64 {
-	xs := make([]float64, 0, len(e.Samples))
-	for _, s := range e.Samples {
-		if s.Iters > 0 {
-			xs = append(xs, s.NsPerOp())
-		}
-	}
-	return xs
 }
 
 // notComparable says why an experiment pair gets no verdict: a side
