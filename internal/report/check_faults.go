@@ -82,7 +82,7 @@ func checkPageFaults(e Experiment) (finding.Finding, bool) {
 		return finding.Finding{}, false
 	}
 	samples := len(counts)
-	above := samples - int(math.Ceil(DisturbedQuantile*float64(samples)))
+	above := aboveP90(samples)
 	fewest := slices.Min(counts)
 	var heavy, rest, heavyFaultNs []float64 // heavyFaultNs: fault time per op
 	for i, c := range counts {

@@ -56,6 +56,13 @@ func Disturbed(e Experiment, cpu int) (n int, known bool) {
 // samples, and the finding is info; beyond that it is a warning.
 const DisturbedQuantile = 0.9
 
+// aboveP90 is how many of n samples rank above the 90th percentile
+// (DisturbedQuantile): as many slow samples as that leave min, median and
+// p90 untouched.
+func aboveP90(n int) int {
+	return n - int(math.Ceil(DisturbedQuantile*float64(n)))
+}
+
 // checkDisturbed: samples in which the thread was preempted.
 func checkDisturbed(e Experiment) (finding.Finding, bool) {
 	n := 0
@@ -68,7 +75,7 @@ func checkDisturbed(e Experiment) (finding.Finding, bool) {
 		return finding.Finding{}, false
 	}
 	total := len(e.Samples)
-	above := total - int(math.Ceil(DisturbedQuantile*float64(total)))
+	above := aboveP90(total)
 	sev, tail := finding.Info, "no more than lie above p90, so min, median and p90 are undisturbed"
 	if n > above {
 		sev, tail = finding.Warn, "more than lie above p90: another task shared the CPU while measuring"
