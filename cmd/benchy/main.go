@@ -1,13 +1,21 @@
 // Command benchy measures Go code pinned to one CPU, records the state of
 // the machine next to every number, and says which numbers to believe.
+//
+// Its built-in experiments register through the public package, as a
+// user's own program does.
 package main
 
 import (
-	"os"
-
-	"github.com/benchy-dev/benchy/internal/cli"
+	"github.com/benchy-dev/benchy"
+	"github.com/benchy-dev/benchy/internal/workload"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+	for _, w := range workload.All() {
+		benchy.Register(benchy.Experiment{
+			Name: w.Name, Description: w.Description, Units: w.Units, Unit: w.Unit,
+			FloorCycles: w.FloorCycles, ReadsMemory: w.ReadsMemory, Setup: w.Setup, Loop: w.Loop,
+		})
+	}
+	benchy.Main()
 }

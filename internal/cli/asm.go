@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/benchy-dev/benchy/internal/asm"
-	"github.com/benchy-dev/benchy/internal/workload"
 )
 
 // asmOptions are the flags and argument of `benchy asm`.
@@ -40,7 +39,7 @@ input: the time it measures is not the time of the work.`,
 			if err := checkFormat(opts.Format, textOrJSON); err != nil {
 				return err
 			}
-			return asmRun(opts, g.Stdout)
+			return asmRun(opts, g, g.Stdout)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text or json")
@@ -54,8 +53,8 @@ type asmReport struct {
 	Listing    *asm.Listing `json:"listing"`
 }
 
-func asmRun(opts *asmOptions, w io.Writer) error {
-	wl, ok := workload.Lookup(opts.Experiment)
+func asmRun(opts *asmOptions, g *globalOptions, w io.Writer) error {
+	wl, ok := lookup(g.Experiments, opts.Experiment)
 	if !ok {
 		return Usagef("unknown experiment %q (benchy list shows them)", opts.Experiment)
 	}

@@ -18,7 +18,7 @@ func TestAsmUsage(t *testing.T) {
 		{"asm", "sum/sink", "--format", "xml"},
 	} {
 		var stdout, stderr bytes.Buffer
-		code := Main(args, &stdout, &stderr)
+		code := testMain(args, &stdout, &stderr)
 		if code != ExitUsage || strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, code, stderr.String())
 		}
@@ -33,7 +33,7 @@ func TestAsmRun(t *testing.T) {
 		t.Skipf("no disassembler for %s", runtime.GOARCH)
 	}
 	var out bytes.Buffer
-	if err := asmRun(&asmOptions{Experiment: "sum/unused", Format: "text"}, &out); err != nil {
+	if err := asmRun(&asmOptions{Experiment: "sum/unused", Format: "text"}, builtins(), &out); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
@@ -43,7 +43,7 @@ func TestAsmRun(t *testing.T) {
 		}
 	}
 	out.Reset()
-	if err := asmRun(&asmOptions{Experiment: "sum/unused", Format: "json"}, &out); err != nil {
+	if err := asmRun(&asmOptions{Experiment: "sum/unused", Format: "json"}, builtins(), &out); err != nil {
 		t.Fatal(err)
 	}
 	var r asmJSON

@@ -1,12 +1,16 @@
 package cli
 
 import (
+	"io"
+
 	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/benchy-dev/benchy/internal/workload"
 )
 
 // The integration tests run the real binary, built once per test process.
@@ -67,4 +71,15 @@ func runBinary(t *testing.T, args ...string) (string, string, int) {
 		t.Fatalf("run benchy %v: %v", args, err)
 	}
 	return stdout.String(), stderr.String(), code
+}
+
+// testMain is Main over the built-in experiments, as cmd/benchy runs it.
+func testMain(args []string, stdout, stderr io.Writer) int {
+	return Main(args, workload.All(), stdout, stderr)
+}
+
+// builtins are the global options of a command over the built-in
+// experiments.
+func builtins() *globalOptions {
+	return &globalOptions{Experiments: workload.All()}
 }

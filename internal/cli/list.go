@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/benchy-dev/benchy/internal/workload"
+	"github.com/benchy-dev/benchy/internal/report"
 )
 
 // listOptions are the flags of `benchy list`.
@@ -32,7 +32,7 @@ experiment shows.`,
 			if err := checkFormat(opts.Format, textOrJSON); err != nil {
 				return err
 			}
-			return listRun(opts, g.Stdout)
+			return listRun(opts, g, g.Stdout)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text or json")
@@ -49,11 +49,11 @@ type listEntry struct {
 	Description string  `json:"description"`
 }
 
-func listRun(opts *listOptions, w io.Writer) error {
+func listRun(opts *listOptions, g *globalOptions, w io.Writer) error {
 	var entries []listEntry
-	for _, wl := range workload.All() {
+	for _, wl := range g.Experiments {
 		entries = append(entries, listEntry{
-			Name: wl.Name, Units: wl.Units, Unit: wl.Unit, FloorCycles: wl.Floor(),
+			Name: wl.Name, Units: wl.Units, Unit: wl.Unit, FloorCycles: report.Floor(wl.FloorCycles),
 			ReadsMemory: wl.ReadsMemory, Description: wl.Description,
 		})
 	}

@@ -11,7 +11,7 @@ import (
 
 func TestListText(t *testing.T) {
 	var out bytes.Buffer
-	if err := listRun(&listOptions{Format: "text"}, &out); err != nil {
+	if err := listRun(&listOptions{Format: "text"}, builtins(), &out); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
@@ -32,7 +32,7 @@ func TestListText(t *testing.T) {
 
 func TestListJSON(t *testing.T) {
 	var out bytes.Buffer
-	if err := listRun(&listOptions{Format: "json"}, &out); err != nil {
+	if err := listRun(&listOptions{Format: "json"}, builtins(), &out); err != nil {
 		t.Fatal(err)
 	}
 	var got []listEntry
@@ -49,11 +49,11 @@ func TestListJSON(t *testing.T) {
 
 func TestListCommand(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if code := Main([]string{"list", "--format", "yaml"}, &stdout, &stderr); code != ExitUsage {
+	if code := testMain([]string{"list", "--format", "yaml"}, &stdout, &stderr); code != ExitUsage {
 		t.Errorf("bad --format: exit %d, stderr %q", code, stderr.String())
 	}
 	stdout.Reset()
-	if code := Main([]string{"list"}, &stdout, &stderr); code != ExitOK || !strings.Contains(stdout.String(), "sum/unused") {
+	if code := testMain([]string{"list"}, &stdout, &stderr); code != ExitOK || !strings.Contains(stdout.String(), "sum/unused") {
 		t.Errorf("list: exit %d, stdout %q", code, stdout.String())
 	}
 }

@@ -138,7 +138,7 @@ func TestMachineCommand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			code := Main(tt.args, &out, &errb)
+			code := testMain(tt.args, &out, &errb)
 			if code != tt.code {
 				t.Errorf("exit %d, want %d; stderr %q", code, tt.code, errb.String())
 			}
@@ -170,7 +170,7 @@ func TestMachineLive(t *testing.T) {
 		t.Skip("no /proc")
 	}
 	var out, errb bytes.Buffer
-	if code := Main([]string{"machine", "--sysroot", "/", "--window", "50ms", "--format", "json"}, &out, &errb); code != ExitOK {
+	if code := testMain([]string{"machine", "--sysroot", "/", "--window", "50ms", "--format", "json"}, &out, &errb); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	var r machineReport

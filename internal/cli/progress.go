@@ -31,11 +31,11 @@ type progress struct {
 	drawn   bool
 }
 
-func newProgress(w io.Writer, ws []harness.Workload, o *runOptions) *progress {
+func newProgress(w io.Writer, experiments int, o *runOptions) *progress {
 	// Warm-up, ~5 calibration runs and the samples, each at least the
 	// sample time: a rough guess, good enough for "time left".
 	per := o.Warmup + time.Duration(o.Samples+5)*o.SampleTime
-	return &progress{w: w, start: time.Now(), perWork: per, total: len(ws)}
+	return &progress{w: w, start: time.Now(), perWork: per, total: experiments}
 }
 
 func (p *progress) update(u harness.Progress) {

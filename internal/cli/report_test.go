@@ -82,7 +82,7 @@ func TestReportStrict(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := Main(tt.args, &stdout, &stderr)
+			code := testMain(tt.args, &stdout, &stderr)
 			if code != tt.code || stderr.String() != tt.msg {
 				t.Errorf("exit %d, stderr %q; want %d, %q", code, stderr.String(), tt.code, tt.msg)
 			}
@@ -134,7 +134,7 @@ func TestReportBadInput(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			code := Main(tt.args, &stdout, &stderr)
+			code := testMain(tt.args, &stdout, &stderr)
 			msg := stderr.String()
 			if code != ExitUsage || !strings.Contains(msg, tt.msg) || strings.Count(msg, "\n") != 1 {
 				t.Errorf("exit %d, stderr %q; want %d and one line with %q", code, msg, ExitUsage, tt.msg)
@@ -156,7 +156,7 @@ func TestReportZeros(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	if code := Main([]string{"report", path}, &stdout, &stderr); code != ExitOK {
+	if code := testMain([]string{"report", path}, &stdout, &stderr); code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}
 	out := stdout.String()

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/benchy-dev/benchy/internal/target/inproc"
 )
 
 // Version is the tool version written into every result.
@@ -22,6 +24,9 @@ type globalOptions struct {
 	Stdout  io.Writer
 	Stderr  io.Writer
 	Args    []string // the command line, recorded in results
+	// Experiments are the registered in-process experiments: benchy's
+	// built-ins, or a user program's own.
+	Experiments []inproc.Workload
 }
 
 // Live reports whether the machine read is this one (not a fixture tree),
@@ -30,9 +35,10 @@ func (g *globalOptions) Live() bool {
 	return g.Sysroot == "" || g.Sysroot == "/"
 }
 
-// Main runs benchy with args and returns the exit code.
-func Main(args []string, stdout, stderr io.Writer) int {
-	g := &globalOptions{Stdout: stdout, Stderr: stderr, Args: append([]string{"benchy"}, args...)}
+// Main runs benchy with args over the experiments exps and returns the
+// exit code. The public package calls it with the registered experiments.
+func Main(args []string, exps []inproc.Workload, stdout, stderr io.Writer) int {
+	g := &globalOptions{Stdout: stdout, Stderr: stderr, Args: append([]string{"benchy"}, args...), Experiments: exps}
 	root := newRootCmd(g)
 	root.SetArgs(args)
 	root.SetOut(stdout)

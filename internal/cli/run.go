@@ -1,24 +1,21 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"regexp"
-	"runtime"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/benchy-dev/benchy/internal/asm"
 	"github.com/benchy-dev/benchy/internal/counters"
-	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/harness"
-	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/report"
-	"github.com/benchy-dev/benchy/internal/workload"
+	"github.com/benchy-dev/benchy/internal/target/inproc"
 )
 
 // runOptions are the flags of `benchy run`.
@@ -65,10 +62,6 @@ const (
 	smokeSampleTime = time.Millisecond
 	smokeWarmup     = 2 * time.Millisecond
 	smokeWindow     = 100 * time.Millisecond
-	clockWindow     = 20 * time.Millisecond // effective clock measurement
-	smokeClockWin   = 10 * time.Millisecond // shorter reads the clock low now and then
-	probeWindow     = 5 * time.Millisecond  // the clock around each experiment
-	smokeProbeWin   = 3 * time.Millisecond
 )
 
 func init() { commands = append(commands, newRunCmd) }
@@ -208,9 +201,9 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 }
 
 // selectWorkloads returns the experiments whose name matches re.
-func selectWorkloads(re *regexp.Regexp) ([]harness.Workload, error) {
-	var ws []harness.Workload
-	for _, w := range workload.All() {
+func selectWorkloads(all []inproc.Workload, re *regexp.Regexp) ([]inproc.Workload, error) {
+	var ws []inproc.Workload
+	for _, w := range all {
 		if re.MatchString(w.Name) {
 			ws = append(ws, w)
 		}
@@ -221,19 +214,29 @@ func selectWorkloads(re *regexp.Regexp) ([]harness.Workload, error) {
 	return ws, nil
 }
 
+// lookup returns the experiment named name.
+func lookup(all []inproc.Workload, name string) (inproc.Workload, bool) {
+	for _, w := range all {
+		if w.Name == name {
+			return w, true
+		}
+	}
+	return inproc.Workload{}, false
+}
+
 // compareWorkloads looks up the experiments named in --compare. A name
 // given twice (an A/A run, to see the noise floor) is measured twice, the
 // second copy named "NAME#2" so the result keeps them apart.
-func compareWorkloads(list string) ([]harness.Workload, error) {
+func compareWorkloads(all []inproc.Workload, list string) ([]inproc.Workload, error) {
 	names := strings.Split(list, ",")
 	if len(names) < 2 {
 		return nil, Usagef("--compare %q: name at least two experiments, e.g. --compare concat/quadratic,concat/builder", list)
 	}
 	seen := map[string]int{}
-	var ws []harness.Workload
+	var ws []inproc.Workload
 	for _, name := range names {
 		name = strings.TrimSpace(name)
-		w, ok := workload.Lookup(name)
+		w, ok := lookup(all, name)
 		if !ok {
 			return nil, Usagef("--compare: no experiment %q (see benchy list)", name)
 		}
@@ -246,6 +249,18 @@ func compareWorkloads(list string) ([]harness.Workload, error) {
 	return ws, nil
 }
 
+// plan turns the validated flags into the pipeline's plan.
+func (o *runOptions) plan() pipeline.Plan {
+	st := report.Settings{
+		Bench: o.Bench, Samples: o.Samples, Warmup: o.Warmup, SampleTime: o.SampleTime,
+		Iters: o.Iters, GC: o.GC, Isolate: !o.NoIsolate, Smoke: o.Smoke, Window: o.Window,
+	}
+	return pipeline.Plan{
+		Settings: st, CPU: o.CPU, CPUSet: o.CPUSet, NoCheck: o.NoAsm,
+		Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
+	}
+}
+
 // runRun measures and writes the result. It returns an error whose exit
 // code says how the run went (see exit.go).
 func runRun(o *runOptions, stdout io.Writer) error {
@@ -253,140 +268,51 @@ func runRun(o *runOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var ws []harness.Workload
+	var ws []inproc.Workload
 	if o.Compare != "" {
-		ws, err = compareWorkloads(o.Compare)
+		ws, err = compareWorkloads(o.g.Experiments, o.Compare)
 	} else {
-		ws, err = selectWorkloads(re)
+		ws, err = selectWorkloads(o.g.Experiments, re)
 	}
 	if err != nil {
 		return err
 	}
-
-	start := time.Now().UTC()
-	snap, err := machine.Read(o.g.Sysroot, machine.ReadOptions{Live: true, Window: o.Window})
-	if err != nil {
-		return fmt.Errorf("read the machine: %w", err)
-	}
-	cpu, choice, err := pickCPU(snap, o.CPU, o.CPUSet)
-	if err != nil {
-		return err
-	}
-	// Go re-derives GOMAXPROCS from the affinity mask unless it is set
-	// explicitly; set it, so pinning does not change the program.
-	gomaxprocs := runtime.GOMAXPROCS(0)
-	runtime.GOMAXPROCS(gomaxprocs)
-
-	r := &report.Result{
-		Schema:     report.SchemaVersion,
-		Tool:       "benchy " + Version,
-		Command:    o.g.Args,
-		Start:      start,
-		CPU:        cpu,
-		CPUChoice:  choice,
-		GOMAXPROCS: gomaxprocs,
-		Settings: report.Settings{
-			Bench: o.Bench, Samples: o.Samples, Warmup: o.Warmup, SampleTime: o.SampleTime,
-			Iters: o.Iters, GC: o.GC, Isolate: !o.NoIsolate, Smoke: o.Smoke, Window: o.Window,
-		},
-		GOOS:        runtime.GOOS,
-		GOARCH:      runtime.GOARCH,
-		GoVersion:   runtime.Version(),
-		Before:      snap,
-		Environment: machine.Check(snap, cpu),
-	}
-	if model, ok := snap.CPUModel.Get(); ok {
-		r.CPUModel = model
-	}
-	for _, c := range snap.CPUs {
-		if gov, ok := c.Governor.Get(); ok && c.CPU == cpu {
-			r.Governor = gov
+	plan := o.plan()
+	if o.Compare != "" {
+		plan.Settings.Bench = ""
+		plan.Settings.Threshold = o.threshold
+		for _, w := range ws {
+			plan.Settings.Compare = append(plan.Settings.Compare, w.Name)
 		}
-	}
-
-	clockWin, probeWin := clockWindow, probeWindow
-	if o.Smoke {
-		clockWin, probeWin = smokeClockWin, smokeProbeWin
-	}
-	var clock harness.ClockInfo
-	var before, after clockReading
-	if err := harness.Pinned(cpu, !o.NoIsolate, func() error {
-		clock = harness.MeasureClock()
-		before = readClock(o.g.Sysroot, cpu, clockWin)
-		return nil
-	}); err != nil {
-		return fmt.Errorf("pin to cpu %d: %w", cpu, err)
-	}
-	r.Clock = report.Clock{NowCostNs: clock.NowCostNs, GranularityNs: float64(clock.Granularity.Nanoseconds())}
-
-	var counterReport counters.Report
-	hopts := harness.Options{
-		CPU: cpu, Samples: o.Samples, Warmup: o.Warmup, SampleTime: o.SampleTime, Iters: o.Iters,
-		GC: o.GC, Isolate: !o.NoIsolate, Clock: clock, Stop: o.Stop,
-		CounterDelta: counters.Delta,
-		Probe: func() harness.Probe {
-			return harness.Probe{ClockHz: counters.MeasureClock(probeWin), RefNs: harness.ReferenceLoopNs(probeWin)}
-		},
-		OpenCounters: func() (harness.CounterSource, error) {
-			src, rep := counters.Open()
-			counterReport = rep
-			return src, nil
-		},
 	}
 	if o.Progress != nil {
-		p := newProgress(o.Progress, ws, o)
-		hopts.Progress = p.update
+		p := newProgress(o.Progress, len(ws), o)
+		plan.Progress = p.update
 		defer p.clear()
 	}
-
-	statBefore, statErr := machine.ReadStat(o.g.Sysroot)
-	var outs []harness.Outcome
-	if o.Compare != "" {
-		r.Settings.Bench = ""
-		r.Settings.Threshold = o.threshold
-		for _, w := range ws {
-			r.Settings.Compare = append(r.Settings.Compare, w.Name)
-		}
-		outs = harness.Interleave(ws, hopts)
-	} else {
-		outs = harness.Run(ws, hopts)
+	ts := make([]pipeline.Target, len(ws))
+	for i, w := range ws {
+		ts[i] = inproc.New(w, inproc.Options{GC: o.GC, OpenCounters: counters.Open, CounterDelta: counters.Delta})
 	}
-	statAfter, statErr2 := machine.ReadStat(o.g.Sysroot)
-	if statErr == nil && statErr2 == nil {
-		r.BusyDuring = machine.Busy(statBefore, statAfter)
+	r, err := pipeline.Run(plan, ts)
+	if errors.Is(err, pipeline.ErrUsage) {
+		return &UsageError{Msg: strings.TrimPrefix(err.Error(), pipeline.ErrUsage.Error()+": ")}
 	}
-
-	harness.Pinned(cpu, !o.NoIsolate, func() error {
-		after = readClock(o.g.Sysroot, cpu, clockWin)
-		return nil
-	})
-	r.After, _ = machine.Read(o.g.Sysroot, machine.ReadOptions{Live: true})
-	r.End = time.Now().UTC()
-	r.Counters = counterReport
-	r.MaxFreqHz, r.MaxFreqSource = maxFreq(snap, cpu)
-	r.EffectiveClock = effectiveClock(before, after, r.MaxFreqHz)
-
-	failed := false
-	for i, out := range outs {
-		e := experimentOf(out)
-		if out.Err != nil {
-			failed = true
-		}
-		if !o.NoAsm {
-			e.Findings = append(e.Findings, asmFindings(ws[i])...)
-		}
-		r.Experiments = append(r.Experiments, e)
-		if out.Interrupted {
-			r.Interrupted = true
-		}
+	if err != nil {
+		return err
 	}
-	if len(outs) < len(ws) || harness.Stopped(o.Stop) {
-		r.Interrupted = true
-	}
-	report.Analyze(r)
-
 	if err := writeResult(o, r, stdout); err != nil {
 		return err
+	}
+	return runExit(r, o.Strict)
+}
+
+// runExit is the exit of a command that measured: interrupted, a failed
+// experiment, or --strict.
+func runExit(r *report.Result, strict string) error {
+	failed := false
+	for _, e := range r.Experiments {
+		failed = failed || e.Error != ""
 	}
 	switch {
 	case r.Interrupted:
@@ -394,64 +320,7 @@ func runRun(o *runOptions, stdout io.Writer) error {
 	case failed:
 		return &ExitError{Code: ExitFailed, Msg: "some experiments failed (see the result)"}
 	}
-	return strictError(r, o.Strict)
-}
-
-// pickCPU validates --cpu or lets the machine package choose.
-func pickCPU(s *machine.Snapshot, cpu int, set bool) (int, string, error) {
-	if set {
-		if err := machine.ValidateCPU(s, cpu); err != nil {
-			return 0, "", &UsageError{Msg: err.Error()}
-		}
-		return cpu, fmt.Sprintf("--cpu %d", cpu), nil
-	}
-	cpu, why, err := machine.ChooseCPU(s)
-	if err != nil {
-		return 0, "", fmt.Errorf("choose a cpu: %w", err)
-	}
-	return cpu, why, nil
-}
-
-// experimentOf turns a harness outcome into the result's raw record; the
-// derived parts are filled by report.Analyze.
-func experimentOf(o harness.Outcome) report.Experiment {
-	w := o.Workload
-	e := report.Experiment{
-		Name: w.Name, Description: w.Description, Units: w.Units, Unit: w.Unit,
-		FloorCycles: w.Floor(), ReadsMemory: w.ReadsMemory,
-		Iters: o.Iters, Samples: o.Samples,
-	}
-	if e.Samples == nil {
-		e.Samples = []harness.Sample{}
-	}
-	if o.Err != nil {
-		e.Error = o.Err.Error()
-	}
-	e.GC = report.GCStats{Cycles: o.GCCycles, AllocsPerOp: o.AllocsPerOp, BytesPerOp: o.BytesPerOp}
-	if o.Before.ClockHz > 0 && o.After.ClockHz > 0 {
-		e.Clock = &report.EffectiveClock{BeforeHz: o.Before.ClockHz, AfterHz: o.After.ClockHz, Source: "dependent-add chain"}
-	}
-	if o.Before.RefNs > 0 && o.After.RefNs > 0 {
-		e.Reference = &report.Reference{BeforeNs: o.Before.RefNs, AfterNs: o.After.RefNs}
-	}
-	return e
-}
-
-// asmFindings checks the machine code of w's measured loop.
-func asmFindings(w harness.Workload) []finding.Finding {
-	l, err := asm.Inspect(w.Loop)
-	if err != nil {
-		return []finding.Finding{{Code: "asm-unknown", Severity: finding.Info,
-			Message: "could not read the machine code of the loop: " + err.Error()}}
-	}
-	s := l.Summary()
-	fs := []finding.Finding{{Code: "asm", Severity: finding.Info, Message: s.Line}}
-	if w.ReadsMemory && !s.LoopLoads {
-		fs = append(fs, finding.Finding{Code: "no-load-in-loop", Severity: finding.Warn,
-			Message:  "the workload reads its input from memory, but its measured loop has no memory load: the work was removed, whatever the time says",
-			Evidence: map[string]any{"summary": s.Line}})
-	}
-	return fs
+	return strictError(r, strict)
 }
 
 // writeResult writes the result to stdout or --out, and the raw samples to
@@ -481,48 +350,4 @@ func noArgs(cmd *cobra.Command, args []string) error {
 		return Usagef("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
 	}
 	return nil
-}
-
-// clockReading is the measured CPU's clock, read on the pinned thread
-// right after benchy's own dependent-add chain has kept it busy: read
-// idle, a CPU whose governor follows the load would report its lowest
-// frequency, and before and after would not compare.
-type clockReading struct {
-	chainHz    float64 // from the dependent-add chain; 0 if it failed
-	cpufreqKHz int64   // scaling_cur_freq just after it; 0 if unknown
-}
-
-func readClock(root string, cpu int, window time.Duration) clockReading {
-	c := clockReading{chainHz: counters.MeasureClock(window)}
-	if khz, err := machine.ReadCurFreqKHz(root, cpu); err == nil && khz > 0 {
-		c.cpufreqKHz = khz
-	}
-	return c
-}
-
-// effectiveClock says what clock the measured CPU ran at before and after
-// the samples: cpufreq's scaling_cur_freq, the kernel's own figure, bounded
-// by the maximum (some drivers report more); where there is none (most
-// VMs), benchy's dependent-add chain. Both are read under load. A cycle
-// counter, when there is one, is used per sample by the report.
-func effectiveClock(before, after clockReading, maxHz float64) report.EffectiveClock {
-	if before.cpufreqKHz > 0 && after.cpufreqKHz > 0 {
-		b, a := float64(before.cpufreqKHz)*1e3, float64(after.cpufreqKHz)*1e3
-		if maxHz > 0 {
-			b, a = min(b, maxHz), min(a, maxHz)
-		}
-		return report.EffectiveClock{BeforeHz: b, AfterHz: a, Source: "scaling_cur_freq under load"}
-	}
-	if before.chainHz > 0 && after.chainHz > 0 {
-		return report.EffectiveClock{BeforeHz: before.chainHz, AfterHz: after.chainHz, Source: "dependent-add chain"}
-	}
-	return report.EffectiveClock{Source: "unknown: no cpufreq and the add chain could not be timed"}
-}
-
-// maxFreq is the highest clock the CPU may run at, from cpuinfo_max_freq.
-func maxFreq(s *machine.Snapshot, cpu int) (float64, string) {
-	if khz, ok := s.MaxFreqKHz(cpu); ok && khz > 0 {
-		return float64(khz) * 1e3, "cpuinfo_max_freq"
-	}
-	return 0, "unknown: no cpuinfo_max_freq for cpu " + fmt.Sprint(cpu)
 }

@@ -142,7 +142,7 @@ func TestRunOutAndSamplesFile(t *testing.T) {
 func TestUnknownCommandIsUsage(t *testing.T) {
 	for _, args := range [][]string{{"frob"}, {"list", "extra"}} {
 		var stdout, stderr strings.Builder
-		if code := Main(args, &stdout, &stderr); code != ExitUsage || strings.Count(stderr.String(), "\n") != 1 {
+		if code := testMain(args, &stdout, &stderr); code != ExitUsage || strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, code, stderr.String())
 		}
 	}

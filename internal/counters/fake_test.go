@@ -8,11 +8,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/harness"
 )
 
-var (
-	_ Source                = (*Fake)(nil)
-	_ harness.CounterSource = (*Fake)(nil)
-	_ harness.CounterSource = Source(nil)
-)
+var _ Source = (*Fake)(nil)
 
 func TestFakeScript(t *testing.T) {
 	first := map[string]int64{harness.CounterCycles: 1}

@@ -26,65 +26,67 @@ func RoundOrder(k, r int) []int {
 }
 
 // Interleave measures candidates in rounds on one pinned thread: each is
-// set up, warmed up and calibrated, then every round takes one sample of
+// opened, warmed up and calibrated, then every round takes one sample of
 // every candidate in RoundOrder, so all see the same machine. It returns
 // one outcome per candidate; opts.Samples is the number of rounds.
-func Interleave(ws []Workload, opts Options) []Outcome {
-	outs := make([]Outcome, len(ws))
-	for i, w := range ws {
-		outs[i].Workload = w
+func Interleave(ts []Target, opts Options) []Outcome {
+	outs := make([]Outcome, len(ts))
+	for i, t := range ts {
+		outs[i].Name = t.Name()
 	}
 	runtime.GC()
-	err := Pinned(opts.CPU, opts.Isolate, func() error {
-		benches := make([]*bench, len(ws))
-		for i, w := range ws {
-			b, err := newBench(w, i, len(ws), opts)
-			if err != nil {
-				return fmt.Errorf("%s: %w", w.Name, err)
+	err := onThread(opts, func() error {
+		ms := make([]*measured, 0, len(ts))
+		completed := false // see runOne
+		defer func() {
+			for i, m := range ms {
+				outs[i].Totals = m.t.Close(ending(completed, opts.Stop))
 			}
-			defer b.close()
-			benches[i] = b
+		}()
+		for i, t := range ts {
+			if err := t.Open(); err != nil {
+				return fmt.Errorf("%s: %w", t.Name(), err)
+			}
+			ms = append(ms, &measured{t: t, opts: opts, index: i, total: len(ts)})
 		}
 		// Warm up and calibrate every candidate before the first round.
-		for i, b := range benches {
-			if b.warmup() || b.calibrate() {
+		for i, m := range ms {
+			stopped, err := m.warmup()
+			if err == nil && !stopped {
+				stopped, err = m.calibrate()
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", m.t.Name(), err)
+			}
+			if stopped {
 				markInterrupted(outs)
 				return nil
 			}
-			outs[i].Iters = b.iters
+			outs[i].Iters = m.iters
 		}
 		before := probe(opts)
 	rounds:
 		for r := range opts.Samples {
-			for _, i := range RoundOrder(len(ws), r) {
+			for _, i := range RoundOrder(len(ms), r) {
 				if Stopped(opts.Stop) {
 					markInterrupted(outs)
 					break rounds
 				}
-				b := benches[i]
-				b.sampling = true
-				b.progress("sampling", r)
-				var before, after runtime.MemStats
-				runtime.ReadMemStats(&before)
-				s, err := b.sample()
+				m := ms[i]
+				m.progress("sampling", r)
+				s, err := m.t.Sample(m.iters)
 				if err != nil {
-					return fmt.Errorf("%s: %w", ws[i].Name, err)
+					return fmt.Errorf("%s: %w", m.t.Name(), err)
 				}
-				runtime.ReadMemStats(&after)
-				o := &outs[i]
-				o.Samples = append(o.Samples, s)
-				o.GCCycles += after.NumGC - before.NumGC
-				b.collectIfLarge()
+				outs[i].Samples = append(outs[i].Samples, s)
+				m.t.Between()
 			}
 		}
 		after := probe(opts)
-		for i, b := range benches {
+		completed = true
+		for i := range outs {
 			outs[i].Before, outs[i].After = before, after
-			outs[i].ForcedGC = b.forcedGC
-			if len(outs[i].Samples) > 0 {
-				outs[i].AllocsPerOp, outs[i].BytesPerOp = b.measureAllocs()
-			}
-			if err := checkPin(outs[i].Samples, opts.CPU); err != nil {
+			if err := checkPin(outs[i].Samples, opts); err != nil {
 				outs[i].Err = err
 			}
 		}

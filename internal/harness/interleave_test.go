@@ -1,21 +1,25 @@
-package harness
+package harness_test
 
 import (
 	"reflect"
+	"slices"
 	"testing"
+
+	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/target/fake"
 )
 
 func TestRoundOrder(t *testing.T) {
 	var two [][]int
 	for r := range 4 {
-		two = append(two, RoundOrder(2, r))
+		two = append(two, harness.RoundOrder(2, r))
 	}
 	if want := [][]int{{0, 1}, {1, 0}, {0, 1}, {1, 0}}; !reflect.DeepEqual(two, want) {
 		t.Errorf("two candidates: %v, want ABBA %v", two, want)
 	}
 	var three [][]int
 	for r := range 4 {
-		three = append(three, RoundOrder(3, r))
+		three = append(three, harness.RoundOrder(3, r))
 	}
 	if want := [][]int{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 1, 2}}; !reflect.DeepEqual(three, want) {
 		t.Errorf("three candidates: %v, want a rotation %v", three, want)
@@ -27,7 +31,7 @@ func TestRoundOrder(t *testing.T) {
 			count[i] = make([]int, k)
 		}
 		for r := range k * 2 {
-			for pos, c := range RoundOrder(k, r) {
+			for pos, c := range harness.RoundOrder(k, r) {
 				count[c][pos]++
 			}
 		}
@@ -42,38 +46,40 @@ func TestRoundOrder(t *testing.T) {
 }
 
 func TestInterleaveSamplesEveryCandidateEveryRound(t *testing.T) {
-	var order []string
-	loop := func(name string) func(int) {
-		return func(n int) {
-			order = append(order, name)
-			addLoop(n)
-		}
-	}
+	var log []string
+	a, b := fake.New("a", 1), fake.New("b", 1)
+	a.Log, b.Log = &log, &log
 	opts := quickOptions(0)
 	opts.Iters = 10
 	opts.Samples = 4
-	opts.Warmup = 1 // one warm-up run each
-	outs := Interleave([]Workload{{Name: "a", Loop: loop("a")}, {Name: "b", Loop: loop("b")}}, opts)
+	outs := harness.Interleave([]harness.Target{a, b}, opts)
 	for _, o := range outs {
 		if o.Err != nil || len(o.Samples) != 4 {
-			t.Fatalf("%s: err %v, %d samples; want 4", o.Workload.Name, o.Err, len(o.Samples))
+			t.Fatalf("%s: err %v, %d samples; want 4", o.Name, o.Err, len(o.Samples))
 		}
 	}
-	// After each candidate's warm-up, the samples run a b | b a | a b | b a,
-	// then one untimed run each counts allocations.
-	tail := order[len(order)-10:]
-	if want := []string{"a", "b", "b", "a", "a", "b", "b", "a", "a", "b"}; !reflect.DeepEqual(tail, want) {
-		t.Errorf("run order %v, want %v", tail, want)
+	var samples []string
+	for _, entry := range log {
+		if entry == "a: sample 10" || entry == "b: sample 10" {
+			samples = append(samples, entry[:1])
+		}
+	}
+	if want := []string{"a", "b", "b", "a", "a", "b", "b", "a"}; !slices.Equal(samples, want) {
+		t.Errorf("sample order %v, want ABBA %v", samples, want)
+	}
+	// Both are opened before the first sample and closed after the last.
+	if log[0] != "a: open" || log[1] != "b: open" || log[len(log)-2] != "a: close completed" || log[len(log)-1] != "b: close completed" {
+		t.Errorf("log %v: want both opened first and closed last", log)
 	}
 }
 
-func TestInterleaveStoppedStillCountsAllocations(t *testing.T) {
+func TestInterleaveStopped(t *testing.T) {
 	stop := make(chan struct{})
 	opts := quickOptions(0)
 	opts.Iters = 10
 	opts.Samples = 1000
 	opts.Stop = stop
-	opts.Progress = func(p Progress) {
+	opts.Progress = func(p harness.Progress) {
 		if p.Phase == "sampling" && p.Sample == 2 {
 			select {
 			case <-stop:
@@ -82,18 +88,16 @@ func TestInterleaveStoppedStillCountsAllocations(t *testing.T) {
 			}
 		}
 	}
-	alloc := func(n int) {
-		for range n {
-			testBytes = make([]byte, 64)
-		}
-	}
-	outs := Interleave([]Workload{{Name: "a", Loop: alloc}, {Name: "b", Loop: alloc}}, opts)
+	a, b := fake.New("a", 1), fake.New("b", 1)
+	outs := harness.Interleave([]harness.Target{a, b}, opts)
 	for _, o := range outs {
 		if !o.Interrupted || len(o.Samples) == 0 || len(o.Samples) > 3 {
-			t.Errorf("%s: interrupted %v, %d samples; want stopped after round 3", o.Workload.Name, o.Interrupted, len(o.Samples))
+			t.Errorf("%s: interrupted %v, %d samples; want stopped after round 3", o.Name, o.Interrupted, len(o.Samples))
 		}
-		if o.AllocsPerOp != 1 {
-			t.Errorf("%s: allocs/op %v after a stop, want 1 (measured on one op)", o.Workload.Name, o.AllocsPerOp)
+	}
+	for _, ft := range []*fake.Target{a, b} {
+		if last := ft.Calls[len(ft.Calls)-1]; last != "close stopped" {
+			t.Errorf("%s closed with %q, want close stopped", ft.ID, last)
 		}
 	}
 }

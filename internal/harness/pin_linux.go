@@ -43,12 +43,7 @@ func Pinned(cpu int, isolate bool, f func() error) error {
 	return <-done
 }
 
-func pinAndRun(cpu int, isolate bool, f func() error) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = &PanicError{Value: p}
-		}
-	}()
+func pinAndRun(cpu int, isolate bool, f func() error) error {
 	if isolate {
 		if err := isolateOthers(cpu); err != nil {
 			return err
@@ -71,7 +66,7 @@ func pinAndRun(cpu int, isolate bool, f func() error) (err error) {
 		// once so the first sample does not pay for the move.
 		runtime.Gosched()
 	}
-	return f()
+	return recovered(f)
 }
 
 // isolateOthers removes cpu from the affinity mask of every other thread of
@@ -130,3 +125,6 @@ func CurrentCPU() (int, error) {
 	}
 	return int(cpu), nil
 }
+
+// CanPin says this system can pin a thread to a CPU.
+const CanPin = true

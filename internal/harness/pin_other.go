@@ -14,3 +14,6 @@ func Pinned(cpu int, isolate bool, f func() error) error {
 
 // CurrentCPU needs getcpu(2), which only Linux has.
 func CurrentCPU() (int, error) { return -1, errors.New("getcpu needs Linux") }
+
+// CanPin says this system can pin a thread to a CPU: only Linux can.
+const CanPin = false

@@ -1,36 +1,37 @@
+// Package harness measures targets the way a careful person would by hand:
+// on one thread pinned to one CPU with Go's own threads kept off it, warmed
+// up, calibrated so every sample is long against the clock, and sampled many
+// times, with the CPU probed right before and after. It knows nothing of
+// what a target is (see Target) nor of output formats.
 package harness
 
 import (
 	"fmt"
 	"math"
 	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"time"
 )
 
-// Options say how to run workloads.
+// Options say how to measure targets.
 type Options struct {
-	CPU        int           // the CPU to pin the measured thread to
-	Samples    int           // samples per workload
-	Warmup     time.Duration // time spent running the loop before calibration
+	CPU int // the CPU to pin the measured thread to
+	// Unpinned measures on a locked thread without pinning it, where the
+	// system cannot pin (not Linux); the samples' CPUs are then not
+	// checked.
+	Unpinned   bool
+	Samples    int           // samples per target
+	Warmup     time.Duration // time spent running the target before calibration
+	WarmupRuns int           // or a number of runs of one iteration (when > 0)
 	SampleTime time.Duration // least duration of one sample
 	Iters      int64         // fixed iterations per sample; 0 calibrates
-	GC         bool          // leave the collector on while measuring
 	Isolate    bool          // keep the process's other threads off CPU
 	Clock      ClockInfo     // from MeasureClock; its granularity bounds samples
 
-	// OpenCounters, when not nil, is called on the pinned thread before
-	// warm-up; the source is read before and after every sample.
-	OpenCounters func() (CounterSource, error)
-	// CounterDelta, when not nil, turns two readings into the sample's
-	// counts (it may drop counts it cannot trust); else after-before.
-	CounterDelta func(before, after map[string]int64) map[string]int64
-	// Probe, when not nil, measures what the CPU delivers (Probe) on the
-	// pinned thread; it is called right before the first sample and right
-	// after the last, so a workload measured while the CPU ran slow (a
-	// governor, a busy host, a busy sibling hardware thread) can be told
-	// from the others.
+	// Probe, when not nil, measures what the CPU delivers on the pinned
+	// thread; it is called right before the first sample and right after
+	// the last, so a target measured while the CPU ran slow (a governor,
+	// a busy host, a busy sibling hardware thread) can be told from the
+	// others.
 	Probe func() Probe
 	// Progress, when not nil, is told what is being done.
 	Progress func(Progress)
@@ -38,43 +39,28 @@ type Options struct {
 	Stop <-chan struct{}
 }
 
-// CounterSource reads per-thread counters by event name.
-type CounterSource interface {
-	Read() (map[string]int64, error)
-	Close() error
-}
-
 // Progress describes what the runner is doing, for a progress line.
 type Progress struct {
 	Workload string
-	Index    int    // 0-based index of the workload
-	Total    int    // number of workloads
+	Index    int    // 0-based index of the target
+	Total    int    // number of targets
 	Phase    string // "warm-up", "calibration" or "sampling"
 	Sample   int    // samples taken so far
 	Samples  int    // samples to take
 }
 
-// Outcome is what running one workload produced.
+// Outcome is what measuring one target produced.
 type Outcome struct {
-	Workload Workload
-	Iters    int64 // iterations per sample
-	Samples  []Sample
-	// GCCycles counts the collections that ran on their own during
-	// sampling, not the ones the runner forced between samples (see
-	// collectIfLarge).
-	GCCycles uint32
-	ForcedGC uint32 // collections run between samples to bound the heap
-	// AllocsPerOp and BytesPerOp come from one extra, untimed run of the
-	// loop bracketed by runtime.ReadMemStats with nothing else inside, so
-	// the runner's own bookkeeping (counter reads) is not counted.
-	AllocsPerOp float64
-	BytesPerOp  float64
+	Name    string
+	Iters   int64 // iterations per sample
+	Samples []Sample
+	Totals  Totals
 	// Before and After are Probe's readings around the samples; zero when
 	// not probed.
 	Before, After Probe
-	// Err is set when the workload failed; Samples holds what was taken.
+	// Err is set when the target failed; Samples holds what was taken.
 	Err error
-	// Interrupted is set when Stop ended the workload early.
+	// Interrupted is set when Stop ended the target early.
 	Interrupted bool
 }
 
@@ -87,16 +73,16 @@ func (o Outcome) Ops() int64 {
 	return n
 }
 
-// Run runs every workload in turn, each on its own freshly pinned thread
+// Run measures every target in turn, each on its own freshly pinned thread
 // after a full collection. It stops early when opts.Stop is closed; the
-// outcomes of the workloads not reached are omitted.
-func Run(ws []Workload, opts Options) []Outcome {
+// outcomes of the targets not reached are omitted.
+func Run(ts []Target, opts Options) []Outcome {
 	var outs []Outcome
-	for i, w := range ws {
+	for i, t := range ts {
 		if Stopped(opts.Stop) {
 			break
 		}
-		outs = append(outs, runOne(w, i, len(ws), opts))
+		outs = append(outs, runOne(t, i, len(ts), opts))
 		if outs[len(outs)-1].Interrupted {
 			break
 		}
@@ -114,47 +100,55 @@ func Stopped(stop <-chan struct{}) bool {
 	}
 }
 
-func runOne(w Workload, index, total int, opts Options) Outcome {
-	out := Outcome{Workload: w}
-	// A full collection first, so garbage of the previous workload is not
+// onThread runs f on a locked thread, pinned to opts.CPU unless the
+// options say the system cannot pin.
+func onThread(opts Options, f func() error) error {
+	if opts.Unpinned {
+		return Locked(f)
+	}
+	return Pinned(opts.CPU, opts.Isolate, f)
+}
+
+func runOne(t Target, index, total int, opts Options) Outcome {
+	out := Outcome{Name: t.Name()}
+	// A full collection first, so garbage of the previous target is not
 	// collected (or paid for) during this one.
 	runtime.GC()
-	err := Pinned(opts.CPU, opts.Isolate, func() error {
-		b, err := newBench(w, index, total, opts)
-		if err != nil {
+	err := onThread(opts, func() error {
+		m := &measured{t: t, opts: opts, index: index, total: total}
+		if err := t.Open(); err != nil {
 			return err
 		}
-		defer b.close()
-		if b.warmup() || b.calibrate() {
-			out.Interrupted = true
-			return nil
+		// Close is told whether the samples completed: a loop that
+		// panicked is not run again.
+		completed := false
+		defer func() { out.Totals = t.Close(ending(completed, opts.Stop)) }()
+		if stopped, err := m.warmup(); err != nil || stopped {
+			out.Interrupted = stopped
+			return err
 		}
-		out.Iters = b.iters
+		if stopped, err := m.calibrate(); err != nil || stopped {
+			out.Interrupted = stopped
+			return err
+		}
+		out.Iters = m.iters
 		out.Before = probe(opts)
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		b.sampling = true
 		for i := range opts.Samples {
 			if Stopped(opts.Stop) {
 				out.Interrupted = true
 				break
 			}
-			b.progress("sampling", i)
-			s, err := b.sample()
+			m.progress("sampling", i)
+			s, err := t.Sample(m.iters)
 			if err != nil {
 				return err
 			}
 			out.Samples = append(out.Samples, s)
-			b.collectIfLarge()
+			t.Between()
 		}
 		out.After = probe(opts)
-		runtime.ReadMemStats(&after)
-		out.ForcedGC = b.forcedGC
-		out.GCCycles = after.NumGC - before.NumGC - b.forcedGC
-		if len(out.Samples) > 0 {
-			out.AllocsPerOp, out.BytesPerOp = b.measureAllocs()
-		}
-		return checkPin(out.Samples, opts.CPU)
+		completed = true
+		return checkPin(out.Samples, opts)
 	})
 	out.Err = err
 	return out
@@ -168,224 +162,95 @@ func probe(opts Options) Probe {
 	return opts.Probe()
 }
 
-// checkPin fails a workload whose samples did not all end on cpu: the pin
-// did not hold, so the numbers are from an unknown mix of CPUs.
-func checkPin(samples []Sample, cpu int) error {
+// checkPin fails a target whose samples did not all end on the pinned CPU:
+// the pin did not hold, so the numbers are from an unknown mix of CPUs.
+func checkPin(samples []Sample, opts Options) error {
+	if opts.Unpinned {
+		return nil
+	}
 	for i, s := range samples {
-		if s.CPU != cpu {
-			return fmt.Errorf("pin did not hold: sample %d ended on cpu %d, pinned to cpu %d", i+1, s.CPU, cpu)
+		if s.CPU != opts.CPU {
+			return fmt.Errorf("pin did not hold: sample %d ended on cpu %d, pinned to cpu %d", i+1, s.CPU, opts.CPU)
 		}
 	}
 	return nil
 }
 
-// bench is one workload being measured on the pinned thread. Its methods
-// are the phases of a measurement, so a comparison can interleave samples
-// of several benches on one thread.
-type bench struct {
-	w            Workload
+// measured is one target's warm-up and calibration on the pinned thread.
+type measured struct {
+	t            Target
 	opts         Options
 	index, total int
 	iters        int64
-	counters     CounterSource
-	restoreGC    func()
-	// forcedGC counts the collections collectIfLarge ran; heapMark is the
-	// cumulative heap allocation at the last one.
-	forcedGC uint32
-	heapMark uint64
-	sampling bool // forced collections are counted only while sampling
 }
 
-// newBench prepares w on the calling (pinned) thread: setup, collector
-// off unless opts.GC, counters opened.
-func newBench(w Workload, index, total int, opts Options) (*bench, error) {
-	if w.Loop == nil {
-		return nil, fmt.Errorf("workload %s has no loop", w.Name)
+func (m *measured) progress(phase string, sample int) {
+	if m.opts.Progress != nil {
+		m.opts.Progress(Progress{Workload: m.t.Name(), Index: m.index, Total: m.total,
+			Phase: phase, Sample: sample, Samples: m.opts.Samples})
 	}
-	b := &bench{w: w, opts: opts, index: index, total: total, restoreGC: func() {}, heapMark: heapAllocated()}
-	if w.Setup != nil {
-		w.Setup()
-	}
-	if !opts.GC {
-		old := debug.SetGCPercent(-1)
-		b.restoreGC = func() { debug.SetGCPercent(old) }
-	}
-	if opts.OpenCounters != nil {
-		c, err := opts.OpenCounters()
-		if err != nil {
-			b.restoreGC()
-			return nil, fmt.Errorf("open counters: %w", err)
-		}
-		b.counters = c
-	}
-	return b, nil
-}
-
-func (b *bench) close() {
-	if b.counters != nil {
-		b.counters.Close()
-	}
-	b.restoreGC()
-}
-
-func (b *bench) progress(phase string, sample int) {
-	if b.opts.Progress != nil {
-		b.opts.Progress(Progress{Workload: b.w.Name, Index: b.index, Total: b.total,
-			Phase: phase, Sample: sample, Samples: b.opts.Samples})
-	}
-}
-
-// maxHeapGrowth is how much a workload may allocate, with the collector
-// off, before the runner collects between two timed runs. A workload that
-// allocates 160 MB per op (concat/quadratic) would otherwise need gigabytes
-// for one measurement; collecting outside the timed region keeps the
-// collector out of the numbers and the process within memory.
-const maxHeapGrowth = 512 << 20
-
-// collectIfLarge runs a full collection, outside any timed region, when
-// the workload has allocated more than maxHeapGrowth since the last one.
-func (b *bench) collectIfLarge() {
-	if b.opts.GC {
-		return // the collector runs on its own
-	}
-	allocated := heapAllocated()
-	if allocated-b.heapMark < maxHeapGrowth {
-		return
-	}
-	runtime.GC()
-	if b.sampling {
-		b.forcedGC++
-	}
-	b.heapMark = heapAllocated()
-}
-
-// heapAllocated is the cumulative number of heap bytes allocated, read
-// without stopping the world.
-func heapAllocated() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
-}
-
-// measureAllocs runs the loop once more for a sample's iterations, with
-// only runtime.ReadMemStats around it, and returns heap allocations and
-// bytes per op. After a stop request it runs a single op, so Ctrl-C is not
-// kept waiting for one more full sample.
-func (b *bench) measureAllocs() (allocs, bytes float64) {
-	n := max(b.iters, 1)
-	if Stopped(b.opts.Stop) {
-		n = 1
-	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	b.w.Loop(int(n))
-	runtime.ReadMemStats(&after)
-	b.collectIfLarge()
-	return float64(after.Mallocs-before.Mallocs) / float64(n), float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
-}
-
-// timed runs n iterations of the loop and returns how long they took.
-func (b *bench) timed(n int64) time.Duration {
-	start := time.Now()
-	b.w.Loop(int(n))
-	return time.Since(start)
 }
 
 // warmupChunk is the longest single run during warm-up, so a stop request
 // or the end of the warm-up time is noticed promptly.
 const warmupChunk = 10 * time.Millisecond
 
-// warmup runs the loop for opts.Warmup, in growing runs so the cost of
-// reading the clock does not dominate. It reports whether Stop ended it.
-func (b *bench) warmup() (interrupted bool) {
-	b.progress("warm-up", 0)
+// warmup runs the target for opts.Warmup, in growing runs so the cost of
+// reading the clock does not dominate, or opts.WarmupRuns runs of one
+// iteration. It reports whether Stop ended it.
+func (m *measured) warmup() (stopped bool, err error) {
+	m.progress("warm-up", 0)
+	if m.opts.WarmupRuns > 0 {
+		for range m.opts.WarmupRuns {
+			if Stopped(m.opts.Stop) {
+				return true, nil
+			}
+			if _, err := m.t.Time(1); err != nil {
+				return false, err
+			}
+		}
+		return false, nil
+	}
 	start := time.Now()
 	n := int64(1)
 	for {
-		if Stopped(b.opts.Stop) {
-			return true
+		if Stopped(m.opts.Stop) {
+			return true, nil
 		}
-		left := b.opts.Warmup - time.Since(start)
+		left := m.opts.Warmup - time.Since(start)
 		if left <= 0 {
-			return false
+			return false, nil
 		}
-		d := b.timed(n)
-		b.collectIfLarge()
+		d, err := m.t.Time(n)
+		if err != nil {
+			return false, err
+		}
 		n = nextIters(n, d.Nanoseconds(), min(left, warmupChunk))
 	}
 }
 
 // calibrate chooses the iterations per sample (or takes opts.Iters). It
 // reports whether Stop ended it.
-func (b *bench) calibrate() (interrupted bool) {
-	if b.opts.Iters > 0 {
-		b.iters = b.opts.Iters
-		return false
+func (m *measured) calibrate() (stopped bool, err error) {
+	if m.opts.Iters > 0 {
+		m.iters = m.opts.Iters
+		return false, nil
 	}
-	b.progress("calibration", 0)
-	target := SampleTarget(b.opts.SampleTime, b.opts.Clock.Granularity)
+	m.progress("calibration", 0)
+	target := SampleTarget(m.opts.SampleTime, m.opts.Clock.Granularity)
 	run := func(n int64) time.Duration {
-		if Stopped(b.opts.Stop) {
+		if err != nil || Stopped(m.opts.Stop) {
 			return target // end calibration at once
 		}
-		d := b.timed(n)
-		b.collectIfLarge()
+		var d time.Duration
+		d, err = m.t.Time(n)
 		return d
 	}
-	b.iters = Calibrate(run, target)
+	m.iters = Calibrate(run, target)
 	fastest := time.Duration(math.MaxInt64)
 	for range confirmRuns {
-		fastest = min(fastest, run(b.iters))
+		fastest = min(fastest, run(m.iters))
 	}
-	b.iters = Confirm(b.iters, fastest.Nanoseconds(), target)
-	return Stopped(b.opts.Stop)
-}
-
-// sample takes one timed sample, with counters read just outside the
-// timed region and the CPU read at its end.
-func (b *bench) sample() (Sample, error) {
-	// Go's sysmon preempts a goroutine that has run for 10 ms without
-	// passing through the scheduler, and parking and waking a locked thread
-	// takes microseconds. Yielding here, outside the timed region, restarts
-	// that 10 ms, so samples shorter than it are never preempted.
-	runtime.Gosched()
-	var before map[string]int64
-	if b.counters != nil {
-		c, err := b.counters.Read()
-		if err != nil {
-			return Sample{}, fmt.Errorf("read counters: %w", err)
-		}
-		before = c
-	}
-	d := b.timed(b.iters)
-	s := Sample{Iters: b.iters, Ns: d.Nanoseconds(), CPU: -1}
-	if b.counters != nil {
-		after, err := b.counters.Read()
-		if err != nil {
-			return Sample{}, fmt.Errorf("read counters: %w", err)
-		}
-		if b.opts.CounterDelta != nil {
-			s.Counters = b.opts.CounterDelta(before, after)
-		} else {
-			s.Counters = delta(before, after)
-		}
-	}
-	if cpu, err := CurrentCPU(); err == nil {
-		s.CPU = cpu
-	}
-	return s, nil
-}
-
-// delta is after-before for every counter present in both.
-func delta(before, after map[string]int64) map[string]int64 {
-	d := make(map[string]int64, len(after))
-	for k, a := range after {
-		if b, ok := before[k]; ok {
-			d[k] = a - b
-		}
-	}
-	return d
+	m.iters = Confirm(m.iters, fastest.Nanoseconds(), target)
+	return Stopped(m.opts.Stop), err
 }

@@ -1,32 +1,25 @@
-package harness
+package harness_test
 
 import (
 	"errors"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/target/fake"
 )
 
-var (
-	testSink  uint64
-	testBytes []byte
-)
-
-func addLoop(n int) {
-	for i := range n {
-		testSink += uint64(i)
-	}
-}
-
-func quickOptions(cpu int) Options {
-	return Options{
+func quickOptions(cpu int) harness.Options {
+	return harness.Options{
 		CPU: cpu, Samples: 5, Warmup: time.Millisecond, SampleTime: 200 * time.Microsecond,
-		Isolate: true, Clock: ClockInfo{Granularity: 1},
+		Isolate: true, Clock: harness.ClockInfo{Granularity: 1},
 	}
 }
 
@@ -46,7 +39,8 @@ func lastCPU() int {
 
 func TestRunPinsEverySample(t *testing.T) {
 	cpu := lastCPU()
-	outs := Run([]Workload{{Name: "test/add", Loop: addLoop}}, quickOptions(cpu))
+	ft := fake.New("test/add", time.Nanosecond)
+	outs := harness.Run([]harness.Target{ft}, quickOptions(cpu))
 	if len(outs) != 1 {
 		t.Fatalf("got %d outcomes, want 1", len(outs))
 	}
@@ -54,8 +48,8 @@ func TestRunPinsEverySample(t *testing.T) {
 	if o.Err != nil {
 		t.Fatalf("run failed: %v", o.Err)
 	}
-	if len(o.Samples) != 5 {
-		t.Fatalf("got %d samples, want 5", len(o.Samples))
+	if len(o.Samples) != 5 || o.Name != "test/add" {
+		t.Fatalf("got %d samples of %q, want 5 of test/add", len(o.Samples), o.Name)
 	}
 	for i, s := range o.Samples {
 		if s.CPU != cpu {
@@ -65,15 +59,53 @@ func TestRunPinsEverySample(t *testing.T) {
 			t.Errorf("sample %d = %+v, want %d iterations and a positive time", i, s, o.Iters)
 		}
 	}
-	if o.Iters < 2 {
-		t.Errorf("calibration chose %d iterations for a 200us sample of a ~ns loop", o.Iters)
+	// 200 µs at 1 ns an iteration: calibrated to at least that, with the
+	// 20% headroom at most.
+	if o.Iters < 200_000 || o.Iters > 240_001 {
+		t.Errorf("calibration chose %d iterations for a 200us sample of a 1 ns loop", o.Iters)
+	}
+	if o.Totals.GCCycles != 5 {
+		t.Errorf("totals %+v: want the target's (GCCycles = samples = 5)", o.Totals)
+	}
+}
+
+// The phases come in order: open, warm-up and calibration runs, then
+// sample and between alternating, then close.
+func TestRunCallsThePhasesInOrder(t *testing.T) {
+	ft := fake.New("a", time.Microsecond)
+	opts := quickOptions(0)
+	opts.Samples = 3
+	harness.Run([]harness.Target{ft}, opts)
+	c := ft.Calls
+	if c[0] != "open" || c[len(c)-1] != "close completed" {
+		t.Fatalf("calls %v: want open first and close completed last", c)
+	}
+	tail := c[len(c)-7 : len(c)-1]
+	if want := []string{"sample 240", "between", "sample 240", "between", "sample 240", "between"}; !slices.Equal(tail, want) {
+		t.Errorf("samples %v, want %v", tail, want)
+	}
+	for _, call := range c[1 : len(c)-7] {
+		if !strings.HasPrefix(call, "time ") {
+			t.Errorf("before the samples: %q, want only timed runs (warm-up, calibration)", call)
+		}
+	}
+}
+
+func TestRunWarmupRuns(t *testing.T) {
+	ft := fake.New("a", time.Millisecond)
+	opts := quickOptions(0)
+	opts.WarmupRuns, opts.Iters, opts.Samples = 3, 1, 2
+	harness.Run([]harness.Target{ft}, opts)
+	want := []string{"open", "time 1", "time 1", "time 1", "sample 1", "between", "sample 1", "between", "close completed"}
+	if !slices.Equal(ft.Calls, want) {
+		t.Errorf("calls %v, want %v", ft.Calls, want)
 	}
 }
 
 func TestRunFixedIters(t *testing.T) {
 	opts := quickOptions(0)
 	opts.Iters = 777
-	o := Run([]Workload{{Name: "test/add", Loop: addLoop}}, opts)[0]
+	o := harness.Run([]harness.Target{fake.New("a", 1)}, opts)[0]
 	if o.Err != nil || o.Iters != 777 || o.Samples[0].Iters != 777 {
 		t.Fatalf("got iters %d, err %v; want 777 per sample", o.Iters, o.Err)
 	}
@@ -83,17 +115,40 @@ func TestRunFixedIters(t *testing.T) {
 }
 
 func TestRunPanicIsReportedAndRunGoesOn(t *testing.T) {
-	boom := func(int) { panic("boom") }
-	outs := Run([]Workload{{Name: "test/panic", Loop: boom}, {Name: "test/add", Loop: addLoop}}, quickOptions(0))
+	boom := fake.New("test/panic", 1)
+	boom.PanicAt = 2
+	next := fake.New("test/add", 1)
+	outs := harness.Run([]harness.Target{boom, next}, quickOptions(0))
 	if len(outs) != 2 {
 		t.Fatalf("got %d outcomes, want 2", len(outs))
 	}
-	var pe *PanicError
-	if !errors.As(outs[0].Err, &pe) || !strings.Contains(outs[0].Err.Error(), "boom") {
-		t.Errorf("panicking workload: err = %v, want a PanicError with its message", outs[0].Err)
+	var pe *harness.PanicError
+	if !errors.As(outs[0].Err, &pe) || !strings.Contains(outs[0].Err.Error(), "fake panic") {
+		t.Errorf("panicking target: err = %v, want a PanicError with its message", outs[0].Err)
+	}
+	if last := boom.Calls[len(boom.Calls)-1]; last != "close failed" {
+		t.Errorf("panicking target closed with %q, want close failed (so it is not run again)", last)
 	}
 	if outs[1].Err != nil || len(outs[1].Samples) != 5 {
-		t.Errorf("next workload: err %v, %d samples; want it to run fully", outs[1].Err, len(outs[1].Samples))
+		t.Errorf("next target: err %v, %d samples; want it to run fully", outs[1].Err, len(outs[1].Samples))
+	}
+}
+
+func TestRunSampleErrorKeepsTheSamplesTaken(t *testing.T) {
+	ft := fake.New("a", 1)
+	ft.FailAt = 3
+	o := harness.Run([]harness.Target{ft}, quickOptions(0))[0]
+	if !errors.Is(o.Err, fake.ErrFail) || len(o.Samples) != 2 {
+		t.Errorf("err %v, %d samples; want the failure and the 2 samples before it", o.Err, len(o.Samples))
+	}
+}
+
+func TestRunOpenErrorFailsTheTarget(t *testing.T) {
+	ft := fake.New("a", 1)
+	ft.OpenErr = errors.New("no setup")
+	o := harness.Run([]harness.Target{ft}, quickOptions(0))[0]
+	if o.Err == nil || !slices.Equal(ft.Calls, []string{"open"}) {
+		t.Errorf("err %v, calls %v; want the error and nothing after open", o.Err, ft.Calls)
 	}
 }
 
@@ -102,63 +157,57 @@ func TestRunStopsWhenAsked(t *testing.T) {
 	opts := quickOptions(0)
 	opts.Samples = 1000
 	opts.Stop = stop
-	taken := 0
-	opts.Progress = func(p Progress) {
-		if p.Phase == "sampling" {
-			taken = p.Sample
-			if taken == 3 {
-				close(stop)
-			}
+	opts.Progress = func(p harness.Progress) {
+		if p.Phase == "sampling" && p.Sample == 3 {
+			close(stop)
 		}
 	}
-	outs := Run([]Workload{{Name: "a", Loop: addLoop}, {Name: "b", Loop: addLoop}}, opts)
+	a, b := fake.New("a", 1), fake.New("b", 1)
+	outs := harness.Run([]harness.Target{a, b}, opts)
 	if len(outs) != 1 || !outs[0].Interrupted {
 		t.Fatalf("got %d outcomes (interrupted=%v), want 1 interrupted", len(outs), len(outs) > 0 && outs[0].Interrupted)
 	}
 	if n := len(outs[0].Samples); n != 4 {
 		t.Errorf("kept %d samples, want the 4 taken before the stop was seen", n)
 	}
+	if last := a.Calls[len(a.Calls)-1]; last != "close stopped" {
+		t.Errorf("stopped target closed with %q, want close stopped", last)
+	}
+	if len(b.Calls) != 0 {
+		t.Errorf("the target after the stop was called: %v", b.Calls)
+	}
 }
 
-func TestRunAllocsExcludeTheRunnersBookkeeping(t *testing.T) {
+func TestRunProbesTheClockAroundTheSamples(t *testing.T) {
 	opts := quickOptions(0)
-	opts.OpenCounters = func() (CounterSource, error) { return allocatingCounters{}, nil }
-	o := Run([]Workload{{Name: "test/add", Loop: addLoop}}, opts)[0]
-	if o.Err != nil {
-		t.Fatal(o.Err)
+	var calls []string
+	opts.Probe = func() harness.Probe {
+		calls = append(calls, "probe")
+		return harness.Probe{ClockHz: float64(len(calls)) * 1e9, RefNs: float64(len(calls))}
 	}
-	if o.AllocsPerOp != 0 {
-		t.Errorf("allocs per op = %v for a loop that allocates nothing, want 0", o.AllocsPerOp)
-	}
-	if len(o.Samples[0].Counters) != 1 {
-		t.Errorf("counters %v, want one delta", o.Samples[0].Counters)
-	}
-}
-
-// allocatingCounters allocates a map on every read, as real sources do.
-type allocatingCounters struct{}
-
-func (allocatingCounters) Read() (map[string]int64, error) { return map[string]int64{"reads": 1}, nil }
-func (allocatingCounters) Close() error                    { return nil }
-
-func TestRunCollectorOffByDefault(t *testing.T) {
-	garbage := func(n int) {
-		for range n {
-			testBytes = make([]byte, 1<<10)
+	opts.Progress = func(p harness.Progress) {
+		if p.Phase == "sampling" {
+			calls = append(calls, "sample")
 		}
 	}
-	o := Run([]Workload{{Name: "test/garbage", Loop: garbage}}, quickOptions(0))[0]
+	o := harness.Run([]harness.Target{fake.New("a", 1)}, opts)[0]
 	if o.Err != nil {
 		t.Fatal(o.Err)
 	}
-	if o.GCCycles != 0 {
-		t.Errorf("%d GC cycles with the collector off", o.GCCycles)
+	if len(calls) != 7 || calls[0] != "probe" || calls[6] != "probe" {
+		t.Errorf("calls %v, want a probe, 5 samples, a probe", calls)
 	}
-	if o.AllocsPerOp != 1 {
-		t.Errorf("allocs per op = %v, want exactly 1", o.AllocsPerOp)
+	if o.Before != (harness.Probe{ClockHz: 1e9, RefNs: 1}) || o.After != (harness.Probe{ClockHz: 7e9, RefNs: 7}) {
+		t.Errorf("probes before %v, after %v; want the first and the last", o.Before, o.After)
 	}
-	if o.BytesPerOp < 1024 || o.BytesPerOp > 2048 {
-		t.Errorf("bytes per op = %.0f, want 1024 rounded up to a size class", o.BytesPerOp)
+}
+
+func TestRunUnpinnedSkipsThePinCheck(t *testing.T) {
+	opts := quickOptions(4095) // a CPU no test machine has
+	opts.Unpinned = true
+	o := harness.Run([]harness.Target{fake.New("a", 1)}, opts)[0]
+	if o.Err != nil || len(o.Samples) != 5 {
+		t.Errorf("unpinned run: err %v, %d samples; want 5 and no pin failure", o.Err, len(o.Samples))
 	}
 }
 
@@ -169,7 +218,7 @@ func TestPinnedIsolatesOtherThreads(t *testing.T) {
 	widenAllThreads(t)
 	cpu := lastCPU()
 	var self int
-	err := Pinned(cpu, true, func() error {
+	err := harness.Pinned(cpu, true, func() error {
 		self = unix.Gettid()
 		entries, err := os.ReadDir("/proc/self/task")
 		if err != nil {
@@ -202,42 +251,42 @@ func TestPinnedIsolatesOtherThreads(t *testing.T) {
 }
 
 func TestPinnedRejectsBadCPU(t *testing.T) {
-	if err := Pinned(-1, false, func() error { return nil }); err == nil {
+	if err := harness.Pinned(-1, false, func() error { return nil }); err == nil {
 		t.Error("Pinned(-1) succeeded")
 	}
-	if err := Pinned(4096, false, func() error { return nil }); err == nil {
+	if err := harness.Pinned(4096, false, func() error { return nil }); err == nil {
 		t.Error("Pinned(4096) succeeded")
 	}
 }
 
-func TestCheckPin(t *testing.T) {
-	if err := checkPin([]Sample{{CPU: 1}, {CPU: 1}}, 1); err != nil {
-		t.Errorf("all on cpu 1: %v", err)
-	}
-	err := checkPin([]Sample{{CPU: 1}, {CPU: 0}}, 1)
-	if err == nil || !strings.Contains(err.Error(), "sample 2 ended on cpu 0") {
-		t.Errorf("moved sample: err = %v", err)
+func TestRunFailsWhenThePinDoesNotHold(t *testing.T) {
+	// Samples that report another CPU than the pinned one fail the target.
+	ft := &movingTarget{Target: fake.New("a", 1)}
+	o := harness.Run([]harness.Target{ft}, quickOptions(0))[0]
+	if o.Err == nil || !strings.Contains(o.Err.Error(), "sample 2 ended on cpu 4095") {
+		t.Errorf("moved sample: err = %v", o.Err)
 	}
 }
 
-func TestRunBoundsTheHeapWithCollectorOff(t *testing.T) {
-	big := func(n int) {
-		for range n {
-			testBytes = make([]byte, 64<<20)
-		}
+// movingTarget reports its second sample on a CPU it cannot be on.
+type movingTarget struct {
+	*fake.Target
+	n int
+}
+
+func (m *movingTarget) Sample(n int64) (harness.Sample, error) {
+	s, err := m.Target.Sample(n)
+	if m.n++; m.n == 2 {
+		s.CPU = 4095
 	}
-	opts := quickOptions(0)
-	opts.Iters = 1
-	opts.Samples = 20 // 1.25 GiB allocated in all
-	o := Run([]Workload{{Name: "test/big", Loop: big}}, opts)[0]
-	if o.Err != nil {
-		t.Fatal(o.Err)
-	}
-	if o.GCCycles != 0 {
-		t.Errorf("%d collections inside sampling with the collector off", o.GCCycles)
-	}
-	if o.ForcedGC == 0 {
-		t.Errorf("no collection between samples after %.0f MiB allocated", o.BytesPerOp*float64(o.Ops())/(1<<20))
+	return s, err
+}
+
+func TestLockedReturnsPanics(t *testing.T) {
+	err := harness.Locked(func() error { panic("boom") })
+	var pe *harness.PanicError
+	if !errors.As(err, &pe) {
+		t.Errorf("Locked(panic) = %v, want a PanicError", err)
 	}
 }
 
@@ -256,29 +305,5 @@ func widenAllThreads(t *testing.T) {
 	for _, e := range entries {
 		tid, _ := strconv.Atoi(e.Name())
 		unix.SchedSetaffinity(tid, &all)
-	}
-}
-
-func TestRunProbesTheClockAroundTheSamples(t *testing.T) {
-	opts := quickOptions(0)
-	var calls []string
-	opts.Probe = func() Probe {
-		calls = append(calls, "probe")
-		return Probe{ClockHz: float64(len(calls)) * 1e9, RefNs: float64(len(calls))}
-	}
-	opts.Progress = func(p Progress) {
-		if p.Phase == "sampling" {
-			calls = append(calls, "sample")
-		}
-	}
-	o := Run([]Workload{{Name: "a", Loop: addLoop}}, opts)[0]
-	if o.Err != nil {
-		t.Fatal(o.Err)
-	}
-	if len(calls) != 7 || calls[0] != "probe" || calls[6] != "probe" {
-		t.Errorf("calls %v, want a probe, 5 samples, a probe", calls)
-	}
-	if o.Before != (Probe{1e9, 1}) || o.After != (Probe{7e9, 7}) {
-		t.Errorf("probes before %v, after %v; want the first and the last", o.Before, o.After)
 	}
 }

@@ -77,9 +77,12 @@ type Result struct {
 
 // Settings are the options the run was made with.
 type Settings struct {
-	Bench      string        `json:"bench"`
-	Samples    int           `json:"samples"`
-	Warmup     time.Duration `json:"warmup_ns"`
+	Bench   string        `json:"bench"`
+	Samples int           `json:"samples"`
+	Warmup  time.Duration `json:"warmup_ns"`
+	// WarmupRuns, when > 0, is a number of untimed runs in place of a
+	// warm-up time (a program run as a child).
+	WarmupRuns int           `json:"warmup_runs,omitempty"`
 	SampleTime time.Duration `json:"sample_time_ns"`
 	Iters      int64         `json:"iters,omitempty"` // fixed iterations per sample, 0 = calibrated
 	GC         bool          `json:"gc"`              // collector left on during samples
@@ -106,6 +109,27 @@ type EffectiveClock struct {
 	BeforeHz float64 `json:"before_hz"`
 	AfterHz  float64 `json:"after_hz"`
 	Source   string  `json:"source"`
+}
+
+// Info is what an experiment says of itself before it is measured: the
+// fields of Experiment that a target declares.
+type Info struct {
+	Name        string
+	Description string
+	Units       float64 // units of work per op
+	Unit        string  // what one unit is
+	FloorCycles float64 // least cycles per unit on any core; 0 for DefaultFloorCycles
+	ReadsMemory bool    // the work reads its input from memory
+}
+
+// NewExperiment starts the record of the experiment info describes, with
+// the floor made explicit and no samples yet.
+func NewExperiment(info Info) Experiment {
+	return Experiment{
+		Name: info.Name, Description: info.Description, Units: info.Units, Unit: info.Unit,
+		FloorCycles: Floor(info.FloorCycles), ReadsMemory: info.ReadsMemory,
+		Samples: []harness.Sample{},
+	}
 }
 
 // Experiment is one workload's result.
@@ -153,9 +177,10 @@ type Reference struct {
 
 // GCStats is measured around the whole sampling phase, outside timing.
 type GCStats struct {
-	Cycles      uint32  `json:"cycles"`        // GC cycles completed while sampling
-	AllocsPerOp float64 `json:"allocs_per_op"` // heap allocations per op
-	BytesPerOp  float64 `json:"bytes_per_op"`  // heap bytes per op
+	Cycles      uint32  `json:"cycles"`           // GC cycles completed while sampling
+	Forced      uint32  `json:"forced,omitempty"` // collections run between samples to bound the heap
+	AllocsPerOp float64 `json:"allocs_per_op"`    // heap allocations per op
+	BytesPerOp  float64 `json:"bytes_per_op"`     // heap bytes per op
 }
 
 // Stats is the distribution of ns/op over the samples; see README for

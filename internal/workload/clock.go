@@ -3,12 +3,13 @@ package workload
 import (
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/sink"
+	"github.com/benchy-dev/benchy/internal/target/inproc"
 )
 
 // clockNow measures the clock itself: every timed sample pays for two reads,
 // and nothing faster than a few reads can be timed one at a time.
-var clockNow = harness.Workload{
+var clockNow = inproc.Workload{
 	Name:        "clock/now",
 	Description: "one time.Now (wall and monotonic clock, from the vDSO): the cost of reading the clock; expect tens of ns, more in a VM without a usable TSC",
 	Units:       1,
@@ -21,6 +22,6 @@ var clockNow = harness.Workload{
 
 func clockNowLoop(n int) {
 	for i := 0; i < n; i++ {
-		harness.Keep(time.Now())
+		sink.Keep(time.Now())
 	}
 }

@@ -4,7 +4,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/sink"
+	"github.com/benchy-dev/benchy/internal/target/inproc"
 )
 
 // The concat family builds the same 8000-line text two ways. `s = s + line`
@@ -35,7 +36,7 @@ var concatTextLen = func() int {
 }()
 
 var (
-	concatQuadratic = harness.Workload{
+	concatQuadratic = inproc.Workload{
 		Name:        "concat/quadratic",
 		Description: "an 8000-line text built with s = s + line: every line copies the whole text so far; expect tens of ms and ~160 MB allocated per op",
 		Units:       concatLineCount,
@@ -43,7 +44,7 @@ var (
 		ReadsMemory: true,
 		Loop:        concatQuadraticLoop,
 	}
-	concatBuilder = harness.Workload{
+	concatBuilder = inproc.Workload{
 		Name:        "concat/builder",
 		Description: "the same text with strings.Builder: the buffer grows geometrically; expect tens of microseconds, hundreds of times faster than concat/quadratic",
 		Units:       concatLineCount,
@@ -59,7 +60,7 @@ func concatQuadraticLoop(n int) {
 		for _, line := range concatLines {
 			s = s + line
 		}
-		harness.SinkStr = s
+		sink.SinkStr = s
 	}
 }
 
@@ -69,6 +70,6 @@ func concatBuilderLoop(n int) {
 		for _, line := range concatLines {
 			b.WriteString(line)
 		}
-		harness.SinkStr = b.String()
+		sink.SinkStr = b.String()
 	}
 }

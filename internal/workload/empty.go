@@ -1,10 +1,12 @@
 package workload
 
-import "github.com/benchy-dev/benchy/internal/harness"
+import (
+	"github.com/benchy-dev/benchy/internal/target/inproc"
+)
 
 // empty is the harness loop with nothing in it: the floor every other
 // experiment stands on.
-var empty = harness.Workload{
+var empty = inproc.Workload{
 	Name:        "empty",
 	Description: "the loop with nothing in it: the harness's own cost per op; expect under 1 ns (about one cycle)",
 	Units:       1,

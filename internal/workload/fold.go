@@ -1,6 +1,9 @@
 package workload
 
-import "github.com/benchy-dev/benchy/internal/harness"
+import (
+	"github.com/benchy-dev/benchy/internal/sink"
+	"github.com/benchy-dev/benchy/internal/target/inproc"
+)
 
 // The fold family runs the same pure mixing function on a compile-time
 // constant and on a package variable. Go folds only straight-line inlined
@@ -29,7 +32,7 @@ func mix4(x uint64) uint64 {
 }
 
 var (
-	foldConstant = harness.Workload{
+	foldConstant = inproc.Workload{
 		Name:        "fold/constant",
 		Description: "8 multiplies on a compile-time constant: Go computes the answer while compiling and the loop only stores it; expect well under 1 ns",
 		Units:       foldRounds,
@@ -37,7 +40,7 @@ var (
 		FloorCycles: 0.5,
 		Loop:        foldConstantLoop,
 	}
-	foldOpaque = harness.Workload{
+	foldOpaque = inproc.Workload{
 		Name:        "fold/opaque",
 		Description: "the same 8 multiplies on a package variable: the work runs; expect a few ns, several times fold/constant",
 		Units:       foldRounds,
@@ -49,12 +52,12 @@ var (
 
 func foldConstantLoop(n int) {
 	for i := 0; i < n; i++ {
-		harness.SinkU64 = mix4(mix4(foldSeed))
+		sink.SinkU64 = mix4(mix4(foldSeed))
 	}
 }
 
 func foldOpaqueLoop(n int) {
 	for i := 0; i < n; i++ {
-		harness.SinkU64 = mix4(mix4(foldInput))
+		sink.SinkU64 = mix4(mix4(foldInput))
 	}
 }

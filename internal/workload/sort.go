@@ -4,7 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/sink"
+	"github.com/benchy-dev/benchy/internal/target/inproc"
 )
 
 // The sort family sorts 8000 ints. Sorting sorted data is a different (and
@@ -27,7 +28,7 @@ var sortInput = func() []int {
 var sortScratch = make([]int, sortLen)
 
 var (
-	sortInts = harness.Workload{
+	sortInts = inproc.Workload{
 		Name:        "sort/ints-8000",
 		Description: "slices.Sort of 8000 shuffled ints; each op includes copying the input first (see sort/copy-8000 to subtract it); expect hundreds of microseconds",
 		Units:       sortLen,
@@ -35,7 +36,7 @@ var (
 		ReadsMemory: true,
 		Loop:        sortIntsLoop,
 	}
-	sortCopy = harness.Workload{
+	sortCopy = inproc.Workload{
 		Name:        "sort/copy-8000",
 		Description: "only the copy of 8000 ints that each sort/ints-8000 op starts with: subtract it from that time; expect about a microsecond",
 		Units:       sortLen,
@@ -50,12 +51,12 @@ func sortIntsLoop(n int) {
 		copy(sortScratch, sortInput)
 		slices.Sort(sortScratch)
 	}
-	harness.SinkInt = sortScratch[sortLen-1]
+	sink.SinkInt = sortScratch[sortLen-1]
 }
 
 func sortCopyLoop(n int) {
 	for i := 0; i < n; i++ {
 		copy(sortScratch, sortInput)
 	}
-	harness.SinkInt = sortScratch[sortLen-1]
+	sink.SinkInt = sortScratch[sortLen-1]
 }

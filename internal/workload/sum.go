@@ -1,6 +1,9 @@
 package workload
 
-import "github.com/benchy-dev/benchy/internal/harness"
+import (
+	"github.com/benchy-dev/benchy/internal/sink"
+	"github.com/benchy-dev/benchy/internal/target/inproc"
+)
 
 // The sum family asks one question six ways: is the work of summing 4096
 // uint64 values still in the measured loop? Go inlines sum, so what the
@@ -43,8 +46,8 @@ func sumNoinline(xs []uint64) uint64 {
 	return t
 }
 
-func sumWorkload(variant, desc string, loop func(int)) harness.Workload {
-	return harness.Workload{
+func sumWorkload(variant, desc string, loop func(int)) inproc.Workload {
+	return inproc.Workload{
 		Name:        "sum/" + variant,
 		Description: desc,
 		Units:       sumLen,
@@ -62,7 +65,7 @@ var (
 		"result stored to a package variable: the work runs; the honest time of a 4096-value sum",
 		sumSinkLoop)
 	sumKeep = sumWorkload("keep",
-		"result passed to harness.Keep (runtime.KeepAlive): the work runs; expect the same time as sum/sink",
+		"result passed to sink.Keep (runtime.KeepAlive): the work runs; expect the same time as sum/sink",
 		sumKeepLoop)
 	sumTotal = sumWorkload("total",
 		"results added up and used after the loop: Go does not hoist the call, so the work runs; expect sum/sink's time",
@@ -83,13 +86,13 @@ func sumUnusedLoop(n int) {
 
 func sumSinkLoop(n int) {
 	for i := 0; i < n; i++ {
-		harness.SinkU64 = sum(sumData)
+		sink.SinkU64 = sum(sumData)
 	}
 }
 
 func sumKeepLoop(n int) {
 	for i := 0; i < n; i++ {
-		harness.Keep(sum(sumData))
+		sink.Keep(sum(sumData))
 	}
 }
 
@@ -98,7 +101,7 @@ func sumTotalLoop(n int) {
 	for i := 0; i < n; i++ {
 		total += sum(sumData)
 	}
-	harness.SinkU64 = total
+	sink.SinkU64 = total
 }
 
 func sumNoinlineTotalLoop(n int) {
@@ -106,11 +109,11 @@ func sumNoinlineTotalLoop(n int) {
 	for i := 0; i < n; i++ {
 		total += sumNoinline(sumData)
 	}
-	harness.SinkU64 = total
+	sink.SinkU64 = total
 }
 
 func sumOpaqueLoop(n int) {
 	for i := 0; i < n; i++ {
-		harness.Keep(sum(*sumDataPtr))
+		sink.Keep(sum(*sumDataPtr))
 	}
 }

@@ -5,10 +5,12 @@
 // go to a sink, except where the point of the experiment is to break that.
 package workload
 
-import "github.com/benchy-dev/benchy/internal/harness"
+import (
+	"github.com/benchy-dev/benchy/internal/target/inproc"
+)
 
 // catalogue lists every experiment in the order they are run and listed.
-var catalogue = []harness.Workload{
+var catalogue = []inproc.Workload{
 	sumUnused, sumSink, sumKeep, sumTotal, sumNoinlineTotal, sumOpaque,
 	foldConstant, foldOpaque,
 	concatQuadratic, concatBuilder,
@@ -18,18 +20,18 @@ var catalogue = []harness.Workload{
 }
 
 // All returns every experiment in a stable order. The slice is a copy.
-func All() []harness.Workload {
-	return append([]harness.Workload(nil), catalogue...)
+func All() []inproc.Workload {
+	return append([]inproc.Workload(nil), catalogue...)
 }
 
 // Lookup returns the experiment with the given name.
-func Lookup(name string) (harness.Workload, bool) {
+func Lookup(name string) (inproc.Workload, bool) {
 	for _, w := range catalogue {
 		if w.Name == name {
 			return w, true
 		}
 	}
-	return harness.Workload{}, false
+	return inproc.Workload{}, false
 }
 
 // Names returns the names of all experiments in the order of All.

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/sink"
+	"github.com/benchy-dev/benchy/internal/target/inproc"
 )
 
 // sumOfData is 0+1+...+4095.
@@ -73,21 +74,21 @@ func TestLoops(t *testing.T) {
 		reset func()
 		check func(t *testing.T)
 	}{
-		{"sum/sink", func() { harness.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, sumOfData) }},
-		{"sum/total", func() { harness.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, 3*sumOfData) }},
-		{"sum/noinline-total", func() { harness.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, 3*sumOfData) }},
-		{"fold/constant", func() { harness.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, mixed) }},
-		{"fold/opaque", func() { harness.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, mixed) }},
-		{"concat/quadratic", func() { harness.SinkStr = "" }, func(t *testing.T) { wantStr(t, wantText) }},
-		{"concat/builder", func() { harness.SinkStr = "" }, func(t *testing.T) { wantStr(t, wantText) }},
-		{"sort/ints-8000", func() { harness.SinkInt = 0 }, func(t *testing.T) {
-			if harness.SinkInt != sortLen-1 || !sortedPermutation(sortScratch) {
-				t.Errorf("sort: last = %d, sorted permutation %v", harness.SinkInt, sortedPermutation(sortScratch))
+		{"sum/sink", func() { sink.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, sumOfData) }},
+		{"sum/total", func() { sink.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, 3*sumOfData) }},
+		{"sum/noinline-total", func() { sink.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, 3*sumOfData) }},
+		{"fold/constant", func() { sink.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, mixed) }},
+		{"fold/opaque", func() { sink.SinkU64 = 0 }, func(t *testing.T) { wantU64(t, mixed) }},
+		{"concat/quadratic", func() { sink.SinkStr = "" }, func(t *testing.T) { wantStr(t, wantText) }},
+		{"concat/builder", func() { sink.SinkStr = "" }, func(t *testing.T) { wantStr(t, wantText) }},
+		{"sort/ints-8000", func() { sink.SinkInt = 0 }, func(t *testing.T) {
+			if sink.SinkInt != sortLen-1 || !sortedPermutation(sortScratch) {
+				t.Errorf("sort: last = %d, sorted permutation %v", sink.SinkInt, sortedPermutation(sortScratch))
 			}
 		}},
-		{"sort/copy-8000", func() { harness.SinkInt = -1 }, func(t *testing.T) {
-			if harness.SinkInt != sortInput[sortLen-1] {
-				t.Errorf("copy: last = %d, want %d", harness.SinkInt, sortInput[sortLen-1])
+		{"sort/copy-8000", func() { sink.SinkInt = -1 }, func(t *testing.T) {
+			if sink.SinkInt != sortInput[sortLen-1] {
+				t.Errorf("copy: last = %d, want %d", sink.SinkInt, sortInput[sortLen-1])
 			}
 		}},
 	}
@@ -113,7 +114,7 @@ func TestLoops(t *testing.T) {
 	}
 }
 
-func run(w harness.Workload, n int) {
+func run(w inproc.Workload, n int) {
 	if w.Setup != nil {
 		w.Setup()
 	}
@@ -122,15 +123,15 @@ func run(w harness.Workload, n int) {
 
 func wantU64(t *testing.T, want uint64) {
 	t.Helper()
-	if harness.SinkU64 != want {
-		t.Errorf("sink = %d, want %d", harness.SinkU64, want)
+	if sink.SinkU64 != want {
+		t.Errorf("sink = %d, want %d", sink.SinkU64, want)
 	}
 }
 
 func wantStr(t *testing.T, want string) {
 	t.Helper()
-	if harness.SinkStr != want {
-		t.Errorf("sink has %d bytes, want %d", len(harness.SinkStr), len(want))
+	if sink.SinkStr != want {
+		t.Errorf("sink has %d bytes, want %d", len(sink.SinkStr), len(want))
 	}
 }
 
@@ -155,10 +156,10 @@ func TestSumTotal(t *testing.T) {
 	if got := sumNoinline(sumData); got != 8386560 {
 		t.Errorf("sumNoinline = %d, want 8386560", got)
 	}
-	harness.SinkU64 = 0
+	sink.SinkU64 = 0
 	sumTotalLoop(5)
-	if harness.SinkU64 != 5*8386560 {
-		t.Errorf("sum/total over 5 ops = %d, want %d", harness.SinkU64, 5*8386560)
+	if sink.SinkU64 != 5*8386560 {
+		t.Errorf("sum/total over 5 ops = %d, want %d", sink.SinkU64, 5*8386560)
 	}
 	if len(sumData) != 4096 || sumData[0] != 0 || sumData[4095] != 4095 {
 		t.Errorf("sumData is not 0..4095")

@@ -1,4 +1,7 @@
-package harness
+// Package sink holds what keeps a measured result alive: Keep and the
+// package-level sinks. The public benchy package exports the same
+// (benchy.Keep calls Keep here); the built-in experiments use these.
+package sink
 
 import "runtime"
 

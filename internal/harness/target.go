@@ -1,0 +1,66 @@
+package harness
+
+import "time"
+
+// Target is one thing the harness measures: a Go loop in this process, a
+// program started as a child, a benchmark of a Go test binary. The harness
+// calls every method on the pinned thread, in this order: Open once, Time
+// any number of times (warm-up and calibration), Sample once per recorded
+// sample with Between after each, and Close once. It never times anything
+// itself: a target knows what a sample of its kind is.
+type Target interface {
+	// Name is the experiment's name in the result.
+	Name() string
+	// Open prepares the target before warm-up: setup, counters, the
+	// collector. An error fails the target, and nothing else is called.
+	Open() error
+	// Time runs n iterations and returns how long they took. Warm-up and
+	// calibration use it; nothing it does is recorded.
+	Time(n int64) (time.Duration, error)
+	// Sample takes one recorded sample of n iterations: its time, the
+	// counters over it, and the CPU it ended on.
+	Sample(n int64) (Sample, error)
+	// Between runs after every recorded sample, outside any timing (an
+	// in-process target collects garbage there when the heap grew large).
+	Between()
+	// Close ends the target after its last sample and returns what it
+	// measured besides the samples; end says how the sampling ended, so
+	// a stopped run skips what is slow and a failed one what may fail
+	// again.
+	Close(end End) Totals
+}
+
+// End says how a target's sampling ended.
+type End int
+
+const (
+	EndCompleted End = iota // every sample was taken
+	EndStopped              // Stop ended it early: what is slow is skipped
+	EndFailed               // warm-up, calibration or a sample failed or panicked, or never began
+)
+
+// ending is how a sampling phase ended: completed says it ran to its end
+// (every sample, or until a stop request).
+func ending(completed bool, stop <-chan struct{}) End {
+	switch {
+	case !completed:
+		return EndFailed
+	case Stopped(stop):
+		return EndStopped
+	}
+	return EndCompleted
+}
+
+// Totals are what a target measured besides its samples. Each field's
+// zero value means "not measured" together with its flag.
+type Totals struct {
+	// GCCycles counts the collections that ran on their own inside
+	// samples; ForcedGC the ones run between samples to bound the heap.
+	GCCycles uint32
+	ForcedGC uint32
+	// AllocsMeasured says AllocsPerOp and BytesPerOp were measured: heap
+	// allocations and bytes per op, from one untimed run.
+	AllocsMeasured bool
+	AllocsPerOp    float64
+	BytesPerOp     float64
+}

@@ -1,0 +1,243 @@
+// Package pipeline is the one place a measurement is orchestrated, for
+// every kind of target: read the machine, choose and pin the CPU, measure
+// the clock, measure the targets (one after another, or interleaved in
+// rounds), read the machine again, and analyze. The commands turn flags into
+// a Plan and write what Run returns; the targets say what a sample is.
+//
+// Data flows one way: pipeline -> {machine, harness, counters} -> report.
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/report"
+)
+
+// Target is one experiment as the pipeline sees it: a harness target that
+// also says what it is, what it could count, and what its code shows.
+type Target interface {
+	harness.Target
+	// Info is what the experiment declares of itself.
+	Info() report.Info
+	// Counters says which counters the target read and why others could
+	// not be; known after Open.
+	Counters() counters.Report
+	// Check judges the target's code after measuring (the machine code of
+	// an in-process loop); nil when there is nothing to check.
+	Check() []finding.Finding
+}
+
+// Plan is what to measure and how: the settings the result records, and
+// what only the run needs.
+type Plan struct {
+	Settings report.Settings
+	// CPU is the CPU to pin to when CPUSet; else the machine package
+	// chooses one.
+	CPU    int
+	CPUSet bool
+	// NoCheck skips Target.Check (--no-asm).
+	NoCheck bool
+	// Tool and Command are recorded in the result.
+	Tool    string
+	Command []string
+	// Stop, when closed, ends the run after the current sample; Progress,
+	// when not nil, is told what is being done.
+	Stop     <-chan struct{}
+	Progress func(harness.Progress)
+}
+
+// Windows of the clock measurements: the effective clock before and after
+// the run, and the probes around every experiment. Smoke runs use shorter
+// ones (a shorter chain reads the clock low now and then).
+const (
+	clockWindow      = 20 * time.Millisecond
+	smokeClockWindow = 10 * time.Millisecond
+	probeWindow      = 5 * time.Millisecond
+	smokeProbeWindow = 3 * time.Millisecond
+)
+
+// ErrUsage marks an error in the plan (a CPU that cannot be used): the
+// command reports it as bad usage.
+var ErrUsage = errors.New("bad usage")
+
+// Run measures the targets as plan says and returns the analyzed result.
+// An error means nothing was measured; a target that failed is recorded in
+// the result instead.
+func Run(plan Plan, ts []Target) (*report.Result, error) {
+	const root = "/" // a run measures this machine
+	start := time.Now().UTC()
+	snap, err := machine.Read(root, machine.ReadOptions{Live: true, Window: plan.Settings.Window})
+	if err != nil {
+		return nil, fmt.Errorf("read the machine: %w", err)
+	}
+	cpu, choice, err := pickCPU(snap, plan)
+	if err != nil {
+		return nil, err
+	}
+	// Go re-derives GOMAXPROCS from the affinity mask unless it is set
+	// explicitly; set it, so pinning does not change the program.
+	gomaxprocs := runtime.GOMAXPROCS(0)
+	runtime.GOMAXPROCS(gomaxprocs)
+
+	r := &report.Result{
+		Schema:      report.SchemaVersion,
+		Tool:        plan.Tool,
+		Command:     plan.Command,
+		Start:       start,
+		CPU:         cpu,
+		CPUChoice:   choice,
+		GOMAXPROCS:  gomaxprocs,
+		Settings:    plan.Settings,
+		GOOS:        runtime.GOOS,
+		GOARCH:      runtime.GOARCH,
+		GoVersion:   runtime.Version(),
+		Before:      snap,
+		Environment: machine.Check(snap, cpu),
+	}
+	if model, ok := snap.CPUModel.Get(); ok {
+		r.CPUModel = model
+	}
+	for _, c := range snap.CPUs {
+		if gov, ok := c.Governor.Get(); ok && c.CPU == cpu {
+			r.Governor = gov
+		}
+	}
+
+	st := plan.Settings
+	clockWin, probeWin := clockWindow, probeWindow
+	if st.Smoke {
+		clockWin, probeWin = smokeClockWindow, smokeProbeWindow
+	}
+	hopts := harness.Options{
+		CPU: cpu, Unpinned: !harness.CanPin, Samples: st.Samples, Warmup: st.Warmup, WarmupRuns: st.WarmupRuns,
+		SampleTime: st.SampleTime, Iters: st.Iters, Isolate: st.Isolate, Stop: plan.Stop, Progress: plan.Progress,
+		Probe: func() harness.Probe {
+			return harness.Probe{ClockHz: counters.MeasureClock(probeWin), RefNs: harness.ReferenceLoopNs(probeWin)}
+		},
+	}
+	var clock harness.ClockInfo
+	var before, after clockReading
+	if err := onThread(hopts, func() error {
+		clock = harness.MeasureClock()
+		before = readClock(root, cpu, clockWin)
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("pin to cpu %d: %w", cpu, err)
+	}
+	hopts.Clock = clock
+	r.Clock = report.Clock{NowCostNs: clock.NowCostNs, GranularityNs: float64(clock.Granularity.Nanoseconds())}
+
+	hts := make([]harness.Target, len(ts))
+	for i, t := range ts {
+		hts[i] = t
+	}
+	statBefore, statErr := machine.ReadStat(root)
+	var outs []harness.Outcome
+	if len(st.Compare) > 0 {
+		outs = harness.Interleave(hts, hopts)
+	} else {
+		outs = harness.Run(hts, hopts)
+	}
+	statAfter, statErr2 := machine.ReadStat(root)
+	if statErr == nil && statErr2 == nil {
+		r.BusyDuring = machine.Busy(statBefore, statAfter)
+	}
+	onThread(hopts, func() error {
+		after = readClock(root, cpu, clockWin)
+		return nil
+	})
+	r.After, _ = machine.Read(root, machine.ReadOptions{Live: true})
+	r.End = time.Now().UTC()
+	r.MaxFreqHz, r.MaxFreqSource = maxFreq(snap, cpu)
+	r.EffectiveClock = effectiveClock(before, after, r.MaxFreqHz)
+
+	for i, out := range outs {
+		t := ts[i]
+		if len(r.Counters.Opened) == 0 {
+			r.Counters = t.Counters()
+		}
+		e := experimentOf(t.Info(), out)
+		if !plan.NoCheck {
+			e.Findings = append(e.Findings, t.Check()...)
+		}
+		if !harness.CanPin {
+			e.Findings = append(e.Findings, notPinned())
+		}
+		r.Experiments = append(r.Experiments, e)
+		if out.Interrupted {
+			r.Interrupted = true
+		}
+	}
+	if len(outs) < len(ts) || harness.Stopped(plan.Stop) {
+		r.Interrupted = true
+	}
+	report.Analyze(r)
+	return r, nil
+}
+
+// onThread runs f on the thread the harness measures on: pinned where the
+// system can pin.
+func onThread(opts harness.Options, f func() error) error {
+	if opts.Unpinned {
+		return harness.Locked(f)
+	}
+	return harness.Pinned(opts.CPU, opts.Isolate, f)
+}
+
+// pickCPU validates the plan's CPU or lets the machine package choose.
+// Where the system cannot pin, there is no CPU to choose: -1.
+func pickCPU(s *machine.Snapshot, plan Plan) (int, string, error) {
+	if !harness.CanPin {
+		if plan.CPUSet {
+			return 0, "", fmt.Errorf("%w: --cpu %d: pinning needs Linux (sched_setaffinity); this is %s", ErrUsage, plan.CPU, runtime.GOOS)
+		}
+		return -1, "unknown: not pinned (pinning needs Linux)", nil
+	}
+	if plan.CPUSet {
+		if err := machine.ValidateCPU(s, plan.CPU); err != nil {
+			return 0, "", fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		return plan.CPU, fmt.Sprintf("--cpu %d", plan.CPU), nil
+	}
+	cpu, why, err := machine.ChooseCPU(s)
+	if err != nil {
+		return 0, "", fmt.Errorf("choose a cpu: %w", err)
+	}
+	return cpu, why, nil
+}
+
+// experimentOf turns a harness outcome into the result's raw record; the
+// derived parts are filled by report.Analyze.
+func experimentOf(info report.Info, o harness.Outcome) report.Experiment {
+	e := report.NewExperiment(info)
+	e.Iters = o.Iters
+	if o.Samples != nil {
+		e.Samples = o.Samples
+	}
+	if o.Err != nil {
+		e.Error = o.Err.Error()
+	}
+	t := o.Totals
+	e.GC = report.GCStats{Cycles: t.GCCycles, Forced: t.ForcedGC, AllocsPerOp: t.AllocsPerOp, BytesPerOp: t.BytesPerOp}
+	if o.Before.ClockHz > 0 && o.After.ClockHz > 0 {
+		e.Clock = &report.EffectiveClock{BeforeHz: o.Before.ClockHz, AfterHz: o.After.ClockHz, Source: "dependent-add chain"}
+	}
+	if o.Before.RefNs > 0 && o.After.RefNs > 0 {
+		e.Reference = &report.Reference{BeforeNs: o.Before.RefNs, AfterNs: o.After.RefNs}
+	}
+	return e
+}
+
+// notPinned is the finding of every experiment measured where benchy
+// cannot pin: the thread may have moved between CPUs of any speed.
+func notPinned() finding.Finding {
+	return finding.Finding{Code: report.CodeNotPinned, Severity: finding.Warn,
+		Message: fmt.Sprintf("not pinned: %s has no sched_setaffinity, so the measured thread could move between CPUs and share them with any other thread", runtime.GOOS)}
+}

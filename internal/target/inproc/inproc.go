@@ -1,0 +1,248 @@
+// Package inproc measures a Go loop in this process: the first kind of
+// harness.Target. The loop runs on the harness's pinned thread with the
+// collector off (unless asked), per-thread counters read just outside every
+// sample, and the heap kept bounded by collections between samples.
+package inproc
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/asm"
+	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/report"
+)
+
+// Options say how to run a workload.
+type Options struct {
+	// GC leaves the collector on while measuring.
+	GC bool
+	// OpenCounters, when not nil, is called on the pinned thread in Open;
+	// the source is read before and after every sample, and the report
+	// says what it counts (counters.Open).
+	OpenCounters func() (counters.Source, counters.Report)
+	// CounterDelta, when not nil, turns two readings into the sample's
+	// counts (it may drop counts it cannot trust); else after-before.
+	CounterDelta func(before, after map[string]int64) map[string]int64
+}
+
+// Target is one workload measured in process. Its methods are the phases
+// the harness calls, all on the pinned thread.
+type Target struct {
+	w        Workload
+	opts     Options
+	counters counters.Source
+	report   counters.Report
+	// restoreGC puts the collector back as Open found it.
+	restoreGC func()
+	// iters is the iteration count of the samples, for measuring
+	// allocations at the end; samples counts them.
+	iters   int64
+	samples int
+	totals  harness.Totals
+	// heapMark is the cumulative heap allocation at the last forced
+	// collection (see between).
+	heapMark uint64
+}
+
+// New returns the target that measures w.
+func New(w Workload, opts Options) *Target {
+	return &Target{w: w, opts: opts, restoreGC: func() {}}
+}
+
+// Workload returns the workload t measures.
+func (t *Target) Workload() Workload { return t.w }
+
+// Name is the workload's name.
+func (t *Target) Name() string { return t.w.Name }
+
+// Info is what the workload declares of itself.
+func (t *Target) Info() report.Info {
+	w := t.w
+	return report.Info{Name: w.Name, Description: w.Description, Units: w.Units, Unit: w.Unit,
+		FloorCycles: w.FloorCycles, ReadsMemory: w.ReadsMemory}
+}
+
+// Open runs the setup, turns the collector off unless Options.GC, and
+// opens the counters.
+func (t *Target) Open() error {
+	if t.w.Loop == nil {
+		return fmt.Errorf("workload %s has no loop", t.w.Name)
+	}
+	t.heapMark = heapAllocated()
+	if t.w.Setup != nil {
+		t.w.Setup()
+	}
+	if !t.opts.GC {
+		old := debug.SetGCPercent(-1)
+		t.restoreGC = func() { debug.SetGCPercent(old) }
+	}
+	if t.opts.OpenCounters != nil {
+		t.counters, t.report = t.opts.OpenCounters()
+	}
+	return nil
+}
+
+// Counters says which counters Open opened and why the others could not
+// be; empty before Open.
+func (t *Target) Counters() counters.Report { return t.report }
+
+// Check reads the machine code of the loop and judges it (see
+// report.CodeFindings). A closure is found from its function value like a
+// named function.
+func (t *Target) Check() []finding.Finding {
+	l, err := asm.Inspect(t.w.Loop)
+	var s asm.Summary
+	if err == nil {
+		s = l.Summary()
+	}
+	return report.CodeFindings(s, err, t.w.ReadsMemory)
+}
+
+// Time runs n iterations and returns how long they took, then collects
+// garbage if the heap grew large (not counted: nothing is recorded yet).
+func (t *Target) Time(n int64) (time.Duration, error) {
+	d := t.timed(n)
+	t.collectIfLarge(false)
+	return d, nil
+}
+
+// timed runs n iterations of the loop and returns how long they took.
+func (t *Target) timed(n int64) time.Duration {
+	start := time.Now()
+	t.w.Loop(int(n))
+	return time.Since(start)
+}
+
+// Sample takes one timed sample, with counters read just outside the
+// timed region and the CPU read at its end.
+func (t *Target) Sample(n int64) (harness.Sample, error) {
+	// Go's sysmon preempts a goroutine that has run for 10 ms without
+	// passing through the scheduler, and parking and waking a locked thread
+	// takes microseconds. Yielding here, outside the timed region, restarts
+	// that 10 ms, so samples shorter than it are never preempted.
+	runtime.Gosched()
+	var before map[string]int64
+	if t.counters != nil {
+		c, err := t.counters.Read()
+		if err != nil {
+			return harness.Sample{}, fmt.Errorf("read counters: %w", err)
+		}
+		before = c
+	}
+	cycles := gcCycles()
+	d := t.timed(n)
+	s := harness.Sample{Iters: n, Ns: d.Nanoseconds(), CPU: -1}
+	if t.counters != nil {
+		after, err := t.counters.Read()
+		if err != nil {
+			return harness.Sample{}, fmt.Errorf("read counters: %w", err)
+		}
+		if t.opts.CounterDelta != nil {
+			s.Counters = t.opts.CounterDelta(before, after)
+		} else {
+			s.Counters = delta(before, after)
+		}
+	}
+	if cpu, err := harness.CurrentCPU(); err == nil {
+		s.CPU = cpu
+	}
+	t.totals.GCCycles += uint32(gcCycles() - cycles)
+	t.iters = n
+	t.samples++
+	return s, nil
+}
+
+// Between collects garbage, outside any timed region, when the heap grew
+// large since the last collection.
+func (t *Target) Between() { t.collectIfLarge(true) }
+
+// Close measures the allocations per op (one op only when stopped, none
+// when the samples failed), puts the collector back and closes the
+// counters.
+func (t *Target) Close(end harness.End) harness.Totals {
+	if t.samples > 0 && end != harness.EndFailed {
+		t.totals.AllocsPerOp, t.totals.BytesPerOp = t.measureAllocs(end == harness.EndStopped)
+		t.totals.AllocsMeasured = true
+	}
+	if t.counters != nil {
+		t.counters.Close()
+	}
+	t.restoreGC()
+	return t.totals
+}
+
+// maxHeapGrowth is how much a workload may allocate, with the collector
+// off, before the target collects between two timed runs. A workload that
+// allocates 160 MB per op (concat/quadratic) would otherwise need gigabytes
+// for one measurement; collecting outside the timed region keeps the
+// collector out of the numbers and the process within memory.
+const maxHeapGrowth = 512 << 20
+
+// collectIfLarge runs a full collection, outside any timed region, when
+// the workload has allocated more than maxHeapGrowth since the last one;
+// counted says it is one of the collections between samples.
+func (t *Target) collectIfLarge(counted bool) {
+	if t.opts.GC {
+		return // the collector runs on its own
+	}
+	if heapAllocated()-t.heapMark < maxHeapGrowth {
+		return
+	}
+	runtime.GC()
+	if counted {
+		t.totals.ForcedGC++
+	}
+	t.heapMark = heapAllocated()
+}
+
+// measureAllocs runs the loop once more for a sample's iterations, with
+// only runtime.ReadMemStats around it, and returns heap allocations and
+// bytes per op: the counter reads of the samples allocate, so they are
+// not counted there. After a stop request it runs a single op, so Ctrl-C
+// is not kept waiting for one more full sample.
+func (t *Target) measureAllocs(stopped bool) (allocs, bytes float64) {
+	n := max(t.iters, 1)
+	if stopped {
+		n = 1
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	t.w.Loop(int(n))
+	runtime.ReadMemStats(&after)
+	t.collectIfLarge(false)
+	return float64(after.Mallocs-before.Mallocs) / float64(n), float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
+}
+
+// readUint64 reads one cumulative runtime metric without stopping the
+// world; 0 when the runtime does not have it.
+func readUint64(name string) uint64 {
+	s := []metrics.Sample{{Name: name}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
+// heapAllocated is the cumulative number of heap bytes allocated.
+func heapAllocated() uint64 { return readUint64("/gc/heap/allocs:bytes") }
+
+// gcCycles is the number of completed collections.
+func gcCycles() uint64 { return readUint64("/gc/cycles/total:gc-cycles") }
+
+// delta is after-before for every counter present in both.
+func delta(before, after map[string]int64) map[string]int64 {
+	d := make(map[string]int64, len(after))
+	for k, a := range after {
+		if b, ok := before[k]; ok {
+			d[k] = a - b
+		}
+	}
+	return d
+}

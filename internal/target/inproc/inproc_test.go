@@ -1,0 +1,185 @@
+package inproc_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/target/inproc"
+)
+
+var (
+	testSink  uint64
+	testBytes []byte
+)
+
+func addLoop(n int) {
+	for i := range n {
+		testSink += uint64(i)
+	}
+}
+
+func quickOptions() harness.Options {
+	return harness.Options{
+		CPU: 0, Samples: 5, Warmup: time.Millisecond, SampleTime: 200 * time.Microsecond,
+		Isolate: true, Clock: harness.ClockInfo{Granularity: 1},
+	}
+}
+
+func run(t *testing.T, w inproc.Workload, hopts harness.Options, iopts inproc.Options) harness.Outcome {
+	t.Helper()
+	o := harness.Run([]harness.Target{inproc.New(w, iopts)}, hopts)[0]
+	if o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	return o
+}
+
+func TestRealLoopIsCalibratedAndPinned(t *testing.T) {
+	o := run(t, inproc.Workload{Name: "test/add", Loop: addLoop}, quickOptions(), inproc.Options{})
+	if o.Iters < 2 || len(o.Samples) != 5 {
+		t.Fatalf("%d iterations, %d samples: want a calibrated loop and 5 samples", o.Iters, len(o.Samples))
+	}
+	for i, s := range o.Samples {
+		if s.CPU != 0 || s.Ns <= 0 || s.Iters != o.Iters {
+			t.Errorf("sample %d = %+v, want cpu 0, a positive time, %d iterations", i, s, o.Iters)
+		}
+	}
+}
+
+func TestSetupRunsOnceBeforeTheLoop(t *testing.T) {
+	setups, loopsBefore := 0, -1
+	loops := 0
+	w := inproc.Workload{Name: "test/setup",
+		Setup: func() { setups++; loopsBefore = loops },
+		Loop:  func(n int) { loops++; addLoop(n) }}
+	run(t, w, quickOptions(), inproc.Options{})
+	if setups != 1 || loopsBefore != 0 {
+		t.Errorf("setup ran %d times, after %d loops; want once, before any", setups, loopsBefore)
+	}
+}
+
+func TestNoLoopFails(t *testing.T) {
+	o := harness.Run([]harness.Target{inproc.New(inproc.Workload{Name: "x"}, inproc.Options{})}, quickOptions())[0]
+	if o.Err == nil {
+		t.Error("a workload without a loop ran")
+	}
+}
+
+func TestAllocsExcludeTheCounterReads(t *testing.T) {
+	iopts := inproc.Options{OpenCounters: func() (counters.Source, counters.Report) { return allocatingCounters{}, counters.Report{} }}
+	o := run(t, inproc.Workload{Name: "test/add", Loop: addLoop}, quickOptions(), iopts)
+	if !o.Totals.AllocsMeasured || o.Totals.AllocsPerOp != 0 {
+		t.Errorf("totals %+v for a loop that allocates nothing, want allocs measured and 0", o.Totals)
+	}
+	if len(o.Samples[0].Counters) != 1 {
+		t.Errorf("counters %v, want one delta", o.Samples[0].Counters)
+	}
+}
+
+// allocatingCounters allocates a map on every read, as real sources do.
+type allocatingCounters struct{}
+
+func (allocatingCounters) Read() (map[string]int64, error) { return map[string]int64{"reads": 1}, nil }
+func (allocatingCounters) Close() error                    { return nil }
+
+func garbage(n int) {
+	for range n {
+		testBytes = make([]byte, 1<<10)
+	}
+}
+
+func TestCollectorOffByDefault(t *testing.T) {
+	o := run(t, inproc.Workload{Name: "test/garbage", Loop: garbage}, quickOptions(), inproc.Options{})
+	if o.Totals.GCCycles != 0 {
+		t.Errorf("%d GC cycles with the collector off", o.Totals.GCCycles)
+	}
+	if o.Totals.AllocsPerOp != 1 {
+		t.Errorf("allocs per op = %v, want exactly 1", o.Totals.AllocsPerOp)
+	}
+	if b := o.Totals.BytesPerOp; b < 1024 || b > 2048 {
+		t.Errorf("bytes per op = %.0f, want 1024 rounded up to a size class", b)
+	}
+}
+
+func TestCollectorOnCountsCycles(t *testing.T) {
+	opts := quickOptions()
+	opts.SampleTime = 5 * time.Millisecond
+	o := run(t, inproc.Workload{Name: "test/garbage", Loop: garbage}, opts, inproc.Options{GC: true})
+	if o.Totals.GCCycles == 0 {
+		t.Errorf("no GC cycle counted over 25 ms of allocating 1 KiB per op with the collector on")
+	}
+	if o.Totals.ForcedGC != 0 {
+		t.Errorf("%d forced collections with the collector on", o.Totals.ForcedGC)
+	}
+}
+
+func TestHeapBoundedWithCollectorOff(t *testing.T) {
+	big := func(n int) {
+		for range n {
+			testBytes = make([]byte, 64<<20)
+		}
+	}
+	opts := quickOptions()
+	opts.Iters = 1
+	opts.Samples = 20 // 1.25 GiB allocated in all
+	o := run(t, inproc.Workload{Name: "test/big", Loop: big}, opts, inproc.Options{})
+	if o.Totals.GCCycles != 0 {
+		t.Errorf("%d collections inside sampling with the collector off", o.Totals.GCCycles)
+	}
+	if o.Totals.ForcedGC == 0 {
+		t.Errorf("no collection between samples after %.0f MiB allocated", o.Totals.BytesPerOp*float64(o.Ops())/(1<<20))
+	}
+}
+
+func TestStoppedInterleaveStillCountsAllocations(t *testing.T) {
+	stop := make(chan struct{})
+	opts := quickOptions()
+	opts.Iters = 10
+	opts.Samples = 1000
+	opts.Stop = stop
+	opts.Progress = func(p harness.Progress) {
+		if p.Phase == "sampling" && p.Sample == 2 {
+			select {
+			case <-stop:
+			default:
+				close(stop)
+			}
+		}
+	}
+	alloc := func(n int) {
+		for range n {
+			testBytes = make([]byte, 64)
+		}
+	}
+	ts := []harness.Target{
+		inproc.New(inproc.Workload{Name: "a", Loop: alloc}, inproc.Options{}),
+		inproc.New(inproc.Workload{Name: "b", Loop: alloc}, inproc.Options{}),
+	}
+	for _, o := range harness.Interleave(ts, opts) {
+		if !o.Interrupted || len(o.Samples) == 0 {
+			t.Errorf("%s: interrupted %v, %d samples; want stopped with samples", o.Name, o.Interrupted, len(o.Samples))
+		}
+		if o.Totals.AllocsPerOp != 1 {
+			t.Errorf("%s: allocs/op %v after a stop, want 1 (measured on one op)", o.Name, o.Totals.AllocsPerOp)
+		}
+	}
+}
+
+func TestPanickingLoopIsNotRunAgain(t *testing.T) {
+	calls := 0
+	boom := func(n int) {
+		calls++
+		if calls > 3 {
+			panic("boom")
+		}
+		addLoop(n)
+	}
+	opts := quickOptions()
+	opts.Iters, opts.Warmup = 10, time.Nanosecond
+	o := harness.Run([]harness.Target{inproc.New(inproc.Workload{Name: "boom", Loop: boom}, inproc.Options{})}, opts)[0]
+	if o.Err == nil || o.Totals.AllocsMeasured {
+		t.Errorf("err %v, totals %+v: want the panic, and no allocation run after it", o.Err, o.Totals)
+	}
+}
