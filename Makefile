@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/benchy
 
-.PHONY: build run test smoke fuzz bench vet clean
+.PHONY: build run test smoke fuzz bench vet cross clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/benchy
@@ -17,6 +17,12 @@ smoke: build
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+
+# A program that imports benchy must build on a colleague's Mac or Windows
+# machine too (there benchy measures unpinned).
+cross:
+	GOOS=darwin GOARCH=arm64 $(GO) build ./...
+	GOOS=windows GOARCH=amd64 $(GO) build ./...
 
 # Short fuzzing of every parser (FUZZTIME per target, default 10s).
 FUZZTIME ?= 10s

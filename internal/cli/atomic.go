@@ -7,8 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
-
-	"golang.org/x/sys/unix"
 )
 
 // writeFileAtomic writes a file so a reader sees either the old file or the
@@ -117,7 +115,7 @@ func checkWritable(flag, path string) error {
 		case !fi.Mode().IsRegular():
 			// Ask, don't open: opening a named pipe and closing it would
 			// end its reader before the result is written.
-			if err := unix.Access(target, unix.W_OK); err != nil {
+			if err := canWrite(target); err != nil {
 				return Usagef("%s %s: cannot write there: %v", flag, path, err)
 			}
 			return nil

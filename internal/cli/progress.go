@@ -3,24 +3,10 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/benchy-dev/benchy/internal/harness"
 )
-
-// isTerminal reports whether w is a terminal: progress is drawn only there,
-// so scripts and CI logs stay clean.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS)
-	return err == nil
-}
 
 // progress draws one status line on a terminal, rewritten in place.
 type progress struct {

@@ -12,8 +12,6 @@ import (
 	"runtime"
 	"strings"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // Snapshot is the state of the machine at one moment, with the busy of
@@ -168,12 +166,7 @@ func (s *Snapshot) readIdentity(r FS, live bool) {
 		} else {
 			s.Hostname = Known(h)
 		}
-		var u unix.Utsname
-		if err := unix.Uname(&u); err != nil {
-			s.Kernel = Unknown[string]("uname: %v", err)
-		} else {
-			s.Kernel = Known(unix.ByteSliceToString(u.Release[:]))
-		}
+		s.Kernel = liveKernel()
 	} else {
 		s.Hostname = r.stringFact("proc/sys/kernel/hostname", "")
 		s.Kernel = r.stringFact("proc/sys/kernel/osrelease", "")
@@ -224,21 +217,6 @@ func (s *Snapshot) readCPUs(r FS, live bool) {
 		s.CPUs = append(s.CPUs, readCPU(r, c, noFreq))
 	}
 	setCoreTypes(r, s.CPUs)
-}
-
-// liveAllowed is this thread's affinity mask.
-func liveAllowed() Fact[CPUList] {
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		return Unknown[CPUList]("sched_getaffinity: %v", err)
-	}
-	var l CPUList
-	for c := range len(set) * 64 {
-		if set.IsSet(c) {
-			l = append(l, c)
-		}
-	}
-	return Known(l)
 }
 
 // statusAllowed reads Cpus_allowed_list (or the Cpus_allowed mask) from

@@ -1,0 +1,27 @@
+package machine
+
+import "golang.org/x/sys/unix"
+
+// liveAllowed is this thread's affinity mask.
+func liveAllowed() Fact[CPUList] {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return Unknown[CPUList]("sched_getaffinity: %v", err)
+	}
+	var l CPUList
+	for c := range len(set) * 64 {
+		if set.IsSet(c) {
+			l = append(l, c)
+		}
+	}
+	return Known(l)
+}
+
+// liveKernel is the running kernel's release, from uname.
+func liveKernel() Fact[string] {
+	var u unix.Utsname
+	if err := unix.Uname(&u); err != nil {
+		return Unknown[string]("uname: %v", err)
+	}
+	return Known(unix.ByteSliceToString(u.Release[:]))
+}

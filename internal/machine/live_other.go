@@ -1,0 +1,16 @@
+//go:build !linux
+
+package machine
+
+import "runtime"
+
+// liveAllowed needs sched_getaffinity, which only Linux has.
+func liveAllowed() Fact[CPUList] {
+	return Unknown[CPUList]("sched_getaffinity needs Linux; this is %s", runtime.GOOS)
+}
+
+// liveKernel is read on Linux only: the machine facts benchy uses are
+// Linux's.
+func liveKernel() Fact[string] {
+	return Unknown[string]("the kernel release is read on Linux only; this is %s", runtime.GOOS)
+}
