@@ -14,7 +14,7 @@ run: build
 smoke: build
 	./$(BIN) run --smoke
 
-test:
+test: cross
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
