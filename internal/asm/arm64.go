@@ -33,7 +33,21 @@ func decodeARM64(code []byte, pc uint64) (Inst, error) {
 	}
 	arm64Memory(&in, ai)
 	in.Arith = arm64Arith(ai)
+	in.Move = arm64Move(ai)
 	return in, nil
+}
+
+// arm64Move reports a move from one register to another (MOV, a
+// conditional select): see x86Move.
+func arm64Move(ai arm64asm.Inst) bool {
+	switch ai.Op {
+	case arm64asm.MOV, arm64asm.CSEL, arm64asm.FMOV:
+	default:
+		return false
+	}
+	a, okA := ai.Args[0].(arm64asm.Reg)
+	b, okB := ai.Args[1].(arm64asm.Reg)
+	return okA && okB && a != b
 }
 
 // arm64Memory marks loads and stores: on arm64 only load and store

@@ -52,9 +52,11 @@ type Inst struct {
 	// Arith names the kind of arithmetic ("add", "multiply", ...); loop
 	// counting (increments, adding a constant) and register zeroing are not
 	// counted.
-	Arith  string `json:"arith,omitempty"`
-	Branch bool   `json:"branch,omitempty"` // a jump, conditional or not
-	Call   bool   `json:"call,omitempty"`
+	Arith string `json:"arith,omitempty"`
+	// Move is a copy from one register to another.
+	Move   bool `json:"move,omitempty"`
+	Branch bool `json:"branch,omitempty"` // a jump, conditional or not
+	Call   bool `json:"call,omitempty"`
 	// Target is the destination of a direct branch or call (0 if indirect).
 	Target uint64 `json:"target,omitempty"`
 	// Callee names the function a direct call goes to.

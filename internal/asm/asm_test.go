@@ -188,3 +188,76 @@ func BenchmarkInspectAll(b *testing.B) {
 		}
 	}
 }
+
+var (
+	fibN    = 90
+	fibSink uint64
+	data    = []uint64{1, 2, 3, 4, 5, 6, 7, 8}
+)
+
+// fibLoop computes Fibonacci numbers in registers: the compiler adds with
+// LEAQ and carries a and b in register moves, and loads nothing inside.
+func fibLoop(n int) {
+	for i := 0; i < n; i++ {
+		a, b := uint64(0), uint64(1)
+		for j := 0; j < fibN; j++ {
+			a, b = b, a+b
+		}
+		fibSink = a
+	}
+}
+
+func TestWorkInRegistersIsNotCounting(t *testing.T) {
+	if !supported() {
+		t.Skipf("no disassembler for %s", runtime.GOARCH)
+	}
+	l, err := Inspect(fibLoop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := l.Summary()
+	if strings.Contains(s.Line, "only counts") || !strings.Contains(s.Line, "adds") || s.Body.Arith == 0 {
+		t.Errorf("Fibonacci loop: %q (body %+v); want its adds seen, not 'only counts'", s.Line, s.Body)
+	}
+}
+
+func TestClosuresAreFound(t *testing.T) {
+	if !supported() {
+		t.Skipf("no disassembler for %s", runtime.GOARCH)
+	}
+	xs := data
+	honest := func(n int) {
+		for i := 0; i < n; i++ {
+			var t uint64
+			for _, x := range xs {
+				t += x
+			}
+			fibSink = t
+		}
+	}
+	discarded := func(n int) {
+		for i := 0; i < n; i++ {
+			var t uint64
+			for _, x := range xs {
+				t += x
+			}
+			_ = t
+		}
+	}
+	for _, tt := range []struct {
+		name  string
+		loop  func(int)
+		loads bool
+	}{{"honest", honest, true}, {"discarded", discarded, false}} {
+		l, err := Inspect(tt.loop)
+		if err != nil {
+			t.Fatalf("%s closure: %v", tt.name, err)
+		}
+		if !strings.Contains(l.Func.Name, ".func") {
+			t.Errorf("%s closure disassembled as %s, want the closure's own code", tt.name, l.Func.Name)
+		}
+		if s := l.Summary(); s.LoopLoads != tt.loads {
+			t.Errorf("%s closure: loop loads %v (%s), want %v", tt.name, s.LoopLoads, s.Line, tt.loads)
+		}
+	}
+}

@@ -96,7 +96,10 @@ func TestDescribe(t *testing.T) {
 	}{
 		{Body{}, "has no memory load: the input is not read (it only counts)"},
 		{Body{Stores: 1}, "has no memory load: the input is not read; it stores a value computed before the loop (or while compiling)"},
-		{Body{Arith: 2, Kinds: []string{"multiply", "xor"}}, "has no memory load: the input is not read; it multiplies and xors"},
+		{Body{Arith: 2, Kinds: []string{"multiply", "xor"}}, "has no memory load; it multiplies and xors"},
+		{Body{Arith: 1, Kinds: []string{"add"}, Moves: 2}, "has no memory load; it adds and moves values between registers"},
+		{Body{Moves: 1}, "has no memory load; it moves values between registers"},
+		{Body{Loads: 1, LoadBytes: 8, Moves: 3, Arith: 1, Kinds: []string{"add"}}, "loads 8 bytes per iteration and adds"},
 		{Body{Loads: 1, LoadBytes: 8, Arith: 1, Kinds: []string{"add"}}, "loads 8 bytes per iteration and adds"},
 		{Body{Loads: 2, Calls: []string{"github.com/a/b.f", "runtime.memmove"}}, "loads memory 2 times per iteration and calls b.f, runtime.memmove"},
 		{Body{Calls: []string{"time.Now"}}, "calls time.Now"},

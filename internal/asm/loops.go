@@ -25,6 +25,7 @@ type Body struct {
 	StackLoads  int      `json:"stack_loads"`
 	StackStores int      `json:"stack_stores"`
 	Arith       int      `json:"arith"`
+	Moves       int      `json:"moves,omitempty"` // register-to-register moves
 	Kinds       []string `json:"kinds,omitempty"` // kinds of arithmetic, in order of first use
 	Calls       []string `json:"calls,omitempty"` // functions called (or "indirect")
 }
@@ -102,6 +103,9 @@ func body(f *Func, from, to uint64) Body {
 		}
 		if in.StackStore {
 			b.StackStores++
+		}
+		if in.Move {
+			b.Moves++
 		}
 		if in.Arith != "" {
 			b.Arith++

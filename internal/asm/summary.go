@@ -99,15 +99,20 @@ func describe(b Body, per string) string {
 		}
 		parts = append(parts, "calls "+strings.Join(names, ", "))
 	}
+	if b.Moves > 0 && b.Loads == 0 {
+		parts = append(parts, "moves values between registers")
+	}
 	if b.Loads == 0 && len(b.Calls) == 0 {
-		what := "has no memory load: the input is not read"
+		// A loop that loads nothing either works in registers (an
+		// iterative Fibonacci: adds by LEA, moves) or does nothing but
+		// count, or stores one value over and over.
 		switch {
-		case b.Arith == 0 && b.Stores == 0:
-			return what + " (it only counts)"
-		case b.Arith == 0:
-			return what + "; it stores a value computed before the loop (or while compiling)"
+		case b.Arith == 0 && b.Moves == 0 && b.Stores == 0:
+			return "has no memory load: the input is not read (it only counts)"
+		case b.Arith == 0 && b.Moves == 0:
+			return "has no memory load: the input is not read; it stores a value computed before the loop (or while compiling)"
 		}
-		return what + "; it " + join(parts)
+		return "has no memory load; it " + join(parts)
 	}
 	return join(parts)
 }

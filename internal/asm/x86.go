@@ -38,7 +38,21 @@ func decodeX86(code []byte, pc uint64) (Inst, error) {
 	}
 	x86Memory(&in, xi)
 	in.Arith = x86Arith(xi)
+	in.Move = x86Move(xi)
 	return in, nil
+}
+
+// x86Move reports a move of a value from one register to another (MOV,
+// a conditional move, an exchange): in a loop without loads it carries
+// values from one iteration to the next (a, b = b, a+b), which is work.
+func x86Move(xi x86asm.Inst) bool {
+	s := xi.Op.String()
+	if !strings.HasPrefix(s, "MOV") && !strings.HasPrefix(s, "CMOV") && xi.Op != x86asm.XCHG {
+		return false
+	}
+	a, okA := xi.Args[0].(x86asm.Reg)
+	b, okB := xi.Args[1].(x86asm.Reg)
+	return okA && okB && a != b
 }
 
 // x86Memory marks the memory accesses of an instruction. Arguments are in
@@ -87,12 +101,21 @@ func x86DestAccess(op x86asm.Op) (load, store bool) {
 }
 
 // x86Arith names the arithmetic an instruction does, or "" for none. Loop
-// counting (INC, DEC, adding or subtracting a constant) and zeroing a
-// register with XOR are bookkeeping, not work.
+// counting (INC, DEC, adding or subtracting a constant, LEA of a register
+// plus a constant) and zeroing a register with XOR are bookkeeping, not
+// work.
 func x86Arith(xi x86asm.Inst) string {
 	s := xi.Op.String()
 	_, imm := xi.Args[1].(x86asm.Imm)
 	switch xi.Op {
+	case x86asm.LEA:
+		// LEA computes an address without reading it, and compilers use it
+		// to add: base+index*scale is an add (and a shift); base plus a
+		// constant is counting, like ADD with an immediate.
+		if m, ok := xi.Args[1].(x86asm.Mem); ok && m.Index != 0 {
+			return "add"
+		}
+		return ""
 	case x86asm.ADD, x86asm.SUB:
 		if imm {
 			return ""
