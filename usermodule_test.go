@@ -1,0 +1,66 @@
+package benchy_test
+
+import (
+	"bytes"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/report"
+)
+
+// TestUserModule builds examples/mine as a user would: a module of its own
+// whose go.mod replaces benchy with this checkout, registering two
+// closures. Its run must list only them, catch the one whose result is
+// discarded, leave the honest one alone, and keep every sample on the
+// pinned CPU.
+func TestUserModule(t *testing.T) {
+	if runtime.GOOS != "linux" || (runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64") {
+		t.Skipf("pinning and the machine-code check need Linux on amd64 or arm64; this is %s/%s", runtime.GOOS, runtime.GOARCH)
+	}
+	bin := filepath.Join(t.TempDir(), "mine")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Dir = filepath.Join("examples", "mine")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the user module: %v\n%s", err, out)
+	}
+
+	list, err := exec.Command(bin, "list").Output()
+	if err != nil {
+		t.Fatalf("list: %v", err)
+	}
+	if !strings.Contains(string(list), "mine/sum ") || !strings.Contains(string(list), "mine/sum-discarded") || strings.Contains(string(list), "sum/sink") {
+		t.Errorf("list:\n%s\nwant the program's two experiments and no built-in", list)
+	}
+
+	var stdout, stderr bytes.Buffer
+	run := exec.Command(bin, "run", "--format", "json", "--samples", "5", "--sample-time", "1ms", "--window", "10ms")
+	run.Stdout, run.Stderr = &stdout, &stderr
+	if err := run.Run(); err != nil {
+		t.Fatalf("run: %v\n%s", err, stderr.String())
+	}
+	r, err := report.Decode(&stdout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Experiments) != 2 {
+		t.Fatalf("%d experiments in the result, want 2", len(r.Experiments))
+	}
+	for _, e := range r.Experiments {
+		discarded := e.Name == "mine/sum-discarded"
+		if got := finding.Has(e.Findings, "no-load-in-loop"); got != discarded {
+			t.Errorf("%s: no-load-in-loop %v, want %v (findings %v)", e.Name, got, discarded, e.Findings)
+		}
+		if len(e.Samples) != 5 {
+			t.Errorf("%s: %d samples, want 5", e.Name, len(e.Samples))
+		}
+		for i, s := range e.Samples {
+			if s.CPU != r.CPU {
+				t.Errorf("%s sample %d on cpu %d, pinned to %d", e.Name, i, s.CPU, r.CPU)
+			}
+		}
+	}
+}
