@@ -16,6 +16,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/resultdiff"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // compareOptions are the flags of `benchy compare`.
@@ -167,7 +168,7 @@ func method(f resultdiff.Files) string {
 	}
 	return fmt.Sprintf("ratio of medians new/old with a 95%% percentile-bootstrap confidence interval (fixed seed); "+
 		"%s; a change is claimed when the interval excludes 1, p < %s, and the change and the whole interval lie beyond %s",
-		p, strconv.FormatFloat(compare.DefaultAlpha, 'f', -1, 64), fmtPercent(f.Threshold))
+		p, strconv.FormatFloat(compare.DefaultAlpha, 'f', -1, 64), units.Percent(f.Threshold))
 }
 
 // loadForCompare loads and analyzes one result; every failure is one
@@ -239,7 +240,7 @@ func (c comparison) gateMessage() string {
 		for _, n := range c.Regressions {
 			if r.Name == n {
 				parts = append(parts, fmt.Sprintf("%s %s (95%% CI %s to %s)", r.Name,
-					compare.FmtPct(r.Change()), compare.FmtPct(r.CILow-1), compare.FmtPct(r.CIHigh-1)))
+					units.Change(r.Change()), units.Change(r.CILow-1), units.Change(r.CIHigh-1)))
 			}
 		}
 	}
@@ -248,7 +249,7 @@ func (c comparison) gateMessage() string {
 		n = "1 experiment"
 	}
 	return fmt.Sprintf("--fail-on-regression %s: %s slower by more than %s with the whole confidence interval: %s",
-		fmtPercent(*c.FailOnRegression), n, fmtPercent(*c.FailOnRegression), strings.Join(parts, ", "))
+		units.Percent(*c.FailOnRegression), n, units.Percent(*c.FailOnRegression), strings.Join(parts, ", "))
 }
 
 // gateLine is the gate's outcome for the report, "" without a gate.
@@ -260,7 +261,7 @@ func (c comparison) gateLine() string {
 		return "gate: FAILED: " + c.gateMessage()
 	}
 	return fmt.Sprintf("gate: passed: --fail-on-regression %s: no experiment is significantly slower by more than %s",
-		fmtPercent(*c.FailOnRegression), fmtPercent(*c.FailOnRegression))
+		units.Percent(*c.FailOnRegression), units.Percent(*c.FailOnRegression))
 }
 
 // cells are one row's columns in every table format: old and new median,
@@ -269,8 +270,8 @@ func (c comparison) gateLine() string {
 func cells(r resultdiff.Row) []string {
 	c := []string{fmtTime(r.BaseMedian), fmtTime(r.CandidateMedian), "-", "-", "-", r.Verdict}
 	if r.Verdict != compare.NotComparable {
-		c[2] = compare.FmtPct(r.Change())
-		c[3] = compare.FmtPct(r.CILow-1) + " to " + compare.FmtPct(r.CIHigh-1)
+		c[2] = units.Change(r.Change())
+		c[3] = units.Change(r.CILow-1) + " to " + units.Change(r.CIHigh-1)
 		c[4] = compare.FmtP(r.AdjustedP)
 	}
 	return c
@@ -281,7 +282,7 @@ func geomeanCells(g resultdiff.Geomean) []string {
 	if g.N == 1 {
 		n = "(1 experiment)"
 	}
-	return []string{fmtTime(g.Old), fmtTime(g.New), compare.FmtPct(g.Ratio - 1), "", "", n}
+	return []string{fmtTime(g.Old), fmtTime(g.New), units.Change(g.Ratio - 1), "", "", n}
 }
 
 var compareHeader = []string{"experiment", "old", "new", "change", "95% CI", "p", "verdict"}
@@ -446,27 +447,10 @@ func writeCompareJSON(w io.Writer, c comparison) error {
 	return enc.Encode(out)
 }
 
-// fmtTime formats ns/op with three significant digits in the unit that
-// keeps the number between 1 and 1000 ("1.02 µs"); "-" for none.
+// fmtTime is units.Duration for a table cell: "-" for no time.
 func fmtTime(ns float64) string {
 	if !(ns > 0) || math.IsInf(ns, 0) {
 		return "-"
 	}
-	units := []string{"ns", "µs", "ms", "s"}
-	i := 0
-	digits := func(x float64) int { return max(2-int(math.Floor(math.Log10(x))), 0) }
-	round := func(x float64) float64 {
-		v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', digits(x), 64), 64)
-		return v
-	}
-	for i < len(units)-1 && round(ns) >= 1000 {
-		ns /= 1000
-		i++
-	}
-	return strconv.FormatFloat(ns, 'f', digits(round(ns)), 64) + " " + units[i]
-}
-
-// fmtPercent formats a fraction as a percentage: 0.05 -> "5%".
-func fmtPercent(f float64) string {
-	return strconv.FormatFloat(100*f, 'f', -1, 64) + "%"
+	return units.Duration(ns)
 }

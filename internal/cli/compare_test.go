@@ -339,8 +339,8 @@ func TestFmtTime(t *testing.T) {
 		ns   float64
 		want string
 	}{
-		{0.2749, "0.275 ns"}, {47.23, "47.2 ns"}, {999.4, "999 ns"}, {999.7, "1.00 µs"}, {1137, "1.14 µs"},
-		{4.1e7, "41.0 ms"}, {2.5e9, "2.50 s"}, {0, "-"}, {math.NaN(), "-"},
+		{0.2749, "0.275 ns"}, {47.23, "47.2 ns"}, {999.4, "999 ns"}, {999.7, "1 µs"}, {1137, "1.14 µs"},
+		{4.1e7, "41 ms"}, {2.5e9, "2.5 s"}, {0, "-"}, {math.NaN(), "-"},
 	} {
 		if got := fmtTime(tt.ns); got != tt.want {
 			t.Errorf("fmtTime(%v) = %q, want %q", tt.ns, got, tt.want)

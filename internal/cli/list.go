@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // listOptions are the flags of `benchy list`.
@@ -65,19 +65,15 @@ func listRun(opts *listOptions, g *globalOptions, w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tWORK PER OP\tDESCRIPTION")
 	for _, e := range entries {
-		fmt.Fprintf(tw, "%s\t%g %s\t%s\n", e.Name, e.Units, plural(e.Unit, e.Units), e.Description)
+		fmt.Fprintf(tw, "%s\t%g %s\t%s\n", e.Name, e.Units, workOf(e.Unit, e.Units), e.Description)
 	}
 	return tw.Flush()
 }
 
-// plural makes "add" into "adds" and "multiply" into "multiplies" when n
-// is not 1.
-func plural(unit string, n float64) string {
-	switch {
-	case n == 1 || unit == "":
+// workOf names the work of one op: "4096 adds", "1 multiply".
+func workOf(unit string, n float64) string {
+	if n == 1 || unit == "" {
 		return unit
-	case strings.HasSuffix(unit, "y"):
-		return strings.TrimSuffix(unit, "y") + "ies"
 	}
-	return unit + "s"
+	return units.Plural(unit)
 }

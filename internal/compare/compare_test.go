@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/benchy-dev/benchy/internal/stats"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // noisy returns n times around center with a relative spread sd (normal
@@ -288,9 +291,9 @@ func TestSentences(t *testing.T) {
 func TestFormats(t *testing.T) {
 	for _, tt := range []struct{ got, want string }{
 		{fmtP(0.41), "0.41"}, {fmtP(0.041), "0.041"}, {fmtP(0.0012), "0.0012"}, {fmtP(1), "1.00"},
-		{FmtP(0.0002), "<0.001"}, {fmtPct(0.123), "+12.3%"}, {fmtPct(-0.0048), "-0.48%"}, {fmtPct(0), "+0.0%"},
-		{fmtThreshold(0.02), "2%"}, {fmtThreshold(0.005), "0.5%"},
-		{Sig3(41.23), "41.2"}, {Sig3(1.8), "1.8"}, {Sig3(1234), "1234"}, {Sig3(2.0), "2"},
+		{FmtP(0.0002), "<0.001"}, {units.Change(0.123), "+12.3%"}, {units.Change(-0.0048), "-0.48%"}, {units.Change(0), "+0.0%"},
+		{units.Percent(0.02), "2%"}, {units.Percent(0.005), "0.5%"},
+		{units.Sig(41.23, 3), "41.2"}, {units.Sig(1.8, 3), "1.8"}, {units.Sig(1234, 3), "1234"}, {units.Sig(2.0, 3), "2"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)
@@ -335,7 +338,7 @@ func TestResamplerMedian(t *testing.T) {
 			for i := range draw {
 				draw[i] = r.sorted[replay.IntN(n)]
 			}
-			if want := median(draw); got != want {
+			if want := stats.Median(draw); got != want {
 				t.Fatalf("n=%d: resampled median %v, want %v", n, got, want)
 			}
 		}

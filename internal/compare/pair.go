@@ -13,7 +13,11 @@
 // The package does statistics only; it reads no files and prints nothing.
 package compare
 
-import "math"
+import (
+	"math"
+
+	"github.com/benchy-dev/benchy/internal/units"
+)
 
 // Verdicts of a comparison.
 const (
@@ -128,11 +132,11 @@ func verdict(p Pair) (string, string) {
 	case !(p.AdjustedP < p.Alpha):
 		return NoDifference, "p=" + fmtP(p.AdjustedP) + " is not below " + fmtP(p.Alpha)
 	case !(math.Abs(change) > p.Threshold):
-		return NoDifference, "the change, " + fmtPct(change) + ", is within the " + fmtThreshold(p.Threshold) + " threshold"
+		return NoDifference, "the change, " + units.Change(change) + ", is within the " + units.Percent(p.Threshold) + " threshold"
 	case !(p.CIHigh-1 < -p.Threshold || p.CILow-1 > p.Threshold):
 		// The estimate is past the threshold, but the interval reaches
 		// back inside it: the change may be no bigger than the noise.
-		return NoDifference, "the 95% confidence interval reaches within the " + fmtThreshold(p.Threshold) + " threshold"
+		return NoDifference, "the 95% confidence interval reaches within the " + units.Percent(p.Threshold) + " threshold"
 	case change < 0:
 		return Faster, ""
 	default:

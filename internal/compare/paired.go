@@ -2,8 +2,8 @@ package compare
 
 import (
 	"math"
-	"slices"
 
+	"github.com/benchy-dev/benchy/internal/stats"
 	"golang.org/x/perf/benchmath"
 )
 
@@ -47,10 +47,10 @@ func Paired(base, cand []float64, threshold float64) Pair {
 	for i := range ratios {
 		ratios[i] = cand[i] / base[i]
 	}
-	p.Ratio = median(ratios)
+	p.Ratio = stats.Median(ratios)
 	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(ratios, &benchmath.DefaultThresholds), Confidence)
 	p.CILow, p.CIHigh, p.Confidence = s.Lo, s.Hi, s.Confidence
-	p.P = mannWhitney(base, cand)
+	p.P = stats.MannWhitney(base, cand)
 	p.AdjustedP = p.P
 	p.decide()
 	return p
@@ -73,35 +73,10 @@ func newPair(paired bool, base, cand []float64, threshold float64) Pair {
 		CIHigh:      math.NaN(),
 	}
 	if checkTimes("", base) == "" && len(base) > 0 {
-		p.BaseMedian = median(base)
+		p.BaseMedian = stats.Median(base)
 	}
 	if checkTimes("", cand) == "" && len(cand) > 0 {
-		p.CandidateMedian = median(cand)
+		p.CandidateMedian = stats.Median(cand)
 	}
 	return p
-}
-
-// mannWhitney is the two-sided Mann-Whitney U p-value of a against b, as
-// benchstat computes it. When every value is equal the test cannot run and
-// the p-value is 1: nothing tells the samples apart.
-func mannWhitney(a, b []float64) float64 {
-	t := &benchmath.DefaultThresholds
-	// NewSample sorts in place: give it copies.
-	c := benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(a), t), benchmath.NewSample(slices.Clone(b), t))
-	return c.P
-}
-
-// median is the middle of xs (the mean of the two middle values for an
-// even count), computed on a sorted copy; NaN for none.
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // factorFrom is where a change is written as a factor instead of a
@@ -40,9 +42,9 @@ func sentence(p Pair) string {
 // direction: "41.2x" or "12.3%" (see factorFrom).
 func amount(p Pair) string {
 	if f := factor(p.Ratio); f >= factorFrom {
-		return Sig3(f) + "x"
+		return units.Sig(f, 3) + "x"
 	}
-	return strings.TrimLeft(fmtPct(p.Change()), "+-")
+	return strings.TrimLeft(units.Change(p.Change()), "+-")
 }
 
 // ciText is p's interval in the form of amount: "95% CI 39.8x-42.5x" or
@@ -53,9 +55,9 @@ func ciText(p Pair) string {
 		if p.Ratio > 1 {
 			lo, hi = p.CILow, p.CIHigh
 		}
-		return "95% CI " + Sig3(lo) + "x-" + Sig3(hi) + "x"
+		return "95% CI " + units.Sig(lo, 3) + "x-" + units.Sig(hi, 3) + "x"
 	}
-	return "95% CI " + fmtPct(p.CILow-1) + " to " + fmtPct(p.CIHigh-1)
+	return "95% CI " + units.Change(p.CILow-1) + " to " + units.Change(p.CIHigh-1)
 }
 
 // factor is how many times faster or slower a ratio is (always >= 1).
@@ -102,24 +104,6 @@ func fmtRatios(lo, r, hi float64) (string, string, string) {
 	}
 }
 
-// fmtPct formats a relative change as a signed percentage: "+12.3%",
-// "-0.48%" (two significant digits below 1%).
-func fmtPct(x float64) string {
-	v := 100 * x
-	if math.Abs(v) < 1 && v != 0 {
-		return fmt.Sprintf("%+.2f%%", v)
-	}
-	return fmt.Sprintf("%+.1f%%", v)
-}
-
-// FmtPct is fmtPct for writers: "+12.3%".
-func FmtPct(x float64) string { return fmtPct(x) }
-
-// fmtThreshold formats a threshold: 0.02 -> "2%", 0.005 -> "0.5%".
-func fmtThreshold(t float64) string {
-	return strconv.FormatFloat(100*t, 'f', -1, 64) + "%"
-}
-
 // fmtP formats a p-value with two significant digits: 0.41, 0.041, 0.0012.
 func fmtP(p float64) string {
 	if p >= 0.1 || p == 0 || math.IsNaN(p) {
@@ -135,20 +119,6 @@ func FmtP(p float64) string {
 		return "<0.001"
 	}
 	return fmtP(p)
-}
-
-// sig3 formats x with three significant digits, trailing zeros dropped:
-// 41.23 -> "41.2", 1.8 -> "1.8", 1234 -> "1234".
-func Sig3(x float64) string {
-	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	}
-	d := max(2-int(math.Floor(math.Log10(math.Abs(x)))), 0)
-	s := strconv.FormatFloat(x, 'f', d, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/benchy-dev/benchy/internal/stats"
 )
 
 // Unpaired compares two separate runs (benchy compare OLD NEW): the
@@ -41,7 +43,7 @@ func Unpaired(base, cand []float64, threshold float64) Pair {
 	// The percentile interval of a discrete statistic can, rarely, miss the
 	// estimate itself; an interval must contain its estimate.
 	p.CILow, p.CIHigh = min(p.CILow, p.Ratio), max(p.CIHigh, p.Ratio)
-	p.P = mannWhitney(base, cand)
+	p.P = stats.MannWhitney(base, cand)
 	p.AdjustedP = p.P
 	p.decide()
 	return p

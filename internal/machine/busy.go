@@ -104,11 +104,3 @@ func grew(a, b uint64) uint64 {
 	}
 	return a - b
 }
-
-// plural is "1 tick", "3 ticks".
-func plural(n uint64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}

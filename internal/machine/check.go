@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // Thresholds of the machine checks.
@@ -157,7 +158,7 @@ func (s *Snapshot) unjudged(cpus CPUList) unjudgedBusy {
 		case !b.Busy.Known():
 			words = append(words, fmt.Sprintf("cpu%d (%s)", c, b.Busy))
 		default:
-			words = append(words, fmt.Sprintf("cpu%d (%s)", c, plural(b.Ticks, "tick")))
+			words = append(words, fmt.Sprintf("cpu%d (%s)", c, units.Count(b.Ticks, "tick")))
 		}
 		u.cpus = append(u.cpus, c)
 	}

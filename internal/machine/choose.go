@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // Available returns the CPUs a benchmark may be pinned to: online, and
@@ -176,7 +178,7 @@ func busyWord(b CPUBusy) string {
 	case b.Judged():
 		return fmt.Sprintf("%.0f%% busy", b.Busy.Value)
 	case b.Busy.Known():
-		return "busy not judged (" + plural(b.Ticks, "tick") + ")"
+		return "busy not judged (" + units.Count(b.Ticks, "tick") + ")"
 	}
 	return "busy unknown"
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // WriteHeader writes the header a person reads in five seconds before
@@ -95,7 +97,7 @@ func writeGridNotes(b *strings.Builder, busy []CPUBusy) {
 		}
 	}
 	if len(coarse) > 0 {
-		ticks := plural(hi, "tick")
+		ticks := units.Count(hi, "tick")
 		if lo != hi {
 			ticks = fmt.Sprintf("%d to %d ticks", lo, hi)
 		}

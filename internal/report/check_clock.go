@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // SlowClockRatio: an experiment whose clock, measured right before and
@@ -31,7 +32,7 @@ func checkSlowClock(e Experiment, f Facts) (finding.Finding, bool) {
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("the CPU ran at %s around this experiment (%s before, %s after), %s below the %s measured elsewhere in the run: "+
 			"the host or the governor slowed it, and its times are too long by about that much",
-			FormatHz(slow), FormatHz(e.Clock.BeforeHz), FormatHz(e.Clock.AfterHz), pctOver(drop, SlowClockRatio), FormatHz(f.RunClockHz)),
+			units.Hz(slow), units.Hz(e.Clock.BeforeHz), units.Hz(e.Clock.AfterHz), units.PctOver(drop, SlowClockRatio), units.Hz(f.RunClockHz)),
 		Evidence: map[string]any{
 			"before_hz": e.Clock.BeforeHz, "after_hz": e.Clock.AfterHz,
 			"run_max_hz": f.RunClockHz, "drop": drop, "source": e.Clock.Source,
@@ -66,7 +67,7 @@ func checkSlowCore(e Experiment, f Facts) (finding.Finding, bool) {
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("a reference loop took %s cycles per iteration around this experiment (%s before, %s after), %s more than its best, %s (%s): "+
 			"the core was shared (a busy sibling hardware thread, or the host) and the times may be too long by as much",
-			sig(worst, 3), sig(cycles[0], 3), sig(cycles[1], 3), pctOver(excess, SlowCoreRatio), sig(f.RunRefCycles, 3), orDefault(f.RunRefFrom, "in the run")),
+			units.Sig(worst, 3), units.Sig(cycles[0], 3), units.Sig(cycles[1], 3), units.PctOver(excess, SlowCoreRatio), units.Sig(f.RunRefCycles, 3), orDefault(f.RunRefFrom, "in the run")),
 		Evidence: map[string]any{
 			"before_cycles": cycles[0], "after_cycles": cycles[1],
 			"before_ns": e.Reference.BeforeNs, "after_ns": e.Reference.AfterNs,

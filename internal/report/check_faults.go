@@ -7,6 +7,8 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/stats"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // faults returns the page faults counted inside s: perf's page-faults
@@ -105,12 +107,12 @@ func checkPageFaults(e Experiment) (finding.Finding, bool) {
 	}
 	var heavyMed, restMed float64
 	if len(heavy) > 0 && len(rest) > 0 {
-		heavyMed, restMed = median(heavy), median(rest)
+		heavyMed, restMed = stats.Median(heavy), stats.Median(rest)
 		ev["heavy_median_ns"], ev["rest_median_ns"] = heavyMed, restMed
 	}
 	share := 0.0
 	if len(shares) > 0 {
-		share = median(shares)
+		share = stats.Median(shares)
 	}
 	ev["fault_share"] = share
 	sev := finding.Info
@@ -120,29 +122,29 @@ func checkPageFaults(e Experiment) (finding.Finding, bool) {
 		sev = finding.Warn
 		tail = fmt.Sprintf("at ~%s each they take about %s of a typical sample (over %s): the time includes the kernel mapping memory "+
 			"(the heap grew, or pages returned to the OS were touched again); a longer warm-up or --gc may help",
-			fmtNs(FaultCostNs), pct(share), pct(PageFaultsMaxShare))
+			units.Duration(FaultCostNs), units.Pct(share), units.Pct(PageFaultsMaxShare))
 	case len(heavy) == 0:
 		tail = "every sample faulted equally often, so the faults are part of every time, not of a few slow samples"
 	case len(heavy) <= above:
 		tail = fmt.Sprintf("%s%s are no more than lie above p90 (%d), so min, median and p90 are not moved by the faults", lead, they, above)
 	case heavyMed <= restMed*(1+PageFaultsMinExcess):
 		tail = fmt.Sprintf("%s%s are not slower than the others (median %s/op against %s/op), so the faults cost little",
-			lead, they, fmtNs(heavyMed), fmtNs(restMed))
-	case median(heavyFaultNs) < (heavyMed-restMed)/2:
+			lead, they, units.Duration(heavyMed), units.Duration(restMed))
+	case stats.Median(heavyFaultNs) < (heavyMed-restMed)/2:
 		tail = fmt.Sprintf("%s%s are slower (median %s/op against %s/op), but even at %s a fault their faults explain at most %s/op of it: "+
 			"something else slowed those samples",
-			lead, they, fmtNs(heavyMed), fmtNs(restMed), fmtNs(FaultCostMaxNs), fmtNs(median(heavyFaultNs)))
+			lead, they, units.Duration(heavyMed), units.Duration(restMed), units.Duration(FaultCostMaxNs), units.Duration(stats.Median(heavyFaultNs)))
 	default:
 		sev = finding.Warn
 		tail = fmt.Sprintf("%s%s are the slow ones (median %s/op against %s/op) and more than lie above p90 (%d), so they move the median or p90: "+
 			"memory was mapped while measuring (the heap grew, or pages returned to the OS were touched again); a longer warm-up or --gc may help",
-			lead, they, fmtNs(heavyMed), fmtNs(restMed), above)
+			lead, they, units.Duration(heavyMed), units.Duration(restMed), above)
 	}
 	return finding.Finding{
 		Code:     CodePageFaults,
 		Severity: sev,
 		Message: fmt.Sprintf("%d of %s had page faults (%d in all, at most %d in one sample): %s",
-			faulted, count(samples, "sample"), total, most, tail),
+			faulted, units.Count(samples, "sample"), total, most, tail),
 		Evidence: ev,
 	}, true
 }

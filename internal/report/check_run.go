@@ -8,6 +8,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // switched reports whether another task took the CPU inside s: an
@@ -87,7 +88,7 @@ func checkDisturbed(e Experiment) (finding.Finding, bool) {
 	return finding.Finding{
 		Code:     CodeDisturbed,
 		Severity: sev,
-		Message:  fmt.Sprintf("%d of %s %s preempted (another task took the CPU inside the sample: an involuntary context switch), %s", n, count(total, "sample"), verb, tail),
+		Message:  fmt.Sprintf("%d of %s %s preempted (another task took the CPU inside the sample: an involuntary context switch), %s", n, units.Count(total, "sample"), verb, tail),
 		Evidence: map[string]any{"disturbed_samples": n, "samples": total, "above_p90": above},
 	}, true
 }
@@ -122,7 +123,7 @@ func checkMigrated(e Experiment, f Facts) (finding.Finding, bool) {
 		Code:     CodeMigrated,
 		Severity: finding.Error,
 		Message: fmt.Sprintf("%d of %s left cpu%d or counted a migration%s: the pin did not hold",
-			n, count(len(e.Samples), "sample"), f.CPU, where),
+			n, units.Count(len(e.Samples), "sample"), f.CPU, where),
 		Evidence: map[string]any{"migrated_samples": n, "pinned_cpu": f.CPU, "other_cpus": cpus},
 	}, true
 }
@@ -137,13 +138,13 @@ func checkGC(e Experiment, f Facts) (finding.Finding, bool) {
 	if f.GCOn {
 		return finding.Finding{
 			Code: CodeGC, Severity: finding.Info,
-			Message:  fmt.Sprintf("%s ran while sampling (--gc): their cost is part of the times", count(int(e.GC.Cycles), "GC cycle")),
+			Message:  fmt.Sprintf("%s ran while sampling (--gc): their cost is part of the times", units.Count(int(e.GC.Cycles), "GC cycle")),
 			Evidence: map[string]any{"cycles": e.GC.Cycles, "gc_on": true},
 		}, true
 	}
 	return finding.Finding{
 		Code: CodeGC, Severity: finding.Warn,
-		Message:  fmt.Sprintf("%s ran while sampling although the collector was off: some samples carry their pauses", count(int(e.GC.Cycles), "GC cycle")),
+		Message:  fmt.Sprintf("%s ran while sampling although the collector was off: some samples carry their pauses", units.Count(int(e.GC.Cycles), "GC cycle")),
 		Evidence: map[string]any{"cycles": e.GC.Cycles, "gc_on": false},
 	}, true
 }
@@ -168,7 +169,7 @@ func checkAllocs(e Experiment) (finding.Finding, bool) {
 	return finding.Finding{
 		Code: CodeAllocs, Severity: finding.Info,
 		Message: fmt.Sprintf("%s heap %s per op (%s B/op), measured outside the timed samples",
-			sig(e.GC.AllocsPerOp, 3), noun, sig(e.GC.BytesPerOp, 3)),
+			units.Sig(e.GC.AllocsPerOp, 3), noun, units.Sig(e.GC.BytesPerOp, 3)),
 		Evidence: map[string]any{"allocs_per_op": e.GC.AllocsPerOp, "bytes_per_op": e.GC.BytesPerOp},
 	}, true
 }
@@ -193,7 +194,7 @@ func checkFreqChange(f Facts) (finding.Finding, bool) {
 	return finding.Finding{
 		Code: CodeFreqChange, Severity: finding.Warn,
 		Message: fmt.Sprintf("the effective clock moved from %s before to %s after the run (%s%s, over %s; %s): samples ran at different speeds",
-			FormatHz(f.ClockBeforeHz), FormatHz(f.ClockAfterHz), sign, pct(math.Abs(change)), pct(FreqChangeRatio), orDefault(f.ClockSource, "source unknown")),
+			units.Hz(f.ClockBeforeHz), units.Hz(f.ClockAfterHz), sign, units.Pct(math.Abs(change)), units.Pct(FreqChangeRatio), orDefault(f.ClockSource, "source unknown")),
 		Evidence: map[string]any{"before_hz": f.ClockBeforeHz, "after_hz": f.ClockAfterHz, "change": change},
 	}, true
 }

@@ -6,6 +6,8 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/stats"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // FewSamplesMin is the fewest samples a number is believed from. A median
@@ -31,7 +33,7 @@ func checkFewSamples(st Stats) (finding.Finding, bool) {
 		Code:     CodeFewSamples,
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("only %s (fewer than %d): spread, outliers and drift cannot be judged, and %s enough to move the median; take more (--samples)",
-			count(st.N, "sample"), FewSamplesMin, moving),
+			units.Count(st.N, "sample"), FewSamplesMin, moving),
 		Evidence: map[string]any{"samples": st.N, "min_samples": FewSamplesMin},
 	}, true
 }
@@ -59,7 +61,7 @@ func checkShortSamples(e Experiment, f Facts) (finding.Finding, bool) {
 	if len(ns) == 0 || iters >= harness.MaxIters {
 		return finding.Finding{}, false
 	}
-	med := median(ns)
+	med := stats.Median(ns)
 	want := float64(f.SampleTime.Nanoseconds())
 	if med >= want {
 		return finding.Finding{}, false
@@ -68,7 +70,7 @@ func checkShortSamples(e Experiment, f Facts) (finding.Finding, bool) {
 		Code:     CodeShortSamples,
 		Severity: finding.Info,
 		Message: fmt.Sprintf("the median sample lasted %s, less than the %s asked (--sample-time): the calibration runs were slower than the samples, so each holds fewer iterations than planned",
-			fmtNs(med), fmtNs(want)),
+			units.Duration(med), units.Duration(want)),
 		Evidence: map[string]any{"median_sample_ns": med, "sample_time_ns": int64(f.SampleTime / time.Nanosecond)},
 	}, true
 }

@@ -6,10 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"golang.org/x/perf/benchmath"
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/stats"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 const (
@@ -33,11 +32,11 @@ func checkUnstable(st Stats) (finding.Finding, bool) {
 	var why []string
 	var criteria []string
 	if madRatio > UnstableMADRatio {
-		why = append(why, fmt.Sprintf("the median absolute deviation is %s of the median (over %s)", pctOver(madRatio, UnstableMADRatio), pct(UnstableMADRatio)))
+		why = append(why, fmt.Sprintf("the median absolute deviation is %s of the median (over %s)", units.PctOver(madRatio, UnstableMADRatio), units.Pct(UnstableMADRatio)))
 		criteria = append(criteria, "mad")
 	}
 	if cv > UnstableCVRatio {
-		why = append(why, fmt.Sprintf("the standard deviation is %s of the mean (over %s)", pctOver(cv, UnstableCVRatio), pct(UnstableCVRatio)))
+		why = append(why, fmt.Sprintf("the standard deviation is %s of the mean (over %s)", units.PctOver(cv, UnstableCVRatio), units.Pct(UnstableCVRatio)))
 		criteria = append(criteria, "stddev")
 	}
 	if len(why) == 0 {
@@ -74,8 +73,8 @@ func checkOutliers(e Experiment) (finding.Finding, bool) {
 		return finding.Finding{}, false
 	}
 	slices.Sort(xs)
-	q1 := stat.Quantile(0.25, stat.Empirical, xs, nil)
-	q3 := stat.Quantile(0.75, stat.Empirical, xs, nil)
+	q1 := stats.Quantile(0.25, xs)
+	q3 := stats.Quantile(0.75, xs)
 	lo, hi := q1-TukeyK*(q3-q1), q3+TukeyK*(q3-q1)
 	low, high := 0, 0
 	for _, x := range xs {
@@ -92,15 +91,12 @@ func checkOutliers(e Experiment) (finding.Finding, bool) {
 		Code:     CodeOutliers,
 		Severity: finding.Info,
 		Message: fmt.Sprintf("%d of %s outside Tukey's fences (%s to %s, quartiles ± 1.5 IQR): %d low, %d high",
-			low+high, count(len(xs), "sample"), fmtNs(lo), fmtNs(hi), low, high),
+			low+high, units.Count(len(xs), "sample"), units.Duration(lo), units.Duration(hi), low, high),
 		Evidence: map[string]any{"low": low, "high": high, "fence_low_ns": lo, "fence_high_ns": hi},
 	}, true
 }
 
 const (
-	// MADToSigma scales a median absolute deviation to the standard
-	// deviation of a normal distribution (1 / Φ⁻¹(3/4)).
-	MADToSigma = 1.4826
 	// FirstSlowSigmas: the first sample is "far slower" when it lies more
 	// than 10 σ (estimated from the MAD) above the median of the rest;
 	// noise alone practically never does that.
@@ -122,9 +118,9 @@ func checkFirstSlow(e Experiment) (finding.Finding, bool) {
 	if len(rest) < 2 {
 		return finding.Finding{}, false
 	}
-	med := median(rest)
-	m := mad(rest, med)
-	limit := med + FirstSlowSigmas*MADToSigma*m
+	med := stats.Median(rest)
+	m := stats.MAD(rest, med)
+	limit := med + FirstSlowSigmas*stats.MADToSigma*m
 	if first <= limit || first <= med*(1+FirstSlowMinExcess) {
 		return finding.Finding{}, false
 	}
@@ -132,7 +128,7 @@ func checkFirstSlow(e Experiment) (finding.Finding, bool) {
 		Code:     CodeFirstSlow,
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("the first sample took %s/op, the others %s (median) ± %s (MAD): beyond median + 10 x 1.4826 x MAD = %s; the warm-up was too short",
-			fmtNs(first), fmtNs(med), fmtNs(m), fmtNs(limit)),
+			units.Duration(first), units.Duration(med), units.Duration(m), units.Duration(limit)),
 		Evidence: map[string]any{"first_ns": first, "median_rest_ns": med, "mad_rest_ns": m, "limit_ns": limit},
 	}, true
 }
@@ -158,12 +154,12 @@ func checkDrift(e Experiment) (finding.Finding, bool) {
 		return finding.Finding{}, false
 	}
 	a, b := xs[:len(xs)/2], xs[len(xs)/2:]
-	ma, mb := median(a), median(b)
+	ma, mb := stats.Median(a), stats.Median(b)
 	if ma <= 0 {
 		return finding.Finding{}, false
 	}
 	change := (mb - ma) / ma
-	p := uTest(a, b)
+	p := stats.MannWhitney(a, b)
 	if p >= DriftAlpha || math.Abs(change) <= DriftMinChange {
 		return finding.Finding{}, false
 	}
@@ -175,19 +171,7 @@ func checkDrift(e Experiment) (finding.Finding, bool) {
 		Code:     CodeDrift,
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("the second half of the samples is %s %s than the first (median %s vs %s; Mann-Whitney p = %s < %s): something changed during the run",
-			pct(math.Abs(change)), dir, fmtNs(mb), fmtNs(ma), sig(p, 2), sig(DriftAlpha, 2)),
+			units.Pct(math.Abs(change)), dir, units.Duration(mb), units.Duration(ma), units.Sig(p, 2), units.Sig(DriftAlpha, 2)),
 		Evidence: map[string]any{"first_half_median_ns": ma, "second_half_median_ns": mb, "change": change, "p": p},
 	}, true
-}
-
-// uTest is the two-sided p-value of the Mann-Whitney U test that a and b
-// come from the same distribution (benchmath.AssumeNothing: no assumption
-// on the shape of the distribution, which benchmark times rarely meet;
-// exact without ties for small samples, normal approximation otherwise).
-// It needs 5 values per group to reach p < 0.01.
-func uTest(a, b []float64) float64 {
-	thr := benchmath.DefaultThresholds
-	sa := benchmath.NewSample(slices.Clone(a), &thr)
-	sb := benchmath.NewSample(slices.Clone(b), &thr)
-	return benchmath.AssumeNothing.Compare(sa, sb).P
 }

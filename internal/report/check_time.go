@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // checkImpossible: the median, converted to cycles at the highest clock the
@@ -27,8 +28,8 @@ func checkImpossible(e Experiment, st Stats, f Facts) (finding.Finding, bool) {
 	if unit == "" {
 		unit = "unit"
 	}
-	units := strconv.FormatFloat(e.Units, 'f', -1, 64)
-	many := plural(unit)
+	amount := strconv.FormatFloat(e.Units, 'f', -1, 64)
+	many := units.Plural(unit)
 	if e.Units == 1 {
 		many = unit
 	}
@@ -36,7 +37,7 @@ func checkImpossible(e Experiment, st Stats, f Facts) (finding.Finding, bool) {
 		Code:     CodeImpossible,
 		Severity: finding.Error,
 		Message: fmt.Sprintf("%s %s in %s at %s (%s) = %s cycle each; no core does one %s in less than %s cycle: the work did not run",
-			units, many, cyclesText(cycles), FormatHz(hz), source, sig(perUnit, 2), unit, sig(floor, 2)),
+			amount, many, cyclesText(cycles), units.Hz(hz), source, units.Sig(perUnit, 2), unit, units.Sig(floor, 2)),
 		Evidence: map[string]any{
 			"median_ns":       st.Median,
 			"clock_hz":        hz,
@@ -90,8 +91,8 @@ func checkBelowClock(e Experiment, f Facts) (finding.Finding, bool) {
 		Code:     CodeBelowClock,
 		Severity: finding.Error,
 		Message: fmt.Sprintf("%d of %s lasted less than %d clock steps (%d x %s = %s), the shortest %s: the clock cannot time them to 0.1%%",
-			short, count(len(e.Samples), "sample"), BelowClockSteps, BelowClockSteps,
-			fmtNs(f.GranularityNs), fmtNs(limit), fmtNs(float64(shortest))),
+			short, units.Count(len(e.Samples), "sample"), BelowClockSteps, BelowClockSteps,
+			units.Duration(f.GranularityNs), units.Duration(limit), units.Duration(float64(shortest))),
 		Evidence: map[string]any{
 			"short_samples":  short,
 			"samples":        len(e.Samples),
@@ -105,7 +106,7 @@ func checkBelowClock(e Experiment, f Facts) (finding.Finding, bool) {
 // cyclesText is "1 cycle", "1.9 cycles": the count at two significant
 // digits, with the noun agreeing.
 func cyclesText(c float64) string {
-	if n := sig(c, 2); n != "1" {
+	if n := units.Sig(c, 2); n != "1" {
 		return n + " cycles"
 	}
 	return "1 cycle"

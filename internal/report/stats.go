@@ -4,9 +4,8 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/stats"
 )
 
 // Compute returns the distribution of ns/op over samples. Samples without
@@ -35,8 +34,8 @@ func Compute(samples []harness.Sample) Stats {
 	st := Stats{
 		N:      n,
 		Min:    xs[0],
-		Median: medianSorted(xs),
-		P90:    stat.Quantile(0.9, stat.Empirical, xs, nil),
+		Median: stats.MedianSorted(xs),
+		P90:    stats.Quantile(0.9, xs),
 		Max:    xs[n-1],
 	}
 	var sum float64
@@ -52,7 +51,7 @@ func Compute(samples []harness.Sample) Stats {
 		}
 		st.StdDev = math.Sqrt(ss / float64(n-1))
 	}
-	st.MAD = mad(xs, st.Median)
+	st.MAD = stats.MAD(xs, st.Median)
 	return st
 }
 
@@ -66,34 +65,4 @@ func NsPerOp(samples []harness.Sample) []float64 {
 		}
 	}
 	return xs
-}
-
-// medianSorted is the middle of sorted xs (mean of the two middle values
-// for even length); 0 for none.
-func medianSorted(xs []float64) float64 {
-	n := len(xs)
-	switch {
-	case n == 0:
-		return 0
-	case n%2 == 1:
-		return xs[n/2]
-	default:
-		return (xs[n/2-1] + xs[n/2]) / 2
-	}
-}
-
-// median sorts a copy of xs and returns its median.
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	return medianSorted(s)
-}
-
-// mad is the unscaled median absolute deviation of xs around m.
-func mad(xs []float64, m float64) float64 {
-	dev := make([]float64, len(xs))
-	for i, x := range xs {
-		dev[i] = math.Abs(x - m)
-	}
-	return median(dev)
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/stats"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // writeText writes the report for a person: machine header, clock and
@@ -96,7 +98,7 @@ func clockLine(r *Result) string {
 		if v <= 0 {
 			return "unknown"
 		}
-		return fmtNs(v)
+		return units.Duration(v)
 	}
 	s := fmt.Sprintf("clock: time.Now costs %s, step %s", ns(r.Clock.NowCostNs), ns(r.Clock.GranularityNs))
 	ec := r.EffectiveClock
@@ -104,7 +106,7 @@ func clockLine(r *Result) string {
 		if v <= 0 {
 			return "unknown"
 		}
-		return FormatHz(v)
+		return units.Hz(v)
 	}
 	if ec.BeforeHz > 0 || ec.AfterHz > 0 {
 		s += fmt.Sprintf("; effective clock %s before, %s after (%s)", hz(ec.BeforeHz), hz(ec.AfterHz), orDefault(ec.Source, "source unknown"))
@@ -112,7 +114,7 @@ func clockLine(r *Result) string {
 		s += "; effective clock " + orDefault(ec.Source, "unknown")
 	}
 	if r.MaxFreqHz > 0 {
-		s += fmt.Sprintf("; max %s (%s)", FormatHz(r.MaxFreqHz), orDefault(r.MaxFreqSource, "source unknown"))
+		s += fmt.Sprintf("; max %s (%s)", units.Hz(r.MaxFreqHz), orDefault(r.MaxFreqSource, "source unknown"))
 	} else {
 		s += "; max frequency " + orDefault(r.MaxFreqSource, "unknown")
 	}
@@ -204,7 +206,7 @@ func tableRows(r *Result) [][]string {
 			}
 			row = append(row, what, "-", "-", "-", "0", "-", "-")
 		} else {
-			row = append(row, fmtNs(st.Min), fmtNs(st.Median), fmtNs(st.P90), fmtNs(st.Max),
+			row = append(row, units.Duration(st.Min), units.Duration(st.Median), units.Duration(st.P90), units.Duration(st.Max),
 				strconv.Itoa(st.N), itersCell(e), allocsCell(e.GC.AllocsPerOp, allocsKnown(r, e)))
 		}
 		c, cok := perOpMedian(e, harness.CounterCycles)
@@ -260,7 +262,7 @@ func cell(v float64, ok bool) string {
 	if !ok {
 		return "-"
 	}
-	return sig(v, 3)
+	return units.Sig(v, 3)
 }
 
 // perOpMedian is the median over e's samples of counter c per op; false
@@ -275,7 +277,7 @@ func perOpMedian(e Experiment, c string) (float64, bool) {
 	if len(xs) == 0 {
 		return 0, false
 	}
-	return median(xs), true
+	return stats.Median(xs), true
 }
 
 // quietCodes are findings that, at severity info, leave the verdict alone

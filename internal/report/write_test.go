@@ -10,6 +10,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 func TestWriteGolden(t *testing.T) {
@@ -124,8 +125,8 @@ func TestFmtNs(t *testing.T) {
 		{0, "0 ns"}, {0.452, "0.452 ns"}, {0.00005, "0.00005 ns"}, {3.14159, "3.14 ns"}, {314.3, "314 ns"},
 		{999.7, "1 µs"}, {1234, "1.23 µs"}, {410000, "410 µs"}, {12345678, "12.3 ms"}, {2.5e9, "2.5 s"},
 	} {
-		if got := fmtNs(tt.ns); got != tt.want {
-			t.Errorf("fmtNs(%v) = %q, want %q", tt.ns, got, tt.want)
+		if got := units.Duration(tt.ns); got != tt.want {
+			t.Errorf("units.Duration(%v) = %q, want %q", tt.ns, got, tt.want)
 		}
 	}
 }

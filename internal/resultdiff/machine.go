@@ -2,11 +2,13 @@ package resultdiff
 
 import (
 	"fmt"
-	"github.com/benchy-dev/benchy/internal/compare"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/units"
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
@@ -65,7 +67,7 @@ func Differences(old, cur *report.Result) []Difference {
 	add("frequency limits", freqLimits(old), freqLimits(cur))
 	add("core type", coreType(old), coreType(cur))
 	if a, b := clockHz(old), clockHz(cur); a > 0 && b > 0 && math.Abs(b/a-1) > clockDiff {
-		add("effective clock", report.FormatHz(a), report.FormatHz(b))
+		add("effective clock", units.Hz(a), units.Hz(b))
 	}
 	if a, b := load1(old), load1(cur); !math.IsNaN(a) && !math.IsNaN(b) && math.Abs(a-b) >= loadDiff {
 		add("load average (1 min)", strconv.FormatFloat(a, 'f', 2, 64), strconv.FormatFloat(b, 'f', 2, 64))
@@ -136,7 +138,7 @@ func governor(r *report.Result) string {
 
 func maxFreq(r *report.Result) string {
 	if r.MaxFreqHz > 0 {
-		return report.FormatHz(r.MaxFreqHz)
+		return units.Hz(r.MaxFreqHz)
 	}
 	if unknown(r.MaxFreqSource) {
 		return r.MaxFreqSource
@@ -159,7 +161,7 @@ func freqLimits(r *report.Result) string {
 	case !ok2:
 		return c.MaxFreqKHz.String()
 	}
-	return report.FormatHz(float64(lo)*1e3) + " to " + report.FormatHz(float64(hi)*1e3)
+	return units.Hz(float64(lo)*1e3) + " to " + units.Hz(float64(hi)*1e3)
 }
 
 func coreType(r *report.Result) string {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/compare"
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 func TestFmtHz(t *testing.T) {
@@ -13,7 +13,7 @@ func TestFmtHz(t *testing.T) {
 		hz   float64
 		want string
 	}{{2.95e9, "2.95 GHz"}, {8e8, "800 MHz"}} {
-		if got := report.FormatHz(tt.hz); got != tt.want {
+		if got := units.Hz(tt.hz); got != tt.want {
 			t.Errorf("FormatHz(%v) = %q, want %q", tt.hz, got, tt.want)
 		}
 	}

@@ -6,10 +6,11 @@ package resultdiff
 import (
 	"encoding/json"
 	"errors"
-	"github.com/benchy-dev/benchy/internal/compare"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/compare"
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/report"
@@ -198,7 +199,7 @@ func notComparable(old, cur *report.Experiment) string {
 	case o == "" && n == "":
 		return ""
 	case o == n:
-		return "both runs " + plural(o)
+		return "both runs " + bothRuns(o)
 	case o == "":
 		return "new " + n
 	case n == "":
@@ -239,8 +240,8 @@ func unbelievable(e *report.Experiment) string {
 	return "is not believable: " + strings.Join(codes, ", ")
 }
 
-// plural turns the reason of one run into the reason of both.
-func plural(reason string) string {
+// bothRuns turns the reason of one run into the reason of both.
+func bothRuns(reason string) string {
 	return strings.Replace(reason, "is not", "are not", 1)
 }
 

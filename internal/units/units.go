@@ -1,0 +1,116 @@
+// Package units formats numbers for people, one way each: durations,
+// clock rates, percentages, significant digits and English plurals. Every
+// writer of benchy uses these, so one number reads the same everywhere.
+package units
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Sig formats x with n significant digits in plain decimal notation,
+// without trailing zeros after the point: Sig(0.1414, 2) = "0.14",
+// Sig(4096, 2) = "4096", Sig(0.00000005, 2) = "0.00000005".
+func Sig(x float64, n int) string {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	d := max(n-1-int(math.Floor(math.Log10(math.Abs(x)))), 0)
+	s := strconv.FormatFloat(x, 'f', d, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// roundSig rounds x to n significant digits.
+func roundSig(x float64, n int) float64 {
+	v, _ := strconv.ParseFloat(Sig(x, n), 64)
+	return v
+}
+
+// Duration formats a time in nanoseconds with three significant digits and
+// the unit that keeps the number between 1 and 1000 (ns below 1 ns too):
+// "0.272 ns", "1.12 µs", "12.8 ms".
+func Duration(ns float64) string {
+	names := []string{"ns", "µs", "ms", "s"}
+	i := 0
+	for i < len(names)-1 && math.Abs(ns) >= math.Pow(1000, float64(i+1)) {
+		i++
+	}
+	v := ns / math.Pow(1000, float64(i))
+	// Rounding may reach 1000 (999.7 ns -> "1000"): use the next unit.
+	if i < len(names)-1 && math.Abs(roundSig(v, 3)) >= 1000 {
+		i++
+		v = ns / math.Pow(1000, float64(i))
+	}
+	return Sig(v, 3) + " " + names[i]
+}
+
+// Hz formats a clock rate as "2.95 GHz" (three significant digits above
+// 1 GHz, MHz below).
+func Hz(hz float64) string {
+	if hz >= 1e9 {
+		return Sig(hz/1e9, 3) + " GHz"
+	}
+	return Sig(hz/1e6, 3) + " MHz"
+}
+
+// Plural returns the plural of an English noun: "add" -> "adds",
+// "multiply" -> "multiplies", "pass" -> "passes"; "units" for none.
+func Plural(noun string) string {
+	switch {
+	case noun == "":
+		return "units"
+	case strings.HasSuffix(noun, "y") && len(noun) > 1 && !strings.ContainsRune("aeiou", rune(noun[len(noun)-2])):
+		return noun[:len(noun)-1] + "ies"
+	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"),
+		strings.HasSuffix(noun, "sh"), strings.HasSuffix(noun, "ch"):
+		return noun + "es"
+	}
+	return noun + "s"
+}
+
+// Count formats "1 sample", "3 samples".
+func Count[N int | int64 | uint32 | uint64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %s", n, Plural(noun))
+}
+
+// Pct formats a ratio as a percentage with two significant digits:
+// 0.053 -> "5.3%".
+func Pct(ratio float64) string {
+	return Sig(100*ratio, 2) + "%"
+}
+
+// PctOver is Pct of a ratio that exceeds limit, with as many digits as it
+// takes not to print the same figure as the limit ("10.4% (over 10%)",
+// not "10% (over 10%)").
+func PctOver(ratio, limit float64) string {
+	for n := 2; n < 6; n++ {
+		if s := Sig(100*ratio, n); s != Sig(100*limit, n) {
+			return s + "%"
+		}
+	}
+	return Sig(100*ratio, 6) + "%"
+}
+
+// Percent formats a fraction exactly as the user would write it: 0.05 ->
+// "5%", 0.005 -> "0.5%".
+func Percent(f float64) string {
+	return strconv.FormatFloat(100*f, 'f', -1, 64) + "%"
+}
+
+// Change formats a relative change as a signed percentage: "+12.3%",
+// "-0.48%" (two decimals below 1%).
+func Change(x float64) string {
+	v := 100 * x
+	if math.Abs(v) < 1 && v != 0 {
+		return fmt.Sprintf("%+.2f%%", v)
+	}
+	return fmt.Sprintf("%+.1f%%", v)
+}
