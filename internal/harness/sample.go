@@ -10,6 +10,10 @@ type Sample struct {
 	// Counters holds the change of each per-thread counter over the sample,
 	// by event name (see the Counter* constants); absent when not counted.
 	Counters map[string]int64 `json:"counters,omitempty"`
+	// Process is the 0-based index of the process the sample was taken
+	// in, when a measurement spans several processes (each its own heap
+	// and layout, the unit of comparison); 0 for a single process.
+	Process int `json:"process,omitempty"`
 }
 
 // NsPerOp is the sample's time per op; 0 when the sample has no iterations.
