@@ -393,3 +393,101 @@ func TestIntervalMustClearTheThreshold(t *testing.T) {
 		t.Errorf("interval -5%%..-2.5%%: verdict %q, want faster", v)
 	}
 }
+
+// The paired test uses the pairing: a true +3% on a machine drifting by
+// 20% over the rounds is found, though the two samples overlap wholly.
+func TestPairedFindsAChangeOnADriftingMachine(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	base := make([]float64, 31)
+	cand := make([]float64, 31)
+	for i := range base {
+		drift := 100 * (1 + 0.2*float64(i)/31)
+		base[i] = drift * (1 + 0.005*rng.NormFloat64())
+		cand[i] = drift * 1.03 * (1 + 0.005*rng.NormFloat64())
+	}
+	p := Paired(base, cand, 0.01)
+	if p.Verdict != Slower || !(p.P < 0.001) {
+		t.Errorf("verdict %q p %v, want slower with p < 0.001: %s", p.Verdict, p.P, p.Sentence)
+	}
+	if q := stats.MannWhitney(base, cand); q < 0.05 {
+		t.Logf("note: Mann-Whitney on the same data gives p = %v", q)
+	}
+}
+
+// runs makes k runs of n samples around center, each run shifted by its
+// own run effect (relative sd runSD) and each sample by noise sd.
+func runs(rng *rand.Rand, k, n int, center, runSD, sd float64) [][]float64 {
+	out := make([][]float64, k)
+	for r := range out {
+		level := center * math.Exp(runSD*rng.NormFloat64())
+		out[r] = make([]float64, n)
+		for i := range out[r] {
+			out[r][i] = level * (1 + sd*rng.NormFloat64())
+		}
+	}
+	return out
+}
+
+// Runs differ as wholes: with a 3% run-to-run variation, pooling the
+// samples of one run per side (Unpaired) claims a difference between
+// identical programs most of the time; Runs, with the run as the unit (or
+// the assumed run noise for one run per side), rarely.
+func TestRunsAsTheUnit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	var pooled, single, several int
+	const trials = 200
+	for range trials {
+		a1, b1 := runs(rng, 1, 31, 100, 0.03, 0.01), runs(rng, 1, 31, 100, 0.03, 0.01)
+		if v := Unpaired(a1[0], b1[0], DefaultThreshold).Verdict; v == Faster || v == Slower {
+			pooled++
+		}
+		if v := Runs(a1, b1, DefaultThreshold, DefaultRunNoise).Verdict; v == Faster || v == Slower {
+			single++
+		}
+		a3, b3 := runs(rng, 3, 31, 100, 0.03, 0.01), runs(rng, 3, 31, 100, 0.03, 0.01)
+		if v := Runs(a3, b3, DefaultThreshold, DefaultRunNoise).Verdict; v == Faster || v == Slower {
+			several++
+		}
+	}
+	t.Logf("false claims in %d A/A comparisons with 3%% run-to-run variation: pooled samples %d, one run per side %d, three runs per side %d",
+		trials, pooled, single, several)
+	if pooled < trials/3 {
+		t.Errorf("the simulation does not show the problem: pooled samples claimed only %d of %d", pooled, trials)
+	}
+	if single > trials/20 || several > trials/20 {
+		t.Errorf("Runs claimed %d (one run per side) and %d (three) of %d A/A comparisons, want at most 5%%", single, several, trials)
+	}
+	// A real +20% is still found with three runs per side.
+	a, b := runs(rng, 3, 31, 100, 0.03, 0.01), runs(rng, 3, 31, 120, 0.03, 0.01)
+	if p := Runs(a, b, DefaultThreshold, DefaultRunNoise); p.Verdict != Slower || p.BaseRuns != 3 || !strings.Contains(p.Sentence, "3+3 runs") {
+		t.Errorf("+20%% over 3+3 runs: %s", p.Sentence)
+	}
+}
+
+func TestOneRunPerSideSaysWhatItCanTell(t *testing.T) {
+	base := noisy(60, 31, 100, 0.005)
+	p := Runs([][]float64{base}, [][]float64{noisy(61, 31, 104, 0.005)}, DefaultThreshold, DefaultRunNoise)
+	if p.Verdict != NoDifference || p.Detectable < 0.08 || p.Detectable > 0.09 {
+		t.Errorf("+4%% from one run per side: %q, detectable %v; want no difference and about 8.7%%", p.Verdict, p.Detectable)
+	}
+	if !strings.Contains(p.Sentence, "one run per side tells only changes beyond 8.7%") {
+		t.Errorf("sentence does not say what one run can tell: %s", p.Sentence)
+	}
+	if q := Runs([][]float64{base}, [][]float64{noisy(62, 31, 130, 0.005)}, DefaultThreshold, DefaultRunNoise); q.Verdict != Slower {
+		t.Errorf("+30%% from one run per side: %s", q.Sentence)
+	}
+}
+
+func TestInconclusive(t *testing.T) {
+	p := Paired(noisy(70, 31, 100, 0.01), noisy(71, 31, 130, 0.01), DefaultThreshold)
+	p.SetNames("a", "b")
+	p.MarkInconclusive("the machine was busy (a: slow-core); rerun on a quieter machine")
+	if p.Verdict != Inconclusive || p.Judged() || p.Sentence != "b vs a: inconclusive: the machine was busy (a: slow-core); rerun on a quieter machine" {
+		t.Errorf("%+v", p)
+	}
+	ps := []Pair{p, Paired(noisy(72, 31, 100, 0.01), noisy(73, 31, 50, 0.01), DefaultThreshold)}
+	Holm(ps, DefaultAlpha)
+	if ps[0].Verdict != Inconclusive || ps[0].Comparisons != 2 {
+		t.Errorf("after Holm: %q over %d comparisons, want inconclusive over 2", ps[0].Verdict, ps[0].Comparisons)
+	}
+}

@@ -17,8 +17,9 @@ import (
 // smallest (k = 1..m) becomes min(1, (m-k+1) p), made non-decreasing
 // (each adjusted value is at least the one before it).
 //
-// Pairs that are not comparable have no test and are left out of m. With
-// one comparison AdjustedP = P. An alpha outside (0, 1) means
+// Pairs that are not comparable have no test and are left out of m;
+// inconclusive ones were tested and count. With one comparison AdjustedP
+// = P. An alpha outside (0, 1) means
 // DefaultAlpha.
 func Holm(pairs []Pair, alpha float64) {
 	if !(alpha > 0 && alpha < 1) {

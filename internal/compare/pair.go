@@ -2,9 +2,11 @@
 // samples, and claims a difference only when it is bigger than the noise.
 //
 // A comparison (Pair) has three pieces of evidence: a 95% confidence
-// interval of the ratio candidate/base, the two-sided Mann-Whitney U test
-// (golang.org/x/perf/benchmath, AssumeNothing), and a threshold below which
-// a change is too small to matter. The verdict is "faster" or "slower" only
+// interval of the ratio candidate/base, a two-sided test (Wilcoxon
+// signed-rank on the per-round ratios of interleaved rounds, Mann-Whitney U
+// for two separate runs, Welch's t on the run medians when each side has
+// several runs), and a threshold below which a change is too small to
+// matter. The verdict is "faster" or "slower" only
 // when all three agree: the interval excludes 1, the change exceeds the
 // threshold, and the p-value (Holm-adjusted when several comparisons are
 // made at once) is below alpha. Otherwise it is "no difference detected",
@@ -25,6 +27,19 @@ const (
 	Slower        = "slower"
 	NoDifference  = "no difference detected"
 	NotComparable = "not comparable"
+	// Inconclusive: the numbers may show a difference, but what happened
+	// to the machine while measuring could have made it; nothing is
+	// claimed (see MarkInconclusive).
+	Inconclusive = "inconclusive"
+)
+
+// Bases of a comparison: what was compared per op.
+const (
+	BasisWall         = ""               // wall time, the default
+	BasisCycles       = "cycles"         // wall time at the clock measured around each experiment
+	BasisOnCPU        = "on-CPU time"    // the time the measured thread was on the CPU
+	BasisOnCPUCycles  = "on-CPU cycles"  // on-CPU time at the measured clock
+	basisCyclesReason = "in cycles at the clock measured around each experiment"
 )
 
 // Defaults.
@@ -53,8 +68,19 @@ type Pair struct {
 	Base      string `json:"base"`
 	Candidate string `json:"candidate"`
 	// Paired is true for interleaved rounds (Paired), false for two
-	// separate runs (Unpaired).
+	// separate runs (Unpaired, Runs).
 	Paired bool `json:"paired"`
+	// Basis is what was compared per op when it is not wall time: cycles,
+	// on-CPU time or on-CPU cycles (the Basis* constants).
+	Basis string `json:"basis,omitempty"`
+	// BaseRuns and CandidateRuns count the independent runs (or processes)
+	// of each side when the run was the unit of the comparison.
+	BaseRuns      int `json:"base_runs,omitempty"`
+	CandidateRuns int `json:"candidate_runs,omitempty"`
+	// Detectable is, for separate runs with one run on a side, the least
+	// relative change run-to-run variation lets one run per side tell
+	// (RunNoise); 0 otherwise.
+	Detectable float64 `json:"detectable,omitempty"`
 
 	BaseMedian      float64 `json:"base_median_ns"`
 	CandidateMedian float64 `json:"candidate_median_ns"`
@@ -70,7 +96,8 @@ type Pair struct {
 	CIHigh     float64 `json:"ci_high"`
 	Confidence float64 `json:"confidence"`
 
-	// P is the two-sided Mann-Whitney U p-value; AdjustedP is P after the
+	// P is the two-sided p-value of the comparison's test (see the
+	// package doc); AdjustedP is P after the
 	// Holm-Bonferroni correction over Comparisons comparisons (= P when
 	// there is one). Alpha is the level AdjustedP is held to.
 	P           float64 `json:"p"`
@@ -111,14 +138,29 @@ func (p *Pair) MarkNotComparable(reason string) {
 	p.Sentence = sentence(*p)
 }
 
+// MarkInconclusive sets the verdict to "inconclusive" for reason (the
+// machine was busy while one side was measured): the statistics stay, as
+// evidence, but no difference is claimed from them. Holm still counts the
+// pair: it was tested.
+func (p *Pair) MarkInconclusive(reason string) {
+	p.Verdict, p.Reason = Inconclusive, reason
+	p.Sentence = sentence(*p)
+}
+
+// Judged reports whether the pair has a verdict a gate can rely on:
+// faster, slower or no difference detected.
+func (p Pair) Judged() bool {
+	return p.Verdict == Faster || p.Verdict == Slower || p.Verdict == NoDifference
+}
+
 // decide sets the verdict, reason and sentence from the evidence. The
 // rule, in order: the interval must exclude 1, the adjusted p-value must
 // be below alpha, the change must exceed the threshold, and so must the
 // whole interval (a change whose interval reaches inside the threshold may
 // be no bigger than the noise); the first that fails is the reason. A pair
-// marked not comparable stays so.
+// marked not comparable or inconclusive stays so.
 func (p *Pair) decide() {
-	if p.Verdict != NotComparable {
+	if p.Verdict != NotComparable && p.Verdict != Inconclusive {
 		p.Verdict, p.Reason = verdict(*p)
 	}
 	p.Sentence = sentence(*p)

@@ -20,9 +20,12 @@ import (
 // Assumption: the per-round ratios are independent and identically
 // distributed, no more (not normal, not symmetric). Rounds taken in ABBA
 // order make a linear drift hit both sides equally on average. The p-value
-// is the two-sided Mann-Whitney U test of the two samples (benchmath
-// AssumeNothing.Compare), which ignores the pairing and so is, if anything,
-// conservative.
+// is the two-sided Wilcoxon signed-rank test of the per-round log ratios
+// (stats.WilcoxonSignedRank): it uses the pairing, so a drifting machine
+// does not hide a real change. (A Mann-Whitney test of the two samples
+// throws the pairing away: in simulation a true +3% with a drifting
+// machine was found 78% of the time that way, against 100% by the paired
+// interval.)
 //
 // Minimum: MinSamples (6) rounds, and base and cand of the same length;
 // otherwise the verdict is "not comparable" with the reason. A threshold
@@ -50,7 +53,11 @@ func Paired(base, cand []float64, threshold float64) Pair {
 	p.Ratio = stats.Median(ratios)
 	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(ratios, &benchmath.DefaultThresholds), Confidence)
 	p.CILow, p.CIHigh, p.Confidence = s.Lo, s.Hi, s.Confidence
-	p.P = stats.MannWhitney(base, cand)
+	logs := make([]float64, p.N)
+	for i, r := range ratios {
+		logs[i] = math.Log(r)
+	}
+	p.P = stats.WilcoxonSignedRank(logs)
 	p.AdjustedP = p.P
 	p.decide()
 	return p

@@ -25,17 +25,35 @@ func sentence(p Pair) string {
 	switch p.Verdict {
 	case NotComparable:
 		return fmt.Sprintf("%s vs %s: not comparable (%s)", cand, base, p.Reason)
+	case Inconclusive:
+		return fmt.Sprintf("%s vs %s: inconclusive: %s", cand, base, p.Reason)
 	case Faster, Slower:
-		return fmt.Sprintf("%s is %s %s than %s (%s, %s, %s)",
-			cand, amount(p), p.Verdict, base, ciText(p), pText(p), nText(p))
+		return fmt.Sprintf("%s is %s %s than %s (%s, %s, %s%s)",
+			cand, amount(p), p.Verdict, base, ciText(p), pText(p), nText(p), basisText(p))
 	}
 	lo, r, hi := fmtRatios(p.CILow, p.Ratio, p.CIHigh)
-	s := fmt.Sprintf("%s vs %s: no difference detected (ratio %s, 95%% CI %s-%s, %s, %s",
-		cand, base, r, lo, hi, pText(p), nText(p))
+	s := fmt.Sprintf("%s vs %s: no difference detected (ratio %s, 95%% CI %s-%s, %s, %s%s",
+		cand, base, r, lo, hi, pText(p), nText(p), basisText(p))
 	if p.Reason != "" && !strings.Contains(p.Reason, "interval includes 1") {
 		s += "; " + p.Reason
 	}
+	if p.Detectable > 0 {
+		s += fmt.Sprintf("; one run per side tells only changes beyond %s from run-to-run variation: give several runs per side",
+			units.Sig(100*p.Detectable, 2)+"%")
+	}
 	return s + ")"
+}
+
+// basisText says what was compared when it is not wall time: "; in
+// cycles at the clock measured around each experiment".
+func basisText(p Pair) string {
+	switch p.Basis {
+	case BasisCycles:
+		return "; " + basisCyclesReason
+	case BasisOnCPU, BasisOnCPUCycles:
+		return "; judged on " + p.Basis + ": the machine was busy, and the time the thread was off the CPU is left out"
+	}
+	return ""
 }
 
 // amount is how much faster or slower p's candidate is, without the
@@ -80,13 +98,16 @@ func pText(p Pair) string {
 	return s
 }
 
-// nText is the amount of data: "31 rounds" or "31+30 samples".
+// nText is the amount of data: "31 rounds", "31+30 samples" or, when
+// the run was the unit, "3+3 runs".
 func nText(p Pair) string {
-	if p.Paired {
-		if p.N == 1 {
-			return "1 round"
-		}
+	switch {
+	case p.Paired && p.N == 1:
+		return "1 round"
+	case p.Paired:
 		return itoa(p.N) + " rounds"
+	case p.BaseRuns > 1 && p.CandidateRuns > 1:
+		return itoa(p.BaseRuns) + "+" + itoa(p.CandidateRuns) + " runs"
 	}
 	return itoa(p.BaseN) + "+" + itoa(p.CandidateN) + " samples"
 }

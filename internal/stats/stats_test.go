@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -57,5 +58,68 @@ func TestMannWhitney(t *testing.T) {
 	}
 	if a[0] != 1 || b[0] != 6 {
 		t.Error("MannWhitney changed its input")
+	}
+}
+
+func TestWilcoxonSignedRank(t *testing.T) {
+	// R: wilcox.test(c(1.83,0.50,1.62,2.48,1.68,1.88,1.55,3.06,1.30),
+	//                c(0.878,0.647,0.598,2.05,1.06,1.29,1.06,3.14,1.29), paired=TRUE)
+	// V = 40, p-value = 0.03906 (exact).
+	x := []float64{1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30}
+	y := []float64{0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29}
+	d := make([]float64, len(x))
+	for i := range x {
+		d[i] = x[i] - y[i]
+	}
+	if p := WilcoxonSignedRank(d); math.Abs(p-0.0390625) > 1e-9 {
+		t.Errorf("p = %v, want 0.0390625 (R's exact value)", p)
+	}
+	// Six pairs all of one sign: the smallest p with 6 is 2/64.
+	if p := WilcoxonSignedRank([]float64{1, 2, 3, 4, 5, 6}); math.Abs(p-2.0/64) > 1e-12 {
+		t.Errorf("p = %v, want 1/32", p)
+	}
+	if p := WilcoxonSignedRank([]float64{0, 0, 0}); p != 1 {
+		t.Errorf("no difference: p = %v, want 1", p)
+	}
+	// Ties use the normal approximation and stay a probability.
+	if p := WilcoxonSignedRank([]float64{1, 1, 1, -1, 2, 2, 3, 3, 3, 3}); !(p > 0 && p < 1) {
+		t.Errorf("tied: p = %v", p)
+	}
+}
+
+// Under the null (symmetric differences) the signed-rank p-value is about
+// uniform: at most about 5% of tests of noise fall below 0.05.
+func TestWilcoxonFalseAlarms(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	low := 0
+	for range 2000 {
+		d := make([]float64, 31)
+		for i := range d {
+			d[i] = rng.NormFloat64()
+		}
+		if WilcoxonSignedRank(d) < 0.05 {
+			low++
+		}
+	}
+	if low > 130 { // 5% of 2000 is 100; allow the sampling spread
+		t.Errorf("%d of 2000 null tests below 0.05", low)
+	}
+}
+
+func TestWelch(t *testing.T) {
+	// By hand: means 19.88 and 22.8, variances 0.977 and 0.925, se 0.6168,
+	// t = 4.734 on 7.99 degrees of freedom (t(0.975, 8) = 2.306):
+	// interval 2.92 ± 1.422, p = 0.0015.
+	a := []float64{19.1, 20.2, 21.3, 18.8, 20.0}
+	b := []float64{22.0, 23.1, 21.8, 24.2, 22.9}
+	diff, lo, hi, p, ok := Welch(a, b, 0.95)
+	if !ok || math.Abs(diff-2.92) > 1e-9 || math.Abs(lo-1.498) > 0.002 || math.Abs(hi-4.342) > 0.002 || math.Abs(p-0.00148) > 0.0001 {
+		t.Errorf("Welch = %v [%v, %v] p %v ok %v", diff, lo, hi, p, ok)
+	}
+	if _, _, _, _, ok := Welch([]float64{1}, b, 0.95); ok {
+		t.Error("one value on a side must not give an interval")
+	}
+	if d, lo, hi, p, ok := Welch([]float64{1, 1}, []float64{1, 1}, 0.95); !ok || d != 0 || lo != 0 || hi != 0 || p != 1 {
+		t.Errorf("identical constants: %v [%v, %v] p %v", d, lo, hi, p)
 	}
 }

@@ -1,0 +1,121 @@
+package compare
+
+import (
+	"math"
+
+	"github.com/benchy-dev/benchy/internal/stats"
+)
+
+// DefaultRunNoise is the run-to-run variation assumed when a side of a
+// comparison of separate runs has a single run, as the standard deviation
+// of the log of a run's median: 3%. Two runs of the same binary on a
+// quiet pinned CPU differ as wholes (each has its own heap, layout and
+// machine state) by a few percent in wall time, more than their samples
+// spread within each run; in simulation, treating every sample as
+// independent turned a 3% run-to-run variation into 52-59% false claims.
+// With several runs per side Runs measures the variation instead.
+const DefaultRunNoise = 0.03
+
+// z975 is the 97.5th percentile of the standard normal distribution.
+const z975 = 1.959963984540054
+
+// Runs compares two sides of separate runs, base and cand, each given as
+// the samples of every run (or every process) in it: the run is the unit,
+// since the samples of one run share its heap, its code layout and its
+// machine state and so are not independent of each other (counting them
+// as independent is pseudo-replication, and reports a real ±5-16%
+// run-to-run interval as ±1-3%).
+//
+// With at least two runs on each side: each run is summarized by its
+// median, and Welch's t-test on the logs of those medians gives the ratio
+// of their geometric means (cand/base), its 95% interval and p-value
+// (stats.Welch). Assumption: the run medians of a side vary as independent
+// draws of one log-normal distribution.
+//
+// With one run on a side, run-to-run variation cannot be measured: the
+// within-run comparison (Unpaired: samples pooled, percentile bootstrap of
+// the ratio of medians, Mann-Whitney) is widened by runNoise, the assumed
+// standard deviation of a run's log median, on each side: the interval is
+// the ratio times exp(±1.96 √(s² + 2 runNoise²)), s the within-run
+// standard error read off the bootstrap interval, and p is the normal
+// test of that interval. Detectable is then 1.96·√2·runNoise: no change
+// smaller than that is claimed from one run per side. A runNoise of 0 is
+// plain Unpaired.
+//
+// Minimum: MinSamples samples on each side, as Unpaired.
+func Runs(base, cand [][]float64, threshold, runNoise float64) Pair {
+	allBase, allCand := flatten(base), flatten(cand)
+	if len(base) >= 2 && len(cand) >= 2 {
+		return betweenRuns(base, cand, allBase, allCand, threshold)
+	}
+	p := Unpaired(allBase, allCand, threshold)
+	p.BaseRuns, p.CandidateRuns = len(base), len(cand)
+	if p.Verdict == NotComparable || !(runNoise > 0) {
+		return p
+	}
+	within := (math.Log(p.CIHigh) - math.Log(p.CILow)) / (2 * z975)
+	se := math.Sqrt(within*within + 2*runNoise*runNoise)
+	logRatio := math.Log(p.Ratio)
+	p.CILow, p.CIHigh = math.Exp(logRatio-z975*se), math.Exp(logRatio+z975*se)
+	p.Confidence = Confidence
+	p.P = math.Erfc(math.Abs(logRatio) / se / math.Sqrt2)
+	p.AdjustedP = p.P
+	p.Detectable = math.Exp(z975*math.Sqrt2*runNoise) - 1
+	p.decide()
+	return p
+}
+
+// betweenRuns is Runs with two runs or more on each side.
+func betweenRuns(base, cand [][]float64, allBase, allCand []float64, threshold float64) Pair {
+	p := newPair(false, allBase, allCand, threshold)
+	p.BaseRuns, p.CandidateRuns = len(base), len(cand)
+	p.N = min(len(base), len(cand))
+	if r := checkTimes("base", allBase) + checkTimes("candidate", allCand); r != "" {
+		p.MarkNotComparable(r)
+		return p
+	}
+	if len(allBase) < MinSamples || len(allCand) < MinSamples {
+		p.MarkNotComparable("too few samples: " + itoa(len(allBase)) + "+" + itoa(len(allCand)) +
+			", need at least " + itoa(MinSamples) + " on each side to tell")
+		return p
+	}
+	lb, lc := logMedians(base), logMedians(cand)
+	if lb == nil || lc == nil {
+		p.MarkNotComparable("a run has no sample")
+		return p
+	}
+	diff, lo, hi, pv, _ := stats.Welch(lb, lc, Confidence)
+	p.Ratio, p.CILow, p.CIHigh = math.Exp(diff), math.Exp(lo), math.Exp(hi)
+	p.BaseMedian, p.CandidateMedian = math.Exp(mean(lb)), math.Exp(mean(lc))
+	p.P, p.AdjustedP = pv, pv
+	p.decide()
+	return p
+}
+
+// logMedians is the log of each run's median; nil when a run is empty.
+func logMedians(runs [][]float64) []float64 {
+	out := make([]float64, len(runs))
+	for i, r := range runs {
+		if len(r) == 0 {
+			return nil
+		}
+		out[i] = math.Log(stats.Median(r))
+	}
+	return out
+}
+
+func flatten(runs [][]float64) []float64 {
+	var out []float64
+	for _, r := range runs {
+		out = append(out, r...)
+	}
+	return out
+}
+
+func mean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
