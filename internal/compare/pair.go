@@ -35,10 +35,10 @@ const (
 
 // Bases of a comparison: what was compared per op.
 const (
-	BasisWall         = ""               // wall time, the default
-	BasisCycles       = "cycles"         // wall time at the clock measured around each experiment
-	BasisOnCPU        = "on-CPU time"    // the time the measured thread was on the CPU
-	BasisOnCPUCycles  = "on-CPU cycles"  // on-CPU time at the measured clock
+	BasisWall         = ""              // wall time, the default
+	BasisCycles       = "cycles"        // wall time at the clock measured around each experiment
+	BasisOnCPU        = "on-CPU time"   // the time the measured thread was on the CPU
+	BasisOnCPUCycles  = "on-CPU cycles" // on-CPU time at the measured clock
 	basisCyclesReason = "in cycles at the clock measured around each experiment"
 )
 
