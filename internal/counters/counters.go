@@ -55,6 +55,11 @@ func (r *Report) note(name, text string) {
 // it keeps its own name.
 const BusCycles = "bus-cycles"
 
+// ThreadCPU is the ns the measured thread was on the CPU, from its own CPU
+// clock (CLOCK_THREAD_CPUTIME_ID): read where perf's task-clock, which
+// counts the same, cannot be opened.
+const ThreadCPU = "thread-cpu-ns"
+
 // HardwareEnabled and HardwareRunning are the ns the hardware group was
 // enabled and actually on the PMU while the thread ran. They differ when the
 // kernel multiplexed the counters (more events than the PMU has counters):

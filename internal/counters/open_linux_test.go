@@ -194,8 +194,8 @@ func TestReadOnOtherThread(t *testing.T) {
 }
 
 // TestOpenPerfForbiddenEverywhere: with perf_event_open refused and no
-// sched file, Open still gives the getrusage counts, and says why the rest
-// are missing.
+// sched file, Open still gives the getrusage counts and the thread's CPU
+// clock in place of task-clock, and says why the rest are missing.
 func TestOpenPerfForbiddenEverywhere(t *testing.T) {
 	dir := t.TempDir()
 	paranoid := filepath.Join(dir, "perf_event_paranoid")
@@ -206,7 +206,7 @@ func TestOpenPerfForbiddenEverywhere(t *testing.T) {
 		refuse := func(*unix.PerfEventAttr, int, int, int, int) (int, error) { return -1, unix.EACCES }
 		s, rep := open(refuse, paranoid, filepath.Join(dir, "no-sched"))
 		defer s.Close()
-		want := []string{harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS, harness.CounterMinorFaults}
+		want := []string{harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS, harness.CounterMinorFaults, ThreadCPU}
 		if !slices.Equal(rep.Opened, want) {
 			t.Errorf("opened %v, want %v", rep.Opened, want)
 		}

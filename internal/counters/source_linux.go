@@ -65,6 +65,16 @@ func open(perfOpen openFunc, paranoidPath, schedPath string) (Source, Report) {
 		rep.opened(harness.CounterMinorFaults)
 	}
 
+	// The on-CPU time of each sample is what separates a sample the thread
+	// ran through from one it was preempted in; where perf's task-clock
+	// cannot be opened, the thread's own CPU clock gives it.
+	if !slices.Contains(rep.Opened, harness.CounterTaskClock) {
+		s.parts = append(s.parts, threadCPUPart{})
+		rep.opened(ThreadCPU)
+	} else {
+		rep.unavailable(ThreadCPU, "not read: "+harness.CounterTaskClock+" counts the same time")
+	}
+
 	if slices.Contains(rep.Opened, harness.CounterMigrations) {
 		// Reading the sched file costs 10-15 µs (the kernel formats ~40
 		// lines), and that cost would land inside every counted window.
@@ -115,6 +125,21 @@ func (rusagePart) read(into map[string]int64) error {
 }
 
 func (rusagePart) close() error { return nil }
+
+// threadCPUPart reads clock_gettime(CLOCK_THREAD_CPUTIME_ID): the ns the
+// calling thread has run, with no privilege and no perf.
+type threadCPUPart struct{}
+
+func (threadCPUPart) read(into map[string]int64) error {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
+		return fmt.Errorf("clock_gettime(CLOCK_THREAD_CPUTIME_ID): %w", err)
+	}
+	into[ThreadCPU] = ts.Nano()
+	return nil
+}
+
+func (threadCPUPart) close() error { return nil }
 
 // schedPart rereads the calling thread's sched file. The file is opened
 // once, through /proc/thread-self, so it stays the opening thread's file.

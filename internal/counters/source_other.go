@@ -12,7 +12,7 @@ func Open() (Source, Report) {
 		harness.CounterTaskClock, harness.CounterContextSwitches, harness.CounterMigrations,
 		harness.CounterPageFaults, harness.CounterCycles, harness.CounterInstructions,
 		harness.CounterRefCycles, harness.CounterBranchMisses, harness.CounterVoluntaryCS,
-		harness.CounterInvoluntaryCS, harness.CounterMinorFaults, harness.CounterNrMigrations,
+		harness.CounterInvoluntaryCS, harness.CounterMinorFaults, harness.CounterNrMigrations, ThreadCPU,
 	} {
 		rep.Unavailable[name] = "per-thread counters need Linux"
 	}
