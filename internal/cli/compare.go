@@ -38,25 +38,35 @@ func newCompareCmd(g *globalOptions) *cobra.Command {
 	opts := &compareOptions{}
 	var threshold, fail string
 	cmd := &cobra.Command{
-		Use:   "compare OLD.json NEW.json",
-		Short: "Compare two results: what changed, and whether it is more than noise",
-		Long: `compare matches the experiments of two JSON results of benchy run by
-name and says, for each, whether NEW is faster, slower, or not detectably
-different from OLD: the ratio of the medians with a 95% bootstrap
-confidence interval and a Mann-Whitney p-value (Holm-adjusted over all
-experiments). A change is claimed only when the interval excludes 1, the
-p-value is below 0.05, and both the change and the whole interval lie beyond
---threshold. Before the
-numbers it lists every difference of machine or settings that could
-explain a change.
+		Use:   "compare OLD.json[,OLD2.json...] NEW.json[,NEW2.json...]",
+		Short: "Compare results: what changed, and whether it is more than noise",
+		Long: `compare matches the experiments of benchy results by name and says, for
+each, whether NEW is faster, slower, or not detectably different from OLD.
+
+Runs differ as wholes, so the run is the unit: give several result files
+per side (comma-separated) and their run medians are compared (Welch's t on
+the logs); with one run per side the interval is widened by the run-to-run
+variation such runs usually have (3%), and the sentence says how large a
+change one run per side can tell. Comparisons are in cycles where the clock
+was measured around the experiment, on on-CPU time where another task took
+the CPU, and "inconclusive" where nothing measured can leave out what
+interfered. A change is claimed only when the interval excludes 1, the
+p-value (Holm-adjusted over all experiments) is below 0.05, and both the
+change and the whole interval lie beyond --threshold. Before the numbers it
+lists every difference of machine or settings that could explain a change.
 
 With --fail-on-regression PCT it exits 1 when an experiment is
 significantly slower by more than PCT with its whole confidence interval,
-so a CI gate does not fire on noise. Exit 2: bad files or flags, or no
-experiment in common.`,
+or failed in NEW; exit 4 when it cannot judge (an inconclusive or not
+comparable experiment, one missing from NEW or measured only in part): rerun
+on a quieter machine. Exit 2: bad files or flags, or no experiment in
+common.`,
+		Example: `  benchy compare old.json new.json
+  benchy compare a1.json,a2.json,a3.json b1.json,b2.json,b3.json
+  benchy compare old.json new.json --fail-on-regression 5% --format markdown`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return Usagef("compare takes OLD.json and NEW.json (two results of benchy run), got %d arguments", len(args))
+				return Usagef("compare takes OLD and NEW, each a result file or a comma-separated list of them (runs of one side), got %d arguments", len(args))
 			}
 			return nil
 		},
@@ -105,40 +115,43 @@ func parseFraction(flag, s string) (float64, error) {
 	return v, nil
 }
 
-// compareRun loads, analyzes and compares the two results, writes the
-// comparison to w, and returns an ExitError (exit 1) when the gate fails.
+// compareRun loads, analyzes and compares the two sides, writes the
+// comparison to w, and returns an ExitError when the gate fails (exit 1)
+// or cannot judge (exit 4).
 func compareRun(opts *compareOptions, w io.Writer) error {
 	if err := checkFormat(opts.Format, compareFormats); err != nil {
 		return err
 	}
-	old, err := loadForCompare(opts.Old)
+	old, err := loadSide(opts.Old)
 	if err != nil {
 		return err
 	}
-	cur, err := loadForCompare(opts.New)
+	cur, err := loadSide(opts.New)
 	if err != nil {
 		return err
 	}
 	files, err := resultdiff.Results(old, cur, opts.Threshold)
 	if errors.Is(err, resultdiff.ErrNothingInCommon) {
 		return Usagef("%s and %s have no experiment in common (old: %s; new: %s)",
-			opts.Old, opts.New, names(old), names(cur))
+			opts.Old, opts.New, names(old[0]), names(cur[0]))
 	}
 	if err != nil {
 		return err
 	}
 	c := comparison{
-		Old:         side(opts.Old, old),
-		New:         side(opts.New, cur),
+		Old:         sides(strings.Split(opts.Old, ","), old),
+		New:         sides(strings.Split(opts.New, ","), cur),
 		Files:       files,
 		Method:      method(files),
 		Regressions: []string{},
 	}
 	if opts.FailOnRegression >= 0 {
 		c.FailOnRegression = &opts.FailOnRegression
-		for _, r := range files.Regressions(opts.FailOnRegression) {
+		c.gate = files.Gate(opts.FailOnRegression)
+		for _, r := range c.gate.Regressions {
 			c.Regressions = append(c.Regressions, r.Name)
 		}
+		c.Failed, c.CannotJudge = orEmpty(c.gate.Failed), orEmpty(c.gate.CannotJudge)
 	}
 	switch opts.Format {
 	case "json":
@@ -151,24 +164,58 @@ func compareRun(opts *compareOptions, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if len(c.Regressions) > 0 {
+	switch {
+	case c.FailOnRegression == nil || c.gate.Passed():
+		return nil
+	case len(c.gate.Regressions)+len(c.gate.Failed) > 0:
 		return &ExitError{Code: ExitFailed, Msg: c.gateMessage()}
 	}
-	return nil
+	return &ExitError{Code: ExitCannotJudge, Msg: c.gateMessage()}
+}
+
+func orEmpty(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+// loadSide loads the results of one side: a file, or a comma-separated
+// list of files (runs of the same programs).
+func loadSide(list string) ([]*report.Result, error) {
+	var rs []*report.Result
+	for _, path := range strings.Split(list, ",") {
+		if path = strings.TrimSpace(path); path == "" {
+			return nil, Usagef("%q: an empty file name in the list", list)
+		}
+		r, err := loadForCompare(path)
+		if err != nil {
+			return nil, err
+		}
+		rs = append(rs, r)
+	}
+	return rs, nil
 }
 
 // method says how the numbers were computed and when a change is claimed.
 func method(f resultdiff.Files) string {
-	p := "two-sided Mann-Whitney U p-values"
+	runs := false
+	for _, r := range f.Rows {
+		runs = runs || (r.BaseRuns > 1 && r.CandidateRuns > 1)
+	}
+	how := fmt.Sprintf("one run per side: ratio of medians new/old with a 95%% percentile-bootstrap interval (fixed seed) and "+
+		"Mann-Whitney U, widened by a %s run-to-run variation", units.Percent(compare.DefaultRunNoise))
+	if runs {
+		how = "runs as the unit: ratio of the geometric means of the run medians new/old, with Welch's t-test on their logs"
+	}
 	switch n := f.Adjusted(); {
 	case n == 1:
-		p += " (one comparison: no adjustment)"
+		how += " (one comparison: no adjustment)"
 	case n > 1:
-		p += fmt.Sprintf(", Holm-adjusted over %d comparisons", n)
+		how += fmt.Sprintf("; p-values Holm-adjusted over %d comparisons", n)
 	}
-	return fmt.Sprintf("ratio of medians new/old with a 95%% percentile-bootstrap confidence interval (fixed seed); "+
-		"%s; a change is claimed when the interval excludes 1, p < %s, and the change and the whole interval lie beyond %s",
-		p, strconv.FormatFloat(compare.DefaultAlpha, 'f', -1, 64), units.Percent(f.Threshold))
+	return fmt.Sprintf("%s; a change is claimed when the interval excludes 1, p < %s, and the change and the whole interval lie beyond %s",
+		how, strconv.FormatFloat(compare.DefaultAlpha, 'f', -1, 64), units.Percent(f.Threshold))
 }
 
 // loadForCompare loads and analyzes one result; every failure is one
@@ -199,13 +246,17 @@ func names(r *report.Result) string {
 
 // comparison is what every format writes.
 type comparison struct {
-	Old, New fileSide `json:"-"`
+	Old, New []fileSide `json:"-"`
 	resultdiff.Files
 	Method string `json:"method"`
 	// FailOnRegression is the gate's limit, nil without a gate;
-	// Regressions are the experiments that fail it.
+	// Regressions are the experiments that fail it, Failed those that
+	// failed in NEW, CannotJudge those it could not judge.
 	FailOnRegression *float64 `json:"fail_on_regression,omitempty"`
 	Regressions      []string `json:"regressions"`
+	Failed           []string `json:"failed,omitempty"`
+	CannotJudge      []string `json:"cannot_judge,omitempty"`
+	gate             resultdiff.Gate
 }
 
 // fileSide says which run one side of the comparison is.
@@ -217,12 +268,29 @@ type fileSide struct {
 	CPU   int       `json:"cpu"`
 }
 
-func side(path string, r *report.Result) fileSide {
-	s := fileSide{File: path, Tool: r.Tool, Start: r.Start, Host: "unknown: the result holds no snapshot", CPU: r.CPU}
-	if r.Before != nil {
-		s.Host = r.Before.Hostname.String()
+func sides(paths []string, rs []*report.Result) []fileSide {
+	out := make([]fileSide, len(rs))
+	for i, r := range rs {
+		s := fileSide{File: strings.TrimSpace(paths[i]), Tool: r.Tool, Start: r.Start, Host: "unknown: the result holds no snapshot", CPU: r.CPU}
+		if r.Before != nil {
+			s.Host = r.Before.Hostname.String()
+		}
+		out[i] = s
 	}
-	return s
+	return out
+}
+
+// sidesText is the files of a side, one line each.
+func sidesText(label string, ss []fileSide) string {
+	var b strings.Builder
+	for i, s := range ss {
+		if i == 0 {
+			fmt.Fprintf(&b, "%s: %s\n", label, s)
+		} else {
+			fmt.Fprintf(&b, "%s  %s\n", strings.Repeat(" ", len(label)), s)
+		}
+	}
+	return b.String()
 }
 
 func (s fileSide) String() string {
@@ -233,23 +301,28 @@ func (s fileSide) String() string {
 	return fmt.Sprintf("%s (%s, %s, host %s, cpu%d)", s.File, s.Tool, when, s.Host, s.CPU)
 }
 
-// gateMessage is the one line the gate fails with.
+// gateMessage is the one line the gate fails with: the regressions and
+// failures, else what it could not judge.
 func (c comparison) gateMessage() string {
+	limit := units.Percent(*c.FailOnRegression)
 	var parts []string
-	for _, r := range c.Rows {
-		for _, n := range c.Regressions {
-			if r.Name == n {
-				parts = append(parts, fmt.Sprintf("%s %s (95%% CI %s to %s)", r.Name,
-					units.Change(r.Change()), units.Change(r.CILow-1), units.Change(r.CIHigh-1)))
-			}
+	if len(c.gate.Regressions) > 0 {
+		var rs []string
+		for _, r := range c.gate.Regressions {
+			rs = append(rs, fmt.Sprintf("%s %s (95%% CI %s to %s)", r.Name,
+				units.Change(r.Change()), units.Change(r.CILow-1), units.Change(r.CIHigh-1)))
 		}
+		parts = append(parts, fmt.Sprintf("%s slower by more than %s with the whole confidence interval: %s",
+			units.Count(len(rs), "experiment"), limit, strings.Join(rs, ", ")))
 	}
-	n := fmt.Sprintf("%d experiments", len(parts))
-	if len(parts) == 1 {
-		n = "1 experiment"
+	if len(c.gate.Failed) > 0 {
+		parts = append(parts, "failed in new: "+strings.Join(c.gate.Failed, ", "))
 	}
-	return fmt.Sprintf("--fail-on-regression %s: %s slower by more than %s with the whole confidence interval: %s",
-		units.Percent(*c.FailOnRegression), n, units.Percent(*c.FailOnRegression), strings.Join(parts, ", "))
+	if len(parts) == 0 {
+		return fmt.Sprintf("--fail-on-regression %s: cannot judge %s: rerun on a quieter machine (exit 4)",
+			limit, strings.Join(c.gate.CannotJudge, ", "))
+	}
+	return fmt.Sprintf("--fail-on-regression %s: %s", limit, strings.Join(parts, "; "))
 }
 
 // gateLine is the gate's outcome for the report, "" without a gate.
@@ -257,19 +330,22 @@ func (c comparison) gateLine() string {
 	if c.FailOnRegression == nil {
 		return ""
 	}
-	if len(c.Regressions) > 0 {
-		return "gate: FAILED: " + c.gateMessage()
+	if c.gate.Passed() {
+		return fmt.Sprintf("gate: passed: --fail-on-regression %s: every experiment was judged, and none is significantly slower by more than %s",
+			units.Percent(*c.FailOnRegression), units.Percent(*c.FailOnRegression))
 	}
-	return fmt.Sprintf("gate: passed: --fail-on-regression %s: no experiment is significantly slower by more than %s",
-		units.Percent(*c.FailOnRegression), units.Percent(*c.FailOnRegression))
+	if len(c.gate.Regressions)+len(c.gate.Failed) == 0 {
+		return "gate: CANNOT JUDGE: " + c.gateMessage()
+	}
+	return "gate: FAILED: " + c.gateMessage()
 }
 
 // cells are one row's columns in every table format: old and new median,
 // change, interval, p-value, verdict. A row that is not comparable shows
 // its medians only: its change would be a number nobody should read.
 func cells(r resultdiff.Row) []string {
-	c := []string{fmtTime(r.BaseMedian), fmtTime(r.CandidateMedian), "-", "-", "-", r.Verdict}
-	if r.Verdict != compare.NotComparable {
+	c := []string{perOpCell(r.BaseMedian, r.Basis), perOpCell(r.CandidateMedian, r.Basis), "-", "-", "-", r.Verdict}
+	if r.Judged() {
 		c[2] = units.Change(r.Change())
 		c[3] = units.Change(r.CILow-1) + " to " + units.Change(r.CIHigh-1)
 		c[4] = compare.FmtP(r.AdjustedP)
@@ -282,14 +358,14 @@ func geomeanCells(g resultdiff.Geomean) []string {
 	if g.N == 1 {
 		n = "(1 experiment)"
 	}
-	return []string{fmtTime(g.Old), fmtTime(g.New), units.Change(g.Ratio - 1), "", "", n}
+	return []string{perOpCell(g.Old, g.Basis), perOpCell(g.New, g.Basis), units.Change(g.Ratio - 1), "", "", n}
 }
 
 var compareHeader = []string{"experiment", "old", "new", "change", "95% CI", "p", "verdict"}
 
 func writeCompareText(w io.Writer, c comparison) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "old: %s\nnew: %s\n\n", c.Old, c.New)
+	b.WriteString(sidesText("old", c.Old) + sidesText("new", c.New) + "\n")
 	if len(c.Differences) == 0 {
 		b.WriteString("machine: no difference in host, CPU model, kernel, Go, benchy, governor, turbo, frequency limits, core type, clock, load, GOMAXPROCS, pinned CPU or settings\n\n")
 	} else {
@@ -364,7 +440,7 @@ func writeLeftTable(b *strings.Builder, rows [][]string) {
 // method and the gate.
 func writeCompareMarkdown(w io.Writer, c comparison) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### benchy compare: `%s` → `%s`\n\n", mdCode(c.Old.File), mdCode(c.New.File))
+	fmt.Fprintf(&b, "### benchy compare: `%s` → `%s`\n\n", mdCode(files(c.Old)), mdCode(files(c.New)))
 	if len(c.Differences) == 0 {
 		b.WriteString("Same machine and settings in both runs.\n\n")
 	} else {
@@ -388,8 +464,8 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 	}
 	var notes []string
 	for _, r := range c.Rows {
-		if r.Verdict == compare.NotComparable {
-			notes = append(notes, fmt.Sprintf("- `%s` not comparable: %s\n", mdCode(r.Name), mdCell(r.Reason)))
+		if r.Verdict == compare.NotComparable || r.Verdict == compare.Inconclusive {
+			notes = append(notes, fmt.Sprintf("- `%s` %s: %s\n", mdCode(r.Name), r.Verdict, mdCell(r.Reason)))
 		}
 		if r.Caution != "" {
 			notes = append(notes, fmt.Sprintf("- `%s` caution: %s\n", mdCode(r.Name), mdCell(r.Caution)))
@@ -436,15 +512,36 @@ func mdList(xs []string) string {
 	return strings.Join(out, ", ")
 }
 
+// files is the file names of a side, comma-separated.
+func files(ss []fileSide) string {
+	names := make([]string, len(ss))
+	for i, s := range ss {
+		names[i] = s.File
+	}
+	return strings.Join(names, ",")
+}
+
 func writeCompareJSON(w io.Writer, c comparison) error {
 	out := struct {
-		Old fileSide `json:"old"`
-		New fileSide `json:"new"`
+		Old []fileSide `json:"old"`
+		New []fileSide `json:"new"`
 		comparison
 	}{c.Old, c.New, c}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// perOpCell is a median on the basis it was compared on: a time, or
+// cycles ("4210 cyc").
+func perOpCell(v float64, basis string) string {
+	if basis == compare.BasisCycles || basis == compare.BasisOnCPUCycles {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return "-"
+		}
+		return units.Sig(v, 3) + " cyc"
+	}
+	return fmtTime(v)
 }
 
 // fmtTime is units.Duration for a table cell: "-" for no time.

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/resultdiff"
@@ -57,12 +59,17 @@ func compareVariants(t *testing.T) map[string]*report.Result {
 			r.Experiments[i].Samples = rot
 		}
 	}
+	// A slower program is slower on the CPU too: its on-CPU time grows
+	// with its wall time (else the samples would read as preempted).
 	scale := func(r *report.Result, name string, f float64) {
 		for i := range r.Experiments {
 			if r.Experiments[i].Name == name {
 				for j := range r.Experiments[i].Samples {
 					s := &r.Experiments[i].Samples[j]
 					s.Ns = int64(math.Round(float64(s.Ns) * f))
+					if tc, ok := s.Counters[harness.CounterTaskClock]; ok {
+						s.Counters[harness.CounterTaskClock] = int64(math.Round(float64(tc) * f))
+					}
 				}
 			}
 		}
@@ -152,8 +159,10 @@ func TestCompareGate(t *testing.T) {
 		{"regression over 5%", []string{"--fail-on-regression", "5%", old, slower}, ExitFailed,
 			[]string{"--fail-on-regression 5%: 1 experiment slower by more than 5%", "sum/sink +25."}},
 		{"as a fraction", []string{"--fail-on-regression", "0.05", old, slower}, ExitFailed, []string{"sum/sink"}},
+		// sort/copy-8000 is 3% slower too, but one run per side cannot
+		// tell 3% from run-to-run variation (TestCompareRunsAsTheUnit can).
 		{"small regression counts at 0%", []string{"--fail-on-regression", "0%", old, slower}, ExitFailed,
-			[]string{"2 experiments", "sum/sink", "sort/copy-8000"}},
+			[]string{"1 experiment slower by more than 0%", "sum/sink"}},
 		{"limit above the regression", []string{"--fail-on-regression", "30%", old, slower}, ExitOK, nil},
 		{"no gate", []string{old, slower}, ExitOK, nil},
 		{"noise", []string{"--fail-on-regression", "0%", old, noise}, ExitOK, nil},
@@ -187,6 +196,99 @@ func TestCompareGate(t *testing.T) {
 	}
 }
 
+// writeRuns writes k runs derived from old.json into dir: each run shifted
+// as a whole by its own factor (runs differ as wholes), the experiment
+// named slow made f times slower; it returns the comma-separated list.
+func writeRuns(t *testing.T, dir, prefix string, shifts []float64, slow string, f float64) string {
+	t.Helper()
+	var paths []string
+	for i, shift := range shifts {
+		r, err := report.Load(compareFile("old.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j := range r.Experiments {
+			e := &r.Experiments[j]
+			k := shift
+			if e.Name == slow {
+				k *= f
+			}
+			for n := range e.Samples {
+				s := &e.Samples[n]
+				s.Ns = int64(math.Round(float64(s.Ns) * k))
+				if tc, ok := s.Counters[harness.CounterTaskClock]; ok {
+					s.Counters[harness.CounterTaskClock] = int64(math.Round(float64(tc) * k))
+				}
+			}
+		}
+		path := filepath.Join(dir, fmt.Sprintf("%s%d.json", prefix, i))
+		var b bytes.Buffer
+		if err := report.Write(&b, r, "json"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	return strings.Join(paths, ",")
+}
+
+// Several runs per side: the run is the unit. A 6% slowdown that one run
+// per side cannot tell from run-to-run variation is found with three runs
+// per side whose medians agree within 1%; three runs of identical code
+// claim nothing.
+func TestCompareRunsAsTheUnit(t *testing.T) {
+	dir := t.TempDir()
+	olds := writeRuns(t, dir, "old", []float64{1, 1.01, 0.995}, "", 1)
+	news := writeRuns(t, dir, "new", []float64{1.005, 0.99, 1.01}, "sort/copy-8000", 1.06)
+	same := writeRuns(t, dir, "same", []float64{1.008, 0.992, 1.002}, "", 1)
+	out, stderr, code := runCompare("--fail-on-regression", "3%", olds, news)
+	if code != ExitFailed || !strings.Contains(stderr, "sort/copy-8000 +6.") {
+		t.Errorf("exit %d, stderr %q; want the 6%% regression found\n%s", code, stderr, out)
+	}
+	if !strings.Contains(out, "3+3 runs") || !strings.Contains(out, "runs as the unit") {
+		t.Errorf("the report does not say the runs were the unit:\n%s", out)
+	}
+	out, stderr, code = runCompare("--fail-on-regression", "0%", olds, same)
+	if code != ExitOK || strings.Contains(out, " slower than ") || strings.Contains(out, " faster than ") {
+		t.Errorf("identical code: exit %d, stderr %q\n%s", code, stderr, out)
+	}
+}
+
+// The gate passes only when it could judge: an experiment missing from
+// the new run cannot be judged (exit 4); one that failed there fails it.
+func TestCompareGateCannotJudge(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, edit func(*report.Result)) string {
+		r, err := report.Load(compareFile("old.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		edit(r)
+		path := filepath.Join(dir, name)
+		var b bytes.Buffer
+		if err := report.Write(&b, r, "json"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	missing := write("missing.json", func(r *report.Result) { r.Experiments = r.Experiments[:2] })
+	failed := write("failed.json", func(r *report.Result) { r.Experiments[0].Error = "panicked: boom" })
+	old := compareFile("old.json")
+	out, stderr, code := runCompare("--fail-on-regression", "5%", old, missing)
+	if code != ExitCannotJudge || !strings.Contains(stderr, "cannot judge fold/opaque, sort/copy-8000, clock/now") || !strings.Contains(out, "gate: CANNOT JUDGE") {
+		t.Errorf("missing: exit %d, stderr %q\n%s", code, stderr, out)
+	}
+	out, stderr, code = runCompare("--fail-on-regression", "5%", old, failed)
+	if code != ExitFailed || !strings.Contains(stderr, "failed in new: sum/sink") || !strings.Contains(out, "gate: FAILED") {
+		t.Errorf("failed: exit %d, stderr %q\n%s", code, stderr, out)
+	}
+}
+
 // Noise is no difference: every experiment of old vs noise that has a
 // verdict has "no difference detected"; fold/constant (impossible) is not
 // comparable.
@@ -200,13 +302,13 @@ func TestCompareNoise(t *testing.T) {
 		Differences []resultdiff.Difference `json:"machine_differences"`
 		Geomean     resultdiff.Geomean      `json:"geomean"`
 		Regressions []string                `json:"regressions"`
-		Old         fileSide                `json:"old"`
+		Old         []fileSide              `json:"old"`
 	}
 	if err := json.Unmarshal([]byte(out), &c); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Experiments) != 5 || c.Old.File != compareFile("old.json") || c.Regressions == nil {
-		t.Fatalf("experiments %d, old %q, regressions %v", len(c.Experiments), c.Old.File, c.Regressions)
+	if len(c.Experiments) != 5 || len(c.Old) != 1 || c.Old[0].File != compareFile("old.json") || c.Regressions == nil {
+		t.Fatalf("experiments %d, old %v, regressions %v", len(c.Experiments), c.Old, c.Regressions)
 	}
 	for _, r := range c.Experiments {
 		want := compare.NoDifference
@@ -278,7 +380,7 @@ func TestCompareBadInput(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{"one file", []string{old}, "compare takes OLD.json and NEW.json"},
+		{"one file", []string{old}, "compare takes OLD and NEW"},
 		{"missing", []string{old, filepath.Join(dir, "nope.json")}, "nope.json: no such file or directory"},
 		{"not JSON", []string{notJSON, old}, "notjson.json: not JSON"},
 		{"not benchy", []string{old, notBenchy}, "other.json: not a benchy result"},

@@ -12,6 +12,7 @@ const (
 	ExitFailed      = 1   // the run failed, or a comparison found a regression
 	ExitUsage       = 2   // bad usage or input
 	ExitStrict      = 3   // --strict and a finding of the selected severity
+	ExitCannotJudge = 4   // --fail-on-regression could not judge: rerun on a quieter machine
 	ExitInterrupted = 130 // interrupted (128 + SIGINT)
 )
 

@@ -60,13 +60,15 @@ func Check(s *Snapshot, cpu int) []finding.Finding {
 	}
 	if b, ok := s.judgedBusy(cpu); ok && b.Busy.Value > BusyPct {
 		add("cpu-busy", finding.Warn, map[string]any{"busy_pct": b.Busy.Value, "ticks": b.Ticks, "window_ns": int64(s.BusyWindow)},
-			"cpu%d was %.0f%% busy over %s (more than %.0f%%): something else runs there and takes turns with the benchmark", cpu, b.Busy.Value, roundWindow(s.BusyWindow), BusyPct)
+			"cpu%d was %s busy over %s (more than %s): something else runs there and takes turns with the benchmark",
+			cpu, units.PctOver(b.Busy.Value/100, BusyPct/100), roundWindow(s.BusyWindow), units.Pct(BusyPct/100))
 	}
 	sib, _ := c.Siblings.Get()
 	for _, o := range sib {
 		if b, ok := s.judgedBusy(o); ok && b.Busy.Value > BusyPct {
 			add("sibling-busy", finding.Warn, map[string]any{"sibling": o, "busy_pct": b.Busy.Value, "ticks": b.Ticks},
-				"cpu%d, the SMT sibling of cpu%d, was %.0f%% busy (more than %.0f%%): it shares the core's execution units", o, cpu, b.Busy.Value, BusyPct)
+				"cpu%d, the SMT sibling of cpu%d, was %s busy (more than %s): it shares the core's execution units",
+				o, cpu, units.PctOver(b.Busy.Value/100, BusyPct/100), units.Pct(BusyPct/100))
 		}
 	}
 	if unjudged := s.unjudged(append(CPUList{cpu}, sib...)); len(unjudged.cpus) > 0 {

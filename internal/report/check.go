@@ -75,7 +75,7 @@ func CheckExperiment(e Experiment, f Facts) []finding.Finding {
 	add(checkPageFaults(e))
 	add(checkMigrated(e, f))
 	add(checkGC(e, f))
-	add(checkAllocs(e))
+	add(checkAllocs(e, f))
 	add(checkFreqChange(f))
 	add(checkSlowClock(e, f))
 	add(checkSlowCore(e, f))

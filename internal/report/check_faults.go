@@ -49,13 +49,15 @@ const PageFaultsMaxShare = 0.05
 // checkPageFaults: page faults inside samples mean memory was mapped while
 // measuring (the heap grew, or pages the runtime had returned to the OS
 // were touched again), and each fault adds kernel time that depends on the
-// OS, not on the code. The rule, like disturbed's: the "faulting" samples
-// are those with more faults than the sample with the fewest (any fault,
-// when some sample had none). They are a warning when there are more of
-// them than lie above p90 (DisturbedQuantile) and their median ns/op is
-// more than PageFaultsMinExcess above the others': then they are the slow
-// ones, and too many to stay above p90, so they move the p90 or the
-// median. Otherwise the faults are noted (info).
+// OS, not on the code. The rule, like disturbed's: the "heavy" samples are
+// those with more faults than halfway between the fewest and the most of
+// any sample (any fault, when some had none and the rest had few), so that
+// a few hundred faults in every sample do not hide the samples with
+// thousands. They are a warning when there are more of them than lie above
+// p90 (DisturbedQuantile) and their median ns/op is more than
+// PageFaultsMinExcess above the others': then they are the slow ones, and
+// too many to stay above p90, so they move the p90 or the median.
+// Otherwise the faults are noted (info).
 func checkPageFaults(e Experiment) (finding.Finding, bool) {
 	var counts []float64 // faults of every counted sample
 	var times []float64  // its ns/op
@@ -86,24 +88,26 @@ func checkPageFaults(e Experiment) (finding.Finding, bool) {
 	samples := len(counts)
 	above := aboveP90(samples)
 	fewest := slices.Min(counts)
+	cut := (fewest + float64(most)) / 2
 	var heavy, rest, heavyFaultNs []float64 // heavyFaultNs: fault time per op
 	for i, c := range counts {
-		if c > fewest {
+		if c > cut {
 			heavy = append(heavy, times[i])
 			heavyFaultNs = append(heavyFaultNs, c*FaultCostMaxNs/iters[i])
 		} else {
 			rest = append(rest, times[i])
 		}
 	}
-	// The message speaks of the faulting samples as "they"; when every
-	// sample faulted, of those with more faults than the fewest.
+	// The message speaks of the faulting samples as "they" when they are
+	// the heavy ones; else of the heavy ones, with where they were cut.
 	they, lead := "they", ""
-	if fewest > 0 {
-		they, lead = "those", fmt.Sprintf("%d had more than the fewest (%d), and ", len(heavy), int64(fewest))
+	if len(heavy) != faulted {
+		they, lead = "those", fmt.Sprintf("%d had more than %s (halfway between the fewest, %d, and the most, %d), and ",
+			len(heavy), units.Sig(cut, 3), int64(fewest), most)
 	}
 	ev := map[string]any{
 		"faulted_samples": faulted, "samples": samples, "faults": total, "max_faults": most,
-		"fewest_faults": fewest, "heavy_samples": len(heavy), "above_p90": above,
+		"fewest_faults": fewest, "heavy_cut": cut, "heavy_samples": len(heavy), "above_p90": above,
 	}
 	var heavyMed, restMed float64
 	if len(heavy) > 0 && len(rest) > 0 {
@@ -123,7 +127,7 @@ func checkPageFaults(e Experiment) (finding.Finding, bool) {
 		tail = fmt.Sprintf("at ~%s each they take about %s of a typical sample (over %s): the time includes the kernel mapping memory "+
 			"(the heap grew, or pages returned to the OS were touched again); a longer warm-up or --gc may help",
 			units.Duration(FaultCostNs), units.Pct(share), units.Pct(PageFaultsMaxShare))
-	case len(heavy) == 0:
+	case fewest == float64(most):
 		tail = "every sample faulted equally often, so the faults are part of every time, not of a few slow samples"
 	case len(heavy) <= above:
 		tail = fmt.Sprintf("%s%s are no more than lie above p90 (%d), so min, median and p90 are not moved by the faults", lead, they, above)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -24,6 +25,26 @@ func faulting(c string, base int64, idx []int, n, ns int64) Experiment {
 		s[i].Counters = map[string]int64{c: n}
 	}
 	return Experiment{Samples: s}
+}
+
+// Every sample faulted a little and 11 faulted thousands of times and ran
+// 2.5x slower: the heavy ones are those 11, not every sample above the
+// fewest (which once read "the faults cost little").
+func TestPageFaultsFewAndMany(t *testing.T) {
+	const iters = 300
+	s := timed(iters, repeat(31, 30_000*iters)...)
+	for i := range s {
+		s[i].Counters = map[string]int64{harness.CounterPageFaults: int64(20 + 4*i)}
+	}
+	for _, i := range []int{2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 30} {
+		s[i].Ns = 76_000 * iters
+		s[i].Counters[harness.CounterPageFaults] = int64(5900 + i)
+	}
+	got := only(Experiment{Samples: s}, Facts{}, CodePageFaults)
+	if len(got) != 1 || got[0].Severity != finding.Warn || !strings.Contains(got[0].Message, "11 had more than") ||
+		!strings.Contains(got[0].Message, "are the slow ones (median 76 µs/op against 30 µs/op)") {
+		t.Errorf("got %v, want a warning naming the 11 slow samples", got)
+	}
 }
 
 func TestPageFaults(t *testing.T) {
@@ -52,9 +73,9 @@ func TestPageFaults(t *testing.T) {
 		{name: "most faulted alike, and slow, but too few faults", e: faulting(pf, 0, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, 4, 200), want: true, sev: finding.Info,
 			msg: "16 of 31 samples had page faults (64 in all, at most 4 in one sample): they are slower"},
 		{name: "all faulted, few heavy", e: faulting(pf, 1, []int{4, 5, 6}, 900, 300), want: true, sev: finding.Info,
-			msg: "31 of 31 samples had page faults (2728 in all, at most 900 in one sample): 3 had more than the fewest (1), and those are no more than lie above p90 (3)"},
+			msg: "31 of 31 samples had page faults (2728 in all, at most 900 in one sample): 3 had more than 450 (halfway between the fewest, 1, and the most, 900), and those are no more than lie above p90 (3)"},
 		{name: "all faulted, the most-faulting slow", e: faulting(pf, 3, four, 39481, 500), want: true, sev: finding.Warn,
-			msg: "4 had more than the fewest (3), and those are the slow ones (median 500 ns/op against 100 ns/op)"},
+			msg: "4 had more than 19742 (halfway between the fewest, 3, and the most, 39481), and those are the slow ones (median 500 ns/op against 100 ns/op)"},
 		{name: "getrusage stands in", e: faulting(minor, 0, four, 9000, 200), want: true, sev: finding.Warn, msg: "4 of 31 samples had page faults"},
 		{name: "perf wins over getrusage", e: perfAndRusage},
 		{name: "no faults", e: faulting(pf, 0, nil, 0, 0)},

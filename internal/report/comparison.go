@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/compare"
@@ -11,9 +10,10 @@ import (
 // candidate against the first, the baseline, paired round by round. With
 // more than one candidate the p-values are Holm-adjusted, since the chance
 // that one of several comparisons shows noise as a difference grows with
-// their number. A side that failed or is not believable makes its pair
-// "not comparable": a verdict on a number that cannot be right would be
-// worse than none.
+// their number. A side that failed or cannot be right makes its pair "not
+// comparable": a verdict on a number that cannot be right would be worse
+// than none. When the machine interfered, the pair is judged on on-CPU time
+// or is inconclusive (Basis).
 func compareInterleaved(r *Result) []compare.Pair {
 	names := r.Settings.Compare
 	if len(names) < 2 {
@@ -24,6 +24,7 @@ func compareInterleaved(r *Result) []compare.Pair {
 		byName[r.Experiments[i].Name] = &r.Experiments[i]
 	}
 	base := byName[names[0]]
+	run := RunInterference(r)
 	var pairs []compare.Pair
 	for _, name := range names[1:] {
 		cand := byName[name]
@@ -34,12 +35,7 @@ func compareInterleaved(r *Result) []compare.Pair {
 			pairs = append(pairs, p)
 			continue
 		}
-		p := compare.Paired(NsPerOp(base.Samples), NsPerOp(cand.Samples), r.Settings.Threshold)
-		p.SetNames(base.Name, cand.Name)
-		if why := unbelievable(base, cand); why != "" {
-			p.MarkNotComparable(why)
-		}
-		pairs = append(pairs, p)
+		pairs = append(pairs, comparePaired(base, cand, run, r.Settings.Threshold))
 	}
 	if len(pairs) > 1 {
 		compare.Holm(pairs, compare.DefaultAlpha)
@@ -47,19 +43,27 @@ func compareInterleaved(r *Result) []compare.Pair {
 	return pairs
 }
 
-// unbelievable says why a pair cannot be judged: a side failed, or its
-// verdict is not believable.
-func unbelievable(es ...*Experiment) string {
+// comparePaired is one pair of an interleaved run.
+func comparePaired(base, cand *Experiment, run []string, threshold float64) compare.Pair {
+	basis, inconclusive := Basis([]Side{{Label: base.Name, E: base, Run: run}, {Label: cand.Name, E: cand, Run: run}}, false)
+	b, _ := PerOp(*base, basis)
+	c, _ := PerOp(*cand, basis)
+	p := compare.Paired(b, c, threshold)
+	p.Basis = basis
+	p.SetNames(base.Name, cand.Name)
 	var why []string
-	for _, e := range es {
-		switch {
-		case e.Error != "":
-			why = append(why, fmt.Sprintf("%s failed", e.Name))
-		case e.Verdict == VerdictNotBelievable:
-			why = append(why, fmt.Sprintf("%s is not believable (%s)", e.Name, strings.Join(e.Reasons, ", ")))
+	for _, e := range []*Experiment{base, cand} {
+		if u := Unusable(e); u != "" {
+			why = append(why, e.Name+" "+u)
 		}
 	}
-	return strings.Join(why, "; ")
+	switch {
+	case len(why) > 0:
+		p.MarkNotComparable(strings.Join(why, "; "))
+	case inconclusive != "" && p.Verdict != compare.NotComparable:
+		p.MarkInconclusive(inconclusive)
+	}
+	return p
 }
 
 // writeComparison writes the verdicts of an interleaved run, one sentence

@@ -1,7 +1,11 @@
 package report
 
 import (
+	"strings"
+
 	"testing"
+
+	"github.com/benchy-dev/benchy/internal/compare"
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
@@ -127,5 +131,83 @@ func TestAnalyzeTakesTheRunClockFromTheChainOnly(t *testing.T) {
 	Analyze(r)
 	if finding.Has(r.Experiments[0].Findings, CodeSlowClock) {
 		t.Errorf("slow-clock against cpufreq's figure: %v", r.Experiments[0].Findings)
+	}
+}
+
+// onCPU makes samples of 1000 iterations whose wall ns/op are wall and
+// whose on-CPU ns/op (task-clock) are on.
+func onCPU(wall, on []float64) []harness.Sample {
+	s := make([]harness.Sample, len(wall))
+	for i := range wall {
+		s[i] = harness.Sample{Iters: 1000, Ns: int64(wall[i] * 1000),
+			Counters: map[string]int64{harness.CounterTaskClock: int64(on[i] * 1000)}}
+	}
+	return s
+}
+
+// A hog on the measured CPU for part of an interleaved run: the base's
+// samples in rounds 8-15 lost half their time off the CPU. On wall time
+// the candidate looks 2x faster there; on on-CPU time they are the same
+// code, and the comparison says so and says on what it was judged.
+func TestInterleavedRunJudgedOnOnCPUTime(t *testing.T) {
+	n := 24
+	wallA, onA, wallB, onB := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range n {
+		x := 100 + float64(i%3)
+		onA[i], onB[i] = x, x+0.2*float64(i%2)
+		wallA[i], wallB[i] = onA[i], onB[i]
+		if i >= 4 {
+			wallA[i] = 2 * onA[i] // preempted: off the CPU for half the sample
+		}
+	}
+	r := &Result{
+		Settings:    Settings{Compare: []string{"a", "b"}, Threshold: 0.02},
+		Experiments: []Experiment{{Name: "a", Samples: onCPU(wallA, onA)}, {Name: "b", Samples: onCPU(wallB, onB)}},
+	}
+	Analyze(r)
+	p := r.Comparison[0]
+	if p.Verdict != compare.NoDifference || p.Basis != compare.BasisOnCPU || !strings.Contains(p.Sentence, "judged on on-CPU time") {
+		t.Errorf("pair %q on %q: %s; want no difference, judged on on-CPU time", p.Verdict, p.Basis, p.Sentence)
+	}
+	if v := r.Experiments[0].Verdict; v != VerdictNotBelievable {
+		t.Errorf("a's own verdict %q: its median sample lost half its time, want not believable", v)
+	}
+}
+
+func TestBasis(t *testing.T) {
+	clean := &Experiment{Samples: onCPU([]float64{100, 100}, []float64{100, 100}), Clock: &EffectiveClock{BeforeHz: 3e9, AfterHz: 3e9}}
+	noOnCPU := &Experiment{Samples: rounds(100, 100)}
+	warn := func(code string) *Experiment {
+		e := *clean
+		e.Findings = []finding.Finding{{Code: code, Severity: finding.Warn}}
+		return &e
+	}
+	tests := []struct {
+		name          string
+		sides         []Side
+		cycles        bool
+		basis, inconc string
+	}{
+		{"clean, wall", []Side{{"a", clean, nil}, {"b", clean, nil}}, false, compare.BasisWall, ""},
+		{"clean, cycles", []Side{{"a", clean, nil}, {"b", clean, nil}}, true, compare.BasisCycles, ""},
+		{"no clock, no cycles", []Side{{"a", clean, nil}, {"b", noOnCPU, nil}}, true, compare.BasisWall, ""},
+		{"disturbed: on-CPU", []Side{{"old", warn(CodeDisturbed), nil}, {"new", clean, nil}}, false, compare.BasisOnCPU, ""},
+		{"disturbed in cycles", []Side{{"old", warn(CodeDisturbed), nil}, {"new", clean, nil}}, true, compare.BasisOnCPUCycles, ""},
+		{"steal during the run", []Side{{"old", clean, []string{"steal"}}, {"new", clean, nil}}, false, compare.BasisOnCPU, ""},
+		{"disturbed without on-CPU time", []Side{{"old", warn(CodeDisturbed), nil}, {"new", noOnCPU, nil}}, false, "",
+			"the machine was busy (old: time off the CPU) and new has no on-CPU time to judge on: rerun on a quieter machine"},
+		{"shared core", []Side{{"old", clean, nil}, {"new", warn(CodeSlowCore), nil}}, true, "", "the machine was busy (new: slow-core): rerun on a quieter machine"},
+		{"busy sibling", []Side{{"old", clean, []string{"sibling-busy"}}, {"new", clean, nil}}, false, "", "the machine was busy (old: sibling-busy): rerun on a quieter machine"},
+		{"slow clock in cycles is left out", []Side{{"old", warn(CodeSlowClock), nil}, {"new", clean, nil}}, true, compare.BasisCycles, ""},
+		{"slow clock in wall time", []Side{{"old", warn(CodeSlowClock), nil}, {"new", clean, nil}}, false, "", "the machine was busy (old: slow-clock): rerun on a quieter machine"},
+		{"an info disturbance is none", []Side{{"old", &Experiment{Samples: clean.Samples, Findings: []finding.Finding{{Code: CodeDisturbed, Severity: finding.Info}}}, nil}, {"new", clean, nil}}, false, compare.BasisWall, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			basis, inconc := Basis(tt.sides, tt.cycles)
+			if basis != tt.basis || inconc != tt.inconc {
+				t.Errorf("Basis = %q, %q; want %q, %q", basis, inconc, tt.basis, tt.inconc)
+			}
+		})
 	}
 }

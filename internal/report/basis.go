@@ -1,0 +1,172 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/finding"
+)
+
+// Run-level interference, from how busy the CPUs were during the whole
+// measurement (BusyDuring).
+const (
+	// StealDuringMax: steal on the measured CPU during the run above 1% of
+	// the time means the host ran someone else on it while measuring.
+	StealDuringMax = 1.0
+	// SiblingDuringMax: an SMT sibling of the measured CPU busy above 5%
+	// during the run shared the core's execution units with the samples.
+	SiblingDuringMax = 5.0
+)
+
+// RunInterference returns the codes of what interfered with the whole
+// measurement of r: "steal" when the host took the measured CPU,
+// "sibling-busy" when its SMT sibling was busy. The measured CPU's own
+// busy is benchy itself and says nothing.
+func RunInterference(r *Result) []string {
+	var codes []string
+	var siblings []int
+	if r.Before != nil {
+		for _, c := range r.Before.CPUs {
+			if c.CPU == r.CPU {
+				siblings, _ = c.Siblings.Get()
+			}
+		}
+	}
+	for _, b := range r.BusyDuring {
+		if !b.Judged() {
+			continue
+		}
+		if b.CPU == r.CPU && b.Steal.Value > StealDuringMax && !slices.Contains(codes, "steal") {
+			codes = append(codes, "steal")
+		}
+		if slices.Contains(siblings, b.CPU) && b.Busy.Value > SiblingDuringMax && !slices.Contains(codes, "sibling-busy") {
+			codes = append(codes, "sibling-busy")
+		}
+	}
+	return codes
+}
+
+// A Side is one experiment of a comparison as the basis rule sees it: a
+// label for messages ("old", "new", or the name), the experiment, and what
+// interfered with its run as a whole (RunInterference).
+type Side struct {
+	Label string
+	E     *Experiment
+	Run   []string
+}
+
+// What each kind of interference leaves a comparison to be judged on. Time
+// off the CPU (a preemption, steal) is left out by on-CPU time; a clock
+// that moved is left out by counting cycles at the measured clock; a core
+// shared with another hardware thread slows the thread while it runs, so
+// nothing measured leaves it out.
+var (
+	offCPUCodes = []string{CodeDisturbed, "steal"}
+	clockCodes  = []string{CodeSlowClock, CodeFreqChange}
+	sharedCodes = []string{CodeSlowCore, "sibling-busy"}
+)
+
+// Basis chooses what a comparison of sides is judged on: wall time, or
+// cycles when cycles is allowed and every side measured its clock (two
+// separate runs; interleaved rounds share their probes, so cycles change
+// nothing there); on-CPU time (or cycles) when a side was disturbed and
+// every side counted its on-CPU time. inconclusive is the reason no
+// verdict can be stood behind ("" when one can): a shared core, a moved
+// clock that cycles could not remove, or time off the CPU without the
+// on-CPU time to leave it out.
+func Basis(sides []Side, cycles bool) (basis, inconclusive string) {
+	for _, s := range sides {
+		cycles = cycles && s.E.ClockHz() > 0
+	}
+	var hard, off []string
+	for _, s := range sides {
+		for _, c := range interference(s) {
+			switch {
+			case slices.Contains(offCPUCodes, c):
+				off = appendNew(off, labelOr(s.Label, "a side"))
+			case slices.Contains(clockCodes, c) && cycles:
+				// counted in cycles: the clock's change is left out
+			default:
+				hard = append(hard, labelled(s.Label, c))
+			}
+		}
+	}
+	if len(hard) > 0 {
+		return "", "the machine was busy (" + strings.Join(hard, "; ") + "): rerun on a quieter machine"
+	}
+	if len(off) > 0 {
+		for _, s := range sides {
+			if _, ok := OnCPUPerOp(*s.E); !ok {
+				return "", fmt.Sprintf("the machine was busy (%s: time off the CPU) and %s has no on-CPU time to judge on: rerun on a quieter machine",
+					strings.Join(off, ", "), labelOr(s.Label, "a side"))
+			}
+		}
+		if cycles {
+			return compare.BasisOnCPUCycles, ""
+		}
+		return compare.BasisOnCPU, ""
+	}
+	if cycles {
+		return compare.BasisCycles, ""
+	}
+	return compare.BasisWall, ""
+}
+
+// interference lists the codes of what interfered with side s: its own
+// findings of interferenceCodes at warn or above that a basis can leave
+// out or must give up on, and its run's.
+func interference(s Side) []string {
+	var codes []string
+	for _, f := range s.E.Findings {
+		if f.Severity >= finding.Warn && slices.Contains(slices.Concat(offCPUCodes, clockCodes, sharedCodes), f.Code) {
+			codes = appendNew(codes, f.Code)
+		}
+	}
+	for _, c := range s.Run {
+		codes = appendNew(codes, c)
+	}
+	return codes
+}
+
+func labelled(label, code string) string {
+	if label == "" {
+		return code
+	}
+	return label + ": " + code
+}
+
+func labelOr(label, def string) string {
+	if label == "" {
+		return def
+	}
+	return label
+}
+
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// Unusable says why e's number cannot be compared at all: it failed, or a
+// finding of severity error other than time off the CPU shows it cannot be
+// right ("" when it can). Time off the CPU, however much, is left to Basis:
+// on-CPU time still compares.
+func Unusable(e *Experiment) string {
+	if e.Error != "" {
+		return "failed: " + strings.Join(strings.Fields(e.Error), " ")
+	}
+	var codes []string
+	for _, f := range e.Findings {
+		if f.Severity == finding.Error && f.Code != CodeDisturbed {
+			codes = appendNew(codes, f.Code)
+		}
+	}
+	if len(codes) == 0 {
+		return ""
+	}
+	return "is not believable: " + strings.Join(codes, ", ")
+}

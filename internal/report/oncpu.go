@@ -1,0 +1,101 @@
+package report
+
+import (
+	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// OnCPUNs is the time the measured thread (or child) was on the CPU
+// during s: perf's task-clock, else the thread's own CPU clock; false when
+// the sample has neither.
+func OnCPUNs(s harness.Sample) (int64, bool) {
+	if v, ok := s.Counters[harness.CounterTaskClock]; ok {
+		return v, true
+	}
+	v, ok := s.Counters[counters.ThreadCPU]
+	return v, ok
+}
+
+// OffCPUShare is the share of s's wall time the thread was not on the CPU,
+// (wall - on-CPU)/wall, clamped to [0, 1]: another task (or the host) had
+// the CPU for that long. The counters are read just outside the timed
+// region, so an undisturbed sample reads a hair below 0, and 0 here.
+func OffCPUShare(s harness.Sample) (float64, bool) {
+	on, ok := OnCPUNs(s)
+	if !ok || s.Ns <= 0 {
+		return 0, false
+	}
+	return min(1, max(0, float64(s.Ns-on)/float64(s.Ns))), true
+}
+
+// offCPUShares is OffCPUShare of every sample with iterations; false when
+// any of them has no on-CPU time (then the shares are not used at all).
+func offCPUShares(e Experiment) ([]float64, bool) {
+	var out []float64
+	for _, s := range e.Samples {
+		if s.Iters <= 0 {
+			continue
+		}
+		v, ok := OffCPUShare(s)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, v)
+	}
+	return out, len(out) > 0
+}
+
+// OnCPUPerOp is the on-CPU time per op of every sample with iterations, in
+// sample order; false when a sample has no on-CPU time.
+func OnCPUPerOp(e Experiment) ([]float64, bool) {
+	var out []float64
+	for _, s := range e.Samples {
+		if s.Iters <= 0 {
+			continue
+		}
+		on, ok := OnCPUNs(s)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, float64(on)/float64(s.Iters))
+	}
+	return out, len(out) > 0
+}
+
+// ClockHz is the clock measured around e's samples (the mean of the
+// probes before and after), 0 when not measured.
+func (e Experiment) ClockHz() float64 {
+	if e.Clock == nil || e.Clock.BeforeHz <= 0 || e.Clock.AfterHz <= 0 {
+		return 0
+	}
+	return (e.Clock.BeforeHz + e.Clock.AfterHz) / 2
+}
+
+// PerOp is the per-op value of every sample with iterations on the given
+// basis (compare.Basis*): wall ns, on-CPU ns, or either in cycles at the
+// clock measured around the experiment. false when the experiment lacks
+// what the basis needs.
+func PerOp(e Experiment, basis string) ([]float64, bool) {
+	var xs []float64
+	ok := true
+	switch basis {
+	case compare.BasisWall, compare.BasisCycles:
+		xs = NsPerOp(e.Samples)
+	default:
+		xs, ok = OnCPUPerOp(e)
+	}
+	if !ok {
+		return nil, false
+	}
+	if basis == compare.BasisCycles || basis == compare.BasisOnCPUCycles {
+		hz := e.ClockHz()
+		if hz <= 0 {
+			return nil, false
+		}
+		for i := range xs {
+			xs[i] *= hz / 1e9
+		}
+	}
+	return xs, true
+}
