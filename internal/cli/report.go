@@ -15,9 +15,8 @@ import (
 
 // reportOptions are the flags of `benchy report`.
 type reportOptions struct {
-	File   string
-	Format string
-	Strict string // "", "error" or "warn"
+	File string
+	outputOptions
 }
 
 func init() { commands = append(commands, newReportCmd) }
@@ -26,40 +25,39 @@ func newReportCmd(g *globalOptions) *cobra.Command {
 	opts := &reportOptions{}
 	cmd := &cobra.Command{
 		Use:   "report FILE",
-		Short: "Recompute and render a JSON result of benchy run",
-		Long: `report reads a JSON result written by benchy run, recomputes the
-statistics, findings and verdicts from its raw samples, counters and
-recorded clock, and writes it in any format. A result written by an older
-benchy is judged by today's rules.
+		Short: "Recompute and render a saved result",
+		Long: `report reads a JSON result written by benchy, recomputes the statistics,
+findings and verdicts from its raw samples, counters and recorded clock,
+and writes it in any format. A result written by an older benchy is judged
+by today's rules. -v shows everything behind the verdicts.
 
 With --strict it exits 3 when an experiment is not believable;
---strict=warn also when one is doubtful.`,
+--strict warn also when one is doubtful.`,
+		Example: `  benchy report result.json -v
+  benchy report result.json --format gobench > result.txt
+  benchy report result.json --strict warn`,
 		Args: func(cmd *cobra.Command, args []string) error {
+			args = strictArgs(cmd, &opts.Strict, args)
 			if len(args) != 1 {
-				return Usagef("report takes one FILE (a JSON result of benchy run), got %d arguments", len(args))
+				return Usagef("report takes one FILE (a JSON result of benchy), got %d arguments", len(args))
 			}
+			opts.File = args[0]
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.File = args[0]
-			return reportRun(opts, g.Stdout)
+			if err := opts.outputOptions.validate(cmd); err != nil {
+				return err
+			}
+			opts.width = terminalWidth(g.Stdout)
+			return reportRun(opts, g.Stdout, g.Stderr)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&opts.Format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
-	f.StringVar(&opts.Strict, "strict", "", "exit 3 when a result is not believable; --strict=warn also when doubtful")
-	f.Lookup("strict").NoOptDefVal = "error"
+	opts.outputOptions.bind(cmd.Flags(), report.Formats, false)
 	return cmd
 }
 
-// reportRun loads opts.File, analyzes it again and writes it to w.
-func reportRun(opts *reportOptions, w io.Writer) error {
-	if err := checkFormat(opts.Format, report.Formats); err != nil {
-		return err
-	}
-	if _, ok := strictLevel(opts.Strict); opts.Strict != "" && !ok {
-		return Usagef("--strict=%s: valid values are error (the default) and warn", opts.Strict)
-	}
+// reportRun loads opts.File, analyzes it again and writes it.
+func reportRun(opts *reportOptions, stdout, stderr io.Writer) error {
 	r, err := report.Load(opts.File)
 	var pe *os.PathError
 	if errors.As(err, &pe) {
@@ -69,7 +67,7 @@ func reportRun(opts *reportOptions, w io.Writer) error {
 		return Usagef("%v", err) // Load names the file
 	}
 	report.Analyze(r)
-	if err := report.Write(w, r, opts.Format); err != nil {
+	if err := opts.write(r, stdout, stderr); err != nil {
 		return err
 	}
 	return strictError(r, opts.Strict)

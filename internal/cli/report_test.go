@@ -19,8 +19,8 @@ var fixtureJSON = filepath.Join("..", "..", "testdata", "report", "fixture.json"
 func TestReportReproducesGolden(t *testing.T) {
 	for _, format := range []string{"text", "json", "csv", "gobench"} {
 		t.Run(format, func(t *testing.T) {
-			var out bytes.Buffer
-			if err := reportRun(&reportOptions{File: fixtureJSON, Format: format}, &out); err != nil {
+			var out, stderr bytes.Buffer
+			if err := reportRun(&reportOptions{File: fixtureJSON, outputOptions: outputOptions{Format: format}}, &out, &stderr); err != nil {
 				t.Fatal(err)
 			}
 			want, err := os.ReadFile(filepath.Join("..", "..", "testdata", "report", "fixture."+format))
@@ -129,7 +129,7 @@ func TestReportBadInput(t *testing.T) {
 		{"negative ns", []string{"report", negative}, negative + `: not a valid benchy result: experiment "sum/sink" (experiments[0]), samples[1]: ns is -2040, below 0`},
 		{"negative iters", []string{"report", negIters}, `experiment "sum/sink" (experiments[0]), samples[0]: iters is -1, below 0`},
 		{"format", []string{"report", "--format", "xml", fixtureJSON}, `--format "xml": valid formats are text, json, csv, gobench`},
-		{"strict level", []string{"report", "--strict=info", fixtureJSON}, "--strict=info: valid values are error (the default) and warn"},
+		{"strict level", []string{"report", "--strict=info", fixtureJSON}, "--strict info: valid values are error (the default) and warn"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -156,7 +156,7 @@ func TestReportZeros(t *testing.T) {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	if code := testMain([]string{"report", path}, &stdout, &stderr); code != ExitOK {
+	if code := testMain([]string{"report", path, "-v"}, &stdout, &stderr); code != ExitOK {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}
 	out := stdout.String()

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"regexp"
 	"strings"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/target/inproc"
@@ -21,6 +20,7 @@ import (
 // runOptions are the flags of `benchy run`.
 type runOptions struct {
 	g *globalOptions
+	outputOptions
 
 	CPU          int
 	CPUSet       bool // --cpu was given
@@ -34,26 +34,19 @@ type runOptions struct {
 	NoIsolate    bool
 	NoAsm        bool
 	Smoke        bool
-	Format       string
-	Out          string
-	SamplesFile  string
-	Strict       string // "", "error" or "warn"
 	Compare      string // "A,B[,C...]": interleaved comparison
 	Threshold    string // smallest change claimed, "2%" or "0.02"
 	threshold    float64
 	benchSet     bool // --bench was given
+	compareSet   bool // --compare was given
 	thresholdSet bool // --threshold was given
 
-	// Stop ends the run after the current sample (Ctrl-C); Progress, when
-	// not nil, receives a progress line (a terminal's stderr).
+	// Stop ends the run after the current sample (a stop signal);
+	// Progress, when not nil, receives a progress line (a terminal's
+	// stderr).
 	Stop     <-chan struct{}
 	Progress io.Writer
 }
-
-// Limits of the flags, checked before anything is measured.
-const (
-	maxSamples = 100000
-)
 
 // Smoke settings: every experiment, 3 short samples, so CI learns in
 // seconds that benchy and the experiments still work. Not for numbers.
@@ -70,81 +63,70 @@ func newRunCmd(g *globalOptions) *cobra.Command {
 	opts := &runOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "run",
-		Short: "Measure the built-in experiments pinned to one CPU",
+		Short: "Measure the experiments pinned to one CPU, and say what to believe",
 		Long: `run measures each experiment on one CPU: it pins the measured thread,
 keeps Go's other threads off that CPU, turns the collector off, warms up,
 calibrates the iterations per sample and takes many samples. It prints the
-state of the machine, min/median/p90/max per op, and what to believe.`,
-		Args: noArgs,
+state of the machine in three lines, min/median/p90 per op with a verdict
+for each experiment, and the most likely cause of any doubt; -v prints
+everything behind the verdicts.`,
+		Example: `  benchy run                                 # every experiment
+  benchy run --bench '^sum/' --samples 51      # some, with more samples
+  benchy run --compare concat/quadratic,concat/builder   # is B faster than A?
+  benchy run --out result.json && benchy report result.json -v
+  benchy run --smoke --strict                 # CI: does it still work?`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			return noArgs(cmd, strictArgs(cmd, &opts.Strict, args))
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.CPUSet = cmd.Flags().Changed("cpu")
 			opts.benchSet = cmd.Flags().Changed("bench")
+			opts.compareSet = cmd.Flags().Changed("compare")
 			opts.thresholdSet = cmd.Flags().Changed("threshold")
 			if opts.Smoke {
-				if !cmd.Flags().Changed("samples") {
-					opts.Samples = smokeSamples
-				}
-				if !cmd.Flags().Changed("sample-time") {
-					opts.SampleTime = smokeSampleTime
-				}
-				if !cmd.Flags().Changed("warmup") {
-					opts.Warmup = smokeWarmup
-				}
-				if !cmd.Flags().Changed("window") {
-					opts.Window = smokeWindow
+				for flag, set := range map[string]func(){
+					"samples":     func() { opts.Samples = smokeSamples },
+					"sample-time": func() { opts.SampleTime = smokeSampleTime },
+					"warmup":      func() { opts.Warmup = smokeWarmup },
+					"window":      func() { opts.Window = smokeWindow },
+				} {
+					if !cmd.Flags().Changed(flag) {
+						set()
+					}
 				}
 			}
-			stop, done := make(chan struct{}), make(chan struct{})
-			sig := make(chan os.Signal, 1)
-			signal.Notify(sig, os.Interrupt)
-			defer func() {
-				signal.Stop(sig)
-				close(done)
-			}()
-			go func() {
-				// The first Ctrl-C stops after the current sample and
-				// writes what was measured; a second one ends at once,
-				// leaving no temporary file behind.
-				for n := 0; ; n++ {
-					select {
-					case <-done:
-						return
-					case <-sig:
-					}
-					if n == 0 {
-						close(stop)
-						continue
-					}
-					removePendingTemp()
-					fmt.Fprintln(g.Stderr, "benchy: interrupted twice: exiting without writing a result")
-					os.Exit(ExitInterrupted)
-				}
-			}()
-			opts.Stop = stop
+			if err := opts.outputOptions.validate(cmd); err != nil {
+				return err
+			}
+			w := watchSignals(g.Stderr)
+			defer w.stop()
+			opts.Stop = w.Stop
 			if isTerminal(g.Stderr) {
 				opts.Progress = g.Stderr
 			}
-			return runRun(opts, g.Stdout)
+			opts.width = terminalWidth(g.Stdout)
+			err := runRun(opts, g.Stdout, w)
+			if s := w.Signal(); s != nil && err == nil {
+				return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": the result holds what was measured"}
+			}
+			return err
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&opts.CPU, "cpu", -1, "pin the measured thread to CPU `N` (default: benchy chooses)")
-	f.Lookup("cpu").DefValue = "0" // read as "no default shown": the help says who chooses
+	intFlag(f, &opts.CPU, "cpu", -1, "pin the measured thread to CPU `N` (default: benchy chooses)")
+	f.Lookup("cpu").DefValue = ""
 	f.StringVar(&opts.Bench, "bench", ".", "run the experiments whose name matches `REGEXP`")
-	f.IntVar(&opts.Samples, "samples", 31, "samples per experiment (1-100000)")
-	f.DurationVar(&opts.Warmup, "warmup", 100*time.Millisecond, "warm-up time per experiment")
-	f.DurationVar(&opts.SampleTime, "sample-time", 10*time.Millisecond, "least duration of one sample")
-	f.DurationVar(&opts.Window, "window", time.Second, "busy window of the machine header")
-	f.Int64Var(&opts.Iters, "iters", 0, "fixed iterations per sample (default: calibrated)")
+	intFlag(f, &opts.Samples, "samples", 31, "samples per experiment, 1-100000")
+	f.DurationVar(&opts.Warmup, "warmup", 100*time.Millisecond, "warm-up time per experiment, at most 10m")
+	f.DurationVar(&opts.SampleTime, "sample-time", 10*time.Millisecond, "least duration of one sample, at most 10s")
+	f.DurationVar(&opts.Window, "window", time.Second, "busy window of the machine header, at most 60s")
+	intFlag(f, &opts.Iters, "iters", 0, "fixed iterations per sample (default: calibrated)")
+	f.Lookup("iters").DefValue = ""
 	f.BoolVar(&opts.GC, "gc", false, "leave the garbage collector on while measuring")
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let Go's other threads run on the measured CPU")
 	f.BoolVar(&opts.NoAsm, "no-asm", false, "do not check the machine code of each measured loop")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
-	f.StringVar(&opts.Format, "format", "text", "output format: "+strings.Join(report.Formats, ", "))
-	f.StringVarP(&opts.Out, "out", "o", "", "write the result to `FILE` (atomically) instead of stdout")
-	f.StringVar(&opts.SamplesFile, "samples-file", "", "also write every raw sample as CSV to `FILE`")
-	f.StringVar(&opts.Strict, "strict", "", "exit 3 when a result is not believable; --strict=warn also when doubtful")
-	f.Lookup("strict").NoOptDefVal = "error"
+	opts.outputOptions.bind(f, report.Formats, true)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
 	f.StringVar(&opts.Threshold, "threshold", "2%", "with --compare: smallest change claimed as a difference (`PCT`)")
 	return cmd
@@ -156,27 +138,24 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 		return nil, Usagef("--samples %d: must be between 1 and %d", o.Samples, maxSamples)
 	}
 	for _, d := range []struct {
-		flag string
-		v    time.Duration
-	}{{"--warmup", o.Warmup}, {"--sample-time", o.SampleTime}, {"--window", o.Window}} {
-		if d.v <= 0 {
-			return nil, Usagef("%s %v: must be a positive duration, e.g. 100ms", d.flag, d.v)
+		flag     string
+		v, limit time.Duration
+	}{{"--warmup", o.Warmup, maxWarmup}, {"--sample-time", o.SampleTime, maxSampleTime}, {"--window", o.Window, maxWindow}} {
+		if err := checkDuration(d.flag, d.v, d.limit); err != nil {
+			return nil, err
 		}
 	}
-	if o.Window > maxWindow {
-		return nil, Usagef("--window %v: must be at most %v", o.Window, maxWindow)
+	if o.Iters < 0 || o.Iters > harness.MaxIters {
+		return nil, Usagef("--iters %d: must be between 1 and %d (or 0 to calibrate)", o.Iters, int64(harness.MaxIters))
 	}
-	if o.Iters < 0 {
-		return nil, Usagef("--iters %d: must be positive (or 0 to calibrate)", o.Iters)
-	}
-	if err := checkFormat(o.Format, report.Formats); err != nil {
-		return nil, err
-	}
-	if o.Strict != "" && o.Strict != "error" && o.Strict != "warn" {
-		return nil, Usagef("--strict=%s: valid values are error (the default) and warn", o.Strict)
+	if o.CPUSet && o.CPU < 0 {
+		return nil, Usagef("--cpu %d: must be a CPU number (0 or more)", o.CPU)
 	}
 	if o.threshold, err = parseFraction("--threshold", o.Threshold); err != nil {
 		return nil, err
+	}
+	if o.compareSet && strings.TrimSpace(o.Compare) == "" {
+		return nil, Usagef("--compare: name the experiments to compare, e.g. --compare concat/quadratic,concat/builder")
 	}
 	if o.Compare == "" && o.thresholdSet {
 		return nil, Usagef("--threshold applies to --compare: name the experiments to compare, e.g. --compare concat/quadratic,concat/builder")
@@ -187,12 +166,6 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	re, err := regexp.Compile(o.Bench)
 	if err != nil {
 		return nil, Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
-	}
-	if err := checkWritable("--out", o.Out); err != nil {
-		return nil, err
-	}
-	if err := checkWritable("--samples-file", o.SamplesFile); err != nil {
-		return nil, err
 	}
 	if !o.g.Live() {
 		return nil, Usagef("run measures this machine: --sysroot is only for reading a machine (benchy machine)")
@@ -262,8 +235,9 @@ func (o *runOptions) plan() pipeline.Plan {
 }
 
 // runRun measures and writes the result. It returns an error whose exit
-// code says how the run went (see exit.go).
-func runRun(o *runOptions, stdout io.Writer) error {
+// code says how the run went (see exit.go); w, when not nil, is told how
+// to clear the progress line before it prints.
+func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	re, err := o.validate()
 	if err != nil {
 		return err
@@ -288,6 +262,9 @@ func runRun(o *runOptions, stdout io.Writer) error {
 	if o.Progress != nil {
 		p := newProgress(o.Progress, len(ws), o)
 		plan.Progress = p.update
+		if w != nil {
+			w.setBefore(p.clear)
+		}
 		defer p.clear()
 	}
 	ts := make([]pipeline.Target, len(ws))
@@ -301,7 +278,7 @@ func runRun(o *runOptions, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := writeResult(o, r, stdout); err != nil {
+	if err := o.write(r, stdout, o.g.Stderr); err != nil {
 		return err
 	}
 	return runExit(r, o.Strict)
@@ -316,33 +293,11 @@ func runExit(r *report.Result, strict string) error {
 	}
 	switch {
 	case r.Interrupted:
-		return &ExitError{Code: ExitInterrupted, Msg: "interrupted: the result holds what was measured"}
+		return nil // the caller says how it was stopped
 	case failed:
 		return &ExitError{Code: ExitFailed, Msg: "some experiments failed (see the result)"}
 	}
 	return strictError(r, strict)
-}
-
-// writeResult writes the result to stdout or --out, and the raw samples to
-// --samples-file, each atomically.
-func writeResult(o *runOptions, r *report.Result, stdout io.Writer) error {
-	if o.SamplesFile != "" {
-		if err := writeFileAtomic(o.SamplesFile, func(w io.Writer) error {
-			return report.Write(w, r, "csv")
-		}); err != nil {
-			return fmt.Errorf("write --samples-file: %w", err)
-		}
-	}
-	if o.Out == "" {
-		return report.Write(stdout, r, o.Format)
-	}
-	if err := writeFileAtomic(o.Out, func(w io.Writer) error {
-		return report.Write(w, r, o.Format)
-	}); err != nil {
-		return fmt.Errorf("write --out: %w", err)
-	}
-	fmt.Fprintf(o.g.Stderr, "benchy: wrote %s\n", o.Out)
-	return nil
 }
 
 func noArgs(cmd *cobra.Command, args []string) error {

@@ -20,6 +20,16 @@ func isTerminal(w io.Writer) bool {
 	return err == nil
 }
 
-// canWrite asks the kernel whether this process may write path, without
-// opening it: opening a named pipe and closing it would end its reader.
-func canWrite(path string) error { return unix.Access(path, unix.W_OK) }
+// terminalWidth is the number of columns of the terminal w is, 0 when w
+// is not a terminal (then text is laid out for 80).
+func terminalWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil {
+		return 0
+	}
+	return int(ws.Col)
+}

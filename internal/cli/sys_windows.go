@@ -15,6 +15,5 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// canWrite has nothing to ask on Windows: a path that is not a regular
-// file is a device, opened when the result is written.
-func canWrite(path string) error { return nil }
+// terminalWidth is not read on Windows: text is laid out for 80 columns.
+func terminalWidth(w io.Writer) int { return 0 }

@@ -69,14 +69,15 @@ var (
 )
 
 // Basis chooses what a comparison of sides is judged on: wall time, or
-// cycles when cycles is allowed and every side measured its clock (two
-// separate runs; interleaved rounds share their probes, so cycles change
-// nothing there); on-CPU time (or cycles) when a side was disturbed and
-// every side counted its on-CPU time. inconclusive is the reason no
-// verdict can be stood behind ("" when one can): a shared core, a moved
-// clock that cycles could not remove, or time off the CPU without the
-// on-CPU time to leave it out.
-func Basis(sides []Side, cycles bool) (basis, inconclusive string) {
+// cycles for separate runs whose every side measured its clock; on-CPU
+// time (or cycles) when a side was disturbed and every side counted its
+// on-CPU time. inconclusive is the reason no verdict can be stood behind
+// ("" when one can): a shared core, a moved clock that cycles could not
+// remove, or time off the CPU without the on-CPU time to leave it out.
+// Interleaved rounds (separate false) share one clock round by round, so a
+// clock that moved moved for both sides and the pairing leaves it out.
+func Basis(sides []Side, separate bool) (basis, inconclusive string) {
+	cycles := separate
 	for _, s := range sides {
 		cycles = cycles && s.E.ClockHz() > 0
 	}
@@ -86,8 +87,9 @@ func Basis(sides []Side, cycles bool) (basis, inconclusive string) {
 			switch {
 			case slices.Contains(offCPUCodes, c):
 				off = appendNew(off, labelOr(s.Label, "a side"))
-			case slices.Contains(clockCodes, c) && cycles:
-				// counted in cycles: the clock's change is left out
+			case slices.Contains(clockCodes, c) && (cycles || !separate):
+				// counted in cycles, or paired round by round: the
+				// clock's change is left out
 			default:
 				hard = append(hard, labelled(s.Label, c))
 			}

@@ -185,7 +185,7 @@ func TestBasis(t *testing.T) {
 	tests := []struct {
 		name          string
 		sides         []Side
-		cycles        bool
+		separate      bool
 		basis, inconc string
 	}{
 		{"clean, wall", []Side{{"a", clean, nil}, {"b", clean, nil}}, false, compare.BasisWall, ""},
@@ -199,12 +199,14 @@ func TestBasis(t *testing.T) {
 		{"shared core", []Side{{"old", clean, nil}, {"new", warn(CodeSlowCore), nil}}, true, "", "the machine was busy (new: slow-core): rerun on a quieter machine"},
 		{"busy sibling", []Side{{"old", clean, []string{"sibling-busy"}}, {"new", clean, nil}}, false, "", "the machine was busy (old: sibling-busy): rerun on a quieter machine"},
 		{"slow clock in cycles is left out", []Side{{"old", warn(CodeSlowClock), nil}, {"new", clean, nil}}, true, compare.BasisCycles, ""},
-		{"slow clock in wall time", []Side{{"old", warn(CodeSlowClock), nil}, {"new", clean, nil}}, false, "", "the machine was busy (old: slow-clock): rerun on a quieter machine"},
+		{"slow clock in interleaved rounds is paired out", []Side{{"old", warn(CodeSlowClock), nil}, {"new", clean, nil}}, false, compare.BasisWall, ""},
+		{"slow clock, separate runs without a clock", []Side{{"old", &Experiment{Samples: clean.Samples, Findings: []finding.Finding{{Code: CodeSlowClock, Severity: finding.Warn}}}, nil}, {"new", noOnCPU, nil}}, true, "",
+			"the machine was busy (old: slow-clock): rerun on a quieter machine"},
 		{"an info disturbance is none", []Side{{"old", &Experiment{Samples: clean.Samples, Findings: []finding.Finding{{Code: CodeDisturbed, Severity: finding.Info}}}, nil}, {"new", clean, nil}}, false, compare.BasisWall, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			basis, inconc := Basis(tt.sides, tt.cycles)
+			basis, inconc := Basis(tt.sides, tt.separate)
 			if basis != tt.basis || inconc != tt.inconc {
 				t.Errorf("Basis = %q, %q; want %q, %q", basis, inconc, tt.basis, tt.inconc)
 			}

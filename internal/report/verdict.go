@@ -60,9 +60,49 @@ func bears(f finding.Finding, interfered bool) bool {
 		(interfered && f.Severity == finding.Warn && slices.Contains(envBearing, f.Code))
 }
 
+// reasonOrder ranks the reasons of a verdict, most telling first: what
+// shows the number cannot be right, then what removed the work, then what
+// the machine did to the samples, then what the samples show, and last
+// what only says there were too few of them. The first reason is the one
+// the one-screen report shows; codes not listed rank before the last three,
+// and the environment's after all of the experiment's own.
+var reasonOrder = []string{
+	CodeFailed, CodeNoSamples, CodeImpossible, CodeBelowClock, CodeMigrated, CodeNoLoadInLoop,
+	CodeDisturbed, CodeSlowCore, CodeSlowClock, CodeFreqChange, CodeDrift, CodeUnstable,
+	CodeFirstSlow, CodePageFaults, CodeGC, CodeNotPinned, CodeShortSamples, CodeFewSamples,
+}
+
+// rank is code's place in reasonOrder.
+func rank(code string) int {
+	if i := slices.Index(reasonOrder, code); i >= 0 {
+		return i
+	}
+	return slices.Index(reasonOrder, CodeNotPinned)
+}
+
 // Verdict judges one experiment from its own findings and the run's
-// environment findings, and returns the codes that decided it.
+// environment findings, and returns the codes that decided it, most
+// telling first (reasonOrder).
 func Verdict(own, env []finding.Finding) (verdict string, reasons []string) {
+	verdict, reasons = judge(own, env)
+	envCodes := map[string]bool{}
+	for _, f := range env {
+		envCodes[f.Code] = true
+	}
+	slices.SortStableFunc(reasons, func(a, b string) int {
+		if envCodes[a] != envCodes[b] {
+			if envCodes[a] {
+				return 1
+			}
+			return -1
+		}
+		return rank(a) - rank(b)
+	})
+	return verdict, reasons
+}
+
+// judge is Verdict before the reasons are ranked.
+func judge(own, env []finding.Finding) (verdict string, reasons []string) {
 	addCodes := func(fs []finding.Finding, keep func(finding.Finding) bool) {
 		for _, f := range fs {
 			if keep(f) && !slices.Contains(reasons, f.Code) {

@@ -13,9 +13,17 @@ var Formats = []string{"text", "json", "csv", "gobench"}
 // result, "csv" for one row per sample, "gobench" for benchstat. Write does
 // not analyze: call Analyze first so statistics and verdicts are current.
 func Write(w io.Writer, r *Result, format string) error {
+	return WriteWith(w, r, format, Options{})
+}
+
+// WriteWith is Write with options for the text: verbose, and the width.
+func WriteWith(w io.Writer, r *Result, format string, o Options) error {
 	switch format {
 	case "text":
-		return writeText(w, r)
+		if o.Verbose {
+			return writeText(w, r)
+		}
+		return writeCompact(w, r, o)
 	case "json":
 		return writeJSON(w, r)
 	case "csv":

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -23,6 +24,34 @@ func TestWriteGolden(t *testing.T) {
 			checkGolden(t, "fixture."+format, b.Bytes())
 		})
 	}
+	t.Run("verbose", func(t *testing.T) {
+		var b bytes.Buffer
+		if err := WriteWith(&b, fixtureResult(), "text", Options{Verbose: true}); err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, "fixture.verbose.text", b.Bytes())
+	})
+}
+
+// The default text fits one 80-column screen: a three-line header, the
+// table, and a few lines under it, whatever the names and reasons.
+func TestCompactFitsAScreen(t *testing.T) {
+	r := fixtureResult()
+	for _, width := range []int{80, 100} {
+		var b bytes.Buffer
+		if err := WriteWith(&b, r, "text", Options{Width: width}); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+		for _, l := range lines {
+			if n := utf8.RuneCountInString(l); n > width {
+				t.Errorf("width %d: line of %d runes: %q", width, n, l)
+			}
+		}
+		if len(lines) > 15+len(r.Experiments) {
+			t.Errorf("%d lines for %d experiments:\n%s", len(lines), len(r.Experiments), b.String())
+		}
+	}
 }
 
 func TestWriteUnknownFormat(t *testing.T) {
@@ -37,7 +66,7 @@ func TestTextInterruptedAndSnapshot(t *testing.T) {
 	r.Interrupted = true
 	r.Before = &machine.Snapshot{}
 	var b bytes.Buffer
-	if err := Write(&b, r, "text"); err != nil {
+	if err := WriteWith(&b, r, "text", Options{Verbose: true}); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/benchy-dev/benchy/internal/outfile"
+	"github.com/benchy-dev/benchy/internal/report"
+)
+
+// outputOptions are the flags of a command that writes a result (run,
+// report, and every command that measures): where, in which format, how
+// much, and when the exit says the numbers are not to be believed.
+type outputOptions struct {
+	Format      string
+	Out         string
+	SamplesFile string
+	Verbose     bool
+	Strict      string // "", "error" or "warn"
+	Force       bool
+
+	formats   []string // what this command writes
+	formatSet bool
+
+	out, samples *outfile.Dest // checked before anything is measured
+	width        int           // of the terminal stdout is, 0 when not one
+}
+
+// bind adds the flags to f; samples says the command can write raw
+// samples (--samples-file) too.
+func (o *outputOptions) bind(f *pflag.FlagSet, formats []string, samples bool) {
+	o.formats = formats
+	f.StringVar(&o.Format, "format", "text", "output `FORMAT`: "+strings.Join(formats, ", ")+" (default: from the --out extension, else text)")
+	f.Lookup("format").DefValue = ""
+	f.StringVarP(&o.Out, "out", "o", "", "write the result to `FILE` (atomically) instead of stdout")
+	if samples {
+		f.StringVar(&o.SamplesFile, "samples-file", "", "also write every raw sample as CSV to `FILE`")
+	}
+	f.BoolVarP(&o.Verbose, "verbose", "v", false, "text: everything (machine facts, counters, every finding), not one screen")
+	f.StringVar(&o.Strict, "strict", "", "exit 3 when an experiment is not believable; `--strict warn` also when doubtful")
+	f.Lookup("strict").NoOptDefVal = "error"
+	f.BoolVar(&o.Force, "force", false, "replace an --out file even if it is read-only")
+}
+
+// extensions map the file extensions --out recognises to formats.
+var extensions = map[string]string{
+	".json": "json", ".csv": "csv", ".txt": "text", ".text": "text",
+	".gobench": "gobench", ".bench": "gobench", ".md": "markdown", ".html": "html",
+}
+
+// strictArgs takes a --strict value given after a space (`--strict warn`):
+// pflag reads a flag with an optional value only as --strict=warn, and
+// leaves "warn" as an argument. It returns the arguments without it.
+func strictArgs(cmd *cobra.Command, strict *string, args []string) []string {
+	if cmd.Flags().Changed("strict") && *strict == "error" && len(args) > 0 && (args[0] == "warn" || args[0] == "error") {
+		*strict = args[0]
+		return args[1:]
+	}
+	return args
+}
+
+// validate checks the flags before anything is measured: the format (or
+// the one --out's extension names), --strict, and that every output file
+// can be written, and is not named twice.
+func (o *outputOptions) validate(cmd *cobra.Command) error {
+	o.formatSet = cmd.Flags().Changed("format")
+	if err := checkFormat(o.Format, o.formats); err != nil {
+		return err
+	}
+	if ext := strings.ToLower(filepath.Ext(o.Out)); o.Out != "" && extensions[ext] != "" && slices.Contains(o.formats, extensions[ext]) {
+		switch {
+		case !o.formatSet:
+			o.Format = extensions[ext]
+		case o.Format != extensions[ext]:
+			return Usagef("--format %s but --out %s: the extension says %s; give one or make them agree", o.Format, o.Out, extensions[ext])
+		}
+	}
+	if cmd.Flags().Changed("strict") && o.Strict == "" {
+		return Usagef("--strict=: give a level: error (the default) or warn")
+	}
+	if _, ok := strictLevel(o.Strict); o.Strict != "" && !ok {
+		return Usagef("--strict %s: valid values are error (the default) and warn", o.Strict)
+	}
+	var err error
+	opts := outfile.Options{Replace: o.Force}
+	if o.Out != "" {
+		if o.out, err = outfile.Check("--out", o.Out, opts); err != nil {
+			return &UsageError{Msg: err.Error()}
+		}
+	}
+	if o.SamplesFile != "" {
+		if o.samples, err = outfile.Check("--samples-file", o.SamplesFile, opts); err != nil {
+			return &UsageError{Msg: err.Error()}
+		}
+		if outfile.Same(o.out, o.samples) {
+			return Usagef("--out %s and --samples-file %s are the same file: one would replace the other", o.Out, o.SamplesFile)
+		}
+	}
+	return nil
+}
+
+// write writes r: the raw samples to --samples-file, the result to --out
+// or stdout. When the result does not go to a terminal as text (--out, or
+// another format), the summary line still reaches stderr. A file that
+// cannot be written at the end is kept elsewhere, and the error says
+// where; a failing --samples-file does not stop the result.
+func (o *outputOptions) write(r *report.Result, stdout, stderr io.Writer) error {
+	var errs []string
+	if o.samples != nil {
+		if kept, err := o.samples.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "csv") }); err != nil {
+			errs = append(errs, err.Error())
+		} else if kept != "" {
+			errs = append(errs, "--samples-file kept in "+kept)
+		}
+	}
+	ropts := report.Options{Verbose: o.Verbose, Width: o.width}
+	render := func(w io.Writer) error { return report.WriteWith(w, r, o.Format, ropts) }
+	switch {
+	case o.out != nil:
+		if _, err := o.out.WriteOrKeep(render); err != nil {
+			errs = append(errs, err.Error())
+		} else {
+			fmt.Fprintf(stderr, "benchy: wrote %s\n", o.Out)
+		}
+	default:
+		if err := render(stdout); err != nil {
+			errs = append(errs, "write the result: "+err.Error())
+		}
+	}
+	if o.out != nil || o.Format != "text" {
+		fmt.Fprintf(stderr, "benchy: summary: %s\n", report.Summary(r))
+	}
+	if len(errs) > 0 {
+		return &ExitError{Code: ExitFailed, Msg: strings.Join(errs, "; ")}
+	}
+	return nil
+}

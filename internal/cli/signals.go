@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+
+	"github.com/benchy-dev/benchy/internal/outfile"
+)
+
+// stopSignals are the signals that stop a measurement: Ctrl-C (INT), CI
+// cancellation, timeout(1) and docker stop (TERM), a closed terminal (HUP).
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// watcher turns the stop signals into a stop channel: the first one ends
+// the measurement after the current sample, so what was measured is still
+// written; a second one exits at once, removing any temporary file first.
+type watcher struct {
+	Stop   <-chan struct{}
+	mu     sync.Mutex
+	first  os.Signal
+	sigs   chan os.Signal
+	done   chan struct{}
+	stderr io.Writer
+	// before, when not nil, runs before anything is printed (it clears
+	// the progress line).
+	before func()
+}
+
+// watchSignals starts a watcher; end it with stop().
+func watchSignals(stderr io.Writer) *watcher {
+	stop := make(chan struct{})
+	w := &watcher{Stop: stop, sigs: make(chan os.Signal, 2), done: make(chan struct{}), stderr: stderr}
+	signal.Notify(w.sigs, stopSignals...)
+	go func() {
+		for {
+			select {
+			case <-w.done:
+				return
+			case s := <-w.sigs:
+				w.mu.Lock()
+				first := w.first == nil
+				if first {
+					w.first = s
+				}
+				before := w.before
+				w.mu.Unlock()
+				if first {
+					close(stop)
+					continue
+				}
+				outfile.RemovePending()
+				if before != nil {
+					before()
+				}
+				fmt.Fprintf(stderr, "benchy: %s twice: exiting without writing a result\n", signalName(s))
+				os.Exit(signalExit(w.Signal()))
+			}
+		}
+	}()
+	return w
+}
+
+// stop ends the watcher: the signals get their default action again.
+func (w *watcher) stop() {
+	signal.Stop(w.sigs)
+	close(w.done)
+}
+
+// Signal is the first stop signal received, nil when none was.
+func (w *watcher) Signal() os.Signal {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.first
+}
+
+// setBefore sets what runs before the watcher prints.
+func (w *watcher) setBefore(f func()) {
+	w.mu.Lock()
+	w.before = f
+	w.mu.Unlock()
+}
+
+// signalExit is the exit code of a process stopped by s: 128 + its number
+// (130 for INT, 143 for TERM, 129 for HUP), the shell's convention.
+func signalExit(s os.Signal) int {
+	if n, ok := s.(syscall.Signal); ok {
+		return 128 + int(n)
+	}
+	return ExitInterrupted
+}
+
+func signalName(s os.Signal) string {
+	switch s {
+	case os.Interrupt:
+		return "interrupted"
+	case syscall.SIGTERM:
+		return "terminated (SIGTERM)"
+	case syscall.SIGHUP:
+		return "hung up (SIGHUP)"
+	}
+	return s.String()
+}

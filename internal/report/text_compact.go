@@ -1,0 +1,318 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/stats"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// Options say how Write renders a result.
+type Options struct {
+	// Verbose writes everything in text: the machine facts, the clock and
+	// counters, every finding, how busy the CPUs were. The default text
+	// fits one screen: three header lines, one table, why numbers are
+	// doubtful, the summary.
+	Verbose bool
+	// Width is the width text must fit; 0 means 80.
+	Width int
+}
+
+func (o Options) width() int {
+	if o.Width <= 0 {
+		return 80
+	}
+	return o.Width
+}
+
+// OnCPUMaterial: the on-CPU time per op is shown beside the wall time when
+// the two medians of an experiment differ by more than 2%.
+const OnCPUMaterial = 0.02
+
+// writeCompact is the default text: what to believe, on one screen.
+func writeCompact(w io.Writer, r *Result, o Options) error {
+	tw := &errWriter{w: w}
+	width := o.width()
+	if r.Interrupted {
+		tw.printf("INTERRUPTED: the run was stopped before the end; only what was measured is shown\n")
+	}
+	for _, line := range compactHeader(r) {
+		tw.printf("%s\n", fitParts(line, width))
+	}
+	tw.printf("\n")
+	header, rows, footnotes := compactTable(r)
+	fitLastColumn(header, rows, width)
+	if tw.err == nil {
+		tw.err = writeAligned(tw, header, rows, map[int]bool{len(header) - 1: true})
+	}
+	for _, f := range footnotes {
+		tw.printf("%s\n", wrap(f, width, "  "))
+	}
+	if len(r.Comparison) > 0 {
+		tw.printf("\n")
+		for _, p := range r.Comparison {
+			tw.printf("%s\n", wrap(p.Sentence, width, "  "))
+		}
+	}
+	if why := likelyCause(r); why != "" {
+		tw.printf("\n%s\n", wrap(why, width, "  "))
+	}
+	tw.printf("\n%s\n", wrap("summary: "+Summary(r), width, "  "))
+	return tw.err
+}
+
+// compactHeader is at most three lines: the machine's load and the
+// environment warnings, the CPU and why it was chosen, the settings.
+func compactHeader(r *Result) []string {
+	var lines []string
+	machineLine := "machine: unknown: the result holds no snapshot"
+	if r.Before != nil {
+		machineLine = r.Before.LoadSummary()
+	}
+	var warns []string
+	for _, f := range r.Environment {
+		if f.Severity >= finding.Warn {
+			warns = appendNew(warns, f.Code)
+		}
+	}
+	if len(warns) > 0 {
+		machineLine += "; notes: " + strings.Join(warns, ", ")
+	}
+	lines = append(lines, machineLine)
+	cpu := fmt.Sprintf("cpu%d", r.CPU)
+	if r.CPU < 0 {
+		cpu = "not pinned"
+	}
+	if hz := max(r.EffectiveClock.BeforeHz, r.EffectiveClock.AfterHz); hz > 0 {
+		cpu += " at " + units.Hz(hz)
+	}
+	if r.CPUChoice != "" && r.CPU >= 0 {
+		cpu += ": " + r.CPUChoice
+	}
+	lines = append(lines, cpu)
+	return append(lines, compactSettings(r))
+}
+
+// compactSettings is the settings in one line.
+func compactSettings(r *Result) string {
+	st := r.Settings
+	var parts []string
+	if st.WarmupRuns > 0 {
+		parts = append(parts, fmt.Sprintf("%d runs after %d untimed", st.Samples, st.WarmupRuns))
+	} else {
+		parts = append(parts, fmt.Sprintf("%d samples >= %v, %v warm-up", st.Samples, st.SampleTime, st.Warmup))
+	}
+	if st.Iters > 0 {
+		parts = append(parts, fmt.Sprintf("%d iterations each", st.Iters))
+	}
+	parts = append(parts, map[bool]string{true: "GC on", false: "GC off"}[st.GC])
+	if st.Isolate {
+		parts = append(parts, "Go's other threads kept off the CPU")
+	}
+	if st.Bench != "" && st.Bench != "." {
+		parts = append(parts, "bench "+strconv.Quote(st.Bench))
+	}
+	if st.Smoke {
+		parts = append(parts, "smoke: numbers not to be trusted")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// compactTable is one row per experiment: min, median and p90 in one unit
+// (the median's), the allocations, the verdict with its first reason. A
+// median marked † differs materially from the on-CPU time (the thread was
+// off the CPU for part of the samples); a footnote gives the on-CPU time,
+// as another explains the allocations marked *.
+func compactTable(r *Result) (header []string, rows [][]string, footnotes []string) {
+	header = []string{"experiment", "min", "median", "p90", "", "allocs", "verdict"}
+	var onCPUNotes []string
+	gcOffMark := false
+	for _, e := range r.Experiments {
+		st := e.Stats
+		row := []string{e.Name}
+		if st.N == 0 {
+			what := "-"
+			if e.Error != "" {
+				what = "failed"
+			}
+			rows = append(rows, append(row, what, "-", "-", "", "-", verdictCell(e)))
+			continue
+		}
+		unit, scale := units.DurationUnit(st.Median)
+		v := func(ns float64) string { return units.Sig(ns/scale, 3) }
+		median := v(st.Median)
+		if on, ok := OnCPUPerOp(e); ok {
+			if m := stats.Median(on); math.Abs(m/st.Median-1) > OnCPUMaterial {
+				median += "†"
+				onCPUNotes = append(onCPUNotes, fmt.Sprintf("%s %s", e.Name, units.Duration(m)))
+			}
+		}
+		allocs := allocsCell(e.GC.AllocsPerOp, allocsKnown(r, e))
+		if !r.Settings.GC && e.GC.AllocsPerOp >= AllocsMinPerOp {
+			allocs += "*"
+			gcOffMark = true
+		}
+		rows = append(rows, append(row, v(st.Min), median, v(st.P90), unit, allocs, verdictCell(e)))
+	}
+	if len(onCPUNotes) > 0 {
+		footnotes = append(footnotes, "† on-CPU median: "+strings.Join(onCPUNotes, ", ")+
+			fmt.Sprintf(" (more than %s below the wall time: the thread was off the CPU the rest)", units.Pct(OnCPUMaterial)))
+	}
+	if gcOffMark {
+		footnotes = append(footnotes, "* allocates with the collector off: the time leaves out collecting the garbage, which a real program pays (--gc measures it)")
+	}
+	return header, rows, footnotes
+}
+
+// verdictCell is the verdict and its first reason: "doubtful: unstable",
+// with "+2" when two more reasons decided it.
+func verdictCell(e Experiment) string {
+	v := orDefault(e.Verdict, "no verdict")
+	if len(e.Reasons) == 0 {
+		return v
+	}
+	v += ": " + e.Reasons[0]
+	if n := len(e.Reasons) - 1; n > 0 {
+		v += " +" + strconv.Itoa(n)
+	}
+	return v
+}
+
+// fitLastColumn shortens the cells of the last column (the verdict) so
+// the table fits width, ending a shortened cell with "…".
+func fitLastColumn(header []string, rows [][]string, width int) {
+	all := append([][]string{header}, rows...)
+	used := 0
+	for i := range len(header) - 1 {
+		col := 0
+		for _, row := range all {
+			col = max(col, utf8.RuneCountInString(row[i]))
+		}
+		used += col + 2
+	}
+	room := max(width-used, 12)
+	for _, row := range all {
+		last := len(row) - 1
+		row[last] = clip(row[last], room)
+	}
+}
+
+// fitParts shortens a line of comma-separated parts to width by dropping
+// whole parts from its end (and "…" in their place), so what is shown
+// reads whole; a single part too long is clipped.
+func fitParts(line string, width int) string {
+	if utf8.RuneCountInString(line) <= width {
+		return line
+	}
+	parts := strings.Split(line, ", ")
+	for n := len(parts) - 1; n > 0; n-- {
+		if s := strings.Join(parts[:n], ", ") + ", …"; utf8.RuneCountInString(s) <= width {
+			return s
+		}
+	}
+	return clip(line, width)
+}
+
+// clip shortens s to at most n runes, ending with "…" when it cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n || n < 2 {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// wrap breaks s into lines of at most width runes at spaces, indenting
+// the lines after the first.
+func wrap(s string, width int, indent string) string {
+	words := strings.Fields(s)
+	var b strings.Builder
+	line := 0
+	for i, word := range words {
+		n := utf8.RuneCountInString(word)
+		if i > 0 && line+1+n > width {
+			b.WriteString("\n" + indent)
+			line = utf8.RuneCountInString(indent)
+		} else if i > 0 {
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(word)
+		line += n
+	}
+	return b.String()
+}
+
+// causes says, per finding code, what most likely went wrong and what to
+// do, in the words of the line under the table.
+var causes = map[string]string{
+	CodeImpossible:   "a time no core can reach: the compiler computed the result or removed the work",
+	CodeNoLoadInLoop: "the compiler removed the work: the loop no longer reads its input (keep the result: benchy.Keep)",
+	CodeBelowClock:   "samples too short for the clock to time: raise --sample-time",
+	CodeDisturbed:    "other tasks took the CPU while measuring: stop them, try another --cpu, or use --compare",
+	CodeSlowCore:     "the core was shared with a busy sibling hardware thread or the host",
+	CodeSlowClock:    "the CPU's clock dropped while measuring (governor, turbo or the host)",
+	CodeFreqChange:   "the CPU's clock changed during the run (governor, turbo or the host)",
+	CodeUnstable:     "the samples do not agree: a noisy machine, or work that varies",
+	CodeDrift:        "something changed during the run: the machine or the program's state",
+	CodeFirstSlow:    "the warm-up was too short: raise --warmup",
+	CodePageFaults:   "memory was mapped while measuring: a longer --warmup, or --gc",
+	CodeFewSamples:   "too few samples to judge: raise --samples (a smoke run checks, it does not measure)",
+	CodeGC:           "the collector ran inside samples",
+	CodeMigrated:     "the pin did not hold: samples ran on other CPUs",
+	CodeFailed:       "an experiment failed",
+	CodeNoSamples:    "nothing was measured",
+	CodeNotPinned:    "this system cannot pin the measured thread",
+	"cpu-busy":       "the machine was busy: close other programs",
+	"sibling-busy":   "the SMT sibling of the measured CPU was busy",
+	"steal":          "the host ran other guests on this CPU",
+	"load":           "the machine was loaded: close other programs",
+	"throttled":      "the CPU was slowed for heat",
+	"cgroup-quota":   "a CPU quota limits this process",
+}
+
+// likelyCause is one line naming the most likely cause of the numbers
+// that are not believable or doubtful: the first reason shared by most of
+// them (an error's first), and the experiments it applies to; "" when all
+// are believable.
+func likelyCause(r *Result) string {
+	count := map[string][]string{}
+	var order []string
+	for _, sev := range []string{VerdictNotBelievable, VerdictDoubtful} {
+		for _, e := range r.Experiments {
+			if e.Verdict != sev || len(e.Reasons) == 0 {
+				continue
+			}
+			c := e.Reasons[0]
+			if _, ok := count[c]; !ok {
+				order = append(order, c)
+			}
+			count[c] = append(count[c], e.Name)
+		}
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	best := order[0]
+	for _, c := range order {
+		if len(count[c]) > len(count[best]) {
+			best = c
+		}
+	}
+	cause := orDefault(causes[best], best)
+	names := count[best]
+	who := strings.Join(names, ", ")
+	if len(names) > 3 {
+		who = strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	line := fmt.Sprintf("why: %s (%s: %s)", cause, best, who)
+	if others := len(order) - 1; others > 0 {
+		line += fmt.Sprintf("; %d more %s", others, map[bool]string{true: "reason", false: "reasons"}[others == 1])
+	}
+	return line + "; -v shows the evidence"
+}
