@@ -528,7 +528,7 @@ func TestRunGobenchParses(t *testing.T) {
 			if _, ok := rec.Value("sec/op"); !ok {
 				t.Errorf("%s: no time: %v", rec.Name, rec.Values)
 			}
-			if rec.GetConfig("goos") == "" || rec.GetConfig("benchy-cpu") == "" {
+			if rec.GetConfig("goos") == "" || rec.GetConfig("pkg") != "github.com/benchy-dev/benchy/cmd/benchy" {
 				t.Errorf("config missing: %v", rec.Config)
 			}
 		}

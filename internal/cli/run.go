@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -230,7 +231,7 @@ func (o *runOptions) plan() pipeline.Plan {
 	}
 	return pipeline.Plan{
 		Settings: st, CPU: o.CPU, CPUSet: o.CPUSet, NoCheck: o.NoAsm,
-		Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
+		Tool: "benchy " + Version, Command: o.g.Args, Package: mainPackage(), Stop: o.Stop,
 	}
 }
 
@@ -298,6 +299,15 @@ func runExit(r *report.Result, strict string) error {
 		return &ExitError{Code: ExitFailed, Msg: "some experiments failed (see the result)"}
 	}
 	return strictError(r, strict)
+}
+
+// mainPackage is the import path of the program's main package: benchy's
+// own, or that of the user's program that registers its experiments.
+func mainPackage() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.Path
+	}
+	return ""
 }
 
 func noArgs(cmd *cobra.Command, args []string) error {

@@ -144,7 +144,9 @@ func TestRunCompareAA(t *testing.T) {
 	if len(r.Experiments) != 2 || r.Experiments[1].Name != "sum/sink#2" {
 		t.Fatalf("experiments %v, want sum/sink and sum/sink#2", r.Experiments)
 	}
-	if len(r.Comparison) != 1 || r.Comparison[0].Verdict != "no difference detected" {
-		t.Errorf("A/A comparison %+v, want no difference detected", r.Comparison)
+	// Identical code: never a difference; on a machine whose core was
+	// shared meanwhile, honestly inconclusive.
+	if len(r.Comparison) != 1 || (r.Comparison[0].Verdict != "no difference detected" && r.Comparison[0].Verdict != "inconclusive") {
+		t.Errorf("A/A comparison %+v, want no difference detected (or inconclusive)", r.Comparison)
 	}
 }

@@ -77,6 +77,11 @@ type Pair struct {
 	// of each side when the run was the unit of the comparison.
 	BaseRuns      int `json:"base_runs,omitempty"`
 	CandidateRuns int `json:"candidate_runs,omitempty"`
+	// Busy, when not empty, says what interfered with the measurement of a
+	// side that a claimed difference is larger than, and BusyBound how
+	// much it could have distorted (see Despite).
+	Busy      string  `json:"busy,omitempty"`
+	BusyBound float64 `json:"busy_bound,omitempty"`
 	// Detectable is, for separate runs with one run on a side, the least
 	// relative change run-to-run variation lets one run per side tell
 	// (RunNoise); 0 otherwise.
@@ -147,6 +152,23 @@ func (p *Pair) MarkInconclusive(reason string) {
 	p.Sentence = sentence(*p)
 }
 
+// Despite judges p again knowing that the machine interfered (busy says
+// how) and could have distorted a side by up to bound (0.7 = 1.7x): a
+// difference whose whole interval lies beyond that distortion is still
+// claimed, and the sentence says despite what; anything else is
+// inconclusive. Holm still counts the pair either way.
+func (p *Pair) Despite(busy string, bound float64) {
+	if p.Verdict == NotComparable {
+		return
+	}
+	if (p.Verdict == Faster || p.Verdict == Slower) && (p.CILow > 1+bound || p.CIHigh < 1/(1+bound)) {
+		p.Busy, p.BusyBound = busy, bound
+		p.Sentence = sentence(*p)
+		return
+	}
+	p.MarkInconclusive(busy + ": rerun on a quieter machine")
+}
+
 // Judged reports whether the pair has a verdict a gate can rely on:
 // faster, slower or no difference detected.
 func (p Pair) Judged() bool {
@@ -162,6 +184,11 @@ func (p Pair) Judged() bool {
 func (p *Pair) decide() {
 	if p.Verdict != NotComparable && p.Verdict != Inconclusive {
 		p.Verdict, p.Reason = verdict(*p)
+		if p.Busy != "" && !(p.CILow > 1+p.BusyBound || p.CIHigh < 1/(1+p.BusyBound)) {
+			// Holm moved the interval's verdict back within what the
+			// machine could have made.
+			p.Verdict, p.Reason = Inconclusive, p.Busy+": rerun on a quieter machine"
+		}
 	}
 	p.Sentence = sentence(*p)
 }

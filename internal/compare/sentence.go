@@ -28,8 +28,12 @@ func sentence(p Pair) string {
 	case Inconclusive:
 		return fmt.Sprintf("%s vs %s: inconclusive: %s", cand, base, p.Reason)
 	case Faster, Slower:
-		return fmt.Sprintf("%s is %s %s than %s (%s, %s, %s%s)",
+		s := fmt.Sprintf("%s is %s %s than %s (%s, %s, %s%s",
 			cand, amount(p), p.Verdict, base, ciText(p), pText(p), nText(p), basisText(p))
+		if p.Busy != "" {
+			s += fmt.Sprintf("; beyond what %s could explain, at most %sx", p.Busy, units.Sig(1+p.BusyBound, 2))
+		}
+		return s + ")"
 	}
 	lo, r, hi := fmtRatios(p.CILow, p.Ratio, p.CIHigh)
 	s := fmt.Sprintf("%s vs %s: no difference detected (ratio %s, 95%% CI %s-%s, %s, %s%s",

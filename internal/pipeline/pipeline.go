@@ -44,9 +44,10 @@ type Plan struct {
 	CPUSet bool
 	// NoCheck skips Target.Check (--no-asm).
 	NoCheck bool
-	// Tool and Command are recorded in the result.
+	// Tool, Command and Package are recorded in the result.
 	Tool    string
 	Command []string
+	Package string
 	// Stop, when closed, ends the run after the current sample; Progress,
 	// when not nil, is told what is being done.
 	Stop     <-chan struct{}
@@ -90,6 +91,7 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 		Schema:      report.SchemaVersion,
 		Tool:        plan.Tool,
 		Command:     plan.Command,
+		Package:     plan.Package,
 		Start:       start,
 		CPU:         cpu,
 		CPUChoice:   choice,

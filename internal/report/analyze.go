@@ -32,6 +32,26 @@ func Analyze(r *Result) {
 		e.Verdict, e.Reasons = Verdict(e.Findings, r.Environment)
 	}
 	r.Comparison = compareInterleaved(r)
+	r.Summary = countVerdicts(r)
+}
+
+// countVerdicts is the summary of r's verdicts.
+func countVerdicts(r *Result) *Counts {
+	c := &Counts{Line: Summary(r)}
+	for _, e := range r.Experiments {
+		switch e.Verdict {
+		case VerdictBelievable:
+			c.Believable++
+		case VerdictDoubtful:
+			c.Doubtful++
+		case VerdictNotBelievable:
+			c.NotBelievable++
+		}
+		for _, code := range e.Reasons {
+			c.Reasons = appendNew(c.Reasons, code)
+		}
+	}
+	return c
 }
 
 // runProbes fills the run-wide bests the probe findings judge against:

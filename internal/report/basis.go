@@ -1,7 +1,7 @@
 package report
 
 import (
-	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -76,7 +76,7 @@ var (
 // remove, or time off the CPU without the on-CPU time to leave it out.
 // Interleaved rounds (separate false) share one clock round by round, so a
 // clock that moved moved for both sides and the pairing leaves it out.
-func Basis(sides []Side, separate bool) (basis, inconclusive string) {
+func Basis(sides []Side, separate bool) (basis string, busy Busy) {
 	cycles := separate
 	for _, s := range sides {
 		cycles = cycles && s.E.ClockHz() > 0
@@ -92,28 +92,69 @@ func Basis(sides []Side, separate bool) (basis, inconclusive string) {
 				// clock's change is left out
 			default:
 				hard = append(hard, labelled(s.Label, c))
+				busy.Bound = max(busy.Bound, distortion(s, c))
 			}
 		}
-	}
-	if len(hard) > 0 {
-		return "", "the machine was busy (" + strings.Join(hard, "; ") + "): rerun on a quieter machine"
 	}
 	if len(off) > 0 {
 		for _, s := range sides {
 			if _, ok := OnCPUPerOp(*s.E); !ok {
-				return "", fmt.Sprintf("the machine was busy (%s: time off the CPU) and %s has no on-CPU time to judge on: rerun on a quieter machine",
-					strings.Join(off, ", "), labelOr(s.Label, "a side"))
+				hard = append(hard, labelOr(s.Label, "a side")+": time off the CPU, and no on-CPU time to judge on")
+				for _, s := range sides {
+					busy.Bound = max(busy.Bound, distortion(s, CodeDisturbed))
+				}
+				break
 			}
 		}
-		if cycles {
-			return compare.BasisOnCPUCycles, ""
+		if len(hard) == 0 {
+			basis = compare.BasisOnCPU
+			if cycles {
+				basis = compare.BasisOnCPUCycles
+			}
 		}
-		return compare.BasisOnCPU, ""
+	} else if cycles {
+		basis = compare.BasisCycles
 	}
-	if cycles {
-		return compare.BasisCycles, ""
+	if len(hard) > 0 {
+		busy.Reason = "the machine was busy (" + strings.Join(hard, "; ") + ")"
 	}
-	return compare.BasisWall, ""
+	return basis, busy
+}
+
+// Busy is what Basis found it cannot leave out of a comparison: the
+// reason, and Bound, the largest relative distortion it could cause (a
+// shared core that made the reference loop take 73% more cycles can make
+// one side up to 1.73x slower than the other). A difference whose whole
+// interval lies beyond that is still claimed; anything less is
+// inconclusive.
+type Busy struct {
+	Reason string
+	Bound  float64
+}
+
+// distortion is the largest relative slowdown code's finding on s could
+// have caused, from its evidence: the reference loop's excess cycles, the
+// clock's drop, the off-CPU share of the median sample. Where the finding
+// says nothing of its size (a busy sibling hardware thread), 1: a sibling
+// can take up to half the core.
+func distortion(s Side, code string) float64 {
+	for _, f := range s.E.Findings {
+		if f.Code != code {
+			continue
+		}
+		if v, ok := f.Evidence["excess"].(float64); ok && v > 0 {
+			return v
+		}
+		for _, key := range []string{"median_off_cpu_share", "drop"} {
+			if v, ok := f.Evidence[key].(float64); ok && v > 0 && v < 1 {
+				return v / (1 - v) // a share s lost: the time is 1/(1-s) of the true one
+			}
+		}
+		if v, ok := f.Evidence["change"].(float64); ok && v != 0 {
+			return math.Abs(v)
+		}
+	}
+	return 1
 }
 
 // interference lists the codes of what interfered with side s: its own

@@ -45,7 +45,7 @@ func compareInterleaved(r *Result) []compare.Pair {
 
 // comparePaired is one pair of an interleaved run.
 func comparePaired(base, cand *Experiment, run []string, threshold float64) compare.Pair {
-	basis, inconclusive := Basis([]Side{{Label: base.Name, E: base, Run: run}, {Label: cand.Name, E: cand, Run: run}}, false)
+	basis, busy := Basis([]Side{{Label: base.Name, E: base, Run: run}, {Label: cand.Name, E: cand, Run: run}}, false)
 	b, _ := PerOp(*base, basis)
 	c, _ := PerOp(*cand, basis)
 	p := compare.Paired(b, c, threshold)
@@ -60,8 +60,8 @@ func comparePaired(base, cand *Experiment, run []string, threshold float64) comp
 	switch {
 	case len(why) > 0:
 		p.MarkNotComparable(strings.Join(why, "; "))
-	case inconclusive != "" && p.Verdict != compare.NotComparable:
-		p.MarkInconclusive(inconclusive)
+	case busy.Reason != "":
+		p.Despite(busy.Reason, busy.Bound)
 	}
 	return p
 }

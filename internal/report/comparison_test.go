@@ -195,21 +195,55 @@ func TestBasis(t *testing.T) {
 		{"disturbed in cycles", []Side{{"old", warn(CodeDisturbed), nil}, {"new", clean, nil}}, true, compare.BasisOnCPUCycles, ""},
 		{"steal during the run", []Side{{"old", clean, []string{"steal"}}, {"new", clean, nil}}, false, compare.BasisOnCPU, ""},
 		{"disturbed without on-CPU time", []Side{{"old", warn(CodeDisturbed), nil}, {"new", noOnCPU, nil}}, false, "",
-			"the machine was busy (old: time off the CPU) and new has no on-CPU time to judge on: rerun on a quieter machine"},
-		{"shared core", []Side{{"old", clean, nil}, {"new", warn(CodeSlowCore), nil}}, true, "", "the machine was busy (new: slow-core): rerun on a quieter machine"},
-		{"busy sibling", []Side{{"old", clean, []string{"sibling-busy"}}, {"new", clean, nil}}, false, "", "the machine was busy (old: sibling-busy): rerun on a quieter machine"},
+			"the machine was busy (new: time off the CPU, and no on-CPU time to judge on)"},
+		{"shared core", []Side{{"old", clean, nil}, {"new", warn(CodeSlowCore), nil}}, true, compare.BasisCycles, "the machine was busy (new: slow-core)"},
+		{"busy sibling", []Side{{"old", clean, []string{"sibling-busy"}}, {"new", clean, nil}}, false, "", "the machine was busy (old: sibling-busy)"},
 		{"slow clock in cycles is left out", []Side{{"old", warn(CodeSlowClock), nil}, {"new", clean, nil}}, true, compare.BasisCycles, ""},
 		{"slow clock in interleaved rounds is paired out", []Side{{"old", warn(CodeSlowClock), nil}, {"new", clean, nil}}, false, compare.BasisWall, ""},
 		{"slow clock, separate runs without a clock", []Side{{"old", &Experiment{Samples: clean.Samples, Findings: []finding.Finding{{Code: CodeSlowClock, Severity: finding.Warn}}}, nil}, {"new", noOnCPU, nil}}, true, "",
-			"the machine was busy (old: slow-clock): rerun on a quieter machine"},
+			"the machine was busy (old: slow-clock)"},
 		{"an info disturbance is none", []Side{{"old", &Experiment{Samples: clean.Samples, Findings: []finding.Finding{{Code: CodeDisturbed, Severity: finding.Info}}}, nil}, {"new", clean, nil}}, false, compare.BasisWall, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			basis, inconc := Basis(tt.sides, tt.separate)
-			if basis != tt.basis || inconc != tt.inconc {
-				t.Errorf("Basis = %q, %q; want %q, %q", basis, inconc, tt.basis, tt.inconc)
+			basis, busy := Basis(tt.sides, tt.separate)
+			if basis != tt.basis || busy.Reason != tt.inconc {
+				t.Errorf("Basis = %q, %q; want %q, %q", basis, busy.Reason, tt.basis, tt.inconc)
 			}
 		})
+	}
+}
+
+// A shared core that made the reference loop 50% slower can explain a
+// 1.2x difference but not a 3x one: the first is inconclusive, the second
+// is claimed, saying despite what.
+func TestBeyondWhatTheMachineCouldExplain(t *testing.T) {
+	// The reference loop took 1.02 cycles before and 1.5 after: the core
+	// was shared by the end, 50% beyond its best of one cycle.
+	clock := &EffectiveClock{BeforeHz: 3e9, AfterHz: 3e9}
+	ref := &Reference{BeforeNs: 0.34, AfterNs: 0.5}
+	base := rounds(100, 101, 99, 100, 102, 100, 101, 99)
+	for _, tt := range []struct {
+		name    string
+		cand    []float64
+		verdict string
+	}{
+		{"1.2x", []float64{120, 121, 119, 120, 122, 120, 121, 119}, compare.Inconclusive},
+		{"3x", []float64{300, 303, 297, 300, 306, 300, 303, 297}, compare.Slower},
+	} {
+		r := &Result{
+			GOARCH:   "amd64",
+			Settings: Settings{Compare: []string{"a", "b"}, Threshold: 0.02},
+			Experiments: []Experiment{{Name: "a", Samples: base, Clock: clock, Reference: ref},
+				{Name: "b", Samples: rounds(tt.cand...), Clock: clock, Reference: ref}},
+		}
+		Analyze(r)
+		p := r.Comparison[0]
+		if p.Verdict != tt.verdict {
+			t.Errorf("%s: %q: %s", tt.name, p.Verdict, p.Sentence)
+		}
+		if p.Verdict == compare.Slower && !strings.Contains(p.Sentence, "beyond what the machine was busy (a: slow-core; b: slow-core) could explain, at most 1.5x") {
+			t.Errorf("%s: sentence does not say despite what: %s", tt.name, p.Sentence)
+		}
 	}
 }

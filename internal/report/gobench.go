@@ -4,7 +4,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -71,7 +70,11 @@ func allocsKnown(r *Result, e Experiment) bool {
 }
 
 // gobenchConfig returns the configuration keys of r, unknown ones left
-// out rather than written as a value.
+// out rather than written as a value. Only keys that stay the same from
+// run to run of one program on one machine are written: benchstat splits
+// its tables by every key whose value differs, so two runs would never
+// meet in one table with a delta column if a start time, a chosen CPU or a
+// measured clock were among them. Those are in the JSON result.
 func gobenchConfig(r *Result) [][2]string {
 	var kv [][2]string
 	add := func(k, v string) {
@@ -82,24 +85,8 @@ func gobenchConfig(r *Result) [][2]string {
 	}
 	add("goos", r.GOOS)
 	add("goarch", r.GOARCH)
-	add("pkg", gobenchPkg)
+	add("pkg", orDefault(r.Package, gobenchPkg))
 	add("cpu", r.CPUModel)
-	add("benchy-cpu", strconv.Itoa(r.CPU))
-	add("governor", r.Governor)
-	add("benchy-tool", r.Tool)
-	add("benchy-go", r.GoVersion)
-	if r.GOMAXPROCS > 0 {
-		add("benchy-gomaxprocs", strconv.Itoa(r.GOMAXPROCS))
-	}
-	if !r.Start.IsZero() {
-		add("benchy-start", r.Start.UTC().Format(time.RFC3339))
-	}
-	if r.MaxFreqHz > 0 {
-		add("benchy-max-freq-hz", strconv.FormatFloat(r.MaxFreqHz, 'f', -1, 64))
-	}
-	if r.Interrupted {
-		add("benchy-interrupted", "true")
-	}
 	return kv
 }
 

@@ -20,9 +20,13 @@ const SchemaVersion = 1
 // Result is everything one `benchy run` measured and knew. It is what the
 // JSON file holds, and what every writer renders.
 type Result struct {
-	Schema  int       `json:"schema"`
-	Tool    string    `json:"tool"`    // "benchy <version>"
-	Command []string  `json:"command"` // os.Args
+	Schema  int      `json:"schema"`
+	Tool    string   `json:"tool"`    // "benchy <version>"
+	Command []string `json:"command"` // os.Args
+	// Package is the Go package path of the program measured (the main
+	// package of a program that registers its experiments, a test
+	// package for gotest); empty when unknown.
+	Package string    `json:"package,omitempty"`
 	Start   time.Time `json:"start"`
 	End     time.Time `json:"end"`
 	// Interrupted is true when the run was stopped (Ctrl-C) before the end:
@@ -73,6 +77,19 @@ type Result struct {
 	// Comparison holds, for an interleaved run (Settings.Compare), every
 	// candidate judged against the baseline; derived by Analyze.
 	Comparison []compare.Pair `json:"comparison,omitempty"`
+
+	// Summary counts the verdicts, for scripts; derived by Analyze.
+	Summary *Counts `json:"summary,omitempty"`
+}
+
+// Counts is how many experiments got each verdict, and the codes that
+// decided them, as the summary line says it.
+type Counts struct {
+	Believable    int      `json:"believable"`
+	Doubtful      int      `json:"doubtful"`
+	NotBelievable int      `json:"not_believable"`
+	Reasons       []string `json:"reasons,omitempty"`
+	Line          string   `json:"line"`
 }
 
 // Settings are the options the run was made with.

@@ -2,12 +2,15 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchproc"
 
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
@@ -105,7 +108,7 @@ func TestGobenchParses(t *testing.T) {
 			t.Errorf("syntax error: %v", rec)
 		case *benchfmt.Result:
 			n++
-			if rec.GetConfig("benchy-cpu") != "1" || rec.GetConfig("goos") != "linux" {
+			if rec.GetConfig("goos") != "linux" || rec.GetConfig("pkg") == "" || rec.GetConfig("cpu") == "" {
 				t.Errorf("config not carried: %v", rec.Config)
 			}
 			if _, ok := rec.Value("sec/op"); !ok {
@@ -201,5 +204,38 @@ func TestGobenchUnknown(t *testing.T) {
 	}
 	if l := got["BenchmarkAllocates"]; !strings.Contains(l, " 16 B/op 2 allocs/op") {
 		t.Errorf("interrupted run: measured allocations left out: %q", l)
+	}
+}
+
+// Two runs of one program meet in one benchstat table: benchstat's
+// default table projection is ".config", so no configuration key may
+// differ between runs (a start time, the chosen CPU, a measured clock).
+func TestGobenchRunsShareOneTable(t *testing.T) {
+	a, b := fixtureResult(), fixtureResult()
+	b.Start = b.Start.Add(time.Hour)
+	b.CPU, b.CPUChoice = 0, "--cpu 0"
+	b.EffectiveClock.BeforeHz *= 0.9
+	b.MaxFreqHz = 4.2e9
+	b.Interrupted = true
+	var pp benchproc.ProjectionParser
+	table, err := pp.Parse(".config", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for i, r := range []*Result{a, b} {
+		var buf bytes.Buffer
+		if err := Write(&buf, r, "gobench"); err != nil {
+			t.Fatal(err)
+		}
+		rd := benchfmt.NewReader(&buf, fmt.Sprintf("run%d.txt", i))
+		for rd.Scan() {
+			if res, ok := rd.Result().(*benchfmt.Result); ok {
+				keys[table.Project(res).String()] = true
+			}
+		}
+	}
+	if len(keys) != 1 {
+		t.Errorf("the two runs project to %d benchstat tables, want 1: %v", len(keys), keys)
 	}
 }

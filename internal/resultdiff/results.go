@@ -194,7 +194,7 @@ func compareSides(name string, old, cur *side, threshold float64) Row {
 			sides = append(sides, report.Side{Label: s.label, E: e, Run: report.RunInterference(s.rs[i])})
 		}
 	}
-	basis, inconclusive := report.Basis(sides, true)
+	basis, busy := report.Basis(sides, true)
 	row := Row{Name: name, Pair: compare.Runs(old.runs(basis), cur.runs(basis), threshold, compare.DefaultRunNoise)}
 	row.Basis = basis
 	row.SetNames("old "+name, "new "+name)
@@ -210,9 +210,10 @@ func compareSides(name string, old, cur *side, threshold float64) Row {
 		}
 		row.MarkNotComparable(why)
 	case row.Verdict == compare.NotComparable:
-	case inconclusive != "":
-		row.MarkInconclusive(inconclusive)
 	default:
+		if busy.Reason != "" {
+			row.Despite(busy.Reason, busy.Bound)
+		}
 		row.Caution = doubtful(old, cur)
 	}
 	return row
