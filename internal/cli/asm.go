@@ -28,6 +28,8 @@ func newAsmCmd(g *globalOptions) *cobra.Command {
 marks its loops, follows the calls made from them one level, and says in one
 line what the innermost loop does. A loop that loads nothing has not read its
 input: the time it measures is not the time of the work.`,
+		Example: `  benchy asm sum/unused
+  benchy asm sum/sink --format json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
 				return Usagef("benchy asm takes one experiment name (see benchy list)")

@@ -23,10 +23,12 @@ func newListCmd(g *globalOptions) *cobra.Command {
 	opts := &listOptions{}
 	cmd := &cobra.Command{
 		Use:   "list",
-		Short: "List the built-in experiments",
-		Long: `list prints every built-in experiment: its name (use it with
-benchy run --bench and benchy asm), the work one op does, and what the
-experiment shows.`,
+		Short: "List the experiments",
+		Long: `list prints every experiment this program registered (benchy's own, or
+your program's): its name (use it with run --bench, run --compare and asm),
+the work one op does, and what the experiment shows.`,
+		Example: `  benchy list
+  benchy list --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(opts.Format, textOrJSON); err != nil {

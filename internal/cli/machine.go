@@ -24,8 +24,9 @@ type machineOptions struct {
 	CPU    int // -1: choose
 	Window time.Duration
 	Format string // text or json
-	// Strict is "" (never), "warn" (plain --strict) or "error": the
-	// least severity of a finding that makes the command exit 3.
+	// Strict is "" (never), "error" (plain --strict) or "warn": the
+	// least severity of a finding that makes the command exit 3, as on
+	// every command.
 	Strict string
 
 	// Now and Runtime fix the time and the Go facts in golden tests.
@@ -42,10 +43,13 @@ func newMachineCmd(g *globalOptions) *cobra.Command {
 run on, how busy every CPU was over a window, the frequency settings, and
 the findings that make numbers measured here doubtful.
 
-With --strict it exits 3 when any finding is a warning or an error;
-with --strict=error only when one is an error.`,
+With --strict it exits 3 when a finding is an error; --strict warn also
+when one is a warning (the check for a CI runner that must be quiet).`,
+		Example: `  benchy machine
+  benchy machine --cpu 2 --strict warn
+  benchy machine --sysroot testdata/machines/laptop-hybrid --cpu 9`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
+			if args = strictArgs(cmd, &opts.Strict, args); len(args) > 0 {
 				return Usagef("machine takes no arguments, got %q", args[0])
 			}
 			return nil
@@ -63,18 +67,22 @@ with --strict=error only when one is an error.`,
 			if err := checkFormat(opts.Format, textOrJSON); err != nil {
 				return err
 			}
+			if cmd.Flags().Changed("strict") && opts.Strict == "" {
+				return Usagef("--strict=: give a level: error (the default) or warn")
+			}
 			if _, ok := strictLevel(opts.Strict); opts.Strict != "" && !ok {
-				return Usagef("--strict=%s: valid values are warn (the default) and error", opts.Strict)
+				return Usagef("--strict %s: valid values are error (the default) and warn", opts.Strict)
 			}
 			return machineRun(opts, g.Stdout)
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&opts.CPU, "cpu", -1, "judge the machine for CPU `N` (default: the CPU benchy would choose)")
+	intFlag(f, &opts.CPU, "cpu", -1, "judge the machine for CPU `N` (default: the CPU benchy would choose)")
+	f.Lookup("cpu").DefValue = ""
 	f.DurationVar(&opts.Window, "window", time.Second, "measure every CPU's busy over `D` (0 < D <= 60s)")
 	f.StringVar(&opts.Format, "format", "text", "output `format`: text or json")
-	f.StringVar(&opts.Strict, "strict", "", "exit 3 when any finding is warn or error; --strict=error only for error")
-	f.Lookup("strict").NoOptDefVal = "warn"
+	f.StringVar(&opts.Strict, "strict", "", "exit 3 when a finding is an error; `--strict warn` also when one is a warning")
+	f.Lookup("strict").NoOptDefVal = "error"
 	return cmd
 }
 

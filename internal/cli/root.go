@@ -92,7 +92,7 @@ and says which numbers to believe and why.`,
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return &UsageError{Msg: err.Error()}
 	})
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.CompletionOptions.HiddenDefaultCmd = false
 	for _, add := range commands {
 		root.AddCommand(add(g))
 	}
