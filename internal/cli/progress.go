@@ -3,51 +3,86 @@ package cli
 import (
 	"fmt"
 	"io"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
-// progress draws one status line on a terminal, rewritten in place.
+// progress draws one status line on a terminal, rewritten in place: what
+// is being done and about how long is left. It is never wider than the
+// terminal (a wrapped line cannot be rewritten), and it is cleared before
+// anything else is printed.
 type progress struct {
+	mu      sync.Mutex
 	w       io.Writer
+	width   int // of the terminal; 0 when unknown (80 is assumed)
 	start   time.Time
-	perWork time.Duration // rough time one experiment takes
+	perWork time.Duration // rough time one experiment takes, from the settings
+	window  time.Duration // the busy window read before measuring
 	total   int
+	left    time.Duration // smoothed estimate of the time left
 	drawn   bool
 }
 
 func newProgress(w io.Writer, experiments int, o *runOptions) *progress {
 	// Warm-up, ~5 calibration runs and the samples, each at least the
-	// sample time: a rough guess, good enough for "time left".
-	per := o.Warmup + time.Duration(o.Samples+5)*o.SampleTime
-	return &progress{w: w, start: time.Now(), perWork: per, total: experiments}
+	// sample time, plus the probes around it: a rough guess, good enough
+	// for "time left" until there is progress to go by.
+	per := o.Warmup + time.Duration(o.Samples+5)*o.SampleTime + 20*time.Millisecond
+	return &progress{w: w, width: terminalWidth(w), start: time.Now(), perWork: per, window: o.Window, total: experiments}
 }
 
+// smoothing is the weight of a new estimate of the time left: estimates
+// from the fraction done jump with every phase; a moving average of them
+// reads steadily and still follows a run that is slower than planned.
+const smoothing = 0.2
+
 func (p *progress) update(u harness.Progress) {
-	var what string
-	switch u.Phase {
-	case "sampling":
-		what = fmt.Sprintf("sample %d of %d", u.Sample+1, u.Samples)
-	default:
-		what = u.Phase
-	}
-	// Estimate from the fraction done once there is some; before that,
-	// from the settings.
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	elapsed := time.Since(p.start)
-	done := (float64(u.Index) + float64(u.Sample)/float64(max(u.Samples, 1))) / float64(max(u.Total, 1))
-	left := time.Duration(p.total)*p.perWork - elapsed
-	if done > 0.05 {
-		left = time.Duration(float64(elapsed) * (1 - done) / done)
+	var line string
+	switch u.Phase {
+	case "reading the machine":
+		line = fmt.Sprintf("reading the machine (%v), then %s", p.window, units.Count(p.total, "experiment"))
+	default:
+		what := u.Phase
+		if u.Phase == "sampling" {
+			what = fmt.Sprintf("sample %d of %d", u.Sample+1, u.Samples)
+		}
+		done := (float64(u.Index) + float64(u.Sample)/float64(max(u.Samples, 1))) / float64(max(u.Total, 1))
+		estimate := time.Duration(p.total)*p.perWork + p.window - elapsed
+		if done > 0.05 {
+			estimate = time.Duration(float64(elapsed) * (1 - done) / done)
+		}
+		if p.left == 0 {
+			p.left = estimate
+		} else {
+			p.left = time.Duration(smoothing*float64(estimate) + (1-smoothing)*float64(p.left))
+		}
+		line = fmt.Sprintf("[%d/%d] %s: %s, about %s left", u.Index+1, u.Total, u.Workload, what, max(p.left, 0).Round(time.Second))
 	}
-	left = max(left, 0)
-	fmt.Fprintf(p.w, "\r\033[K[%d/%d] %s: %s, about %s left", u.Index+1, u.Total, u.Workload, what, left.Round(time.Second))
+	width := p.width
+	if width <= 0 {
+		width = 80
+	}
+	if utf8.RuneCountInString(line) > width-1 {
+		line = string([]rune(line)[:width-2]) + "…"
+	}
+	fmt.Fprintf(p.w, "\r\033[K%s", line)
 	p.drawn = true
 }
 
-// clear removes the status line so the result starts on a clean line.
+// clear removes the status line so whatever comes next starts on a clean
+// line.
 func (p *progress) clear() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.drawn {
 		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
 	}
 }

@@ -273,6 +273,9 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 		ts[i] = inproc.New(w, inproc.Options{GC: o.GC, OpenCounters: counters.Open, CounterDelta: counters.Delta})
 	}
 	r, err := pipeline.Run(plan, ts)
+	if errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil {
+		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
+	}
 	if errors.Is(err, pipeline.ErrUsage) {
 		return &UsageError{Msg: strings.TrimPrefix(err.Error(), pipeline.ErrUsage.Error()+": ")}
 	}

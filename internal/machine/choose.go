@@ -61,19 +61,37 @@ func listOrNone(f Fact[CPUList]) string {
 	return f.String()
 }
 
-// ChooseCPU picks the CPU to measure on and says why: an isolated CPU if
-// there is one; else, among the available CPUs, one of the fastest cores,
-// not CPU 0 (nor its SMT sibling) unless nothing else is left, preferring
-// one whose SMT sibling and itself were idle in the busy window, then the
-// highest cpuinfo_max_freq (the "preferred" cores of AMD and Intel chips
-// boost higher), then the least busy, then the lowest number.
+// ChooseCPU picks the CPU to measure on and says why: the first of
+// RankCPUs.
 func ChooseCPU(s *Snapshot) (cpu int, why string, err error) {
-	avail, err := s.Available()
+	cs, err := RankCPUs(s)
 	if err != nil {
 		return 0, "", err
 	}
+	return cs[0].CPU, cs[0].Why, nil
+}
+
+// A Choice is a CPU to measure on and why it was chosen.
+type Choice struct {
+	CPU int
+	Why string
+}
+
+// RankCPUs orders the CPUs to measure on, best first, each with why: an
+// isolated CPU if there is one; else, among the available CPUs, one of the
+// fastest cores, preferring one whose SMT sibling and itself were idle in
+// the busy window, then not CPU 0 (nor its SMT sibling; it takes more
+// interrupts, but an idle cpu0 is still better than a busy CPU), then the
+// highest cpuinfo_max_freq (the "preferred" cores of AMD and Intel chips
+// boost higher), then the least busy, then the lowest number. A caller that
+// finds the first taken (another benchy measures there) takes the next.
+func RankCPUs(s *Snapshot) ([]Choice, error) {
+	avail, err := s.Available()
+	if err != nil {
+		return nil, err
+	}
 	if len(avail) == 0 {
-		return 0, "", fmt.Errorf("no CPU available: online %s, allowed to this process %s", listOrNone(s.Online), listOrNone(s.Allowed))
+		return nil, fmt.Errorf("no CPU available: online %s, allowed to this process %s", listOrNone(s.Online), listOrNone(s.Allowed))
 	}
 	pool, isolated := avail, false
 	if iso, ok := s.Isolated.Get(); ok {
@@ -122,40 +140,45 @@ func ChooseCPU(s *Snapshot) (cpu int, why string, err error) {
 	}
 	slices.SortFunc(cs, func(a, b cand) int {
 		return cmp.Or(
-			cmp.Compare(a.nearCPU0, b.nearCPU0),
 			cmpTrueFirst(a.sibIdle, b.sibIdle),
 			cmpTrueFirst(a.ownIdle, b.ownIdle),
+			cmp.Compare(a.nearCPU0, b.nearCPU0),
 			cmp.Compare(b.maxKHz, a.maxKHz),
 			cmp.Compare(a.busyAll, b.busyAll),
 			cmp.Compare(a.cpu, b.cpu))
 	})
-	best := cs[0]
-	var parts []string
-	if isolated {
-		parts = append(parts, "isolated")
+	out := make([]Choice, len(cs))
+	for i, k := range cs {
+		var parts []string
+		if isolated {
+			parts = append(parts, "isolated")
+		}
+		if t, ok := s.cpu(k.cpu).CoreType.Get(); ok && s.Hybrid() {
+			parts = append(parts, t+" core")
+		}
+		if slices.ContainsFunc(cs, func(o cand) bool { return o.maxKHz != k.maxKHz }) &&
+			!slices.ContainsFunc(cs, func(o cand) bool { return o.maxKHz > k.maxKHz }) {
+			parts = append(parts, fmt.Sprintf("cpuinfo_max_freq %d kHz, the highest", k.maxKHz))
+		}
+		switch {
+		case k.cpu == 0 && len(pool) == 1:
+			parts = append(parts, "the only CPU available")
+		case k.nearCPU0 == 0 && slices.Contains(pool, 0):
+			parts = append(parts, "not cpu0 (it takes more interrupts)")
+		case k.nearCPU0 > 0 && slices.ContainsFunc(cs, func(o cand) bool { return o.nearCPU0 == 0 }):
+			parts = append(parts, "idle, where the others were busy")
+		}
+		if sib, ok := s.cpu(k.cpu).Siblings.Get(); ok && len(sib) == 0 {
+			parts = append(parts, "no SMT sibling")
+		} else if ok {
+			parts = append(parts, "SMT sibling "+s.busyWords(sib))
+		}
+		if b, ok := s.BusyOf(k.cpu); ok {
+			parts = append(parts, "itself "+busyWord(b))
+		}
+		out[i] = Choice{CPU: k.cpu, Why: strings.Join(parts, ", ")}
 	}
-	if t, ok := s.cpu(best.cpu).CoreType.Get(); ok && s.Hybrid() {
-		parts = append(parts, t+" core")
-	}
-	if slices.ContainsFunc(cs, func(k cand) bool { return k.maxKHz != best.maxKHz }) &&
-		!slices.ContainsFunc(cs, func(k cand) bool { return k.maxKHz > best.maxKHz }) {
-		parts = append(parts, fmt.Sprintf("cpuinfo_max_freq %d kHz, the highest", best.maxKHz))
-	}
-	switch {
-	case best.cpu == 0 && len(pool) == 1:
-		parts = append(parts, "the only CPU available")
-	case best.nearCPU0 == 0 && slices.Contains(pool, 0):
-		parts = append(parts, "not cpu0 (it takes more interrupts)")
-	}
-	if sib, ok := s.cpu(best.cpu).Siblings.Get(); ok && len(sib) == 0 {
-		parts = append(parts, "no SMT sibling")
-	} else if ok {
-		parts = append(parts, "SMT sibling "+s.busyWords(sib))
-	}
-	if b, ok := s.BusyOf(best.cpu); ok {
-		parts = append(parts, "itself "+busyWord(b))
-	}
-	return best.cpu, strings.Join(parts, ", "), nil
+	return out, nil
 }
 
 // busyWords is "cpu3 2% busy" for a list of CPUs.

@@ -125,6 +125,20 @@ func (s *Snapshot) loadLine() string {
 	return line
 }
 
+// LoadSummary is the load in a few words, for a one-line header: "load
+// 0.47 0.54 0.70, 2/85 runnable, cpu pressure 0.83%".
+func (s *Snapshot) LoadSummary() string {
+	l, ok := s.Load.Get()
+	if !ok {
+		return "load " + s.Load.String()
+	}
+	line := fmt.Sprintf("load %.2f %.2f %.2f, %d/%d runnable", l.Load1, l.Load5, l.Load15, l.Runnable, l.Tasks)
+	if p, ok := s.CPUPressure.Get(); ok {
+		line += fmt.Sprintf(", cpu pressure %.2f%%", p)
+	}
+	return line
+}
+
 // targetLine is "cpu2: governor powersave, scaling_cur_freq 3288160 kHz
 // (max 4700000), performance core, SMT sibling cpu3".
 func (s *Snapshot) targetLine(cpu int) string {

@@ -91,6 +91,9 @@ type ReadOptions struct {
 	Now func() time.Time
 	// Runtime replaces this process's Go facts when not nil (golden tests).
 	Runtime *Runtime
+	// Stop, when closed, ends the busy window at once (Ctrl-C); the busy
+	// is then unknown, "interrupted".
+	Stop <-chan struct{}
 }
 
 // Read reads a snapshot of the machine under root. Facts that cannot be
@@ -141,7 +144,13 @@ func Read(root string, opts ReadOptions) (*Snapshot, error) {
 func readBusyAfter(r FS, opts ReadOptions, before Stat, start time.Time) (Fact[[]CPUBusy], time.Duration) {
 	name := "proc/stat.after"
 	if opts.Live {
-		time.Sleep(opts.Window - time.Since(start))
+		t := time.NewTimer(opts.Window - time.Since(start))
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-opts.Stop:
+			return Unknown[[]CPUBusy]("interrupted before the end of the window"), 0
+		}
 		name = "proc/stat"
 	}
 	b, err := r.read(name)

@@ -434,3 +434,24 @@ func BenchmarkReadServer(b *testing.B) {
 		}
 	}
 }
+
+// An idle cpu0 is better than a busy cpu1: cpu0 is avoided for its
+// interrupts, never at the price of measuring beside another task.
+func TestChooseIdleCPU0OverABusyCPU(t *testing.T) {
+	s := readFixture(t, "vm")
+	busy := s.Busy.Value
+	for i := range busy {
+		busy[i].Ticks = 100
+		busy[i].Busy.Value = 1
+		if busy[i].CPU == 1 {
+			busy[i].Busy.Value = 60
+		}
+	}
+	cs, err := RankCPUs(s)
+	if err != nil || len(cs) != 2 || cs[0].CPU != 0 || cs[1].CPU != 1 {
+		t.Fatalf("RankCPUs = %+v, %v; want cpu0 then cpu1", cs, err)
+	}
+	if !strings.Contains(cs[0].Why, "idle, where the others were busy") {
+		t.Errorf("why %q does not say why cpu0", cs[0].Why)
+	}
+}

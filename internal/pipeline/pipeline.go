@@ -11,9 +11,11 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/cpulock"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
@@ -68,20 +70,42 @@ const (
 // command reports it as bad usage.
 var ErrUsage = errors.New("bad usage")
 
+// ErrStopped is returned when Stop was closed before anything was
+// measured: there is no result.
+var ErrStopped = errors.New("stopped before anything was measured")
+
 // Run measures the targets as plan says and returns the analyzed result.
 // An error means nothing was measured; a target that failed is recorded in
 // the result instead.
 func Run(plan Plan, ts []Target) (*report.Result, error) {
 	const root = "/" // a run measures this machine
 	start := time.Now().UTC()
-	snap, err := machine.Read(root, machine.ReadOptions{Live: true, Window: plan.Settings.Window})
+	if plan.CPUSet {
+		// A CPU that cannot be used is refused before the busy window,
+		// not a second (or a minute) later.
+		quick, err := machine.Read(root, machine.ReadOptions{Live: true})
+		if err != nil {
+			return nil, fmt.Errorf("read the machine: %w", err)
+		}
+		if _, _, err := pickCPU(quick, plan); err != nil {
+			return nil, err
+		}
+	}
+	if plan.Progress != nil {
+		plan.Progress(harness.Progress{Phase: "reading the machine", Total: len(ts)})
+	}
+	snap, err := machine.Read(root, machine.ReadOptions{Live: true, Window: plan.Settings.Window, Stop: plan.Stop})
 	if err != nil {
 		return nil, fmt.Errorf("read the machine: %w", err)
 	}
-	cpu, choice, err := pickCPU(snap, plan)
+	if harness.Stopped(plan.Stop) {
+		return nil, ErrStopped
+	}
+	cpu, choice, lock, shared, err := claimCPU(snap, plan)
 	if err != nil {
 		return nil, err
 	}
+	defer lock.Release()
 	// Go re-derives GOMAXPROCS from the affinity mask unless it is set
 	// explicitly; set it, so pinning does not change the program.
 	gomaxprocs := runtime.GOMAXPROCS(0)
@@ -102,6 +126,7 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 		GoVersion:   runtime.Version(),
 		Before:      snap,
 		Environment: machine.Check(snap, cpu),
+		SharedCPU:   shared,
 	}
 	if model, ok := snap.CPUModel.Get(); ok {
 		r.CPUModel = model
@@ -191,6 +216,43 @@ func onThread(opts harness.Options, f func() error) error {
 		return harness.Locked(f)
 	}
 	return harness.Pinned(opts.CPU, opts.Isolate, f)
+}
+
+// claimCPU picks the CPU and takes its lock (cpulock), so that two benchy
+// processes do not measure on one CPU unknowingly: without --cpu, the best
+// CPU no other benchy holds; with --cpu, that CPU, and shared says so when
+// another benchy holds it (as it does when every CPU is held).
+func claimCPU(s *machine.Snapshot, plan Plan) (cpu int, why string, lock *cpulock.Lock, shared string, err error) {
+	if !harness.CanPin || plan.CPUSet {
+		cpu, why, err = pickCPU(s, plan)
+		if err != nil || !harness.CanPin {
+			return cpu, why, nil, "", err
+		}
+		l, held, _ := cpulock.TryLock(cpu)
+		if held {
+			shared = fmt.Sprintf("another benchy process is measuring on cpu%d (--cpu %d): the two take turns on it", cpu, cpu)
+		}
+		return cpu, why, l, shared, nil
+	}
+	cs, err := machine.RankCPUs(s)
+	if err != nil {
+		return 0, "", nil, "", fmt.Errorf("choose a cpu: %w", err)
+	}
+	var taken []string
+	for _, c := range cs {
+		l, held, _ := cpulock.TryLock(c.CPU)
+		if held {
+			taken = append(taken, fmt.Sprintf("cpu%d", c.CPU))
+			continue
+		}
+		why = c.Why
+		if len(taken) > 0 {
+			why += ", " + strings.Join(taken, ", ") + " taken by another benchy"
+		}
+		return c.CPU, why, l, "", nil
+	}
+	shared = fmt.Sprintf("every available CPU has another benchy process measuring on it: this one shares cpu%d", cs[0].CPU)
+	return cs[0].CPU, cs[0].Why, nil, shared, nil
 }
 
 // pickCPU validates the plan's CPU or lets the machine package choose.

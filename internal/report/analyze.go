@@ -1,6 +1,9 @@
 package report
 
-import "github.com/benchy-dev/benchy/internal/machine"
+import (
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/machine"
+)
 
 // Analyze recomputes, in place and from the raw data only (samples,
 // counters, GC figures, and the run's clock facts), the statistics,
@@ -16,6 +19,9 @@ func Analyze(r *Result) {
 	}
 	if r.Before != nil {
 		r.Environment = machine.Check(r.Before, r.CPU)
+		if r.SharedCPU != "" {
+			r.Environment = append(r.Environment, finding.Finding{Code: CodeCPUShared, Severity: finding.Warn, Message: r.SharedCPU})
+		}
 	}
 	facts := r.Facts()
 	runProbes(r, &facts)

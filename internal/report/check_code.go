@@ -14,6 +14,9 @@ const (
 	CodeNoLoadInLoop = "no-load-in-loop"
 	// CodeNotPinned is added by a run where the system cannot pin.
 	CodeNotPinned = "not-pinned"
+	// CodeCPUShared is an environment finding: another benchy process
+	// held the measured CPU's lock.
+	CodeCPUShared = "cpu-shared"
 )
 
 // CodeFindings judges the machine code of an experiment's measured loop:

@@ -71,6 +71,9 @@ type Result struct {
 	BusyDuring []machine.CPUBusy `json:"busy_during,omitempty"`
 	// Environment holds the machine checks for the pinned CPU.
 	Environment []finding.Finding `json:"environment,omitempty"`
+	// SharedCPU, when not empty, says another benchy process was
+	// measuring on the same CPU (its advisory lock was held).
+	SharedCPU string `json:"shared_cpu,omitempty"`
 
 	Experiments []Experiment `json:"experiments"`
 

@@ -34,7 +34,7 @@ const (
 // was set up: they change what a number means, not whether it was measured
 // correctly. Environment errors of any code make every number doubtful.
 // An environment finding never makes a number "not believable".
-var envBearing = []string{"cpu-busy", "sibling-busy", "steal", "load", "throttled", "cgroup-quota"}
+var envBearing = []string{"cpu-busy", "sibling-busy", "steal", "load", "throttled", "cgroup-quota", CodeCPUShared}
 
 // interferenceCodes are the experiment findings that show the machine
 // interfered with the samples themselves: time off the CPU, a core or a

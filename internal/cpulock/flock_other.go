@@ -1,0 +1,14 @@
+//go:build !unix
+
+package cpulock
+
+import (
+	"errors"
+	"os"
+)
+
+var errNoLocks = errors.New("CPU locks need a Unix system")
+
+func open(path string) (*os.File, error) { return nil, errNoLocks }
+
+func tryFlock(f *os.File) (bool, error) { return false, errNoLocks }
