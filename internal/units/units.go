@@ -35,18 +35,23 @@ func roundSig(x float64, n int) float64 {
 // the unit that keeps the number between 1 and 1000 (ns below 1 ns too):
 // "0.272 ns", "1.12 µs", "12.8 ms".
 func Duration(ns float64) string {
+	name, scale := DurationUnit(ns)
+	return Sig(ns/scale, 3) + " " + name
+}
+
+// DurationUnit is the unit Duration uses for ns, its name and how many ns
+// it holds, so several times can be written in one unit. Rounding may
+// reach 1000 (999.7 ns is "1 µs", not "1000 ns"): then the next unit.
+func DurationUnit(ns float64) (name string, scale float64) {
 	names := []string{"ns", "µs", "ms", "s"}
 	i := 0
 	for i < len(names)-1 && math.Abs(ns) >= math.Pow(1000, float64(i+1)) {
 		i++
 	}
-	v := ns / math.Pow(1000, float64(i))
-	// Rounding may reach 1000 (999.7 ns -> "1000"): use the next unit.
-	if i < len(names)-1 && math.Abs(roundSig(v, 3)) >= 1000 {
+	if i < len(names)-1 && math.Abs(roundSig(ns/math.Pow(1000, float64(i)), 3)) >= 1000 {
 		i++
-		v = ns / math.Pow(1000, float64(i))
 	}
-	return Sig(v, 3) + " " + names[i]
+	return names[i], math.Pow(1000, float64(i))
 }
 
 // Hz formats a clock rate as "2.95 GHz" (three significant digits above

@@ -38,7 +38,7 @@ func TestSigHzPluralChange(t *testing.T) {
 		{Hz(3.69e9), "3.69 GHz"}, {Hz(800e6), "800 MHz"},
 		{Plural("add"), "adds"}, {Plural("multiply"), "multiplies"}, {Plural("pass"), "passes"}, {Plural("day"), "days"},
 		{Count(1, "sample"), "1 sample"}, {Count(uint64(3), "tick"), "3 ticks"},
-		{Change(0.123), "+12.3%"}, {Change(-0.0048), "-0.48%"}, {Change(0), "+0.0%"},
+		{Change(0.123), "+12.3%"}, {Change(-0.0048), "-0.48%"}, {Change(0), "+0.0%"}, {Change(-0.00001), "+0.0%"},
 		{Percent(0.02), "2%"}, {Percent(0.005), "0.5%"}, {Pct(0.053), "5.3%"},
 	} {
 		if tt.got != tt.want {
