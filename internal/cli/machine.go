@@ -107,7 +107,9 @@ func machineRun(opts *machineOptions, w io.Writer) error {
 	}
 	cpu, why := opts.CPU, fmt.Sprintf("--cpu %d", opts.CPU)
 	if cpu < 0 {
-		if cpu, why, err = machine.ChooseCPU(s); err != nil {
+		if cpu, why, err = machine.ChooseCPU(s); err != nil && !opts.Live {
+			return Usagef("--sysroot %s: cannot choose a CPU: %v", opts.Root, err) // a damaged tree is bad input
+		} else if err != nil {
 			return fmt.Errorf("cannot choose a CPU: %w", err)
 		}
 	} else if err := machine.ValidateCPU(s, cpu); err != nil {

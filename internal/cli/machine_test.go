@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -184,4 +185,68 @@ func TestMachineLive(t *testing.T) {
 	if err := machine.ValidateCPU(r.Machine, r.CPU); err != nil {
 		t.Errorf("chosen cpu %d: %v", r.CPU, err)
 	}
+}
+
+// Trees that once hung or exited 1: a FIFO where a file should be is not
+// opened (it would block until a writer came), a garbage online list is
+// bad input (exit 2), and a host's /proc mounted elsewhere, without a
+// second read of proc/stat in it, has its busy measured by reading
+// proc/stat twice.
+func TestMachineTreesThatAreNotFixtures(t *testing.T) {
+	tree := func(t *testing.T) string {
+		dir := t.TempDir()
+		for _, d := range []string{"proc", "sys/devices/system/cpu/cpu0"} {
+			if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	t.Run("fifo", func(t *testing.T) {
+		dir := tree(t)
+		os.WriteFile(filepath.Join(dir, "sys/devices/system/cpu/online"), []byte("0\n"), 0o644)
+		if err := syscall.Mkfifo(filepath.Join(dir, "proc/stat"), 0o644); err != nil {
+			t.Skip("no FIFOs here:", err)
+		}
+		done := make(chan int, 1)
+		var out, errb bytes.Buffer
+		go func() { done <- testMain([]string{"machine", "--sysroot", dir, "--window", "50ms"}, &out, &errb) }()
+		select {
+		case code := <-done:
+			if code != ExitOK || !strings.Contains(out.String(), "not a regular file") {
+				t.Errorf("exit %d\n%s%s", code, out.String(), errb.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("benchy machine hung on a FIFO in the tree")
+		}
+	})
+	t.Run("garbage online list", func(t *testing.T) {
+		dir := tree(t)
+		os.WriteFile(filepath.Join(dir, "proc/stat"), []byte("cpu  1 0 1 100 0 0 0 0 0 0\ncpu0 1 0 1 100 0 0 0 0 0 0\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "sys/devices/system/cpu/online"), []byte("zero-one\n"), 0o644)
+		var out, errb bytes.Buffer
+		if code := testMain([]string{"machine", "--sysroot", dir, "--window", "10ms"}, &out, &errb); code != ExitUsage || strings.Count(errb.String(), "\n") != 1 {
+			t.Errorf("exit %d, stderr %q; want 2 and one line", code, errb.String())
+		}
+	})
+	t.Run("mounted live root", func(t *testing.T) {
+		dir := tree(t)
+		os.WriteFile(filepath.Join(dir, "sys/devices/system/cpu/online"), []byte("0\n"), 0o644)
+		if err := os.Symlink("/proc/stat", filepath.Join(dir, "proc/stat")); err != nil {
+			t.Fatal(err)
+		}
+		var out, errb bytes.Buffer
+		code := testMain([]string{"machine", "--sysroot", dir, "--window", "600ms", "--format", "json", "--cpu", "0"}, &out, &errb)
+		if code != ExitOK {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		var m struct {
+			Machine struct {
+				BusyWindowNs int64 `json:"busy_window_ns"`
+			} `json:"machine"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &m); err != nil || m.Machine.BusyWindowNs < int64(500*time.Millisecond) {
+			t.Errorf("busy window %v (%v): want proc/stat read twice, 600ms apart", time.Duration(m.Machine.BusyWindowNs), err)
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"syscall"
 	"errors"
 	"fmt"
 	"io"
@@ -24,13 +25,21 @@ func (r FS) Path(parts ...string) string {
 	return filepath.Join(append([]string{string(r)}, parts...)...)
 }
 
-// read returns the content of a file under the root, at most maxFileSize bytes.
+// read returns the content of a file under the root, at most maxFileSize
+// bytes. Only a regular file is read: /proc and /sys hold nothing else, and
+// a FIFO or a device in a tree would hang the read (the open itself is
+// non-blocking, so a FIFO without a writer cannot hang it either).
 func (r FS) read(name string) ([]byte, error) {
-	f, err := os.Open(r.Path(name))
+	f, err := os.OpenFile(r.Path(name), os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%s)", name, fi.Mode().Type())
+	}
 	b, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
 		return nil, err

@@ -140,10 +140,14 @@ func Read(root string, opts ReadOptions) (*Snapshot, error) {
 	return s, nil
 }
 
-// readBusyAfter takes the second read of the window.
+// readBusyAfter takes the second read of the window: proc/stat again
+// after the window on this machine, and on a tree without the second read
+// (a live machine's /proc mounted elsewhere, as node exporters read a
+// host's); else the tree's proc/stat.after, without waiting.
 func readBusyAfter(r FS, opts ReadOptions, before Stat, start time.Time) (Fact[[]CPUBusy], time.Duration) {
 	name := "proc/stat.after"
-	if opts.Live {
+	live := opts.Live || !r.exists(name)
+	if live {
 		t := time.NewTimer(opts.Window - time.Since(start))
 		defer t.Stop()
 		select {
@@ -155,7 +159,7 @@ func readBusyAfter(r FS, opts ReadOptions, before Stat, start time.Time) (Fact[[
 	}
 	b, err := r.read(name)
 	window := opts.Window
-	if opts.Live {
+	if live {
 		window = time.Since(start)
 	}
 	if err != nil {

@@ -7,11 +7,27 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"strings"
 )
 
-// Load reads the benchy result in the JSON file at path.
+// Load reads the benchy result in the JSON file at path: a regular file,
+// or a pipe (benchy report /dev/stdin). A device is refused before it is
+// read (/dev/zero would be read for a gigabyte), and so is a regular file
+// larger than any result.
 func Load(path string) (*Result, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case fi.IsDir():
+		return nil, fmt.Errorf("%s: is a directory, not a result file", path)
+	case fi.Mode().IsRegular() && fi.Size() > maxResultBytes:
+		return nil, fmt.Errorf("%s: %d bytes, larger than any benchy result (%d): not a result file", path, fi.Size(), maxResultBytes)
+	case !fi.Mode().IsRegular() && fi.Mode()&os.ModeNamedPipe == 0:
+		return nil, fmt.Errorf("%s: a device, not a result file (a regular file or a pipe)", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -91,6 +107,10 @@ func Decode(rd io.Reader) (*Result, error) {
 	if err := checkSamples(&r); err != nil {
 		return nil, fmt.Errorf("not a valid benchy result: %w", err)
 	}
+	if err := checkValues(&r); err != nil {
+		return nil, fmt.Errorf("not a valid benchy result: %w", err)
+	}
+	sanitize(reflect.ValueOf(&r))
 	return &r, nil
 }
 

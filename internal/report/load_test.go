@@ -43,6 +43,18 @@ func TestDecodeErrors(t *testing.T) {
 			`experiment "a" (experiments[0]): clock -1 Hz before, 5e+09 after: each must be above 0 and at most 1e+11`},
 		{"absurd reference", minimal(`{"name": "a", "samples": [], "reference": {"before_ns": 1e308, "after_ns": 0.3}}`),
 			`reference 1e+308 ns before, 0.3 after`},
+		{"max clock of 1 Hz", strings.Replace(minimal(`{"name": "a", "samples": []}`), `"cpu": 1,`, `"cpu": 1, "max_freq_hz": 1,`, 1),
+			`not a valid benchy result: max_freq_hz is 1: must be 0 (unknown) or between 1e+07 and 1e+11`},
+		{"threshold 1e308", strings.Replace(minimal(`{"name": "a", "samples": []}`), `"settings": {}`, `"settings": {"threshold": 1e308}`, 1),
+			`settings.threshold is 1e+308: must be between 0 and 10`},
+		{"negative samples", strings.Replace(minimal(`{"name": "a", "samples": []}`), `"settings": {}`, `"settings": {"samples": -5}`, 1),
+			`settings.samples is -5: must be between 0`},
+		{"negative duration", strings.Replace(minimal(`{"name": "a", "samples": []}`), `"settings": {}`, `"settings": {"sample_time_ns": -100}`, 1),
+			`settings.sample_time_ns is -100`},
+		{"two experiments of one name", minimal(`{"name": "a", "samples": []}, {"name": "a", "samples": []}`),
+			`experiment "a" (experiments[1]) has the name of experiments[0]: a result names each experiment once`},
+		{"negative counter", minimal(`{"name": "a", "samples": [{"iters": 1, "ns": 5, "counters": {"page-faults": -3}}]}`),
+			`samples[0]: counter "page-faults" is -3, below 0`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -226,3 +238,51 @@ func FuzzDecode(f *testing.F) {
 // it replaced read with io.ReadAll's doubling buffer (2.2x) and decoded
 // into any (3.4x) before the Result: 7.4x.
 const decodeAllocRatio = 4
+
+// A device is refused before it is read: /dev/zero would be read for a
+// gigabyte.
+func TestLoadRefusesDevicesAndHugeFiles(t *testing.T) {
+	if _, err := Load("/dev/zero"); err == nil || !strings.Contains(err.Error(), "a device, not a result file") {
+		t.Errorf("Load(/dev/zero) = %v", err)
+	}
+	sparse := filepath.Join(t.TempDir(), "sparse.json")
+	f, err := os.Create(sparse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(maxResultBytes + 1); err != nil {
+		t.Skip("cannot make a sparse file here:", err)
+	}
+	f.Close()
+	if _, err := Load(sparse); err == nil || !strings.Contains(err.Error(), "larger than any benchy result") {
+		t.Errorf("Load(sparse 1 GiB) = %v", err)
+	}
+	if _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("Load(dir) = %v", err)
+	}
+}
+
+// Names and strings from a file reach the terminal escaped: a newline and
+// an escape sequence in a name cannot forge a line of the report.
+func TestDecodeEscapesControlCharacters(t *testing.T) {
+	in := minimal(`{"name": "fake\u001b[31m\nfake: believable", "description": "a\u202eb", "samples": [], "findings": [{"code": "x", "severity": "info", "message": "m\rn", "evidence": {"k": "v\u0007"}}]}`)
+	r, err := Decode(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := r.Experiments[0]
+	if e.Name != `fake\x1b[31m\nfake: believable` || e.Description != `a\u202eb` || e.Findings[0].Message != `m\rn` || e.Findings[0].Evidence["k"] != `v\a` {
+		t.Errorf("not escaped: %q %q %q %q", e.Name, e.Description, e.Findings[0].Message, e.Findings[0].Evidence["k"])
+	}
+	var b bytes.Buffer
+	Analyze(r)
+	for _, o := range []Options{{}, {Verbose: true}} {
+		b.Reset()
+		if err := WriteWith(&b, r, "text", o); err != nil {
+			t.Fatal(err)
+		}
+		if strings.ContainsAny(b.String(), "\x1b\r\a") || strings.Contains(b.String(), "\nfake: believable") {
+			t.Errorf("control characters reached the text:\n%q", b.String())
+		}
+	}
+}

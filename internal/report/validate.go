@@ -1,0 +1,152 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"unicode"
+)
+
+// Ranges of what a run can write. A file outside them was damaged or made
+// by hand, and one absurd value (a maximum clock of 1 Hz, a threshold of
+// 1e308) would decide every verdict of the report.
+const (
+	minHz        = 1e7  // 10 MHz: no CPU benchy measures on is slower
+	maxHz        = 1e11 // 100 GHz: none is faster
+	maxThreshold = 10   // 1000%, the most --threshold takes
+	maxNs        = 1e15 // eleven days, in ns: no duration of a run is longer
+)
+
+// checkValues rejects values a run cannot write, naming the field.
+func checkValues(r *Result) error {
+	hz := func(field string, v float64) error {
+		if v != 0 && !(v >= minHz && v <= maxHz) {
+			return fmt.Errorf("%s is %g: must be 0 (unknown) or between %g and %g", field, v, float64(minHz), float64(maxHz))
+		}
+		return nil
+	}
+	nonNeg := func(field string, v, limit float64) error {
+		if !(v >= 0 && v <= limit) {
+			return fmt.Errorf("%s is %g: must be between 0 and %g", field, v, limit)
+		}
+		return nil
+	}
+	st := r.Settings
+	for _, err := range []error{
+		hz("max_freq_hz", r.MaxFreqHz),
+		hz("effective_clock.before_hz", r.EffectiveClock.BeforeHz),
+		hz("effective_clock.after_hz", r.EffectiveClock.AfterHz),
+		nonNeg("settings.threshold", st.Threshold, maxThreshold),
+		nonNeg("settings.samples", float64(st.Samples), math.MaxInt32),
+		nonNeg("settings.warmup_runs", float64(st.WarmupRuns), math.MaxInt32),
+		nonNeg("settings.warmup_ns", float64(st.Warmup), maxNs),
+		nonNeg("settings.sample_time_ns", float64(st.SampleTime), maxNs),
+		nonNeg("settings.window_ns", float64(st.Window), maxNs),
+		nonNeg("settings.iters", float64(st.Iters), math.MaxInt64),
+		nonNeg("clock.now_cost_ns", r.Clock.NowCostNs, maxNs),
+		nonNeg("clock.granularity_ns", r.Clock.GranularityNs, maxNs),
+		nonNeg("gomaxprocs", float64(r.GOMAXPROCS), math.MaxInt32),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	if r.CPU < -1 {
+		return fmt.Errorf("cpu is %d: must be a CPU number, or -1 for not pinned", r.CPU)
+	}
+	seen := map[string]int{}
+	for i, e := range r.Experiments {
+		where := fmt.Sprintf("experiment %q (experiments[%d])", e.Name, i)
+		if j, dup := seen[e.Name]; dup {
+			return fmt.Errorf("%s has the name of experiments[%d]: a result names each experiment once", where, j)
+		}
+		seen[e.Name] = i
+		for _, err := range []error{
+			nonNeg("units", e.Units, math.MaxFloat64),
+			nonNeg("floor_cycles", e.FloorCycles, math.MaxFloat64),
+			nonNeg("iters_per_sample", float64(e.Iters), math.MaxInt64),
+			nonNeg("gc.allocs_per_op", e.GC.AllocsPerOp, math.MaxFloat64),
+			nonNeg("gc.bytes_per_op", e.GC.BytesPerOp, math.MaxFloat64),
+		} {
+			if err != nil {
+				return fmt.Errorf("%s: %w", where, err)
+			}
+		}
+		for j, s := range e.Samples {
+			if s.Process < 0 {
+				return fmt.Errorf("%s, samples[%d]: process is %d, below 0", where, j, s.Process)
+			}
+			for name, v := range s.Counters {
+				if v < 0 {
+					return fmt.Errorf("%s, samples[%d]: counter %q is %d, below 0", where, j, name, v)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// printable escapes what must not reach a terminal raw from a file: control
+// characters (a newline in a name could forge a line of the report, an
+// escape sequence could rewrite the screen) and the bidirectional
+// formatting characters, as Go's %q would write them; the rest is kept.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, unsafeRune) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unsafeRune(r) {
+			q := fmt.Sprintf("%+q", string(r))
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func unsafeRune(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == unicode.ReplacementChar
+}
+
+// sanitize makes every string in v printable (see printable), walking
+// structs, pointers, slices and maps. Decode applies it to a loaded
+// result, so no writer can put a file's control characters on a
+// terminal, whatever field they hide in.
+func sanitize(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			sanitize(v.Elem())
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				sanitize(v.Field(i))
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			sanitize(v.Index(i))
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			val := v.MapIndex(k)
+			if val.Kind() == reflect.String {
+				v.SetMapIndex(k, reflect.ValueOf(printable(val.String())).Convert(val.Type()))
+			} else if val.Kind() == reflect.Interface && !val.IsNil() && val.Elem().Kind() == reflect.String {
+				v.SetMapIndex(k, reflect.ValueOf(printable(val.Elem().String())))
+			}
+			if k.Kind() == reflect.String && printable(k.String()) != k.String() {
+				v.SetMapIndex(reflect.ValueOf(printable(k.String())).Convert(k.Type()), v.MapIndex(k))
+				v.SetMapIndex(k, reflect.Value{})
+			}
+		}
+	case reflect.String:
+		if v.CanSet() {
+			v.SetString(printable(v.String()))
+		}
+	}
+}
