@@ -1,7 +1,6 @@
 package machine
 
 import (
-	"syscall"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // maxFileSize caps every read: /proc and /sys report sizes of 0 or 4096
