@@ -128,3 +128,26 @@ func CurrentCPU() (int, error) {
 
 // CanPin says this system can pin a thread to a CPU.
 const CanPin = true
+
+// OthersOn counts the other threads of this process that may still run on
+// cpu: 0 after a successful isolation, more when the process may only run
+// there (taskset -c 0, a one-CPU cpuset), so isolation was not possible.
+func OthersOn(cpu int) int {
+	self := unix.Gettid()
+	entries, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range entries {
+		tid, err := strconv.Atoi(e.Name())
+		if err != nil || tid == self {
+			continue
+		}
+		var set unix.CPUSet
+		if unix.SchedGetaffinity(tid, &set) == nil && set.IsSet(cpu) {
+			n++
+		}
+	}
+	return n
+}

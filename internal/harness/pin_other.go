@@ -17,3 +17,6 @@ func CurrentCPU() (int, error) { return -1, errors.New("getcpu needs Linux") }
 
 // CanPin says this system can pin a thread to a CPU: only Linux can.
 const CanPin = false
+
+// OthersOn is 0 where nothing can be pinned.
+func OthersOn(cpu int) int { return 0 }

@@ -20,6 +20,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // Target is one experiment as the pipeline sees it: a harness target that
@@ -152,6 +153,9 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	var clock harness.ClockInfo
 	var before, after clockReading
 	if err := onThread(hopts, func() error {
+		if n := harness.OthersOn(cpu); hopts.Isolate && harness.CanPin && n > 0 {
+			r.NotIsolated = fmt.Sprintf("%s of this process could not be kept off cpu%d: the process may run on no other CPU (taskset, a cpuset)", units.Count(n, "other thread"), cpu)
+		}
 		clock = harness.MeasureClock()
 		before = readClock(root, cpu, clockWin)
 		return nil

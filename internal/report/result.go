@@ -71,6 +71,9 @@ type Result struct {
 	BusyDuring []machine.CPUBusy `json:"busy_during,omitempty"`
 	// Environment holds the machine checks for the pinned CPU.
 	Environment []finding.Finding `json:"environment,omitempty"`
+	// NotIsolated, when not empty, says why Go's other threads could not
+	// be kept off the measured CPU although the settings asked for it.
+	NotIsolated string `json:"not_isolated,omitempty"`
 	// SharedCPU, when not empty, says another benchy process was
 	// measuring on the same CPU (its advisory lock was held).
 	SharedCPU string `json:"shared_cpu,omitempty"`

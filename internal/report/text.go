@@ -156,7 +156,14 @@ func settingsLine(r *Result) string {
 		parts = append(parts, "iterations calibrated")
 	}
 	parts = append(parts, map[bool]string{true: "GC on", false: "GC off"}[st.GC])
-	parts = append(parts, map[bool]string{true: "other threads kept off the CPU", false: "not isolated"}[st.Isolate])
+	switch {
+	case st.Isolate && r.NotIsolated != "":
+		parts = append(parts, "not isolated: "+r.NotIsolated)
+	case st.Isolate:
+		parts = append(parts, "other threads kept off the CPU")
+	default:
+		parts = append(parts, "not isolated")
+	}
 	if st.Bench != "" {
 		parts = append(parts, "bench "+strconv.Quote(st.Bench))
 	}

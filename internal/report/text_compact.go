@@ -112,8 +112,11 @@ func compactSettings(r *Result) string {
 		parts = append(parts, fmt.Sprintf("%d iterations each", st.Iters))
 	}
 	parts = append(parts, map[bool]string{true: "GC on", false: "GC off"}[st.GC])
-	if st.Isolate {
-		parts = append(parts, "Go's other threads kept off the CPU")
+	switch {
+	case st.Isolate && r.NotIsolated != "":
+		parts = append(parts, fmt.Sprintf("Go's threads NOT kept off cpu%d", r.CPU))
+	case st.Isolate && r.CPU >= 0:
+		parts = append(parts, fmt.Sprintf("Go's threads kept off cpu%d", r.CPU))
 	}
 	if st.Bench != "" && st.Bench != "." {
 		parts = append(parts, "bench "+strconv.Quote(st.Bench))
