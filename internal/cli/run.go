@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/target/inproc"
@@ -268,9 +269,14 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 		}
 		defer p.clear()
 	}
+	iopts := inproc.Options{GC: o.GC, OpenCounters: counters.Open, CounterDelta: counters.Delta}
+	iopts.MemoryBudget, _, _ = machine.MemoryBudget("/")
+	if !o.GC {
+		plan.MemoryLimit = iopts.MemoryLimit()
+	}
 	ts := make([]pipeline.Target, len(ws))
 	for i, w := range ws {
-		ts[i] = inproc.New(w, inproc.Options{GC: o.GC, OpenCounters: counters.Open, CounterDelta: counters.Delta})
+		ts[i] = inproc.New(w, iopts)
 	}
 	r, err := pipeline.Run(plan, ts)
 	if errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil {

@@ -25,3 +25,13 @@ func liveKernel() Fact[string] {
 	}
 	return Known(unix.ByteSliceToString(u.Release[:]))
 }
+
+// PeakRSS is the most memory this process has held, in bytes
+// (getrusage(RUSAGE_SELF) ru_maxrss, which Linux gives in KiB).
+func PeakRSS() (int64, bool) {
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
+		return 0, false
+	}
+	return ru.Maxrss << 10, true
+}

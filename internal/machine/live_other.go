@@ -14,3 +14,6 @@ func liveAllowed() Fact[CPUList] {
 func liveKernel() Fact[string] {
 	return Unknown[string]("the kernel release is read on Linux only; this is %s", runtime.GOOS)
 }
+
+// PeakRSS is read on Linux only.
+func PeakRSS() (int64, bool) { return 0, false }

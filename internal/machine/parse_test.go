@@ -2,6 +2,7 @@ package machine
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -149,4 +150,39 @@ func FuzzParsePressure(f *testing.F) {
 			t.Fatalf("%q: accepted %v", s, v)
 		}
 	})
+}
+
+func TestMemoryBudget(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("proc/meminfo", "MemTotal:       24000000 kB\nMemFree:  1 kB\n")
+	write("proc/self/cgroup", "4:memory:/ci/job\n0::/\n")
+	write("sys/fs/cgroup/memory/memory.limit_in_bytes", "9223372036854771712\n")
+	if b, from, err := MemoryBudget(dir); err != nil || b != 24000000<<10 || from != "proc/meminfo MemTotal" {
+		t.Errorf("no limit: %d from %q, %v; want MemTotal", b, from, err)
+	}
+	write("sys/fs/cgroup/memory/ci/memory.limit_in_bytes", "1073741824\n")
+	write("sys/fs/cgroup/memory/ci/job/memory.limit_in_bytes", "536870912\n")
+	if b, from, err := MemoryBudget(dir); err != nil || b != 512<<20 || !strings.HasSuffix(from, "ci/job/memory.limit_in_bytes") {
+		t.Errorf("v1 limit: %d from %q, %v; want the job's 512 MiB", b, from, err)
+	}
+	write("sys/fs/cgroup/cgroup.controllers", "cpu memory\n")
+	write("proc/self/cgroup", "0::/box\n")
+	write("sys/fs/cgroup/box/memory.max", "max\n")
+	write("sys/fs/cgroup/memory.max", "268435456\n")
+	if b, _, err := MemoryBudget(dir); err != nil || b != 256<<20 {
+		t.Errorf("v2 limit on an ancestor: %d, %v; want 256 MiB", b, err)
+	}
+	if _, _, err := MemoryBudget(t.TempDir()); err == nil {
+		t.Error("an empty tree has a memory budget")
+	}
 }

@@ -47,6 +47,9 @@ type Plan struct {
 	CPUSet bool
 	// NoCheck skips Target.Check (--no-asm).
 	NoCheck bool
+	// MemoryLimit is the soft memory limit the targets set while
+	// measuring (0 for none), recorded in the result.
+	MemoryLimit int64
 	// Tool, Command and Package are recorded in the result.
 	Tool    string
 	Command []string
@@ -187,6 +190,10 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	r.After, _ = machine.Read(root, machine.ReadOptions{Live: true})
 	r.End = time.Now().UTC()
 	r.MaxFreqHz, r.MaxFreqSource = maxFreq(snap, cpu)
+	r.MemoryLimit = plan.MemoryLimit
+	if peak, ok := machine.PeakRSS(); ok {
+		r.PeakRSS = peak
+	}
 	r.EffectiveClock = effectiveClock(before, after, r.MaxFreqHz)
 
 	for i, out := range outs {

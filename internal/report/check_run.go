@@ -229,10 +229,14 @@ func checkGC(e Experiment, f Facts) (finding.Finding, bool) {
 			Evidence: map[string]any{"cycles": e.GC.Cycles, "gc_on": true},
 		}, true
 	}
+	why := ""
+	if f.MemoryLimit > 0 {
+		why = fmt.Sprintf(": the heap reached the memory limit (%d MiB, half of what this process may use), and the collector ran as a last resort; a shorter --sample-time, or --gc, measures without that", f.MemoryLimit>>20)
+	}
 	return finding.Finding{
 		Code: CodeGC, Severity: finding.Warn,
-		Message:  fmt.Sprintf("%s ran while sampling although the collector was off: some samples carry their pauses", units.Count(int(e.GC.Cycles), "GC cycle")),
-		Evidence: map[string]any{"cycles": e.GC.Cycles, "gc_on": false},
+		Message:  fmt.Sprintf("%s ran while sampling although the collector was off: some samples carry their pauses%s", units.Count(int(e.GC.Cycles), "GC cycle"), why),
+		Evidence: map[string]any{"cycles": e.GC.Cycles, "gc_on": false, "memory_limit_bytes": f.MemoryLimit},
 	}, true
 }
 

@@ -12,6 +12,9 @@ import (
 type Facts struct {
 	CPU  int  // the CPU the measured thread was pinned to
 	GCOn bool // the collector was left on during samples (--gc)
+	// MemoryLimit is the soft memory limit in bytes under which the
+	// collector ran though it was off; 0 for none.
+	MemoryLimit int64
 
 	// MaxFreqHz is the highest clock the CPU may run at (cpuinfo_max_freq),
 	// 0 when unknown; MaxFreqSource says where it came from.
@@ -47,6 +50,7 @@ func (r *Result) Facts() Facts {
 	return Facts{
 		CPU:           r.CPU,
 		GCOn:          r.Settings.GC,
+		MemoryLimit:   r.MemoryLimit,
 		MaxFreqHz:     r.MaxFreqHz,
 		MaxFreqSource: r.MaxFreqSource,
 		ClockBeforeHz: r.EffectiveClock.BeforeHz,

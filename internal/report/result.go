@@ -71,6 +71,12 @@ type Result struct {
 	BusyDuring []machine.CPUBusy `json:"busy_during,omitempty"`
 	// Environment holds the machine checks for the pinned CPU.
 	Environment []finding.Finding `json:"environment,omitempty"`
+	// MemoryLimit is the soft memory limit (bytes) under which the
+	// collector, though off, ran as a last resort; 0 for none. PeakRSS is
+	// the most memory the process held (getrusage ru_maxrss), 0 when
+	// unknown.
+	MemoryLimit int64 `json:"memory_limit_bytes,omitempty"`
+	PeakRSS     int64 `json:"peak_rss_bytes,omitempty"`
 	// NotIsolated, when not empty, says why Go's other threads could not
 	// be kept off the measured CPU although the settings asked for it.
 	NotIsolated string `json:"not_isolated,omitempty"`

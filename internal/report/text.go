@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -170,6 +171,12 @@ func settingsLine(r *Result) string {
 	if st.Smoke {
 		parts = append(parts, "smoke")
 	}
+	if r.PeakRSS > 0 {
+		parts = append(parts, fmt.Sprintf("peak memory %d MiB", r.PeakRSS>>20))
+	}
+	if r.MemoryLimit > 0 {
+		parts = append(parts, fmt.Sprintf("memory limit %d MiB", r.MemoryLimit>>20))
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -259,8 +266,8 @@ func allocsCell(v float64, known bool) string {
 	if !known {
 		return "?"
 	}
-	if v == float64(int64(v)) {
-		return strconv.FormatInt(int64(v), 10)
+	if v == float64(int64(v)) || v >= 100 {
+		return strconv.FormatFloat(math.Round(v), 'f', 0, 64) // 7999.0003 reads 7999
 	}
 	return strconv.FormatFloat(v, 'f', 2, 64)
 }

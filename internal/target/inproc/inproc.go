@@ -29,7 +29,33 @@ type Options struct {
 	// CounterDelta, when not nil, turns two readings into the sample's
 	// counts (it may drop counts it cannot trust); else after-before.
 	CounterDelta func(before, after map[string]int64) map[string]int64
+	// MemoryBudget is how many bytes this process may use (its cgroup
+	// limit, or the RAM; machine.MemoryBudget), 0 when unknown. With the
+	// collector off the heap is kept well inside it (see HeapGrowth and
+	// MemoryLimit).
+	MemoryBudget int64
 }
+
+// HeapGrowth is how much a workload may allocate, with the collector off,
+// before the target collects between two timed runs: a sixteenth of the
+// memory budget, between 32 and 256 MiB (256 MiB when the budget is
+// unknown). A workload that allocates 160 MB per op (concat/quadratic)
+// would otherwise need gigabytes for one measurement, and a CI container
+// of 512 MB would kill the run; collecting outside the timed region keeps
+// the collector out of the numbers and the process within memory.
+func (o Options) HeapGrowth() uint64 {
+	if o.MemoryBudget <= 0 {
+		return 256 << 20
+	}
+	return uint64(min(max(o.MemoryBudget/16, 32<<20), 256<<20))
+}
+
+// MemoryLimit is the soft limit (debug.SetMemoryLimit) set while the
+// collector is off: half the memory budget, so that a single sample that
+// allocates more than the process may hold (concat/quadratic at a sample
+// time of seconds) makes the collector run inside it as a last resort,
+// rather than the kernel killing the run; 0 when the budget is unknown.
+func (o Options) MemoryLimit() int64 { return o.MemoryBudget / 2 }
 
 // Target is one workload measured in process. Its methods are the phases
 // the harness calls, all on the pinned thread.
@@ -80,7 +106,14 @@ func (t *Target) Open() error {
 	}
 	if !t.opts.GC {
 		old := debug.SetGCPercent(-1)
-		t.restoreGC = func() { debug.SetGCPercent(old) }
+		oldLimit := debug.SetMemoryLimit(-1)
+		if limit := t.opts.MemoryLimit(); limit > 0 {
+			debug.SetMemoryLimit(limit)
+		}
+		t.restoreGC = func() {
+			debug.SetGCPercent(old)
+			debug.SetMemoryLimit(oldLimit)
+		}
 	}
 	if t.opts.OpenCounters != nil {
 		t.counters, t.report = t.opts.OpenCounters()
@@ -177,21 +210,14 @@ func (t *Target) Close(end harness.End) harness.Totals {
 	return t.totals
 }
 
-// maxHeapGrowth is how much a workload may allocate, with the collector
-// off, before the target collects between two timed runs. A workload that
-// allocates 160 MB per op (concat/quadratic) would otherwise need gigabytes
-// for one measurement; collecting outside the timed region keeps the
-// collector out of the numbers and the process within memory.
-const maxHeapGrowth = 512 << 20
-
 // collectIfLarge runs a full collection, outside any timed region, when
-// the workload has allocated more than maxHeapGrowth since the last one;
+// the workload has allocated more than HeapGrowth since the last one;
 // counted says it is one of the collections between samples.
 func (t *Target) collectIfLarge(counted bool) {
 	if t.opts.GC {
 		return // the collector runs on its own
 	}
-	if heapAllocated()-t.heapMark < maxHeapGrowth {
+	if heapAllocated()-t.heapMark < t.opts.HeapGrowth() {
 		return
 	}
 	runtime.GC()

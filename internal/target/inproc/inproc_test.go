@@ -1,6 +1,8 @@
 package inproc_test
 
 import (
+	"math"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -181,5 +183,29 @@ func TestPanickingLoopIsNotRunAgain(t *testing.T) {
 	o := harness.Run([]harness.Target{inproc.New(inproc.Workload{Name: "boom", Loop: boom}, inproc.Options{})}, opts)[0]
 	if o.Err == nil || o.Totals.AllocsMeasured {
 		t.Errorf("err %v, totals %+v: want the panic, and no allocation run after it", o.Err, o.Totals)
+	}
+}
+
+// A single sample that allocates more than the process may hold does not
+// kill the run: with the collector off, the memory limit makes it collect
+// inside the sample as a last resort, and the cycles are counted.
+func TestMemoryLimitIsTheLastResort(t *testing.T) {
+	huge := func(n int) {
+		for range n * 24 {
+			testBytes = make([]byte, 32<<20) // 768 MiB per op
+		}
+	}
+	opts := quickOptions()
+	opts.Iters, opts.Samples, opts.Warmup = 1, 2, time.Nanosecond
+	iopts := inproc.Options{MemoryBudget: 256 << 20}
+	if g, l := iopts.HeapGrowth(), iopts.MemoryLimit(); g != 32<<20 || l != 128<<20 {
+		t.Fatalf("budget 256 MiB: heap growth %d, limit %d; want 32 MiB and 128 MiB", g, l)
+	}
+	o := run(t, inproc.Workload{Name: "test/huge", Loop: huge}, opts, iopts)
+	if o.Totals.GCCycles == 0 {
+		t.Errorf("no collection inside samples that allocated 768 MiB each under a 128 MiB limit")
+	}
+	if old := debug.SetMemoryLimit(-1); old != math.MaxInt64 {
+		t.Errorf("memory limit left at %d after the run", old)
 	}
 }
