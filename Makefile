@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/benchy
 
-.PHONY: build run test smoke fuzz bench vet cross clean
+.PHONY: build run test smoke fuzz bench vet cross race clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/benchy
@@ -14,9 +14,14 @@ run: build
 smoke: build
 	./$(BIN) run --smoke
 
+# The packages with goroutines and signals are tested again under the race
+# detector (the machine-code tests skip there: it rewrites every loop).
+RACE_PKGS := ./internal/harness/... ./internal/target/... ./internal/pipeline ./internal/outfile ./internal/cli ./internal/cpulock .
+
 test: cross
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+	$(GO) test -race -count=1 $(RACE_PKGS)
 
 # A program that imports benchy must build on a colleague's Mac or Windows
 # machine too (there benchy measures unpinned).
@@ -24,12 +29,15 @@ cross:
 	GOOS=darwin GOARCH=arm64 $(GO) build ./...
 	GOOS=windows GOARCH=amd64 $(GO) build ./...
 
-# Short fuzzing of every parser (FUZZTIME per target, default 10s).
+# Short fuzzing of every parser (FUZZTIME per target, default 10s). The
+# minimizing of each new input is capped (-fuzzminimizetime): by default Go
+# may spend a minute shrinking one input of a large seed, and fuzz nothing.
 FUZZTIME ?= 10s
+FUZZMINIMIZE ?= 1s
 fuzz:
 	@for pkg in $$($(GO) list ./...); do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) $$pkg || exit 1; \
 	  done; \
 	done
 

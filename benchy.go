@@ -115,6 +115,8 @@ func invalid(e Experiment) string {
 		return unicode.IsSpace(r) || unicode.IsControl(r)
 	}):
 		return "register: " + name + ": a name may not hold a comma, '#', a space or a control character"
+	case strings.ContainsFunc(e.Description+e.Unit, unicode.IsControl):
+		return "register: " + name + ": the description and the unit are one line of text: no control characters"
 	case e.Loop == nil:
 		return "register: " + name + ": Loop is nil"
 	case e.Units < 0 || math.IsNaN(e.Units) || math.IsInf(e.Units, 0):

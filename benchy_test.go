@@ -38,6 +38,7 @@ func TestBadRegistrationsExit2WithOneLine(t *testing.T) {
 		{"space", Experiment{Name: "a b", Loop: loop}, `experiment "a b": a name may not hold`},
 		{"newline", Experiment{Name: "a\nfake: believable", Loop: loop}, `experiment "a\nfake: believable": a name may not hold`},
 		{"hash", Experiment{Name: "a#2", Loop: loop}, `a name may not hold a comma, '#'`},
+		{"escape in the description", Experiment{Name: "a", Description: "x\x1b[31m", Loop: loop}, `experiment "a": the description and the unit are one line`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package asm_test
+
+const raceEnabled = false
