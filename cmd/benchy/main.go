@@ -7,10 +7,14 @@ package main
 
 import (
 	"github.com/benchy-dev/benchy"
+	"github.com/benchy-dev/benchy/internal/target/command"
 	"github.com/benchy-dev/benchy/internal/workload"
 )
 
 func main() {
+	// When benchy is re-executed as the spawner of benchy exec's runs, it
+	// serves and exits here, before anything else allocates.
+	command.MaybeServe()
 	for _, w := range workload.All() {
 		benchy.Register(benchy.Experiment{
 			Name: w.Name, Description: w.Description, Units: w.Units, Unit: w.Unit,

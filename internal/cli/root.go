@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -40,6 +41,9 @@ func (g *globalOptions) Live() bool {
 func Main(args []string, exps []inproc.Workload, stdout, stderr io.Writer) int {
 	g := &globalOptions{Stdout: stdout, Stderr: stderr, Args: append([]string{"benchy"}, args...), Experiments: exps}
 	root := newRootCmd(g)
+	if i := slices.Index(args, "exec"); i >= 0 {
+		args = append(slices.Clone(args[:i+1]), expandExecArgs(args[i+1:])...)
+	}
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -17,6 +17,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/target/inproc"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // runOptions are the flags of `benchy run`.
@@ -297,15 +298,17 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 // runExit is the exit of a command that measured: interrupted, a failed
 // experiment, or --strict.
 func runExit(r *report.Result, strict string) error {
-	failed := false
+	var failed []string
 	for _, e := range r.Experiments {
-		failed = failed || e.Error != ""
+		if e.Error != "" {
+			failed = append(failed, e.Name+": "+e.Error)
+		}
 	}
 	switch {
 	case r.Interrupted:
 		return nil // the caller says how it was stopped
-	case failed:
-		return &ExitError{Code: ExitFailed, Msg: "some experiments failed (see the result)"}
+	case len(failed) > 0:
+		return &ExitError{Code: ExitFailed, Msg: units.Count(len(failed), "experiment") + " failed: " + strings.Join(failed, "; ")}
 	}
 	return strictError(r, strict)
 }

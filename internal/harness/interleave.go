@@ -1,8 +1,10 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
+	"time"
 )
 
 // RoundOrder is the order in which round r (0-based) samples k candidates.
@@ -65,8 +67,17 @@ func Interleave(ts []Target, opts Options) []Outcome {
 			outs[i].Iters = m.iters
 		}
 		before := probe(opts)
+		spent := make([]time.Duration, len(ms))
+		more := func(r int) bool {
+			for _, d := range spent {
+				if opts.more(r, d) {
+					return true
+				}
+			}
+			return false
+		}
 	rounds:
-		for r := range opts.Samples {
+		for r := 0; more(r); r++ {
 			for _, i := range RoundOrder(len(ms), r) {
 				if Stopped(opts.Stop) {
 					markInterrupted(outs)
@@ -79,6 +90,7 @@ func Interleave(ts []Target, opts Options) []Outcome {
 					return fmt.Errorf("%s: %w", m.t.Name(), err)
 				}
 				outs[i].Samples = append(outs[i].Samples, s)
+				spent[i] += time.Duration(s.Ns)
 				m.t.Between()
 			}
 		}
@@ -92,6 +104,10 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		}
 		return nil
 	})
+	if errors.Is(err, ErrStopped) {
+		markInterrupted(outs)
+		err = nil
+	}
 	if err != nil {
 		for i := range outs {
 			if outs[i].Err == nil {

@@ -6,6 +6,7 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -18,8 +19,12 @@ type Options struct {
 	// Unpinned measures on a locked thread without pinning it, where the
 	// system cannot pin (not Linux); the samples' CPUs are then not
 	// checked.
-	Unpinned   bool
-	Samples    int           // samples per target
+	Unpinned bool
+	Samples  int // samples per target (the least, with MinTime)
+	// MinTime, when > 0, keeps sampling past Samples until the samples
+	// of a target have lasted that long in all (hyperfine's "at least 3 s
+	// of runs"), up to MaxSamples.
+	MinTime    time.Duration
 	Warmup     time.Duration // time spent running the target before calibration
 	WarmupRuns int           // or a number of runs of one iteration (when > 0)
 	SampleTime time.Duration // least duration of one sample
@@ -37,6 +42,15 @@ type Options struct {
 	Progress func(Progress)
 	// Stop, when closed, ends the run after the current sample.
 	Stop <-chan struct{}
+}
+
+// MaxSamples bounds the samples MinTime may add.
+const MaxSamples = 100000
+
+// more reports whether a target that took n samples lasting spent in all
+// takes another.
+func (o Options) more(n int, spent time.Duration) bool {
+	return n < o.Samples || (o.MinTime > 0 && spent < o.MinTime && n < MaxSamples)
 }
 
 // Progress describes what the runner is doing, for a progress line.
@@ -133,7 +147,8 @@ func runOne(t Target, index, total int, opts Options) Outcome {
 		}
 		out.Iters = m.iters
 		out.Before = probe(opts)
-		for i := range opts.Samples {
+		var spent time.Duration
+		for i := 0; opts.more(i, spent); i++ {
 			if Stopped(opts.Stop) {
 				out.Interrupted = true
 				break
@@ -144,12 +159,16 @@ func runOne(t Target, index, total int, opts Options) Outcome {
 				return err
 			}
 			out.Samples = append(out.Samples, s)
+			spent += time.Duration(s.Ns)
 			t.Between()
 		}
 		out.After = probe(opts)
 		completed = true
 		return checkPin(out.Samples, opts)
 	})
+	if errors.Is(err, ErrStopped) {
+		out.Interrupted, err = true, nil
+	}
 	out.Err = err
 	return out
 }

@@ -309,3 +309,24 @@ func widenAllThreads(t *testing.T) {
 		unix.SchedSetaffinity(tid, &all)
 	}
 }
+
+// With MinTime, sampling goes on past Samples until the samples lasted
+// that long: at 3 ms a run, 10 samples and at least 60 ms take 20 runs.
+func TestRunMinTime(t *testing.T) {
+	ft := fake.New("a", 3*time.Millisecond)
+	opts := quickOptions(0)
+	opts.Iters, opts.Samples, opts.MinTime = 1, 10, 60*time.Millisecond
+	o := harness.Run([]harness.Target{ft}, opts)[0]
+	if len(o.Samples) != 20 {
+		t.Errorf("%d samples, want 20 (60 ms of 3 ms runs)", len(o.Samples))
+	}
+	opts.MinTime = 6 * time.Millisecond
+	if o := harness.Run([]harness.Target{fake.New("b", 3*time.Millisecond)}, opts)[0]; len(o.Samples) != 10 {
+		t.Errorf("%d samples, want the 10 asked (they outlast MinTime)", len(o.Samples))
+	}
+	a, b := fake.New("a", time.Millisecond), fake.New("b", 3*time.Millisecond)
+	outs := harness.Interleave([]harness.Target{a, b}, harness.Options{CPU: 0, Isolate: true, Iters: 1, Samples: 5, MinTime: 30 * time.Millisecond, Clock: harness.ClockInfo{Granularity: 1}})
+	if len(outs[0].Samples) != 30 || len(outs[1].Samples) != 30 {
+		t.Errorf("interleaved: %d and %d rounds, want 30: until each candidate has its 30 ms", len(outs[0].Samples), len(outs[1].Samples))
+	}
+}

@@ -14,6 +14,13 @@ type Sample struct {
 	// in, when a measurement spans several processes (each its own heap
 	// and layout, the unit of comparison); 0 for a single process.
 	Process int `json:"process,omitempty"`
+	// AllowedCPUs is the affinity a child process ran with, in the
+	// kernel's list format ("2", "0-3"), for targets whose sample is a
+	// run of a program; empty otherwise.
+	AllowedCPUs string `json:"allowed_cpus,omitempty"`
+	// Status says how such a run ended when it failed and the failure was
+	// ignored: "exit 3", "signal SIGKILL"; empty when it succeeded.
+	Status string `json:"status,omitempty"`
 }
 
 // NsPerOp is the sample's time per op; 0 when the sample has no iterations.

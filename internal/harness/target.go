@@ -1,6 +1,9 @@
 package harness
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // Target is one thing the harness measures: a Go loop in this process, a
 // program started as a child, a benchmark of a Go test binary. The harness
@@ -50,6 +53,11 @@ func ending(completed bool, stop <-chan struct{}) End {
 	}
 	return EndCompleted
 }
+
+// ErrStopped is what a target's Time or Sample returns (or wraps) when a
+// stop request ended what it was doing (a child process killed at
+// Ctrl-C): the harness then counts the target interrupted, not failed.
+var ErrStopped = errors.New("stopped")
 
 // Totals are what a target measured besides its samples. Each field's
 // zero value means "not measured" together with its flag.

@@ -47,6 +47,12 @@ type Plan struct {
 	CPUSet bool
 	// NoCheck skips Target.Check (--no-asm).
 	NoCheck bool
+	// MinTime keeps sampling past Settings.Samples until the samples of
+	// each target lasted that long (harness.Options.MinTime).
+	MinTime time.Duration
+	// Annotate, when not nil, adds to the result what only the command
+	// knows (the cost of starting a process) before it is analyzed.
+	Annotate func(*report.Result)
 	// MemoryLimit is the soft memory limit the targets set while
 	// measuring (0 for none), recorded in the result.
 	MemoryLimit int64
@@ -149,6 +155,7 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	hopts := harness.Options{
 		CPU: cpu, Unpinned: !harness.CanPin, Samples: st.Samples, Warmup: st.Warmup, WarmupRuns: st.WarmupRuns,
 		SampleTime: st.SampleTime, Iters: st.Iters, Isolate: st.Isolate, Stop: plan.Stop, Progress: plan.Progress,
+		MinTime: plan.MinTime,
 		Probe: func() harness.Probe {
 			return harness.Probe{ClockHz: counters.MeasureClock(probeWin), RefNs: harness.ReferenceLoopNs(probeWin)}
 		},
@@ -215,6 +222,9 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	}
 	if len(outs) < len(ts) || harness.Stopped(plan.Stop) {
 		r.Interrupted = true
+	}
+	if plan.Annotate != nil {
+		plan.Annotate(r)
 	}
 	report.Analyze(r)
 	return r, nil

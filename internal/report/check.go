@@ -30,6 +30,7 @@ const (
 	CodePageFaults   = "page-faults"
 	CodeSlowClock    = "slow-clock"
 	CodeSlowCore     = "slow-core"
+	CodeSpawn        = "spawn-dominated"
 )
 
 // Codes lists every code CheckExperiment may return.
@@ -37,7 +38,7 @@ var Codes = []string{
 	CodeFailed, CodeNoSamples, CodeImpossible, CodeBelowClock, CodeUnstable,
 	CodeOutliers, CodeFirstSlow, CodeDrift, CodeDisturbed, CodeMigrated,
 	CodeGC, CodeAllocs, CodeFreqChange, CodeFewSamples, CodeShortSamples,
-	CodePageFaults, CodeSlowClock, CodeSlowCore,
+	CodePageFaults, CodeSlowClock, CodeSlowCore, CodeSpawn,
 }
 
 // CheckExperiment returns the findings on e's raw samples and GC figures,
@@ -71,8 +72,14 @@ func CheckExperiment(e Experiment, f Facts) []finding.Finding {
 	add(checkOutliers(e))
 	add(checkFirstSlow(e))
 	add(checkDrift(e))
-	add(checkDisturbed(e))
-	add(checkPageFaults(e))
+	if e.Kind != KindProcess {
+		// A program waits (sleeps, reads, waits for its children) and
+		// maps its memory at start-up as part of its work: time off the
+		// CPU and page faults say nothing of interference there.
+		add(checkDisturbed(e))
+		add(checkPageFaults(e))
+	}
+	add(checkSpawn(e, st, f))
 	add(checkMigrated(e, f))
 	add(checkGC(e, f))
 	add(checkAllocs(e, f))

@@ -74,3 +74,24 @@ func checkShortSamples(e Experiment, f Facts) (finding.Finding, bool) {
 		Evidence: map[string]any{"median_sample_ns": med, "sample_time_ns": int64(f.SampleTime / time.Nanosecond)},
 	}, true
 }
+
+// SpawnDominatedRatio: a program that runs for less than ten times what
+// starting a process costs is measured mostly as the start: the fork, the
+// exec, the dynamic loader, benchy's own wait. Its time says little of
+// its work, and a change of the work hides in the start's noise.
+const SpawnDominatedRatio = 10
+
+// checkSpawn: a program whose median run lasts less than
+// SpawnDominatedRatio times the cost of starting one.
+func checkSpawn(e Experiment, st Stats, f Facts) (finding.Finding, bool) {
+	if e.Kind != KindProcess || f.SpawnNs <= 0 || st.N == 0 || st.Median >= SpawnDominatedRatio*f.SpawnNs {
+		return finding.Finding{}, false
+	}
+	return finding.Finding{
+		Code:     CodeSpawn,
+		Severity: finding.Warn,
+		Message: fmt.Sprintf("a run lasts %s, less than %d times what starting a process costs here (%s): the time is mostly the start, not the work; give it more work per run",
+			units.Duration(st.Median), SpawnDominatedRatio, units.Duration(f.SpawnNs)),
+		Evidence: map[string]any{"median_ns": st.Median, "spawn_ns": f.SpawnNs, "ratio": st.Median / f.SpawnNs},
+	}, true
+}

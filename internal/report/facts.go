@@ -15,6 +15,8 @@ type Facts struct {
 	// MemoryLimit is the soft memory limit in bytes under which the
 	// collector ran though it was off; 0 for none.
 	MemoryLimit int64
+	// SpawnNs is what starting a process cost, 0 when not measured.
+	SpawnNs float64
 
 	// MaxFreqHz is the highest clock the CPU may run at (cpuinfo_max_freq),
 	// 0 when unknown; MaxFreqSource says where it came from.
@@ -51,6 +53,7 @@ func (r *Result) Facts() Facts {
 		CPU:           r.CPU,
 		GCOn:          r.Settings.GC,
 		MemoryLimit:   r.MemoryLimit,
+		SpawnNs:       r.SpawnNs,
 		MaxFreqHz:     r.MaxFreqHz,
 		MaxFreqSource: r.MaxFreqSource,
 		ClockBeforeHz: r.EffectiveClock.BeforeHz,

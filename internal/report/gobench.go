@@ -66,7 +66,7 @@ func writeGobench(w io.Writer, r *Result) error {
 // when the run was stopped): not when the workload failed or took no
 // sample.
 func allocsKnown(r *Result, e Experiment) bool {
-	return e.Error == "" && Compute(e.Samples).N > 0
+	return e.Kind != KindProcess && e.Error == "" && Compute(e.Samples).N > 0
 }
 
 // gobenchConfig returns the configuration keys of r, unknown ones left

@@ -71,6 +71,10 @@ type Result struct {
 	BusyDuring []machine.CPUBusy `json:"busy_during,omitempty"`
 	// Environment holds the machine checks for the pinned CPU.
 	Environment []finding.Finding `json:"environment,omitempty"`
+	// SpawnNs is what starting a process cost on the measured CPU (the
+	// median of runs of an empty program), for experiments of whole
+	// programs; 0 when not measured.
+	SpawnNs float64 `json:"spawn_ns,omitempty"`
 	// MemoryLimit is the soft memory limit (bytes) under which the
 	// collector, though off, ran as a last resort; 0 for none. PeakRSS is
 	// the most memory the process held (getrusage ru_maxrss), 0 when
@@ -140,9 +144,16 @@ type EffectiveClock struct {
 	Source   string  `json:"source"`
 }
 
+// Kinds of experiments: what one op of a sample is.
+const (
+	KindLoop    = ""        // a Go loop in benchy's process (run)
+	KindProcess = "process" // a whole program, one run an op (exec)
+)
+
 // Info is what an experiment says of itself before it is measured: the
 // fields of Experiment that a target declares.
 type Info struct {
+	Kind        string
 	Name        string
 	Description string
 	Units       float64 // units of work per op
@@ -155,7 +166,7 @@ type Info struct {
 // the floor made explicit and no samples yet.
 func NewExperiment(info Info) Experiment {
 	return Experiment{
-		Name: info.Name, Description: info.Description, Units: info.Units, Unit: info.Unit,
+		Kind: info.Kind, Name: info.Name, Description: info.Description, Units: info.Units, Unit: info.Unit,
 		FloorCycles: Floor(info.FloorCycles), ReadsMemory: info.ReadsMemory,
 		Samples: []harness.Sample{},
 	}
@@ -163,6 +174,8 @@ func NewExperiment(info Info) Experiment {
 
 // Experiment is one workload's result.
 type Experiment struct {
+	// Kind says what was measured: a loop (empty) or a whole process.
+	Kind        string  `json:"kind,omitempty"`
 	Name        string  `json:"name"`
 	Description string  `json:"description"`
 	Units       float64 `json:"units"`        // units of work per op

@@ -31,6 +31,9 @@ func (o Options) width() int {
 	return o.Width
 }
 
+// counterMaxRSS is the peak RSS of a run of a program, in KiB.
+const counterMaxRSS = "max-rss-kb"
+
 // OnCPUMaterial: the on-CPU time per op is shown beside the wall time when
 // the two medians of an experiment differ by more than 2%.
 const OnCPUMaterial = 0.02
@@ -99,19 +102,34 @@ func compactHeader(r *Result) []string {
 	return append(lines, compactSettings(r))
 }
 
+// processes reports whether every experiment of r timed whole programs.
+func processes(r *Result) bool {
+	for _, e := range r.Experiments {
+		if e.Kind != KindProcess {
+			return false
+		}
+	}
+	return len(r.Experiments) > 0
+}
+
 // compactSettings is the settings in one line.
 func compactSettings(r *Result) string {
 	st := r.Settings
 	var parts []string
-	if st.WarmupRuns > 0 {
-		parts = append(parts, fmt.Sprintf("%d runs after %d untimed", st.Samples, st.WarmupRuns))
-	} else {
+	switch {
+	case processes(r):
+		n := 0
+		for _, e := range r.Experiments {
+			n = max(n, len(e.Samples))
+		}
+		parts = append(parts, fmt.Sprintf("%s of each command after %d untimed", units.Count(n, "run"), st.WarmupRuns))
+	default:
 		parts = append(parts, fmt.Sprintf("%d samples >= %v, %v warm-up", st.Samples, st.SampleTime, st.Warmup))
+		if st.Iters > 0 {
+			parts = append(parts, fmt.Sprintf("%d iterations each", st.Iters))
+		}
+		parts = append(parts, map[bool]string{true: "GC on", false: "GC off"}[st.GC])
 	}
-	if st.Iters > 0 {
-		parts = append(parts, fmt.Sprintf("%d iterations each", st.Iters))
-	}
-	parts = append(parts, map[bool]string{true: "GC on", false: "GC off"}[st.GC])
 	switch {
 	case st.Isolate && r.NotIsolated != "":
 		parts = append(parts, fmt.Sprintf("Go's threads NOT kept off cpu%d", r.CPU))
@@ -134,6 +152,10 @@ func compactSettings(r *Result) string {
 // as another explains the allocations marked *.
 func compactTable(r *Result) (header []string, rows [][]string, footnotes []string) {
 	header = []string{"experiment", "min", "median", "p90", "", "allocs", "verdict"}
+	processes := processes(r)
+	if processes {
+		header[5] = "max RSS" // a program's memory is its peak, not its allocations
+	}
 	var onCPUNotes []string
 	gcOffMark := false
 	for _, e := range r.Experiments {
@@ -150,14 +172,19 @@ func compactTable(r *Result) (header []string, rows [][]string, footnotes []stri
 		unit, scale := units.DurationUnit(st.Median)
 		v := func(ns float64) string { return units.Sig(ns/scale, 3) }
 		median := v(st.Median)
-		if on, ok := OnCPUPerOp(e); ok {
+		if on, ok := OnCPUPerOp(e); ok && e.Kind != KindProcess { // a program waits as part of its work
 			if m := stats.Median(on); math.Abs(m/st.Median-1) > OnCPUMaterial {
 				median += "†"
 				onCPUNotes = append(onCPUNotes, fmt.Sprintf("%s %s", e.Name, units.Duration(m)))
 			}
 		}
 		allocs := allocsCell(e.GC.AllocsPerOp, allocsKnown(r, e))
-		if !r.Settings.GC && e.GC.AllocsPerOp >= AllocsMinPerOp {
+		if processes {
+			allocs = "-"
+			if kb, ok := perOpMedian(e, counterMaxRSS); ok {
+				allocs = units.Bytes(kb * 1024)
+			}
+		} else if !r.Settings.GC && e.GC.AllocsPerOp >= AllocsMinPerOp {
 			allocs += "*"
 			gcOffMark = true
 		}
@@ -266,6 +293,7 @@ var causes = map[string]string{
 	CodeFirstSlow:    "the warm-up was too short: raise --warmup",
 	CodePageFaults:   "memory was mapped while measuring: a longer --warmup, or --gc",
 	CodeFewSamples:   "too few samples to judge: raise --samples (a smoke run checks, it does not measure)",
+	CodeSpawn:        "a run is mostly the start of a process: give each run more work",
 	CodeGC:           "the collector ran inside samples",
 	CodeMigrated:     "the pin did not hold: samples ran on other CPUs",
 	CodeFailed:       "an experiment failed",

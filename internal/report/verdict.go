@@ -69,7 +69,7 @@ func bears(f finding.Finding, interfered bool) bool {
 var reasonOrder = []string{
 	CodeFailed, CodeNoSamples, CodeImpossible, CodeBelowClock, CodeMigrated, CodeNoLoadInLoop,
 	CodeDisturbed, CodeSlowCore, CodeSlowClock, CodeFreqChange, CodeDrift, CodeUnstable,
-	CodeFirstSlow, CodePageFaults, CodeGC, CodeNotPinned, CodeShortSamples, CodeFewSamples,
+	CodeFirstSlow, CodeSpawn, CodePageFaults, CodeGC, CodeNotPinned, CodeShortSamples, CodeFewSamples,
 }
 
 // rank is code's place in reasonOrder.

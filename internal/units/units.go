@@ -54,6 +54,18 @@ func DurationUnit(ns float64) (name string, scale float64) {
 	return names[i], math.Pow(1000, float64(i))
 }
 
+// Bytes formats a size with three significant digits in the binary unit
+// that keeps it below 1024: "812 KiB", "1.5 MiB", "210 MiB".
+func Bytes(b float64) string {
+	names := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	i := 0
+	for i < len(names)-1 && math.Abs(b) >= 1024 {
+		b /= 1024
+		i++
+	}
+	return Sig(b, 3) + " " + names[i]
+}
+
 // Hz formats a clock rate as "2.95 GHz" (three significant digits above
 // 1 GHz, MHz below).
 func Hz(hz float64) string {

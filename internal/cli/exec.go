@@ -1,0 +1,288 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/target/command"
+)
+
+// execOptions are the flags of `benchy exec`; the names are hyperfine's
+// where it has one.
+type execOptions struct {
+	g *globalOptions
+	outputOptions
+
+	Commands      []string
+	Runs          int
+	runsSet       bool
+	Warmup        int
+	Prepare       string
+	Setup         string
+	Cleanup       string
+	Input         string
+	ShowOutput    bool
+	IgnoreFailure bool
+	Shell         bool
+	Scans         []string // "NAME,LOW,HIGH" (-P, joined by Main) or "NAME=A,B,C" (-L)
+	Step          string   // -D
+	CPU           int
+	CPUSet        bool
+	NoIsolate     bool
+	Window        time.Duration
+	Threshold     string
+	threshold     float64
+
+	Stop     <-chan struct{}
+	Progress io.Writer
+}
+
+// execFormats: the result formats of exec; markdown is the comparison
+// table for a pull request.
+var execFormats = []string{"text", "json", "csv", "gobench"}
+
+// Default runs, as hyperfine's: at least 10, and at least 3 s of them.
+const (
+	execMinRuns = 10
+	execMinTime = 3 * time.Second
+)
+
+func init() { commands = append(commands, newExecCmd) }
+
+func newExecCmd(g *globalOptions) *cobra.Command {
+	opts := &execOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "exec [flags] COMMAND...",
+		Short: "Time whole programs pinned to one CPU, interleaved when there are several",
+		Long: `exec runs each COMMAND many times on one CPU and times every run from
+start to exit: the child is started from the pinned thread and inherits the
+pin, and benchy's other threads are kept off that CPU. Each argument is one
+command line, split into words as a shell would (quotes, backslashes) but
+run without one; --shell runs it with sh -c instead. Two commands or more
+are measured in interleaved rounds (ABBA for two, rotation for more), each
+judged against the first.
+
+Every run records its wall time, user and system time, the child's own peak
+memory, context switches and page faults; the cost of starting a process is
+measured once, and a command that takes less than ten times that is
+flagged (spawn-dominated).`,
+		Example: `  benchy exec 'sleep 0.01'
+  benchy exec './prog-O0 input.txt' './prog-O2 input.txt'     # is B faster than A?
+  benchy exec --warmup 3 --prepare 'sync' 'sort big.txt'
+  benchy exec -P n 1 4 'xz -{n} -k -c data.bin'
+  benchy exec -L alg zstd,xz '{alg} -c data.bin' --format json --out r.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			args = strictArgs(cmd, &opts.Strict, args)
+			if len(args) == 0 {
+				return Usagef("exec takes the commands to time, e.g. benchy exec 'sleep 0.01'")
+			}
+			opts.Commands = args
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.runsSet = cmd.Flags().Changed("runs")
+			opts.CPUSet = cmd.Flags().Changed("cpu")
+			if err := opts.outputOptions.validate(cmd); err != nil {
+				return err
+			}
+			w := watchSignals(g.Stderr)
+			defer w.stop()
+			opts.Stop = w.Stop
+			if isTerminal(g.Stderr) {
+				opts.Progress = g.Stderr
+			}
+			opts.width = terminalWidth(g.Stdout)
+			err := execRun(opts, g.Stdout, w)
+			if s := w.Signal(); s != nil && err == nil {
+				return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": the result holds what was measured"}
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	intFlag(f, &opts.Runs, "runs", 0, "runs of each command (default: at least 10, and at least 3s of runs)")
+	f.Lookup("runs").DefValue = ""
+	intFlag(f, &opts.Warmup, "warmup", 0, "untimed runs of each command first")
+	f.StringVar(&opts.Prepare, "prepare", "", "run `CMD` (sh -c, untimed) before every run")
+	f.StringVar(&opts.Setup, "setup", "", "run `CMD` (sh -c) once before the runs of each command")
+	f.StringVar(&opts.Cleanup, "cleanup", "", "run `CMD` (sh -c) once after the runs of each command")
+	f.StringVar(&opts.Input, "input", "", "standard input of every run (default /dev/null)")
+	f.BoolVar(&opts.ShowOutput, "show-output", false, "show the runs' output (else it is discarded)")
+	f.BoolVarP(&opts.IgnoreFailure, "ignore-failure", "i", false, "keep timing when a run exits non-zero")
+	f.BoolVar(&opts.Shell, "shell", false, "run each command with sh -c (its start is timed too)")
+	f.StringArrayVarP(&opts.Scans, "parameter-scan", "P", nil, "`NAME LOW HIGH`: run with {NAME} from LOW to HIGH")
+	f.StringVarP(&opts.Step, "parameter-step-size", "D", "1", "step of -P")
+	f.StringArrayVarP(&opts.Scans, "parameter-list", "L", nil, "`NAME A,B,C`: run with {NAME} each of A, B, C")
+	intFlag(f, &opts.CPU, "cpu", -1, "pin the runs to CPU `N` (default: benchy chooses)")
+	f.Lookup("cpu").DefValue = ""
+	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let benchy's other threads run on the measured CPU")
+	f.DurationVar(&opts.Window, "window", time.Second, "busy window of the machine header, at most 60s")
+	f.StringVar(&opts.Threshold, "threshold", "2%", "smallest change claimed as a difference between commands (`PCT`)")
+	opts.outputOptions.bind(f, execFormats, true)
+	return cmd
+}
+
+// expandExecArgs rewrites hyperfine's flags of several words into one
+// word each, which pflag can read: "-P n 1 5" becomes "-P n\x00p\x001\x005"
+// and "-L n a,b" becomes "-L n\x00l\x00a,b". Main applies it to the words
+// after "exec".
+func expandExecArgs(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case (a == "-P" || a == "--parameter-scan") && i+3 < len(args):
+			out = append(out, a, strings.Join([]string{args[i+1], "p", args[i+2], args[i+3]}, "\x00"))
+			i += 3
+		case (a == "-L" || a == "--parameter-list") && i+2 < len(args):
+			out = append(out, a, strings.Join([]string{args[i+1], "l", args[i+2]}, "\x00"))
+			i += 2
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// scans turns the -P and -L values into parameter scans.
+func (o *execOptions) scans() ([]command.Scan, error) {
+	var out []command.Scan
+	for _, v := range o.Scans {
+		f := strings.Split(v, "\x00")
+		var s command.Scan
+		var err error
+		switch {
+		case len(f) == 4 && f[1] == "p":
+			s, err = command.ParseRange(f[0], f[2], f[3], o.Step)
+		case len(f) == 3 && f[1] == "l":
+			s, err = command.ParseList(f[0], f[2])
+		default:
+			return nil, Usagef("-P takes NAME LOW HIGH and -L NAME A,B,C, got %q", strings.ReplaceAll(v, "\x00", " "))
+		}
+		if err != nil {
+			return nil, Usagef("%v", err)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// execRun resolves the commands (every bad input is refused before
+// anything runs), measures them through the pipeline and writes the
+// result.
+func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
+	if o.Runs < 0 || o.Runs > maxSamples || (o.runsSet && o.Runs == 0) {
+		return Usagef("--runs %d: must be between 1 and %d", o.Runs, maxSamples)
+	}
+	if o.Warmup < 0 || o.Warmup > maxSamples {
+		return Usagef("--warmup %d: must be between 0 and %d runs", o.Warmup, maxSamples)
+	}
+	if err := checkDuration("--window", o.Window, maxWindow); err != nil {
+		return err
+	}
+	if o.CPUSet && o.CPU < 0 {
+		return Usagef("--cpu %d: must be a CPU number (0 or more)", o.CPU)
+	}
+	if o.threshold, err = parseFraction("--threshold", o.Threshold); err != nil {
+		return err
+	}
+	scans, err := o.scans()
+	if err != nil {
+		return err
+	}
+	expanded, err := command.Expand(o.Commands, scans)
+	if err != nil {
+		return Usagef("%v", err)
+	}
+	// The spawner starts before anything is pinned, so it does not
+	// inherit a one-CPU mask; where it cannot start, benchy forks the runs
+	// itself and their peak memory may read benchy's own.
+	sp, err := command.NewSpawner()
+	if err != nil {
+		fmt.Fprintf(o.g.Stderr, "benchy: %v; starting the runs from benchy itself\n", err)
+		sp = command.NewLocalSpawner()
+	}
+	defer sp.Close()
+	ts := make([]pipeline.Target, len(expanded))
+	names := make([]string, len(expanded))
+	seen := map[string]int{}
+	for i, e := range expanded {
+		// The same command twice (an A/A run, to see the noise floor) is
+		// measured twice, the second named "CMD#2", as run --compare does.
+		if seen[e.Name]++; seen[e.Name] > 1 {
+			e.Name = fmt.Sprintf("%s#%d", e.Name, seen[e.Name])
+		}
+		hook := func(flag, line string) (string, error) {
+			s, err := command.Substitute(line, e.Params)
+			if err != nil {
+				return "", Usagef("%s: %v", flag, err)
+			}
+			return s, nil
+		}
+		var prepare, setup, cleanup string
+		if prepare, err = hook("--prepare", o.Prepare); err != nil {
+			return err
+		}
+		if setup, err = hook("--setup", o.Setup); err != nil {
+			return err
+		}
+		if cleanup, err = hook("--cleanup", o.Cleanup); err != nil {
+			return err
+		}
+		t, err := command.New(command.Config{
+			Name: e.Name, Command: e.Command, Shell: o.Shell, Setup: setup, Prepare: prepare, Cleanup: cleanup,
+			Input: o.Input, ShowOutput: o.ShowOutput, IgnoreFailure: o.IgnoreFailure, Params: e.Params,
+			Executor: sp, Stop: o.Stop,
+		})
+		if err != nil {
+			return Usagef("%v", err)
+		}
+		ts[i], names[i] = t, e.Name
+	}
+	runs, minTime := o.Runs, time.Duration(0)
+	if !o.runsSet {
+		runs, minTime = execMinRuns, execMinTime
+	}
+	plan := pipeline.Plan{
+		Settings: report.Settings{Samples: runs, WarmupRuns: o.Warmup, Iters: 1, Isolate: !o.NoIsolate, Window: o.Window},
+		CPU:      o.CPU, CPUSet: o.CPUSet, NoCheck: true, MinTime: minTime,
+		Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
+		Annotate: func(r *report.Result) { r.SpawnNs = float64(sp.SpawnCost().Nanoseconds()) },
+	}
+	if len(ts) > 1 {
+		plan.Settings.Compare, plan.Settings.Threshold = names, o.threshold
+	}
+	if o.Progress != nil {
+		p := newProgress(o.Progress, len(ts), &runOptions{Warmup: 0, Samples: runs, SampleTime: 100 * time.Millisecond, Window: o.Window})
+		plan.Progress = p.update
+		if w != nil {
+			w.setBefore(p.clear)
+		}
+		defer p.clear()
+	}
+	r, err := pipeline.Run(plan, ts)
+	switch {
+	case errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil:
+		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
+	case errors.Is(err, pipeline.ErrUsage):
+		return &UsageError{Msg: strings.TrimPrefix(err.Error(), pipeline.ErrUsage.Error()+": ")}
+	case err != nil:
+		return err
+	}
+	for _, t := range ts {
+		if err := t.(*command.Target).CleanupErr(); err != nil {
+			fmt.Fprintf(o.g.Stderr, "benchy: %v\n", err)
+		}
+	}
+	if err := o.write(r, stdout, o.g.Stderr); err != nil {
+		return err
+	}
+	return runExit(r, o.Strict)
+}

@@ -1,0 +1,148 @@
+package command
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// rusageNames are the counters every run has from wait4.
+var rusageNames = []string{
+	CounterUserNs, CounterSysNs, CounterMaxRSS, CounterRSSFloor, harness.CounterMinorFaults, CounterMajorFaults,
+	harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS,
+}
+
+// addRusage adds wait4's counters to rep, and task-clock from them when
+// perf could not count it.
+func addRusage(rep *counters.Report, perfTaskClock bool) {
+	rep.Opened = append(rep.Opened, rusageNames...)
+	for _, name := range []string{harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS} {
+		note(rep, name, "over the run's process tree (wait4): a program's own threads taking turns on the pinned CPU count as switches too")
+	}
+	if perfTaskClock {
+		return
+	}
+	why := rep.Unavailable[taskClock]
+	delete(rep.Unavailable, taskClock)
+	rep.Opened = append(rep.Opened, taskClock)
+	note(rep, taskClock, "user-ns + sys-ns from wait4, since perf could not count it ("+why+")")
+}
+
+// rusageCounts adds a reaped run's rusage to m (its descendants that it
+// waited for included), and task-clock when perf did not count it.
+func rusageCounts(ru *unix.Rusage, m map[string]int64) {
+	user, sys := ru.Utime.Nano(), ru.Stime.Nano()
+	m[CounterUserNs] = user
+	m[CounterSysNs] = sys
+	m[CounterMaxRSS] = ru.Maxrss // KiB on Linux
+	m[harness.CounterMinorFaults] = ru.Minflt
+	m[CounterMajorFaults] = ru.Majflt
+	m[harness.CounterVoluntaryCS] = ru.Nvcsw
+	m[harness.CounterInvoluntaryCS] = ru.Nivcsw
+	if _, ok := m[taskClock]; !ok {
+		m[taskClock] = user + sys
+	}
+}
+
+// zombieCPU reads where an exited, not yet reaped, child ran: the CPU it
+// last ran on (field 39 of /proc/PID/stat) and its affinity
+// (Cpus_allowed_list in /proc/PID/status). The CPU is -1 when unknown.
+func zombieCPU(pid int) (cpu int, allowed string) {
+	cpu = -1
+	p := "/proc/" + strconv.Itoa(pid)
+	if b, err := os.ReadFile(p + "/stat"); err == nil {
+		// The command name, field 2, is in parentheses and may hold
+		// anything, parentheses included: count from the last ')'.
+		if i := bytes.LastIndexByte(b, ')'); i >= 0 {
+			f := strings.Fields(string(b[i+1:]))
+			if len(f) > 39-3 {
+				if n, err := strconv.Atoi(f[39-3]); err == nil {
+					cpu = n
+				}
+			}
+		}
+	}
+	if b, err := os.ReadFile(p + "/status"); err == nil {
+		allowed = statusField(b, "Cpus_allowed_list")
+	}
+	return cpu, allowed
+}
+
+// resetPeakRSS makes this process's peak RSS its current RSS (clear_refs
+// type 5, Linux 4.0). A vfork child inherits the forking process's peak
+// as its own at exec; reset just before the fork, what it inherits is
+// what the forker holds then, not the most it ever held. It fails
+// harmlessly where /proc is read-only: the floor is then the peak.
+func resetPeakRSS() bool {
+	f, err := os.OpenFile("/proc/self/clear_refs", os.O_WRONLY, 0)
+	if err != nil {
+		return false
+	}
+	_, err = f.Write([]byte("5"))
+	f.Close()
+	return err == nil
+}
+
+// rssFloor is the least peak RSS, in KiB, a run forked now inherits from
+// this process: its current RSS once the peak is reset, else its peak.
+// It reads /proc/self/statm, a few numbers, so it costs microseconds
+// before every fork (outside the timed window).
+func rssFloor() int64 {
+	if !resetPeakRSS() {
+		return vmHWM("/proc/self/status")
+	}
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, err := strconv.ParseInt(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * int64(os.Getpagesize()) >> 10
+}
+
+// vmHWM is the peak RSS in KiB that the status file at path reports
+// (VmHWM); 0 when unknown.
+func vmHWM(path string) int64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.ParseInt(strings.TrimSuffix(statusField(b, "VmHWM"), " kB"), 10, 64)
+	return n
+}
+
+// statusField is the value of "key:" in a /proc status file.
+func statusField(b []byte, key string) string {
+	for line := range strings.Lines(string(b)) {
+		if k, v, ok := strings.Cut(line, ":"); ok && k == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
+func unavailable(rep *counters.Report, name, reason string) {
+	if rep.Unavailable == nil {
+		rep.Unavailable = map[string]string{}
+	}
+	rep.Unavailable[name] = reason
+}
+
+func note(rep *counters.Report, name, text string) {
+	if rep.Notes == nil {
+		rep.Notes = map[string]string{}
+	}
+	rep.Notes[name] = text
+}

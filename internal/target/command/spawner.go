@@ -1,0 +1,138 @@
+package command
+
+import (
+	"fmt"
+	"maps"
+	"os/exec"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/counters"
+)
+
+// Spawner is the real Executor: it forks every run from a thread pinned to
+// the CPU the harness pinned, so the child inherits the pin, and measures
+// it with wait4, perf and /proc. One Spawner serves every target of a
+// benchy run; close it at the end.
+//
+// Peak RSS is why there is a spawner process at all. Go starts children
+// with clone(CLONE_VM|CLONE_VFORK), so until execve the child runs in its
+// parent's address space, and at execve the kernel records that address
+// space's peak RSS as the child's (signal->maxrss, which wait4 reports as
+// ru_maxrss). Forked by benchy holding 300 MiB, `true` would report 300
+// MiB. NewSpawner therefore starts a small helper process, benchy itself
+// re-executed (see MaybeServe), that forks the runs instead. Just before
+// each fork it also resets its own peak to its current RSS (clear_refs),
+// so a run's peak RSS is exact whenever it is above what the helper holds
+// at the fork: its Go runtime and the pages of benchy's binary it has
+// touched, a few MiB, recorded with every run as CounterRSSFloor.
+type Spawner struct {
+	sys spawnerSys // the platform's part: the helper or the local forker
+
+	callMu sync.Mutex // one Open or Exec at a time
+	mu     sync.Mutex // guards what follows
+	opened bool
+	cost   time.Duration
+	costOK bool
+	floor  int64 // KiB: a run's max-rss-kb is never below it
+}
+
+// spawnCostRuns is how many runs of an empty program SpawnCost is the
+// median of: enough that one slow start does not move it.
+const spawnCostRuns = 21
+
+// Open makes every later run fork from the calling thread's CPU (the
+// helper pins its forking thread to the same CPU and keeps its own other
+// threads off it), and says what runs count. The first Open measures the
+// cost of starting a process (SpawnCost) on that CPU.
+func (s *Spawner) Open() (counters.Report, error) {
+	s.callMu.Lock()
+	defer s.callMu.Unlock()
+	rep, floor, err := s.sys.open()
+	if err != nil {
+		return counters.Report{}, err
+	}
+	rep = noteFloor(rep, floor, s.sys.local())
+	s.mu.Lock()
+	first := !s.opened
+	s.opened, s.floor = true, floor
+	s.mu.Unlock()
+	if first {
+		cost, ok := s.measureCost()
+		s.mu.Lock()
+		s.cost, s.costOK = cost, ok
+		s.mu.Unlock()
+	}
+	return rep, nil
+}
+
+// Exec runs j from the thread of the last Open.
+func (s *Spawner) Exec(j Job, stop <-chan struct{}) (Result, error) {
+	s.callMu.Lock()
+	defer s.callMu.Unlock()
+	return s.sys.exec(j, stop)
+}
+
+// SpawnCost is the median wall time of a run of `true` (no work: the
+// fork, exec, dynamic loading and exit every run pays), measured by the
+// first Open on the pinned CPU; 0 before it, or when there is no `true`.
+// A command whose median is within a few times of it measures mostly the
+// starting of a process.
+func (s *Spawner) SpawnCost() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.costOK {
+		return 0
+	}
+	return s.cost
+}
+
+// RSSFloorKB is the least max-rss-kb a run could report at the last
+// Open, in KiB: the RSS of the process that forks the runs (the helper,
+// or benchy itself for a local spawner). It drifts as that process runs;
+// each run's own is its CounterRSSFloor.
+func (s *Spawner) RSSFloorKB() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.floor
+}
+
+// Close stops the helper process, if any, and waits for it.
+func (s *Spawner) Close() error { return s.sys.close() }
+
+func (s *Spawner) measureCost() (time.Duration, bool) {
+	path, err := exec.LookPath("true")
+	if err != nil {
+		return 0, false
+	}
+	j := Job{Line: "true", Path: path, Args: []string{"true"}}
+	walls := make([]time.Duration, 0, spawnCostRuns)
+	for range spawnCostRuns {
+		r, err := s.sys.exec(j, nil)
+		if err != nil || !r.Status.OK() {
+			return 0, false
+		}
+		walls = append(walls, r.Wall)
+	}
+	slices.Sort(walls)
+	return walls[len(walls)/2], true
+}
+
+// noteFloor says in the report what bounds max-rss-kb from below.
+func noteFloor(rep counters.Report, floorKB int64, local bool) counters.Report {
+	if !slices.Contains(rep.Opened, CounterMaxRSS) {
+		return rep
+	}
+	rep.Notes = maps.Clone(rep.Notes)
+	if rep.Notes == nil {
+		rep.Notes = map[string]string{}
+	}
+	who := "the spawner process"
+	if local {
+		who = "benchy itself (a local spawner: benchy forks the runs)"
+	}
+	rep.Notes[CounterMaxRSS] = fmt.Sprintf("peak RSS of the run's process tree (wait4); never below %s, the RSS of %s at the fork (%d KiB at open), which the kernel counts as the run's own at exec", CounterRSSFloor, who, floorKB)
+	rep.Notes[CounterRSSFloor] = "RSS of " + who + " when it forked the run: the least max-rss-kb the run can report"
+	return rep
+}

@@ -1,0 +1,233 @@
+// Package command measures whole programs, the target of `benchy exec`:
+// one sample is one run of a child process, timed from just before the
+// fork to its exit, on the CPU the harness pinned (the child inherits the
+// pin), with the child's own counts from wait4, perf and /proc.
+//
+// The runs are started by an Executor: a Spawner for real, FakeExecutor
+// to test the order of runs without timing them. Commands are split like a
+// shell would (Split) or run with sh -c, resolved before anything runs
+// (Resolve), and scanned over parameters like hyperfine's -P and -L
+// (ParseRange, ParseList, Expand).
+package command
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/report"
+)
+
+// Config says what a target runs and how.
+type Config struct {
+	// Name is the experiment's name; "" names it by Command.
+	Name string
+	// Command is the command line, its parameters substituted.
+	Command string
+	// Shell runs Command with sh -c instead of splitting it: for
+	// pipelines and redirections, at the price of timing sh's start too.
+	Shell bool
+	// Setup runs once before the first run, Cleanup once after the last
+	// (always, even after a failure or a stop), Prepare before every run
+	// (warm-ups included). None is timed, so each runs with sh -c; ""
+	// means none.
+	Setup, Prepare, Cleanup string
+	// Input is the file every run reads as stdin; "" means /dev/null.
+	Input string
+	// ShowOutput passes the output of runs and hooks through; otherwise
+	// it is discarded, keeping the last lines of stderr for the error.
+	ShowOutput bool
+	// IgnoreFailure keeps the sample of a run that exited non-zero or
+	// died of a signal, marked with its status, instead of failing.
+	IgnoreFailure bool
+	// Params are the parameter values of an expansion, for the record.
+	Params []Param
+	// Executor starts the runs; usually one Spawner shared by every
+	// target of a benchy run.
+	Executor Executor
+	// Stop, when closed, ends a run in progress (SIGTERM to its process
+	// group, SIGKILL after a grace period); pass the harness's channel.
+	Stop <-chan struct{}
+}
+
+// Target runs one command. Its methods are the phases the harness calls,
+// all on the pinned thread.
+type Target struct {
+	cfg                     Config
+	prog                    Program
+	setup, prepare, cleanup *Program
+	report                  counters.Report
+	runs                    int // runs of the command so far, warm-ups included
+	cleanupErr              error
+}
+
+// New resolves the command and its hooks and checks the input file, so a
+// program that is not found, or not executable, is an error before
+// anything runs (the CLI reports it as bad usage).
+func New(c Config) (*Target, error) {
+	if c.Executor == nil {
+		return nil, errors.New("command target without an executor")
+	}
+	prog, err := Resolve(c.Command, c.Shell)
+	if err != nil {
+		return nil, err
+	}
+	t := &Target{cfg: c, prog: prog}
+	for _, h := range []struct {
+		line string
+		p    **Program
+		flag string
+	}{{c.Setup, &t.setup, "--setup"}, {c.Prepare, &t.prepare, "--prepare"}, {c.Cleanup, &t.cleanup, "--cleanup"}} {
+		if h.line == "" {
+			continue
+		}
+		p, err := Resolve(h.line, true)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", h.flag, err)
+		}
+		*h.p = &p
+	}
+	if err := checkInput(c.Input); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// Name is Config.Name, or the command line as written.
+func (t *Target) Name() string {
+	if t.cfg.Name != "" {
+		return t.cfg.Name
+	}
+	return t.cfg.Command
+}
+
+// Program is what the target runs.
+func (t *Target) Program() Program { return t.prog }
+
+// Info declares a run as the unit: a program's work per run is unknown,
+// so no floor or "impossible" check applies.
+func (t *Target) Info() report.Info {
+	d := t.prog.Description()
+	if len(t.cfg.Params) > 0 {
+		d += " (" + paramList(t.cfg.Params) + ")"
+	}
+	return report.Info{Kind: report.KindProcess, Name: t.Name(), Description: d, Units: 0, Unit: "run"}
+}
+
+// Counters says what every run counts and why the rest is not; known
+// after Open.
+func (t *Target) Counters() counters.Report { return t.report }
+
+// Check has nothing to judge: a program's code is not inspected.
+func (t *Target) Check() []finding.Finding { return nil }
+
+// CleanupErr is the error of the cleanup Close ran, if it failed: Close
+// cannot return it, and the CLI should say so.
+func (t *Target) CleanupErr() error { return t.cleanupErr }
+
+// Open opens the executor on the pinned thread and runs the setup. When
+// the setup fails, the cleanup runs at once, since Close is not called
+// after a failed Open and the setup may have done part of its work.
+func (t *Target) Open() error {
+	rep, err := t.cfg.Executor.Open()
+	if err != nil {
+		return err
+	}
+	t.report = rep
+	if err := t.hook(t.setup, "setup", t.cfg.Stop); err != nil {
+		t.runCleanup()
+		return err
+	}
+	return nil
+}
+
+// Time runs the command n times, each after the prepare hook, and returns
+// their total wall time; the harness's warm-up calls it with n = 1.
+func (t *Target) Time(n int64) (time.Duration, error) {
+	var total time.Duration
+	for range n {
+		r, err := t.run()
+		if err != nil {
+			return total, err
+		}
+		total += r.Wall
+	}
+	return total, nil
+}
+
+// Sample runs the prepare hook, then the command once, timed. A sample is
+// one run: n must be 1 (harness.Options.Iters).
+func (t *Target) Sample(n int64) (harness.Sample, error) {
+	if n != 1 {
+		return harness.Sample{}, fmt.Errorf("a sample of %s is one run, not %d: set the iterations per sample to 1", t.Name(), n)
+	}
+	r, err := t.run()
+	if err != nil {
+		return harness.Sample{}, err
+	}
+	s := harness.Sample{Iters: 1, Ns: r.Wall.Nanoseconds(), CPU: r.CPU, Counters: r.Counters, AllowedCPUs: r.AllowedCPUs}
+	if !r.Status.OK() {
+		s.Status = r.Status.String()
+	}
+	return s, nil
+}
+
+// Between has nothing to do: each run is its own process.
+func (t *Target) Between() {}
+
+// Close runs the cleanup, whatever end says: it undoes the setup, which
+// ran. It is not stopped by the stop channel, which is closed by then
+// after a stop; a second interrupt ends benchy itself.
+func (t *Target) Close(end harness.End) harness.Totals {
+	t.runCleanup()
+	return harness.Totals{}
+}
+
+func (t *Target) runCleanup() {
+	if err := t.hook(t.cleanup, "cleanup", nil); err != nil {
+		t.cleanupErr = err
+	}
+}
+
+// run is one run of the command, prepared; a failed run is an error
+// unless failures are ignored.
+func (t *Target) run() (Result, error) {
+	t.runs++
+	if harness.Stopped(t.cfg.Stop) {
+		return Result{}, fmt.Errorf("run %d of %s: %w", t.runs, t.Name(), ErrStopped)
+	}
+	if err := t.hook(t.prepare, "prepare", t.cfg.Stop); err != nil {
+		return Result{}, err
+	}
+	r, err := t.cfg.Executor.Exec(t.prog.job(t.cfg.Input, t.cfg.ShowOutput), t.cfg.Stop)
+	if err != nil {
+		return Result{}, fmt.Errorf("run %d of %s: %w", t.runs, t.Name(), err)
+	}
+	if !r.Status.OK() && !t.cfg.IgnoreFailure {
+		return r, &RunError{Target: t.Name(), Run: t.runs, Status: r.Status, Stderr: r.Stderr}
+	}
+	return r, nil
+}
+
+// hook runs a setup, prepare or cleanup line, if there is one; its
+// failure is always an error.
+func (t *Target) hook(p *Program, name string, stop <-chan struct{}) error {
+	if p == nil {
+		return nil
+	}
+	run := 0
+	if name == "prepare" {
+		run = t.runs
+	}
+	r, err := t.cfg.Executor.Exec(p.job("", t.cfg.ShowOutput), stop)
+	if err != nil {
+		return fmt.Errorf("%s (%s) of %s: %w", name, p.Line, t.Name(), err)
+	}
+	if !r.Status.OK() {
+		return &RunError{Target: t.Name(), Hook: name, Line: p.Line, Run: run, Status: r.Status, Stderr: r.Stderr}
+	}
+	return nil
+}
