@@ -440,13 +440,13 @@ func writeLeftTable(b *strings.Builder, rows [][]string) {
 // method and the gate.
 func writeCompareMarkdown(w io.Writer, c comparison) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### benchy compare: `%s` → `%s`\n\n", mdCode(files(c.Old)), mdCode(files(c.New)))
+	fmt.Fprintf(&b, "### benchy compare: `%s` → `%s`\n\n", report.MarkdownCode(files(c.Old)), report.MarkdownCode(files(c.New)))
 	if len(c.Differences) == 0 {
 		b.WriteString("Same machine and settings in both runs.\n\n")
 	} else {
 		b.WriteString("> [!WARNING]\n> **Machine differences** that can explain a change:\n")
 		for _, d := range c.Differences {
-			fmt.Fprintf(&b, "> - %s: `%s` → `%s`\n", mdCell(d.What), mdCode(d.Old), mdCode(d.New))
+			fmt.Fprintf(&b, "> - %s: `%s` → `%s`\n", report.MarkdownCell(d.What), report.MarkdownCode(d.Old), report.MarkdownCode(d.New))
 		}
 		b.WriteByte('\n')
 	}
@@ -457,7 +457,7 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 		if r.Verdict == compare.Faster || r.Verdict == compare.Slower {
 			cs[5] = "**" + cs[5] + "**"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s |\n", mdCode(r.Name), strings.Join(mdCells(cs), " | "))
+		fmt.Fprintf(&b, "| `%s` | %s |\n", report.MarkdownCode(r.Name), strings.Join(mdCells(cs), " | "))
 	}
 	if c.Geomean.N > 0 {
 		fmt.Fprintf(&b, "| geomean | %s |\n", strings.Join(mdCells(geomeanCells(c.Geomean)), " | "))
@@ -465,10 +465,10 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 	var notes []string
 	for _, r := range c.Rows {
 		if r.Verdict == compare.NotComparable || r.Verdict == compare.Inconclusive {
-			notes = append(notes, fmt.Sprintf("- `%s` %s: %s\n", mdCode(r.Name), r.Verdict, mdCell(r.Reason)))
+			notes = append(notes, fmt.Sprintf("- `%s` %s: %s\n", report.MarkdownCode(r.Name), r.Verdict, report.MarkdownCell(r.Reason)))
 		}
 		if r.Caution != "" {
-			notes = append(notes, fmt.Sprintf("- `%s` caution: %s\n", mdCode(r.Name), mdCell(r.Caution)))
+			notes = append(notes, fmt.Sprintf("- `%s` caution: %s\n", report.MarkdownCode(r.Name), report.MarkdownCell(r.Caution)))
 		}
 	}
 	if len(c.OnlyOld) > 0 {
@@ -480,34 +480,27 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 	if len(notes) > 0 {
 		b.WriteString("\n" + strings.Join(notes, ""))
 	}
-	fmt.Fprintf(&b, "\n<sub>%s</sub>\n", mdCell(c.Method))
+	fmt.Fprintf(&b, "\n<sub>%s</sub>\n", report.MarkdownCell(c.Method))
 	if g := c.gateLine(); g != "" {
-		fmt.Fprintf(&b, "\n**%s**\n", mdCell(g))
+		fmt.Fprintf(&b, "\n**%s**\n", report.MarkdownCell(g))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// mdCell makes text safe in a table cell: one line, pipes escaped.
-func mdCell(s string) string {
-	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
-}
-
 func mdCells(cs []string) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
-		out[i] = mdCell(c)
+		out[i] = report.MarkdownCell(c)
 	}
 	return out
 }
 
-// mdCode makes text safe inside a code span in a table.
-func mdCode(s string) string { return mdCell(strings.ReplaceAll(s, "`", "'")) }
 
 func mdList(xs []string) string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
-		out[i] = "`" + mdCode(x) + "`"
+		out[i] = "`" + report.MarkdownCode(x) + "`"
 	}
 	return strings.Join(out, ", ")
 }

@@ -44,9 +44,8 @@ type execOptions struct {
 	Progress io.Writer
 }
 
-// execFormats: the result formats of exec; markdown is the comparison
-// table for a pull request.
-var execFormats = []string{"text", "json", "csv", "gobench"}
+// execFormats: the result formats of exec.
+var execFormats = report.Formats
 
 // Default runs, as hyperfine's: at least 10, and at least 3 s of them.
 const (

@@ -7,10 +7,11 @@ import (
 )
 
 // Formats are the names Write accepts.
-var Formats = []string{"text", "json", "csv", "gobench"}
+var Formats = []string{"text", "json", "csv", "gobench", "markdown"}
 
 // Write renders r in format: "text" for people, "json" for the whole
-// result, "csv" for one row per sample, "gobench" for benchstat. Write does
+// result, "csv" for one row per sample, "gobench" for benchstat,
+// "markdown" for a pull request. Write does
 // not analyze: call Analyze first so statistics and verdicts are current.
 func Write(w io.Writer, r *Result, format string) error {
 	return WriteWith(w, r, format, Options{})
@@ -30,6 +31,8 @@ func WriteWith(w io.Writer, r *Result, format string, o Options) error {
 		return writeCSV(w, r)
 	case "gobench":
 		return writeGobench(w, r)
+	case "markdown":
+		return writeMarkdown(w, r)
 	}
 	return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
 }

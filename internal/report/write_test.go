@@ -18,7 +18,7 @@ import (
 )
 
 func TestWriteGolden(t *testing.T) {
-	for _, format := range []string{"text", "json", "csv", "gobench"} {
+	for _, format := range []string{"text", "json", "csv", "gobench", "markdown"} {
 		t.Run(format, func(t *testing.T) {
 			var b bytes.Buffer
 			if err := Write(&b, fixtureResult(), format); err != nil {
