@@ -496,7 +496,6 @@ func mdCells(cs []string) []string {
 	return out
 }
 
-
 func mdList(xs []string) string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
