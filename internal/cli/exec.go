@@ -257,6 +257,7 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	}
 	if len(ts) > 1 {
 		plan.Settings.Compare, plan.Settings.Threshold = names, o.threshold
+		plan.Group = len(ts)
 	}
 	if o.Progress != nil {
 		p := newProgress(o.Progress, len(ts), &runOptions{Warmup: 0, Samples: runs, SampleTime: 100 * time.Millisecond, Window: o.Window})

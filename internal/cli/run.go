@@ -257,6 +257,7 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	plan := o.plan()
 	if o.Compare != "" {
 		plan.Settings.Bench = ""
+		plan.Group = len(ws)
 		plan.Settings.Threshold = o.threshold
 		for _, w := range ws {
 			plan.Settings.Compare = append(plan.Settings.Compare, w.Name)

@@ -68,16 +68,16 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		}
 		before := probe(opts)
 		spent := make([]time.Duration, len(ms))
-		more := func(r int) bool {
-			for _, d := range spent {
-				if opts.more(r, d) {
+		more := func() bool {
+			for i, d := range spent {
+				if opts.more(len(outs[i].Samples), d) {
 					return true
 				}
 			}
 			return false
 		}
 	rounds:
-		for r := 0; more(r); r++ {
+		for r := 0; more(); r++ {
 			for _, i := range RoundOrder(len(ms), r) {
 				if Stopped(opts.Stop) {
 					markInterrupted(outs)
@@ -85,12 +85,14 @@ func Interleave(ts []Target, opts Options) []Outcome {
 				}
 				m := ms[i]
 				m.progress("sampling", r)
-				s, err := m.t.Sample(m.iters)
+				batch, err := m.t.Sample(m.iters)
 				if err != nil {
 					return fmt.Errorf("%s: %w", m.t.Name(), err)
 				}
-				outs[i].Samples = append(outs[i].Samples, s)
-				spent[i] += time.Duration(s.Ns)
+				outs[i].Samples = append(outs[i].Samples, batch...)
+				for _, s := range batch {
+					spent[i] += time.Duration(s.Ns)
+				}
 				m.t.Between()
 			}
 		}

@@ -153,13 +153,16 @@ func runOne(t Target, index, total int, opts Options) Outcome {
 				out.Interrupted = true
 				break
 			}
-			m.progress("sampling", i)
-			s, err := t.Sample(m.iters)
+			m.progress("sampling", len(out.Samples))
+			batch, err := t.Sample(m.iters)
 			if err != nil {
 				return err
 			}
-			out.Samples = append(out.Samples, s)
-			spent += time.Duration(s.Ns)
+			out.Samples = append(out.Samples, batch...)
+			for _, s := range batch {
+				spent += time.Duration(s.Ns)
+			}
+			i += len(batch) - 1
 			t.Between()
 		}
 		out.After = probe(opts)
@@ -251,6 +254,10 @@ func (m *measured) warmup() (stopped bool, err error) {
 // calibrate chooses the iterations per sample (or takes opts.Iters). It
 // reports whether Stop ended it.
 func (m *measured) calibrate() (stopped bool, err error) {
+	if it, ok := m.t.(Iterated); ok && it.Iters() > 0 {
+		m.iters = it.Iters()
+		return false, nil
+	}
 	if m.opts.Iters > 0 {
 		m.iters = m.opts.Iters
 		return false, nil

@@ -276,12 +276,51 @@ type movingTarget struct {
 	n int
 }
 
-func (m *movingTarget) Sample(n int64) (harness.Sample, error) {
+func (m *movingTarget) Sample(n int64) ([]harness.Sample, error) {
 	s, err := m.Target.Sample(n)
-	if m.n++; m.n == 2 {
-		s.CPU = 4095
+	if m.n++; m.n == 2 && len(s) == 1 {
+		s[0].CPU = 4095
 	}
 	return s, err
+}
+
+// batchTarget returns its samples three at a time, as one process of a
+// test binary does.
+type batchTarget struct {
+	*fake.Target
+	iters int64
+}
+
+func (b *batchTarget) Iters() int64 { return b.iters }
+
+func (b *batchTarget) Sample(n int64) ([]harness.Sample, error) {
+	var out []harness.Sample
+	for p := range 3 {
+		s, err := b.Target.Sample(n)
+		if err != nil {
+			return nil, err
+		}
+		s[0].Process = p
+		out = append(out, s...)
+	}
+	return out, nil
+}
+
+// Batches count sample by sample, and a target's own iterations replace
+// calibration.
+func TestRunBatchesAndOwnIterations(t *testing.T) {
+	bt := &batchTarget{Target: fake.New("a", time.Microsecond), iters: 123}
+	opts := quickOptions(0)
+	opts.Samples, opts.Warmup = 7, 0
+	o := harness.Run([]harness.Target{bt}, opts)[0]
+	if len(o.Samples) != 9 || o.Iters != 123 {
+		t.Errorf("%d samples of %d iterations, want 9 (three batches for 7) of 123", len(o.Samples), o.Iters)
+	}
+	for _, c := range bt.Calls {
+		if strings.HasPrefix(c, "time ") {
+			t.Errorf("calibration ran (%s) for a target with its own iterations", c)
+		}
+	}
 }
 
 func TestLockedReturnsPanics(t *testing.T) {

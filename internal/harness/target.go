@@ -20,9 +20,11 @@ type Target interface {
 	// Time runs n iterations and returns how long they took. Warm-up and
 	// calibration use it; nothing it does is recorded.
 	Time(n int64) (time.Duration, error)
-	// Sample takes one recorded sample of n iterations: its time, the
-	// counters over it, and the CPU it ended on.
-	Sample(n int64) (Sample, error)
+	// Sample takes a recorded sample of n iterations: its time, the
+	// counters over it, and the CPU it ended on. A target whose samples
+	// come in batches (a test binary run as one process takes several)
+	// returns the whole batch; the harness counts every sample.
+	Sample(n int64) ([]Sample, error)
 	// Between runs after every recorded sample, outside any timing (an
 	// in-process target collects garbage there when the heap grew large).
 	Between()
@@ -31,6 +33,13 @@ type Target interface {
 	// a stopped run skips what is slow and a failed one what may fail
 	// again.
 	Close(end End) Totals
+}
+
+// Iterated is a target that chooses its own iterations per sample (a Go
+// test binary, calibrated by testing's own ramp): the harness uses
+// Iters instead of calibrating, when it is positive.
+type Iterated interface {
+	Iters() int64
 }
 
 // End says how a target's sampling ended.

@@ -50,6 +50,14 @@ type Plan struct {
 	// MinTime keeps sampling past Settings.Samples until the samples of
 	// each target lasted that long (harness.Options.MinTime).
 	MinTime time.Duration
+	// Group is how many consecutive targets are measured together in
+	// interleaved rounds: 0 or 1 one after another, len(targets) all of
+	// them (run --compare), 2 in pairs (two revisions of each benchmark).
+	Group int
+	// Prepare, when not nil, makes the targets once the CPU is chosen and
+	// the machine read (a Go test binary calibrates on that CPU), in place
+	// of the targets given to Run; an error ends the run unmeasured.
+	Prepare func(cpu int) ([]Target, error)
 	// Annotate, when not nil, adds to the result what only the command
 	// knows (the cost of starting a process) before it is analyzed.
 	Annotate func(*report.Result)
@@ -175,17 +183,17 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	hopts.Clock = clock
 	r.Clock = report.Clock{NowCostNs: clock.NowCostNs, GranularityNs: float64(clock.Granularity.Nanoseconds())}
 
+	if plan.Prepare != nil {
+		if ts, err = plan.Prepare(cpu); err != nil {
+			return nil, err
+		}
+	}
 	hts := make([]harness.Target, len(ts))
 	for i, t := range ts {
 		hts[i] = t
 	}
 	statBefore, statErr := machine.ReadStat(root)
-	var outs []harness.Outcome
-	if len(st.Compare) > 0 {
-		outs = harness.Interleave(hts, hopts)
-	} else {
-		outs = harness.Run(hts, hopts)
-	}
+	outs := measure(hts, hopts, plan.Group)
 	statAfter, statErr2 := machine.ReadStat(root)
 	if statErr == nil && statErr2 == nil {
 		r.BusyDuring = machine.Busy(statBefore, statAfter)
@@ -228,6 +236,19 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	}
 	report.Analyze(r)
 	return r, nil
+}
+
+// measure measures the targets one after another, or in interleaved
+// groups of group consecutive targets.
+func measure(ts []harness.Target, opts harness.Options, group int) []harness.Outcome {
+	if group <= 1 {
+		return harness.Run(ts, opts)
+	}
+	var outs []harness.Outcome
+	for start := 0; start < len(ts) && !harness.Stopped(opts.Stop); start += group {
+		outs = append(outs, harness.Interleave(ts[start:min(start+group, len(ts))], opts)...)
+	}
+	return outs
 }
 
 // onThread runs f on the thread the harness measures on: pinned where the

@@ -16,7 +16,7 @@ type timedTarget struct {
 	calls []time.Duration
 }
 
-func (t *timedTarget) Sample(n int64) (harness.Sample, error) {
+func (t *timedTarget) Sample(n int64) ([]harness.Sample, error) {
 	start := time.Now()
 	s, err := t.Target.Sample(n)
 	t.calls = append(t.calls, time.Since(start))

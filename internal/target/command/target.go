@@ -160,19 +160,19 @@ func (t *Target) Time(n int64) (time.Duration, error) {
 
 // Sample runs the prepare hook, then the command once, timed. A sample is
 // one run: n must be 1 (harness.Options.Iters).
-func (t *Target) Sample(n int64) (harness.Sample, error) {
+func (t *Target) Sample(n int64) ([]harness.Sample, error) {
 	if n != 1 {
-		return harness.Sample{}, fmt.Errorf("a sample of %s is one run, not %d: set the iterations per sample to 1", t.Name(), n)
+		return nil, fmt.Errorf("a sample of %s is one run, not %d: set the iterations per sample to 1", t.Name(), n)
 	}
 	r, err := t.run()
 	if err != nil {
-		return harness.Sample{}, err
+		return nil, err
 	}
 	s := harness.Sample{Iters: 1, Ns: r.Wall.Nanoseconds(), CPU: r.CPU, Counters: r.Counters, AllowedCPUs: r.AllowedCPUs}
 	if !r.Status.OK() {
 		s.Status = r.Status.String()
 	}
-	return s, nil
+	return []harness.Sample{s}, nil
 }
 
 // Between has nothing to do: each run is its own process.

@@ -74,12 +74,12 @@ var ErrFail = errors.New("fake failure")
 
 // Sample logs "sample N" and returns a sample of N iterations lasting N
 // times PerIter, on the CPU the calling thread is on.
-func (t *Target) Sample(n int64) (harness.Sample, error) {
+func (t *Target) Sample(n int64) ([]harness.Sample, error) {
 	t.samples++
 	t.log("sample %d", n)
 	switch t.samples {
 	case t.FailAt:
-		return harness.Sample{}, ErrFail
+		return nil, ErrFail
 	case t.PanicAt:
 		panic("fake panic")
 	}
@@ -87,7 +87,7 @@ func (t *Target) Sample(n int64) (harness.Sample, error) {
 	if err != nil {
 		cpu = -1
 	}
-	return harness.Sample{Iters: n, Ns: t.cost(n).Nanoseconds(), CPU: cpu}, nil
+	return []harness.Sample{{Iters: n, Ns: t.cost(n).Nanoseconds(), CPU: cpu}}, nil
 }
 
 // Between logs "between".

@@ -154,7 +154,7 @@ func (t *Target) timed(n int64) time.Duration {
 
 // Sample takes one timed sample, with counters read just outside the
 // timed region and the CPU read at its end.
-func (t *Target) Sample(n int64) (harness.Sample, error) {
+func (t *Target) Sample(n int64) ([]harness.Sample, error) {
 	// Go's sysmon preempts a goroutine that has run for 10 ms without
 	// passing through the scheduler, and parking and waking a locked thread
 	// takes microseconds. Yielding here, outside the timed region, restarts
@@ -164,7 +164,7 @@ func (t *Target) Sample(n int64) (harness.Sample, error) {
 	if t.counters != nil {
 		c, err := t.counters.Read()
 		if err != nil {
-			return harness.Sample{}, fmt.Errorf("read counters: %w", err)
+			return nil, fmt.Errorf("read counters: %w", err)
 		}
 		before = c
 	}
@@ -174,7 +174,7 @@ func (t *Target) Sample(n int64) (harness.Sample, error) {
 	if t.counters != nil {
 		after, err := t.counters.Read()
 		if err != nil {
-			return harness.Sample{}, fmt.Errorf("read counters: %w", err)
+			return nil, fmt.Errorf("read counters: %w", err)
 		}
 		if t.opts.CounterDelta != nil {
 			s.Counters = t.opts.CounterDelta(before, after)
@@ -188,7 +188,7 @@ func (t *Target) Sample(n int64) (harness.Sample, error) {
 	t.totals.GCCycles += uint32(gcCycles() - cycles)
 	t.iters = n
 	t.samples++
-	return s, nil
+	return []harness.Sample{s}, nil
 }
 
 // Between collects garbage, outside any timed region, when the heap grew
