@@ -1,0 +1,82 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestParseCommand(t *testing.T) {
+	for _, tt := range []struct {
+		line  string
+		args  [][]string
+		shown []string
+		ok    bool
+	}{
+		{"run --smoke", [][]string{{"run", "--smoke"}}, []string{"run --smoke"}, true},
+		{"run --bench '^sum/(a|b)$' | tail -n 3", [][]string{{"run", "--bench", "^sum/(a|b)$"}}, []string{"run --bench '^sum/(a|b)$' | tail -n 3"}, true},
+		{"compare a b --fail-on-regression 5% > /dev/null; echo $?", [][]string{{"compare", "a", "b", "--fail-on-regression", "5%"}}, []string{"compare a b --fail-on-regression 5% > /dev/null; echo $?"}, true},
+		{"run --out a.json && benchy report a.json -v", [][]string{{"run", "--out", "a.json"}, {"report", "a.json", "-v"}}, []string{"run --out a.json", "report a.json -v"}, true},
+		{"run && report a.json", nil, nil, false},
+		{"run | sort", nil, nil, false},
+		{"run | tail -n 3; echo $?", nil, nil, false},
+		{"run --bench 'x", nil, nil, false},
+	} {
+		segs, err := parseCommand(tt.line)
+		if (err == nil) != tt.ok {
+			t.Errorf("%q: error %v, want ok=%v", tt.line, err, tt.ok)
+			continue
+		}
+		for i, s := range segs {
+			if i < len(tt.args) && !slices.Equal(s.args, tt.args[i]) {
+				t.Errorf("%q: segment %d args %q, want %q", tt.line, i, s.args, tt.args[i])
+			}
+			if i < len(tt.shown) && s.shown != tt.shown[i] {
+				t.Errorf("%q: segment %d shown %q, want %q", tt.line, i, s.shown, tt.shown[i])
+			}
+		}
+	}
+}
+
+func TestFilters(t *testing.T) {
+	text := "a1\nb2\na3\nb4\n"
+	for _, tt := range []struct {
+		f    []string
+		want string
+	}{
+		{[]string{"head", "-n", "2"}, "a1\nb2\n"},
+		{[]string{"tail", "-1"}, "b4\n"},
+		{[]string{"grep", "^a"}, "a1\na3\n"},
+		{[]string{"grep", "-v", "-e", "^a"}, "b2\nb4\n"},
+		{[]string{"head", "-n", "9"}, text},
+		{[]string{"grep", "-e", "1", "-e", "4"}, "a1\nb4\n"},
+	} {
+		if got := apply(tt.f, text); got != tt.want {
+			t.Errorf("%q: got %q, want %q", tt.f, got, tt.want)
+		}
+	}
+}
+
+func TestParseDoc(t *testing.T) {
+	in := "x\n<!-- benchy: list -->\n```text\nold\n```\ny\n"
+	d, err := parse("f.md", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.blocks) != 1 || d.blocks[0].command != "list" || d.blocks[0].content != "old\n" {
+		t.Fatalf("blocks %+v", d.blocks)
+	}
+	if d.String() != in {
+		t.Errorf("round trip: %q", d.String())
+	}
+	d.blocks[0].content = "new\n"
+	if want := "x\n<!-- benchy: list -->\n```text\nnew\n```\ny\n"; d.String() != want {
+		t.Errorf("got %q, want %q", d.String(), want)
+	}
+	quoted := "````\n<!-- benchy: list -->\n```\n```\n````\n"
+	if d, err := parse("f.md", quoted); err != nil || len(d.blocks) != 0 || d.String() != quoted {
+		t.Errorf("a marker inside a code block: %v, %d blocks", err, len(d.blocks))
+	}
+	if _, err := parse("f.md", "<!-- benchy: list -->\ntext\n"); err == nil {
+		t.Error("a marker without a code block is accepted")
+	}
+}
