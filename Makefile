@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/benchy
 
-.PHONY: build run test smoke fuzz bench vet cross race clean
+.PHONY: build run test smoke fuzz bench cross race readme clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/benchy
@@ -22,6 +22,14 @@ test: cross
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 	$(GO) test -race -count=1 $(RACE_PKGS)
+
+race:
+	$(GO) test -race -count=1 $(RACE_PKGS)
+
+# Regenerate the sample outputs of README.md and docs/ (real runs: do it
+# on a quiet machine).
+readme:
+	$(GO) run ./scripts/readme
 
 # A program that imports benchy must build on a colleague's Mac or Windows
 # machine too (there benchy measures unpinned).

@@ -140,8 +140,9 @@ func Main() {
 
 // Execute runs benchy's command line with args (without the program name)
 // over the registered experiments, writing to stdout and stderr, and
-// returns the exit code: 0 success, 1 a failed run, 2 bad usage or a bad
-// registration, 3 --strict, 130/143/129 interrupted. It is Main for tests
+// returns the exit code: 0 success, 1 a failed run (or a regression), 2
+// bad usage or a bad registration, 3 --strict, 4 a regression gate that
+// could not judge, 130/143/129 interrupted. It is Main for tests
 // and for programs that do more after measuring.
 func Execute(args []string, stdout, stderr io.Writer) int {
 	mu.Lock()

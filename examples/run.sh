@@ -27,8 +27,10 @@
 #
 # Exit status: 0 ok (or no previous result), 1 a significant regression or
 # a failed run, 2 bad input (e.g. no experiment in common with the previous
-# result), 3 a result not believable under --strict; a failed build exits
-# with go build's status. Read the messages on stderr to tell them apart.
+# result), 3 a result not believable under --strict, 4 the comparison could
+# not judge (too noisy: run again on a quieter machine); a failed build
+# exits with go build's status. Read the messages on stderr to tell them
+# apart.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

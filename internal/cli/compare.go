@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -138,32 +139,41 @@ func compareRun(opts *compareOptions, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	c := comparison{
-		Old:         sides(strings.Split(opts.Old, ","), old),
-		New:         sides(strings.Split(opts.New, ","), cur),
-		Files:       files,
-		Method:      method(files),
-		Regressions: []string{},
+	c := newComparison(sides(strings.Split(opts.Old, ","), old), sides(strings.Split(opts.New, ","), cur), files, opts.FailOnRegression)
+	if err := c.write(w, opts.Format); err != nil {
+		return err
 	}
-	if opts.FailOnRegression >= 0 {
-		c.FailOnRegression = &opts.FailOnRegression
-		c.gate = files.Gate(opts.FailOnRegression)
+	return c.exit()
+}
+
+// newComparison is what every format writes; fail < 0 means no gate.
+func newComparison(old, cur []fileSide, files resultdiff.Files, fail float64) comparison {
+	c := comparison{Old: old, New: cur, Files: files, Method: method(files), Regressions: []string{}}
+	if fail >= 0 {
+		c.FailOnRegression = &fail
+		c.gate = files.Gate(fail)
 		for _, r := range c.gate.Regressions {
 			c.Regressions = append(c.Regressions, r.Name)
 		}
 		c.Failed, c.CannotJudge = orEmpty(c.gate.Failed), orEmpty(c.gate.CannotJudge)
 	}
-	switch opts.Format {
+	return c
+}
+
+// write writes c in format (text, json or markdown).
+func (c comparison) write(w io.Writer, format string) error {
+	switch format {
 	case "json":
-		err = writeCompareJSON(w, c)
+		return writeCompareJSON(w, c)
 	case "markdown":
-		err = writeCompareMarkdown(w, c)
-	default:
-		err = writeCompareText(w, c)
+		return writeCompareMarkdown(w, c)
 	}
-	if err != nil {
-		return err
-	}
+	return writeCompareText(w, c)
+}
+
+// exit is the gate's outcome: nil without a gate or when it passed, exit
+// 1 on a regression or a failure, exit 4 when it cannot judge.
+func (c comparison) exit() error {
 	switch {
 	case c.FailOnRegression == nil || c.gate.Passed():
 		return nil
@@ -184,9 +194,15 @@ func orEmpty(xs []string) []string {
 // list of files (runs of the same programs).
 func loadSide(list string) ([]*report.Result, error) {
 	var rs []*report.Result
+	seen := map[string]bool{}
 	for _, path := range strings.Split(list, ",") {
 		if path = strings.TrimSpace(path); path == "" {
 			return nil, Usagef("%q: an empty file name in the list", list)
+		}
+		if abs, err := filepath.Abs(path); err == nil && seen[abs] {
+			return nil, Usagef("%s is given twice: one file is one run, and counting it twice would hide the variation between runs", path)
+		} else {
+			seen[abs] = true
 		}
 		r, err := loadForCompare(path)
 		if err != nil {
@@ -319,8 +335,7 @@ func (c comparison) gateMessage() string {
 		parts = append(parts, "failed in new: "+strings.Join(c.gate.Failed, ", "))
 	}
 	if len(parts) == 0 {
-		return fmt.Sprintf("--fail-on-regression %s: cannot judge %s: rerun on a quieter machine (exit 4)",
-			limit, strings.Join(c.gate.CannotJudge, ", "))
+		return fmt.Sprintf("--fail-on-regression %s: cannot judge %s (exit 4)", limit, strings.Join(c.gate.CannotJudge, "; "))
 	}
 	return fmt.Sprintf("--fail-on-regression %s: %s", limit, strings.Join(parts, "; "))
 }

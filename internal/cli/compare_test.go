@@ -54,7 +54,11 @@ func compareVariants(t *testing.T) map[string]*report.Result {
 			s := r.Experiments[i].Samples
 			rot := slices.Concat(s[7%len(s):], s[:7%len(s)])
 			for j := range rot {
-				rot[j].Ns = int64(math.Round(float64(rot[j].Ns) * (1 + 0.003*math.Sin(float64(j)))))
+				k := 1 + 0.003*math.Sin(float64(j))
+				rot[j].Ns = int64(math.Round(float64(rot[j].Ns) * k))
+				if tc, ok := rot[j].Counters[harness.CounterTaskClock]; ok {
+					rot[j].Counters[harness.CounterTaskClock] = int64(math.Round(float64(tc) * k))
+				}
 			}
 			r.Experiments[i].Samples = rot
 		}
@@ -277,10 +281,13 @@ func TestCompareGateCannotJudge(t *testing.T) {
 		return path
 	}
 	missing := write("missing.json", func(r *report.Result) { r.Experiments = r.Experiments[:2] })
+	if _, stderr, code := runCompare(compareFile("old.json")+","+compareFile("old.json"), missing); code != ExitUsage || !strings.Contains(stderr, "is given twice") {
+		t.Errorf("one file twice on a side: exit %d, %q; want 2", code, stderr)
+	}
 	failed := write("failed.json", func(r *report.Result) { r.Experiments[0].Error = "panicked: boom" })
 	old := compareFile("old.json")
 	out, stderr, code := runCompare("--fail-on-regression", "5%", old, missing)
-	if code != ExitCannotJudge || !strings.Contains(stderr, "cannot judge fold/opaque, sort/copy-8000, clock/now") || !strings.Contains(out, "gate: CANNOT JUDGE") {
+	if code != ExitCannotJudge || !strings.Contains(stderr, "cannot judge fold/opaque (missing from new); sort/copy-8000 (missing from new); clock/now (missing from new)") || !strings.Contains(out, "gate: CANNOT JUDGE") {
 		t.Errorf("missing: exit %d, stderr %q\n%s", code, stderr, out)
 	}
 	out, stderr, code = runCompare("--fail-on-regression", "5%", old, failed)

@@ -78,7 +78,7 @@ flagged (spawn-dominated).`,
   benchy exec -P n 1 4 'xz -{n} -k -c data.bin'
   benchy exec -L alg zstd,xz '{alg} -c data.bin' --format json --out r.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			args = strictArgs(cmd, &opts.Strict, args)
+			args = strictArgs(cmd, &opts.Strict, args, g.Args)
 			if len(args) == 0 {
 				return Usagef("exec takes the commands to time, e.g. benchy exec 'sleep 0.01'")
 			}
@@ -188,6 +188,9 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	}
 	if o.CPUSet && o.CPU < 0 {
 		return Usagef("--cpu %d: must be a CPU number (0 or more)", o.CPU)
+	}
+	if !o.g.Live() {
+		return Usagef("exec measures this machine: --sysroot is only for reading a machine (benchy machine)")
 	}
 	if o.threshold, err = parseFraction("--threshold", o.Threshold); err != nil {
 		return err

@@ -49,7 +49,7 @@ when one is a warning (the check for a CI runner that must be quiet).`,
   benchy machine --cpu 2 --strict warn
   benchy machine --sysroot testdata/machines/laptop-hybrid --cpu 9`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if args = strictArgs(cmd, &opts.Strict, args); len(args) > 0 {
+			if args = strictArgs(cmd, &opts.Strict, args, g.Args); len(args) > 0 {
 				return Usagef("machine takes no arguments, got %q", args[0])
 			}
 			return nil
@@ -81,7 +81,7 @@ when one is a warning (the check for a CI runner that must be quiet).`,
 	f.Lookup("cpu").DefValue = ""
 	f.DurationVar(&opts.Window, "window", time.Second, "measure every CPU's busy over `D` (0 < D <= 60s)")
 	f.StringVar(&opts.Format, "format", "text", "output `format`: text or json")
-	f.StringVar(&opts.Strict, "strict", "", "exit 3 when a finding is an error; `--strict warn` also when one is a warning")
+	f.StringVar(&opts.Strict, "strict", "", "exit 3 when a finding is an error; --strict warn also when one is a warning")
 	f.Lookup("strict").NoOptDefVal = "error"
 	return cmd
 }

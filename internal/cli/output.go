@@ -43,7 +43,7 @@ func (o *outputOptions) bind(f *pflag.FlagSet, formats []string, samples bool) {
 		f.StringVar(&o.SamplesFile, "samples-file", "", "also write every raw sample as CSV to `FILE`")
 	}
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "text: everything (machine facts, counters, every finding), not one screen")
-	f.StringVar(&o.Strict, "strict", "", "exit 3 when an experiment is not believable; `--strict warn` also when doubtful")
+	f.StringVar(&o.Strict, "strict", "", "exit 3 when an experiment is not believable; --strict warn also when doubtful")
 	f.Lookup("strict").NoOptDefVal = "error"
 	f.BoolVar(&o.Force, "force", false, "replace an --out file even if it is read-only")
 }
@@ -56,11 +56,23 @@ var extensions = map[string]string{
 
 // strictArgs takes a --strict value given after a space (`--strict warn`):
 // pflag reads a flag with an optional value only as --strict=warn, and
-// leaves "warn" as an argument. It returns the arguments without it.
-func strictArgs(cmd *cobra.Command, strict *string, args []string) []string {
-	if cmd.Flags().Changed("strict") && *strict == "error" && len(args) > 0 && (args[0] == "warn" || args[0] == "error") {
-		*strict = args[0]
-		return args[1:]
+// leaves "warn" as an argument. raw is the command line as typed: the word
+// right after "--strict" there, when it is a level, is the value, wherever
+// the other arguments are. It returns the arguments without it.
+func strictArgs(cmd *cobra.Command, strict *string, args, raw []string) []string {
+	if !cmd.Flags().Changed("strict") || *strict != "error" {
+		return args
+	}
+	for i, w := range raw {
+		if w == "--" {
+			break
+		}
+		if w == "--strict" && i+1 < len(raw) && (raw[i+1] == "warn" || raw[i+1] == "error") {
+			if j := slices.Index(args, raw[i+1]); j >= 0 {
+				*strict = raw[i+1]
+				return slices.Delete(slices.Clone(args), j, j+1)
+			}
+		}
 	}
 	return args
 }

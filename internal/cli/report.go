@@ -37,7 +37,7 @@ With --strict it exits 3 when an experiment is not believable;
   benchy report result.json --format gobench > result.txt
   benchy report result.json --strict warn`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			args = strictArgs(cmd, &opts.Strict, args)
+			args = strictArgs(cmd, &opts.Strict, args, g.Args)
 			if len(args) != 1 {
 				return Usagef("report takes one FILE (a JSON result of benchy), got %d arguments", len(args))
 			}

@@ -79,7 +79,7 @@ everything behind the verdicts.`,
   benchy run --out result.json && benchy report result.json -v
   benchy run --smoke --strict                 # CI: does it still work?`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			return noArgs(cmd, strictArgs(cmd, &opts.Strict, args))
+			return noArgs(cmd, strictArgs(cmd, &opts.Strict, args, g.Args))
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.CPUSet = cmd.Flags().Changed("cpu")

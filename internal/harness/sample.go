@@ -18,6 +18,9 @@ type Sample struct {
 	// kernel's list format ("2", "0-3"), for targets whose sample is a
 	// run of a program; empty otherwise.
 	AllowedCPUs string `json:"allowed_cpus,omitempty"`
+	// Metrics are the per-op values a Go benchmark reported besides its
+	// time (b.ReportMetric units, B/op, allocs/op), by unit.
+	Metrics map[string]float64 `json:"metrics,omitempty"`
 	// Status says how such a run ended when it failed and the failure was
 	// ignored: "exit 3", "signal SIGKILL"; empty when it succeeded.
 	Status string `json:"status,omitempty"`

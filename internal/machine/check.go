@@ -29,7 +29,7 @@ const (
 )
 
 // Check returns the findings about the machine for measuring on cpu.
-// Codes are stable; README.md lists each with its threshold and why.
+// Codes are stable; docs/findings.md lists each with its threshold and why.
 // Facts that are unknown produce no finding except no-cpufreq, and
 // busy-unknown when the busy of the CPU or its SMT sibling was measured
 // over too few ticks (or not at all) to be judged.

@@ -15,8 +15,8 @@ import (
 )
 
 // Snapshot is the state of the machine at one moment, with the busy of
-// every CPU over a window. Its JSON field names are stable; README.md
-// documents each.
+// every CPU over a window. Its JSON field names are stable;
+// docs/json.md documents each.
 type Snapshot struct {
 	When time.Time `json:"when"` // UTC
 	Root string    `json:"root"` // the directory /proc and /sys were read under

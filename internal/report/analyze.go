@@ -53,8 +53,16 @@ func countVerdicts(r *Result) *Counts {
 		case VerdictNotBelievable:
 			c.NotBelievable++
 		}
-		for _, code := range e.Reasons {
-			c.Reasons = appendNew(c.Reasons, code)
+	}
+	// The reasons in the summary line's order: the doubtful ones, then
+	// the not believable ones.
+	for _, v := range []string{VerdictDoubtful, VerdictNotBelievable} {
+		for _, e := range r.Experiments {
+			if e.Verdict == v {
+				for _, code := range e.Reasons {
+					c.Reasons = appendNew(c.Reasons, code)
+				}
+			}
 		}
 	}
 	return c

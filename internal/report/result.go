@@ -146,8 +146,9 @@ type EffectiveClock struct {
 
 // Kinds of experiments: what one op of a sample is.
 const (
-	KindLoop    = ""        // a Go loop in benchy's process (run)
-	KindProcess = "process" // a whole program, one run an op (exec)
+	KindLoop      = ""          // a Go loop in benchy's process (run)
+	KindProcess   = "process"   // a whole program, one run an op (exec)
+	KindBenchmark = "benchmark" // a Go testing.B benchmark, in its test binary (gotest)
 )
 
 // Info is what an experiment says of itself before it is measured: the
@@ -225,8 +226,8 @@ type GCStats struct {
 	BytesPerOp  float64 `json:"bytes_per_op"`     // heap bytes per op
 }
 
-// Stats is the distribution of ns/op over the samples; see README for
-// each definition.
+// Stats is the distribution of ns/op over the samples; see
+// docs/statistics.md for each definition.
 type Stats struct {
 	N      int     `json:"n"`
 	Min    float64 `json:"min"`

@@ -161,7 +161,7 @@ func settingsLine(r *Result) string {
 	case st.Isolate && r.NotIsolated != "":
 		parts = append(parts, "not isolated: "+r.NotIsolated)
 	case st.Isolate:
-		parts = append(parts, "other threads kept off the CPU")
+		parts = append(parts, fmt.Sprintf("Go's other threads kept off cpu%d", r.CPU))
 	default:
 		parts = append(parts, "not isolated")
 	}

@@ -113,16 +113,24 @@ func processes(r *Result) bool {
 }
 
 // compactSettings is the settings in one line.
+// Its parts come most important first: a narrow terminal drops the last.
 func compactSettings(r *Result) string {
 	st := r.Settings
 	var parts []string
+	if st.Smoke {
+		parts = append(parts, "SMOKE: numbers not to be trusted")
+	}
 	switch {
 	case processes(r):
 		n := 0
 		for _, e := range r.Experiments {
 			n = max(n, len(e.Samples))
 		}
-		parts = append(parts, fmt.Sprintf("%s of each command after %d untimed", units.Count(n, "run"), st.WarmupRuns))
+		runs := units.Count(n, "run") + " of each command"
+		if st.WarmupRuns > 0 {
+			runs += fmt.Sprintf(" after %s", units.Count(st.WarmupRuns, "untimed run"))
+		}
+		parts = append(parts, runs)
 	default:
 		parts = append(parts, fmt.Sprintf("%d samples >= %v, %v warm-up", st.Samples, st.SampleTime, st.Warmup))
 		if st.Iters > 0 {
@@ -138,9 +146,6 @@ func compactSettings(r *Result) string {
 	}
 	if st.Bench != "" && st.Bench != "." {
 		parts = append(parts, "bench "+strconv.Quote(st.Bench))
-	}
-	if st.Smoke {
-		parts = append(parts, "smoke: numbers not to be trusted")
 	}
 	return strings.Join(parts, ", ")
 }

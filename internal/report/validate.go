@@ -132,17 +132,36 @@ func sanitize(v reflect.Value) {
 			sanitize(v.Index(i))
 		}
 	case reflect.Map:
-		for _, k := range v.MapKeys() {
-			val := v.MapIndex(k)
-			if val.Kind() == reflect.String {
-				v.SetMapIndex(k, reflect.ValueOf(printable(val.String())).Convert(val.Type()))
-			} else if val.Kind() == reflect.Interface && !val.IsNil() && val.Elem().Kind() == reflect.String {
-				v.SetMapIndex(k, reflect.ValueOf(printable(val.Elem().String())))
+		// Only the entries that change are collected: most maps (counters
+		// by event name) hold nothing to clean, and a result holds tens of
+		// thousands of them.
+		type entry struct{ old, key, val reflect.Value }
+		var changed []entry
+		for it := v.MapRange(); it.Next(); {
+			k, val := it.Key(), it.Value()
+			key, elem, dirty := k, val, false
+			if k.Kind() == reflect.String {
+				if p := printable(k.String()); p != k.String() {
+					key, dirty = reflect.ValueOf(p).Convert(k.Type()), true
+				}
 			}
-			if k.Kind() == reflect.String && printable(k.String()) != k.String() {
-				v.SetMapIndex(reflect.ValueOf(printable(k.String())).Convert(k.Type()), v.MapIndex(k))
-				v.SetMapIndex(k, reflect.Value{})
+			switch {
+			case val.Kind() == reflect.String:
+				if p := printable(val.String()); p != val.String() {
+					elem, dirty = reflect.ValueOf(p).Convert(val.Type()), true
+				}
+			case val.Kind() == reflect.Interface && !val.IsNil() && val.Elem().Kind() == reflect.String:
+				if p := printable(val.Elem().String()); p != val.Elem().String() {
+					elem, dirty = reflect.ValueOf(p), true
+				}
 			}
+			if dirty {
+				changed = append(changed, entry{k, key, elem})
+			}
+		}
+		for _, e := range changed {
+			v.SetMapIndex(e.old, reflect.Value{})
+			v.SetMapIndex(e.key, e.val)
 		}
 	case reflect.String:
 		if v.CanSet() {

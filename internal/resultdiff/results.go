@@ -258,6 +258,8 @@ func (s *side) runs(basis string) [][]float64 {
 type Gate struct {
 	Regressions []Row
 	Failed      []string
+	// CannotJudge names each experiment it could not judge with why:
+	// "clock/now (missing from new)".
 	CannotJudge []string
 }
 
@@ -269,13 +271,19 @@ func (f Files) Gate(limit float64) Gate {
 		case r.newFailed, r.newUnusable && !r.oldUnusable:
 			g.Failed = append(g.Failed, r.Name)
 		case r.newUnusable && r.oldUnusable:
-		case !r.Judged() || r.newPartial:
-			g.CannotJudge = append(g.CannotJudge, r.Name)
+		case r.newPartial:
+			g.CannotJudge = append(g.CannotJudge, r.Name+" (measured only in part in new: the run was interrupted)")
+		case r.Verdict == compare.Inconclusive:
+			g.CannotJudge = append(g.CannotJudge, r.Name+" (inconclusive: the machine was busy)")
+		case !r.Judged():
+			g.CannotJudge = append(g.CannotJudge, r.Name+" ("+r.Reason+")")
 		case r.AdjustedP < r.Alpha && r.CILow > 1+limit:
 			g.Regressions = append(g.Regressions, r)
 		}
 	}
-	g.CannotJudge = append(g.CannotJudge, f.OnlyOld...)
+	for _, name := range f.OnlyOld {
+		g.CannotJudge = append(g.CannotJudge, name+" (missing from new)")
+	}
 	return g
 }
 
