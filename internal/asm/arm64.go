@@ -9,7 +9,9 @@ import (
 // arm64 instructions are always 4 bytes.
 const arm64InstLen = 4
 
-func decodeARM64(code []byte, pc uint64) (Inst, error) {
+func decodeARM64(code []byte, pc uint64) (Inst, error) { return decodeARM64With(code, pc, symbolize) }
+
+func decodeARM64With(code []byte, pc uint64, sym symbolizer) (Inst, error) {
 	ai, err := arm64asm.Decode(code)
 	if err != nil {
 		return Inst{}, err
@@ -18,7 +20,7 @@ func decodeARM64(code []byte, pc uint64) (Inst, error) {
 	in := Inst{
 		Len:  arm64InstLen,
 		Op:   op,
-		Text: arm64asm.GoSyntax(ai, pc, symbolize, nil),
+		Text: arm64asm.GoSyntax(ai, pc, sym, nil),
 	}
 	switch ai.Op {
 	case arm64asm.BL, arm64asm.BLR:
@@ -131,6 +133,14 @@ func arm64Arith(ai arm64asm.Inst) string {
 		}
 	case arm64asm.CMP, arm64asm.CMN, arm64asm.TST:
 		return ""
+	case arm64asm.ORR:
+		// ORR Rd, ZR, #imm is how the compiler loads a constant (MOVD
+		// $12, Rd): a move, not bit logic.
+		if len(ai.Args) > 1 {
+			if r, ok := ai.Args[1].(arm64asm.Reg); ok && (r == arm64asm.XZR || r == arm64asm.WZR) {
+				return ""
+			}
+		}
 	}
 	return arithKind(ai.Op.String())
 }

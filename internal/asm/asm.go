@@ -4,6 +4,10 @@
 // function value, disassembles it (amd64 and arm64), marks the loops, and
 // says in one line what the innermost loop does: whether it reads memory,
 // which arithmetic it does, which functions it calls.
+//
+// It does the same for a function of an executable file that is not
+// running, such as a test binary built by "go test -c", found by its
+// symbol name (InspectFile).
 package asm
 
 import (
@@ -73,25 +77,35 @@ const maxCallees = 4
 // function) from the running executable, and the functions called directly
 // from its loops.
 func Inspect(fn any) (*Listing, error) {
-	dec, ok := decoders[runtime.GOARCH]
-	if !ok {
+	if _, ok := decoders[runtime.GOARCH]; !ok {
 		return nil, ErrUnsupportedArch
 	}
 	v := reflect.ValueOf(fn)
 	if v.Kind() != reflect.Func || v.IsNil() {
 		return nil, fmt.Errorf("asm: %T is not a function", fn)
 	}
-	pc := uint64(v.Pointer())
-	f, how, err := disassemble(dec, pc)
+	return inspect(process{}, runtime.GOARCH, uint64(v.Pointer()))
+}
+
+// inspect disassembles the function at entry and the functions called
+// directly from its loops, with the code, bounds and names of src. Inspect
+// and InspectFile differ only in their src.
+func inspect(src codeSource, arch string, entry uint64) (*Listing, error) {
+	newDec, ok := newDecoders[arch]
+	if !ok {
+		return nil, ErrUnsupportedArch
+	}
+	dec := newDec(src.symbolize)
+	f, how, err := disassemble(src, dec, entry)
 	if err != nil {
 		return nil, err
 	}
-	l := &Listing{Arch: runtime.GOARCH, Bounds: how, Func: *f}
+	l := &Listing{Arch: arch, Bounds: how, Func: *f}
 	for _, target := range loopCallees(f) {
 		if len(l.Callees) == maxCallees {
 			break
 		}
-		g, _, err := disassemble(dec, target)
+		g, _, err := disassemble(src, dec, target)
 		if err != nil {
 			continue // a callee that cannot be read is left out, not fatal
 		}
@@ -101,27 +115,30 @@ func Inspect(fn any) (*Listing, error) {
 }
 
 // disassemble decodes the whole function that starts at entry.
-func disassemble(dec decoder, entry uint64) (*Func, string, error) {
-	rf := runtime.FuncForPC(uintptr(entry))
-	if rf == nil {
-		return nil, "", fmt.Errorf("asm: no function at %#x", entry)
-	}
-	if uint64(rf.Entry()) != entry {
-		return nil, "", fmt.Errorf("asm: %#x is inside %s, not at its entry (a method value?)", entry, rf.Name())
-	}
-	end, how, err := funcEnd(entry)
+func disassemble(src codeSource, dec decoder, entry uint64) (*Func, string, error) {
+	name, end, how, err := src.function(entry)
 	if err != nil {
 		return nil, "", err
 	}
-	f := decodeFunc(dec, rf.Name(), entry, textBytes(entry, end))
-	f.File, f.Line = rf.FileLine(uintptr(entry))
+	code, err := src.code(entry, end)
+	if err != nil {
+		return nil, "", err
+	}
+	f := decodeFrom(src, dec, name, entry, code)
+	f.File, f.Line = src.fileLine(entry)
 	return f, how, nil
 }
 
-// decodeFunc decodes the code of a function at entry: every instruction,
-// its source line, the loops. Bytes that do not decode are shown one at a
-// time and decoding goes on.
+// decodeFunc decodes code at entry with the source lines and names of the
+// running program: see decodeFrom.
 func decodeFunc(dec decoder, name string, entry uint64, code []byte) *Func {
+	return decodeFrom(process{}, dec, name, entry, code)
+}
+
+// decodeFrom decodes the code of a function at entry: every instruction,
+// its source line and the function a call goes to (from src), the loops.
+// Bytes that do not decode are shown one at a time and decoding goes on.
+func decodeFrom(src codeSource, dec decoder, name string, entry uint64, code []byte) *Func {
 	f := &Func{Name: name, Entry: entry, End: entry + uint64(len(code))}
 	for off := 0; off < len(code); {
 		pc := entry + uint64(off)
@@ -130,15 +147,9 @@ func decodeFunc(dec decoder, name string, entry uint64, code []byte) *Func {
 			in = Inst{Len: 1, Op: "?", Text: fmt.Sprintf("BYTE $%#02x", code[off])}
 		}
 		in.PC = pc
-		if rf := runtime.FuncForPC(uintptr(pc)); rf != nil {
-			if file, line := rf.FileLine(uintptr(pc)); file != "?" {
-				in.File, in.Line = file, line
-			}
-		}
+		in.File, in.Line = src.fileLine(pc)
 		if in.Call && in.Target != 0 {
-			if cf := runtime.FuncForPC(uintptr(in.Target)); cf != nil {
-				in.Callee = cf.Name()
-			}
+			in.Callee = src.funcName(in.Target)
 		}
 		f.Insts = append(f.Insts, in)
 		off += in.Len

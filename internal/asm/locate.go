@@ -3,11 +3,9 @@ package asm
 import (
 	"debug/elf"
 	"debug/gosym"
-	"errors"
 	"fmt"
 	"reflect"
 	"runtime"
-	"sort"
 	"sync"
 	"unsafe"
 )
@@ -49,36 +47,20 @@ func readImage(path string) image {
 	probeName, probePC := probe.Name(), uint64(probe.Entry())
 
 	var im image
-	syms, err := f.Symbols()
+	syms, err := elfSymbols(f)
 	if err == nil {
-		found := false
 		for _, s := range syms {
-			if t := elf.ST_TYPE(s.Info); t != elf.STT_FUNC && t != elf.STT_OBJECT {
-				continue
-			}
-			im.syms = append(im.syms, s)
 			if s.Name == probeName && elf.ST_TYPE(s.Info) == elf.STT_FUNC {
-				im.bias, found = probePC-s.Value, true
+				im.syms, im.bias = syms, probePC-s.Value
+				return im
 			}
 		}
-		sort.Slice(im.syms, func(i, j int) bool { return im.syms[i].Value < im.syms[j].Value })
-		if found {
-			return im
-		}
-		im = image{} // symbols without ours: fall back as if stripped
+		// symbols without ours: fall back as if stripped
 	}
 	// Stripped (-ldflags=-s): the runtime's own table is still there.
-	pcln, text := f.Section(".gopclntab"), f.Section(".text")
-	if pcln == nil || text == nil {
-		return image{err: errors.New("own executable has neither a symbol table nor .gopclntab")}
-	}
-	data, err := pcln.Data()
+	tab, err := readPclntab(f, nil)
 	if err != nil {
-		return image{err: fmt.Errorf("reading .gopclntab: %w", err)}
-	}
-	tab, err := gosym.NewTable(nil, gosym.NewLineTable(data, text.Addr))
-	if err != nil {
-		return image{err: fmt.Errorf("parsing .gopclntab: %w", err)}
+		return image{err: fmt.Errorf("own executable has no symbol table and %w", err)}
 	}
 	pf := tab.LookupFunc(probeName)
 	if pf == nil {
@@ -100,11 +82,8 @@ func funcEnd(entry uint64) (uint64, string, error) {
 	}
 	file := entry - im.bias
 	if im.tab == nil {
-		i := sort.Search(len(im.syms), func(i int) bool { return im.syms[i].Value >= file })
-		for ; i < len(im.syms) && im.syms[i].Value == file; i++ {
-			if s := im.syms[i]; elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Size > 0 {
-				return entry + s.Size, "elf symbols", nil
-			}
+		if s, ok := funcStartingAt(im.syms, file); ok {
+			return entry + s.Size, "elf symbols", nil
 		}
 		return 0, "", fmt.Errorf("asm: no function symbol at %#x", entry)
 	}
@@ -125,13 +104,8 @@ func symbolize(addr uint64) (string, uint64) {
 	if len(im.syms) == 0 {
 		return "", 0
 	}
-	file := addr - im.bias
-	i := sort.Search(len(im.syms), func(i int) bool { return im.syms[i].Value > file }) - 1
-	if i < 0 {
-		return "", 0
-	}
-	s := im.syms[i]
-	if file >= s.Value+max(s.Size, 1) {
+	s, ok := symbolAt(im.syms, addr-im.bias)
+	if !ok {
 		return "", 0
 	}
 	return s.Name, s.Value + im.bias

@@ -1,0 +1,3 @@
+module example.com/asmbench
+
+go 1.26
