@@ -26,8 +26,10 @@ type watcher struct {
 	done   chan struct{}
 	stderr io.Writer
 	// before, when not nil, runs before anything is printed (it clears
-	// the progress line).
+	// the progress line); atExit runs before a second signal exits (it
+	// removes temporary directories and worktrees).
 	before func()
+	atExit []func()
 }
 
 // watchSignals starts a watcher; end it with stop().
@@ -46,13 +48,16 @@ func watchSignals(stderr io.Writer) *watcher {
 				if first {
 					w.first = s
 				}
-				before := w.before
+				before, atExit := w.before, w.atExit
 				w.mu.Unlock()
 				if first {
 					close(stop)
 					continue
 				}
 				outfile.RemovePending()
+				for _, f := range atExit {
+					f()
+				}
 				if before != nil {
 					before()
 				}
@@ -81,6 +86,13 @@ func (w *watcher) Signal() os.Signal {
 func (w *watcher) setBefore(f func()) {
 	w.mu.Lock()
 	w.before = f
+	w.mu.Unlock()
+}
+
+// onExit adds f to what runs before a second signal exits at once.
+func (w *watcher) onExit(f func()) {
+	w.mu.Lock()
+	w.atExit = append(w.atExit, f)
 	w.mu.Unlock()
 }
 

@@ -49,4 +49,9 @@ const (
 	CounterInvoluntaryCS   = "involuntary-cs"   // getrusage(RUSAGE_THREAD) ru_nivcsw
 	CounterMinorFaults     = "minor-faults"     // getrusage(RUSAGE_THREAD) ru_minflt
 	CounterNrMigrations    = "nr-migrations"    // /proc/thread-self/sched nr_migrations
+	// CounterRunDelay is the time the thread was runnable but waited for
+	// the CPU, another task having it (/proc/thread-self/schedstat's
+	// run_delay): the time interference cost, apart from the thread's own
+	// waits (a channel, a sleep, the collector).
+	CounterRunDelay = "run-delay-ns"
 )

@@ -77,6 +77,11 @@ func CheckExperiment(e Experiment, f Facts) []finding.Finding {
 		// maps its memory at start-up as part of its work: time off the
 		// CPU and page faults say nothing of interference there.
 		add(checkDisturbed(e))
+	}
+	if e.Kind == KindLoop {
+		// A Go benchmark runs with the collector on, as under go test:
+		// the heap it grows and the pages the scavenger returns are
+		// faulted in again sample after sample, as part of its work.
 		add(checkPageFaults(e))
 	}
 	add(checkSpawn(e, st, f))

@@ -7,14 +7,22 @@ import (
 )
 
 // OnCPUNs is the time the measured thread (or child) was on the CPU
-// during s: perf's task-clock, else the thread's own CPU clock; false when
-// the sample has neither.
+// during s: perf's task-clock, else the thread's own CPU clock, else the
+// wall time less the time the thread waited for the CPU (run-delay-ns,
+// where the thread's CPU time also counts work that was not timed, or
+// waits that are the work's own: a Go benchmark that stops its timer or
+// blocks); false when the sample has none of them.
 func OnCPUNs(s harness.Sample) (int64, bool) {
 	if v, ok := s.Counters[harness.CounterTaskClock]; ok {
 		return v, true
 	}
-	v, ok := s.Counters[counters.ThreadCPU]
-	return v, ok
+	if v, ok := s.Counters[counters.ThreadCPU]; ok {
+		return v, true
+	}
+	if d, ok := s.Counters[harness.CounterRunDelay]; ok {
+		return max(0, s.Ns-d), true
+	}
+	return 0, false
 }
 
 // OffCPUShare is the share of s's wall time the thread was not on the CPU,

@@ -1,0 +1,467 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/resultdiff"
+	"github.com/benchy-dev/benchy/internal/target/gotest"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// gotestOptions are the flags of `benchy gotest`.
+type gotestOptions struct {
+	g *globalOptions
+	outputOptions
+
+	Packages   []string
+	BuildFlags []string // after "--": go test -c's flags (-tags, -gcflags)
+	Bench      string
+	CPU        int
+	CPUSet     bool
+	Samples    int
+	SampleTime time.Duration
+	Processes  int
+	Against    string
+	Threshold  string
+	Fail       string // --fail-on-regression, with --against
+	Window     time.Duration
+
+	threshold, fail float64
+	dir             string // where the packages are resolved: the working directory
+
+	Stop     <-chan struct{}
+	Progress io.Writer
+}
+
+// Defaults of gotest: 30 samples of at least 100ms in 3 processes, so a
+// benchmark takes about 3s and its interval rests on three independent
+// runs of the binary (each its own heap, layout and GC timing).
+const (
+	gotestSamples    = 30
+	gotestProcesses  = 3
+	gotestSampleTime = 100 * time.Millisecond
+	maxProcesses     = 1000
+)
+
+func init() { commands = append(commands, newGotestCmd) }
+
+func newGotestCmd(g *globalOptions) *cobra.Command {
+	opts := &gotestOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "gotest [flags] [PACKAGES] [-- GO_BUILD_FLAGS]",
+		Short: "Measure a package's own testing.B benchmarks, pinned and judged",
+		Long: `gotest builds each package's test binary (go test -c; nothing is written
+into your tree: a helper is added through -overlay from a temporary
+directory) and runs its benchmarks with the thread of each benchmark's loop
+pinned to one CPU and Go's other threads kept off it. A sample is one call
+of the benchmark at a fixed b.N, calibrated once by testing's own ramp to
+--sample-time; the samples are spread over --processes runs of the binary,
+and the process is the unit of every interval and comparison. testing's own
+timer is used (ResetTimer and StopTimer are honoured), with B/op, allocs/op
+and b.ReportMetric's units.
+
+Besides run's findings, the benchmark's loop is read from the binary:
+empty-loop (the work was deleted), folded (a constant is stored), and
+setup-in-timer, debug-build, not-pinned (b.RunParallel).
+
+--against REV builds the same packages at git revision REV in a temporary
+worktree (your uncommitted changes are the new side) and runs the two
+binaries in interleaved rounds (ABBA) on the same CPU, one N per benchmark
+for both: the output is benchy compare's.`,
+		Example: `  benchy gotest                                  # the benchmarks of .
+  benchy gotest ./... --bench 'Parse/small'
+  benchy gotest strconv --bench 'Quote$'
+  benchy gotest --against HEAD                   # did my change make it slower?
+  benchy gotest --against main --fail-on-regression 5% --format markdown
+  benchy gotest ./codec -- -tags purego`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			dash := cmd.ArgsLenAtDash()
+			if dash >= 0 {
+				opts.BuildFlags = args[dash:]
+				args = args[:dash]
+			}
+			opts.Packages = strictArgs(cmd, &opts.Strict, args, g.Args)
+			if len(opts.Packages) == 0 {
+				opts.Packages = []string{"."}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.CPUSet = cmd.Flags().Changed("cpu")
+			if opts.Against != "" {
+				opts.formats = compareFormats
+			}
+			if err := opts.outputOptions.validate(cmd); err != nil {
+				return err
+			}
+			if opts.Fail != "" && opts.Against == "" {
+				return Usagef("--fail-on-regression compares two revisions: give --against REV too")
+			}
+			w := watchSignals(g.Stderr)
+			defer w.stop()
+			opts.Stop = w.Stop
+			if isTerminal(g.Stderr) {
+				opts.Progress = g.Stderr
+			}
+			opts.width = terminalWidth(g.Stdout)
+			err := gotestRun(opts, g.Stdout, w)
+			if s := w.Signal(); s != nil && err == nil {
+				return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": the result holds what was measured"}
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Bench, "bench", ".", "run the benchmarks matching `REGEXP`, as go test -bench (sub-benchmarks too)")
+	intFlag(f, &opts.CPU, "cpu", -1, "pin the benchmarks to CPU `N` (default: benchy chooses)")
+	f.Lookup("cpu").DefValue = ""
+	intFlag(f, &opts.Samples, "samples", gotestSamples, "samples of each benchmark, over all processes")
+	f.DurationVar(&opts.SampleTime, "sample-time", gotestSampleTime, "each sample lasts at least `D` (b.N calibrated once)")
+	intFlag(f, &opts.Processes, "processes", gotestProcesses, "spread the samples over `K` runs of the test binary")
+	f.StringVar(&opts.Against, "against", "", "compare with git revision `REV`, interleaved (e.g. HEAD, main)")
+	f.StringVar(&opts.Threshold, "threshold", "2%", "with --against: smallest change claimed (`PCT`)")
+	f.StringVar(&opts.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
+	f.DurationVar(&opts.Window, "window", time.Second, "busy window of the machine header, at most 60s")
+	opts.outputOptions.bind(f, report.Formats, true)
+	return cmd
+}
+
+// validate checks every flag before anything is built.
+func (o *gotestOptions) validate() (err error) {
+	if runtime.GOOS != "linux" {
+		return Usagef("gotest pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
+	}
+	if !o.g.Live() {
+		return Usagef("gotest measures this machine: --sysroot is only for reading a machine (benchy machine)")
+	}
+	if o.Samples < 1 || o.Samples > maxSamples {
+		return Usagef("--samples %d: must be between 1 and %d", o.Samples, maxSamples)
+	}
+	if o.Processes < 1 || o.Processes > maxProcesses || o.Processes > o.Samples {
+		return Usagef("--processes %d: must be between 1 and --samples (%d)", o.Processes, min(o.Samples, maxProcesses))
+	}
+	if o.SampleTime <= 0 {
+		return Usagef("--sample-time %v: must be more than 0", o.SampleTime)
+	}
+	if err := checkDuration("--sample-time", o.SampleTime, maxSampleTime); err != nil {
+		return err
+	}
+	if err := checkDuration("--window", o.Window, maxWindow); err != nil {
+		return err
+	}
+	if o.CPUSet && o.CPU < 0 {
+		return Usagef("--cpu %d: must be a CPU number (0 or more)", o.CPU)
+	}
+	if _, err := regexp.Compile(o.Bench); err != nil {
+		return Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
+	}
+	if o.threshold, err = parseFraction("--threshold", o.Threshold); err != nil {
+		return err
+	}
+	o.fail = -1
+	if o.Fail != "" {
+		if o.fail, err = parseFraction("--fail-on-regression", o.Fail); err != nil {
+			return err
+		}
+	}
+	if o.dir == "" {
+		if o.dir, err = os.Getwd(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// side is one revision's test binaries.
+type side struct {
+	label string
+	bins  []*gotest.Binary
+}
+
+// gotestRun builds, calibrates, measures and writes. Every bad input is
+// refused before anything is measured; the temporary directory (and the
+// worktree of --against) is removed on every way out, a second signal
+// included.
+func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "benchy-gotest-")
+	if err != nil {
+		return err
+	}
+	clean := func() { os.RemoveAll(tmp) }
+	defer clean()
+	var wt *gotest.Worktree
+	if o.Against != "" {
+		if wt, err = gotest.AddWorktree(o.dir, o.Against, filepath.Join(tmp, "old-tree")); err != nil {
+			return gotestError(err, o.g.Stderr)
+		}
+		remove := func() {
+			if err := wt.Remove(); err != nil {
+				fmt.Fprintf(o.g.Stderr, "benchy: could not remove the worktree %s: %v (git worktree remove --force %s)\n", wt.Dir, err, wt.Dir)
+			}
+		}
+		defer remove()
+		clean = func() { remove(); os.RemoveAll(tmp) }
+	}
+	if w != nil {
+		w.onExit(clean)
+	}
+	cur, err := buildSide(o, "new", o.dir, filepath.Join(tmp, "new"))
+	if err != nil {
+		return gotestError(err, o.g.Stderr)
+	}
+	var old *side
+	if wt != nil {
+		fmt.Fprintf(o.g.Stderr, "benchy: old is %s (%s), built in a temporary worktree; new is your tree as it is\n", wt.Rev, wt.Commit[:min(12, len(wt.Commit))])
+		if old, err = buildSide(o, "old", wt.Path(), filepath.Join(tmp, "old")); err != nil {
+			return gotestError(fmt.Errorf("%s: %w", o.Against, err), o.g.Stderr)
+		}
+	}
+	perProcess := (o.Samples + o.Processes - 1) / o.Processes
+	plan := pipeline.Plan{
+		Settings: report.Settings{Bench: o.Bench, Samples: perProcess * o.Processes, SampleTime: o.SampleTime, GC: true,
+			Isolate: true, Window: o.Window},
+		CPU: o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
+		Package: strings.Join(importPaths(cur.bins), " "),
+	}
+	topts := gotest.Options{Bench: regexp.MustCompile(o.Bench), BenchText: o.Bench, SampleTime: o.SampleTime,
+		PerProcess: perProcess, GOMAXPROCS: runtime.GOMAXPROCS(0)}
+	var only []string // benchmarks of one side only, with --against
+	plan.Prepare = func(cpu int) ([]pipeline.Target, error) {
+		topts.CPU = cpu
+		news, err := calibrate(cur, topts)
+		if err != nil || old == nil {
+			return targets(news), err
+		}
+		olds, err := calibrate(old, topts)
+		if err != nil {
+			return nil, err
+		}
+		var ts []pipeline.Target
+		ts, only = pairs(olds, news)
+		if len(ts) == 0 {
+			return nil, fmt.Errorf("%w: no benchmark matching --bench %q is in both %s and your tree", pipeline.ErrUsage, o.Bench, o.Against)
+		}
+		return ts, nil
+	}
+	if old != nil {
+		plan.Group = 2 // each benchmark's old and new, interleaved
+	}
+	if o.Progress != nil {
+		p := newProgress(o.Progress, 1, &runOptions{Samples: o.Samples, SampleTime: o.SampleTime, Window: o.Window})
+		plan.Progress = p.update
+		if w != nil {
+			w.setBefore(p.clear)
+		}
+		defer p.clear()
+	}
+	r, err := pipeline.Run(plan, nil)
+	switch {
+	case errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil:
+		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
+	case errors.Is(err, pipeline.ErrUsage):
+		return &UsageError{Msg: strings.TrimPrefix(err.Error(), pipeline.ErrUsage.Error()+": ")}
+	case err != nil:
+		return gotestError(err, o.g.Stderr)
+	}
+	if old == nil {
+		if err := o.write(r, stdout, o.g.Stderr); err != nil {
+			return err
+		}
+		return runExit(r, o.Strict)
+	}
+	for _, name := range only {
+		fmt.Fprintf(o.g.Stderr, "benchy: %s: not compared\n", name)
+	}
+	return o.writeAgainst(r, wt, stdout)
+}
+
+// buildSide resolves the packages in dir and builds their test binaries
+// into out; a package with test files but no benchmark is skipped when
+// others have some.
+func buildSide(o *gotestOptions, label, dir, out string) (*side, error) {
+	pkgs, err := gotest.List(dir, o.Packages, o.BuildFlags)
+	if err != nil {
+		return nil, err
+	}
+	s := &side{label: label}
+	var none error
+	for _, p := range pkgs {
+		b, err := gotest.Build(p, out, o.BuildFlags)
+		var ue *gotest.UsageError
+		if errors.As(err, &ue) && len(pkgs) > 1 {
+			none = err
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.bins = append(s.bins, b)
+	}
+	if len(s.bins) == 0 {
+		return nil, none
+	}
+	return s, nil
+}
+
+// gotestError turns the gotest package's errors into the command's: a
+// build error prints the compiler's lines first; a usage error exits 2.
+func gotestError(err error, stderr io.Writer) error {
+	var be *gotest.BuildError
+	if errors.As(err, &be) {
+		fmt.Fprint(stderr, strings.TrimRight(be.Output, "\n")+"\n")
+		return &UsageError{Msg: err.Error()}
+	}
+	var ue *gotest.UsageError
+	if errors.As(err, &ue) {
+		return &UsageError{Msg: err.Error()}
+	}
+	return err
+}
+
+func importPaths(bins []*gotest.Binary) []string {
+	var out []string
+	for _, b := range bins {
+		out = append(out, b.Package.ImportPath)
+	}
+	return out
+}
+
+// calibrate calibrates every benchmark of a side; none matching is a
+// usage error.
+func calibrate(s *side, o gotest.Options) ([]*gotest.Target, error) {
+	var ts []*gotest.Target
+	for _, b := range s.bins {
+		t, err := gotest.Calibrate(b, o, len(s.bins) > 1)
+		if err != nil {
+			return nil, err
+		}
+		ts = append(ts, t...)
+	}
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("%w: no benchmark in %s matches --bench %q", pipeline.ErrUsage, strings.Join(importPaths(s.bins), " "), o.BenchText)
+	}
+	return ts, nil
+}
+
+func targets(ts []*gotest.Target) []pipeline.Target {
+	out := make([]pipeline.Target, len(ts))
+	for i, t := range ts {
+		out[i] = t
+	}
+	return out
+}
+
+// Prefixes that tell the sides apart in the one interleaved run (testing
+// puts no space in a benchmark's name).
+const (
+	oldPrefix = "old "
+	newPrefix = "new "
+)
+
+// pairs matches the benchmarks of the two sides by name, old first in each
+// pair, both at new's N (one N for both, so both time the same work per
+// sample); it returns what it could not match, one line each.
+func pairs(olds, news []*gotest.Target) ([]pipeline.Target, []string) {
+	byName := map[string]*gotest.Target{}
+	for _, t := range olds {
+		byName[t.Display] = t
+	}
+	inNew := map[string]bool{}
+	for _, n := range news {
+		inNew[n.Display] = true
+	}
+	var ts []pipeline.Target
+	var only []string
+	for _, t := range olds {
+		if !inNew[t.Display] {
+			only = append(only, t.Display+" is only in the old revision")
+		}
+	}
+	for _, n := range news {
+		o, ok := byName[n.Display]
+		if !ok {
+			only = append(only, n.Display+" is new (not in the old revision)")
+			continue
+		}
+		o.N = n.N
+		name := n.Display
+		o.Display, n.Display = oldPrefix+name, newPrefix+name
+		ts = append(ts, o, n)
+	}
+	return ts, only
+}
+
+// splitSides makes the result of an interleaved --against run into the
+// two results benchy compare would read: the same run, each with its
+// side's experiments.
+func splitSides(r *report.Result) (old, cur *report.Result) {
+	o, c := *r, *r
+	o.Experiments, c.Experiments = nil, nil
+	for _, e := range r.Experiments {
+		switch {
+		case strings.HasPrefix(e.Name, oldPrefix):
+			e.Name = strings.TrimPrefix(e.Name, oldPrefix)
+			o.Experiments = append(o.Experiments, e)
+		case strings.HasPrefix(e.Name, newPrefix):
+			e.Name = strings.TrimPrefix(e.Name, newPrefix)
+			c.Experiments = append(c.Experiments, e)
+		}
+	}
+	return &o, &c
+}
+
+// writeAgainst writes the comparison of the two revisions, as benchy
+// compare does, to --out or stdout.
+func (o *gotestOptions) writeAgainst(r *report.Result, wt *gotest.Worktree, stdout io.Writer) error {
+	old, cur := splitSides(r)
+	files, err := resultdiff.Results([]*report.Result{old}, []*report.Result{cur}, o.threshold)
+	if errors.Is(err, resultdiff.ErrNothingInCommon) {
+		return &ExitError{Code: ExitFailed, Msg: "nothing was measured on both sides"}
+	}
+	if err != nil {
+		return err
+	}
+	label := func(s string, x *report.Result) []fileSide { return sides([]string{s}, []*report.Result{x}) }
+	c := newComparison(label(fmt.Sprintf("%s (%s)", wt.Rev, wt.Commit[:min(12, len(wt.Commit))]), old),
+		label("working tree", cur), files, o.fail)
+	render := func(w io.Writer) error { return c.write(w, o.Format) }
+	if o.out != nil {
+		if _, err := o.out.WriteOrKeep(render); err != nil {
+			return &ExitError{Code: ExitFailed, Msg: err.Error()}
+		}
+		fmt.Fprintf(o.g.Stderr, "benchy: wrote %s\n", o.Out)
+	} else if err := render(stdout); err != nil {
+		return err
+	}
+	if r.Interrupted {
+		return nil
+	}
+	if err := c.exit(); err != nil {
+		return err
+	}
+	var failed []string
+	for _, e := range r.Experiments {
+		if e.Error != "" {
+			failed = append(failed, e.Name+": "+e.Error)
+		}
+	}
+	if len(failed) > 0 {
+		return &ExitError{Code: ExitFailed, Msg: units.Count(len(failed), "benchmark") + " failed: " + strings.Join(failed, "; ")}
+	}
+	return nil
+}

@@ -1,0 +1,380 @@
+//go:build linux
+
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/stats"
+	"github.com/benchy-dev/benchy/internal/target/gotest"
+)
+
+// gotestData is the module of honest and lying benchmarks.
+var gotestData, _ = filepath.Abs("../../testdata/gotest")
+
+// runBinaryIn runs the built benchy in dir.
+func runBinaryIn(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(benchyBinary(t), args...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run benchy %v: %v", args, err)
+	}
+	return stdout.String(), stderr.String(), code
+}
+
+// quick are settings that keep a gotest run short: numbers for structure,
+// not for reading.
+var quick = []string{"--samples", "4", "--processes", "2", "--sample-time", "10ms", "--window", "100ms"}
+
+func gotestJSON(t *testing.T, dir string, args ...string) (*report.Result, string, int) {
+	t.Helper()
+	// The settings first: the arguments may end with "--" and build flags.
+	stdout, stderr, code := runBinaryIn(t, dir, append(append(append([]string{"gotest"}, quick...), "--format", "json"), args...)...)
+	r, err := report.Decode(strings.NewReader(stdout))
+	if err != nil {
+		t.Fatalf("gotest %v: exit %d, not a result (%v)\nstderr: %s", args, code, err, stderr)
+	}
+	return r, stderr, code
+}
+
+func codes(e report.Experiment) []string {
+	var cs []string
+	for _, f := range e.Findings {
+		cs = append(cs, f.Code)
+	}
+	return cs
+}
+
+// The lies are caught with the right code, the honest benchmarks are not
+// accused of any, and every pinned sample ran on the measured CPU, in the
+// processes the JSON says.
+func TestGotestCatchesLies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	r, stderr, code := gotestJSON(t, gotestData, "./lies")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lies := map[string]string{
+		"SumDiscarded": gotest.CodeEmptyLoop,
+		"MulFolded":    gotest.CodeFolded,
+		"Setup":        gotest.CodeSetupInTimer,
+		"Parallel":     report.CodeNotPinned,
+	}
+	accusations := []string{gotest.CodeEmptyLoop, gotest.CodeFolded, gotest.CodeSetupInTimer, gotest.CodeDebugBuild,
+		report.CodeNotPinned, report.CodeNoLoadInLoop, report.CodeImpossible}
+	want := []string{"Sum", "SumLoop", "Sizes/small", "Sizes/large", "Alloc", "QuoteDiscarded", "SetupReset",
+		"SumDiscarded", "MulFolded", "Setup", "Parallel"}
+	var got []string
+	for _, e := range r.Experiments {
+		got = append(got, e.Name)
+		cs := codes(e)
+		if lie, ok := lies[e.Name]; ok {
+			if !slices.Contains(cs, lie) {
+				t.Errorf("%s: findings %v, want %s", e.Name, cs, lie)
+			}
+			continue
+		}
+		for _, a := range accusations {
+			if slices.Contains(cs, a) {
+				t.Errorf("%s is honest but accused of %s: %v", e.Name, a, e.Findings)
+			}
+		}
+		processes := map[int]bool{}
+		for _, s := range e.Samples {
+			processes[s.Process] = true
+			if s.CPU != r.CPU {
+				t.Errorf("%s: a sample ended on cpu%d, pinned to cpu%d", e.Name, s.CPU, r.CPU)
+			}
+		}
+		if len(e.Samples) != 4 || len(processes) != 2 {
+			t.Errorf("%s: %d samples from %d processes, want 4 from 2", e.Name, len(e.Samples), len(processes))
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("experiments %q, want %q", got, want)
+	}
+	for _, e := range r.Experiments {
+		switch e.Name {
+		case "Alloc":
+			if e.GC.AllocsPerOp != 1 || e.GC.BytesPerOp != 64 {
+				t.Errorf("Alloc: %v allocs/op, %v B/op, want 1 and 64", e.GC.AllocsPerOp, e.GC.BytesPerOp)
+			}
+		case "MulFolded":
+			if e.Verdict != report.VerdictNotBelievable {
+				t.Errorf("MulFolded: %s", e.Verdict)
+			}
+		}
+	}
+}
+
+// A benchmark that fails is reported with its message; the others run;
+// the exit is 1.
+func TestGotestFailingBenchmark(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	r, stderr, code := gotestJSON(t, gotestData, "./failing")
+	if code != ExitFailed || !strings.Contains(stderr, "the fixture is missing") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	for _, e := range r.Experiments {
+		switch e.Name {
+		case "Fatal":
+			if !strings.Contains(e.Error, "the fixture is missing") {
+				t.Errorf("Fatal: error %q", e.Error)
+			}
+		case "OK":
+			if e.Error != "" || len(e.Samples) != 4 {
+				t.Errorf("OK: error %q, %d samples", e.Error, len(e.Samples))
+			}
+		default:
+			t.Errorf("unexpected experiment %s", e.Name)
+		}
+	}
+}
+
+// A binary built to be debugged measures another program.
+func TestGotestDebugBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	r, _, _ := gotestJSON(t, gotestData, "./lies", "--bench", "^BenchmarkSum$", "--", "-gcflags=all=-N -l")
+	if len(r.Experiments) != 1 || !slices.Contains(codes(r.Experiments[0]), gotest.CodeDebugBuild) {
+		t.Errorf("no debug-build: %+v", r.Experiments)
+	}
+}
+
+// writeModule writes a module of files into a new directory.
+func writeModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// Every bad input exits 2 with one line saying what is wrong, before
+// anything is measured.
+func TestGotestBadInput(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list and go build")
+	}
+	broken := writeModule(t, map[string]string{
+		"go.mod":        "module example.com/broken\n\ngo 1.24\n",
+		"b.go":          "package broken\n",
+		"b_test.go":     "package broken\n\nimport \"testing\"\n\nfunc BenchmarkX(b *testing.B) {\n\tundefinedThing()\n}\n",
+		"nob/x.go":      "package nob\n",
+		"nob/x_test.go": "package nob\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n",
+	})
+	loose := writeModule(t, map[string]string{"x_test.go": "package x\n\nimport \"testing\"\n\nfunc BenchmarkX(b *testing.B) {}\n"})
+	tests := []struct {
+		name, dir string
+		args      []string
+		want      string
+	}{
+		{"no such package", gotestData, []string{"./nosuch"}, "nosuch"},
+		{"no test files", gotestData, []string{"./notests"}, "has no test files"},
+		{"no benchmark matches", gotestData, []string{"./failing", "--bench", "NoSuchBench"}, `no benchmark in example.com/gotestdata/failing matches --bench "NoSuchBench"`},
+		{"bad regexp", gotestData, []string{"--bench", "("}, "not a Go regular expression"},
+		{"build error", broken, nil, "does not build"},
+		{"no benchmark at all", broken, []string{"./nob"}, "has no benchmarks"},
+		{"not in a module", loose, nil, "module"},
+		{"not a git repository", gotestData, []string{"./lies", "--against", "HEAD"}, ""},
+		{"fail without against", gotestData, []string{"--fail-on-regression", "5%"}, "give --against REV too"},
+		{"processes over samples", gotestData, []string{"--samples", "2", "--processes", "3"}, "--processes 3"},
+		{"bad format", gotestData, []string{"--format", "html"}, "valid"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "not a git repository" {
+				// testdata is inside benchy's repository: copy it out.
+				tt.dir = writeModule(t, map[string]string{"go.mod": "module example.com/nogit\n\ngo 1.24\n",
+					"x_test.go": "package x\n\nimport \"testing\"\n\nfunc BenchmarkX(b *testing.B) {}\n"})
+				tt.args, tt.want = []string{"--against", "HEAD"}, "not in a git repository"
+			}
+			stdout, stderr, code := runBinaryIn(t, tt.dir, append(append([]string{"gotest"}, quick...), tt.args...)...)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			last := lines[len(lines)-1]
+			if code != ExitUsage || !strings.HasPrefix(last, "benchy: ") || !strings.Contains(last, tt.want) || stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and a last line with %q", code, stdout, stderr, tt.want)
+			}
+			if tt.name == "build error" && !strings.Contains(stderr, filepath.Join(broken, "b_test.go")+":6") &&
+				!strings.Contains(stderr, "./b_test.go:6") {
+				t.Errorf("the compiler's line does not name the user's file:\n%s", stderr)
+			}
+		})
+	}
+}
+
+// git runs git in dir, failing the test on an error.
+func gitIn(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+const againstBench = `package work
+
+import "testing"
+
+var sink int
+
+var data = make([]int, 2000)
+
+func BenchmarkWork(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink = Work(data)
+	}
+}
+`
+
+// --against on a repository of its own: a real slowdown is found, a change
+// of comments only is not, and the tree is as it was afterwards.
+func TestGotestAgainst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two revisions and measures them")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	work := func(passes int, comment string) string {
+		return "package work\n\n" + comment + "// Work sums xs.\nfunc Work(xs []int) int {\n\ts := 0\n\tfor p := 0; p < " +
+			strings.Repeat("1+", passes-1) + "1; p++ {\n\t\tfor _, x := range xs {\n\t\t\ts += x ^ p\n\t\t}\n\t}\n\treturn s\n}\n"
+	}
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/work\n\ngo 1.24\n",
+		"work.go": work(1, ""), "work_test.go": againstBench})
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "add", ".")
+	gitIn(t, dir, "commit", "-q", "-m", "one pass")
+	args := []string{"gotest", "--against", "HEAD", "--samples", "12", "--processes", "4", "--sample-time", "10ms", "--window", "100ms", "--format", "json"}
+
+	t.Run("slower", func(t *testing.T) {
+		if err := os.WriteFile(filepath.Join(dir, "work.go"), []byte(work(2, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, code := runBinaryIn(t, dir, append(args, "--fail-on-regression", "10%")...)
+		c := decodeComparison(t, stdout, stderr)
+		if code != ExitFailed || len(c.Rows) != 1 || c.Rows[0].Verdict != "slower" {
+			t.Errorf("exit %d, rows %+v\nstderr: %s", code, c.Rows, stderr)
+		}
+	})
+	t.Run("comments only", func(t *testing.T) {
+		if err := os.WriteFile(filepath.Join(dir, "work.go"), []byte(work(1, "// A comment changed.\n")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		stdout, stderr, code := runBinaryIn(t, dir, args...)
+		c := decodeComparison(t, stdout, stderr)
+		if code != 0 || len(c.Rows) != 1 || c.Rows[0].Verdict == "slower" || c.Rows[0].Verdict == "faster" {
+			t.Errorf("exit %d, rows %+v\nstderr: %s", code, c.Rows, stderr)
+		}
+	})
+	if st := gitIn(t, dir, "status", "--porcelain"); st != " M work.go\n" {
+		t.Errorf("git status after the runs:\n%s", st)
+	}
+	if wt := gitIn(t, dir, "worktree", "list"); strings.Count(wt, "\n") != 1 {
+		t.Errorf("worktrees left:\n%s", wt)
+	}
+	if stash := gitIn(t, dir, "stash", "list"); stash != "" {
+		t.Errorf("stash: %s", stash)
+	}
+}
+
+func decodeComparison(t *testing.T, stdout, stderr string) comparison {
+	t.Helper()
+	var c comparison
+	if err := json.Unmarshal([]byte(stdout), &c); err != nil {
+		t.Fatalf("not a comparison: %v\nstdout: %s\nstderr: %s", err, stdout, stderr)
+	}
+	return c
+}
+
+// benchy's median of an honest benchmark agrees with go test -bench's on
+// the same CPU: within 25%, the noise of these machines allowing.
+func TestGotestAgreesWithGoTest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test -bench")
+	}
+	if _, err := exec.LookPath("taskset"); err != nil {
+		t.Skip("no taskset")
+	}
+	r, stderr, code := gotestJSON(t, gotestData, "./lies", "--bench", "^BenchmarkSum$")
+	if code != 0 || len(r.Experiments) != 1 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	ours := r.Experiments[0].Stats.Median
+	cmd := exec.Command("taskset", "-c", strconv.Itoa(r.CPU), "go", "test", "-run", "^$", "-bench", "^BenchmarkSum$",
+		"-benchtime", "10ms", "-count", "4", "./lies")
+	cmd.Dir = gotestData
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+	var theirs []float64
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 4 && strings.HasPrefix(f[0], "BenchmarkSum") && f[3] == "ns/op" {
+			if v, err := strconv.ParseFloat(f[2], 64); err == nil {
+				theirs = append(theirs, v)
+			}
+		}
+	}
+	if len(theirs) == 0 {
+		t.Fatalf("no result lines:\n%s", out)
+	}
+	ratio := ours / stats.Median(theirs)
+	t.Logf("benchy %.1f ns/op, go test %.1f ns/op (%v): ratio %.2f", ours, stats.Median(theirs), theirs, ratio)
+	if ratio < 0.8 || ratio > 1.25 {
+		t.Errorf("benchy's median %.1f ns/op is %.2fx go test's %.1f", ours, ratio, stats.Median(theirs))
+	}
+}
+
+// The standard library's benchmarks of calls whose result is discarded
+// (strconv.BenchmarkQuote) are honest: the call is not inlined.
+func TestGotestStandardLibraryNotAccused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds strconv's tests")
+	}
+	r, stderr, code := gotestJSON(t, gotestData, "strconv", "--bench", "^Benchmark(Quote|QuoteRune|AppendFloat)$")
+	if code != 0 || len(r.Experiments) == 0 {
+		t.Fatalf("exit %d, %d experiments: %s", code, len(r.Experiments), stderr)
+	}
+	for _, e := range r.Experiments {
+		for _, c := range []string{gotest.CodeEmptyLoop, gotest.CodeFolded, report.CodeNoLoadInLoop, report.CodeImpossible} {
+			if slices.Contains(codes(e), c) {
+				t.Errorf("%s accused of %s: %v", e.Name, c, e.Findings)
+			}
+		}
+	}
+}

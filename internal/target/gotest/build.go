@@ -1,0 +1,224 @@
+// Package gotest measures a Go package's own testing.B benchmarks the
+// benchy way, without changing a line of the user's code: each package's
+// test binary is built with `go test -c`, its test files rewritten through
+// -overlay so every benchmark runs on a pinned thread (Rewrite,
+// helperSource); testing's own ramp calibrates one iteration count per
+// benchmark; and a target's sample batch is one process of the binary
+// running the benchmark a few times at that count. The process is the
+// unit: each has its own heap and layout, and benchy compares process
+// medians (see compare.Runs).
+package gotest
+
+import (
+	"bytes"
+	"debug/buildinfo"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// Package is a Go package with test files, as go list describes it.
+type Package struct {
+	ImportPath   string
+	Dir          string
+	Name         string
+	TestGoFiles  []string
+	XTestGoFiles []string
+	Module       *struct{ Path, Dir string }
+	Standard     bool // a package of Go's standard library: no module
+	Error        *struct{ Err string }
+}
+
+// UsageError is a problem with what the user asked for (a package that
+// does not exist, a build error, no benchmark): nothing was measured.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+func usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
+
+// List resolves the package patterns in dir (go list, with the build
+// flags), every package with test files; one without any is an error.
+func List(dir string, patterns, buildFlags []string) ([]Package, error) {
+	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Name,TestGoFiles,XTestGoFiles,Module,Standard,Error"}, buildFlags...)
+	cmd := exec.Command("go", append(args, patterns...)...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, usagef("go list %s: %s", strings.Join(patterns, " "), firstLine(stderr.String(), err))
+	}
+	var pkgs []Package
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p Package
+		if err := dec.Decode(&p); err != nil {
+			return nil, fmt.Errorf("go list: %w", err)
+		}
+		if p.Error != nil {
+			return nil, usagef("%s", firstLine(p.Error.Err, nil))
+		}
+		if p.Module == nil && !p.Standard {
+			return nil, usagef("%s is not in a module: benchy gotest builds with modules (go mod init)", p.Dir)
+		}
+		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 {
+			return nil, usagef("%s has no test files, so no benchmarks", p.ImportPath)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) == 0 {
+		return nil, usagef("no package matches %s", strings.Join(patterns, " "))
+	}
+	return pkgs, nil
+}
+
+// firstLine is the first line of a go command's error output.
+func firstLine(s string, err error) string {
+	s = strings.TrimSpace(s)
+	if s == "" && err != nil {
+		return err.Error()
+	}
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimPrefix(line, "go: ")
+}
+
+// A Binary is a package's test binary, built with every benchmark wrapped.
+type Binary struct {
+	Package Package
+	Path    string
+	// Debug, when not empty, says the binary was built to be debugged or
+	// instrumented (-N -l, -race, -cover, -asan, -msan): it measures
+	// another program than the one that ships.
+	Debug string
+}
+
+// BuildError is a build that failed: the compiler's lines (pointing at the
+// user's files), then one line.
+type BuildError struct {
+	Package string
+	Output  string
+}
+
+func (e *BuildError) Error() string {
+	return fmt.Sprintf("%s: the test binary does not build (the compiler's messages are above)", e.Package)
+}
+
+// Build builds p's test binary into dir, with its test files rewritten
+// (through an overlay: the user's files are only read) and the helper
+// added to every test package that has benchmarks. It returns an error
+// without building when p has no benchmark at all.
+func Build(p Package, dir string, buildFlags []string) (*Binary, error) {
+	overlay := map[string]string{}
+	names := map[string]bool{} // the package names that got a benchmark
+	var firstErr error
+	for _, name := range append(append([]string(nil), p.TestGoFiles...), p.XTestGoFiles...) {
+		path := filepath.Join(p.Dir, name)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		out, pkg, changed, err := Rewrite(path, src)
+		if err != nil {
+			firstErr = cmpErr(firstErr, err) // the compiler says it better: build anyway
+			continue
+		}
+		if !changed {
+			continue
+		}
+		tmp := filepath.Join(dir, "src", p.ImportPath, name)
+		if err := writeFile(tmp, out); err != nil {
+			return nil, err
+		}
+		overlay[path] = tmp
+		names[pkg] = true
+	}
+	if len(names) == 0 && firstErr == nil {
+		return nil, usagef("%s has no benchmarks (no func BenchmarkXxx(*testing.B) in its test files)", p.ImportPath)
+	}
+	for pkg := range names {
+		name := strings.TrimSuffix(helperFile, "_test.go") + "_" + pkg + "_test.go"
+		tmp := filepath.Join(dir, "src", p.ImportPath, name)
+		if err := writeFile(tmp, helper(pkg)); err != nil {
+			return nil, err
+		}
+		overlay[filepath.Join(p.Dir, name)] = tmp
+	}
+	ov, err := json.Marshal(map[string]any{"Replace": overlay})
+	if err != nil {
+		return nil, err
+	}
+	ovPath := filepath.Join(dir, "overlay-"+strings.ReplaceAll(p.ImportPath, "/", "_")+".json")
+	if err := os.WriteFile(ovPath, ov, 0o600); err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(dir, strings.ReplaceAll(p.ImportPath, "/", "_")+".test")
+	args := append([]string{"test", "-c", "-o", bin, "-overlay", ovPath}, buildFlags...)
+	cmd := exec.Command("go", append(args, ".")...)
+	cmd.Dir = p.Dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		msg := string(out)
+		for orig, tmp := range overlay { // the compiler names the copies: name the user's files
+			msg = strings.ReplaceAll(msg, tmp, orig)
+			if rel, err := filepath.Rel(p.Dir, tmp); err == nil {
+				o, _ := filepath.Rel(p.Dir, orig)
+				msg = strings.ReplaceAll(msg, rel, o)
+			}
+		}
+		return nil, &BuildError{Package: p.ImportPath, Output: msg}
+	}
+	b := &Binary{Package: p, Path: bin}
+	b.Debug = debugBuild(bin)
+	return b, nil
+}
+
+func cmpErr(first, err error) error {
+	if first != nil {
+		return first
+	}
+	return err
+}
+
+func writeFile(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o600)
+}
+
+// debugBuild says how the binary at path was built to be debugged or
+// instrumented, from its build information; "" for a normal build.
+func debugBuild(path string) string {
+	bi, err := buildinfo.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	var why []string
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "-gcflags" && (hasFlag(s.Value, "-N") || hasFlag(s.Value, "-l")):
+			why = append(why, "-gcflags="+s.Value+" (optimisations or inlining off)")
+		case (s.Key == "-race" || s.Key == "-cover" || s.Key == "-asan" || s.Key == "-msan") && s.Value == "true":
+			why = append(why, s.Key)
+		}
+	}
+	return strings.Join(why, ", ")
+}
+
+// hasFlag reports whether a -gcflags value holds flag ("all=-N -l" has
+// -N and -l).
+func hasFlag(value, flag string) bool {
+	for _, f := range strings.Fields(value) {
+		if _, rest, ok := strings.Cut(f, "="); ok {
+			f = rest
+		}
+		if f == flag {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,107 @@
+package gotest
+
+import (
+	"go/parser"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// The thread's CPU time stands for the timed work only when the call was
+// all timed and did not block; else the time other tasks cost is read
+// from the run delay.
+func TestOnCPU(t *testing.T) {
+	c := func(cpu, vcs int64) map[string]int64 {
+		return map[string]int64{counters.ThreadCPU: cpu, harness.CounterVoluntaryCS: vcs, harness.CounterRunDelay: 10}
+	}
+	tests := []struct {
+		name    string
+		x       Record
+		keepCPU bool
+	}{
+		{"all timed", Record{Ns: 10_000_000, Wall: 10_040_000, Counters: c(9_990_000, 0)}, true},
+		{"setup before ResetTimer", Record{Ns: 10_000_000, Wall: 15_000_000, Counters: c(14_990_000, 0)}, false},
+		{"short call, small slack", Record{Ns: 1_000_000, Wall: 1_040_000, Counters: c(1_030_000, 0)}, true},
+		{"blocked", Record{Ns: 10_000_000, Wall: 10_000_000, Counters: c(5_000_000, 3)}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := onCPU(tt.x)
+			_, has := got[counters.ThreadCPU]
+			if has != tt.keepCPU {
+				t.Errorf("thread-cpu-ns kept %v, want %v: %v", has, tt.keepCPU, got)
+			}
+			if !tt.keepCPU && got[CounterCallCPU] != tt.x.Counters[counters.ThreadCPU] {
+				t.Errorf("call-cpu-ns %d, want %d", got[CounterCallCPU], tt.x.Counters[counters.ThreadCPU])
+			}
+			if _, ok := tt.x.Counters[CounterCallCPU]; ok {
+				t.Error("the record's own counters were changed")
+			}
+		})
+	}
+}
+
+// testing's output: every result line with every unit (benchfmt converts
+// ns/op and keeps B/op as it is), and the failed benchmarks with their
+// messages.
+func TestParseOutput(t *testing.T) {
+	out := []byte(`goos: linux
+BenchmarkA-2   	  100000	        32.21 ns/op	      64 B/op	       1 allocs/op	  3.5 widgets/op
+BenchmarkB/sub_x-8   	  10	        100 ns/op
+--- FAIL: BenchmarkC-2
+    c_test.go:9: the fixture is missing
+    c_test.go:10: and more
+--- FAIL: BenchmarkD/x-2
+    d_test.go:3: boom
+FAIL
+`)
+	lines, failed := parseOutput(out)
+	if len(lines) != 2 {
+		t.Fatalf("lines %+v", lines)
+	}
+	a := lines[0]
+	if a.Name != "BenchmarkA" || a.N != 100000 || a.Values["ns/op"] != 32.21 || a.Values["B/op"] != 64 ||
+		a.Values["allocs/op"] != 1 || a.Values["widgets/op"] != 3.5 {
+		t.Errorf("line A %+v", a)
+	}
+	if lines[1].Name != "BenchmarkB/sub_x" {
+		t.Errorf("line B %+v", lines[1])
+	}
+	if failed["BenchmarkC"] != "c_test.go:9: the fixture is missing\nc_test.go:10: and more" || failed["BenchmarkD/x"] != "d_test.go:3: boom" || len(failed) != 2 {
+		t.Errorf("failed %q", failed)
+	}
+}
+
+func FuzzParseOutput(f *testing.F) {
+	f.Add([]byte("BenchmarkA-2 10 5 ns/op 3 B/op\n--- FAIL: BenchmarkB\n    x\n"))
+	f.Add([]byte("--- FAIL: \n    \n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		lines, _ := parseOutput(b)
+		for _, l := range lines {
+			if l.Values == nil {
+				t.Fatal("a line without values")
+			}
+		}
+	})
+}
+
+// The benchmark regexp runs exactly one benchmark, level by level.
+func TestBenchRegexp(t *testing.T) {
+	if got := benchRegexp("BenchmarkX/a.b(c)"); got != `^BenchmarkX$/^a\.b\(c\)$` {
+		t.Errorf("benchRegexp = %q", got)
+	}
+}
+
+func TestBenchCond(t *testing.T) {
+	// forLines reads a file; benchCond is the rule it applies.
+	for src, want := range map[string]bool{"i < b.N": true, "b.Loop()": true, "i < n": false, "pb.Next()": false} {
+		e, err := parser.ParseExpr(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := benchCond(e); got != want {
+			t.Errorf("benchCond(%s) = %v, want %v", src, got, want)
+		}
+	}
+}

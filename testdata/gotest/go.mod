@@ -1,0 +1,3 @@
+module example.com/gotestdata
+
+go 1.24

@@ -1,0 +1,102 @@
+package lies
+
+import (
+	"testing"
+	"time"
+)
+
+var (
+	sink  int
+	bsink []byte
+)
+
+// Honest benchmarks: every one must be believed.
+
+func BenchmarkSum(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink = Sum(Data)
+	}
+}
+
+func BenchmarkSumLoop(b *testing.B) {
+	for b.Loop() {
+		sink = Sum(Data)
+	}
+}
+
+func BenchmarkSizes(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(map[int]string{10: "small", 1000: "large"}[n], func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				sink = Sum(Data[:n])
+			}
+		})
+	}
+}
+
+func BenchmarkAlloc(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		bsink = make([]byte, 64)
+	}
+}
+
+// BenchmarkQuoteDiscarded discards the result of a call that is not
+// inlined: the call still runs, and the benchmark is honest.
+func BenchmarkQuoteDiscarded(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		Quote("hello, world")
+	}
+}
+
+// BenchmarkSetupReset has an expensive setup, and resets the timer.
+func BenchmarkSetupReset(b *testing.B) {
+	spin(5 * time.Millisecond)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		sink = Sum(Data)
+	}
+}
+
+// Lying benchmarks: each must be caught.
+
+// BenchmarkSumDiscarded: Sum is inlined and its result discarded, so the
+// compiler deletes the work (empty-loop).
+func BenchmarkSumDiscarded(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		Sum(Data)
+	}
+}
+
+// BenchmarkMulFolded: the product of constants is computed while compiling
+// (folded).
+func BenchmarkMulFolded(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sink = Mul(3, 4)
+	}
+}
+
+// BenchmarkSetup times its setup: no b.ResetTimer (setup-in-timer).
+func BenchmarkSetup(b *testing.B) {
+	spin(5 * time.Millisecond)
+	for i := 0; i < b.N; i++ {
+		sink = Sum(Data)
+	}
+}
+
+// BenchmarkParallel cannot be pinned (not-pinned).
+func BenchmarkParallel(b *testing.B) {
+	b.RunParallel(func(pb *testing.PB) {
+		s := 0
+		for pb.Next() {
+			s += Sum(Data)
+		}
+		sink = s
+	})
+}
+
+// spin keeps the CPU busy for d, as a real setup would.
+func spin(d time.Duration) {
+	for start := time.Now(); time.Since(start) < d; {
+		sink += Sum(Data)
+	}
+}
