@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -15,6 +16,7 @@ import (
 type asmOptions struct {
 	Experiment string
 	Format     string
+	Binary     string // a compiled program (a test binary): NAME is a function of it
 }
 
 func init() { commands = append(commands, newAsmCmd) }
@@ -22,17 +24,22 @@ func init() { commands = append(commands, newAsmCmd) }
 func newAsmCmd(g *globalOptions) *cobra.Command {
 	opts := &asmOptions{}
 	cmd := &cobra.Command{
-		Use:   "asm EXPERIMENT",
+		Use:   "asm EXPERIMENT | asm --binary FILE BENCHMARK",
 		Short: "Show the machine code of an experiment's measured loop",
 		Long: `asm disassembles the loop of an experiment from benchy's own executable,
 marks its loops, follows the calls made from them one level, and says in one
 line what the innermost loop does. A loop that loads nothing has not read its
-input: the time it measures is not the time of the work.`,
+input: the time it measures is not the time of the work.
+
+With --binary, the function is read from a compiled Go program instead: a
+test binary (go test -c) and a benchmark's name (BenchmarkSum, or Sum), or
+any function by its full name.`,
 		Example: `  benchy asm sum/unused
-  benchy asm sum/sink --format json`,
+  benchy asm sum/sink --format json
+  go test -c -o pkg.test && benchy asm --binary pkg.test BenchmarkSum`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return Usagef("benchy asm takes one experiment name (see benchy list)")
+				return Usagef("benchy asm takes one experiment name (see benchy list), or with --binary one function")
 			}
 			return nil
 		},
@@ -45,6 +52,7 @@ input: the time it measures is not the time of the work.`,
 		},
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text or json")
+	cmd.Flags().StringVar(&opts.Binary, "binary", "", "read the function from the Go program `FILE` (a test binary)")
 	return cmd
 }
 
@@ -56,12 +64,24 @@ type asmReport struct {
 }
 
 func asmRun(opts *asmOptions, g *globalOptions, w io.Writer) error {
-	wl, ok := lookup(g.Experiments, opts.Experiment)
-	if !ok {
-		return Usagef("unknown experiment %q (benchy list shows them)", opts.Experiment)
+	var l *asm.Listing
+	var err error
+	name, title := opts.Experiment, ""
+	if opts.Binary != "" {
+		if name, err = binaryFunc(opts.Binary, opts.Experiment); err != nil {
+			return err
+		}
+		l, err = asm.InspectFile(opts.Binary, name)
+		title = name + " in " + opts.Binary
+	} else {
+		wl, ok := lookup(g.Experiments, opts.Experiment)
+		if !ok {
+			return Usagef("unknown experiment %q (benchy list shows them)", opts.Experiment)
+		}
+		l, err = asm.Inspect(wl.Loop)
+		name, title = wl.Name, wl.Name+": "+wl.Description
 	}
-	l, err := asm.Inspect(wl.Loop)
-	if errors.Is(err, asm.ErrUnsupportedArch) {
+	if errors.Is(err, asm.ErrUnsupportedArch) || err != nil && opts.Binary != "" {
 		return Usagef("%v", err)
 	}
 	if err != nil {
@@ -70,10 +90,37 @@ func asmRun(opts *asmOptions, g *globalOptions, w io.Writer) error {
 	if opts.Format == "json" {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(asmReport{Experiment: wl.Name, Summary: l.Summary(), Listing: l})
+		return enc.Encode(asmReport{Experiment: name, Summary: l.Summary(), Listing: l})
 	}
-	if _, err := fmt.Fprintf(w, "%s: %s\n\n", wl.Name, wl.Description); err != nil {
+	if _, err := fmt.Fprintf(w, "%s\n\n", title); err != nil {
 		return err
 	}
 	return asm.WriteText(w, l)
+}
+
+// binaryFunc is the symbol a name given with --binary stands for: a full
+// name as it is, else a benchmark (BenchmarkSum, or Sum) of the binary's
+// packages. Several matches are a usage error that lists them.
+func binaryFunc(path, name string) (string, error) {
+	all, err := asm.FuncNames(path, "")
+	if err != nil {
+		return "", Usagef("--binary %s: %v", path, err)
+	}
+	var matches []string
+	for _, f := range all {
+		switch {
+		case f == name:
+			return f, nil
+		case strings.HasSuffix(f, "."+name) && strings.Contains(name, "Benchmark"),
+			strings.HasSuffix(f, ".Benchmark"+name):
+			matches = append(matches, f)
+		}
+	}
+	switch len(matches) {
+	case 1:
+		return matches[0], nil
+	case 0:
+		return "", Usagef("--binary %s: no function %s, nor a benchmark of that name (give the full name, e.g. example.com/pkg.BenchmarkSum)", path, name)
+	}
+	return "", Usagef("--binary %s: %s is any of %s: give the full name", path, name, strings.Join(matches, ", "))
 }

@@ -378,3 +378,24 @@ func TestGotestStandardLibraryNotAccused(t *testing.T) {
 		}
 	}
 }
+
+// benchy asm reads a benchmark's loop from a test binary.
+func TestAsmBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	bin := filepath.Join(t.TempDir(), "lies.test")
+	cmd := exec.Command("go", "test", "-c", "-o", bin, "./lies")
+	cmd.Dir = gotestData
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c: %v\n%s", err, out)
+	}
+	stdout, stderr, code := runBinary(t, "asm", "--binary", bin, "SumDiscarded")
+	if code != 0 || !strings.Contains(stdout, "lies.BenchmarkSumDiscarded") || !strings.Contains(stdout, "only counts") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	_, stderr, code = runBinary(t, "asm", "--binary", bin, "Nope")
+	if code != ExitUsage || !strings.Contains(stderr, "no function Nope") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
