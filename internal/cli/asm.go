@@ -24,7 +24,7 @@ func init() { commands = append(commands, newAsmCmd) }
 func newAsmCmd(g *globalOptions) *cobra.Command {
 	opts := &asmOptions{}
 	cmd := &cobra.Command{
-		Use:   "asm EXPERIMENT | asm --binary FILE BENCHMARK",
+		Use:   "asm EXPERIMENT",
 		Short: "Show the machine code of an experiment's measured loop",
 		Long: `asm disassembles the loop of an experiment from benchy's own executable,
 marks its loops, follows the calls made from them one level, and says in one

@@ -38,8 +38,9 @@ type gotestOptions struct {
 	Fail       string // --fail-on-regression, with --against
 	Window     time.Duration
 
+	Dir             string // -C: where the packages are resolved (default: the working directory)
 	threshold, fail float64
-	dir             string // where the packages are resolved: the working directory
+	dir             string // Dir, absolute
 
 	Stop     <-chan struct{}
 	Progress io.Writer
@@ -85,7 +86,8 @@ for both: the output is benchy compare's.`,
   benchy gotest strconv --bench 'Quote$'
   benchy gotest --against HEAD                   # did my change make it slower?
   benchy gotest --against main --fail-on-regression 5% --format markdown
-  benchy gotest ./codec -- -tags purego`,
+  benchy gotest ./codec -- -tags purego
+  benchy gotest -C ~/src/mymodule ./...`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			dash := cmd.ArgsLenAtDash()
 			if dash >= 0 {
@@ -124,6 +126,7 @@ for both: the output is benchy compare's.`,
 		},
 	}
 	f := cmd.Flags()
+	f.StringVarP(&opts.Dir, "dir", "C", ".", "resolve the packages in `DIR`, as go -C does")
 	f.StringVar(&opts.Bench, "bench", ".", "run the benchmarks matching `REGEXP`, as go test -bench (sub-benchmarks too)")
 	intFlag(f, &opts.CPU, "cpu", -1, "pin the benchmarks to CPU `N` (default: benchy chooses)")
 	f.Lookup("cpu").DefValue = ""
@@ -176,10 +179,11 @@ func (o *gotestOptions) validate() (err error) {
 			return err
 		}
 	}
-	if o.dir == "" {
-		if o.dir, err = os.Getwd(); err != nil {
-			return err
-		}
+	if o.dir, err = filepath.Abs(o.Dir); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(o.dir); err != nil || !fi.IsDir() {
+		return Usagef("-C %s: not a directory", o.Dir)
 	}
 	return nil
 }

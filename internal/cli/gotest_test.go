@@ -15,7 +15,6 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/stats"
-	"github.com/benchy-dev/benchy/internal/target/gotest"
 )
 
 // gotestData is the module of honest and lying benchmarks.
@@ -73,12 +72,12 @@ func TestGotestCatchesLies(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lies := map[string]string{
-		"SumDiscarded": gotest.CodeEmptyLoop,
-		"MulFolded":    gotest.CodeFolded,
-		"Setup":        gotest.CodeSetupInTimer,
+		"SumDiscarded": report.CodeEmptyLoop,
+		"MulFolded":    report.CodeFolded,
+		"Setup":        report.CodeSetupInTimer,
 		"Parallel":     report.CodeNotPinned,
 	}
-	accusations := []string{gotest.CodeEmptyLoop, gotest.CodeFolded, gotest.CodeSetupInTimer, gotest.CodeDebugBuild,
+	accusations := []string{report.CodeEmptyLoop, report.CodeFolded, report.CodeSetupInTimer, report.CodeDebugBuild,
 		report.CodeNotPinned, report.CodeNoLoadInLoop, report.CodeImpossible}
 	want := []string{"Sum", "SumLoop", "Sizes/small", "Sizes/large", "Alloc", "QuoteDiscarded", "SetupReset",
 		"SumDiscarded", "MulFolded", "Setup", "Parallel"}
@@ -157,7 +156,7 @@ func TestGotestDebugBuild(t *testing.T) {
 		t.Skip("builds and runs a test binary")
 	}
 	r, _, _ := gotestJSON(t, gotestData, "./lies", "--bench", "^BenchmarkSum$", "--", "-gcflags=all=-N -l")
-	if len(r.Experiments) != 1 || !slices.Contains(codes(r.Experiments[0]), gotest.CodeDebugBuild) {
+	if len(r.Experiments) != 1 || !slices.Contains(codes(r.Experiments[0]), report.CodeDebugBuild) {
 		t.Errorf("no debug-build: %+v", r.Experiments)
 	}
 }
@@ -371,7 +370,7 @@ func TestGotestStandardLibraryNotAccused(t *testing.T) {
 		t.Fatalf("exit %d, %d experiments: %s", code, len(r.Experiments), stderr)
 	}
 	for _, e := range r.Experiments {
-		for _, c := range []string{gotest.CodeEmptyLoop, gotest.CodeFolded, report.CodeNoLoadInLoop, report.CodeImpossible} {
+		for _, c := range []string{report.CodeEmptyLoop, report.CodeFolded, report.CodeNoLoadInLoop, report.CodeImpossible} {
 			if slices.Contains(codes(e), c) {
 				t.Errorf("%s accused of %s: %v", e.Name, c, e.Findings)
 			}

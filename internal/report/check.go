@@ -70,8 +70,13 @@ func CheckExperiment(e Experiment, f Facts) []finding.Finding {
 	add(checkShortSamples(e, f))
 	add(checkUnstable(st))
 	add(checkOutliers(e))
-	add(checkFirstSlow(e))
-	add(checkDrift(e))
+	if !multiProcess(e) {
+		// Samples from several processes differ by process (heap, layout):
+		// the first of the next process is not a late sample of this
+		// one. The process is the unit of their intervals instead.
+		add(checkFirstSlow(e))
+		add(checkDrift(e))
+	}
 	if e.Kind != KindProcess {
 		// A program waits (sleeps, reads, waits for its children) and
 		// maps its memory at start-up as part of its work: time off the
@@ -95,6 +100,17 @@ func CheckExperiment(e Experiment, f Facts) []finding.Finding {
 		finiteEvidence(x.Evidence)
 	}
 	return fs
+}
+
+// multiProcess reports whether e's samples come from more than one
+// process.
+func multiProcess(e Experiment) bool {
+	for _, s := range e.Samples {
+		if s.Process != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // finiteEvidence replaces infinite and NaN numbers, which JSON cannot

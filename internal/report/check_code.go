@@ -17,6 +17,13 @@ const (
 	// CodeCPUShared is an environment finding: another benchy process
 	// held the measured CPU's lock.
 	CodeCPUShared = "cpu-shared"
+	// The findings of a Go benchmark (benchy gotest): its loop only
+	// counts, or stores a constant; its setup is timed; its binary was
+	// built to be debugged.
+	CodeEmptyLoop    = "empty-loop"
+	CodeFolded       = "folded"
+	CodeSetupInTimer = "setup-in-timer"
+	CodeDebugBuild   = "debug-build"
 )
 
 // CodeFindings judges the machine code of an experiment's measured loop:

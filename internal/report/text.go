@@ -150,7 +150,11 @@ func settingsLine(r *Result) string {
 	if r.GOMAXPROCS > 0 {
 		parts = append(parts, fmt.Sprintf("GOMAXPROCS %d", r.GOMAXPROCS))
 	}
-	parts = append(parts, fmt.Sprintf("%d samples of at least %v after %v warm-up", st.Samples, st.SampleTime, st.Warmup))
+	if ok, _ := benchmarks(r); ok {
+		parts = append(parts, sampleSettings(r, "of at least"))
+	} else {
+		parts = append(parts, fmt.Sprintf("%d samples of at least %v after %v warm-up", st.Samples, st.SampleTime, st.Warmup))
+	}
 	if st.Iters > 0 {
 		parts = append(parts, fmt.Sprintf("%d iterations per sample (fixed)", st.Iters))
 	} else {

@@ -31,8 +31,15 @@ func (o Options) width() int {
 	return o.Width
 }
 
-// counterMaxRSS is the peak RSS of a run of a program, in KiB.
-const counterMaxRSS = "max-rss-kb"
+// counterMaxRSS is the peak RSS of a run of a program, in KiB, and
+// counterRSSFloor the least it can read: the RSS of the process that
+// started it (command.CounterRSSFloor). A peak within rssFloorSlackKB of
+// the floor is the floor, not the program's.
+const (
+	counterMaxRSS   = "max-rss-kb"
+	counterRSSFloor = "rss-floor-kb"
+	rssFloorSlackKB = 256
+)
 
 // OnCPUMaterial: the on-CPU time per op is shown beside the wall time when
 // the two medians of an experiment differ by more than 2%.
@@ -112,6 +119,31 @@ func processes(r *Result) bool {
 	return len(r.Experiments) > 0
 }
 
+// benchmarks reports whether every experiment of r is a Go benchmark,
+// and how many processes of its test binary took the samples.
+func benchmarks(r *Result) (bool, int) {
+	n := 0
+	for _, e := range r.Experiments {
+		if e.Kind != KindBenchmark {
+			return false, 0
+		}
+		for _, s := range e.Samples {
+			n = max(n, s.Process+1)
+		}
+	}
+	return len(r.Experiments) > 0, n
+}
+
+// sampleSettings says how many samples of what length were taken, and
+// after what warm-up: a Go benchmark's is the first call of each process.
+func sampleSettings(r *Result, sep string) string {
+	st := r.Settings
+	if ok, n := benchmarks(r); ok {
+		return fmt.Sprintf("%d samples %s %v in %s (the first call of each dropped)", st.Samples, sep, st.SampleTime, units.Count(n, "process"))
+	}
+	return fmt.Sprintf("%d samples %s %v, %v warm-up", st.Samples, sep, st.SampleTime, st.Warmup)
+}
+
 // compactSettings is the settings in one line.
 // Its parts come most important first: a narrow terminal drops the last.
 func compactSettings(r *Result) string {
@@ -132,7 +164,7 @@ func compactSettings(r *Result) string {
 		}
 		parts = append(parts, runs)
 	default:
-		parts = append(parts, fmt.Sprintf("%d samples >= %v, %v warm-up", st.Samples, st.SampleTime, st.Warmup))
+		parts = append(parts, sampleSettings(r, ">="))
 		if st.Iters > 0 {
 			parts = append(parts, fmt.Sprintf("%d iterations each", st.Iters))
 		}
@@ -162,7 +194,7 @@ func compactTable(r *Result) (header []string, rows [][]string, footnotes []stri
 		header[5] = "max RSS" // a program's memory is its peak, not its allocations
 	}
 	var onCPUNotes []string
-	gcOffMark := false
+	gcOffMark, atFloor := false, false
 	for _, e := range r.Experiments {
 		st := e.Stats
 		row := []string{e.Name}
@@ -188,12 +220,18 @@ func compactTable(r *Result) (header []string, rows [][]string, footnotes []stri
 			allocs = "-"
 			if kb, ok := perOpMedian(e, counterMaxRSS); ok {
 				allocs = units.Bytes(kb * 1024)
+				if floor, ok := perOpMedian(e, counterRSSFloor); ok && kb <= floor+rssFloorSlackKB {
+					allocs, atFloor = "≤"+allocs, true
+				}
 			}
 		} else if !r.Settings.GC && e.GC.AllocsPerOp >= AllocsMinPerOp {
 			allocs += "*"
 			gcOffMark = true
 		}
 		rows = append(rows, append(row, v(st.Min), median, v(st.P90), unit, allocs, verdictCell(e)))
+	}
+	if atFloor {
+		footnotes = append(footnotes, "≤ the program's peak memory is at most this: the kernel counts for a started program the memory of the process that started it, and this one needed no more")
 	}
 	if len(onCPUNotes) > 0 {
 		footnotes = append(footnotes, "† on-CPU median: "+strings.Join(onCPUNotes, ", ")+
@@ -288,6 +326,10 @@ func wrap(s string, width int, indent string) string {
 var causes = map[string]string{
 	CodeImpossible:   "a time no core can reach: the compiler computed the result or removed the work",
 	CodeNoLoadInLoop: "the compiler removed the work: the loop no longer reads its input (keep the result: benchy.Keep)",
+	CodeEmptyLoop:    "the compiler deleted the benchmark's work: keep every result (a package-level variable, or b.Loop)",
+	CodeFolded:       "the compiler computed the result before the loop: read the inputs from variables",
+	CodeSetupInTimer: "work outside the b.N loop is timed: call b.ResetTimer after the setup",
+	CodeDebugBuild:   "the test binary was built to debug or instrument: build it without -N -l, -race or -cover",
 	CodeBelowClock:   "samples too short for the clock to time: raise --sample-time",
 	CodeDisturbed:    "other tasks took the CPU while measuring: stop them, try another --cpu, or use --compare",
 	CodeSlowCore:     "the core was shared with a busy sibling hardware thread or the host",

@@ -67,9 +67,9 @@ func bears(f finding.Finding, interfered bool) bool {
 // the one-screen report shows; codes not listed rank before the last three,
 // and the environment's after all of the experiment's own.
 var reasonOrder = []string{
-	CodeFailed, CodeNoSamples, CodeImpossible, CodeBelowClock, CodeMigrated, CodeNoLoadInLoop,
-	CodeDisturbed, CodeSlowCore, CodeSlowClock, CodeFreqChange, CodeDrift, CodeUnstable,
-	CodeFirstSlow, CodeSpawn, CodePageFaults, CodeGC, CodeNotPinned, CodeShortSamples, CodeFewSamples,
+	CodeFailed, CodeNoSamples, CodeImpossible, CodeEmptyLoop, CodeFolded, CodeDebugBuild, CodeBelowClock,
+	CodeMigrated, CodeNoLoadInLoop, CodeDisturbed, CodeSlowCore, CodeSlowClock, CodeFreqChange, CodeDrift,
+	CodeUnstable, CodeSetupInTimer, CodeFirstSlow, CodeSpawn, CodePageFaults, CodeGC, CodeNotPinned, CodeShortSamples, CodeFewSamples,
 }
 
 // rank is code's place in reasonOrder.

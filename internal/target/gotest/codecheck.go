@@ -12,12 +12,6 @@ import (
 	"github.com/benchy-dev/benchy/internal/report"
 )
 
-// Codes of the findings on a benchmark's machine code.
-const (
-	CodeEmptyLoop = "empty-loop"
-	CodeFolded    = "folded"
-)
-
 // codeFindings reads the machine code of the benchmark function fn in the
 // test binary and judges its b.N loop (or b.Loop loop): the loop the
 // benchmark's author wrote, found by the source line of its for statement.
@@ -48,7 +42,7 @@ func codeFindings(bin, fn string) []finding.Finding {
 		// removed).
 		for _, in := range l.Func.Loops {
 			if in.Inner && in.Head > loop.Head && in.End <= loop.End && onlyCounts(in.Body) {
-				fs = append(fs, finding.Finding{Code: CodeEmptyLoop, Severity: finding.Error,
+				fs = append(fs, finding.Finding{Code: report.CodeEmptyLoop, Severity: finding.Error,
 					Message:  fmt.Sprintf("the loop at %#x inside the benchmark's loop only counts: its work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", in.Head),
 					Evidence: map[string]any{"func": fn, "loop": fmt.Sprintf("%#x", in.Head), "benchmark_loop": fmt.Sprintf("%#x", loop.Head)}})
 				break
@@ -62,11 +56,11 @@ func codeFindings(bin, fn string) []finding.Finding {
 	ev := map[string]any{"func": fn, "loop": fmt.Sprintf("%#x", loop.Head), "loads": w.loads, "stores": w.stores, "arith": w.arith}
 	switch {
 	case w.loads == 0 && w.stores == 0 && w.arith == 0:
-		fs = append(fs, finding.Finding{Code: CodeEmptyLoop, Severity: finding.Error,
+		fs = append(fs, finding.Finding{Code: report.CodeEmptyLoop, Severity: finding.Error,
 			Message:  fmt.Sprintf("the benchmark's loop at %#x only counts to b.N: the work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", loop.Head),
 			Evidence: ev})
 	case w.loads == 0 && w.arith == 0:
-		fs = append(fs, finding.Finding{Code: CodeFolded, Severity: finding.Error,
+		fs = append(fs, finding.Finding{Code: report.CodeFolded, Severity: finding.Error,
 			Message:  fmt.Sprintf("the benchmark's loop at %#x stores the same value every iteration and computes nothing: the result was computed before the loop or while compiling (constant inputs); read the inputs from variables", loop.Head),
 			Evidence: ev})
 	case w.loads == 0:

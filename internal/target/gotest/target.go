@@ -193,7 +193,7 @@ func (t *Target) Close(end harness.End) harness.Totals {
 func (t *Target) Check() []finding.Finding {
 	var fs []finding.Finding
 	if t.Bin.Debug != "" {
-		fs = append(fs, finding.Finding{Code: CodeDebugBuild, Severity: finding.Error,
+		fs = append(fs, finding.Finding{Code: report.CodeDebugBuild, Severity: finding.Error,
 			Message:  "the test binary was built with " + t.Bin.Debug + ": it measures another program than the one that ships",
 			Evidence: map[string]any{"build": t.Bin.Debug}})
 	}
@@ -213,12 +213,6 @@ func (t *Target) Check() []finding.Finding {
 	}
 	return fs
 }
-
-// Codes of the findings on a Go benchmark.
-const (
-	CodeDebugBuild   = "debug-build"
-	CodeSetupInTimer = "setup-in-timer"
-)
 
 // SetupShare: a benchmark whose calls cost a fixed time beyond the per-op
 // time, more than 5% of a sample, measures its setup too (the time per op
@@ -245,7 +239,7 @@ func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
 		return finding.Finding{}, false
 	}
 	return finding.Finding{
-		Code: CodeSetupInTimer, Severity: finding.Warn,
+		Code: report.CodeSetupInTimer, Severity: finding.Warn,
 		Message: fmt.Sprintf("every call of the benchmark costs %s besides %s per op, %.0f%% of a sample: work outside the b.N loop is timed (a setup before the loop without b.ResetTimer), and the time per op depends on N",
 			units.Duration(a), units.Duration(b), 100*a/sample),
 		Evidence: map[string]any{"fixed_ns": a, "per_op_ns": b, "share": a / sample, "calls": len(xs)},
