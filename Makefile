@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/benchy
 
-.PHONY: build run test smoke fuzz bench cross race readme clean
+.PHONY: build run test smoke fuzz bench cross race readme screenshot clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/benchy
@@ -30,6 +30,17 @@ race:
 # on a quiet machine).
 readme:
 	$(GO) run ./scripts/readme
+
+# The README's picture of the HTML report: a real run, rendered by headless
+# Chromium (apt-get install chromium) into docs/images/report.png.
+CHROMIUM ?= chromium
+screenshot: build
+	@mkdir -p docs/images
+	@tmp=$$(mktemp -d) && \
+	  bin/benchy run --compare concat/quadratic,concat/builder --html $$tmp/report.html >/dev/null && \
+	  $(CHROMIUM) --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1100,1400 \
+	    --screenshot=docs/images/report.png file://$$tmp/report.html 2>/dev/null; \
+	  status=$$?; rm -rf $$tmp; exit $$status
 
 # A program that imports benchy must build on a colleague's Mac or Windows
 # machine too (there benchy measures unpinned).

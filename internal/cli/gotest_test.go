@@ -206,7 +206,7 @@ func TestGotestBadInput(t *testing.T) {
 		{"not a git repository", gotestData, []string{"./lies", "--against", "HEAD"}, ""},
 		{"fail without against", gotestData, []string{"--fail-on-regression", "5%"}, "give --against REV too"},
 		{"processes over samples", gotestData, []string{"--samples", "2", "--processes", "3"}, "--processes 3"},
-		{"bad format", gotestData, []string{"--format", "html"}, "valid"},
+		{"bad format", gotestData, []string{"--format", "svg"}, "valid"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

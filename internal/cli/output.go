@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -21,15 +22,17 @@ type outputOptions struct {
 	Format      string
 	Out         string
 	SamplesFile string
+	HTML        string
 	Verbose     bool
 	Strict      string // "", "error" or "warn"
 	Force       bool
+	ASCII       bool
 
 	formats   []string // what this command writes
 	formatSet bool
 
-	out, samples *outfile.Dest // checked before anything is measured
-	width        int           // of the terminal stdout is, 0 when not one
+	out, samples, html *outfile.Dest // checked before anything is measured
+	width              int           // of the terminal stdout is, 0 when not one
 }
 
 // bind adds the flags to f; samples says the command can write raw
@@ -41,11 +44,13 @@ func (o *outputOptions) bind(f *pflag.FlagSet, formats []string, samples bool) {
 	f.StringVarP(&o.Out, "out", "o", "", "write the result to `FILE` (atomically) instead of stdout")
 	if samples {
 		f.StringVar(&o.SamplesFile, "samples-file", "", "also write every raw sample as CSV to `FILE`")
+		f.StringVar(&o.HTML, "html", "", "also write a report to look at (charts, self-contained HTML) to `FILE`")
 	}
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "text: everything (machine facts, counters, every finding), not one screen")
 	f.StringVar(&o.Strict, "strict", "", "exit 3 when an experiment is not believable; --strict warn also when doubtful")
 	f.Lookup("strict").NoOptDefVal = "error"
 	f.BoolVar(&o.Force, "force", false, "replace an --out file even if it is read-only")
+	f.BoolVar(&o.ASCII, "ascii", false, "text: draw the run-order sparklines in ASCII (the default where the locale is not UTF-8)")
 }
 
 // extensions map the file extensions --out recognises to formats.
@@ -114,6 +119,14 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 			return Usagef("--out %s and --samples-file %s are the same file: one would replace the other", o.Out, o.SamplesFile)
 		}
 	}
+	if o.HTML != "" {
+		if o.html, err = outfile.Check("--html", o.HTML, opts); err != nil {
+			return &UsageError{Msg: err.Error()}
+		}
+		if outfile.Same(o.out, o.html) || outfile.Same(o.samples, o.html) {
+			return Usagef("--html %s is also --out or --samples-file: one would replace the other", o.HTML)
+		}
+	}
 	return nil
 }
 
@@ -131,7 +144,16 @@ func (o *outputOptions) write(r *report.Result, stdout, stderr io.Writer) error 
 			errs = append(errs, "--samples-file kept in "+kept)
 		}
 	}
-	ropts := report.Options{Verbose: o.Verbose, Width: o.width}
+	if o.html != nil {
+		if kept, err := o.html.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "html") }); err != nil {
+			errs = append(errs, err.Error())
+		} else if kept != "" {
+			errs = append(errs, "--html kept in "+kept)
+		} else {
+			fmt.Fprintf(stderr, "benchy: wrote %s\n", o.HTML)
+		}
+	}
+	ropts := report.Options{Verbose: o.Verbose, Width: o.width, ASCII: o.ASCII || !utf8Locale()}
 	render := func(w io.Writer) error { return report.WriteWith(w, r, o.Format, ropts) }
 	switch {
 	case o.out != nil:
@@ -152,4 +174,17 @@ func (o *outputOptions) write(r *report.Result, stdout, stderr io.Writer) error 
 		return &ExitError{Code: ExitFailed, Msg: strings.Join(errs, "; ")}
 	}
 	return nil
+}
+
+// utf8Locale reports whether the locale lets text use Unicode: the first
+// of LC_ALL, LC_CTYPE and LANG that is set names UTF-8, or none is set
+// (most terminals, CI logs and containers).
+func utf8Locale() bool {
+	for _, v := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if l := os.Getenv(v); l != "" {
+			l = strings.ToLower(l)
+			return strings.Contains(l, "utf-8") || strings.Contains(l, "utf8")
+		}
+	}
+	return true
 }

@@ -27,8 +27,10 @@ func Analyze(r *Result) {
 	runProbes(r, &facts)
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
-		e.Stats = Compute(e.Samples)
 		fs := CheckExperiment(*e, facts)
+		// After a warm-up the headline numbers are the steady state's
+		// (the warmup finding says how many samples it left out).
+		e.Stats = Compute(ClassifySeries(*e).Steady(e.Samples))
 		for _, f := range e.Findings {
 			if !ownCode(f.Code) {
 				fs = append(fs, f)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/benchy-dev/benchy/internal/changepoint"
 	"github.com/benchy-dev/benchy/internal/finding"
 )
 
@@ -31,6 +32,8 @@ const (
 	CodeSlowClock    = "slow-clock"
 	CodeSlowCore     = "slow-core"
 	CodeSpawn        = "spawn-dominated"
+	// CodeWarmup, CodeSlowdown, CodeNoSteadyState and CodeInconsistent
+	// (check_series.go) classify the series.
 )
 
 // Codes lists every code CheckExperiment may return.
@@ -39,6 +42,7 @@ var Codes = []string{
 	CodeOutliers, CodeFirstSlow, CodeDrift, CodeDisturbed, CodeMigrated,
 	CodeGC, CodeAllocs, CodeFreqChange, CodeFewSamples, CodeShortSamples,
 	CodePageFaults, CodeSlowClock, CodeSlowCore, CodeSpawn,
+	CodeWarmup, CodeSlowdown, CodeNoSteadyState, CodeInconsistent,
 }
 
 // CheckExperiment returns the findings on e's raw samples and GC figures,
@@ -50,7 +54,10 @@ func CheckExperiment(e Experiment, f Facts) []finding.Finding {
 			fs = append(fs, x)
 		}
 	}
-	st := Compute(e.Samples)
+	// The shape of the series in run order, per process (changepoints):
+	// after a warm-up, the statistics judged are the steady samples'.
+	ser := ClassifySeries(e)
+	st := Compute(ser.Steady(e.Samples))
 	if e.Error != "" {
 		fs = append(fs, finding.Finding{
 			Code: CodeFailed, Severity: finding.Error,
@@ -70,12 +77,19 @@ func CheckExperiment(e Experiment, f Facts) []finding.Finding {
 	add(checkShortSamples(e, f))
 	add(checkUnstable(st))
 	add(checkOutliers(e))
+	// A step is a warm-up, a slowdown, or no steady state. A gradual
+	// trend has no step: drift (halves) looks for it in a flat series.
+	// A series too short to classify keeps the first-slow rule. Across
+	// processes the halves and the first sample mean nothing (the next
+	// process is not a late sample of this one).
+	add(checkSeries(e, ser))
 	if !multiProcess(e) {
-		// Samples from several processes differ by process (heap, layout):
-		// the first of the next process is not a late sample of this
-		// one. The process is the unit of their intervals instead.
-		add(checkFirstSlow(e))
-		add(checkDrift(e))
+		if !ser.Judged() {
+			add(checkFirstSlow(e))
+		}
+		if ser.Class == changepoint.Flat {
+			add(checkDrift(e))
+		}
 	}
 	if e.Kind != KindProcess {
 		// A program waits (sleeps, reads, waits for its children) and

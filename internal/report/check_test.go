@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -190,24 +191,106 @@ func TestFirstSlow(t *testing.T) {
 	})
 }
 
+// drift is the halves test for a gradual trend, which has no step for
+// the changepoints to find: it is judged only in a series they call flat.
 func TestDrift(t *testing.T) {
 	first := []int64{100, 101, 102, 103, 104, 105, 106, 107, 108, 109}
 	slower := []int64{120, 121, 122, 123, 124, 125, 126, 127, 128, 129}
-	consistent := []int64{106, 107, 108, 109, 110, 111, 112, 113, 114, 115} // medians 104.5 vs 110.5: +5.7%
 	tiny := []int64{1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009}
 	tinyLater := []int64{1040, 1041, 1042, 1043, 1044, 1045, 1046, 1047, 1048, 1049} // +4%, p tiny
 	runChecks(t, CodeDrift, []checkCase{
-		{name: "slower second half", e: Experiment{Samples: perOp(append(first, slower...)...)}, want: true, sev: finding.Warn,
-			msg: "the second half of the samples is 19% slower than the first"},
-		{name: "faster second half", e: Experiment{Samples: perOp(append(slower, first...)...)}, want: true, sev: finding.Warn,
-			msg: "16% faster"},
-		{name: "just over 5%", e: Experiment{Samples: perOp(append(first, consistent...)...)}, want: true, sev: finding.Warn,
-			msg: "5.7% slower"},
+		{name: "a trend in the noise", e: Experiment{Samples: perOpF(trend(31, 0.12, 0.03, 1)...)}, want: true, sev: finding.Warn,
+			msg: "slower than the first"},
+		// A step is a slowdown (TestSeriesFindings), not also drift.
+		{name: "a step", e: Experiment{Samples: perOp(append(first, slower...)...)}},
 		{name: "significant but under 5%", e: Experiment{Samples: perOp(append(tiny, tinyLater...)...)}},
 		// medians 120 vs 130 (+8%) but interleaved: p far above 0.01.
 		{name: "large but not significant", e: Experiment{Samples: perOp(80, 100, 120, 140, 160, 90, 110, 130, 150, 170)}},
 		{name: "too few", e: Experiment{Samples: perOp(100, 100, 100, 100, 200, 200, 200, 200)}},
 	})
+	if c := ClassifySeries(Experiment{Samples: perOpF(trend(31, 0.12, 0.03, 1)...)}).Class; c != "flat" {
+		t.Errorf("the trend is classified %s, want flat (else drift is not what judges it)", c)
+	}
+}
+
+// trend is n samples around 100 rising linearly by rise in all, with
+// Gaussian noise of relative size sigma, from seed.
+func trend(n int, rise, sigma float64, seed uint64) []float64 {
+	r := rand.New(rand.NewPCG(seed, seed))
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = 100 * (1 + rise*float64(i)/float64(n-1)) * (1 + sigma*r.NormFloat64())
+	}
+	return xs
+}
+
+// level is n samples at v with ±1% of deterministic jitter.
+func level(n int, v float64) []float64 {
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = v * (1 + 0.01*float64(i%5-2)/2)
+	}
+	return xs
+}
+
+func cat(parts ...[]float64) []float64 {
+	var out []float64
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// The shape of the series: a step down is a warm-up (and the statistics
+// are the steady samples'), a step up a slowdown, a hog in the middle no
+// steady state, processes of different shapes inconsistent.
+func TestSeriesFindings(t *testing.T) {
+	twoProcs := perOpF(cat(level(15, 100), level(15, 100), level(15, 120))...)
+	for i := range twoProcs[:15] {
+		twoProcs[i].Process = 0
+	}
+	for i := 15; i < len(twoProcs); i++ {
+		twoProcs[i].Process = 1
+	}
+	tests := []struct {
+		name    string
+		samples []harness.Sample
+		code    string
+		sev     finding.Severity
+	}{
+		{"flat", perOpF(level(31, 100)...), "", 0},
+		{"warm-up", perOpF(cat(level(8, 150), level(23, 100))...), CodeWarmup, finding.Info},
+		{"slowdown", perOpF(cat(level(16, 100), level(15, 115))...), CodeSlowdown, finding.Warn},
+		{"hog in the middle", perOpF(cat(level(10, 100), level(11, 180), level(10, 100))...), CodeNoSteadyState, finding.Warn},
+		{"processes disagree", twoProcs, CodeInconsistent, finding.Warn},
+		{"too short to judge", perOpF(cat(level(3, 150), level(5, 100))...), "", 0},
+	}
+	series := []string{CodeWarmup, CodeSlowdown, CodeNoSteadyState, CodeInconsistent}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []finding.Finding
+			for _, f := range CheckExperiment(Experiment{Samples: tt.samples}, Facts{}) {
+				if slices.Contains(series, f.Code) {
+					got = append(got, f)
+				}
+			}
+			switch {
+			case tt.code == "" && len(got) > 0:
+				t.Errorf("unexpected %v", got)
+			case tt.code != "" && (len(got) != 1 || got[0].Code != tt.code || got[0].Severity != tt.sev):
+				t.Errorf("got %v, want one %s (%v)", got, tt.code, tt.sev)
+			}
+		})
+	}
+	// After the warm-up the headline numbers are the steady samples'.
+	r := &Result{Experiments: []Experiment{{Name: "w", Samples: perOpF(cat(level(8, 150), level(23, 100))...)}}}
+	Analyze(r)
+	if st := r.Experiments[0].Stats; st.N != 23 || st.Max > 101 {
+		t.Errorf("stats after the warm-up: %+v, want the 23 steady samples", st)
+	}
+	if r.Experiments[0].Verdict != VerdictBelievable {
+		t.Errorf("a warm-up left out is believable, got %s %v", r.Experiments[0].Verdict, r.Experiments[0].Reasons)
+	}
 }
 
 func withCounters(samples []harness.Sample, idx []int, c map[string]int64) []harness.Sample {

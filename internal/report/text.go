@@ -20,7 +20,7 @@ import (
 // settings, one table row per experiment, each experiment's verdict and
 // findings, how busy the CPUs were during the run, the environment
 // findings and the summary line.
-func writeText(w io.Writer, r *Result) error {
+func writeText(w io.Writer, r *Result, o Options) error {
 	tw := &errWriter{w: w}
 	if r.Interrupted {
 		tw.printf("INTERRUPTED: the run was stopped before the end; only what was measured is shown\n\n")
@@ -49,6 +49,9 @@ func writeText(w io.Writer, r *Result) error {
 			tw.printf(" (%s)", strings.Join(e.Reasons, ", "))
 		}
 		tw.printf("\n")
+		if line := runOrder(e, o); line != "" {
+			tw.printf("%s\n", line)
+		}
 		shown, quiet := splitQuiet(e.Findings)
 		if tw.err == nil {
 			tw.err = finding.WriteText(tw, shown)
@@ -315,4 +318,29 @@ func splitQuiet(fs []finding.Finding) (shown []finding.Finding, quiet []string) 
 		shown = append(shown, f)
 	}
 	return shown, quiet
+}
+
+// runOrder is the sparkline of e's samples with the range it spans, and
+// under it the marks (x disturbed, ^ a changepoint); "" without samples.
+func runOrder(e Experiment, o Options) string {
+	const prefix = "  run order  "
+	if e.Stats.N == 0 {
+		return ""
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range e.Samples {
+		if s.Iters > 0 {
+			lo, hi = min(lo, s.NsPerOp()), max(hi, s.NsPerOp())
+		}
+	}
+	suffix := fmt.Sprintf("  %s to %s", units.Duration(lo), units.Duration(hi))
+	line, marks := Sparkline(e, o.width()-len(prefix)-len(suffix), o.ASCII)
+	if line == "" {
+		return ""
+	}
+	out := prefix + line + suffix
+	if marks != "" {
+		out += "\n" + strings.Repeat(" ", len(prefix)) + marks
+	}
+	return out
 }

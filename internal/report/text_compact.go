@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -22,6 +23,9 @@ type Options struct {
 	Verbose bool
 	// Width is the width text must fit; 0 means 80.
 	Width int
+	// ASCII draws sparklines in ASCII, for terminals that cannot show
+	// Unicode block characters.
+	ASCII bool
 }
 
 func (o Options) width() int {
@@ -57,6 +61,7 @@ func writeCompact(w io.Writer, r *Result, o Options) error {
 	}
 	tw.printf("\n")
 	header, rows, footnotes := compactTable(r)
+	header, rows = addRunOrder(r, header, rows, width, o.ASCII)
 	fitLastColumn(header, rows, width)
 	if tw.err == nil {
 		tw.err = writeAligned(tw, header, rows, map[int]bool{len(header) - 1: true})
@@ -241,6 +246,48 @@ func compactTable(r *Result) (header []string, rows [][]string, footnotes []stri
 		footnotes = append(footnotes, "* allocates with the collector off: the time leaves out collecting the garbage, which a real program pays (--gc measures it)")
 	}
 	return header, rows, footnotes
+}
+
+// Width of the run-order column of the one-screen table: a sample a cell
+// up to sparkMaxCells, and never fewer than sparkMinCells.
+const (
+	sparkMinCells = 8
+	sparkMaxCells = 24
+)
+
+// addRunOrder adds a sparkline column before the verdict when the table
+// still fits width with every verdict whole; else it returns the table
+// as it was (-v always shows the series).
+func addRunOrder(r *Result, header []string, rows [][]string, width int, ascii bool) ([]string, [][]string) {
+	cells := 0
+	for _, e := range r.Experiments {
+		cells = max(cells, min(e.Stats.N, sparkMaxCells))
+	}
+	if cells < sparkMinCells {
+		return header, rows
+	}
+	used := 0
+	for i := range header {
+		col := utf8.RuneCountInString(header[i])
+		for _, row := range rows {
+			col = max(col, utf8.RuneCountInString(row[i]))
+		}
+		used += col + 2
+	}
+	if used+cells+2 > width {
+		return header, rows
+	}
+	last := len(header) - 1
+	withCol := func(row []string, cell string) []string {
+		out := append(slices.Clone(row[:last]), cell)
+		return append(out, row[last])
+	}
+	out := make([][]string, len(rows))
+	for i, e := range r.Experiments {
+		line, _ := Sparkline(e, cells, ascii)
+		out[i] = withCol(rows[i], line)
+	}
+	return withCol(header, "run order"), out
 }
 
 // verdictCell is the verdict and its first reason: "doubtful: unstable",

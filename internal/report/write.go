@@ -7,7 +7,7 @@ import (
 )
 
 // Formats are the names Write accepts.
-var Formats = []string{"text", "json", "csv", "gobench", "markdown"}
+var Formats = []string{"text", "json", "csv", "gobench", "markdown", "html"}
 
 // Write renders r in format: "text" for people, "json" for the whole
 // result, "csv" for one row per sample, "gobench" for benchstat,
@@ -22,7 +22,7 @@ func WriteWith(w io.Writer, r *Result, format string, o Options) error {
 	switch format {
 	case "text":
 		if o.Verbose {
-			return writeText(w, r)
+			return writeText(w, r, o)
 		}
 		return writeCompact(w, r, o)
 	case "json":
@@ -33,6 +33,8 @@ func WriteWith(w io.Writer, r *Result, format string, o Options) error {
 		return writeGobench(w, r)
 	case "markdown":
 		return writeMarkdown(w, r)
+	case "html":
+		return writeHTML(w, r)
 	}
 	return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
 }

@@ -220,14 +220,18 @@ func (t *Target) Check() []finding.Finding {
 const SetupShare = 0.05
 
 // setupInTimer fits time = a + b·N to the calls testing's ramp made (all
-// but the first, N=1, which also pays for cold caches) and reports a fixed
+// but the first, N=1, which also pays for cold caches; each less its run
+// delay) and reports a fixed
 // cost a that is more than SetupShare of a sample at the calibrated N: an
 // expensive setup inside the timed region, without b.ResetTimer.
 func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
 	var xs, ys []float64
 	for _, c := range calls {
 		if c.N > 1 {
-			xs, ys = append(xs, float64(c.N)), append(ys, float64(c.Ns))
+			// Less the time another task had the CPU: a call the
+			// machine interrupted is no longer for its N.
+			ns := max(0, c.Ns-c.Counters[harness.CounterRunDelay])
+			xs, ys = append(xs, float64(c.N)), append(ys, float64(ns))
 		}
 	}
 	if len(xs) < 2 {

@@ -1,0 +1,128 @@
+package report
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/changepoint"
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// Codes of the classification of an experiment's series (changepoint):
+// the run warmed up, slowed down, never settled, or its processes
+// disagree.
+const (
+	CodeWarmup        = "warmup"
+	CodeSlowdown      = "slowdown"
+	CodeNoSteadyState = "no-steady-state"
+	CodeInconsistent  = "inconsistent"
+)
+
+// Series is the shape of one experiment's samples in run order, per
+// process: what changepoint.ClassifyProcesses says of them, with the
+// indices (into the experiment's samples) of each process's series.
+type Series struct {
+	changepoint.Processes
+	// Index maps each process's series back to the experiment's
+	// samples: Index[p][i] is the sample of the i-th value of process p.
+	Index [][]int
+}
+
+// ClassifySeries classifies e's samples, one series per process, in the
+// order they were taken; samples without iterations take no part.
+func ClassifySeries(e Experiment) Series {
+	var procs []int
+	byProc := map[int][]int{}
+	for i, s := range e.Samples {
+		if s.Iters <= 0 {
+			continue
+		}
+		if _, ok := byProc[s.Process]; !ok {
+			procs = append(procs, s.Process)
+		}
+		byProc[s.Process] = append(byProc[s.Process], i)
+	}
+	slices.Sort(procs)
+	var ser Series
+	var xs [][]float64
+	for _, p := range procs {
+		idx := byProc[p]
+		v := make([]float64, len(idx))
+		for j, i := range idx {
+			v[j] = e.Samples[i].NsPerOp()
+		}
+		xs, ser.Index = append(xs, v), append(ser.Index, idx)
+	}
+	ser.Processes = changepoint.ClassifyProcesses(xs)
+	return ser
+}
+
+// Judged reports whether any process's series could be classified (it
+// held at least changepoint.MinSamples valid samples).
+func (s Series) Judged() bool {
+	return slices.ContainsFunc(s.Results, func(r changepoint.Result) bool { return r.Judged })
+}
+
+// Steady is the samples of the steady state: for a warm-up, each
+// process's samples from its steady segment on; else every sample.
+func (s Series) Steady(samples []harness.Sample) []harness.Sample {
+	if s.Class != changepoint.Warmup {
+		return samples
+	}
+	var out []harness.Sample
+	for p, r := range s.Results {
+		from := 0
+		if r.Judged && r.Class == changepoint.Warmup {
+			from = r.SteadyFrom
+		}
+		for _, i := range s.Index[p][from:] {
+			out = append(out, samples[i])
+		}
+	}
+	return out
+}
+
+// checkSeries turns the classification into a finding: warmup (info: the
+// statistics are the steady samples'), slowdown, no steady state, or
+// processes that disagree (warn). A flat series has none.
+func checkSeries(e Experiment, s Series) (finding.Finding, bool) {
+	if !s.Judged() || s.Class == changepoint.Flat {
+		return finding.Finding{}, false
+	}
+	reason := s.Reason
+	if len(s.Results) == 1 {
+		reason = s.Results[0].Reason
+	}
+	ev := map[string]any{"class": string(s.Class), "processes": len(s.Results)}
+	var changes [][]int
+	for _, r := range s.Results {
+		changes = append(changes, orEmptyInts(r.Changes))
+	}
+	ev["changepoints"] = changes
+	switch s.Class {
+	case changepoint.Warmup:
+		left := len(e.Samples) - len(s.Steady(e.Samples))
+		ev["warmup_samples"] = left
+		return finding.Finding{Code: CodeWarmup, Severity: finding.Info, Evidence: ev,
+			Message: fmt.Sprintf("the run warmed up: %s; min, median and p90 are those of the steady samples (%s left out)",
+				reason, units.Count(left, "warm-up sample"))}, true
+	case changepoint.Slowdown:
+		return finding.Finding{Code: CodeSlowdown, Severity: finding.Warn, Evidence: ev,
+			Message: fmt.Sprintf("the run slowed down and stayed slower: %s; something changed while measuring (the machine, or the program's own state)", reason)}, true
+	case changepoint.NoSteadyState:
+		return finding.Finding{Code: CodeNoSteadyState, Severity: finding.Warn, Evidence: ev,
+			Message: fmt.Sprintf("the run never settled: %s; no one number describes it", reason)}, true
+	}
+	return finding.Finding{Code: CodeInconsistent, Severity: finding.Warn, Evidence: ev,
+		Message: fmt.Sprintf("the processes do not agree on the shape of their series: %s", strings.TrimPrefix(reason, "processes disagree: "))}, true
+}
+
+func orEmptyInts(xs []int) []int {
+	if xs == nil {
+		return []int{}
+	}
+	return xs
+}

@@ -1,0 +1,106 @@
+package report
+
+import (
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/changepoint"
+	"github.com/benchy-dev/benchy/internal/stats"
+)
+
+// Levels of a sparkline, lowest first: eight block heights, or eight
+// ASCII characters of growing ink for terminals that cannot show them.
+var (
+	sparkBlocks = []rune("▁▂▃▄▅▆▇█")
+	sparkASCII  = []rune("_.-:=+*#")
+)
+
+// sparkMarks are what a sparkline's second line puts under a sample:
+// another task took the CPU in it, or a changepoint starts there.
+const (
+	markDisturbed = 'x'
+	markChange    = '^'
+)
+
+// Sparkline draws e's samples in run order in at most width cells: one
+// cell a sample, or the median of a run of them when there are more
+// samples than cells; the height is the time per op between the min and
+// the max. Processes are separated by '|'. The second line, empty when
+// there is nothing to mark, has an 'x' under a cell with a disturbed
+// sample and a '^' where a changepoint starts a new level.
+func Sparkline(e Experiment, width int, ascii bool) (line, marks string) {
+	levels := sparkBlocks
+	if ascii {
+		levels = sparkASCII
+	}
+	ser := ClassifySeries(e)
+	if len(ser.Index) == 0 || width < 4 {
+		return "", ""
+	}
+	total := 0
+	for _, idx := range ser.Index {
+		total += len(idx)
+	}
+	cells := max(1, width-(len(ser.Index)-1)) // '|' between processes
+	per := (total + cells - 1) / cells        // samples per cell
+	lo, hi := e.Stats.Min, e.Stats.Max
+	for _, s := range e.Samples {
+		if s.Iters > 0 {
+			lo, hi = min(lo, s.NsPerOp()), max(hi, s.NsPerOp())
+		}
+	}
+	var b, m strings.Builder
+	shares, shared := offCPUShares(e)
+	share := map[int]float64{} // by sample index
+	if shared {
+		i := 0
+		for j, s := range e.Samples {
+			if s.Iters > 0 {
+				share[j] = shares[i]
+				i++
+			}
+		}
+	}
+	anyMark := false
+	for p, idx := range ser.Index {
+		if p > 0 {
+			b.WriteRune('|')
+			m.WriteRune(' ')
+		}
+		changes := map[int]bool{}
+		if p < len(ser.Results) && ser.Results[p].Class != changepoint.Flat {
+			for _, c := range ser.Results[p].Changes {
+				changes[c] = true
+			}
+		}
+		for start := 0; start < len(idx); start += per {
+			end := min(start+per, len(idx))
+			var xs []float64
+			mark := ' '
+			for k := start; k < end; k++ {
+				s := e.Samples[idx[k]]
+				xs = append(xs, s.NsPerOp())
+				if changes[k] && mark == ' ' {
+					mark = markChange
+				}
+				if shared && offCPUDisturbed(s, share[idx[k]]) {
+					mark = markDisturbed
+				}
+			}
+			b.WriteRune(levels[sparkLevel(stats.Median(xs), lo, hi, len(levels))])
+			m.WriteRune(mark)
+			anyMark = anyMark || mark != ' '
+		}
+	}
+	if !anyMark {
+		return b.String(), ""
+	}
+	return b.String(), strings.TrimRight(m.String(), " ")
+}
+
+// sparkLevel is the index, 0..n-1, of x between lo and hi.
+func sparkLevel(x, lo, hi float64, n int) int {
+	if hi <= lo {
+		return 0
+	}
+	return min(n-1, max(0, int((x-lo)/(hi-lo)*float64(n-1)+0.5)))
+}
