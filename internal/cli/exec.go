@@ -19,6 +19,7 @@ import (
 type execOptions struct {
 	g *globalOptions
 	outputOptions
+	precisionOptions
 
 	Commands      []string
 	Runs          int
@@ -91,6 +92,9 @@ flagged (spawn-dominated).`,
 			if err := opts.outputOptions.validate(cmd); err != nil {
 				return err
 			}
+			if err := opts.precisionOptions.validate(cmd.Flags().Changed("max-time")); err != nil {
+				return err
+			}
 			w := watchSignals(g.Stderr)
 			defer w.stop()
 			opts.Stop = w.Stop
@@ -124,6 +128,7 @@ flagged (spawn-dominated).`,
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let benchy's other threads run on the measured CPU")
 	f.DurationVar(&opts.Window, "window", time.Second, "busy window of the machine header, at most 60s")
 	f.StringVar(&opts.Threshold, "threshold", "2%", "smallest change claimed as a difference between commands (`PCT`)")
+	opts.precisionOptions.bind(f)
 	opts.outputOptions.bind(f, execFormats, true)
 	return cmd
 }
@@ -258,6 +263,7 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 		Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
 		Annotate: func(r *report.Result) { r.SpawnNs = float64(sp.SpawnCost().Nanoseconds()) },
 	}
+	o.precisionOptions.settings(&plan.Settings)
 	if len(ts) > 1 {
 		plan.Settings.Compare, plan.Settings.Threshold = names, o.threshold
 		plan.Group = len(ts)

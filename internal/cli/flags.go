@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"github.com/benchy-dev/benchy/internal/report"
 )
 
 // decimalInt is an integer flag read in base 10 only: pflag's own reads
@@ -55,4 +57,48 @@ func checkDuration(flag string, v, limit time.Duration) error {
 		return Usagef("%s %v: must be at most %v", flag, v, limit)
 	}
 	return nil
+}
+
+// precisionOptions are --target-ci and --max-time: sample until the 95%
+// interval of the median is within ±PCT, or the time runs out.
+type precisionOptions struct {
+	TargetCI string
+	MaxTime  time.Duration
+	targetCI float64
+	maxSet   bool
+}
+
+// defaultMaxTime bounds the sampling --target-ci asks for, per experiment.
+const defaultMaxTime = 30 * time.Second
+
+func (p *precisionOptions) bind(f *pflag.FlagSet) {
+	f.StringVar(&p.TargetCI, "target-ci", "", "sample until the 95% interval of the median is within ±`PCT` (e.g. 1%)")
+	f.DurationVar(&p.MaxTime, "max-time", defaultMaxTime, "with --target-ci: stop sampling an experiment after `D` of samples")
+}
+
+// validate reads the flags; changed says whether --max-time was given.
+func (p *precisionOptions) validate(changed bool) error {
+	p.maxSet = changed
+	if p.TargetCI == "" {
+		if changed {
+			return Usagef("--max-time bounds --target-ci: give --target-ci PCT too")
+		}
+		return nil
+	}
+	v, err := parseFraction("--target-ci", p.TargetCI)
+	if err != nil {
+		return err
+	}
+	if v <= 0 || v >= 1 {
+		return Usagef("--target-ci %s: must be more than 0%% and less than 100%%", p.TargetCI)
+	}
+	p.targetCI = v
+	return checkDuration("--max-time", p.MaxTime, maxWarmup)
+}
+
+// settings records the precision asked in the result's settings.
+func (p *precisionOptions) settings(st *report.Settings) {
+	if p.targetCI > 0 {
+		st.TargetCI, st.MaxTime = p.targetCI, p.MaxTime
+	}
 }

@@ -24,6 +24,7 @@ import (
 type gotestOptions struct {
 	g *globalOptions
 	outputOptions
+	precisionOptions
 
 	Packages   []string
 	BuildFlags []string // after "--": go test -c's flags (-tags, -gcflags)
@@ -108,6 +109,9 @@ for both: the output is benchy compare's.`,
 			if err := opts.outputOptions.validate(cmd); err != nil {
 				return err
 			}
+			if err := opts.precisionOptions.validate(cmd.Flags().Changed("max-time")); err != nil {
+				return err
+			}
 			if opts.Fail != "" && opts.Against == "" {
 				return Usagef("--fail-on-regression compares two revisions: give --against REV too")
 			}
@@ -133,6 +137,7 @@ for both: the output is benchy compare's.`,
 	intFlag(f, &opts.Samples, "samples", gotestSamples, "samples of each benchmark, over all processes")
 	f.DurationVar(&opts.SampleTime, "sample-time", gotestSampleTime, "each sample lasts at least `D` (b.N calibrated once)")
 	intFlag(f, &opts.Processes, "processes", gotestProcesses, "spread the samples over `K` runs of the test binary")
+	opts.precisionOptions.bind(f)
 	f.StringVar(&opts.Against, "against", "", "compare with git revision `REV`, interleaved (e.g. HEAD, main)")
 	f.StringVar(&opts.Threshold, "threshold", "2%", "with --against: smallest change claimed (`PCT`)")
 	f.StringVar(&opts.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
@@ -242,6 +247,7 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 		CPU: o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
 		Package: strings.Join(importPaths(cur.bins), " "),
 	}
+	o.precisionOptions.settings(&plan.Settings)
 	topts := gotest.Options{Bench: regexp.MustCompile(o.Bench), BenchText: o.Bench, SampleTime: o.SampleTime,
 		PerProcess: perProcess, GOMAXPROCS: runtime.GOMAXPROCS(0)}
 	var only []string // benchmarks of one side only, with --against

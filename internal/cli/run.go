@@ -24,6 +24,7 @@ import (
 type runOptions struct {
 	g *globalOptions
 	outputOptions
+	precisionOptions
 
 	CPU          int
 	CPUSet       bool // --cpu was given
@@ -101,6 +102,9 @@ everything behind the verdicts.`,
 			if err := opts.outputOptions.validate(cmd); err != nil {
 				return err
 			}
+			if err := opts.precisionOptions.validate(cmd.Flags().Changed("max-time")); err != nil {
+				return err
+			}
 			w := watchSignals(g.Stderr)
 			defer w.stop()
 			opts.Stop = w.Stop
@@ -129,6 +133,7 @@ everything behind the verdicts.`,
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let Go's other threads run on the measured CPU")
 	f.BoolVar(&opts.NoAsm, "no-asm", false, "do not check the machine code of each measured loop")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
+	opts.precisionOptions.bind(f)
 	opts.outputOptions.bind(f, report.Formats, true)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
 	f.StringVar(&opts.Threshold, "threshold", "2%", "with --compare: smallest change claimed as a difference (`PCT`)")
@@ -231,6 +236,7 @@ func (o *runOptions) plan() pipeline.Plan {
 		Bench: o.Bench, Samples: o.Samples, Warmup: o.Warmup, SampleTime: o.SampleTime,
 		Iters: o.Iters, GC: o.GC, Isolate: !o.NoIsolate, Smoke: o.Smoke, Window: o.Window,
 	}
+	o.precisionOptions.settings(&st)
 	return pipeline.Plan{
 		Settings: st, CPU: o.CPU, CPUSet: o.CPUSet, NoCheck: o.NoAsm,
 		Tool: "benchy " + Version, Command: o.g.Args, Package: mainPackage(), Stop: o.Stop,

@@ -70,7 +70,7 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		spent := make([]time.Duration, len(ms))
 		more := func() bool {
 			for i, d := range spent {
-				if opts.more(len(outs[i].Samples), d) {
+				if opts.more(outs[i].Samples, d) {
 					return true
 				}
 			}

@@ -11,6 +11,8 @@ import (
 	"math"
 	"runtime"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/stats"
 )
 
 // Options say how to measure targets.
@@ -24,7 +26,12 @@ type Options struct {
 	// MinTime, when > 0, keeps sampling past Samples until the samples
 	// of a target have lasted that long in all (hyperfine's "at least 3 s
 	// of runs"), up to MaxSamples.
-	MinTime    time.Duration
+	MinTime time.Duration
+	// TargetCI, when > 0, keeps sampling past Samples until the 95%
+	// interval of the median time per op is within ±TargetCI of it
+	// (0.01 for ±1%), or the samples of the target have lasted MaxTime.
+	TargetCI   float64
+	MaxTime    time.Duration
 	Warmup     time.Duration // time spent running the target before calibration
 	WarmupRuns int           // or a number of runs of one iteration (when > 0)
 	SampleTime time.Duration // least duration of one sample
@@ -47,10 +54,38 @@ type Options struct {
 // MaxSamples bounds the samples MinTime may add.
 const MaxSamples = 100000
 
-// more reports whether a target that took n samples lasting spent in all
+// more reports whether a target that took samples lasting spent in all
 // takes another.
-func (o Options) more(n int, spent time.Duration) bool {
-	return n < o.Samples || (o.MinTime > 0 && spent < o.MinTime && n < MaxSamples)
+func (o Options) more(samples []Sample, spent time.Duration) bool {
+	n := len(samples)
+	switch {
+	case n < o.Samples:
+		return true
+	case n >= MaxSamples:
+		return false
+	case o.MinTime > 0 && spent < o.MinTime:
+		return true
+	case o.TargetCI > 0 && spent < o.MaxTime:
+		return !precise(samples, o.TargetCI)
+	}
+	return false
+}
+
+// precise reports whether the 95% interval of the median time per op of
+// samples is within ±target of it. Past 200 samples it is computed again
+// only every 1% more samples (a sort each time), and says no in between.
+func precise(samples []Sample, target float64) bool {
+	n := len(samples)
+	if n > 200 && n%(n/100) != 0 {
+		return false
+	}
+	xs := make([]float64, 0, n)
+	for _, s := range samples {
+		if s.Iters > 0 {
+			xs = append(xs, s.NsPerOp())
+		}
+	}
+	return stats.MedianCIHalfWidth(xs) <= target
 }
 
 // Progress describes what the runner is doing, for a progress line.
@@ -148,7 +183,7 @@ func runOne(t Target, index, total int, opts Options) Outcome {
 		out.Iters = m.iters
 		out.Before = probe(opts)
 		var spent time.Duration
-		for i := 0; opts.more(i, spent); i++ {
+		for opts.more(out.Samples, spent) {
 			if Stopped(opts.Stop) {
 				out.Interrupted = true
 				break
@@ -162,7 +197,6 @@ func runOne(t Target, index, total int, opts Options) Outcome {
 			for _, s := range batch {
 				spent += time.Duration(s.Ns)
 			}
-			i += len(batch) - 1
 			t.Between()
 		}
 		out.After = probe(opts)

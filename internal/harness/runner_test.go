@@ -369,3 +369,30 @@ func TestRunMinTime(t *testing.T) {
 		t.Errorf("interleaved: %d and %d rounds, want 30: until each candidate has its 30 ms", len(outs[0].Samples), len(outs[1].Samples))
 	}
 }
+
+// --target-ci samples until the median is known to ±TargetCI: a quiet
+// target stops at the least number of samples, a noisy one goes on
+// until MaxTime of samples.
+func TestRunTargetCIStopsEarlierWhenQuiet(t *testing.T) {
+	cpu := lastCPU()
+	count := func(noise float64) int {
+		ft := fake.New("t", time.Microsecond)
+		ft.Noise = noise
+		opts := quickOptions(cpu)
+		opts.Samples, opts.TargetCI, opts.MaxTime = 10, 0.01, 50*time.Millisecond
+		outs := harness.Run([]harness.Target{ft}, opts)
+		if outs[0].Err != nil {
+			t.Fatal(outs[0].Err)
+		}
+		return len(outs[0].Samples)
+	}
+	quiet, noisy := count(0.001), count(0.3)
+	t.Logf("samples: quiet %d, noisy %d", quiet, noisy)
+	if quiet != 10 {
+		t.Errorf("a quiet target took %d samples, want the least, 10", quiet)
+	}
+	// 50ms of samples of ~200µs each: about 250, all of MaxTime.
+	if noisy <= 2*quiet {
+		t.Errorf("a noisy target took %d samples, not many more than a quiet one's %d", noisy, quiet)
+	}
+}

@@ -163,7 +163,7 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	hopts := harness.Options{
 		CPU: cpu, Unpinned: !harness.CanPin, Samples: st.Samples, Warmup: st.Warmup, WarmupRuns: st.WarmupRuns,
 		SampleTime: st.SampleTime, Iters: st.Iters, Isolate: st.Isolate, Stop: plan.Stop, Progress: plan.Progress,
-		MinTime: plan.MinTime,
+		MinTime: plan.MinTime, TargetCI: st.TargetCI, MaxTime: st.MaxTime,
 		Probe: func() harness.Probe {
 			return harness.Probe{ClockHz: counters.MeasureClock(probeWin), RefNs: harness.ReferenceLoopNs(probeWin)}
 		},

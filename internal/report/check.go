@@ -42,7 +42,7 @@ var Codes = []string{
 	CodeOutliers, CodeFirstSlow, CodeDrift, CodeDisturbed, CodeMigrated,
 	CodeGC, CodeAllocs, CodeFreqChange, CodeFewSamples, CodeShortSamples,
 	CodePageFaults, CodeSlowClock, CodeSlowCore, CodeSpawn,
-	CodeWarmup, CodeSlowdown, CodeNoSteadyState, CodeInconsistent,
+	CodeWarmup, CodeSlowdown, CodeNoSteadyState, CodeInconsistent, CodeTargetCI,
 }
 
 // CheckExperiment returns the findings on e's raw samples and GC figures,
@@ -83,6 +83,7 @@ func CheckExperiment(e Experiment, f Facts) []finding.Finding {
 	// processes the halves and the first sample mean nothing (the next
 	// process is not a late sample of this one).
 	add(checkSeries(e, ser))
+	add(checkTargetCI(e, f))
 	if !multiProcess(e) {
 		if !ser.Judged() {
 			add(checkFirstSlow(e))

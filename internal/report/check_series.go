@@ -8,6 +8,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/changepoint"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -125,4 +126,26 @@ func orEmptyInts(xs []int) []int {
 		return []int{}
 	}
 	return xs
+}
+
+// CodeTargetCI: the precision asked with --target-ci was not reached
+// before --max-time ran out.
+const CodeTargetCI = "target-ci"
+
+// checkTargetCI says when the 95% interval of the median is wider than
+// the precision asked: the samples ran out of time first. The number is
+// not wrong, only less precise than asked.
+func checkTargetCI(e Experiment, f Facts) (finding.Finding, bool) {
+	xs := NsPerOp(e.Samples)
+	if f.TargetCI <= 0 || len(xs) == 0 || e.Error != "" {
+		return finding.Finding{}, false
+	}
+	got := stats.MedianCIHalfWidth(xs)
+	if !(got > f.TargetCI) {
+		return finding.Finding{}, false
+	}
+	return finding.Finding{Code: CodeTargetCI, Severity: finding.Warn,
+		Message: fmt.Sprintf("the 95%% interval of the median is ±%s, wider than the ±%s asked (--target-ci): --max-time %v ran out after %s",
+			units.Pct(got), units.Pct(f.TargetCI), f.MaxTime, units.Count(len(xs), "sample")),
+		Evidence: map[string]any{"half_width": got, "target": f.TargetCI, "samples": len(xs), "max_time_ns": f.MaxTime.Nanoseconds()}}, true
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
@@ -380,4 +381,15 @@ func TestCleanExperiment(t *testing.T) {
 	if fs := CheckExperiment(e, Facts{CPU: 2, GranularityNs: 1, MaxFreqHz: 3e9}); len(fs) != 0 {
 		t.Errorf("findings on a clean experiment: %v", fs)
 	}
+}
+
+// The precision asked with --target-ci, not reached: said, as a warning.
+func TestTargetCI(t *testing.T) {
+	f := Facts{TargetCI: 0.01, MaxTime: time.Second}
+	runChecks(t, CodeTargetCI, []checkCase{
+		{name: "reached", e: Experiment{Samples: perOpF(level(31, 100)...)}, f: f},
+		{name: "not reached", e: Experiment{Samples: perOpF(trend(31, 0, 0.2, 3)...)}, f: f, want: true, sev: finding.Warn,
+			msg: "wider than the ±1% asked (--target-ci): --max-time 1s ran out after 31 samples"},
+		{name: "not asked", e: Experiment{Samples: perOpF(trend(31, 0, 0.2, 3)...)}},
+	})
 }

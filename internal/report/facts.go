@@ -33,6 +33,10 @@ type Facts struct {
 	// calibrated to reach SampleTime.
 	SampleTime time.Duration
 	FixedIters int64
+	// TargetCI and MaxTime are the precision asked and the time allowed
+	// for it (--target-ci, --max-time); 0 when none was asked.
+	TargetCI float64
+	MaxTime  time.Duration
 	// RunClockHz is the highest clock measured anywhere in the run (before,
 	// after, and around every experiment), 0 when none was: the speed the
 	// CPU could reach, against which one experiment's clock is judged.
@@ -62,6 +66,8 @@ func (r *Result) Facts() Facts {
 		GranularityNs: r.Clock.GranularityNs,
 		SampleTime:    r.Settings.SampleTime,
 		FixedIters:    r.Settings.Iters,
+		TargetCI:      r.Settings.TargetCI,
+		MaxTime:       r.Settings.MaxTime,
 	}
 }
 

@@ -127,6 +127,11 @@ type Settings struct {
 	// change claimed as a difference there.
 	Compare   []string `json:"compare,omitempty"`
 	Threshold float64  `json:"threshold,omitempty"`
+	// TargetCI, when > 0, is the precision asked (--target-ci): sampling
+	// went on until the 95% interval of the median was within ±TargetCI,
+	// or the samples of an experiment had lasted MaxTime.
+	TargetCI float64       `json:"target_ci,omitempty"`
+	MaxTime  time.Duration `json:"max_time_ns,omitempty"`
 }
 
 // Clock describes time.Now as measured at the start of the run.

@@ -143,10 +143,14 @@ func benchmarks(r *Result) (bool, int) {
 // after what warm-up: a Go benchmark's is the first call of each process.
 func sampleSettings(r *Result, sep string) string {
 	st := r.Settings
-	if ok, n := benchmarks(r); ok {
-		return fmt.Sprintf("%d samples %s %v in %s (the first call of each dropped)", st.Samples, sep, st.SampleTime, units.Count(n, "process"))
+	n := strconv.Itoa(st.Samples)
+	if st.TargetCI > 0 {
+		n += fmt.Sprintf("+ (until ±%s, at most %v)", units.Pct(st.TargetCI), st.MaxTime)
 	}
-	return fmt.Sprintf("%d samples %s %v, %v warm-up", st.Samples, sep, st.SampleTime, st.Warmup)
+	if ok, procs := benchmarks(r); ok {
+		return fmt.Sprintf("%s samples %s %v in %s (the first call of each dropped)", n, sep, st.SampleTime, units.Count(procs, "process"))
+	}
+	return fmt.Sprintf("%s samples %s %v, %v warm-up", n, sep, st.SampleTime, st.Warmup)
 }
 
 // compactSettings is the settings in one line.

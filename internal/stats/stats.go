@@ -71,3 +71,37 @@ func MannWhitney(a, b []float64) float64 {
 	// NewSample sorts in place: give it copies.
 	return benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(a), t), benchmath.NewSample(slices.Clone(b), t)).P
 }
+
+// MedianCI is the distribution-free 95% confidence interval of the median
+// of sorted: the order statistics j and k around the middle such that the
+// binomial(n, 1/2) count of samples below the true median lies between
+// them with probability 0.95 (normal approximation, j = ⌊(n − 1.96√n)/2⌋,
+// k = ⌈1 + (n + 1.96√n)/2⌉, 1-based). It assumes independent samples;
+// below 6 samples it is the whole range.
+func MedianCI(sorted []float64) (lo, hi float64) {
+	n := len(sorted)
+	if n == 0 {
+		return math.NaN(), math.NaN()
+	}
+	if n < 6 {
+		return sorted[0], sorted[n-1]
+	}
+	h := 1.96 * math.Sqrt(float64(n))
+	j := max(1, int(math.Floor((float64(n)-h)/2)))
+	k := min(n, int(math.Ceil(1+(float64(n)+h)/2)))
+	return sorted[j-1], sorted[k-1]
+}
+
+// MedianCIHalfWidth is the larger distance from the median of xs to an end
+// of its MedianCI, relative to the median: 0.02 for ±2%. xs need not be
+// sorted; NaN when xs is empty or its median is not positive.
+func MedianCIHalfWidth(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	m := MedianSorted(s)
+	if len(s) == 0 || !(m > 0) {
+		return math.NaN()
+	}
+	lo, hi := MedianCI(s)
+	return max(m-lo, hi-m) / m
+}

@@ -24,6 +24,10 @@ type Target struct {
 	FailAt, PanicAt int
 	// OpenErr, when not nil, is returned by Open.
 	OpenErr error
+	// Noise, when > 0, spreads the samples' times: sample k lasts its cost
+	// times 1 + Noise·u with u a fixed pattern in [-1, 1], so a test sees
+	// a noisy series without randomness.
+	Noise float64
 	// Calls logs every call ("open", "time 10", "sample 100", "between",
 	// "close completed"), in order; Log, when not nil, receives the same
 	// entries prefixed by ID, so several targets share one log.
@@ -87,7 +91,12 @@ func (t *Target) Sample(n int64) ([]harness.Sample, error) {
 	if err != nil {
 		cpu = -1
 	}
-	return []harness.Sample{{Iters: n, Ns: t.cost(n).Nanoseconds(), CPU: cpu}}, nil
+	ns := t.cost(n).Nanoseconds()
+	if t.Noise > 0 {
+		u := float64((t.samples*7919)%201-100) / 100 // a fixed pattern in [-1, 1]
+		ns = int64(float64(ns) * (1 + t.Noise*u))
+	}
+	return []harness.Sample{{Iters: n, Ns: ns, CPU: cpu}}, nil
 }
 
 // Between logs "between".
