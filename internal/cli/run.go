@@ -38,6 +38,7 @@ type runOptions struct {
 	NoIsolate    bool
 	NoAsm        bool
 	Smoke        bool
+	Processes    int    // run benchy this many times and merge (--processes)
 	Compare      string // "A,B[,C...]": interleaved comparison
 	Threshold    string // smallest change claimed, "2%" or "0.02"
 	threshold    float64
@@ -134,6 +135,7 @@ everything behind the verdicts.`,
 	f.BoolVar(&opts.NoAsm, "no-asm", false, "do not check the machine code of each measured loop")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
 	opts.precisionOptions.bind(f)
+	intFlag(f, &opts.Processes, "processes", 1, "run benchy `K` times, one after another, and merge the samples (each process its own heap and layout)")
 	opts.outputOptions.bind(f, report.Formats, true)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
 	f.StringVar(&opts.Threshold, "threshold", "2%", "with --compare: smallest change claimed as a difference (`PCT`)")
@@ -152,6 +154,9 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 		if err := checkDuration(d.flag, d.v, d.limit); err != nil {
 			return nil, err
 		}
+	}
+	if o.Processes < 1 || o.Processes > maxRunProcesses {
+		return nil, Usagef("--processes %d: must be between 1 and %d", o.Processes, maxRunProcesses)
 	}
 	if o.Iters < 0 || o.Iters > harness.MaxIters {
 		return nil, Usagef("--iters %d: must be between 1 and %d (or 0 to calibrate)", o.Iters, int64(harness.MaxIters))
@@ -251,12 +256,13 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	if err != nil {
 		return err
 	}
-	var ws []inproc.Workload
-	if o.Compare != "" {
-		ws, err = compareWorkloads(o.g.Experiments, o.Compare)
-	} else {
-		ws, err = selectWorkloads(o.g.Experiments, re)
+	if o.Processes > 1 {
+		if _, err := o.workloads(re); err != nil {
+			return err // refused here, not once per process
+		}
+		return runProcesses(o, stdout, w)
 	}
+	ws, err := o.workloads(re)
 	if err != nil {
 		return err
 	}
@@ -300,6 +306,15 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 		return err
 	}
 	return runExit(r, o.Strict)
+}
+
+// workloads are the experiments the flags choose: --compare's, in its
+// order, or those --bench matches.
+func (o *runOptions) workloads(re *regexp.Regexp) ([]inproc.Workload, error) {
+	if o.Compare != "" {
+		return compareWorkloads(o.g.Experiments, o.Compare)
+	}
+	return selectWorkloads(o.g.Experiments, re)
 }
 
 // runExit is the exit of a command that measured: interrupted, a failed

@@ -153,7 +153,7 @@ func settingsLine(r *Result) string {
 	if r.GOMAXPROCS > 0 {
 		parts = append(parts, fmt.Sprintf("GOMAXPROCS %d", r.GOMAXPROCS))
 	}
-	if ok, _ := benchmarks(r); ok || st.TargetCI > 0 {
+	if ok, _ := benchmarks(r); ok || st.TargetCI > 0 || processCount(r) > 1 {
 		parts = append(parts, sampleSettings(r, "of at least"))
 	} else {
 		parts = append(parts, fmt.Sprintf("%d samples of at least %v after %v warm-up", st.Samples, st.SampleTime, st.Warmup))

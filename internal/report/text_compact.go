@@ -139,6 +139,17 @@ func benchmarks(r *Result) (bool, int) {
 	return len(r.Experiments) > 0, n
 }
 
+// processCount is how many processes took r's samples.
+func processCount(r *Result) int {
+	n := 1
+	for _, e := range r.Experiments {
+		for _, s := range e.Samples {
+			n = max(n, s.Process+1)
+		}
+	}
+	return n
+}
+
 // sampleSettings says how many samples of what length were taken, and
 // after what warm-up: a Go benchmark's is the first call of each process.
 func sampleSettings(r *Result, sep string) string {
@@ -149,6 +160,9 @@ func sampleSettings(r *Result, sep string) string {
 	}
 	if ok, procs := benchmarks(r); ok {
 		return fmt.Sprintf("%s samples %s %v in %s (the first call of each dropped)", n, sep, st.SampleTime, units.Count(procs, "process"))
+	}
+	if procs := processCount(r); procs > 1 {
+		return fmt.Sprintf("%s samples %s %v in each of %d processes, %v warm-up", n, sep, st.SampleTime, procs, st.Warmup)
 	}
 	return fmt.Sprintf("%s samples %s %v, %v warm-up", n, sep, st.SampleTime, st.Warmup)
 }

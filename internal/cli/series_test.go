@@ -1,0 +1,104 @@
+//go:build linux
+
+package cli
+
+import (
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/report"
+)
+
+// measuredCPU is the CPU the real-run tests pin to: the last one, which
+// is where benchy's own choice lands on most machines.
+func measuredCPU(t *testing.T) int {
+	t.Helper()
+	out, err := exec.Command("nproc").Output()
+	if err != nil {
+		t.Skip("no nproc")
+	}
+	n, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	return max(n-1, 0)
+}
+
+// A CPU hog that takes the measured CPU halfway through a run makes its
+// series slow down and stay slow: classified slowdown (or, when the hog's
+// share wanders, no steady state), never flat.
+func TestSeriesHogHalfway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real run with a hog")
+	}
+	if _, err := exec.LookPath("taskset"); err != nil {
+		t.Skip("no taskset")
+	}
+	cpu := measuredCPU(t)
+	hog := exec.Command("taskset", "-c", strconv.Itoa(cpu), "sh", "-c", "sleep 1.2; while :; do :; done")
+	if err := hog.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer hog.Process.Kill()
+	stdout, stderr, code := runBinary(t, "run", "--bench", "^sum/sink$", "--cpu", strconv.Itoa(cpu), "--samples", "200",
+		"--window", "100ms", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := report.Decode(strings.NewReader(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := r.Experiments[0]
+	ser := report.ClassifySeries(e)
+	var codes []string
+	for _, f := range e.Findings {
+		codes = append(codes, f.Code)
+	}
+	t.Logf("class %s: %s; findings %v", ser.Class, ser.Results[0].Reason, codes)
+	if !slices.Contains(codes, report.CodeSlowdown) && !slices.Contains(codes, report.CodeNoSteadyState) {
+		t.Errorf("a hog from halfway: class %s, findings %v; want slowdown or no-steady-state", ser.Class, codes)
+	}
+}
+
+// The concat experiments grow the heap from sample to sample: their series
+// are classified (enough samples), and whatever the class, the finding and
+// the statistics agree with it.
+func TestSeriesConcat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real run")
+	}
+	start := time.Now()
+	stdout, stderr, code := runBinary(t, "run", "--bench", "^concat/", "--window", "100ms", "--format", "json")
+	if code != 0 && code != ExitStrict {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := report.Decode(strings.NewReader(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range r.Experiments {
+		ser := report.ClassifySeries(e)
+		if !ser.Judged() {
+			t.Errorf("%s: %d samples not classified: %s", e.Name, len(e.Samples), ser.Reason)
+			continue
+		}
+		want := map[string]string{"warmup": report.CodeWarmup, "slowdown": report.CodeSlowdown,
+			"no steady state": report.CodeNoSteadyState}[string(ser.Class)]
+		var got []string
+		for _, f := range e.Findings {
+			if slices.Contains([]string{report.CodeWarmup, report.CodeSlowdown, report.CodeNoSteadyState}, f.Code) {
+				got = append(got, f.Code)
+			}
+		}
+		if (want == "" && len(got) > 0) || (want != "" && !slices.Equal(got, []string{want})) {
+			t.Errorf("%s: class %s, findings %v", e.Name, ser.Class, got)
+		}
+		if steady := len(ser.Steady(e.Samples)); e.Stats.N != steady {
+			t.Errorf("%s: statistics over %d samples, the steady state holds %d", e.Name, e.Stats.N, steady)
+		}
+		t.Logf("%s: %s (%s)", e.Name, ser.Class, ser.Results[0].Reason)
+	}
+	t.Logf("took %v", time.Since(start))
+}
