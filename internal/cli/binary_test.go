@@ -60,8 +60,15 @@ func (e *buildError) Error() string { return e.err.Error() + "\n" + e.out }
 // the exit code.
 func runBinary(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
+	return runBinaryIn(t, "", args...)
+}
+
+// runBinaryIn runs the built benchy in dir ("" for the test's own).
+func runBinaryIn(t *testing.T, dir string, args ...string) (string, string, int) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(benchyBinary(t), args...)
+	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	code := 0

@@ -41,8 +41,7 @@ type execOptions struct {
 	Threshold     string
 	threshold     float64
 
-	Stop     <-chan struct{}
-	Progress io.Writer
+	measuring
 }
 
 // execFormats: the result formats of exec.
@@ -89,24 +88,9 @@ flagged (spawn-dominated).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.runsSet = cmd.Flags().Changed("runs")
 			opts.CPUSet = cmd.Flags().Changed("cpu")
-			if err := opts.outputOptions.validate(cmd); err != nil {
-				return err
-			}
-			if err := opts.precisionOptions.validate(cmd.Flags().Changed("max-time")); err != nil {
-				return err
-			}
-			w := watchSignals(g.Stderr)
-			defer w.stop()
-			opts.Stop = w.Stop
-			if isTerminal(g.Stderr) {
-				opts.Progress = g.Stderr
-			}
-			opts.width = terminalWidth(g.Stdout)
-			err := execRun(opts, g.Stdout, w)
-			if s := w.Signal(); s != nil && err == nil {
-				return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": the result holds what was measured"}
-			}
-			return err
+			return measure(cmd, g, &opts.outputOptions, &opts.precisionOptions, &opts.measuring, func(w *watcher) error {
+				return execRun(opts, g.Stdout, w)
+			})
 		},
 	}
 	f := cmd.Flags()

@@ -43,8 +43,7 @@ type gotestOptions struct {
 	threshold, fail float64
 	dir             string // Dir, absolute
 
-	Stop     <-chan struct{}
-	Progress io.Writer
+	measuring
 }
 
 // Defaults of gotest: 30 samples of at least 100ms in 3 processes, so a
@@ -106,27 +105,12 @@ for both: the output is benchy compare's.`,
 			if opts.Against != "" {
 				opts.formats = compareFormats
 			}
-			if err := opts.outputOptions.validate(cmd); err != nil {
-				return err
-			}
-			if err := opts.precisionOptions.validate(cmd.Flags().Changed("max-time")); err != nil {
-				return err
-			}
 			if opts.Fail != "" && opts.Against == "" {
 				return Usagef("--fail-on-regression compares two revisions: give --against REV too")
 			}
-			w := watchSignals(g.Stderr)
-			defer w.stop()
-			opts.Stop = w.Stop
-			if isTerminal(g.Stderr) {
-				opts.Progress = g.Stderr
-			}
-			opts.width = terminalWidth(g.Stdout)
-			err := gotestRun(opts, g.Stdout, w)
-			if s := w.Signal(); s != nil && err == nil {
-				return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": the result holds what was measured"}
-			}
-			return err
+			return measure(cmd, g, &opts.outputOptions, &opts.precisionOptions, &opts.measuring, func(w *watcher) error {
+				return gotestRun(opts, g.Stdout, w)
+			})
 		},
 	}
 	f := cmd.Flags()

@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -19,23 +18,6 @@ import (
 
 // gotestData is the module of honest and lying benchmarks.
 var gotestData, _ = filepath.Abs("../../testdata/gotest")
-
-// runBinaryIn runs the built benchy in dir.
-func runBinaryIn(t *testing.T, dir string, args ...string) (string, string, int) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(benchyBinary(t), args...)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run benchy %v: %v", args, err)
-	}
-	return stdout.String(), stderr.String(), code
-}
 
 // quick are settings that keep a gotest run short: numbers for structure,
 // not for reading.

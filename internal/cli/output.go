@@ -188,3 +188,36 @@ func utf8Locale() bool {
 	}
 	return true
 }
+
+// measuring is what a command that measures is told while it runs: Stop
+// closes at the first stop signal (it ends the run after the current
+// sample), and Progress, a terminal's stderr, takes a progress line.
+type measuring struct {
+	Stop     <-chan struct{}
+	Progress io.Writer
+}
+
+// measure runs a command that measures: its output and precision flags
+// checked before anything else, the stop signals watched (a second one
+// exits at once), a progress line on a terminal. A run a signal stopped,
+// which wrote what it measured, exits as the signal says.
+func measure(cmd *cobra.Command, g *globalOptions, out *outputOptions, prec *precisionOptions, m *measuring, run func(*watcher) error) error {
+	if err := out.validate(cmd); err != nil {
+		return err
+	}
+	if err := prec.validate(cmd.Flags().Changed("max-time")); err != nil {
+		return err
+	}
+	w := watchSignals(g.Stderr)
+	defer w.stop()
+	m.Stop = w.Stop
+	if isTerminal(g.Stderr) {
+		m.Progress = g.Stderr
+	}
+	out.width = terminalWidth(g.Stdout)
+	err := run(w)
+	if s := w.Signal(); s != nil && err == nil {
+		return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": the result holds what was measured"}
+	}
+	return err
+}

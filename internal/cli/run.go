@@ -49,8 +49,7 @@ type runOptions struct {
 	// Stop ends the run after the current sample (a stop signal);
 	// Progress, when not nil, receives a progress line (a terminal's
 	// stderr).
-	Stop     <-chan struct{}
-	Progress io.Writer
+	measuring
 }
 
 // Smoke settings: every experiment, 3 short samples, so CI learns in
@@ -100,24 +99,9 @@ everything behind the verdicts.`,
 					}
 				}
 			}
-			if err := opts.outputOptions.validate(cmd); err != nil {
-				return err
-			}
-			if err := opts.precisionOptions.validate(cmd.Flags().Changed("max-time")); err != nil {
-				return err
-			}
-			w := watchSignals(g.Stderr)
-			defer w.stop()
-			opts.Stop = w.Stop
-			if isTerminal(g.Stderr) {
-				opts.Progress = g.Stderr
-			}
-			opts.width = terminalWidth(g.Stdout)
-			err := runRun(opts, g.Stdout, w)
-			if s := w.Signal(); s != nil && err == nil {
-				return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": the result holds what was measured"}
-			}
-			return err
+			return measure(cmd, g, &opts.outputOptions, &opts.precisionOptions, &opts.measuring, func(w *watcher) error {
+				return runRun(opts, g.Stdout, w)
+			})
 		},
 	}
 	f := cmd.Flags()

@@ -106,10 +106,10 @@ func openGroup(open openFunc, events []event, isHardware bool, paranoid string, 
 		if err == nil {
 			continue
 		}
-		rep.unavailable(e.name, reason(err, isHardware, paranoid))
+		rep.unavailable(e.name, PerfReason(err, isHardware, paranoid))
 		if e.alt != nil {
 			if err := try(*e.alt); err != nil {
-				rep.unavailable(e.alt.name, reason(err, isHardware, paranoid))
+				rep.unavailable(e.alt.name, PerfReason(err, isHardware, paranoid))
 			}
 		}
 	}
@@ -156,9 +156,9 @@ func (g *perfGroup) close() error {
 	return errors.Join(errs...)
 }
 
-// reason turns a perf_event_open error into the words a person needs:
-// what is missing, and the errno to search for.
-func reason(err error, isHardware bool, paranoid string) string {
+// PerfReason turns a perf_event_open error into the words a person needs:
+// what is missing, and the errno to search for. paranoid is Paranoid's.
+func PerfReason(err error, isHardware bool, paranoid string) string {
 	var errno unix.Errno
 	if !errors.As(err, &errno) {
 		return err.Error()
@@ -190,6 +190,9 @@ func reason(err error, isHardware bool, paranoid string) string {
 
 // readParanoid returns /proc/sys/kernel/perf_event_paranoid's value, or
 // "unknown (why)".
+// Paranoid is this machine's perf_event_paranoid, for PerfReason.
+func Paranoid() string { return readParanoid("/proc/sys/kernel/perf_event_paranoid") }
+
 func readParanoid(path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {

@@ -161,8 +161,8 @@ func TestReason(t *testing.T) {
 		{errors.New("odd"), true, "odd"},
 	}
 	for _, tt := range tests {
-		if got := reason(tt.err, tt.hardware, "3"); got != tt.want {
-			t.Errorf("reason(%v, %v) = %q, want %q", tt.err, tt.hardware, got, tt.want)
+		if got := PerfReason(tt.err, tt.hardware, "3"); got != tt.want {
+			t.Errorf("PerfReason(%v, %v) = %q, want %q", tt.err, tt.hardware, got, tt.want)
 		}
 	}
 }

@@ -2,9 +2,7 @@ package command
 
 import (
 	"errors"
-	"os"
 	"slices"
-	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -58,13 +56,13 @@ type childCounters struct {
 
 func openChildCounters(rep *counters.Report) *childCounters {
 	c := &childCounters{guard: -1}
-	paranoid := readParanoid()
+	paranoid := counters.Paranoid()
 	guard := unix.PerfEventAttr{Type: unix.PERF_TYPE_SOFTWARE, Config: unix.PERF_COUNT_SW_DUMMY,
 		Size: uint32(unsafe.Sizeof(unix.PerfEventAttr{})), Bits: unix.PerfBitDisabled | unix.PerfBitExcludeKernel | unix.PerfBitExcludeHv}
 	fd, err := unix.PerfEventOpen(&guard, 0, -1, -1, unix.PERF_FLAG_FD_CLOEXEC)
 	if err != nil {
 		for _, e := range childEvents {
-			unavailable(rep, e.name, "perf could not open the dummy event that keeps inherited counts right ("+perfReason(err, false, paranoid)+")")
+			unavailable(rep, e.name, "perf could not open the dummy event that keeps inherited counts right ("+counters.PerfReason(err, false, paranoid)+")")
 		}
 		return c
 	}
@@ -87,7 +85,7 @@ func openChildCounters(rep *counters.Report) *childCounters {
 			userOnly = err == nil
 		}
 		if err != nil {
-			unavailable(rep, e.name, perfReason(err, e.hw, paranoid))
+			unavailable(rep, e.name, counters.PerfReason(err, e.hw, paranoid))
 			continue
 		}
 		c.fds = append(c.fds, fd)
@@ -146,41 +144,4 @@ func (c *childCounters) close() {
 		unix.Close(c.guard)
 	}
 	c.fds, c.names, c.guard = nil, nil, -1
-}
-
-// readParanoid is /proc/sys/kernel/perf_event_paranoid, for the reasons.
-func readParanoid() string {
-	b, err := os.ReadFile("/proc/sys/kernel/perf_event_paranoid")
-	if err != nil {
-		return "unknown"
-	}
-	return strings.TrimSpace(string(b))
-}
-
-// perfReason says why an event could not be opened, in the words of
-// internal/counters' report: what is missing, and the errno.
-func perfReason(err error, hw bool, paranoid string) string {
-	var errno unix.Errno
-	if !errors.As(err, &errno) {
-		return err.Error()
-	}
-	name := unix.ErrnoName(errno)
-	switch errno {
-	case unix.ENOENT:
-		if hw {
-			return "no hardware PMU: " + name
-		}
-		return "event not in this kernel: " + name
-	case unix.EACCES:
-		return "perf_event_paranoid=" + paranoid + ": " + name
-	case unix.EPERM:
-		return "perf_event_paranoid=" + paranoid + " or a seccomp filter: " + name
-	case unix.ENOSYS:
-		return "perf_event_open not in this kernel: " + name
-	case unix.EOPNOTSUPP:
-		return "not supported by the PMU: EOPNOTSUPP"
-	case unix.ENODEV:
-		return "no PMU for this event: " + name
-	}
-	return errno.Error() + ": " + name
 }
