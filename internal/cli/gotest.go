@@ -422,6 +422,13 @@ func splitSides(r *report.Result) (old, cur *report.Result) {
 // writeAgainst writes the comparison of the two revisions, as benchy
 // compare does, to --out or stdout.
 func (o *gotestOptions) writeAgainst(r *report.Result, wt *gotest.Worktree, stdout io.Writer) error {
+	if o.html != nil {
+		// The page shows both sides' samples, "old NAME" and "new NAME".
+		if _, err := o.html.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "html") }); err != nil {
+			return &ExitError{Code: ExitFailed, Msg: err.Error()}
+		}
+		fmt.Fprintf(o.g.Stderr, "benchy: wrote %s\n", o.HTML)
+	}
 	old, cur := splitSides(r)
 	files, err := resultdiff.Results([]*report.Result{old}, []*report.Result{cur}, o.threshold)
 	if errors.Is(err, resultdiff.ErrNothingInCommon) {
