@@ -382,7 +382,7 @@ func writeCompareText(w io.Writer, c comparison) error {
 	var b strings.Builder
 	b.WriteString(sidesText("old", c.Old) + sidesText("new", c.New) + "\n")
 	if len(c.Differences) == 0 {
-		b.WriteString("machine: no difference in host, CPU model, kernel, Go, benchy, governor, turbo, frequency limits, core type, clock, load, GOMAXPROCS, pinned CPU or settings\n\n")
+		b.WriteString(report.Wrap("machine: no difference in host, CPU model, kernel, Go, benchy, governor, turbo, frequency limits, core type, clock, load, GOMAXPROCS, pinned CPU or settings", textWidth, "  ") + "\n\n")
 	} else {
 		b.WriteString("machine differences that can explain a change (read them before the numbers):\n")
 		rows := make([][]string, len(c.Differences))
@@ -411,18 +411,21 @@ func writeCompareText(w io.Writer, c comparison) error {
 	}
 	b.WriteByte('\n')
 	for _, r := range c.Rows {
-		fmt.Fprintf(&b, "%s\n", r.Sentence)
+		fmt.Fprintf(&b, "%s\n", report.Wrap(r.Sentence, textWidth, "  "))
 		if r.Caution != "" {
-			fmt.Fprintf(&b, "  caution: %s\n", r.Caution)
+			fmt.Fprintf(&b, "  %s\n", report.Wrap("caution: "+r.Caution, textWidth-2, "    "))
 		}
 	}
-	fmt.Fprintf(&b, "\nmethod: %s\n", c.Method)
+	fmt.Fprintf(&b, "\n%s\n", report.Wrap("method: "+c.Method, textWidth, "  "))
 	if g := c.gateLine(); g != "" {
-		fmt.Fprintf(&b, "%s\n", g)
+		fmt.Fprintf(&b, "%s\n", report.Wrap(g, textWidth, "  "))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// textWidth is the width the prose of a comparison is wrapped to.
+const textWidth = 80
 
 // writeLeftTable writes rows in columns two spaces apart, all left-aligned
 // (the change and interval columns read best aligned on their sign).

@@ -67,18 +67,18 @@ func writeCompact(w io.Writer, r *Result, o Options) error {
 		tw.err = writeAligned(tw, header, rows, map[int]bool{len(header) - 1: true})
 	}
 	for _, f := range footnotes {
-		tw.printf("%s\n", wrap(f, width, "  "))
+		tw.printf("%s\n", Wrap(f, width, "  "))
 	}
 	if len(r.Comparison) > 0 {
 		tw.printf("\n")
 		for _, p := range r.Comparison {
-			tw.printf("%s\n", wrap(p.Sentence, width, "  "))
+			tw.printf("%s\n", Wrap(p.Sentence, width, "  "))
 		}
 	}
 	if why := likelyCause(r); why != "" {
-		tw.printf("\n%s\n", wrap(why, width, "  "))
+		tw.printf("\n%s\n", Wrap(why, width, "  "))
 	}
-	tw.printf("\n%s\n", wrap("summary: "+Summary(r), width, "  "))
+	tw.printf("\n%s\n", Wrap("summary: "+Summary(r), width, "  "))
 	return tw.err
 }
 
@@ -365,9 +365,9 @@ func clip(s string, n int) string {
 	return string([]rune(s)[:n-1]) + "…"
 }
 
-// wrap breaks s into lines of at most width runes at spaces, indenting
+// Wrap breaks s into lines of at most width runes at spaces, indenting
 // the lines after the first.
-func wrap(s string, width int, indent string) string {
+func Wrap(s string, width int, indent string) string {
 	words := strings.Fields(s)
 	var b strings.Builder
 	line := 0

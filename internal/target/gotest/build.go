@@ -41,7 +41,8 @@ func (e *UsageError) Error() string { return e.Msg }
 func usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(format, args...)} }
 
 // List resolves the package patterns in dir (go list, with the build
-// flags), every package with test files; one without any is an error.
+// flags) to the packages with test files; a package named alone without
+// any is an error.
 func List(dir string, patterns, buildFlags []string) ([]Package, error) {
 	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Name,TestGoFiles,XTestGoFiles,Module,Standard,Error"}, buildFlags...)
 	cmd := exec.Command("go", append(args, patterns...)...)
@@ -65,15 +66,25 @@ func List(dir string, patterns, buildFlags []string) ([]Package, error) {
 		if p.Module == nil && !p.Standard {
 			return nil, usagef("%s is not in a module: benchy gotest builds with modules (go mod init)", p.Dir)
 		}
-		if len(p.TestGoFiles)+len(p.XTestGoFiles) == 0 {
-			return nil, usagef("%s has no test files, so no benchmarks", p.ImportPath)
-		}
 		pkgs = append(pkgs, p)
 	}
-	if len(pkgs) == 0 {
-		return nil, usagef("no package matches %s", strings.Join(patterns, " "))
+	// A pattern of many packages (./...) takes those with test files; a
+	// package named alone must have some.
+	var tested []Package
+	for _, p := range pkgs {
+		if len(p.TestGoFiles)+len(p.XTestGoFiles) > 0 {
+			tested = append(tested, p)
+		}
 	}
-	return pkgs, nil
+	switch {
+	case len(pkgs) == 0:
+		return nil, usagef("no package matches %s", strings.Join(patterns, " "))
+	case len(pkgs) == 1 && len(tested) == 0:
+		return nil, usagef("%s has no test files, so no benchmarks", pkgs[0].ImportPath)
+	case len(tested) == 0:
+		return nil, usagef("none of the %d packages of %s has test files, so no benchmarks", len(pkgs), strings.Join(patterns, " "))
+	}
+	return tested, nil
 }
 
 // firstLine is the first line of a go command's error output.
