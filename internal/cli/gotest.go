@@ -281,7 +281,7 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 	for _, name := range only {
 		fmt.Fprintf(o.g.Stderr, "benchy: %s: not compared\n", name)
 	}
-	return o.writeAgainst(r, wt, stdout)
+	return o.writeAgainst(r, wt, stdout, w)
 }
 
 // buildSide resolves the packages in dir and builds their test binaries
@@ -421,7 +421,7 @@ func splitSides(r *report.Result) (old, cur *report.Result) {
 
 // writeAgainst writes the comparison of the two revisions, as benchy
 // compare does, to --out or stdout.
-func (o *gotestOptions) writeAgainst(r *report.Result, wt *gotest.Worktree, stdout io.Writer) error {
+func (o *gotestOptions) writeAgainst(r *report.Result, wt *gotest.Worktree, stdout io.Writer, w *watcher) error {
 	if o.html != nil {
 		// The page shows both sides' samples, "old NAME" and "new NAME".
 		if _, err := o.html.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "html") }); err != nil {
@@ -431,7 +431,10 @@ func (o *gotestOptions) writeAgainst(r *report.Result, wt *gotest.Worktree, stdo
 	}
 	old, cur := splitSides(r)
 	files, err := resultdiff.Results([]*report.Result{old}, []*report.Result{cur}, o.threshold)
-	if errors.Is(err, resultdiff.ErrNothingInCommon) {
+	switch {
+	case errors.Is(err, resultdiff.ErrNothingInCommon) && w != nil && w.Signal() != nil:
+		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before both sides were measured: no comparison"}
+	case errors.Is(err, resultdiff.ErrNothingInCommon):
 		return &ExitError{Code: ExitFailed, Msg: "nothing was measured on both sides"}
 	}
 	if err != nil {
