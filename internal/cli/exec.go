@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -252,21 +251,8 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 		plan.Settings.Compare, plan.Settings.Threshold = names, o.threshold
 		plan.Group = len(ts)
 	}
-	if o.Progress != nil {
-		p := newProgress(o.Progress, len(ts), &runOptions{Warmup: 0, Samples: runs, SampleTime: 100 * time.Millisecond, Window: o.Window})
-		plan.Progress = p.update
-		if w != nil {
-			w.setBefore(p.clear)
-		}
-		defer p.clear()
-	}
-	r, err := pipeline.Run(plan, ts)
-	switch {
-	case errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil:
-		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
-	case errors.Is(err, pipeline.ErrUsage):
-		return &UsageError{Msg: strings.TrimPrefix(err.Error(), pipeline.ErrUsage.Error()+": ")}
-	case err != nil:
+	r, err := runPlan(plan, ts, o.Progress, len(ts), &runOptions{Samples: runs, SampleTime: 100 * time.Millisecond, Window: o.Window}, w)
+	if err != nil {
 		return err
 	}
 	for _, t := range ts {

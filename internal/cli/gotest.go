@@ -255,21 +255,8 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 	if old != nil {
 		plan.Group = 2 // each benchmark's old and new, interleaved
 	}
-	if o.Progress != nil {
-		p := newProgress(o.Progress, 1, &runOptions{Samples: o.Samples, SampleTime: o.SampleTime, Window: o.Window})
-		plan.Progress = p.update
-		if w != nil {
-			w.setBefore(p.clear)
-		}
-		defer p.clear()
-	}
-	r, err := pipeline.Run(plan, nil)
-	switch {
-	case errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil:
-		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
-	case errors.Is(err, pipeline.ErrUsage):
-		return &UsageError{Msg: strings.TrimPrefix(err.Error(), pipeline.ErrUsage.Error()+": ")}
-	case err != nil:
+	r, err := runPlan(plan, nil, o.Progress, 1, &runOptions{Samples: o.Samples, SampleTime: o.SampleTime, Window: o.Window}, w)
+	if err != nil {
 		return gotestError(err, o.g.Stderr)
 	}
 	if old == nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/benchy-dev/benchy/internal/outfile"
+	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/report"
 )
 
@@ -220,4 +222,27 @@ func measure(cmd *cobra.Command, g *globalOptions, out *outputOptions, prec *pre
 		return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": the result holds what was measured"}
 	}
 	return err
+}
+
+// runPlan runs plan over ts with a progress line when progress is not nil
+// (est says roughly how long each of n targets takes), and turns the
+// pipeline's errors into the command's: stopped by a signal before
+// anything was measured (the signal's exit), a plan in error (exit 2).
+func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress io.Writer, n int, est *runOptions, w *watcher) (*report.Result, error) {
+	if progress != nil {
+		p := newProgress(progress, n, est)
+		plan.Progress = p.update
+		if w != nil {
+			w.setBefore(p.clear)
+		}
+		defer p.clear()
+	}
+	r, err := pipeline.Run(plan, ts)
+	switch {
+	case errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil:
+		return nil, &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
+	case errors.Is(err, pipeline.ErrUsage):
+		return nil, &UsageError{Msg: strings.TrimPrefix(err.Error(), pipeline.ErrUsage.Error()+": ")}
+	}
+	return r, err
 }

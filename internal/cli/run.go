@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -259,14 +258,6 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 			plan.Settings.Compare = append(plan.Settings.Compare, w.Name)
 		}
 	}
-	if o.Progress != nil {
-		p := newProgress(o.Progress, len(ws), o)
-		plan.Progress = p.update
-		if w != nil {
-			w.setBefore(p.clear)
-		}
-		defer p.clear()
-	}
 	iopts := inproc.Options{GC: o.GC, OpenCounters: counters.Open, CounterDelta: counters.Delta}
 	iopts.MemoryBudget, _, _ = machine.MemoryBudget("/")
 	if !o.GC {
@@ -276,13 +267,7 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	for i, w := range ws {
 		ts[i] = inproc.New(w, iopts)
 	}
-	r, err := pipeline.Run(plan, ts)
-	if errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil {
-		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
-	}
-	if errors.Is(err, pipeline.ErrUsage) {
-		return &UsageError{Msg: strings.TrimPrefix(err.Error(), pipeline.ErrUsage.Error()+": ")}
-	}
+	r, err := runPlan(plan, ts, o.Progress, len(ws), o, w)
 	if err != nil {
 		return err
 	}
