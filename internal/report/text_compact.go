@@ -410,7 +410,7 @@ var causes = map[string]string{
 	CodeMigrated:     "the pin did not hold: samples ran on other CPUs",
 	CodeFailed:       "an experiment failed",
 	CodeNoSamples:    "nothing was measured",
-	CodeNotPinned:    "this system cannot pin the measured thread",
+	CodeNotPinned:    "the measured thread was not pinned (the system cannot pin, or the benchmark runs b.RunParallel)",
 	"cpu-busy":       "the machine was busy: close other programs",
 	"sibling-busy":   "the SMT sibling of the measured CPU was busy",
 	"steal":          "the host ran other guests on this CPU",

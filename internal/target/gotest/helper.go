@@ -32,11 +32,9 @@ const helperSource = `// Code added by benchy gotest: it pins each benchmark to 
 package PACKAGE
 
 import (
-	"encoding/json"
 	"os"
 	"reflect"
 	"runtime"
-	"runtime/metrics"
 	"strconv"
 	"sync"
 	"syscall"
@@ -133,7 +131,7 @@ func benchyIsolate(cpu int) {
 	}
 }
 
-func benchyCounters(c map[string]int64, sign int64, s []metrics.Sample) {
+func benchyCounters(c map[string]int64, sign int64) {
 	var ru syscall.Rusage
 	if syscall.Getrusage(1, &ru) == nil { // RUSAGE_THREAD
 		c["voluntary-cs"] += sign * ru.Nvcsw
@@ -147,11 +145,31 @@ func benchyCounters(c map[string]int64, sign int64, s []metrics.Sample) {
 	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 3, uintptr(unsafe.Pointer(&ts)), 0); e == 0 { // CLOCK_THREAD_CPUTIME_ID
 		c["thread-cpu-ns"] += sign * ts.Nano()
 	}
-	metrics.Read(s)
-	if s[0].Value.Kind() == metrics.KindUint64 && s[1].Value.Kind() == metrics.KindUint64 {
-		c["heap-allocs"] += sign * int64(s[0].Value.Uint64())
-		c["heap-alloc-bytes"] += sign * int64(s[1].Value.Uint64())
+}
+
+// benchyHeap counts the heap allocations (runtime.ReadMemStats stops the
+// world: it is read outside the counters and the wall time).
+func benchyHeap(c map[string]int64, sign int64) {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	c["heap-allocs"] += sign * int64(m.Mallocs)
+	c["heap-alloc-bytes"] += sign * int64(m.TotalAlloc)
+}
+
+// benchyQuote is s as a JSON string.
+func benchyQuote(s string) string {
+	b := []byte{'"'}
+	for i := 0; i < len(s); i++ {
+		switch ch := s[i]; {
+		case ch == '"' || ch == '\\':
+			b = append(b, '\\', ch)
+		case ch < 0x20:
+			b = append(b, '\\', 'u', '0', '0', "0123456789abcdef"[ch>>4], "0123456789abcdef"[ch&15])
+		default:
+			b = append(b, ch)
+		}
 	}
+	return string(append(b, '"'))
 }
 
 // benchyRunDelay is the time the thread waited for a CPU, runnable
@@ -199,15 +217,16 @@ func benchyRun(b *testing.B, f func(*testing.B)) {
 		pinned = benchyAffinity(false, 0, &m) == nil
 		runtime.Gosched() // the kernel moves the thread at the next scheduling point
 	}
-	samples := []metrics.Sample{{Name: "/gc/heap/allocs:objects"}, {Name: "/gc/heap/allocs:bytes"}}
 	c := map[string]int64{}
+	benchyHeap(c, -1)
+	benchyCounters(c, -1)
 	start := time.Now()
-	benchyCounters(c, -1, samples)
 	b.ResetTimer()
 	f(b)
 	ns := b.Elapsed().Nanoseconds()
-	benchyCounters(c, 1, samples)
 	wall := time.Since(start).Nanoseconds()
+	benchyCounters(c, 1)
+	benchyHeap(c, 1)
 	cpu := int32(-1)
 	if nr, ok := benchyGetcpu[runtime.GOARCH]; ok {
 		syscall.RawSyscall(nr, uintptr(unsafe.Pointer(&cpu)), 0, 0)
@@ -218,11 +237,20 @@ func benchyRun(b *testing.B, f func(*testing.B)) {
 	runtime.UnlockOSThread()
 	benchyMu.Lock()
 	defer benchyMu.Unlock()
-	line, _ := json.Marshal(map[string]any{
-		"name": b.Name(), "n": b.N, "ns": ns, "wall": wall, "cpu": cpu, "pinned": pinned, "parallel": benchyPar[b.Name()],
-		"counters": c, "func": runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name(),
-	})
-	benchyOut.Write(append(line, '\n'))
+	line := "{\"name\":" + benchyQuote(b.Name()) + ",\"n\":" + strconv.Itoa(b.N) + ",\"ns\":" + strconv.FormatInt(ns, 10) +
+		",\"wall\":" + strconv.FormatInt(wall, 10) + ",\"cpu\":" + strconv.Itoa(int(cpu)) +
+		",\"pinned\":" + strconv.FormatBool(pinned) + ",\"parallel\":" + strconv.FormatBool(benchyPar[b.Name()]) +
+		",\"func\":" + benchyQuote(runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()) + ",\"counters\":{"
+	first := true
+	for k, v := range c {
+		if !first {
+			line += ","
+		}
+		line += benchyQuote(k) + ":" + strconv.FormatInt(v, 10)
+		first = false
+	}
+	line += "}}"
+	benchyOut.WriteString(line + "\n")
 }
 `
 

@@ -2,6 +2,9 @@ package gotest
 
 import (
 	"go/parser"
+	"go/token"
+	"os/exec"
+	"strings"
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/counters"
@@ -102,6 +105,30 @@ func TestBenchCond(t *testing.T) {
 		}
 		if got := benchCond(e); got != want {
 			t.Errorf("benchCond(%s) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+// The helper is added to the package under test, so it may import only
+// what package testing already depends on: anything else may import that
+// package in turn (encoding/json's own benchmarks would not build with a
+// helper that imports encoding/json), a cycle Go refuses.
+func TestHelperImportsOnlyTestingsDependencies(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "testing").Output()
+	if err != nil {
+		t.Skip("go list:", err)
+	}
+	deps := map[string]bool{}
+	for _, p := range strings.Fields(string(out)) {
+		deps[p] = true
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), "helper.go", helper("x"), parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, imp := range f.Imports {
+		if p := strings.Trim(imp.Path.Value, `"`); !deps[p] {
+			t.Errorf("the helper imports %s, which testing does not depend on", p)
 		}
 	}
 }
