@@ -72,9 +72,10 @@ func codeFindings(bin, fn string) []finding.Finding {
 }
 
 // onlyCounts reports whether a loop body does nothing but count: no load,
-// no store, no arithmetic, no call.
+// no store (a local array on the stack is memory too), no arithmetic, no
+// call.
 func onlyCounts(b asm.Body) bool {
-	return b.Loads == 0 && b.Stores == 0 && b.Arith == 0 && len(b.Calls) == 0
+	return b.Loads+b.StackLoads == 0 && b.Stores+b.StackStores == 0 && b.Arith == 0 && len(b.Calls) == 0
 }
 
 // line is a source position, file and line.
@@ -142,6 +143,16 @@ func benchLoop(fn asm.Func, lines map[line]bool) (asm.Loop, bool) {
 		}
 	}
 	if found {
+		// Loops found from backward branches are ranges of code; where
+		// the compiler laid two loops out interleaved, the ranges overlap
+		// without nesting, and what lies in which loop is not known.
+		for _, lp := range fn.Loops {
+			inside := lp.Head >= best.Head && lp.End <= best.End
+			around := best.Head >= lp.Head && best.End <= lp.End
+			if lp.Head < best.End && best.Head < lp.End && !inside && !around {
+				return asm.Loop{}, false
+			}
+		}
 		return best, true
 	}
 	var outer []asm.Loop
@@ -179,10 +190,10 @@ func loopWork(fn asm.Func, loop asm.Loop, control map[line]bool) work {
 		switch {
 		case in.Call && !loopCallee(in.Callee):
 			w.calls++
-		case in.Load && !control[line{in.File, in.Line}]:
-			w.loads++
+		case (in.Load || in.StackLoad) && !control[line{in.File, in.Line}]:
+			w.loads++ // a local array on the stack is an input too
 		}
-		if in.Store {
+		if in.Store || in.StackStore {
 			w.stores++
 		}
 		if in.Arith != "" {
