@@ -157,7 +157,8 @@ const CounterCallCPU = "call-cpu-ns"
 // that blocked (a voluntary context switch: a channel, a sleep, waiting
 // for the collector) was off the CPU as part of its work, not because
 // another task took it. Otherwise the time is kept as CounterCallCPU, and
-// the report reads the time other tasks cost from run-delay-ns.
+// the report reads the time other tasks cost from run-delay-ns (for a call
+// with untimed work, the share of it that fell in the timed part).
 func onCPU(x Record) map[string]int64 {
 	v, ok := x.Counters[counters.ThreadCPU]
 	if !ok {
@@ -173,8 +174,20 @@ func onCPU(x Record) map[string]int64 {
 	}
 	delete(c, counters.ThreadCPU)
 	c[CounterCallCPU] = v
+	if d, ok := c[harness.CounterRunDelay]; ok && untimed > 0 && x.Wall > 0 {
+		// The run delay is of the whole call too: the timed part's share
+		// of it is estimated as its share of the call's wall time (a call
+		// that mostly ran with its timer stopped would otherwise have the
+		// waits of its setup taken out of its timed work).
+		c[CounterCallRunDelay] = d
+		c[harness.CounterRunDelay] = int64(float64(d) * float64(x.Ns) / float64(x.Wall))
+	}
 	return c
 }
+
+// CounterCallRunDelay is the run delay of the whole call, kept under this
+// name when run-delay-ns holds the timed part's estimated share.
+const CounterCallRunDelay = "call-run-delay-ns"
 
 // Between has nothing to do: each batch is its own process.
 func (t *Target) Between() {}
@@ -230,7 +243,7 @@ func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
 		if c.N > 1 {
 			// Less the time another task had the CPU: a call the
 			// machine interrupted is no longer for its N.
-			ns := max(0, c.Ns-c.Counters[harness.CounterRunDelay])
+			ns := max(0, c.Ns-onCPU(c)[harness.CounterRunDelay]) // the timed part's share
 			xs, ys = append(xs, float64(c.N)), append(ys, float64(ns))
 		}
 	}

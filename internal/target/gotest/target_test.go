@@ -41,6 +41,10 @@ func TestOnCPU(t *testing.T) {
 			if _, ok := tt.x.Counters[CounterCallCPU]; ok {
 				t.Error("the record's own counters were changed")
 			}
+			if tt.name == "setup before ResetTimer" && got[harness.CounterRunDelay] != 6 {
+				// 10 ns of run delay over the call, 10 of its 15 ms timed.
+				t.Errorf("run delay of the timed part %d, want 10·10/15 = 6", got[harness.CounterRunDelay])
+			}
 		})
 	}
 }
