@@ -16,10 +16,7 @@ func main() {
 	// serves and exits here, before anything else allocates.
 	command.MaybeServe()
 	for _, w := range workload.All() {
-		benchy.Register(benchy.Experiment{
-			Name: w.Name, Description: w.Description, Units: w.Units, Unit: w.Unit,
-			FloorCycles: w.FloorCycles, ReadsMemory: w.ReadsMemory, Setup: w.Setup, Loop: w.Loop,
-		})
+		benchy.Register(benchy.Experiment(w))
 	}
 	benchy.Main()
 }
