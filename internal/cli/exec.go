@@ -174,11 +174,11 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	if err := checkDuration("--window", o.Window, maxWindow); err != nil {
 		return err
 	}
-	if o.CPUSet && o.CPU < 0 {
-		return Usagef("--cpu %d: must be a CPU number (0 or more)", o.CPU)
+	if err := checkCPU(o.CPUSet, o.CPU); err != nil {
+		return err
 	}
-	if !o.g.Live() {
-		return Usagef("exec measures this machine: --sysroot is only for reading a machine (benchy machine)")
+	if err := checkLive(o.g, "exec"); err != nil {
+		return err
 	}
 	if o.threshold, err = parseFraction("--threshold", o.Threshold); err != nil {
 		return err
@@ -206,9 +206,7 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	for i, e := range expanded {
 		// The same command twice (an A/A run, to see the noise floor) is
 		// measured twice, the second named "CMD#2", as run --compare does.
-		if seen[e.Name]++; seen[e.Name] > 1 {
-			e.Name = fmt.Sprintf("%s#%d", e.Name, seen[e.Name])
-		}
+		e.Name = numbered(seen, e.Name)
 		hook := func(flag, line string) (string, error) {
 			s, err := command.Substitute(line, e.Params)
 			if err != nil {
@@ -251,7 +249,7 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 		plan.Settings.Compare, plan.Settings.Threshold = names, o.threshold
 		plan.Group = len(ts)
 	}
-	r, err := runPlan(plan, ts, o.Progress, len(ts), &runOptions{Samples: runs, SampleTime: 100 * time.Millisecond, Window: o.Window}, w)
+	r, err := runPlan(plan, ts, o.Progress, estimate{Samples: runs, SampleTime: 100 * time.Millisecond, Window: o.Window}, w)
 	if err != nil {
 		return err
 	}

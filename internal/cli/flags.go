@@ -59,13 +59,36 @@ func checkDuration(flag string, v, limit time.Duration) error {
 	return nil
 }
 
+// checkCPU refuses a --cpu (given when set) that is not a CPU number.
+func checkCPU(set bool, cpu int) error {
+	if set && cpu < 0 {
+		return Usagef("--cpu %d: must be a CPU number (0 or more)", cpu)
+	}
+	return nil
+}
+
+// checkSamples refuses a --samples outside 1..maxSamples.
+func checkSamples(n int) error {
+	if n < 1 || n > maxSamples {
+		return Usagef("--samples %d: must be between 1 and %d", n, maxSamples)
+	}
+	return nil
+}
+
+// checkLive refuses --sysroot for a command that measures this machine.
+func checkLive(g *globalOptions, command string) error {
+	if !g.Live() {
+		return Usagef("%s measures this machine: --sysroot is only for reading a machine (benchy machine)", command)
+	}
+	return nil
+}
+
 // precisionOptions are --target-ci and --max-time: sample until the 95%
 // interval of the median is within ±PCT, or the time runs out.
 type precisionOptions struct {
 	TargetCI string
 	MaxTime  time.Duration
 	targetCI float64
-	maxSet   bool
 }
 
 // defaultMaxTime bounds the sampling --target-ci asks for, per experiment.
@@ -78,7 +101,6 @@ func (p *precisionOptions) bind(f *pflag.FlagSet) {
 
 // validate reads the flags; changed says whether --max-time was given.
 func (p *precisionOptions) validate(changed bool) error {
-	p.maxSet = changed
 	if p.TargetCI == "" {
 		if changed {
 			return Usagef("--max-time bounds --target-ci: give --target-ci PCT too")

@@ -17,7 +17,6 @@ import (
 	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/resultdiff"
 	"github.com/benchy-dev/benchy/internal/target/gotest"
-	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // gotestOptions are the flags of `benchy gotest`.
@@ -135,17 +134,14 @@ func (o *gotestOptions) validate() (err error) {
 	if runtime.GOOS != "linux" {
 		return Usagef("gotest pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
 	}
-	if !o.g.Live() {
-		return Usagef("gotest measures this machine: --sysroot is only for reading a machine (benchy machine)")
+	if err := checkLive(o.g, "gotest"); err != nil {
+		return err
 	}
-	if o.Samples < 1 || o.Samples > maxSamples {
-		return Usagef("--samples %d: must be between 1 and %d", o.Samples, maxSamples)
+	if err := checkSamples(o.Samples); err != nil {
+		return err
 	}
 	if o.Processes < 1 || o.Processes > maxProcesses || o.Processes > o.Samples {
 		return Usagef("--processes %d: must be between 1 and --samples (%d)", o.Processes, min(o.Samples, maxProcesses))
-	}
-	if o.SampleTime <= 0 {
-		return Usagef("--sample-time %v: must be more than 0", o.SampleTime)
 	}
 	if err := checkDuration("--sample-time", o.SampleTime, maxSampleTime); err != nil {
 		return err
@@ -153,8 +149,8 @@ func (o *gotestOptions) validate() (err error) {
 	if err := checkDuration("--window", o.Window, maxWindow); err != nil {
 		return err
 	}
-	if o.CPUSet && o.CPU < 0 {
-		return Usagef("--cpu %d: must be a CPU number (0 or more)", o.CPU)
+	if err := checkCPU(o.CPUSet, o.CPU); err != nil {
+		return err
 	}
 	if _, err := regexp.Compile(o.Bench); err != nil {
 		return Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
@@ -219,7 +215,7 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 	}
 	var old *side
 	if wt != nil {
-		fmt.Fprintf(o.g.Stderr, "benchy: old is %s (%s), built in a temporary worktree; new is your tree as it is\n", wt.Rev, wt.Commit[:min(12, len(wt.Commit))])
+		fmt.Fprintf(o.g.Stderr, "benchy: old is %s (%s), built in a temporary worktree; new is your tree as it is\n", wt.Rev, wt.Short())
 		if old, err = buildSide(o, "old", wt.Path(), filepath.Join(tmp, "old")); err != nil {
 			return gotestError(fmt.Errorf("%s: %w", o.Against, err), o.g.Stderr)
 		}
@@ -232,7 +228,7 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 		Package: strings.Join(importPaths(cur.bins), " "),
 	}
 	o.precisionOptions.settings(&plan.Settings)
-	topts := gotest.Options{Bench: regexp.MustCompile(o.Bench), BenchText: o.Bench, SampleTime: o.SampleTime,
+	topts := gotest.Options{BenchText: o.Bench, SampleTime: o.SampleTime,
 		PerProcess: perProcess, GOMAXPROCS: runtime.GOMAXPROCS(0)}
 	var only []string // benchmarks of one side only, with --against
 	plan.Prepare = func(cpu int) ([]pipeline.Target, error) {
@@ -255,7 +251,7 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 	if old != nil {
 		plan.Group = 2 // each benchmark's old and new, interleaved
 	}
-	r, err := runPlan(plan, nil, o.Progress, 1, &runOptions{Samples: o.Samples, SampleTime: o.SampleTime, Window: o.Window}, w)
+	r, err := runPlan(plan, nil, o.Progress, estimate{Samples: o.Samples, SampleTime: o.SampleTime, Window: o.Window}, w)
 	if err != nil {
 		return gotestError(err, o.g.Stderr)
 	}
@@ -409,12 +405,17 @@ func splitSides(r *report.Result) (old, cur *report.Result) {
 // writeAgainst writes the comparison of the two revisions, as benchy
 // compare does, to --out or stdout.
 func (o *gotestOptions) writeAgainst(r *report.Result, wt *gotest.Worktree, stdout io.Writer, w *watcher) error {
-	if o.html != nil {
-		// The page shows both sides' samples, "old NAME" and "new NAME".
-		if _, err := o.html.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "html") }); err != nil {
+	if o.samples != nil {
+		// Both sides' samples, "old NAME" and "new NAME", as the page shows them.
+		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "csv") }); err != nil {
 			return &ExitError{Code: ExitFailed, Msg: err.Error()}
 		}
-		fmt.Fprintf(o.g.Stderr, "benchy: wrote %s\n", o.HTML)
+	}
+	if o.html != nil {
+		// The page shows both sides' samples, "old NAME" and "new NAME".
+		if err := writeFile(o.html, o.HTML, func(w io.Writer) error { return report.Write(w, r, "html") }, o.g.Stderr); err != nil {
+			return &ExitError{Code: ExitFailed, Msg: err.Error()}
+		}
 	}
 	old, cur := splitSides(r)
 	files, err := resultdiff.Results([]*report.Result{old}, []*report.Result{cur}, o.threshold)
@@ -428,14 +429,13 @@ func (o *gotestOptions) writeAgainst(r *report.Result, wt *gotest.Worktree, stdo
 		return err
 	}
 	label := func(s string, x *report.Result) []fileSide { return sides([]string{s}, []*report.Result{x}) }
-	c := newComparison(label(fmt.Sprintf("%s (%s)", wt.Rev, wt.Commit[:min(12, len(wt.Commit))]), old),
+	c := newComparison(label(fmt.Sprintf("%s (%s)", wt.Rev, wt.Short()), old),
 		label("working tree", cur), files, o.fail)
 	render := func(w io.Writer) error { return c.write(w, o.Format) }
 	if o.out != nil {
-		if _, err := o.out.WriteOrKeep(render); err != nil {
+		if err := writeFile(o.out, o.Out, render, o.g.Stderr); err != nil {
 			return &ExitError{Code: ExitFailed, Msg: err.Error()}
 		}
-		fmt.Fprintf(o.g.Stderr, "benchy: wrote %s\n", o.Out)
 	} else if err := render(stdout); err != nil {
 		return err
 	}
@@ -445,14 +445,5 @@ func (o *gotestOptions) writeAgainst(r *report.Result, wt *gotest.Worktree, stdo
 	if err := c.exit(); err != nil {
 		return err
 	}
-	var failed []string
-	for _, e := range r.Experiments {
-		if e.Error != "" {
-			failed = append(failed, e.Name+": "+e.Error)
-		}
-	}
-	if len(failed) > 0 {
-		return &ExitError{Code: ExitFailed, Msg: units.Count(len(failed), "benchmark") + " failed: " + strings.Join(failed, "; ")}
-	}
-	return nil
+	return failedError(r, "benchmark")
 }

@@ -58,8 +58,8 @@ when one is a warning (the check for a CI runner that must be quiet).`,
 			opts.Root, opts.Live = g.Sysroot, g.Live()
 			if !cmd.Flags().Changed("cpu") {
 				opts.CPU = -1
-			} else if opts.CPU < 0 {
-				return Usagef("--cpu %d: must be a CPU number (0 or more)", opts.CPU)
+			} else if err := checkCPU(true, opts.CPU); err != nil {
+				return err
 			}
 			if opts.Window <= 0 || opts.Window > maxWindow {
 				return Usagef("--window %v: must be more than 0 and at most %v", opts.Window, maxWindow)
@@ -67,11 +67,8 @@ when one is a warning (the check for a CI runner that must be quiet).`,
 			if err := checkFormat(opts.Format, textOrJSON); err != nil {
 				return err
 			}
-			if cmd.Flags().Changed("strict") && opts.Strict == "" {
-				return Usagef("--strict=: give a level: error (the default) or warn")
-			}
-			if _, ok := strictLevel(opts.Strict); opts.Strict != "" && !ok {
-				return Usagef("--strict %s: valid values are error (the default) and warn", opts.Strict)
+			if err := checkStrict(cmd, opts.Strict); err != nil {
+				return err
 			}
 			return machineRun(opts, g.Stdout)
 		},

@@ -74,7 +74,7 @@ func strictArgs(cmd *cobra.Command, strict *string, args, raw []string) []string
 		if w == "--" {
 			break
 		}
-		if w == "--strict" && i+1 < len(raw) && (raw[i+1] == "warn" || raw[i+1] == "error") {
+		if w == "--strict" && i+1 < len(raw) && isStrictLevel(raw[i+1]) {
 			if j := slices.Index(args, raw[i+1]); j >= 0 {
 				*strict = raw[i+1]
 				return slices.Delete(slices.Clone(args), j, j+1)
@@ -100,11 +100,8 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 			return Usagef("--format %s but --out %s: the extension says %s; give one or make them agree", o.Format, o.Out, extensions[ext])
 		}
 	}
-	if cmd.Flags().Changed("strict") && o.Strict == "" {
-		return Usagef("--strict=: give a level: error (the default) or warn")
-	}
-	if _, ok := strictLevel(o.Strict); o.Strict != "" && !ok {
-		return Usagef("--strict %s: valid values are error (the default) and warn", o.Strict)
+	if err := checkStrict(cmd, o.Strict); err != nil {
+		return err
 	}
 	var err error
 	opts := outfile.Options{Replace: o.Force}
@@ -140,29 +137,21 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 func (o *outputOptions) write(r *report.Result, stdout, stderr io.Writer) error {
 	var errs []string
 	if o.samples != nil {
-		if kept, err := o.samples.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "csv") }); err != nil {
+		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "csv") }); err != nil {
 			errs = append(errs, err.Error())
-		} else if kept != "" {
-			errs = append(errs, "--samples-file kept in "+kept)
 		}
 	}
 	if o.html != nil {
-		if kept, err := o.html.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "html") }); err != nil {
+		if err := writeFile(o.html, o.HTML, func(w io.Writer) error { return report.Write(w, r, "html") }, stderr); err != nil {
 			errs = append(errs, err.Error())
-		} else if kept != "" {
-			errs = append(errs, "--html kept in "+kept)
-		} else {
-			fmt.Fprintf(stderr, "benchy: wrote %s\n", o.HTML)
 		}
 	}
 	ropts := report.Options{Verbose: o.Verbose, Width: o.width, ASCII: o.ASCII || !utf8Locale()}
 	render := func(w io.Writer) error { return report.WriteWith(w, r, o.Format, ropts) }
 	switch {
 	case o.out != nil:
-		if _, err := o.out.WriteOrKeep(render); err != nil {
+		if err := writeFile(o.out, o.Out, render, stderr); err != nil {
 			errs = append(errs, err.Error())
-		} else {
-			fmt.Fprintf(stderr, "benchy: wrote %s\n", o.Out)
 		}
 	default:
 		if err := render(stdout); err != nil {
@@ -189,6 +178,17 @@ func utf8Locale() bool {
 		}
 	}
 	return true
+}
+
+// writeFile writes what render makes to dest (named name), and says so on
+// stderr. Its error says where the bytes were kept when they could not go
+// there (outfile.Dest.WriteOrKeep).
+func writeFile(dest *outfile.Dest, name string, render func(io.Writer) error, stderr io.Writer) error {
+	if _, err := dest.WriteOrKeep(render); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "benchy: wrote %s\n", name)
+	return nil
 }
 
 // measuring is what a command that measures is told while it runs: Stop
@@ -225,12 +225,13 @@ func measure(cmd *cobra.Command, g *globalOptions, out *outputOptions, prec *pre
 }
 
 // runPlan runs plan over ts with a progress line when progress is not nil
-// (est says roughly how long each of n targets takes), and turns the
-// pipeline's errors into the command's: stopped by a signal before
-// anything was measured (the signal's exit), a plan in error (exit 2).
-func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress io.Writer, n int, est *runOptions, w *watcher) (*report.Result, error) {
+// (est says roughly how long each target takes; one when the plan makes
+// its targets), and turns the pipeline's errors into the command's:
+// stopped by a signal before anything was measured (the signal's exit), a
+// plan in error (exit 2).
+func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress io.Writer, est estimate, w *watcher) (*report.Result, error) {
 	if progress != nil {
-		p := newProgress(progress, n, est)
+		p := newProgress(progress, max(len(ts), 1), est)
 		plan.Progress = p.update
 		if w != nil {
 			w.setBefore(p.clear)

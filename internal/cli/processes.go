@@ -38,10 +38,7 @@ func runProcesses(o *runOptions, stdout io.Writer, w *watcher) error {
 	}
 	base := childArgs(o.g.Args[1:])
 	var results []*report.Result
-	cpu := -1
-	if o.CPUSet {
-		cpu = o.CPU
-	}
+	cpu := -1 // the first process's, passed to the others (with --cpu, theirs is the user's)
 	for k := range o.Processes {
 		if w != nil && w.Signal() != nil {
 			break
@@ -100,7 +97,7 @@ func childArgs(args []string) []string {
 		case valued[name] && !hasValue:
 			i++ // and its value
 		case valued[name], dropped[name]:
-			if name == "--strict" && !hasValue && i+1 < len(args) && (args[i+1] == "warn" || args[i+1] == "error") {
+			if name == "--strict" && !hasValue && i+1 < len(args) && isStrictLevel(args[i+1]) {
 				i++
 			}
 		default:

@@ -27,12 +27,20 @@ type progress struct {
 	drawn   bool
 }
 
-func newProgress(w io.Writer, experiments int, o *runOptions) *progress {
+// estimate is what a command tells the progress line of how long each
+// target may take: its warm-up, samples and their least length, and the
+// busy window read first.
+type estimate struct {
+	Warmup, SampleTime, Window time.Duration
+	Samples                    int
+}
+
+func newProgress(w io.Writer, experiments int, e estimate) *progress {
 	// Warm-up, ~5 calibration runs and the samples, each at least the
 	// sample time, plus the probes around it: a rough guess, good enough
 	// for "time left" until there is progress to go by.
-	per := o.Warmup + time.Duration(o.Samples+5)*o.SampleTime + 20*time.Millisecond
-	return &progress{w: w, width: terminalWidth(w), start: time.Now(), perWork: per, window: o.Window, total: experiments}
+	per := e.Warmup + time.Duration(e.Samples+5)*e.SampleTime + 20*time.Millisecond
+	return &progress{w: w, width: terminalWidth(w), start: time.Now(), perWork: per, window: e.Window, total: experiments}
 }
 
 // smoothing is the weight of a new estimate of the time left: estimates

@@ -127,8 +127,8 @@ everything behind the verdicts.`,
 
 // validate checks every flag before anything is measured.
 func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
-	if o.Samples < 1 || o.Samples > maxSamples {
-		return nil, Usagef("--samples %d: must be between 1 and %d", o.Samples, maxSamples)
+	if err := checkSamples(o.Samples); err != nil {
+		return nil, err
 	}
 	for _, d := range []struct {
 		flag     string
@@ -144,8 +144,8 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	if o.Iters < 0 || o.Iters > harness.MaxIters {
 		return nil, Usagef("--iters %d: must be between 1 and %d (or 0 to calibrate)", o.Iters, int64(harness.MaxIters))
 	}
-	if o.CPUSet && o.CPU < 0 {
-		return nil, Usagef("--cpu %d: must be a CPU number (0 or more)", o.CPU)
+	if err := checkCPU(o.CPUSet, o.CPU); err != nil {
+		return nil, err
 	}
 	if o.threshold, err = parseFraction("--threshold", o.Threshold); err != nil {
 		return nil, err
@@ -163,8 +163,8 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	if err != nil {
 		return nil, Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
 	}
-	if !o.g.Live() {
-		return nil, Usagef("run measures this machine: --sysroot is only for reading a machine (benchy machine)")
+	if err := checkLive(o.g, "run"); err != nil {
+		return nil, err
 	}
 	return re, nil
 }
@@ -209,13 +209,21 @@ func compareWorkloads(all []inproc.Workload, list string) ([]inproc.Workload, er
 		if !ok {
 			return nil, Usagef("--compare: no experiment %q (see benchy list)", name)
 		}
-		seen[name]++
-		if n := seen[name]; n > 1 {
-			w.Name = fmt.Sprintf("%s#%d", name, n)
-		}
+		w.Name = numbered(seen, name)
 		ws = append(ws, w)
 	}
 	return ws, nil
+}
+
+// numbered is name the first time seen meets it, and "NAME#k" the k-th
+// time: the same experiment or command twice (an A/A run, to see the
+// noise floor) is measured twice under names the result keeps apart.
+func numbered(seen map[string]int, name string) string {
+	seen[name]++
+	if n := seen[name]; n > 1 {
+		return fmt.Sprintf("%s#%d", name, n)
+	}
+	return name
 }
 
 // plan turns the validated flags into the pipeline's plan.
@@ -239,15 +247,12 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	if err != nil {
 		return err
 	}
-	if o.Processes > 1 {
-		if _, err := o.workloads(re); err != nil {
-			return err // refused here, not once per process
-		}
-		return runProcesses(o, stdout, w)
-	}
-	ws, err := o.workloads(re)
+	ws, err := o.workloads(re) // refused here, not once per process
 	if err != nil {
 		return err
+	}
+	if o.Processes > 1 {
+		return runProcesses(o, stdout, w)
 	}
 	plan := o.plan()
 	if o.Compare != "" {
@@ -267,7 +272,7 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	for i, w := range ws {
 		ts[i] = inproc.New(w, iopts)
 	}
-	r, err := runPlan(plan, ts, o.Progress, len(ws), o, w)
+	r, err := runPlan(plan, ts, o.Progress, estimate{Warmup: o.Warmup, SampleTime: o.SampleTime, Window: o.Window, Samples: o.Samples}, w)
 	if err != nil {
 		return err
 	}
@@ -289,19 +294,28 @@ func (o *runOptions) workloads(re *regexp.Regexp) ([]inproc.Workload, error) {
 // runExit is the exit of a command that measured: interrupted, a failed
 // experiment, or --strict.
 func runExit(r *report.Result, strict string) error {
+	if r.Interrupted {
+		return nil // the caller says how it was stopped
+	}
+	if err := failedError(r, "experiment"); err != nil {
+		return err
+	}
+	return strictError(r, strict)
+}
+
+// failedError is exit 1 naming r's experiments that failed (each a noun:
+// "experiment", "benchmark"), with why; nil when none did.
+func failedError(r *report.Result, noun string) error {
 	var failed []string
 	for _, e := range r.Experiments {
 		if e.Error != "" {
 			failed = append(failed, e.Name+": "+e.Error)
 		}
 	}
-	switch {
-	case r.Interrupted:
-		return nil // the caller says how it was stopped
-	case len(failed) > 0:
-		return &ExitError{Code: ExitFailed, Msg: units.Count(len(failed), "experiment") + " failed: " + strings.Join(failed, "; ")}
+	if len(failed) == 0 {
+		return nil
 	}
-	return strictError(r, strict)
+	return &ExitError{Code: ExitFailed, Msg: units.Count(len(failed), noun) + " failed: " + strings.Join(failed, "; ")}
 }
 
 // mainPackage is the import path of the program's main package: benchy's

@@ -20,8 +20,7 @@ var Dir = os.TempDir()
 
 // Lock is a held lock on one CPU.
 type Lock struct {
-	cpu int
-	f   *os.File
+	f *os.File
 }
 
 // TryLock takes the lock on cpu without waiting. held is false when
@@ -37,7 +36,7 @@ func TryLock(cpu int) (l *Lock, held bool, err error) {
 		f.Close()
 		return nil, !ok && err == nil, err
 	}
-	return &Lock{cpu: cpu, f: f}, false, nil
+	return &Lock{f: f}, false, nil
 }
 
 // Release drops the lock; a nil Lock is fine.

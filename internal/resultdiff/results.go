@@ -292,16 +292,6 @@ func (g Gate) Passed() bool {
 	return len(g.Regressions) == 0 && len(g.Failed) == 0 && len(g.CannotJudge) == 0
 }
 
-// Regressions returns the rows significantly slower by more than limit
-// (0.05 = 5%) with the whole confidence interval beyond it. The gate is
-// judged on its own terms, not through the verdict, so a limit below
-// --threshold still catches what it names. Noise cannot make such a row:
-// it needs a significant adjusted p-value and a lower bound above
-// 1+limit, and an inconclusive row is never one.
-func (f Files) Regressions(limit float64) []Row {
-	return f.Gate(limit).Regressions
-}
-
 // Adjusted returns how many comparisons the p-values were adjusted over.
 func (f Files) Adjusted() int {
 	for _, r := range f.Rows {
@@ -394,5 +384,3 @@ func geomean(rows []Row) Geomean {
 	}
 	return g
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

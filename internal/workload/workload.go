@@ -33,12 +33,3 @@ func Lookup(name string) (inproc.Workload, bool) {
 	}
 	return inproc.Workload{}, false
 }
-
-// Names returns the names of all experiments in the order of All.
-func Names() []string {
-	names := make([]string, len(catalogue))
-	for i, w := range catalogue {
-		names[i] = w.Name
-	}
-	return names
-}

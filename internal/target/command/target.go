@@ -104,9 +104,6 @@ func (t *Target) Name() string {
 	return t.cfg.Command
 }
 
-// Program is what the target runs.
-func (t *Target) Program() Program { return t.prog }
-
 // Info declares a run as the unit: a program's work per run is unknown,
 // so no floor or "impossible" check applies.
 func (t *Target) Info() report.Info {

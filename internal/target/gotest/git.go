@@ -44,6 +44,9 @@ func AddWorktree(dir, rev, worktree string) (*Worktree, error) {
 	return &Worktree{Repo: top, Dir: worktree, Prefix: prefix, Rev: rev, Commit: commit}, nil
 }
 
+// Short is the commit's first 12 hex digits, as a person quotes it.
+func (w *Worktree) Short() string { return w.Commit[:min(12, len(w.Commit))] }
+
 // Path is where the user's directory is in the worktree.
 func (w *Worktree) Path() string { return filepath.Join(w.Dir, filepath.FromSlash(w.Prefix)) }
 

@@ -11,10 +11,9 @@ import (
 
 // Options say how the benchmarks are measured.
 type Options struct {
-	Bench      *regexp.Regexp // matched like go test -bench, level by level
-	BenchText  string         // the expression as given
-	SampleTime time.Duration  // testing's ramp aims each sample at it
-	PerProcess int            // samples per process
+	BenchText  string        // -bench, matched like go test -bench, level by level
+	SampleTime time.Duration // testing's ramp aims each sample at it
+	PerProcess int           // samples per process
 	CPU        int
 	GOMAXPROCS int
 }

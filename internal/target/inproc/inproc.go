@@ -81,9 +81,6 @@ func New(w Workload, opts Options) *Target {
 	return &Target{w: w, opts: opts, restoreGC: func() {}}
 }
 
-// Workload returns the workload t measures.
-func (t *Target) Workload() Workload { return t.w }
-
 // Name is the workload's name.
 func (t *Target) Name() string { return t.w.Name }
 
