@@ -43,7 +43,7 @@ func sentence(p Pair) string {
 	}
 	if p.Detectable > 0 {
 		s += fmt.Sprintf("; one run per side tells only changes beyond %s from run-to-run variation: give several runs per side",
-			units.Sig(100*p.Detectable, 2)+"%")
+			units.Pct(p.Detectable))
 	}
 	return s + ")"
 }

@@ -27,10 +27,11 @@ func Analyze(r *Result) {
 	runProbes(r, &facts)
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
-		fs := CheckExperiment(*e, facts)
+		ser := ClassifySeries(*e)
+		fs := checkExperiment(*e, ser, facts)
 		// After a warm-up the headline numbers are the steady state's
 		// (the warmup finding says how many samples it left out).
-		e.Stats = Compute(ClassifySeries(*e).Steady(e.Samples))
+		e.Stats = Compute(ser.Steady(e.Samples))
 		for _, f := range e.Findings {
 			if !ownCode(f.Code) {
 				fs = append(fs, f)
@@ -46,26 +47,14 @@ func Analyze(r *Result) {
 // countVerdicts is the summary of r's verdicts.
 func countVerdicts(r *Result) *Counts {
 	c := &Counts{Line: Summary(r)}
-	for _, e := range r.Experiments {
-		switch e.Verdict {
-		case VerdictBelievable:
-			c.Believable++
-		case VerdictDoubtful:
-			c.Doubtful++
-		case VerdictNotBelievable:
-			c.NotBelievable++
-		}
-	}
+	c.Believable, _ = tally(r, VerdictBelievable)
 	// The reasons in the summary line's order: the doubtful ones, then
 	// the not believable ones.
-	for _, v := range []string{VerdictDoubtful, VerdictNotBelievable} {
-		for _, e := range r.Experiments {
-			if e.Verdict == v {
-				for _, code := range e.Reasons {
-					c.Reasons = appendNew(c.Reasons, code)
-				}
-			}
-		}
+	var doubtful, not []string
+	c.Doubtful, doubtful = tally(r, VerdictDoubtful)
+	c.NotBelievable, not = tally(r, VerdictNotBelievable)
+	for _, code := range append(doubtful, not...) {
+		c.Reasons = appendNew(c.Reasons, code)
 	}
 	return c
 }

@@ -200,7 +200,7 @@ func appendNew(list []string, s string) []string {
 // on-CPU time still compares.
 func Unusable(e *Experiment) string {
 	if e.Error != "" {
-		return "failed: " + strings.Join(strings.Fields(e.Error), " ")
+		return "failed: " + oneLine(e.Error)
 	}
 	var codes []string
 	for _, f := range e.Findings {

@@ -48,15 +48,19 @@ var Codes = []string{
 // CheckExperiment returns the findings on e's raw samples and GC figures,
 // given the facts of the run. It reads nothing but its arguments.
 func CheckExperiment(e Experiment, f Facts) []finding.Finding {
+	return checkExperiment(e, ClassifySeries(e), f)
+}
+
+// checkExperiment is CheckExperiment with the shape of e's series in run
+// order (changepoints, per process) already classified: after a warm-up,
+// the statistics judged are the steady samples'.
+func checkExperiment(e Experiment, ser Series, f Facts) []finding.Finding {
 	var fs []finding.Finding
 	add := func(x finding.Finding, ok bool) {
 		if ok {
 			fs = append(fs, x)
 		}
 	}
-	// The shape of the series in run order, per process (changepoints):
-	// after a warm-up, the statistics judged are the steady samples'.
-	ser := ClassifySeries(e)
 	st := Compute(ser.Steady(e.Samples))
 	if e.Error != "" {
 		fs = append(fs, finding.Finding{

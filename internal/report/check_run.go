@@ -60,14 +60,12 @@ const OffCPUInflated = 0.05
 // else by an involuntary context switch; a sample that moved to another
 // CPU counts too. known is false when nothing could tell.
 func Disturbed(e Experiment, cpu int) (n int, known bool) {
-	shares, byTime := offCPUShares(e)
-	i := 0
+	_, byTime := offCPUShares(e)
 	for _, s := range e.Samples {
 		var hit bool
 		switch {
 		case byTime && s.Iters > 0:
-			hit, known = offCPUDisturbed(s, shares[i]), true
-			i++
+			hit, known = offCPUDisturbed(s), true
 		default:
 			sw, k := switched(s)
 			hit, known = sw, known || k
@@ -132,25 +130,23 @@ func checkDisturbed(e Experiment) (finding.Finding, bool) {
 	}, true
 }
 
-// offCPUDisturbed reports whether sample s, which lost share of its wall
-// time off the CPU, was disturbed (OffCPUDisturbed, OffCPUMinNs).
-func offCPUDisturbed(s harness.Sample, share float64) bool {
-	return share > OffCPUDisturbed && share*float64(s.Ns) > OffCPUMinNs
+// offCPUDisturbed reports whether sample s lost enough of its wall time
+// off the CPU to be disturbed (OffCPUDisturbed, OffCPUMinNs); false when
+// it has no on-CPU time.
+func offCPUDisturbed(s harness.Sample) bool {
+	share, ok := OffCPUShare(s)
+	return ok && share > OffCPUDisturbed && share*float64(s.Ns) > OffCPUMinNs
 }
 
 // disturbedByTime is checkDisturbed on the off-CPU shares of e's samples.
 func disturbedByTime(e Experiment, shares []float64) (finding.Finding, bool) {
-	n, worst, i := 0, 0.0, 0
+	n := 0
 	for _, s := range e.Samples {
-		if s.Iters <= 0 {
-			continue
-		}
-		if offCPUDisturbed(s, shares[i]) {
+		if s.Iters > 0 && offCPUDisturbed(s) {
 			n++
 		}
-		worst = max(worst, shares[i])
-		i++
 	}
+	worst := slices.Max(shares)
 	if n == 0 {
 		return finding.Finding{}, false
 	}

@@ -156,7 +156,7 @@ func (c *chart) svg() string { return c.b.String() + "</svg>\n" }
 func histogram(e Experiment) string {
 	xs := NsPerOp(e.Samples)
 	st := e.Stats
-	lo, hi := slices.Min(xs), slices.Max(xs)
+	lo, hi := sampleRange(e)
 	top := hi
 	if clip := st.P90 + 3*(st.P90-st.Min); clip > st.P90 && clip < hi {
 		top = clip
@@ -217,29 +217,26 @@ func histogram(e Experiment) string {
 // task took the CPU in it), the level of each segment between
 // changepoints, and a dashed line where a new process starts.
 func series(e Experiment) string {
-	xs := NsPerOp(e.Samples)
-	lo, hi := slices.Min(xs), slices.Max(xs)
+	lo, hi := sampleRange(e)
 	ser := ClassifySeries(e)
 	title := "run order"
 	if ser.Judged() {
 		title += ": " + string(ser.Class)
 	}
 	c := newChart(400, 200, 0, float64(len(e.Samples)), lo, hi, title)
-	shares, ok := offCPUShares(e)
-	i := 0
+	_, byTime := offCPUShares(e)
 	for j, s := range e.Samples {
 		if s.Iters <= 0 {
 			continue
 		}
 		color, class := "#3569a8", "sample"
-		if ok && offCPUDisturbed(s, shares[i]) {
+		if byTime && offCPUDisturbed(s) {
 			color, class = "#d22", "sample disturbed"
 		}
 		fmt.Fprintf(&c.b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n", class, c.X(float64(j)+0.5), c.Y(s.NsPerOp()), color)
 		if j > 0 && s.Process != e.Samples[j-1].Process {
 			c.line(c.X(float64(j)), marginT, c.X(float64(j)), c.h-marginB, "#888", "2 3")
 		}
-		i++
 	}
 	for p, res := range ser.Results {
 		if !res.Judged {

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/changepoint"
@@ -32,8 +34,11 @@ func Sparkline(e Experiment, width int, ascii bool) (line, marks string) {
 	if ascii {
 		levels = sparkASCII
 	}
+	if width < 4 {
+		return "", ""
+	}
 	ser := ClassifySeries(e)
-	if len(ser.Index) == 0 || width < 4 {
+	if len(ser.Index) == 0 {
 		return "", ""
 	}
 	total := 0
@@ -42,24 +47,9 @@ func Sparkline(e Experiment, width int, ascii bool) (line, marks string) {
 	}
 	cells := max(1, width-(len(ser.Index)-1)) // '|' between processes
 	per := (total + cells - 1) / cells        // samples per cell
-	lo, hi := e.Stats.Min, e.Stats.Max
-	for _, s := range e.Samples {
-		if s.Iters > 0 {
-			lo, hi = min(lo, s.NsPerOp()), max(hi, s.NsPerOp())
-		}
-	}
+	lo, hi := sampleRange(e)
 	var b, m strings.Builder
-	shares, shared := offCPUShares(e)
-	share := map[int]float64{} // by sample index
-	if shared {
-		i := 0
-		for j, s := range e.Samples {
-			if s.Iters > 0 {
-				share[j] = shares[i]
-				i++
-			}
-		}
-	}
+	_, byTime := offCPUShares(e)
 	anyMark := false
 	for p, idx := range ser.Index {
 		if p > 0 {
@@ -82,7 +72,7 @@ func Sparkline(e Experiment, width int, ascii bool) (line, marks string) {
 				if changes[k] && mark == ' ' {
 					mark = markChange
 				}
-				if shared && offCPUDisturbed(s, share[idx[k]]) {
+				if byTime && offCPUDisturbed(s) {
 					mark = markDisturbed
 				}
 			}
@@ -103,4 +93,14 @@ func sparkLevel(x, lo, hi float64, n int) int {
 		return 0
 	}
 	return min(n-1, max(0, int((x-lo)/(hi-lo)*float64(n-1)+0.5)))
+}
+
+// sampleRange is the least and the most time per op of e's samples with
+// iterations (e.Stats may leave out a warm-up); NaN when there are none.
+func sampleRange(e Experiment) (lo, hi float64) {
+	xs := NsPerOp(e.Samples)
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	return slices.Min(xs), slices.Max(xs)
 }

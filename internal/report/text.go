@@ -153,7 +153,7 @@ func settingsLine(r *Result) string {
 	if r.GOMAXPROCS > 0 {
 		parts = append(parts, fmt.Sprintf("GOMAXPROCS %d", r.GOMAXPROCS))
 	}
-	if ok, _ := benchmarks(r); ok || st.TargetCI > 0 || processCount(r) > 1 {
+	if allKind(r, KindBenchmark) || st.TargetCI > 0 || processCount(r) > 1 {
 		parts = append(parts, sampleSettings(r, "of at least"))
 	} else {
 		parts = append(parts, fmt.Sprintf("%d samples of at least %v after %v warm-up", st.Samples, st.SampleTime, st.Warmup))
@@ -327,12 +327,7 @@ func runOrder(e Experiment, o Options) string {
 	if e.Stats.N == 0 {
 		return ""
 	}
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, s := range e.Samples {
-		if s.Iters > 0 {
-			lo, hi = min(lo, s.NsPerOp()), max(hi, s.NsPerOp())
-		}
-	}
+	lo, hi := sampleRange(e)
 	suffix := fmt.Sprintf("  %s to %s", units.Duration(lo), units.Duration(hi))
 	line, marks := Sparkline(e, o.width()-len(prefix)-len(suffix), o.ASCII)
 	if line == "" {

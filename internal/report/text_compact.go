@@ -114,34 +114,20 @@ func compactHeader(r *Result) []string {
 	return append(lines, compactSettings(r))
 }
 
-// processes reports whether every experiment of r timed whole programs.
-func processes(r *Result) bool {
+// allKind reports whether r has experiments and every one is of kind:
+// KindProcess (exec's programs), KindBenchmark (gotest's benchmarks).
+func allKind(r *Result, kind string) bool {
 	for _, e := range r.Experiments {
-		if e.Kind != KindProcess {
+		if e.Kind != kind {
 			return false
 		}
 	}
 	return len(r.Experiments) > 0
 }
 
-// benchmarks reports whether every experiment of r is a Go benchmark,
-// and how many processes of its test binary took the samples.
-func benchmarks(r *Result) (bool, int) {
-	n := 0
-	for _, e := range r.Experiments {
-		if e.Kind != KindBenchmark {
-			return false, 0
-		}
-		for _, s := range e.Samples {
-			n = max(n, s.Process+1)
-		}
-	}
-	return len(r.Experiments) > 0, n
-}
-
-// processCount is how many processes took r's samples.
+// processCount is how many processes took r's samples (0 without any).
 func processCount(r *Result) int {
-	n := 1
+	n := 0
 	for _, e := range r.Experiments {
 		for _, s := range e.Samples {
 			n = max(n, s.Process+1)
@@ -158,8 +144,8 @@ func sampleSettings(r *Result, sep string) string {
 	if st.TargetCI > 0 {
 		n += fmt.Sprintf("+ (until ±%s, at most %v)", units.Pct(st.TargetCI), st.MaxTime)
 	}
-	if ok, procs := benchmarks(r); ok {
-		return fmt.Sprintf("%s samples %s %v in %s (the first call of each dropped)", n, sep, st.SampleTime, units.Count(procs, "process"))
+	if allKind(r, KindBenchmark) {
+		return fmt.Sprintf("%s samples %s %v in %s (the first call of each dropped)", n, sep, st.SampleTime, units.Count(processCount(r), "process"))
 	}
 	if procs := processCount(r); procs > 1 {
 		return fmt.Sprintf("%s samples %s %v in each of %d processes, %v warm-up", n, sep, st.SampleTime, procs, st.Warmup)
@@ -176,7 +162,7 @@ func compactSettings(r *Result) string {
 		parts = append(parts, "SMOKE: numbers not to be trusted")
 	}
 	switch {
-	case processes(r):
+	case allKind(r, KindProcess):
 		n := 0
 		for _, e := range r.Experiments {
 			n = max(n, len(e.Samples))
@@ -212,7 +198,7 @@ func compactSettings(r *Result) string {
 // as another explains the allocations marked *.
 func compactTable(r *Result) (header []string, rows [][]string, footnotes []string) {
 	header = []string{"experiment", "min", "median", "p90", "", "allocs", "verdict"}
-	processes := processes(r)
+	processes := allKind(r, KindProcess)
 	if processes {
 		header[5] = "max RSS" // a program's memory is its peak, not its allocations
 	}

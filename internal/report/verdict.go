@@ -131,19 +131,7 @@ func Summary(r *Result) string {
 	}
 	var parts []string
 	for _, v := range []string{VerdictBelievable, VerdictDoubtful, VerdictNotBelievable} {
-		n := 0
-		var reasons []string
-		for _, e := range r.Experiments {
-			if e.Verdict != v {
-				continue
-			}
-			n++
-			for _, c := range e.Reasons {
-				if !slices.Contains(reasons, c) {
-					reasons = append(reasons, c)
-				}
-			}
-		}
+		n, reasons := tally(r, v)
 		if n == 0 {
 			continue
 		}
@@ -157,6 +145,21 @@ func Summary(r *Result) string {
 		return "no verdicts: the result was not analyzed"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// tally counts r's experiments with verdict v and gathers their reasons,
+// each once, in the order they first appear.
+func tally(r *Result, v string) (n int, reasons []string) {
+	for _, e := range r.Experiments {
+		if e.Verdict != v {
+			continue
+		}
+		n++
+		for _, c := range e.Reasons {
+			reasons = appendNew(reasons, c)
+		}
+	}
+	return n, reasons
 }
 
 // StrictFailures returns the names of the experiments that fail --strict
