@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // Class is the shape of one run's series of samples.
@@ -130,8 +132,9 @@ func Classify(xs []float64) Result {
 	}
 	res.Judged = true
 	ys := logs(xs)
-	sigma := noiseSigma(ys, varianceFloor(ys))
-	raw := Detect(xs, DefaultPenalty(n))
+	floor := varianceFloor(ys)
+	sigma := noiseSigma(ys, floor)
+	raw := detect(ys, floor, sigma, DefaultPenalty(n)) // Detect, with what is known here
 	if len(raw) == 0 {
 		res.Reason = fmt.Sprintf("no change in %d samples", n)
 		return res
@@ -139,7 +142,7 @@ func Classify(xs []float64) Result {
 	segs := merge(xs, raw, sigma)
 	if len(segs) == 1 {
 		res.Reason = fmt.Sprintf("%s found (at %s), but the levels either side are within the noise: flat over %d samples",
-			plural(len(raw), "change", "changes"), joinInts(raw), n)
+			units.Count(len(raw), "change"), joinInts(raw), n)
 		return res
 	}
 	res.Segments = segs

@@ -98,16 +98,20 @@ func Detect(xs []float64, penalty float64) []int {
 	if n < 2*MinSegment || math.IsNaN(penalty) || math.IsInf(penalty, 0) {
 		return nil
 	}
-	ys := make([]float64, n)
-	for i, x := range xs {
+	for _, x := range xs {
 		if !(x > 0) || math.IsInf(x, 1) {
 			return nil
 		}
-		ys[i] = math.Log(x)
 	}
+	ys := logs(xs)
 	floor := varianceFloor(ys)
-	ys = clip(ys, noiseSigma(ys, floor), spikeK)
-	return pelt(ys, max(penalty, 0), MinSegment, floor)
+	return detect(ys, floor, noiseSigma(ys, floor), penalty)
+}
+
+// detect is Detect on the log times ys of a valid series, with their
+// variance floor and noise already estimated (Classify has them).
+func detect(ys []float64, floor, sigma, penalty float64) []int {
+	return pelt(clip(ys, sigma, spikeK), max(penalty, 0), MinSegment, floor)
 }
 
 // varianceFloor is the variance below which a segment of the log times ys

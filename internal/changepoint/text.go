@@ -32,13 +32,6 @@ func pct(x float64) string {
 	return strconv.FormatFloat(p, 'f', 0, 64) + "%"
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
-
 func joinInts(xs []int) string {
 	s := make([]string, len(xs))
 	for i, x := range xs {

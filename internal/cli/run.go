@@ -263,7 +263,7 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 			plan.Settings.Compare = append(plan.Settings.Compare, w.Name)
 		}
 	}
-	iopts := inproc.Options{GC: o.GC, OpenCounters: counters.Open, CounterDelta: counters.Delta}
+	iopts := inproc.Options{GC: o.GC, OpenCounters: counters.Open}
 	iopts.MemoryBudget, _, _ = machine.MemoryBudget("/")
 	if !o.GC {
 		plan.MemoryLimit = iopts.MemoryLimit()

@@ -36,14 +36,16 @@ type Report struct {
 
 func (r *Report) opened(name string) { r.Opened = append(r.Opened, name) }
 
-func (r *Report) unavailable(name, reason string) {
+// SetUnavailable records why the counter name could not be read.
+func (r *Report) SetUnavailable(name, reason string) {
 	if r.Unavailable == nil {
 		r.Unavailable = map[string]string{}
 	}
 	r.Unavailable[name] = reason
 }
 
-func (r *Report) note(name, text string) {
+// SetNote qualifies the opened counter name.
+func (r *Report) SetNote(name, text string) {
 	if r.Notes == nil {
 		r.Notes = map[string]string{}
 	}

@@ -97,7 +97,7 @@ func openGroup(open openFunc, events []event, isHardware bool, paranoid string, 
 		g.names = append(g.names, e.name)
 		rep.opened(e.name)
 		if userOnly {
-			rep.note(e.name, fmt.Sprintf("user space only: perf_event_paranoid=%s forbids counting the kernel", paranoid))
+			rep.SetNote(e.name, fmt.Sprintf("user space only: perf_event_paranoid=%s forbids counting the kernel", paranoid))
 		}
 		return nil
 	}
@@ -106,10 +106,10 @@ func openGroup(open openFunc, events []event, isHardware bool, paranoid string, 
 		if err == nil {
 			continue
 		}
-		rep.unavailable(e.name, PerfReason(err, isHardware, paranoid))
+		rep.SetUnavailable(e.name, PerfReason(err, isHardware, paranoid))
 		if e.alt != nil {
 			if err := try(*e.alt); err != nil {
-				rep.unavailable(e.alt.name, PerfReason(err, isHardware, paranoid))
+				rep.SetUnavailable(e.alt.name, PerfReason(err, isHardware, paranoid))
 			}
 		}
 	}

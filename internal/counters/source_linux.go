@@ -56,7 +56,7 @@ func open(perfOpen openFunc, paranoidPath, schedPath string) (Source, Report) {
 	ru := rusagePart{}
 	if err := ru.read(map[string]int64{}); err != nil {
 		for _, name := range []string{harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS, harness.CounterMinorFaults} {
-			rep.unavailable(name, err.Error())
+			rep.SetUnavailable(name, err.Error())
 		}
 	} else {
 		s.parts = append(s.parts, ru)
@@ -72,15 +72,15 @@ func open(perfOpen openFunc, paranoidPath, schedPath string) (Source, Report) {
 		s.parts = append(s.parts, threadCPUPart{})
 		rep.opened(ThreadCPU)
 	} else {
-		rep.unavailable(ThreadCPU, "not read: "+harness.CounterTaskClock+" counts the same time")
+		rep.SetUnavailable(ThreadCPU, "not read: "+harness.CounterTaskClock+" counts the same time")
 	}
 
 	if slices.Contains(rep.Opened, harness.CounterMigrations) {
 		// Reading the sched file costs 10-15 µs (the kernel formats ~40
 		// lines), and that cost would land inside every counted window.
-		rep.unavailable(harness.CounterNrMigrations, "not read: "+harness.CounterMigrations+" counts the same migrations for less")
+		rep.SetUnavailable(harness.CounterNrMigrations, "not read: "+harness.CounterMigrations+" counts the same migrations for less")
 	} else if sp, err := openSched(schedPath); err != nil {
-		rep.unavailable(harness.CounterNrMigrations, err.Error())
+		rep.SetUnavailable(harness.CounterNrMigrations, err.Error())
 	} else {
 		s.parts = append(s.parts, sp)
 		rep.opened(harness.CounterNrMigrations)

@@ -37,7 +37,7 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		outs[i].Name = t.Name()
 	}
 	runtime.GC()
-	err := onThread(opts, func() error {
+	err := OnThread(opts, func() error {
 		ms := make([]*measured, 0, len(ts))
 		completed := false // see runOne
 		defer func() {
@@ -68,9 +68,10 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		}
 		before := probe(opts)
 		spent := make([]time.Duration, len(ms))
+		ci := make([]precision, len(ms))
 		more := func() bool {
 			for i, d := range spent {
-				if opts.more(outs[i].Samples, d) {
+				if opts.more(outs[i].Samples, d, &ci[i]) {
 					return true
 				}
 			}

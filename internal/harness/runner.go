@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/stats"
@@ -55,8 +56,8 @@ type Options struct {
 const MaxSamples = 100000
 
 // more reports whether a target that took samples lasting spent in all
-// takes another.
-func (o Options) more(samples []Sample, spent time.Duration) bool {
+// takes another; p keeps when the precision of TargetCI is judged next.
+func (o Options) more(samples []Sample, spent time.Duration, p *precision) bool {
 	n := len(samples)
 	switch {
 	case n < o.Samples:
@@ -66,18 +67,27 @@ func (o Options) more(samples []Sample, spent time.Duration) bool {
 	case o.MinTime > 0 && spent < o.MinTime:
 		return true
 	case o.TargetCI > 0 && spent < o.MaxTime:
-		return !precise(samples, o.TargetCI)
+		return !p.reached(samples, o.TargetCI)
 	}
 	return false
 }
 
-// precise reports whether the 95% interval of the median time per op of
-// samples is within ±target of it. Past 200 samples it is computed again
-// only every 1% more samples (a sort each time), and says no in between.
-func precise(samples []Sample, target float64) bool {
+// precision judges whether a target's samples reached TargetCI. Past 200
+// samples the interval is computed again only once 1% more samples came
+// (a sort each time), however many samples a batch brings; in between it
+// says no.
+type precision struct{ next int }
+
+// reached reports whether the 95% interval of the median time per op of
+// samples is within ±target of it.
+func (p *precision) reached(samples []Sample, target float64) bool {
 	n := len(samples)
-	if n > 200 && n%(n/100) != 0 {
+	if n < p.next {
 		return false
+	}
+	p.next = n + 1
+	if n > 200 {
+		p.next = n + n/100
 	}
 	xs := make([]float64, 0, n)
 	for _, s := range samples {
@@ -85,7 +95,8 @@ func precise(samples []Sample, target float64) bool {
 			xs = append(xs, s.NsPerOp())
 		}
 	}
-	return stats.MedianCIHalfWidth(xs) <= target
+	slices.Sort(xs)
+	return stats.MedianCIHalfWidthSorted(xs) <= target
 }
 
 // Progress describes what the runner is doing, for a progress line.
@@ -149,9 +160,9 @@ func Stopped(stop <-chan struct{}) bool {
 	}
 }
 
-// onThread runs f on a locked thread, pinned to opts.CPU unless the
+// OnThread runs f on a locked thread, pinned to opts.CPU unless the
 // options say the system cannot pin.
-func onThread(opts Options, f func() error) error {
+func OnThread(opts Options, f func() error) error {
 	if opts.Unpinned {
 		return Locked(f)
 	}
@@ -163,7 +174,7 @@ func runOne(t Target, index, total int, opts Options) Outcome {
 	// A full collection first, so garbage of the previous target is not
 	// collected (or paid for) during this one.
 	runtime.GC()
-	err := onThread(opts, func() error {
+	err := OnThread(opts, func() error {
 		m := &measured{t: t, opts: opts, index: index, total: total}
 		if err := t.Open(); err != nil {
 			return err
@@ -183,7 +194,8 @@ func runOne(t Target, index, total int, opts Options) Outcome {
 		out.Iters = m.iters
 		out.Before = probe(opts)
 		var spent time.Duration
-		for opts.more(out.Samples, spent) {
+		var ci precision
+		for opts.more(out.Samples, spent, &ci) {
 			if Stopped(opts.Stop) {
 				out.Interrupted = true
 				break

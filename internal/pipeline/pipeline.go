@@ -170,7 +170,7 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	}
 	var clock harness.ClockInfo
 	var before, after clockReading
-	if err := onThread(hopts, func() error {
+	if err := harness.OnThread(hopts, func() error {
 		if n := harness.OthersOn(cpu); hopts.Isolate && harness.CanPin && n > 0 {
 			r.NotIsolated = fmt.Sprintf("%s of this process could not be kept off cpu%d: the process may run on no other CPU (taskset, a cpuset)", units.Count(n, "other thread"), cpu)
 		}
@@ -198,7 +198,7 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	if statErr == nil && statErr2 == nil {
 		r.BusyDuring = machine.Busy(statBefore, statAfter)
 	}
-	onThread(hopts, func() error {
+	harness.OnThread(hopts, func() error {
 		after = readClock(root, cpu, clockWin)
 		return nil
 	})
@@ -249,15 +249,6 @@ func measure(ts []harness.Target, opts harness.Options, group int) []harness.Out
 		outs = append(outs, harness.Interleave(ts[start:min(start+group, len(ts))], opts)...)
 	}
 	return outs
-}
-
-// onThread runs f on the thread the harness measures on: pinned where the
-// system can pin.
-func onThread(opts harness.Options, f func() error) error {
-	if opts.Unpinned {
-		return harness.Locked(f)
-	}
-	return harness.Pinned(opts.CPU, opts.Isolate, f)
 }
 
 // claimCPU picks the CPU and takes its lock (cpulock), so that two benchy

@@ -98,10 +98,15 @@ func MedianCI(sorted []float64) (lo, hi float64) {
 func MedianCIHalfWidth(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
-	m := MedianSorted(s)
-	if len(s) == 0 || !(m > 0) {
+	return MedianCIHalfWidthSorted(s)
+}
+
+// MedianCIHalfWidthSorted is MedianCIHalfWidth of xs already sorted.
+func MedianCIHalfWidthSorted(sorted []float64) float64 {
+	m := MedianSorted(sorted)
+	if len(sorted) == 0 || !(m > 0) {
 		return math.NaN()
 	}
-	lo, hi := MedianCI(s)
+	lo, hi := MedianCI(sorted)
 	return max(m-lo, hi-m) / m
 }

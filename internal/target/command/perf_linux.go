@@ -62,7 +62,7 @@ func openChildCounters(rep *counters.Report) *childCounters {
 	fd, err := unix.PerfEventOpen(&guard, 0, -1, -1, unix.PERF_FLAG_FD_CLOEXEC)
 	if err != nil {
 		for _, e := range childEvents {
-			unavailable(rep, e.name, "perf could not open the dummy event that keeps inherited counts right ("+counters.PerfReason(err, false, paranoid)+")")
+			rep.SetUnavailable(e.name, "perf could not open the dummy event that keeps inherited counts right ("+counters.PerfReason(err, false, paranoid)+")")
 		}
 		return c
 	}
@@ -85,7 +85,7 @@ func openChildCounters(rep *counters.Report) *childCounters {
 			userOnly = err == nil
 		}
 		if err != nil {
-			unavailable(rep, e.name, counters.PerfReason(err, e.hw, paranoid))
+			rep.SetUnavailable(e.name, counters.PerfReason(err, e.hw, paranoid))
 			continue
 		}
 		c.fds = append(c.fds, fd)
@@ -93,11 +93,11 @@ func openChildCounters(rep *counters.Report) *childCounters {
 		c.hw = append(c.hw, e.hw)
 		rep.Opened = append(rep.Opened, e.name)
 		if userOnly {
-			note(rep, e.name, "user space only: perf_event_paranoid="+paranoid+" forbids counting the kernel")
+			rep.SetNote(e.name, "user space only: perf_event_paranoid="+paranoid+" forbids counting the kernel")
 		}
 	}
 	if c.has(taskClock) {
-		note(rep, taskClock, "perf, inherited by each run from its exec to its exit, its threads and children included")
+		rep.SetNote(taskClock, "perf, inherited by each run from its exec to its exit, its threads and children included")
 	}
 	return c
 }

@@ -23,7 +23,7 @@ var rusageNames = []string{
 func addRusage(rep *counters.Report, perfTaskClock bool) {
 	rep.Opened = append(rep.Opened, rusageNames...)
 	for _, name := range []string{harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS} {
-		note(rep, name, "over the run's process tree (wait4): a program's own threads taking turns on the pinned CPU count as switches too")
+		rep.SetNote(name, "over the run's process tree (wait4): a program's own threads taking turns on the pinned CPU count as switches too")
 	}
 	if perfTaskClock {
 		return
@@ -31,7 +31,7 @@ func addRusage(rep *counters.Report, perfTaskClock bool) {
 	why := rep.Unavailable[taskClock]
 	delete(rep.Unavailable, taskClock)
 	rep.Opened = append(rep.Opened, taskClock)
-	note(rep, taskClock, "user-ns + sys-ns from wait4, since perf could not count it ("+why+")")
+	rep.SetNote(taskClock, "user-ns + sys-ns from wait4, since perf could not count it ("+why+")")
 }
 
 // rusageCounts adds a reaped run's rusage to m (its descendants that it
@@ -131,18 +131,4 @@ func statusField(b []byte, key string) string {
 		}
 	}
 	return ""
-}
-
-func unavailable(rep *counters.Report, name, reason string) {
-	if rep.Unavailable == nil {
-		rep.Unavailable = map[string]string{}
-	}
-	rep.Unavailable[name] = reason
-}
-
-func note(rep *counters.Report, name, text string) {
-	if rep.Notes == nil {
-		rep.Notes = map[string]string{}
-	}
-	rep.Notes[name] = text
 }

@@ -124,15 +124,12 @@ func noteFloor(rep counters.Report, floorKB int64, local bool) counters.Report {
 	if !slices.Contains(rep.Opened, CounterMaxRSS) {
 		return rep
 	}
-	rep.Notes = maps.Clone(rep.Notes)
-	if rep.Notes == nil {
-		rep.Notes = map[string]string{}
-	}
+	rep.Notes = maps.Clone(rep.Notes) // the caller's report keeps its own
 	who := "the spawner process"
 	if local {
 		who = "benchy itself (a local spawner: benchy forks the runs)"
 	}
-	rep.Notes[CounterMaxRSS] = fmt.Sprintf("peak RSS of the run's process tree (wait4); never below %s, the RSS of %s at the fork (%d KiB at open), which the kernel counts as the run's own at exec", CounterRSSFloor, who, floorKB)
-	rep.Notes[CounterRSSFloor] = "RSS of " + who + " when it forked the run: the least max-rss-kb the run can report"
+	rep.SetNote(CounterMaxRSS, fmt.Sprintf("peak RSS of the run's process tree (wait4); never below %s, the RSS of %s at the fork (%d KiB at open), which the kernel counts as the run's own at exec", CounterRSSFloor, who, floorKB))
+	rep.SetNote(CounterRSSFloor, "RSS of "+who+" when it forked the run: the least max-rss-kb the run can report")
 	return rep
 }

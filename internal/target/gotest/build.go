@@ -17,7 +17,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/finding"
 )
 
 // Package is a Go package with test files, as go list describes it.
@@ -105,6 +108,23 @@ type Binary struct {
 	// instrumented (-N -l, -race, -cover, -asan, -msan): it measures
 	// another program than the one that ships.
 	Debug string
+
+	codes map[string][]finding.Finding // codeFindings by function
+}
+
+// codeFindings are the findings on the machine code of the benchmark
+// function fn, read from the binary once per function: the sub-benchmarks
+// of one table loop share a closure.
+func (b *Binary) codeFindings(fn string) []finding.Finding {
+	fs, ok := b.codes[fn]
+	if !ok {
+		fs = codeFindings(b.Path, fn)
+		if b.codes == nil {
+			b.codes = map[string][]finding.Finding{}
+		}
+		b.codes[fn] = fs
+	}
+	return slices.Clone(fs)
 }
 
 // BuildError is a build that failed: the compiler's lines (pointing at the

@@ -173,16 +173,13 @@ type work struct {
 	inner                       bool // another loop lies inside it
 }
 
-// loopWork counts the loads, stores, arithmetic and calls of loop: loads
-// on a for line (control) are the loop's own (b.N read again), and calls
-// into testing's b.Loop and the runtime's stack growth are no work.
+// loopWork is what loop does: its stores and arithmetic as asm counted
+// them (a local array on the stack is memory too), and its own count of
+// loads and calls, since loads on a for line (control) are the loop's own
+// (b.N read again) and calls into testing's b.Loop and the runtime's
+// stack growth are no work.
 func loopWork(fn asm.Func, loop asm.Loop, control map[line]bool) work {
-	var w work
-	for _, lp := range fn.Loops {
-		if lp.Depth > loop.Depth && lp.Head >= loop.Head && lp.End <= loop.End {
-			w.inner = true
-		}
-	}
+	w := work{stores: loop.Body.Stores + loop.Body.StackStores, arith: loop.Body.Arith, inner: !loop.Inner}
 	for _, in := range fn.Insts {
 		if in.PC < loop.Head || in.PC >= loop.End {
 			continue
@@ -192,12 +189,6 @@ func loopWork(fn asm.Func, loop asm.Loop, control map[line]bool) work {
 			w.calls++
 		case (in.Load || in.StackLoad) && !control[line{in.File, in.Line}]:
 			w.loads++ // a local array on the stack is an input too
-		}
-		if in.Store || in.StackStore {
-			w.stores++
-		}
-		if in.Arith != "" {
-			w.arith++
 		}
 	}
 	return w

@@ -60,10 +60,7 @@ func (t *Target) Info() report.Info {
 func (t *Target) Counters() counters.Report {
 	rep := counters.Report{Opened: []string{counters.ThreadCPU, harness.CounterRunDelay, harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS, harness.CounterMinorFaults}}
 	for _, c := range []string{harness.CounterTaskClock, harness.CounterCycles, harness.CounterInstructions, harness.CounterMigrations} {
-		if rep.Unavailable == nil {
-			rep.Unavailable = map[string]string{}
-		}
-		rep.Unavailable[c] = "not read in a test binary (the helper added to it uses the standard library only)"
+		rep.SetUnavailable(c, "not read in a test binary (the helper added to it uses the standard library only)")
 	}
 	return rep
 }
@@ -222,7 +219,7 @@ func (t *Target) Check() []finding.Finding {
 		fs = append(fs, f)
 	}
 	if t.fn != "" {
-		fs = append(fs, codeFindings(t.Bin.Path, t.fn)...)
+		fs = append(fs, t.Bin.codeFindings(t.fn)...)
 	}
 	return fs
 }

@@ -26,9 +26,6 @@ type Options struct {
 	// the source is read before and after every sample, and the report
 	// says what it counts (counters.Open).
 	OpenCounters func() (counters.Source, counters.Report)
-	// CounterDelta, when not nil, turns two readings into the sample's
-	// counts (it may drop counts it cannot trust); else after-before.
-	CounterDelta func(before, after map[string]int64) map[string]int64
 	// MemoryBudget is how many bytes this process may use (its cgroup
 	// limit, or the RAM; machine.MemoryBudget), 0 when unknown. With the
 	// collector off the heap is kept well inside it (see HeapGrowth and
@@ -173,11 +170,7 @@ func (t *Target) Sample(n int64) ([]harness.Sample, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read counters: %w", err)
 		}
-		if t.opts.CounterDelta != nil {
-			s.Counters = t.opts.CounterDelta(before, after)
-		} else {
-			s.Counters = delta(before, after)
-		}
+		s.Counters = counters.Delta(before, after) // it drops counts it cannot trust
 	}
 	if cpu, err := harness.CurrentCPU(); err == nil {
 		s.CPU = cpu
@@ -258,14 +251,3 @@ func heapAllocated() uint64 { return readUint64("/gc/heap/allocs:bytes") }
 
 // gcCycles is the number of completed collections.
 func gcCycles() uint64 { return readUint64("/gc/cycles/total:gc-cycles") }
-
-// delta is after-before for every counter present in both.
-func delta(before, after map[string]int64) map[string]int64 {
-	d := make(map[string]int64, len(after))
-	for k, a := range after {
-		if b, ok := before[k]; ok {
-			d[k] = a - b
-		}
-	}
-	return d
-}
