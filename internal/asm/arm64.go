@@ -9,9 +9,7 @@ import (
 // arm64 instructions are always 4 bytes.
 const arm64InstLen = 4
 
-func decodeARM64(code []byte, pc uint64) (Inst, error) { return decodeARM64With(code, pc, symbolize) }
-
-func decodeARM64With(code []byte, pc uint64, sym symbolizer) (Inst, error) {
+func decodeARM64(code []byte, pc uint64, sym symbolizer) (Inst, error) {
 	ai, err := arm64asm.Decode(code)
 	if err != nil {
 		return Inst{}, err

@@ -77,7 +77,7 @@ const maxCallees = 4
 // function) from the running executable, and the functions called directly
 // from its loops.
 func Inspect(fn any) (*Listing, error) {
-	if _, ok := decoders[runtime.GOARCH]; !ok {
+	if _, ok := newDecoders[runtime.GOARCH]; !ok {
 		return nil, ErrUnsupportedArch
 	}
 	v := reflect.ValueOf(fn)
@@ -127,12 +127,6 @@ func disassemble(src codeSource, dec decoder, entry uint64) (*Func, string, erro
 	f := decodeFrom(src, dec, name, entry, code)
 	f.File, f.Line = src.fileLine(entry)
 	return f, how, nil
-}
-
-// decodeFunc decodes code at entry with the source lines and names of the
-// running program: see decodeFrom.
-func decodeFunc(dec decoder, name string, entry uint64, code []byte) *Func {
-	return decodeFrom(process{}, dec, name, entry, code)
 }
 
 // decodeFrom decodes the code of a function at entry: every instruction,

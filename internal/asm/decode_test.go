@@ -39,7 +39,7 @@ func TestDecode(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.arch+"/"+tt.hex, func(t *testing.T) {
 			code, _ := hex.DecodeString(tt.hex)
-			got, err := decoders[tt.arch](code, 0x1000)
+			got, err := newDecoders[tt.arch](symbolize)(code, 0x1000)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +72,7 @@ const loopsHex = "31c9" + "48033cf2" + "48ffc6" + "7ff7" + "48ffc1" + "7ff2" + "
 
 func TestFindLoopsAndPadding(t *testing.T) {
 	code, _ := hex.DecodeString(loopsHex)
-	f := decodeFunc(decodeX86, "test", 0x1000, code)
+	f := decodeFrom(process{}, newDecoders["amd64"](symbolize), "test", 0x1000, code)
 	if f.End != 0x1011 || len(f.Insts) != 7 {
 		t.Fatalf("padding not trimmed: end %#x, %d insts", f.End, len(f.Insts))
 	}
@@ -132,8 +132,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte{0x0f})
 	f.Add([]byte{0xe1, 0xff, 0xff, 0x54, 0x00, 0x00})
 	f.Fuzz(func(t *testing.T, code []byte) {
-		for arch, dec := range decoders {
-			fn := decodeFunc(dec, "fuzz", 0x10000, code)
+		for arch, newDec := range newDecoders {
+			fn := decodeFrom(process{}, newDec(symbolize), "fuzz", 0x10000, code)
 			end := uint64(0x10000)
 			for _, in := range fn.Insts {
 				if in.PC != end || in.Len <= 0 {

@@ -14,26 +14,18 @@ type decoder func(code []byte, pc uint64) (Inst, error)
 // "0x1c83fd(IP)".
 type symbolizer = func(addr uint64) (name string, base uint64)
 
-// decoders decode the code of the running program.
-var decoders = map[string]decoder{
-	"amd64": decodeX86,
-	"arm64": decodeARM64,
-}
-
 // newDecoders make the decoder of an architecture for a symbolizer: the
 // running program and a file look their names up in different places.
 var newDecoders = map[string]func(symbolizer) decoder{
 	"amd64": func(sym symbolizer) decoder {
-		return func(code []byte, pc uint64) (Inst, error) { return decodeX86With(code, pc, sym) }
+		return func(code []byte, pc uint64) (Inst, error) { return decodeX86(code, pc, sym) }
 	},
 	"arm64": func(sym symbolizer) decoder {
-		return func(code []byte, pc uint64) (Inst, error) { return decodeARM64With(code, pc, sym) }
+		return func(code []byte, pc uint64) (Inst, error) { return decodeARM64(code, pc, sym) }
 	},
 }
 
-func decodeX86(code []byte, pc uint64) (Inst, error) { return decodeX86With(code, pc, symbolize) }
-
-func decodeX86With(code []byte, pc uint64, sym symbolizer) (Inst, error) {
+func decodeX86(code []byte, pc uint64, sym symbolizer) (Inst, error) {
 	xi, err := x86asm.Decode(code, 64)
 	if err != nil {
 		return Inst{}, err
