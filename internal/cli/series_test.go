@@ -78,6 +78,9 @@ func TestSeriesConcat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(r.Experiments) != 2 {
+		t.Fatalf("%d experiments, want concat/quadratic and concat/builder", len(r.Experiments))
+	}
 	for _, e := range r.Experiments {
 		ser := report.ClassifySeries(e)
 		if !ser.Judged() {

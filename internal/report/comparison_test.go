@@ -11,19 +11,10 @@ import (
 	"github.com/benchy-dev/benchy/internal/harness"
 )
 
-// rounds makes samples of 1000 iterations whose ns/op are xs.
-func rounds(xs ...float64) []harness.Sample {
-	s := make([]harness.Sample, len(xs))
-	for i, x := range xs {
-		s[i] = harness.Sample{Iters: 1000, Ns: int64(x * 1000)}
-	}
-	return s
-}
-
 func TestAnalyzeComparesInterleavedRuns(t *testing.T) {
-	base := rounds(100, 101, 99, 100, 102, 100, 101, 99)
-	fast := rounds(50, 51, 49, 50, 51, 50, 50, 49)
-	same := rounds(100, 100, 100, 101, 101, 99, 101, 100)
+	base := perOpF(100, 101, 99, 100, 102, 100, 101, 99)
+	fast := perOpF(50, 51, 49, 50, 51, 50, 50, 49)
+	same := perOpF(100, 100, 100, 101, 101, 99, 101, 100)
 	r := &Result{
 		Settings: Settings{Compare: []string{"a", "b", "c"}, Threshold: 0.02},
 		Experiments: []Experiment{
@@ -47,8 +38,8 @@ func TestAnalyzeWillNotCompareAnImpossibleNumber(t *testing.T) {
 	r := &Result{
 		Settings: Settings{Compare: []string{"a", "b"}, Threshold: 0.02},
 		Experiments: []Experiment{
-			{Name: "a", Samples: rounds(100, 101, 99, 100, 102, 100)},
-			{Name: "b", Samples: rounds(1, 1, 1, 1, 1, 1), Error: "panicked: boom"},
+			{Name: "a", Samples: perOpF(100, 101, 99, 100, 102, 100)},
+			{Name: "b", Samples: perOpF(1, 1, 1, 1, 1, 1), Error: "panicked: boom"},
 		},
 	}
 	Analyze(r)
@@ -58,7 +49,7 @@ func TestAnalyzeWillNotCompareAnImpossibleNumber(t *testing.T) {
 }
 
 func TestAnalyzeWithoutCompareHasNoComparison(t *testing.T) {
-	r := &Result{Experiments: []Experiment{{Name: "a", Samples: rounds(1, 2, 3)}}}
+	r := &Result{Experiments: []Experiment{{Name: "a", Samples: perOpF(1, 2, 3)}}}
 	Analyze(r)
 	if r.Comparison != nil {
 		t.Errorf("comparison %+v for a plain run", r.Comparison)
@@ -69,8 +60,8 @@ func TestAnalyzeJudgesEachExperimentsClockAgainstTheRun(t *testing.T) {
 	r := &Result{
 		EffectiveClock: EffectiveClock{BeforeHz: 3.6e9, AfterHz: 3.6e9, Source: "dependent-add chain"},
 		Experiments: []Experiment{
-			{Name: "fast", Samples: rounds(100, 101, 99, 100, 102), Clock: &EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.68e9}},
-			{Name: "slow", Samples: rounds(100, 101, 99, 100, 102), Clock: &EffectiveClock{BeforeHz: 1.9e9, AfterHz: 3.6e9}},
+			{Name: "fast", Samples: perOpF(100, 101, 99, 100, 102), Clock: &EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.68e9}},
+			{Name: "slow", Samples: perOpF(100, 101, 99, 100, 102), Clock: &EffectiveClock{BeforeHz: 1.9e9, AfterHz: 3.6e9}},
 		},
 	}
 	Analyze(r)
@@ -89,9 +80,9 @@ func TestAnalyzeFloorsTheReferenceAtOneCycleOnAMD64(t *testing.T) {
 			GOARCH:         goarch,
 			EffectiveClock: EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.69e9, Source: "dependent-add chain"},
 			Experiments: []Experiment{
-				{Name: "best", Samples: rounds(100, 101, 99, 100, 102), Reference: &Reference{BeforeNs: bestNs, AfterNs: bestNs}, Clock: clk},
+				{Name: "best", Samples: perOpF(100, 101, 99, 100, 102), Reference: &Reference{BeforeNs: bestNs, AfterNs: bestNs}, Clock: clk},
 				// 0.3 ns at 3.69 GHz is 1.107 cycles: 10.7% above one cycle.
-				{Name: "a", Samples: rounds(100, 101, 99, 100, 102), Reference: &Reference{BeforeNs: 0.3, AfterNs: 0.3}, Clock: clk},
+				{Name: "a", Samples: perOpF(100, 101, 99, 100, 102), Reference: &Reference{BeforeNs: 0.3, AfterNs: 0.3}, Clock: clk},
 			},
 		}
 	}
@@ -125,7 +116,7 @@ func TestAnalyzeTakesTheRunClockFromTheChainOnly(t *testing.T) {
 		// cpufreq said more than the core ran at.
 		EffectiveClock: EffectiveClock{BeforeHz: 3.95e9, AfterHz: 3.95e9, Source: "scaling_cur_freq under load"},
 		Experiments: []Experiment{
-			{Name: "a", Samples: rounds(100, 101, 99, 100, 102), Clock: &EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.69e9}},
+			{Name: "a", Samples: perOpF(100, 101, 99, 100, 102), Clock: &EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.69e9}},
 		},
 	}
 	Analyze(r)
@@ -176,7 +167,7 @@ func TestInterleavedRunJudgedOnOnCPUTime(t *testing.T) {
 
 func TestBasis(t *testing.T) {
 	clean := &Experiment{Samples: onCPU([]float64{100, 100}, []float64{100, 100}), Clock: &EffectiveClock{BeforeHz: 3e9, AfterHz: 3e9}}
-	noOnCPU := &Experiment{Samples: rounds(100, 100)}
+	noOnCPU := &Experiment{Samples: perOpF(100, 100)}
 	warn := func(code string) *Experiment {
 		e := *clean
 		e.Findings = []finding.Finding{{Code: code, Severity: finding.Warn}}
@@ -222,7 +213,7 @@ func TestBeyondWhatTheMachineCouldExplain(t *testing.T) {
 	// was shared by the end, 50% beyond its best of one cycle.
 	clock := &EffectiveClock{BeforeHz: 3e9, AfterHz: 3e9}
 	ref := &Reference{BeforeNs: 0.34, AfterNs: 0.5}
-	base := rounds(100, 101, 99, 100, 102, 100, 101, 99)
+	base := perOpF(100, 101, 99, 100, 102, 100, 101, 99)
 	for _, tt := range []struct {
 		name    string
 		cand    []float64
@@ -235,7 +226,7 @@ func TestBeyondWhatTheMachineCouldExplain(t *testing.T) {
 			GOARCH:   "amd64",
 			Settings: Settings{Compare: []string{"a", "b"}, Threshold: 0.02},
 			Experiments: []Experiment{{Name: "a", Samples: base, Clock: clock, Reference: ref},
-				{Name: "b", Samples: rounds(tt.cand...), Clock: clock, Reference: ref}},
+				{Name: "b", Samples: perOpF(tt.cand...), Clock: clock, Reference: ref}},
 		}
 		Analyze(r)
 		p := r.Comparison[0]

@@ -58,10 +58,9 @@ func TestHTML(t *testing.T) {
 	if svgs < 2*measured {
 		t.Errorf("%d charts for %d measured experiments, want a distribution and a series each", svgs, measured)
 	}
+	// Nothing is fetched: the only URL is the SVG namespace's name.
+	page = strings.ReplaceAll(page, `xmlns="http://www.w3.org/2000/svg"`, "")
 	for _, bad := range []string{"<script", "http://", "https://"} {
-		if bad == "http://" {
-			page = strings.ReplaceAll(page, `xmlns="http://www.w3.org/2000/svg"`, "")
-		}
 		if strings.Contains(page, bad) {
 			t.Errorf("the page holds %q", bad)
 		}

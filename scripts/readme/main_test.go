@@ -26,6 +26,9 @@ func TestParseCommand(t *testing.T) {
 			t.Errorf("%q: error %v, want ok=%v", tt.line, err, tt.ok)
 			continue
 		}
+		if tt.ok && len(segs) != len(tt.args) {
+			t.Errorf("%q: %d segments, want %d", tt.line, len(segs), len(tt.args))
+		}
 		for i, s := range segs {
 			if i < len(tt.args) && !slices.Equal(s.args, tt.args[i]) {
 				t.Errorf("%q: segment %d args %q, want %q", tt.line, i, s.args, tt.args[i])

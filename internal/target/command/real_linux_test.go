@@ -214,13 +214,10 @@ func TestStopEndsTheRun(t *testing.T) {
 			opts.WarmupRuns, opts.Stop = 0, stop
 			cfg := Config{Command: "touch " + started + "; exec sleep 60", Shell: true,
 				Cleanup: "touch " + mark, Executor: tc.exec(), Stop: stop}
-			done := make(chan harness.Outcome)
+			done := make(chan harness.Outcome, 1)
 			go func() { _, out := measure(t, cfg, opts); done <- out }()
-			for {
-				if _, err := os.Stat(started); err == nil {
-					break
-				}
-				time.Sleep(10 * time.Millisecond)
+			if !waitFor(started, func() bool { return len(done) > 0 }) {
+				t.Fatalf("the run ended before it started the program: %v", (<-done).Err)
 			}
 			closed := time.Now()
 			close(stop)
@@ -272,11 +269,8 @@ func TestClosingTheSpawnerEndsItsRun(t *testing.T) {
 			return err
 		})
 	}()
-	for {
-		if _, err := os.Stat(started); err == nil {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !waitFor(started, func() bool { return len(done) > 0 }) {
+		t.Fatalf("the run ended before it started the program: %v", <-done)
 	}
 	closed := time.Now()
 	closing := make(chan error, 1)
@@ -289,5 +283,20 @@ func TestClosingTheSpawnerEndsItsRun(t *testing.T) {
 	}
 	if closeErr != nil {
 		t.Errorf("Close: %v", closeErr)
+	}
+}
+
+// waitFor waits until the file path exists, or until ended says the run
+// ended first (then false): a run that fails before it starts its program
+// fails the test instead of hanging it.
+func waitFor(path string, ended func() bool) bool {
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return true
+		}
+		if ended() {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
