@@ -87,10 +87,36 @@ func isolateOthers(cpu int) error {
 }
 
 func isolatePass(cpu int) (changed bool, err error) {
+	var setErr error
+	err = otherThreadsOn(cpu, func(tid int, set *unix.CPUSet) error {
+		set.Clear(cpu)
+		if set.Count() == 0 {
+			return nil
+		}
+		if err := unix.SchedSetaffinity(tid, set); err != nil && err != unix.ESRCH {
+			setErr = fmt.Errorf("keep thread %d off cpu %d: sched_setaffinity: %w", tid, cpu, err)
+			return setErr
+		}
+		changed = true
+		return nil
+	})
+	switch {
+	case setErr != nil:
+		return false, setErr
+	case err != nil: // the threads could not be listed
+		return false, fmt.Errorf("keep other threads off cpu %d: %w", cpu, err)
+	}
+	return changed, nil
+}
+
+// otherThreadsOn calls f with every other thread of this process that may
+// run on cpu, and its affinity; a thread that exited meanwhile is skipped.
+// It stops at f's first error.
+func otherThreadsOn(cpu int, f func(tid int, set *unix.CPUSet) error) error {
 	self := unix.Gettid()
 	entries, err := os.ReadDir("/proc/self/task")
 	if err != nil {
-		return false, fmt.Errorf("keep other threads off cpu %d: %w", cpu, err)
+		return err
 	}
 	for _, e := range entries {
 		tid, err := strconv.Atoi(e.Name())
@@ -98,22 +124,14 @@ func isolatePass(cpu int) (changed bool, err error) {
 			continue
 		}
 		var set unix.CPUSet
-		if err := unix.SchedGetaffinity(tid, &set); err != nil {
-			continue // the thread exited meanwhile
-		}
-		if !set.IsSet(cpu) {
+		if unix.SchedGetaffinity(tid, &set) != nil || !set.IsSet(cpu) {
 			continue
 		}
-		set.Clear(cpu)
-		if set.Count() == 0 {
-			continue
+		if err := f(tid, &set); err != nil {
+			return err
 		}
-		if err := unix.SchedSetaffinity(tid, &set); err != nil && err != unix.ESRCH {
-			return false, fmt.Errorf("keep thread %d off cpu %d: sched_setaffinity: %w", tid, cpu, err)
-		}
-		changed = true
 	}
-	return changed, nil
+	return nil
 }
 
 // CurrentCPU returns the CPU the calling thread is running on (getcpu(2)).
@@ -133,21 +151,7 @@ const CanPin = true
 // cpu: 0 after a successful isolation, more when the process may only run
 // there (taskset -c 0, a one-CPU cpuset), so isolation was not possible.
 func OthersOn(cpu int) int {
-	self := unix.Gettid()
-	entries, err := os.ReadDir("/proc/self/task")
-	if err != nil {
-		return 0
-	}
 	n := 0
-	for _, e := range entries {
-		tid, err := strconv.Atoi(e.Name())
-		if err != nil || tid == self {
-			continue
-		}
-		var set unix.CPUSet
-		if unix.SchedGetaffinity(tid, &set) == nil && set.IsSet(cpu) {
-			n++
-		}
-	}
+	otherThreadsOn(cpu, func(int, *unix.CPUSet) error { n++; return nil })
 	return n
 }
