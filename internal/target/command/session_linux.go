@@ -2,6 +2,7 @@ package command
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sync"
 	"syscall"
@@ -225,7 +226,7 @@ func (k *killer) reap(pid int, ws *unix.WaitStatus, ru *unix.Rusage) error {
 // tail keeps the last bytes of a run's stderr.
 type tail struct {
 	r    *os.File
-	buf  []byte
+	w    tailWriter
 	done chan struct{}
 }
 
@@ -233,20 +234,10 @@ type tail struct {
 const tailBytes = 4096
 
 func startTail(r *os.File) *tail {
-	t := &tail{r: r, done: make(chan struct{})}
+	t := &tail{r: r, w: tailWriter{size: tailBytes}, done: make(chan struct{})}
 	go func() {
 		defer close(t.done)
-		b := make([]byte, 4096)
-		for {
-			n, err := r.Read(b)
-			t.buf = append(t.buf, b[:n]...)
-			if over := len(t.buf) - tailBytes; over > 0 {
-				t.buf = append(t.buf[:0], t.buf[over:]...)
-			}
-			if err != nil {
-				return
-			}
-		}
+		io.Copy(&t.w, r)
 	}()
 	return t
 }
@@ -260,7 +251,7 @@ const tailDrain = 100 * time.Millisecond
 func (t *tail) lines() []string {
 	t.r.SetReadDeadline(time.Now().Add(tailDrain))
 	<-t.done
-	return lastLines(t.buf, 10)
+	return lastLines(t.w.bytes(), 10)
 }
 
 // close closes the pipe, which ends the reader if lines did not.

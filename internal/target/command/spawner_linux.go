@@ -248,28 +248,38 @@ func (c *client) close() error {
 	return err
 }
 
-// tailWriter keeps the last bytes written to it: the helper's stderr,
-// for the error when it dies.
+// tailWriter keeps the last size bytes written to it (2048 when size is
+// 0): the helper's stderr, for the error when it dies, and a run's.
 type tailWriter struct {
-	mu  sync.Mutex
-	buf []byte
+	mu   sync.Mutex
+	size int
+	buf  []byte
 }
 
 func (w *tailWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	size := w.size
+	if size == 0 {
+		size = 2048
+	}
 	w.buf = append(w.buf, p...)
-	if n := len(w.buf) - 2048; n > 0 {
+	if n := len(w.buf) - size; n > 0 {
 		w.buf = append(w.buf[:0], w.buf[n:]...)
 	}
 	return len(p), nil
 }
 
-// last is "; its stderr: ..." with the last line written, or "".
-func (w *tailWriter) last() string {
+// bytes is a copy of what it kept.
+func (w *tailWriter) bytes() []byte {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	lines := lastLines(w.buf, 1)
+	return append([]byte(nil), w.buf...)
+}
+
+// last is "; its stderr: ..." with the last line written, or "".
+func (w *tailWriter) last() string {
+	lines := lastLines(w.bytes(), 1)
 	if len(lines) == 0 {
 		return ""
 	}
