@@ -171,8 +171,10 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	var clock harness.ClockInfo
 	var before, after clockReading
 	if err := harness.OnThread(hopts, func() error {
-		if n := harness.OthersOn(cpu); hopts.Isolate && harness.CanPin && n > 0 {
-			r.NotIsolated = fmt.Sprintf("%s of this process could not be kept off cpu%d: the process may run on no other CPU (taskset, a cpuset)", units.Count(n, "other thread"), cpu)
+		if hopts.Isolate {
+			if n := harness.OthersOn(cpu); n > 0 { // 0 where nothing can be pinned
+				r.NotIsolated = fmt.Sprintf("%s of this process could not be kept off cpu%d: the process may run on no other CPU (taskset, a cpuset)", units.Count(n, "other thread"), cpu)
+			}
 		}
 		clock = harness.MeasureClock()
 		before = readClock(root, cpu, clockWin)

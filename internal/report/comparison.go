@@ -19,15 +19,11 @@ func compareInterleaved(r *Result) []compare.Pair {
 	if len(names) < 2 {
 		return nil
 	}
-	byName := map[string]*Experiment{}
-	for i := range r.Experiments {
-		byName[r.Experiments[i].Name] = &r.Experiments[i]
-	}
-	base := byName[names[0]]
+	base := experiment(r, names[0])
 	run := RunInterference(r)
 	var pairs []compare.Pair
 	for _, name := range names[1:] {
-		cand := byName[name]
+		cand := experiment(r, name)
 		if base == nil || cand == nil {
 			p := compare.Pair{Paired: true, Threshold: r.Settings.Threshold}
 			p.SetNames(names[0], name)

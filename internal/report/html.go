@@ -359,13 +359,3 @@ func roundsChart(r *Result, p compare.Pair) string {
 	c.text(c.w-marginR, c.h-2, "end", "grey: threshold band; orange: ratio and its 95% interval")
 	return c.svg()
 }
-
-// experiment is r's experiment named name, or nil.
-func experiment(r *Result, name string) *Experiment {
-	for i := range r.Experiments {
-		if r.Experiments[i].Name == name {
-			return &r.Experiments[i]
-		}
-	}
-	return nil
-}

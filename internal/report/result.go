@@ -243,3 +243,13 @@ type Stats struct {
 	StdDev float64 `json:"stddev"`
 	MAD    float64 `json:"mad"`
 }
+
+// experiment is r's experiment named name, or nil.
+func experiment(r *Result, name string) *Experiment {
+	for i := range r.Experiments {
+		if r.Experiments[i].Name == name {
+			return &r.Experiments[i]
+		}
+	}
+	return nil
+}
