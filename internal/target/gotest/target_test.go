@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/report"
 )
 
 // The thread's CPU time stands for the timed work only when the call was
@@ -134,5 +135,26 @@ func TestHelperImportsOnlyTestingsDependencies(t *testing.T) {
 		if p := strings.Trim(imp.Path.Value, `"`); !deps[p] {
 			t.Errorf("the helper imports %s, which testing does not depend on", p)
 		}
+	}
+}
+
+// setup-in-timer: a fixed cost every call of testing's ramp paid is a
+// setup in the timer; one call slowed by something else is not.
+func TestSetupInTimer(t *testing.T) {
+	ramp := func(perOp, fixed float64, slow map[int64]float64) []Record {
+		var calls []Record
+		for _, n := range []int64{1, 100, 10_000, 1_000_000, 5_000_000} {
+			calls = append(calls, Record{N: n, Ns: int64(fixed + perOp*float64(n) + slow[n])})
+		}
+		return calls
+	}
+	if f, ok := setupInTimer(ramp(2, 5e6, nil), 5_000_000); !ok || f.Code != report.CodeSetupInTimer {
+		t.Errorf("a 5 ms setup in every call: %v %v", f, ok)
+	}
+	if f, ok := setupInTimer(ramp(2, 0, map[int64]float64{1_000_000: 2e6}), 5_000_000); ok {
+		t.Errorf("one call 2 ms slow is not a setup: %v", f.Message)
+	}
+	if _, ok := setupInTimer(ramp(2, 0, nil), 5_000_000); ok {
+		t.Error("no fixed cost, a finding")
 	}
 }
