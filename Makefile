@@ -16,7 +16,7 @@ smoke: build
 
 # The packages with goroutines and signals are tested again under the race
 # detector (the machine-code tests skip there: it rewrites every loop).
-RACE_PKGS := ./internal/harness/... ./internal/target/... ./internal/pipeline ./internal/outfile ./internal/cli ./internal/cpulock .
+RACE_PKGS := ./internal/harness/... ./internal/targets/... ./internal/pipeline ./internal/outfile ./internal/cli ./internal/cpulock .
 
 test: cross
 	$(GO) vet ./...

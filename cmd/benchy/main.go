@@ -7,7 +7,7 @@ package main
 
 import (
 	"github.com/benchy-dev/benchy"
-	"github.com/benchy-dev/benchy/internal/target/command"
+	"github.com/benchy-dev/benchy/internal/targets/command"
 	"github.com/benchy-dev/benchy/internal/workload"
 )
 

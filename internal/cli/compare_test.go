@@ -17,9 +17,9 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/resultdiff"
 )
 
@@ -56,8 +56,8 @@ func compareVariants(t *testing.T) map[string]*report.Result {
 			for j := range rot {
 				k := 1 + 0.003*math.Sin(float64(j))
 				rot[j].Ns = int64(math.Round(float64(rot[j].Ns) * k))
-				if tc, ok := rot[j].Counters[harness.CounterTaskClock]; ok {
-					rot[j].Counters[harness.CounterTaskClock] = int64(math.Round(float64(tc) * k))
+				if tc, ok := rot[j].Counters[result.CounterTaskClock]; ok {
+					rot[j].Counters[result.CounterTaskClock] = int64(math.Round(float64(tc) * k))
 				}
 			}
 			r.Experiments[i].Samples = rot
@@ -71,8 +71,8 @@ func compareVariants(t *testing.T) map[string]*report.Result {
 				for j := range r.Experiments[i].Samples {
 					s := &r.Experiments[i].Samples[j]
 					s.Ns = int64(math.Round(float64(s.Ns) * f))
-					if tc, ok := s.Counters[harness.CounterTaskClock]; ok {
-						s.Counters[harness.CounterTaskClock] = int64(math.Round(float64(tc) * f))
+					if tc, ok := s.Counters[result.CounterTaskClock]; ok {
+						s.Counters[result.CounterTaskClock] = int64(math.Round(float64(tc) * f))
 					}
 				}
 			}
@@ -220,8 +220,8 @@ func writeRuns(t *testing.T, dir, prefix string, shifts []float64, slow string, 
 			for n := range e.Samples {
 				s := &e.Samples[n]
 				s.Ns = int64(math.Round(float64(s.Ns) * k))
-				if tc, ok := s.Counters[harness.CounterTaskClock]; ok {
-					s.Counters[harness.CounterTaskClock] = int64(math.Round(float64(tc) * k))
+				if tc, ok := s.Counters[result.CounterTaskClock]; ok {
+					s.Counters[result.CounterTaskClock] = int64(math.Round(float64(tc) * k))
 				}
 			}
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/report"
-	"github.com/benchy-dev/benchy/internal/target/command"
+	"github.com/benchy-dev/benchy/internal/targets/command"
 )
 
 // execOptions are the flags of `benchy exec`; the names are hyperfine's

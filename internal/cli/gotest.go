@@ -16,7 +16,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/resultdiff"
-	"github.com/benchy-dev/benchy/internal/target/gotest"
+	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
 
 // gotestOptions are the flags of `benchy gotest`.

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // maxRunProcesses bounds run --processes.
@@ -115,7 +115,7 @@ func mergeProcesses(rs []*report.Result) *report.Result {
 	m := *rs[0]
 	m.Experiments = make([]report.Experiment, len(rs[0].Experiments))
 	for i, e := range rs[0].Experiments {
-		e.Samples = append([]harness.Sample(nil), e.Samples...)
+		e.Samples = append([]result.Sample(nil), e.Samples...)
 		m.Experiments[i] = e
 	}
 	for k, r := range rs[1:] {

@@ -15,7 +15,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/report"
-	"github.com/benchy-dev/benchy/internal/target/inproc"
+	"github.com/benchy-dev/benchy/internal/targets/inproc"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 

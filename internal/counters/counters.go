@@ -9,7 +9,7 @@
 // Report with the reason, so "not counted" is never mistaken for zero.
 package counters
 
-import "github.com/benchy-dev/benchy/internal/harness"
+import "github.com/benchy-dev/benchy/internal/result"
 
 // Source reads the current cumulative counts of one thread, by event name
 // (the harness.Counter* names, plus HardwareEnabled and HardwareRunning
@@ -52,7 +52,7 @@ func (r *Report) SetNote(name, text string) {
 	r.Notes[name] = text
 }
 
-// BusCycles is the fallback for harness.CounterRefCycles on PMUs without a
+// BusCycles is the fallback for result.CounterRefCycles on PMUs without a
 // reference-cycle event. It counts a different clock (the bus clock), so
 // it keeps its own name.
 const BusCycles = "bus-cycles"
@@ -73,11 +73,11 @@ const (
 
 // hardware lists the names whose counts come from the hardware group.
 var hardware = map[string]bool{
-	harness.CounterCycles:       true,
-	harness.CounterInstructions: true,
-	harness.CounterRefCycles:    true,
-	BusCycles:                   true,
-	harness.CounterBranchMisses: true,
+	result.CounterCycles:       true,
+	result.CounterInstructions: true,
+	result.CounterRefCycles:    true,
+	BusCycles:                  true,
+	result.CounterBranchMisses: true,
 }
 
 // Delta returns after-before for every counter present in both readings.

@@ -4,11 +4,11 @@ import (
 	"maps"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 func TestDelta(t *testing.T) {
-	cyc, ins, cs := harness.CounterCycles, harness.CounterInstructions, harness.CounterContextSwitches
+	cyc, ins, cs := result.CounterCycles, result.CounterInstructions, result.CounterContextSwitches
 	tests := []struct {
 		name          string
 		before, after map[string]int64

@@ -5,26 +5,26 @@ import (
 	"maps"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 var _ Source = (*Fake)(nil)
 
 func TestFakeScript(t *testing.T) {
-	first := map[string]int64{harness.CounterCycles: 1}
-	f := &Fake{Reads: []map[string]int64{first, nil, {harness.CounterCycles: 2}}}
+	first := map[string]int64{result.CounterCycles: 1}
+	f := &Fake{Reads: []map[string]int64{first, nil, {result.CounterCycles: 2}}}
 	r, err := f.Read()
 	if err != nil || !maps.Equal(r, first) {
 		t.Fatalf("first Read = %v, %v", r, err)
 	}
-	r[harness.CounterCycles] = 99
-	if first[harness.CounterCycles] != 1 {
+	r[result.CounterCycles] = 99
+	if first[result.CounterCycles] != 1 {
 		t.Error("Read returned the script's own map, not a copy")
 	}
 	if _, err := f.Read(); !errors.Is(err, ErrFake) {
 		t.Errorf("nil entry: err = %v, want ErrFake", err)
 	}
-	if r, err := f.Read(); err != nil || r[harness.CounterCycles] != 2 {
+	if r, err := f.Read(); err != nil || r[result.CounterCycles] != 2 {
 		t.Errorf("third Read = %v, %v", r, err)
 	}
 	if _, err := f.Read(); !errors.Is(err, ErrFake) {
@@ -41,9 +41,9 @@ func TestFakeScript(t *testing.T) {
 // one during which the PMU was shared, whose hardware counts must not be
 // taken as the sample's.
 func TestFakeHardwarePath(t *testing.T) {
-	cyc, ins := harness.CounterCycles, harness.CounterInstructions
+	cyc, ins := result.CounterCycles, result.CounterInstructions
 	reading := func(c, i, en, run int64) map[string]int64 {
-		return map[string]int64{cyc: c, ins: i, HardwareEnabled: en, HardwareRunning: run, harness.CounterTaskClock: en}
+		return map[string]int64{cyc: c, ins: i, HardwareEnabled: en, HardwareRunning: run, result.CounterTaskClock: en}
 	}
 	f := &Fake{Reads: []map[string]int64{
 		reading(0, 0, 0, 0), reading(3_000_000, 9_000_000, 1_000_000, 1_000_000),
@@ -70,7 +70,7 @@ func TestFakeHardwarePath(t *testing.T) {
 	if _, ok := samples[1][cyc]; ok {
 		t.Errorf("sample 1 keeps cycles although the PMU counted only 60%% of it: %v", samples[1])
 	}
-	if samples[1][harness.CounterTaskClock] != 1_000_000 {
+	if samples[1][result.CounterTaskClock] != 1_000_000 {
 		t.Errorf("sample 1 lost its software counts: %v", samples[1])
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // onLockedThread runs f on a goroutine locked to its own OS thread, as the
@@ -31,10 +31,10 @@ func onLockedThread(t *testing.T, f func()) {
 
 // allNames are every counter Open tries.
 var allNames = []string{
-	harness.CounterTaskClock, harness.CounterContextSwitches, harness.CounterMigrations,
-	harness.CounterPageFaults, harness.CounterCycles, harness.CounterInstructions,
-	harness.CounterRefCycles, harness.CounterBranchMisses, harness.CounterVoluntaryCS,
-	harness.CounterInvoluntaryCS, harness.CounterMinorFaults, harness.CounterNrMigrations,
+	result.CounterTaskClock, result.CounterContextSwitches, result.CounterMigrations,
+	result.CounterPageFaults, result.CounterCycles, result.CounterInstructions,
+	result.CounterRefCycles, result.CounterBranchMisses, result.CounterVoluntaryCS,
+	result.CounterInvoluntaryCS, result.CounterMinorFaults, result.CounterNrMigrations,
 }
 
 // perfForbidden reports whether every software event failed for lack of
@@ -46,7 +46,7 @@ func perfForbidden(rep Report) (string, bool) {
 			return "", false
 		}
 	}
-	return rep.Unavailable[harness.CounterTaskClock], true
+	return rep.Unavailable[result.CounterTaskClock], true
 }
 
 // TestOpenHere opens the real counters on this machine. Every counter must
@@ -71,13 +71,13 @@ func TestOpenHere(t *testing.T) {
 				t.Errorf("%s unavailable with no reason", name)
 			}
 		}
-		if _, ok := rep.Unavailable[harness.CounterRefCycles]; ok {
+		if _, ok := rep.Unavailable[result.CounterRefCycles]; ok {
 			_, busOpen := rep.Unavailable[BusCycles]
 			if busOpen == slices.Contains(rep.Opened, BusCycles) {
 				t.Errorf("ref-cycles unavailable but bus-cycles neither tried nor opened: %+v", rep)
 			}
 		}
-		for _, name := range []string{harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS, harness.CounterMinorFaults} {
+		for _, name := range []string{result.CounterVoluntaryCS, result.CounterInvoluntaryCS, result.CounterMinorFaults} {
 			if !slices.Contains(rep.Opened, name) {
 				t.Errorf("fallback %s not opened: %s", name, rep.Unavailable[name])
 			}
@@ -122,7 +122,7 @@ func TestOpenNoHardwarePMU(t *testing.T) {
 		if _, forbidden := perfForbidden(rep); forbidden {
 			t.Skip("perf_event_open is forbidden here")
 		}
-		if slices.Contains(rep.Opened, harness.CounterCycles) {
+		if slices.Contains(rep.Opened, result.CounterCycles) {
 			t.Skip("this machine has a hardware PMU")
 		}
 		for _, e := range hardwareEvents {
@@ -130,7 +130,7 @@ func TestOpenNoHardwarePMU(t *testing.T) {
 				t.Errorf("%s: no reason given", e.name)
 			}
 		}
-		if !slices.Contains(rep.Opened, harness.CounterTaskClock) {
+		if !slices.Contains(rep.Opened, result.CounterTaskClock) {
 			t.Errorf("software events did not survive the hardware failure: %+v", rep)
 		}
 		if _, err := s.Read(); err != nil {
@@ -159,14 +159,14 @@ func TestSleepCountsVoluntarySwitches(t *testing.T) {
 		}
 		d := Delta(before, after)
 		t.Logf("delta: %v", d)
-		if d[harness.CounterVoluntaryCS] < 1 {
-			t.Errorf("voluntary-cs = %d after three sleeps", d[harness.CounterVoluntaryCS])
+		if d[result.CounterVoluntaryCS] < 1 {
+			t.Errorf("voluntary-cs = %d after three sleeps", d[result.CounterVoluntaryCS])
 		}
-		if slices.Contains(rep.Opened, harness.CounterContextSwitches) && d[harness.CounterContextSwitches] < 1 {
-			t.Errorf("context-switches = %d after three sleeps", d[harness.CounterContextSwitches])
+		if slices.Contains(rep.Opened, result.CounterContextSwitches) && d[result.CounterContextSwitches] < 1 {
+			t.Errorf("context-switches = %d after three sleeps", d[result.CounterContextSwitches])
 		}
-		if slices.Contains(rep.Opened, harness.CounterTaskClock) && d[harness.CounterTaskClock] <= 0 {
-			t.Errorf("task-clock = %d: the thread ran, so it must be > 0", d[harness.CounterTaskClock])
+		if slices.Contains(rep.Opened, result.CounterTaskClock) && d[result.CounterTaskClock] <= 0 {
+			t.Errorf("task-clock = %d: the thread ran, so it must be > 0", d[result.CounterTaskClock])
 		}
 	})
 }
@@ -206,14 +206,14 @@ func TestOpenPerfForbiddenEverywhere(t *testing.T) {
 		refuse := func(*unix.PerfEventAttr, int, int, int, int) (int, error) { return -1, unix.EACCES }
 		s, rep := open(refuse, paranoid, filepath.Join(dir, "no-sched"))
 		defer s.Close()
-		want := []string{harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS, harness.CounterMinorFaults, ThreadCPU}
+		want := []string{result.CounterVoluntaryCS, result.CounterInvoluntaryCS, result.CounterMinorFaults, ThreadCPU}
 		if !slices.Equal(rep.Opened, want) {
 			t.Errorf("opened %v, want %v", rep.Opened, want)
 		}
-		if got := rep.Unavailable[harness.CounterCycles]; got != "perf_event_paranoid=3: EACCES" {
+		if got := rep.Unavailable[result.CounterCycles]; got != "perf_event_paranoid=3: EACCES" {
 			t.Errorf("cycles: %q", got)
 		}
-		if got := rep.Unavailable[harness.CounterNrMigrations]; !strings.Contains(got, "no-sched") {
+		if got := rep.Unavailable[result.CounterNrMigrations]; !strings.Contains(got, "no-sched") {
 			t.Errorf("nr-migrations: %q does not name the file", got)
 		}
 		r, err := s.Read()
@@ -228,17 +228,17 @@ func TestOpenPerfForbiddenEverywhere(t *testing.T) {
 		if _, err := os.Stat("/proc/thread-self/sched"); err != nil {
 			t.Skipf("no sched file here: %v", err)
 		}
-		if !slices.Contains(rep.Opened, harness.CounterNrMigrations) {
-			t.Errorf("nr-migrations not opened as the fallback for cpu-migrations: %s", rep.Unavailable[harness.CounterNrMigrations])
+		if !slices.Contains(rep.Opened, result.CounterNrMigrations) {
+			t.Errorf("nr-migrations not opened as the fallback for cpu-migrations: %s", rep.Unavailable[result.CounterNrMigrations])
 		}
-		if r, err := s.Read(); err != nil || r[harness.CounterNrMigrations] < 0 {
+		if r, err := s.Read(); err != nil || r[result.CounterNrMigrations] < 0 {
 			t.Errorf("Read = %v, %v", r, err)
 		}
 	})
 }
 
 func TestReportJSON(t *testing.T) {
-	rep := Report{Opened: []string{harness.CounterTaskClock}, Unavailable: map[string]string{harness.CounterCycles: "no hardware PMU: ENOENT"}}
+	rep := Report{Opened: []string{result.CounterTaskClock}, Unavailable: map[string]string{result.CounterCycles: "no hardware PMU: ENOENT"}}
 	b, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // event is one perf event to open; alt, when not nil, is tried when the
@@ -25,19 +25,19 @@ type event struct {
 // softwareEvents are counted by the kernel itself and exist on every
 // machine, VMs included.
 var softwareEvents = []event{
-	{name: harness.CounterTaskClock, typ: unix.PERF_TYPE_SOFTWARE, config: unix.PERF_COUNT_SW_TASK_CLOCK},
-	{name: harness.CounterContextSwitches, typ: unix.PERF_TYPE_SOFTWARE, config: unix.PERF_COUNT_SW_CONTEXT_SWITCHES},
-	{name: harness.CounterMigrations, typ: unix.PERF_TYPE_SOFTWARE, config: unix.PERF_COUNT_SW_CPU_MIGRATIONS},
-	{name: harness.CounterPageFaults, typ: unix.PERF_TYPE_SOFTWARE, config: unix.PERF_COUNT_SW_PAGE_FAULTS},
+	{name: result.CounterTaskClock, typ: unix.PERF_TYPE_SOFTWARE, config: unix.PERF_COUNT_SW_TASK_CLOCK},
+	{name: result.CounterContextSwitches, typ: unix.PERF_TYPE_SOFTWARE, config: unix.PERF_COUNT_SW_CONTEXT_SWITCHES},
+	{name: result.CounterMigrations, typ: unix.PERF_TYPE_SOFTWARE, config: unix.PERF_COUNT_SW_CPU_MIGRATIONS},
+	{name: result.CounterPageFaults, typ: unix.PERF_TYPE_SOFTWARE, config: unix.PERF_COUNT_SW_PAGE_FAULTS},
 }
 
 // hardwareEvents need a PMU, which most VMs do not expose.
 var hardwareEvents = []event{
-	{name: harness.CounterCycles, typ: unix.PERF_TYPE_HARDWARE, config: unix.PERF_COUNT_HW_CPU_CYCLES},
-	{name: harness.CounterInstructions, typ: unix.PERF_TYPE_HARDWARE, config: unix.PERF_COUNT_HW_INSTRUCTIONS},
-	{name: harness.CounterRefCycles, typ: unix.PERF_TYPE_HARDWARE, config: unix.PERF_COUNT_HW_REF_CPU_CYCLES,
+	{name: result.CounterCycles, typ: unix.PERF_TYPE_HARDWARE, config: unix.PERF_COUNT_HW_CPU_CYCLES},
+	{name: result.CounterInstructions, typ: unix.PERF_TYPE_HARDWARE, config: unix.PERF_COUNT_HW_INSTRUCTIONS},
+	{name: result.CounterRefCycles, typ: unix.PERF_TYPE_HARDWARE, config: unix.PERF_COUNT_HW_REF_CPU_CYCLES,
 		alt: &event{name: BusCycles, typ: unix.PERF_TYPE_HARDWARE, config: unix.PERF_COUNT_HW_BUS_CYCLES}},
-	{name: harness.CounterBranchMisses, typ: unix.PERF_TYPE_HARDWARE, config: unix.PERF_COUNT_HW_BRANCH_MISSES},
+	{name: result.CounterBranchMisses, typ: unix.PERF_TYPE_HARDWARE, config: unix.PERF_COUNT_HW_BRANCH_MISSES},
 }
 
 // openFunc is unix.PerfEventOpen; tests replace it to script failures.

@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // fakeOpen scripts perf_event_open: fail maps an event's config and
@@ -56,15 +56,15 @@ func TestOpenGroupScripted(t *testing.T) {
 			name: "no PMU", events: hardwareEvents, hardware: true,
 			fail: func(*unix.PerfEventAttr) error { return unix.ENOENT },
 			reasons: map[string]string{
-				harness.CounterCycles: "no hardware PMU: ENOENT", harness.CounterInstructions: "no hardware PMU: ENOENT",
-				harness.CounterRefCycles: "no hardware PMU: ENOENT", BusCycles: "no hardware PMU: ENOENT",
-				harness.CounterBranchMisses: "no hardware PMU: ENOENT",
+				result.CounterCycles: "no hardware PMU: ENOENT", result.CounterInstructions: "no hardware PMU: ENOENT",
+				result.CounterRefCycles: "no hardware PMU: ENOENT", BusCycles: "no hardware PMU: ENOENT",
+				result.CounterBranchMisses: "no hardware PMU: ENOENT",
 			},
 		},
 		{
 			name: "all hardware", events: hardwareEvents, hardware: true,
 			fail:    func(*unix.PerfEventAttr) error { return nil },
-			opened:  []string{harness.CounterCycles, harness.CounterInstructions, harness.CounterRefCycles, harness.CounterBranchMisses},
+			opened:  []string{result.CounterCycles, result.CounterInstructions, result.CounterRefCycles, result.CounterBranchMisses},
 			leaders: []int{-1, 101, 101, 101}, wantGroup: true,
 		},
 		{
@@ -75,9 +75,9 @@ func TestOpenGroupScripted(t *testing.T) {
 				}
 				return nil
 			},
-			opened:    []string{harness.CounterCycles, harness.CounterInstructions, BusCycles, harness.CounterBranchMisses},
+			opened:    []string{result.CounterCycles, result.CounterInstructions, BusCycles, result.CounterBranchMisses},
 			leaders:   []int{-1, 101, 101, 101},
-			reasons:   map[string]string{harness.CounterRefCycles: "not supported by the PMU: EOPNOTSUPP"},
+			reasons:   map[string]string{result.CounterRefCycles: "not supported by the PMU: EOPNOTSUPP"},
 			wantGroup: true,
 		},
 		{
@@ -88,9 +88,9 @@ func TestOpenGroupScripted(t *testing.T) {
 				}
 				return nil
 			},
-			opened:    []string{harness.CounterInstructions, harness.CounterRefCycles, harness.CounterBranchMisses},
+			opened:    []string{result.CounterInstructions, result.CounterRefCycles, result.CounterBranchMisses},
 			leaders:   []int{-1, 101, 101},
-			reasons:   map[string]string{harness.CounterCycles: "no hardware PMU: ENOENT"},
+			reasons:   map[string]string{result.CounterCycles: "no hardware PMU: ENOENT"},
 			wantGroup: true,
 		},
 		{
@@ -101,21 +101,21 @@ func TestOpenGroupScripted(t *testing.T) {
 				}
 				return nil
 			},
-			opened:  []string{harness.CounterCycles, harness.CounterInstructions, harness.CounterRefCycles, harness.CounterBranchMisses},
+			opened:  []string{result.CounterCycles, result.CounterInstructions, result.CounterRefCycles, result.CounterBranchMisses},
 			leaders: []int{-1, 101, 101, 101}, notes: 4, wantGroup: true,
 		},
 		{
 			name: "software forbidden", events: softwareEvents,
 			fail: func(*unix.PerfEventAttr) error { return unix.EACCES },
 			reasons: map[string]string{
-				harness.CounterTaskClock: "perf_event_paranoid=2: EACCES", harness.CounterContextSwitches: "perf_event_paranoid=2: EACCES",
-				harness.CounterMigrations: "perf_event_paranoid=2: EACCES", harness.CounterPageFaults: "perf_event_paranoid=2: EACCES",
+				result.CounterTaskClock: "perf_event_paranoid=2: EACCES", result.CounterContextSwitches: "perf_event_paranoid=2: EACCES",
+				result.CounterMigrations: "perf_event_paranoid=2: EACCES", result.CounterPageFaults: "perf_event_paranoid=2: EACCES",
 			},
 		},
 		{
 			name: "software events", events: softwareEvents,
 			fail:    func(*unix.PerfEventAttr) error { return nil },
-			opened:  []string{harness.CounterTaskClock, harness.CounterContextSwitches, harness.CounterMigrations, harness.CounterPageFaults},
+			opened:  []string{result.CounterTaskClock, result.CounterContextSwitches, result.CounterMigrations, result.CounterPageFaults},
 			leaders: []int{-1, 101, 101, 101}, wantGroup: true,
 		},
 	}

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // part is one kind of counter in a source.
@@ -55,35 +55,35 @@ func open(perfOpen openFunc, paranoidPath, schedPath string) (Source, Report) {
 
 	ru := rusagePart{}
 	if err := ru.read(map[string]int64{}); err != nil {
-		for _, name := range []string{harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS, harness.CounterMinorFaults} {
+		for _, name := range []string{result.CounterVoluntaryCS, result.CounterInvoluntaryCS, result.CounterMinorFaults} {
 			rep.SetUnavailable(name, err.Error())
 		}
 	} else {
 		s.parts = append(s.parts, ru)
-		rep.opened(harness.CounterVoluntaryCS)
-		rep.opened(harness.CounterInvoluntaryCS)
-		rep.opened(harness.CounterMinorFaults)
+		rep.opened(result.CounterVoluntaryCS)
+		rep.opened(result.CounterInvoluntaryCS)
+		rep.opened(result.CounterMinorFaults)
 	}
 
 	// The on-CPU time of each sample is what separates a sample the thread
 	// ran through from one it was preempted in; where perf's task-clock
 	// cannot be opened, the thread's own CPU clock gives it.
-	if !slices.Contains(rep.Opened, harness.CounterTaskClock) {
+	if !slices.Contains(rep.Opened, result.CounterTaskClock) {
 		s.parts = append(s.parts, threadCPUPart{})
 		rep.opened(ThreadCPU)
 	} else {
-		rep.SetUnavailable(ThreadCPU, "not read: "+harness.CounterTaskClock+" counts the same time")
+		rep.SetUnavailable(ThreadCPU, "not read: "+result.CounterTaskClock+" counts the same time")
 	}
 
-	if slices.Contains(rep.Opened, harness.CounterMigrations) {
+	if slices.Contains(rep.Opened, result.CounterMigrations) {
 		// Reading the sched file costs 10-15 µs (the kernel formats ~40
 		// lines), and that cost would land inside every counted window.
-		rep.SetUnavailable(harness.CounterNrMigrations, "not read: "+harness.CounterMigrations+" counts the same migrations for less")
+		rep.SetUnavailable(result.CounterNrMigrations, "not read: "+result.CounterMigrations+" counts the same migrations for less")
 	} else if sp, err := openSched(schedPath); err != nil {
-		rep.SetUnavailable(harness.CounterNrMigrations, err.Error())
+		rep.SetUnavailable(result.CounterNrMigrations, err.Error())
 	} else {
 		s.parts = append(s.parts, sp)
-		rep.opened(harness.CounterNrMigrations)
+		rep.opened(result.CounterNrMigrations)
 	}
 	return s, rep
 }
@@ -118,9 +118,9 @@ func (rusagePart) read(into map[string]int64) error {
 	if err := unix.Getrusage(unix.RUSAGE_THREAD, &ru); err != nil {
 		return fmt.Errorf("getrusage(RUSAGE_THREAD): %w", err)
 	}
-	into[harness.CounterVoluntaryCS] = int64(ru.Nvcsw)
-	into[harness.CounterInvoluntaryCS] = int64(ru.Nivcsw)
-	into[harness.CounterMinorFaults] = int64(ru.Minflt)
+	into[result.CounterVoluntaryCS] = int64(ru.Nvcsw)
+	into[result.CounterInvoluntaryCS] = int64(ru.Nivcsw)
+	into[result.CounterMinorFaults] = int64(ru.Minflt)
 	return nil
 }
 
@@ -174,7 +174,7 @@ func (p *schedPart) read(into map[string]int64) error {
 	if err != nil {
 		return err
 	}
-	into[harness.CounterNrMigrations] = v
+	into[result.CounterNrMigrations] = v
 	return nil
 }
 

@@ -2,17 +2,17 @@
 
 package counters
 
-import "github.com/benchy-dev/benchy/internal/harness"
+import "github.com/benchy-dev/benchy/internal/result"
 
 // Open reports every counter unavailable: perf_event_open,
 // getrusage(RUSAGE_THREAD) and /proc/thread-self are Linux's.
 func Open() (Source, Report) {
 	rep := Report{Opened: []string{}, Unavailable: map[string]string{}}
 	for _, name := range []string{
-		harness.CounterTaskClock, harness.CounterContextSwitches, harness.CounterMigrations,
-		harness.CounterPageFaults, harness.CounterCycles, harness.CounterInstructions,
-		harness.CounterRefCycles, harness.CounterBranchMisses, harness.CounterVoluntaryCS,
-		harness.CounterInvoluntaryCS, harness.CounterMinorFaults, harness.CounterNrMigrations, ThreadCPU,
+		result.CounterTaskClock, result.CounterContextSwitches, result.CounterMigrations,
+		result.CounterPageFaults, result.CounterCycles, result.CounterInstructions,
+		result.CounterRefCycles, result.CounterBranchMisses, result.CounterVoluntaryCS,
+		result.CounterInvoluntaryCS, result.CounterMinorFaults, result.CounterNrMigrations, ThreadCPU,
 	} {
 		rep.Unavailable[name] = "per-thread counters need Linux"
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/harness"
-	"github.com/benchy-dev/benchy/internal/target/fake"
+	"github.com/benchy-dev/benchy/internal/targets/fake"
 )
 
 func TestRoundOrder(t *testing.T) {

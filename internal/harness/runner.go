@@ -13,6 +13,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 )
 
@@ -57,7 +58,7 @@ const MaxSamples = 100000
 
 // more reports whether a target that took samples lasting spent in all
 // takes another; p keeps when the precision of TargetCI is judged next.
-func (o Options) more(samples []Sample, spent time.Duration, p *precision) bool {
+func (o Options) more(samples []result.Sample, spent time.Duration, p *precision) bool {
 	n := len(samples)
 	switch {
 	case n < o.Samples:
@@ -80,7 +81,7 @@ type precision struct{ next int }
 
 // reached reports whether the 95% interval of the median time per op of
 // samples is within ±target of it.
-func (p *precision) reached(samples []Sample, target float64) bool {
+func (p *precision) reached(samples []result.Sample, target float64) bool {
 	n := len(samples)
 	if n < p.next {
 		return false
@@ -113,7 +114,7 @@ type Progress struct {
 type Outcome struct {
 	Name    string
 	Iters   int64 // iterations per sample
-	Samples []Sample
+	Samples []result.Sample
 	Totals  Totals
 	// Before and After are Probe's readings around the samples; zero when
 	// not probed.
@@ -232,7 +233,7 @@ func probe(opts Options) Probe {
 
 // checkPin fails a target whose samples did not all end on the pinned CPU:
 // the pin did not hold, so the numbers are from an unknown mix of CPUs.
-func checkPin(samples []Sample, opts Options) error {
+func checkPin(samples []result.Sample, opts Options) error {
 	if opts.Unpinned {
 		return nil
 	}

@@ -15,7 +15,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/benchy-dev/benchy/internal/harness"
-	"github.com/benchy-dev/benchy/internal/target/fake"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/targets/fake"
 )
 
 func quickOptions(cpu int) harness.Options {
@@ -276,7 +277,7 @@ type movingTarget struct {
 	n int
 }
 
-func (m *movingTarget) Sample(n int64) ([]harness.Sample, error) {
+func (m *movingTarget) Sample(n int64) ([]result.Sample, error) {
 	s, err := m.Target.Sample(n)
 	if m.n++; m.n == 2 && len(s) == 1 {
 		s[0].CPU = 4095
@@ -293,8 +294,8 @@ type batchTarget struct {
 
 func (b *batchTarget) Iters() int64 { return b.iters }
 
-func (b *batchTarget) Sample(n int64) ([]harness.Sample, error) {
-	var out []harness.Sample
+func (b *batchTarget) Sample(n int64) ([]result.Sample, error) {
+	var out []result.Sample
 	for p := range 3 {
 		s, err := b.Target.Sample(n)
 		if err != nil {

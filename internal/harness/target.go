@@ -3,6 +3,8 @@ package harness
 import (
 	"errors"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Target is one thing the harness measures: a Go loop in this process, a
@@ -24,7 +26,7 @@ type Target interface {
 	// counters over it, and the CPU it ended on. A target whose samples
 	// come in batches (a test binary run as one process takes several)
 	// returns the whole batch; the harness counts every sample.
-	Sample(n int64) ([]Sample, error)
+	Sample(n int64) ([]result.Sample, error)
 	// Between runs after every recorded sample, outside any timing (an
 	// in-process target collects garbage there when the heap grew large).
 	Between()

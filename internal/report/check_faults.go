@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -14,11 +14,11 @@ import (
 // faults returns the page faults counted inside s: perf's page-faults
 // (minor and major), else getrusage's minor faults. known is false when s
 // carries neither.
-func faults(s harness.Sample) (n int64, known bool) {
-	if n, ok := s.Counters[harness.CounterPageFaults]; ok {
+func faults(s result.Sample) (n int64, known bool) {
+	if n, ok := s.Counters[result.CounterPageFaults]; ok {
 		return n, true
 	}
-	n, known = s.Counters[harness.CounterMinorFaults]
+	n, known = s.Counters[result.CounterMinorFaults]
 	return n, known
 }
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -21,20 +21,20 @@ import (
 // not another task on the CPU. Only where getrusage is missing does perf's
 // context-switches (which does not split the two) stand in. known is false
 // when s has neither counter.
-func switched(s harness.Sample) (yes, known bool) {
-	if inv, ok := s.Counters[harness.CounterInvoluntaryCS]; ok {
+func switched(s result.Sample) (yes, known bool) {
+	if inv, ok := s.Counters[result.CounterInvoluntaryCS]; ok {
 		return inv > 0, true
 	}
-	cs, ok := s.Counters[harness.CounterContextSwitches]
+	cs, ok := s.Counters[result.CounterContextSwitches]
 	return cs > 0, ok
 }
 
 // moved reports whether s ran on another CPU than cpu or counted a
 // migration. A negative cpu means no pin to compare with.
-func moved(s harness.Sample, cpu int) bool {
+func moved(s result.Sample, cpu int) bool {
 	return (cpu >= 0 && s.CPU != cpu) ||
-		s.Counters[harness.CounterMigrations] > 0 ||
-		s.Counters[harness.CounterNrMigrations] > 0
+		s.Counters[result.CounterMigrations] > 0 ||
+		s.Counters[result.CounterNrMigrations] > 0
 }
 
 // OffCPUDisturbed and OffCPUMinNs: a sample whose thread was off the CPU
@@ -133,7 +133,7 @@ func checkDisturbed(e Experiment) (finding.Finding, bool) {
 // offCPUDisturbed reports whether sample s lost enough of its wall time
 // off the CPU to be disturbed (OffCPUDisturbed, OffCPUMinNs); false when
 // it has no on-CPU time.
-func offCPUDisturbed(s harness.Sample) bool {
+func offCPUDisturbed(s result.Sample) bool {
 	share, ok := OffCPUShare(s)
 	return ok && share > OffCPUDisturbed && share*float64(s.Ns) > OffCPUMinNs
 }

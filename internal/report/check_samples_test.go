@@ -7,6 +7,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // faulting makes 31 samples of 100 ns; the samples at idx take ns each and
@@ -34,11 +35,11 @@ func TestPageFaultsFewAndMany(t *testing.T) {
 	const iters = 300
 	s := timed(iters, repeat(31, 30_000*iters)...)
 	for i := range s {
-		s[i].Counters = map[string]int64{harness.CounterPageFaults: int64(20 + 4*i)}
+		s[i].Counters = map[string]int64{result.CounterPageFaults: int64(20 + 4*i)}
 	}
 	for _, i := range []int{2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 30} {
 		s[i].Ns = 76_000 * iters
-		s[i].Counters[harness.CounterPageFaults] = int64(5900 + i)
+		s[i].Counters[result.CounterPageFaults] = int64(5900 + i)
 	}
 	got := only(Experiment{Samples: s}, Facts{}, CodePageFaults)
 	if len(got) != 1 || got[0].Severity != finding.Warn || !strings.Contains(got[0].Message, "11 had more than") ||
@@ -48,7 +49,7 @@ func TestPageFaultsFewAndMany(t *testing.T) {
 }
 
 func TestPageFaults(t *testing.T) {
-	pf, minor := harness.CounterPageFaults, harness.CounterMinorFaults
+	pf, minor := result.CounterPageFaults, result.CounterMinorFaults
 	four := []int{0, 7, 8, 30} // 31 samples: 3 lie above p90
 	perfAndRusage := faulting(pf, 0, nil, 0, 0)
 	for i := range perfAndRusage.Samples {
@@ -90,7 +91,7 @@ func TestFewSamples(t *testing.T) {
 		{name: "one", e: Experiment{Samples: perOp(100)}, want: true, sev: finding.Warn, msg: "only 1 sample (fewer than 5): spread, outliers and drift cannot be judged, and one slow sample is"},
 		{name: "five", e: Experiment{Samples: perOp(100, 101, 99, 100, 100)}},
 		// Samples without iterations carry no time: 4 count.
-		{name: "five, one empty", e: Experiment{Samples: append(perOp(100, 101, 99, 100), harness.Sample{Ns: 5})}, want: true, sev: finding.Warn, msg: "only 4 samples"},
+		{name: "five, one empty", e: Experiment{Samples: append(perOp(100, 101, 99, 100), result.Sample{Ns: 5})}, want: true, sev: finding.Warn, msg: "only 4 samples"},
 		{name: "none: no-samples says it", e: Experiment{}},
 	})
 }

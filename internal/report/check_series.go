@@ -7,7 +7,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/changepoint"
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -69,11 +69,11 @@ func (s Series) Judged() bool {
 
 // Steady is the samples of the steady state: for a warm-up, each
 // process's samples from its steady segment on; else every sample.
-func (s Series) Steady(samples []harness.Sample) []harness.Sample {
+func (s Series) Steady(samples []result.Sample) []result.Sample {
 	if s.Class != changepoint.Warmup {
 		return samples
 	}
-	var out []harness.Sample
+	var out []result.Sample
 	for p, r := range s.Results {
 		from := 0
 		if r.Judged && r.Class == changepoint.Warmup {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // only returns the findings of CheckExperiment with the given code.
@@ -61,10 +61,10 @@ func runChecks(t *testing.T, code string, cases []checkCase) {
 }
 
 // timed makes samples of iters iterations with the given total ns.
-func timed(iters int64, ns ...int64) []harness.Sample {
-	s := make([]harness.Sample, len(ns))
+func timed(iters int64, ns ...int64) []result.Sample {
+	s := make([]result.Sample, len(ns))
 	for i, v := range ns {
-		s[i] = harness.Sample{Iters: iters, Ns: v, CPU: 2}
+		s[i] = result.Sample{Iters: iters, Ns: v, CPU: 2}
 	}
 	return s
 }
@@ -78,7 +78,7 @@ func repeat(n int, v int64) []int64 {
 }
 
 func TestImpossible(t *testing.T) {
-	mul := func(samples []harness.Sample) Experiment {
+	mul := func(samples []result.Sample) Experiment {
 		return Experiment{Name: "fold/constant", Units: 8, Unit: "multiply", FloorCycles: 0.5, Samples: samples}
 	}
 	max31 := Facts{MaxFreqHz: 3.1e9, MaxFreqSource: "cpuinfo_max_freq"}
@@ -88,7 +88,7 @@ func TestImpossible(t *testing.T) {
 	possible := timed(1000, 1300, 1300, 1300)
 	withCycles := timed(1000, 450, 450, 450)
 	for i := range withCycles {
-		withCycles[i].Counters = map[string]int64{harness.CounterCycles: 900} // 2 GHz
+		withCycles[i].Counters = map[string]int64{result.CounterCycles: 900} // 2 GHz
 	}
 	runChecks(t, CodeImpossible, []checkCase{
 		{name: "max freq", e: mul(fast), f: max31, want: true, sev: finding.Error,
@@ -120,10 +120,10 @@ func TestBelowClock(t *testing.T) {
 }
 
 // perOpF makes samples of 1000 iterations at the given ns per op.
-func perOpF(ns ...float64) []harness.Sample {
-	s := make([]harness.Sample, len(ns))
+func perOpF(ns ...float64) []result.Sample {
+	s := make([]result.Sample, len(ns))
 	for i, v := range ns {
-		s[i] = harness.Sample{Iters: 1000, Ns: int64(math.Round(v * 1000))}
+		s[i] = result.Sample{Iters: 1000, Ns: int64(math.Round(v * 1000))}
 	}
 	return s
 }
@@ -255,7 +255,7 @@ func TestSeriesFindings(t *testing.T) {
 	}
 	tests := []struct {
 		name    string
-		samples []harness.Sample
+		samples []result.Sample
 		code    string
 		sev     finding.Severity
 	}{
@@ -294,7 +294,7 @@ func TestSeriesFindings(t *testing.T) {
 	}
 }
 
-func withCounters(samples []harness.Sample, idx []int, c map[string]int64) []harness.Sample {
+func withCounters(samples []result.Sample, idx []int, c map[string]int64) []result.Sample {
 	for _, i := range idx {
 		samples[i].Counters = c
 	}
@@ -302,12 +302,12 @@ func withCounters(samples []harness.Sample, idx []int, c map[string]int64) []har
 }
 
 func TestDisturbed(t *testing.T) {
-	inv := map[string]int64{harness.CounterInvoluntaryCS: 1, harness.CounterVoluntaryCS: 0}
-	vol := map[string]int64{harness.CounterInvoluntaryCS: 0, harness.CounterVoluntaryCS: 3}
-	perf := map[string]int64{harness.CounterContextSwitches: 1}
+	inv := map[string]int64{result.CounterInvoluntaryCS: 1, result.CounterVoluntaryCS: 0}
+	vol := map[string]int64{result.CounterInvoluntaryCS: 0, result.CounterVoluntaryCS: 3}
+	perf := map[string]int64{result.CounterContextSwitches: 1}
 	// Both sources: perf counted the runtime parking the thread, getrusage
 	// says nobody else took the CPU.
-	parked := map[string]int64{harness.CounterContextSwitches: 1, harness.CounterVoluntaryCS: 1, harness.CounterInvoluntaryCS: 0}
+	parked := map[string]int64{result.CounterContextSwitches: 1, result.CounterVoluntaryCS: 1, result.CounterInvoluntaryCS: 0}
 	// 31 samples: 31 - ceil(27.9) = 3 lie above p90.
 	e := func(idx []int, c map[string]int64) Experiment {
 		return Experiment{Samples: withCounters(timed(1, repeat(31, 100)...), idx, c)}
@@ -329,11 +329,11 @@ func TestMigrated(t *testing.T) {
 	runChecks(t, CodeMigrated, []checkCase{
 		{name: "other cpu", e: Experiment{Samples: other}, f: pin, want: true, sev: finding.Error,
 			msg: "1 of 3 samples left cpu2 or counted a migration (seen on cpu3)"},
-		{name: "perf migration", e: Experiment{Samples: withCounters(timed(1, 100, 100), []int{0}, map[string]int64{harness.CounterMigrations: 1})},
+		{name: "perf migration", e: Experiment{Samples: withCounters(timed(1, 100, 100), []int{0}, map[string]int64{result.CounterMigrations: 1})},
 			f: pin, want: true, sev: finding.Error, msg: "the pin did not hold"},
-		{name: "sched migration", e: Experiment{Samples: withCounters(timed(1, 100, 100), []int{1}, map[string]int64{harness.CounterNrMigrations: 2})},
+		{name: "sched migration", e: Experiment{Samples: withCounters(timed(1, 100, 100), []int{1}, map[string]int64{result.CounterNrMigrations: 2})},
 			f: pin, want: true, sev: finding.Error, msg: "1 of 2 samples"},
-		{name: "stayed", e: Experiment{Samples: withCounters(timed(1, 100, 100), []int{0, 1}, map[string]int64{harness.CounterMigrations: 0, harness.CounterNrMigrations: 0})}, f: pin},
+		{name: "stayed", e: Experiment{Samples: withCounters(timed(1, 100, 100), []int{0, 1}, map[string]int64{result.CounterMigrations: 0, result.CounterNrMigrations: 0})}, f: pin},
 	})
 }
 
@@ -369,7 +369,7 @@ func TestFailedAndNoSamples(t *testing.T) {
 	})
 	runChecks(t, CodeNoSamples, []checkCase{
 		{name: "empty", e: Experiment{}, want: true, sev: finding.Error, msg: "nothing was measured"},
-		{name: "only zero-iteration samples", e: Experiment{Samples: []harness.Sample{{Ns: 5}}}, want: true, sev: finding.Error, msg: "nothing was measured"},
+		{name: "only zero-iteration samples", e: Experiment{Samples: []result.Sample{{Ns: 5}}}, want: true, sev: finding.Error, msg: "nothing was measured"},
 		{name: "failed says it instead", e: Experiment{Error: "x"}},
 	})
 }
@@ -377,7 +377,7 @@ func TestFailedAndNoSamples(t *testing.T) {
 // A clean experiment has no finding at all.
 func TestCleanExperiment(t *testing.T) {
 	e := Experiment{Units: 4096, Unit: "add", Samples: withCounters(timed(1000, 314000, 315000, 313000, 314000, 316000),
-		[]int{0, 1, 2, 3, 4}, map[string]int64{harness.CounterInvoluntaryCS: 0, harness.CounterNrMigrations: 0})}
+		[]int{0, 1, 2, 3, 4}, map[string]int64{result.CounterInvoluntaryCS: 0, result.CounterNrMigrations: 0})}
 	if fs := CheckExperiment(e, Facts{CPU: 2, GranularityNs: 1, MaxFreqHz: 3e9}); len(fs) != 0 {
 		t.Errorf("findings on a clean experiment: %v", fs)
 	}

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/result"
 
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/harness"
 )
 
 func TestAnalyzeComparesInterleavedRuns(t *testing.T) {
@@ -127,11 +127,11 @@ func TestAnalyzeTakesTheRunClockFromTheChainOnly(t *testing.T) {
 
 // onCPU makes samples of 1000 iterations whose wall ns/op are wall and
 // whose on-CPU ns/op (task-clock) are on.
-func onCPU(wall, on []float64) []harness.Sample {
-	s := make([]harness.Sample, len(wall))
+func onCPU(wall, on []float64) []result.Sample {
+	s := make([]result.Sample, len(wall))
 	for i := range wall {
-		s[i] = harness.Sample{Iters: 1000, Ns: int64(wall[i] * 1000),
-			Counters: map[string]int64{harness.CounterTaskClock: int64(on[i] * 1000)}}
+		s[i] = result.Sample{Iters: 1000, Ns: int64(wall[i] * 1000),
+			Counters: map[string]int64{result.CounterTaskClock: int64(on[i] * 1000)}}
 	}
 	return s
 }

@@ -3,7 +3,7 @@ package report
 import (
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Facts are what the findings need to know about the run besides the
@@ -82,9 +82,9 @@ const FallbackMaxHz = 6e9
 // the cycle counter (the fastest cycles/ns of any sample), the CPU's
 // maximum frequency, the effective clock measured before and after, and
 // last FallbackMaxHz.
-func highestClock(samples []harness.Sample, f Facts) (hz float64, source string) {
+func highestClock(samples []result.Sample, f Facts) (hz float64, source string) {
 	for _, s := range samples {
-		c, ok := s.Counters[harness.CounterCycles]
+		c, ok := s.Counters[result.CounterCycles]
 		if ok && c > 0 && s.Ns > 0 {
 			hz = max(hz, float64(c)/float64(s.Ns)*1e9)
 		}

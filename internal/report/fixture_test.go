@@ -10,7 +10,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/report")
@@ -43,11 +43,11 @@ func checkGolden(t *testing.T, name string, got []byte) {
 
 // spread makes n samples of iters iterations around nsPerOp: a fixed
 // pattern of small deviations (in per mille), so outputs are stable.
-func spread(n int, iters int64, nsPerOp float64, perMille ...float64) []harness.Sample {
-	s := make([]harness.Sample, n)
+func spread(n int, iters int64, nsPerOp float64, perMille ...float64) []result.Sample {
+	s := make([]result.Sample, n)
 	for i := range s {
 		d := perMille[i%len(perMille)]
-		s[i] = harness.Sample{Iters: iters, Ns: int64(nsPerOp * float64(iters) * (1 + d/1000)), CPU: 1}
+		s[i] = result.Sample{Iters: iters, Ns: int64(nsPerOp * float64(iters) * (1 + d/1000)), CPU: 1}
 	}
 	return s
 }
@@ -61,11 +61,11 @@ func fixtureResult() *Result {
 	sink := spread(11, 32000, 314, 0, 3, -2, 5, 1, -1, 2, 0, 8, -3, 1)
 	for i := range sink {
 		sink[i].Counters = map[string]int64{
-			harness.CounterCycles:        sink[i].Ns * 29 / 10,
-			harness.CounterInstructions:  32000 * 4200,
-			harness.CounterInvoluntaryCS: map[bool]int64{true: 1}[i == 8],
-			harness.CounterNrMigrations:  0,
-			harness.CounterPageFaults:    map[bool]int64{true: 3}[i == 8],
+			result.CounterCycles:        sink[i].Ns * 29 / 10,
+			result.CounterInstructions:  32000 * 4200,
+			result.CounterInvoluntaryCS: map[bool]int64{true: 1}[i == 8],
+			result.CounterNrMigrations:  0,
+			result.CounterPageFaults:    map[bool]int64{true: 3}[i == 8],
 		}
 	}
 	slowFirst := spread(9, 400000, 25, 0, 1, -1, 2, 0, -2, 1, 0, 1)

@@ -9,7 +9,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // gobenchPkg is the package the built-in experiments live in, written as
@@ -109,7 +109,7 @@ func gobenchName(name string, procs int) string {
 // counterUnit is the unit of a counter per op: "cycles/op",
 // "task-clock-ns/op" (task-clock counts nanoseconds).
 func counterUnit(c string) string {
-	if c == harness.CounterTaskClock {
+	if c == result.CounterTaskClock {
 		return "task-clock-ns/op"
 	}
 	return strings.Join(strings.Fields(c), "_") + "/op"

@@ -3,7 +3,7 @@ package report
 import (
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/counters"
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // OnCPUNs is the time the measured thread (or child) was on the CPU
@@ -12,14 +12,14 @@ import (
 // where the thread's CPU time also counts work that was not timed, or
 // waits that are the work's own: a Go benchmark that stops its timer or
 // blocks); false when the sample has none of them.
-func OnCPUNs(s harness.Sample) (int64, bool) {
-	if v, ok := s.Counters[harness.CounterTaskClock]; ok {
+func OnCPUNs(s result.Sample) (int64, bool) {
+	if v, ok := s.Counters[result.CounterTaskClock]; ok {
 		return v, true
 	}
 	if v, ok := s.Counters[counters.ThreadCPU]; ok {
 		return v, true
 	}
-	if d, ok := s.Counters[harness.CounterRunDelay]; ok {
+	if d, ok := s.Counters[result.CounterRunDelay]; ok {
 		return max(0, s.Ns-d), true
 	}
 	return 0, false
@@ -29,7 +29,7 @@ func OnCPUNs(s harness.Sample) (int64, bool) {
 // (wall - on-CPU)/wall, clamped to [0, 1]: another task (or the host) had
 // the CPU for that long. The counters are read just outside the timed
 // region, so an undisturbed sample reads a hair below 0, and 0 here.
-func OffCPUShare(s harness.Sample) (float64, bool) {
+func OffCPUShare(s result.Sample) (float64, bool) {
 	on, ok := OnCPUNs(s)
 	if !ok || s.Ns <= 0 {
 		return 0, false

@@ -9,8 +9,8 @@ import (
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // SchemaVersion is the version of the JSON result format. It grows when a
@@ -174,7 +174,7 @@ func NewExperiment(info Info) Experiment {
 	return Experiment{
 		Kind: info.Kind, Name: info.Name, Description: info.Description, Units: info.Units, Unit: info.Unit,
 		FloorCycles: Floor(info.FloorCycles), ReadsMemory: info.ReadsMemory,
-		Samples: []harness.Sample{},
+		Samples: []result.Sample{},
 	}
 }
 
@@ -203,9 +203,9 @@ type Experiment struct {
 	// thread shares the core.
 	Reference *Reference `json:"reference,omitempty"`
 
-	Iters   int64            `json:"iters_per_sample"`
-	Samples []harness.Sample `json:"samples"`
-	GC      GCStats          `json:"gc"`
+	Iters   int64           `json:"iters_per_sample"`
+	Samples []result.Sample `json:"samples"`
+	GC      GCStats         `json:"gc"`
 
 	// Stats, Findings and Verdict are derived from the fields above (and the
 	// run's clock and machine); `benchy report` recomputes them.

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 )
 
@@ -24,7 +24,7 @@ import (
 //     (divided by N-1; 0 when N == 1).
 //   - MAD: median absolute deviation from the median, unscaled (multiply by
 //     1.4826 to estimate σ of a normal distribution).
-func Compute(samples []harness.Sample) Stats {
+func Compute(samples []result.Sample) Stats {
 	xs := NsPerOp(samples)
 	if len(xs) == 0 {
 		return Stats{}
@@ -57,7 +57,7 @@ func Compute(samples []harness.Sample) Stats {
 
 // NsPerOp returns the ns/op of every sample that has iterations, in
 // sample order.
-func NsPerOp(samples []harness.Sample) []float64 {
+func NsPerOp(samples []result.Sample) []float64 {
 	xs := make([]float64, 0, len(samples))
 	for _, s := range samples {
 		if s.Iters > 0 {

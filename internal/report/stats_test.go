@@ -4,14 +4,14 @@ import (
 	"math"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // perOp makes samples of one iteration each taking the given ns.
-func perOp(ns ...int64) []harness.Sample {
-	s := make([]harness.Sample, len(ns))
+func perOp(ns ...int64) []result.Sample {
+	s := make([]result.Sample, len(ns))
 	for i, v := range ns {
-		s[i] = harness.Sample{Iters: 1, Ns: v}
+		s[i] = result.Sample{Iters: 1, Ns: v}
 	}
 	return s
 }
@@ -19,7 +19,7 @@ func perOp(ns ...int64) []harness.Sample {
 func TestCompute(t *testing.T) {
 	tests := []struct {
 		name    string
-		samples []harness.Sample
+		samples []result.Sample
 		want    Stats
 	}{
 		{"zero samples", nil, Stats{}},
@@ -36,7 +36,7 @@ func TestCompute(t *testing.T) {
 		// nearest rank: the 9th of 10 values.
 		{"p90 of ten", perOp(10, 9, 8, 7, 6, 5, 4, 3, 2, 1), Stats{N: 10, Min: 1, Median: 5.5, P90: 9, Max: 10,
 			Mean: 5.5, StdDev: math.Sqrt(82.5 / 9), MAD: 2.5}},
-		{"per op and no iterations", []harness.Sample{{Iters: 4, Ns: 10}, {Iters: 0, Ns: 99}, {Iters: 2, Ns: 5}},
+		{"per op and no iterations", []result.Sample{{Iters: 4, Ns: 10}, {Iters: 0, Ns: 99}, {Iters: 2, Ns: 5}},
 			Stats{N: 2, Min: 2.5, Median: 2.5, P90: 2.5, Max: 2.5, Mean: 2.5}},
 	}
 	for _, tt := range tests {

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -201,7 +201,7 @@ func hasCounter(r *Result, c string) bool {
 
 func tableHeader(r *Result) []string {
 	h := []string{"experiment", "min", "median", "p90", "max", "n", "iters/sample", "allocs/op"}
-	cyc, ins := hasCounter(r, harness.CounterCycles), hasCounter(r, harness.CounterInstructions)
+	cyc, ins := hasCounter(r, result.CounterCycles), hasCounter(r, result.CounterInstructions)
 	if cyc {
 		h = append(h, "cyc/op")
 	}
@@ -215,7 +215,7 @@ func tableHeader(r *Result) []string {
 }
 
 func tableRows(r *Result) [][]string {
-	cyc, ins := hasCounter(r, harness.CounterCycles), hasCounter(r, harness.CounterInstructions)
+	cyc, ins := hasCounter(r, result.CounterCycles), hasCounter(r, result.CounterInstructions)
 	var rows [][]string
 	for _, e := range r.Experiments {
 		st := e.Stats
@@ -230,8 +230,8 @@ func tableRows(r *Result) [][]string {
 			row = append(row, units.Duration(st.Min), units.Duration(st.Median), units.Duration(st.P90), units.Duration(st.Max),
 				strconv.Itoa(st.N), itersCell(e), allocsCell(e.GC.AllocsPerOp, allocsKnown(r, e)))
 		}
-		c, cok := perOpMedian(e, harness.CounterCycles)
-		in, iok := perOpMedian(e, harness.CounterInstructions)
+		c, cok := perOpMedian(e, result.CounterCycles)
+		in, iok := perOpMedian(e, result.CounterInstructions)
 		if cyc {
 			row = append(row, cell(c, cok))
 		}

@@ -12,8 +12,8 @@ import (
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
 
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -166,7 +166,7 @@ func TestFmtNs(t *testing.T) {
 // Failed experiments write no line, and B/op and allocs/op only appear
 // where the allocations were measured.
 func TestGobenchUnknown(t *testing.T) {
-	samples := func() []harness.Sample { return spread(5, 1000, 10, 0, 1, -1) }
+	samples := func() []result.Sample { return spread(5, 1000, 10, 0, 1, -1) }
 	r := &Result{Experiments: []Experiment{
 		{Name: "failed", Error: "pin did not hold", Samples: samples(), GC: GCStats{AllocsPerOp: 2, BytesPerOp: 16}},
 		{Name: "zero", Samples: samples()},

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/sink"
-	"github.com/benchy-dev/benchy/internal/target/inproc"
+	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
 // clockNow measures the clock itself: every timed sample pays for two reads,

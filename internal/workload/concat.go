@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/sink"
-	"github.com/benchy-dev/benchy/internal/target/inproc"
+	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
 // The concat family builds the same 8000-line text two ways. `s = s + line`

@@ -1,7 +1,7 @@
 package workload
 
 import (
-	"github.com/benchy-dev/benchy/internal/target/inproc"
+	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
 // empty is the harness loop with nothing in it: the floor every other

@@ -2,7 +2,7 @@ package workload
 
 import (
 	"github.com/benchy-dev/benchy/internal/sink"
-	"github.com/benchy-dev/benchy/internal/target/inproc"
+	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
 // The fold family runs the same pure mixing function on a compile-time

@@ -5,7 +5,7 @@ import (
 	"slices"
 
 	"github.com/benchy-dev/benchy/internal/sink"
-	"github.com/benchy-dev/benchy/internal/target/inproc"
+	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
 // The sort family sorts 8000 ints. Sorting sorted data is a different (and

@@ -2,7 +2,7 @@ package workload
 
 import (
 	"github.com/benchy-dev/benchy/internal/sink"
-	"github.com/benchy-dev/benchy/internal/target/inproc"
+	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
 // The sum family asks one question six ways: is the work of summing 4096

@@ -6,7 +6,7 @@
 package workload
 
 import (
-	"github.com/benchy-dev/benchy/internal/target/inproc"
+	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
 // catalogue lists every experiment in the order they are run and listed.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/sink"
-	"github.com/benchy-dev/benchy/internal/target/inproc"
+	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
 // sumOfData is 0+1+...+4095.

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 var (
@@ -100,20 +101,20 @@ func TestChildRunsOnThePinnedCPU(t *testing.T) {
 					t.Errorf("sample %d: cpu %d, allowed %q, iters %d, status %q; want cpu %d, allowed %q, 1 iter, no status",
 						i, s.CPU, s.AllowedCPUs, s.Iters, s.Status, opts.CPU, want)
 				}
-				for _, c := range []string{harness.CounterTaskClock, CounterUserNs, CounterSysNs, CounterMaxRSS, CounterRSSFloor,
-					harness.CounterMinorFaults, CounterMajorFaults, harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS} {
+				for _, c := range []string{result.CounterTaskClock, CounterUserNs, CounterSysNs, CounterMaxRSS, CounterRSSFloor,
+					result.CounterMinorFaults, CounterMajorFaults, result.CounterVoluntaryCS, result.CounterInvoluntaryCS} {
 					if _, ok := s.Counters[c]; !ok {
 						t.Errorf("sample %d has no %s: %v", i, c, s.Counters)
 					}
 				}
 			}
 			rep := tg.Counters()
-			for _, c := range []string{harness.CounterCycles, harness.CounterInstructions} {
+			for _, c := range []string{result.CounterCycles, result.CounterInstructions} {
 				if !slices.Contains(rep.Opened, c) && rep.Unavailable[c] == "" {
 					t.Errorf("%s neither opened nor said unavailable: %+v", c, rep)
 				}
 			}
-			if rep.Notes[CounterMaxRSS] == "" || rep.Notes[harness.CounterTaskClock] == "" {
+			if rep.Notes[CounterMaxRSS] == "" || rep.Notes[result.CounterTaskClock] == "" {
 				t.Errorf("the report does not say where max-rss-kb and task-clock come from: %+v", rep.Notes)
 			}
 			t.Logf("counters: %+v; first sample %+v", rep, out.Samples[0])
@@ -130,7 +131,7 @@ func TestSleepIsTimed(t *testing.T) {
 		if s.Ns < (20 * time.Millisecond).Nanoseconds() {
 			t.Errorf("sample %d of sleep 0.02 took %v, less than the sleep", i, time.Duration(s.Ns))
 		}
-		t.Logf("sample %d: %v, task-clock %v", i, time.Duration(s.Ns), time.Duration(s.Counters[harness.CounterTaskClock]))
+		t.Logf("sample %d: %v, task-clock %v", i, time.Duration(s.Ns), time.Duration(s.Counters[result.CounterTaskClock]))
 	}
 }
 
@@ -143,11 +144,11 @@ func TestTaskClockCountsTheChild(t *testing.T) {
 	if out.Err != nil {
 		t.Fatal(out.Err)
 	}
-	if note := tg.Counters().Notes[harness.CounterTaskClock]; !strings.HasPrefix(note, "perf") {
+	if note := tg.Counters().Notes[result.CounterTaskClock]; !strings.HasPrefix(note, "perf") {
 		t.Skipf("task-clock is not perf's here: %s", note)
 	}
 	for i, s := range out.Samples {
-		tc := s.Counters[harness.CounterTaskClock]
+		tc := s.Counters[result.CounterTaskClock]
 		cpu := s.Counters[CounterUserNs] + s.Counters[CounterSysNs]
 		if tc < cpu/2 || tc > 2*cpu+(10*time.Millisecond).Nanoseconds() || tc > s.Ns {
 			t.Errorf("sample %d: task-clock %v, user+sys %v, wall %v", i, time.Duration(tc), time.Duration(cpu), time.Duration(s.Ns))

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/counters"
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // The thread's CPU time stands for the timed work only when the call was
@@ -17,7 +17,7 @@ import (
 // from the run delay.
 func TestOnCPU(t *testing.T) {
 	c := func(cpu, vcs int64) map[string]int64 {
-		return map[string]int64{counters.ThreadCPU: cpu, harness.CounterVoluntaryCS: vcs, harness.CounterRunDelay: 10}
+		return map[string]int64{counters.ThreadCPU: cpu, result.CounterVoluntaryCS: vcs, result.CounterRunDelay: 10}
 	}
 	tests := []struct {
 		name    string
@@ -42,9 +42,9 @@ func TestOnCPU(t *testing.T) {
 			if _, ok := tt.x.Counters[CounterCallCPU]; ok {
 				t.Error("the record's own counters were changed")
 			}
-			if tt.name == "setup before ResetTimer" && got[harness.CounterRunDelay] != 6 {
+			if tt.name == "setup before ResetTimer" && got[result.CounterRunDelay] != 6 {
 				// 10 ns of run delay over the call, 10 of its 15 ms timed.
-				t.Errorf("run delay of the timed part %d, want 10·10/15 = 6", got[harness.CounterRunDelay])
+				t.Errorf("run delay of the timed part %d, want 10·10/15 = 6", got[result.CounterRunDelay])
 			}
 		})
 	}

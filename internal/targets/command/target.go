@@ -19,6 +19,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Config says what a target runs and how.
@@ -157,7 +158,7 @@ func (t *Target) Time(n int64) (time.Duration, error) {
 
 // Sample runs the prepare hook, then the command once, timed. A sample is
 // one run: n must be 1 (harness.Options.Iters).
-func (t *Target) Sample(n int64) ([]harness.Sample, error) {
+func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	if n != 1 {
 		return nil, fmt.Errorf("a sample of %s is one run, not %d: set the iterations per sample to 1", t.Name(), n)
 	}
@@ -165,11 +166,11 @@ func (t *Target) Sample(n int64) ([]harness.Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := harness.Sample{Iters: 1, Ns: r.Wall.Nanoseconds(), CPU: r.CPU, Counters: r.Counters, AllowedCPUs: r.AllowedCPUs}
+	s := result.Sample{Iters: 1, Ns: r.Wall.Nanoseconds(), CPU: r.CPU, Counters: r.Counters, AllowedCPUs: r.AllowedCPUs}
 	if !r.Status.OK() {
 		s.Status = r.Status.String()
 	}
-	return []harness.Sample{s}, nil
+	return []result.Sample{s}, nil
 }
 
 // Between has nothing to do: each run is its own process.

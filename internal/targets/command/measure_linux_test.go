@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // timedTarget also times each Sample call as the harness sees it: the
@@ -16,7 +17,7 @@ type timedTarget struct {
 	calls []time.Duration
 }
 
-func (t *timedTarget) Sample(n int64) ([]harness.Sample, error) {
+func (t *timedTarget) Sample(n int64) ([]result.Sample, error) {
 	start := time.Now()
 	s, err := t.Target.Sample(n)
 	t.calls = append(t.calls, time.Since(start))

@@ -31,7 +31,7 @@ const (
 	// only that the run's peak was no higher.
 	CounterRSSFloor = "rss-floor-kb"
 	// CounterMajorFaults counts page faults that read from disk (wait4
-	// ru_majflt); the minor ones are harness.CounterMinorFaults.
+	// ru_majflt); the minor ones are result.CounterMinorFaults.
 	CounterMajorFaults = "major-faults"
 )
 
@@ -92,7 +92,7 @@ type Status struct {
 // OK reports whether the run exited with status 0.
 func (s Status) OK() bool { return s.Code == 0 && s.Signal == "" }
 
-// String is "exit 3" or "signal SIGKILL" (the form harness.Sample.Status
+// String is "exit 3" or "signal SIGKILL" (the form result.Sample.Status
 // records), and "exit 0" for success.
 func (s Status) String() string {
 	if s.Signal != "" {

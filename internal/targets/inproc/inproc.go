@@ -16,6 +16,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Options say how to run a workload.
@@ -148,7 +149,7 @@ func (t *Target) timed(n int64) time.Duration {
 
 // Sample takes one timed sample, with counters read just outside the
 // timed region and the CPU read at its end.
-func (t *Target) Sample(n int64) ([]harness.Sample, error) {
+func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	// Go's sysmon preempts a goroutine that has run for 10 ms without
 	// passing through the scheduler, and parking and waking a locked thread
 	// takes microseconds. Yielding here, outside the timed region, restarts
@@ -164,7 +165,7 @@ func (t *Target) Sample(n int64) ([]harness.Sample, error) {
 	}
 	cycles := gcCycles()
 	d := t.timed(n)
-	s := harness.Sample{Iters: n, Ns: d.Nanoseconds(), CPU: -1}
+	s := result.Sample{Iters: n, Ns: d.Nanoseconds(), CPU: -1}
 	if t.counters != nil {
 		after, err := t.counters.Read()
 		if err != nil {
@@ -178,7 +179,7 @@ func (t *Target) Sample(n int64) ([]harness.Sample, error) {
 	t.totals.GCCycles += uint32(gcCycles() - cycles)
 	t.iters = n
 	t.samples++
-	return []harness.Sample{s}, nil
+	return []result.Sample{s}, nil
 }
 
 // Between collects garbage, outside any timed region, when the heap grew

@@ -9,20 +9,20 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/benchy-dev/benchy/internal/counters"
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // rusageNames are the counters every run has from wait4.
 var rusageNames = []string{
-	CounterUserNs, CounterSysNs, CounterMaxRSS, CounterRSSFloor, harness.CounterMinorFaults, CounterMajorFaults,
-	harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS,
+	CounterUserNs, CounterSysNs, CounterMaxRSS, CounterRSSFloor, result.CounterMinorFaults, CounterMajorFaults,
+	result.CounterVoluntaryCS, result.CounterInvoluntaryCS,
 }
 
 // addRusage adds wait4's counters to rep, and task-clock from them when
 // perf could not count it.
 func addRusage(rep *counters.Report, perfTaskClock bool) {
 	rep.Opened = append(rep.Opened, rusageNames...)
-	for _, name := range []string{harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS} {
+	for _, name := range []string{result.CounterVoluntaryCS, result.CounterInvoluntaryCS} {
 		rep.SetNote(name, "over the run's process tree (wait4): a program's own threads taking turns on the pinned CPU count as switches too")
 	}
 	if perfTaskClock {
@@ -41,10 +41,10 @@ func rusageCounts(ru *unix.Rusage, m map[string]int64) {
 	m[CounterUserNs] = user
 	m[CounterSysNs] = sys
 	m[CounterMaxRSS] = ru.Maxrss // KiB on Linux
-	m[harness.CounterMinorFaults] = ru.Minflt
+	m[result.CounterMinorFaults] = ru.Minflt
 	m[CounterMajorFaults] = ru.Majflt
-	m[harness.CounterVoluntaryCS] = ru.Nvcsw
-	m[harness.CounterInvoluntaryCS] = ru.Nivcsw
+	m[result.CounterVoluntaryCS] = ru.Nvcsw
+	m[result.CounterInvoluntaryCS] = ru.Nivcsw
 	if _, ok := m[taskClock]; !ok {
 		m[taskClock] = user + sys
 	}

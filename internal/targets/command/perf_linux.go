@@ -8,10 +8,10 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/benchy-dev/benchy/internal/counters"
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
-const taskClock = harness.CounterTaskClock
+const taskClock = result.CounterTaskClock
 
 // childEvent is a perf event counted over each run.
 type childEvent struct {
@@ -25,10 +25,10 @@ type childEvent struct {
 // faults are not among them: wait4's rusage has them, split finer (minor
 // and major, voluntary and involuntary), for no file descriptor.
 var childEvents = []childEvent{
-	{harness.CounterTaskClock, unix.PERF_TYPE_SOFTWARE, unix.PERF_COUNT_SW_TASK_CLOCK, false},
-	{harness.CounterMigrations, unix.PERF_TYPE_SOFTWARE, unix.PERF_COUNT_SW_CPU_MIGRATIONS, false},
-	{harness.CounterCycles, unix.PERF_TYPE_HARDWARE, unix.PERF_COUNT_HW_CPU_CYCLES, true},
-	{harness.CounterInstructions, unix.PERF_TYPE_HARDWARE, unix.PERF_COUNT_HW_INSTRUCTIONS, true},
+	{result.CounterTaskClock, unix.PERF_TYPE_SOFTWARE, unix.PERF_COUNT_SW_TASK_CLOCK, false},
+	{result.CounterMigrations, unix.PERF_TYPE_SOFTWARE, unix.PERF_COUNT_SW_CPU_MIGRATIONS, false},
+	{result.CounterCycles, unix.PERF_TYPE_HARDWARE, unix.PERF_COUNT_HW_CPU_CYCLES, true},
+	{result.CounterInstructions, unix.PERF_TYPE_HARDWARE, unix.PERF_COUNT_HW_INSTRUCTIONS, true},
 }
 
 // childCounters are perf events opened on the forking thread, disabled,

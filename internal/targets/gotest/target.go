@@ -11,6 +11,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -58,8 +59,8 @@ func (t *Target) Info() report.Info {
 // Counters are what the helper reads in the test process: it uses the
 // standard library only, so no perf counters.
 func (t *Target) Counters() counters.Report {
-	rep := counters.Report{Opened: []string{counters.ThreadCPU, harness.CounterRunDelay, harness.CounterVoluntaryCS, harness.CounterInvoluntaryCS, harness.CounterMinorFaults}}
-	for _, c := range []string{harness.CounterTaskClock, harness.CounterCycles, harness.CounterInstructions, harness.CounterMigrations} {
+	rep := counters.Report{Opened: []string{counters.ThreadCPU, result.CounterRunDelay, result.CounterVoluntaryCS, result.CounterInvoluntaryCS, result.CounterMinorFaults}}
+	for _, c := range []string{result.CounterTaskClock, result.CounterCycles, result.CounterInstructions, result.CounterMigrations} {
 		rep.SetUnavailable(c, "not read in a test binary (the helper added to it uses the standard library only)")
 	}
 	return rep
@@ -75,7 +76,7 @@ func (t *Target) Open() error {
 func (t *Target) Time(n int64) (time.Duration, error) { return 0, nil }
 
 // Sample runs one process of the binary and returns its samples.
-func (t *Target) Sample(n int64) ([]harness.Sample, error) {
+func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	if t.Fail != "" {
 		return nil, fmt.Errorf("%s", t.Fail)
 	}
@@ -105,9 +106,9 @@ func (t *Target) Sample(n int64) ([]harness.Sample, error) {
 	if len(lines) == len(recs)+1 {
 		lines = lines[1:]
 	}
-	out := make([]harness.Sample, len(recs))
+	out := make([]result.Sample, len(recs))
 	for i, x := range recs {
-		s := harness.Sample{Iters: n, Ns: x.Ns, CPU: x.CPU, Counters: onCPU(x), Process: t.process}
+		s := result.Sample{Iters: n, Ns: x.Ns, CPU: x.CPU, Counters: onCPU(x), Process: t.process}
 		if i < len(lines) {
 			s.Metrics = map[string]float64{}
 			for unit, v := range lines[i].Values {
@@ -162,7 +163,7 @@ func onCPU(x Record) map[string]int64 {
 		return x.Counters
 	}
 	untimed := x.Wall - x.Ns
-	if untimed <= max(int64(untimedShare*float64(x.Ns)), untimedNs) && x.Counters[harness.CounterVoluntaryCS] == 0 {
+	if untimed <= max(int64(untimedShare*float64(x.Ns)), untimedNs) && x.Counters[result.CounterVoluntaryCS] == 0 {
 		return x.Counters
 	}
 	c := make(map[string]int64, len(x.Counters))
@@ -171,13 +172,13 @@ func onCPU(x Record) map[string]int64 {
 	}
 	delete(c, counters.ThreadCPU)
 	c[CounterCallCPU] = v
-	if d, ok := c[harness.CounterRunDelay]; ok && untimed > 0 && x.Wall > 0 {
+	if d, ok := c[result.CounterRunDelay]; ok && untimed > 0 && x.Wall > 0 {
 		// The run delay is of the whole call too: the timed part's share
 		// of it is estimated as its share of the call's wall time (a call
 		// that mostly ran with its timer stopped would otherwise have the
 		// waits of its setup taken out of its timed work).
 		c[CounterCallRunDelay] = d
-		c[harness.CounterRunDelay] = int64(float64(d) * float64(x.Ns) / float64(x.Wall))
+		c[result.CounterRunDelay] = int64(float64(d) * float64(x.Ns) / float64(x.Wall))
 	}
 	return c
 }
@@ -241,7 +242,7 @@ func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
 		if c.N > 1 {
 			// Less the time another task had the CPU: a call the
 			// machine interrupted is no longer for its N.
-			ns := max(0, c.Ns-onCPU(c)[harness.CounterRunDelay]) // the timed part's share
+			ns := max(0, c.Ns-onCPU(c)[result.CounterRunDelay]) // the timed part's share
 			xs, ys = append(xs, float64(c.N)), append(ys, float64(ns))
 		}
 	}

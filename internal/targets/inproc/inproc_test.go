@@ -8,7 +8,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/harness"
-	"github.com/benchy-dev/benchy/internal/target/inproc"
+	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
 var (

@@ -1,4 +1,4 @@
-package harness
+package result
 
 // Sample is one timed batch of iterations. Raw totals are kept; per-op
 // values are derived, so nothing is lost to rounding.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Target is a fake target. Set its fields before the harness uses it.
@@ -78,7 +79,7 @@ var ErrFail = errors.New("fake failure")
 
 // Sample logs "sample N" and returns a sample of N iterations lasting N
 // times PerIter, on the CPU the calling thread is on.
-func (t *Target) Sample(n int64) ([]harness.Sample, error) {
+func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	t.samples++
 	t.log("sample %d", n)
 	switch t.samples {
@@ -96,7 +97,7 @@ func (t *Target) Sample(n int64) ([]harness.Sample, error) {
 		u := float64((t.samples*7919)%201-100) / 100 // a fixed pattern in [-1, 1]
 		ns = int64(float64(ns) * (1 + t.Noise*u))
 	}
-	return []harness.Sample{{Iters: n, Ns: ns, CPU: cpu}}, nil
+	return []result.Sample{{Iters: n, Ns: ns, CPU: cpu}}, nil
 }
 
 // Between logs "between".
