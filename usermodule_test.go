@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // TestUserModule builds examples/mine as a user would: a module of its own
@@ -42,7 +42,7 @@ func TestUserModule(t *testing.T) {
 	if err := run.Run(); err != nil {
 		t.Fatalf("run: %v\n%s", err, stderr.String())
 	}
-	r, err := report.Decode(&stdout)
+	r, err := result.Decode(&stdout)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/resultdiff"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -192,8 +193,8 @@ func orEmpty(xs []string) []string {
 
 // loadSide loads the results of one side: a file, or a comma-separated
 // list of files (runs of the same programs).
-func loadSide(list string) ([]*report.Result, error) {
-	var rs []*report.Result
+func loadSide(list string) ([]*result.Result, error) {
+	var rs []*result.Result
 	seen := map[string]bool{}
 	for _, path := range strings.Split(list, ",") {
 		if path = strings.TrimSpace(path); path == "" {
@@ -236,8 +237,8 @@ func method(f resultdiff.Files) string {
 
 // loadForCompare loads and analyzes one result; every failure is one
 // usage line that names the file.
-func loadForCompare(path string) (*report.Result, error) {
-	r, err := report.Load(path)
+func loadForCompare(path string) (*result.Result, error) {
+	r, err := result.Load(path)
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return nil, Usagef("%s: %v", path, pe.Err)
@@ -252,7 +253,7 @@ func loadForCompare(path string) (*report.Result, error) {
 	return r, nil
 }
 
-func names(r *report.Result) string {
+func names(r *result.Result) string {
 	ns := make([]string, len(r.Experiments))
 	for i, e := range r.Experiments {
 		ns[i] = e.Name
@@ -284,7 +285,7 @@ type fileSide struct {
 	CPU   int       `json:"cpu"`
 }
 
-func sides(paths []string, rs []*report.Result) []fileSide {
+func sides(paths []string, rs []*result.Result) []fileSide {
 	out := make([]fileSide, len(rs))
 	for i, r := range rs {
 		s := fileSide{File: strings.TrimSpace(paths[i]), Tool: r.Tool, Start: r.Start, Host: "unknown: the result holds no snapshot", CPU: r.CPU}
@@ -472,7 +473,7 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 	b.WriteString("|:--|--:|--:|--:|:--|--:|:--|\n")
 	for _, r := range c.Rows {
 		cs := cells(r)
-		if r.Verdict == compare.Faster || r.Verdict == compare.Slower {
+		if r.Verdict == result.Faster || r.Verdict == result.Slower {
 			cs[5] = "**" + cs[5] + "**"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s |\n", report.MarkdownCode(r.Name), strings.Join(mdCells(cs), " | "))
@@ -482,7 +483,7 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 	}
 	var notes []string
 	for _, r := range c.Rows {
-		if r.Verdict == compare.NotComparable || r.Verdict == compare.Inconclusive {
+		if r.Verdict == result.NotComparable || r.Verdict == result.Inconclusive {
 			notes = append(notes, fmt.Sprintf("- `%s` %s: %s\n", report.MarkdownCode(r.Name), r.Verdict, report.MarkdownCell(r.Reason)))
 		}
 		if r.Caution != "" {
@@ -545,7 +546,7 @@ func writeCompareJSON(w io.Writer, c comparison) error {
 // perOpCell is a median on the basis it was compared on: a time, or
 // cycles ("4210 cyc").
 func perOpCell(v float64, basis string) string {
-	if basis == compare.BasisCycles || basis == compare.BasisOnCPUCycles {
+	if basis == result.BasisCycles || basis == result.BasisOnCPUCycles {
 		if !(v > 0) || math.IsInf(v, 0) {
 			return "-"
 		}

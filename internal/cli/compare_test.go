@@ -15,7 +15,6 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/report"
@@ -39,16 +38,16 @@ const compareDir = "../../testdata/compare"
 func compareFile(name string) string { return filepath.Join(compareDir, name) }
 
 // compareVariants builds the derived files from old.json.
-func compareVariants(t *testing.T) map[string]*report.Result {
+func compareVariants(t *testing.T) map[string]*result.Result {
 	t.Helper()
-	load := func() *report.Result {
-		r, err := report.Load(compareFile("old.json"))
+	load := func() *result.Result {
+		r, err := result.Load(compareFile("old.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
-	jitter := func(r *report.Result) {
+	jitter := func(r *result.Result) {
 		r.Start, r.End = r.Start.Add(time.Hour), r.End.Add(time.Hour)
 		for i := range r.Experiments {
 			s := r.Experiments[i].Samples
@@ -65,7 +64,7 @@ func compareVariants(t *testing.T) map[string]*report.Result {
 	}
 	// A slower program is slower on the CPU too: its on-CPU time grows
 	// with its wall time (else the samples would read as preempted).
-	scale := func(r *report.Result, name string, f float64) {
+	scale := func(r *result.Result, name string, f float64) {
 		for i := range r.Experiments {
 			if r.Experiments[i].Name == name {
 				for j := range r.Experiments[i].Samples {
@@ -98,7 +97,7 @@ func compareVariants(t *testing.T) map[string]*report.Result {
 	other.Settings.SampleTime, other.Settings.GC = 20*time.Millisecond, true
 	other.Environment = append(other.Environment, finding.Finding{Code: "load", Severity: finding.Warn,
 		Message: "load average 3.5 on 2 CPUs: other tasks compete for the CPUs"})
-	var exps []report.Experiment
+	var exps []result.Experiment
 	for _, e := range other.Experiments {
 		for j := range e.Samples {
 			e.Samples[j].CPU = other.CPU // measured on the other CPU
@@ -112,7 +111,7 @@ func compareVariants(t *testing.T) map[string]*report.Result {
 		}
 	}
 	other.Experiments = exps
-	return map[string]*report.Result{"noise.json": noise, "slower.json": slower, "othermachine.json": other}
+	return map[string]*result.Result{"noise.json": noise, "slower.json": slower, "othermachine.json": other}
 }
 
 // The derived files are what compareVariants makes of old.json.
@@ -207,7 +206,7 @@ func writeRuns(t *testing.T, dir, prefix string, shifts []float64, slow string, 
 	t.Helper()
 	var paths []string
 	for i, shift := range shifts {
-		r, err := report.Load(compareFile("old.json"))
+		r, err := result.Load(compareFile("old.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,8 +263,8 @@ func TestCompareRunsAsTheUnit(t *testing.T) {
 // the new run cannot be judged (exit 4); one that failed there fails it.
 func TestCompareGateCannotJudge(t *testing.T) {
 	dir := t.TempDir()
-	write := func(name string, edit func(*report.Result)) string {
-		r, err := report.Load(compareFile("old.json"))
+	write := func(name string, edit func(*result.Result)) string {
+		r, err := result.Load(compareFile("old.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,11 +279,11 @@ func TestCompareGateCannotJudge(t *testing.T) {
 		}
 		return path
 	}
-	missing := write("missing.json", func(r *report.Result) { r.Experiments = r.Experiments[:2] })
+	missing := write("missing.json", func(r *result.Result) { r.Experiments = r.Experiments[:2] })
 	if _, stderr, code := runCompare(compareFile("old.json")+","+compareFile("old.json"), missing); code != ExitUsage || !strings.Contains(stderr, "is given twice") {
 		t.Errorf("one file twice on a side: exit %d, %q; want 2", code, stderr)
 	}
-	failed := write("failed.json", func(r *report.Result) { r.Experiments[0].Error = "panicked: boom" })
+	failed := write("failed.json", func(r *result.Result) { r.Experiments[0].Error = "panicked: boom" })
 	old := compareFile("old.json")
 	out, stderr, code := runCompare("--fail-on-regression", "5%", old, missing)
 	if code != ExitCannotJudge || !strings.Contains(stderr, "cannot judge fold/opaque (missing from new); sort/copy-8000 (missing from new); clock/now (missing from new)") || !strings.Contains(out, "gate: CANNOT JUDGE") {
@@ -318,9 +317,9 @@ func TestCompareNoise(t *testing.T) {
 		t.Fatalf("experiments %d, old %v, regressions %v", len(c.Experiments), c.Old, c.Regressions)
 	}
 	for _, r := range c.Experiments {
-		want := compare.NoDifference
+		want := result.NoDifference
 		if r.Name == "fold/constant" {
-			want = compare.NotComparable
+			want = result.NotComparable
 			if r.Reason != "both runs are not believable: impossible" {
 				t.Errorf("fold/constant reason %q", r.Reason)
 			}
@@ -500,7 +499,7 @@ func TestExampleScript(t *testing.T) {
 		t.Fatalf("results: %v %v", jsons, texts)
 	}
 	for _, j := range jsons {
-		r, err := report.Load(j)
+		r, err := result.Load(j)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/command"
 )
 
@@ -239,10 +240,10 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 		runs, minTime = execMinRuns, execMinTime
 	}
 	plan := pipeline.Plan{
-		Settings: report.Settings{Samples: runs, WarmupRuns: o.Warmup, Iters: 1, Isolate: !o.NoIsolate, Window: o.Window},
+		Settings: result.Settings{Samples: runs, WarmupRuns: o.Warmup, Iters: 1, Isolate: !o.NoIsolate, Window: o.Window},
 		CPU:      o.CPU, CPUSet: o.CPUSet, NoCheck: true, MinTime: minTime,
 		Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
-		Annotate: func(r *report.Result) { r.SpawnNs = float64(sp.SpawnCost().Nanoseconds()) },
+		Annotate: func(r *result.Result) { r.SpawnNs = float64(sp.SpawnCost().Nanoseconds()) },
 	}
 	o.precisionOptions.settings(&plan.Settings)
 	if len(ts) > 1 {

@@ -8,18 +8,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // execJSON runs benchy exec with args and --format json, and decodes the
 // result.
-func execJSON(t *testing.T, args ...string) (*report.Result, string, int) {
+func execJSON(t *testing.T, args ...string) (*result.Result, string, int) {
 	t.Helper()
 	out, stderr, code := runBinary(t, append([]string{"exec", "--window", "10ms", "--format", "json"}, args...)...)
 	if code != ExitOK && code != ExitFailed {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	r, err := report.Decode(strings.NewReader(out))
+	r, err := result.Decode(strings.NewReader(out))
 	if err != nil {
 		t.Fatalf("result: %v\n%s", err, stderr)
 	}
@@ -34,7 +34,7 @@ func TestExecPinsEveryRun(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	e := r.Experiments[0]
-	if e.Kind != report.KindProcess || len(e.Samples) != 5 {
+	if e.Kind != result.KindProcess || len(e.Samples) != 5 {
 		t.Fatalf("experiment %q kind %q with %d samples, want a process with 5", e.Name, e.Kind, len(e.Samples))
 	}
 	for i, s := range e.Samples {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // decimalInt is an integer flag read in base 10 only: pflag's own reads
@@ -119,7 +119,7 @@ func (p *precisionOptions) validate(changed bool) error {
 }
 
 // settings records the precision asked in the result's settings.
-func (p *precisionOptions) settings(st *report.Settings) {
+func (p *precisionOptions) settings(st *result.Settings) {
 	if p.targetCI > 0 {
 		st.TargetCI, st.MaxTime = p.targetCI, p.MaxTime
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/resultdiff"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
@@ -222,7 +223,7 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 	}
 	perProcess := (o.Samples + o.Processes - 1) / o.Processes
 	plan := pipeline.Plan{
-		Settings: report.Settings{Bench: o.Bench, Samples: perProcess * o.Processes, SampleTime: o.SampleTime, GC: true,
+		Settings: result.Settings{Bench: o.Bench, Samples: perProcess * o.Processes, SampleTime: o.SampleTime, GC: true,
 			Isolate: true, Window: o.Window},
 		CPU: o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
 		Package: strings.Join(importPaths(cur.bins), " "),
@@ -386,7 +387,7 @@ func pairs(olds, news []*gotest.Target) ([]pipeline.Target, []string) {
 // splitSides makes the result of an interleaved --against run into the
 // two results benchy compare would read: the same run, each with its
 // side's experiments.
-func splitSides(r *report.Result) (old, cur *report.Result) {
+func splitSides(r *result.Result) (old, cur *result.Result) {
 	o, c := *r, *r
 	o.Experiments, c.Experiments = nil, nil
 	for _, e := range r.Experiments {
@@ -404,7 +405,7 @@ func splitSides(r *report.Result) (old, cur *report.Result) {
 
 // writeAgainst writes the comparison of the two revisions, as benchy
 // compare does, to --out or stdout.
-func (o *gotestOptions) writeAgainst(r *report.Result, wt *gotest.Worktree, stdout io.Writer, w *watcher) error {
+func (o *gotestOptions) writeAgainst(r *result.Result, wt *gotest.Worktree, stdout io.Writer, w *watcher) error {
 	if o.samples != nil {
 		// Both sides' samples, "old NAME" and "new NAME", as the page shows them.
 		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "csv") }); err != nil {
@@ -418,7 +419,7 @@ func (o *gotestOptions) writeAgainst(r *report.Result, wt *gotest.Worktree, stdo
 		}
 	}
 	old, cur := splitSides(r)
-	files, err := resultdiff.Results([]*report.Result{old}, []*report.Result{cur}, o.threshold)
+	files, err := resultdiff.Results([]*result.Result{old}, []*result.Result{cur}, o.threshold)
 	switch {
 	case errors.Is(err, resultdiff.ErrNothingInCommon) && w != nil && w.Signal() != nil:
 		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before both sides were measured: no comparison"}
@@ -428,7 +429,7 @@ func (o *gotestOptions) writeAgainst(r *report.Result, wt *gotest.Worktree, stdo
 	if err != nil {
 		return err
 	}
-	label := func(s string, x *report.Result) []fileSide { return sides([]string{s}, []*report.Result{x}) }
+	label := func(s string, x *result.Result) []fileSide { return sides([]string{s}, []*result.Result{x}) }
 	c := newComparison(label(fmt.Sprintf("%s (%s)", wt.Rev, wt.Short()), old),
 		label("working tree", cur), files, o.fail)
 	render := func(w io.Writer) error { return c.write(w, o.Format) }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 )
 
@@ -23,18 +23,18 @@ var gotestData, _ = filepath.Abs("../../testdata/gotest")
 // not for reading.
 var quick = []string{"--samples", "4", "--processes", "2", "--sample-time", "10ms", "--window", "100ms"}
 
-func gotestJSON(t *testing.T, dir string, args ...string) (*report.Result, string, int) {
+func gotestJSON(t *testing.T, dir string, args ...string) (*result.Result, string, int) {
 	t.Helper()
 	// The settings first: the arguments may end with "--" and build flags.
 	stdout, stderr, code := runBinaryIn(t, dir, append(append(append([]string{"gotest"}, quick...), "--format", "json"), args...)...)
-	r, err := report.Decode(strings.NewReader(stdout))
+	r, err := result.Decode(strings.NewReader(stdout))
 	if err != nil {
 		t.Fatalf("gotest %v: exit %d, not a result (%v)\nstderr: %s", args, code, err, stderr)
 	}
 	return r, stderr, code
 }
 
-func codes(e report.Experiment) []string {
+func codes(e result.Experiment) []string {
 	var cs []string
 	for _, f := range e.Findings {
 		cs = append(cs, f.Code)
@@ -54,13 +54,13 @@ func TestGotestCatchesLies(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lies := map[string]string{
-		"SumDiscarded": report.CodeEmptyLoop,
-		"MulFolded":    report.CodeFolded,
-		"Setup":        report.CodeSetupInTimer,
-		"Parallel":     report.CodeNotPinned,
+		"SumDiscarded": result.CodeEmptyLoop,
+		"MulFolded":    result.CodeFolded,
+		"Setup":        result.CodeSetupInTimer,
+		"Parallel":     result.CodeNotPinned,
 	}
-	accusations := []string{report.CodeEmptyLoop, report.CodeFolded, report.CodeSetupInTimer, report.CodeDebugBuild,
-		report.CodeNotPinned, report.CodeNoLoadInLoop, report.CodeImpossible}
+	accusations := []string{result.CodeEmptyLoop, result.CodeFolded, result.CodeSetupInTimer, result.CodeDebugBuild,
+		result.CodeNotPinned, result.CodeNoLoadInLoop, result.CodeImpossible}
 	want := []string{"Sum", "SumLoop", "Sizes/small", "Sizes/large", "Alloc", "QuoteDiscarded", "SetupReset",
 		"SumDiscarded", "MulFolded", "Setup", "Parallel"}
 	var got []string
@@ -99,7 +99,7 @@ func TestGotestCatchesLies(t *testing.T) {
 				t.Errorf("Alloc: %v allocs/op, %v B/op, want 1 and 64", e.GC.AllocsPerOp, e.GC.BytesPerOp)
 			}
 		case "MulFolded":
-			if e.Verdict != report.VerdictNotBelievable {
+			if e.Verdict != result.VerdictNotBelievable {
 				t.Errorf("MulFolded: %s", e.Verdict)
 			}
 		}
@@ -141,7 +141,7 @@ func TestGotestDebugBuild(t *testing.T) {
 		t.Skip("builds and runs a test binary")
 	}
 	r, _, _ := gotestJSON(t, gotestData, "./lies", "--bench", "^BenchmarkSum$", "--", "-gcflags=all=-N -l")
-	if len(r.Experiments) != 1 || !slices.Contains(codes(r.Experiments[0]), report.CodeDebugBuild) {
+	if len(r.Experiments) != 1 || !slices.Contains(codes(r.Experiments[0]), result.CodeDebugBuild) {
 		t.Errorf("no debug-build: %+v", r.Experiments)
 	}
 }
@@ -352,7 +352,7 @@ func TestGotestStandardLibraryNotAccused(t *testing.T) {
 		t.Fatalf("exit %d, %d experiments: %s", code, len(r.Experiments), stderr)
 	}
 	for _, e := range r.Experiments {
-		for _, c := range []string{report.CodeEmptyLoop, report.CodeFolded, report.CodeNoLoadInLoop, report.CodeImpossible} {
+		for _, c := range []string{result.CodeEmptyLoop, result.CodeFolded, result.CodeNoLoadInLoop, result.CodeImpossible} {
 			if slices.Contains(codes(e), c) {
 				t.Errorf("%s accused of %s: %v", e.Name, c, e.Findings)
 			}

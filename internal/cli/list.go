@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -55,7 +55,7 @@ func listRun(opts *listOptions, g *globalOptions, w io.Writer) error {
 	var entries []listEntry
 	for _, wl := range g.Experiments {
 		entries = append(entries, listEntry{
-			Name: wl.Name, Units: wl.Units, Unit: wl.Unit, FloorCycles: report.Floor(wl.FloorCycles),
+			Name: wl.Name, Units: wl.Units, Unit: wl.Unit, FloorCycles: result.Floor(wl.FloorCycles),
 			ReadsMemory: wl.ReadsMemory, Description: wl.Description,
 		})
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/outfile"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // outputOptions are the flags of a command that writes a result (run,
@@ -134,7 +135,7 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 // another format), the summary line still reaches stderr. A file that
 // cannot be written at the end is kept elsewhere, and the error says
 // where; a failing --samples-file does not stop the result.
-func (o *outputOptions) write(r *report.Result, stdout, stderr io.Writer) error {
+func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error {
 	var errs []string
 	if o.samples != nil {
 		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "csv") }); err != nil {
@@ -229,7 +230,7 @@ func measure(cmd *cobra.Command, g *globalOptions, out *outputOptions, prec *pre
 // its targets), and turns the pipeline's errors into the command's:
 // stopped by a signal before anything was measured (the signal's exit), a
 // plan in error (exit 2).
-func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress io.Writer, est estimate, w *watcher) (*report.Result, error) {
+func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress io.Writer, est estimate, w *watcher) (*result.Result, error) {
 	if progress != nil {
 		p := newProgress(progress, max(len(ts), 1), est)
 		plan.Progress = p.update

@@ -37,7 +37,7 @@ func runProcesses(o *runOptions, stdout io.Writer, w *watcher) error {
 		w.onExit(func() { os.RemoveAll(tmp) })
 	}
 	base := childArgs(o.g.Args[1:])
-	var results []*report.Result
+	var results []*result.Result
 	cpu := -1 // the first process's, passed to the others (with --cpu, theirs is the user's)
 	for k := range o.Processes {
 		if w != nil && w.Signal() != nil {
@@ -55,7 +55,7 @@ func runProcesses(o *runOptions, stdout io.Writer, w *watcher) error {
 		var stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 		runErr := cmd.Run()
-		r, err := report.Load(out)
+		r, err := result.Load(out)
 		if err != nil {
 			return fmt.Errorf("process %d of %d: %v: %s", k+1, o.Processes, orErr(runErr, err), lastLine(stderr.String()))
 		}
@@ -111,9 +111,9 @@ func childArgs(args []string) []string {
 // machine, settings and experiments, every experiment with the samples of
 // all of them in order, each marked with its process; the machine after
 // the run is the last process's.
-func mergeProcesses(rs []*report.Result) *report.Result {
+func mergeProcesses(rs []*result.Result) *result.Result {
 	m := *rs[0]
-	m.Experiments = make([]report.Experiment, len(rs[0].Experiments))
+	m.Experiments = make([]result.Experiment, len(rs[0].Experiments))
 	for i, e := range rs[0].Experiments {
 		e.Samples = append([]result.Sample(nil), e.Samples...)
 		m.Experiments[i] = e

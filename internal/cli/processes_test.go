@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 func TestChildArgs(t *testing.T) {
@@ -33,7 +33,7 @@ func TestRunProcesses(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	r, err := report.Decode(strings.NewReader(stdout))
+	r, err := result.Decode(strings.NewReader(stdout))
 	if err != nil {
 		t.Fatal(err)
 	}

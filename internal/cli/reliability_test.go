@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Flags and files refused before anything is measured, each with one
@@ -62,7 +62,7 @@ func TestIntegersAreDecimal(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	r, err := report.Decode(strings.NewReader(out))
+	r, err := result.Decode(strings.NewReader(out))
 	if err != nil || len(r.Experiments) != 1 || len(r.Experiments[0].Samples) != 10 {
 		t.Errorf("--samples 010: %v; want 10 samples", err)
 	}
@@ -76,7 +76,7 @@ func TestRunForceReplacesReadOnly(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if _, err := report.Load(ro); err != nil {
+	if _, err := result.Load(ro); err != nil {
 		t.Errorf("the replaced file: %v", err)
 	}
 	if fi, err := os.Stat(ro); err != nil || fi.Mode().Perm() != 0o444 {
@@ -104,7 +104,7 @@ func TestFailingSamplesFileKeepsTheResult(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitFailed {
 		t.Fatalf("exit %v, want 1; stderr %s", err, stderr.String())
 	}
-	if _, err := report.Load(out); err != nil {
+	if _, err := result.Load(out); err != nil {
 		t.Errorf("--out was not written: %v", err)
 	}
 	if !strings.Contains(stderr.String(), "the result is in ") {
@@ -134,7 +134,7 @@ func TestSignalsStopTheRun(t *testing.T) {
 			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != tt.code {
 				t.Fatalf("exit %v, want %d", err, tt.code)
 			}
-			r, err := report.Load(out)
+			r, err := result.Load(out)
 			if err != nil || !r.Interrupted {
 				t.Fatalf("result %v: %v; want it written, marked interrupted", r != nil, err)
 			}

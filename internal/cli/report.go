@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // reportOptions are the flags of `benchy report`.
@@ -58,7 +59,7 @@ With --strict it exits 3 when an experiment is not believable;
 
 // reportRun loads opts.File, analyzes it again and writes it.
 func reportRun(opts *reportOptions, stdout, stderr io.Writer) error {
-	r, err := report.Load(opts.File)
+	r, err := result.Load(opts.File)
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return Usagef("%s: %v", opts.File, pe.Err) // "x.json: no such file or directory"
@@ -76,7 +77,7 @@ func reportRun(opts *reportOptions, stdout, stderr io.Writer) error {
 // strictError is --strict for results, shared by run and report: with
 // level "error" it fails (exit 3) when an experiment is not believable,
 // with "warn" also when one is doubtful; "" never fails.
-func strictError(r *report.Result, level string) error {
+func strictError(r *result.Result, level string) error {
 	sev, ok := strictLevel(level)
 	if !ok {
 		return nil

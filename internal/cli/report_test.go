@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // fixtureJSON is the golden JSON result of internal/report: one experiment
@@ -37,11 +38,11 @@ func TestReportReproducesGolden(t *testing.T) {
 // writeSubset writes the fixture with only the named experiments.
 func writeSubset(t *testing.T, names ...string) string {
 	t.Helper()
-	r, err := report.Load(fixtureJSON)
+	r, err := result.Load(fixtureJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var keep []report.Experiment
+	var keep []result.Experiment
 	for _, e := range r.Experiments {
 		for _, n := range names {
 			if e.Name == n {
@@ -166,7 +167,7 @@ func TestReportZeros(t *testing.T) {
 }
 
 func TestStrictError(t *testing.T) {
-	r := &report.Result{Experiments: []report.Experiment{{Name: "a", Verdict: report.VerdictDoubtful}}}
+	r := &result.Result{Experiments: []result.Experiment{{Name: "a", Verdict: result.VerdictDoubtful}}}
 	if err := strictError(r, ""); err != nil {
 		t.Errorf("no --strict: %v", err)
 	}

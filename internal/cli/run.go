@@ -15,6 +15,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -228,7 +229,7 @@ func numbered(seen map[string]int, name string) string {
 
 // plan turns the validated flags into the pipeline's plan.
 func (o *runOptions) plan() pipeline.Plan {
-	st := report.Settings{
+	st := result.Settings{
 		Bench: o.Bench, Samples: o.Samples, Warmup: o.Warmup, SampleTime: o.SampleTime,
 		Iters: o.Iters, GC: o.GC, Isolate: !o.NoIsolate, Smoke: o.Smoke, Window: o.Window,
 	}
@@ -293,7 +294,7 @@ func (o *runOptions) workloads(re *regexp.Regexp) ([]inproc.Workload, error) {
 
 // runExit is the exit of a command that measured: interrupted, a failed
 // experiment, or --strict.
-func runExit(r *report.Result, strict string) error {
+func runExit(r *result.Result, strict string) error {
 	if r.Interrupted {
 		return nil // the caller says how it was stopped
 	}
@@ -305,7 +306,7 @@ func runExit(r *report.Result, strict string) error {
 
 // failedError is exit 1 naming r's experiments that failed (each a noun:
 // "experiment", "benchmark"), with why; nil when none did.
-func failedError(r *report.Result, noun string) error {
+func failedError(r *result.Result, noun string) error {
 	var failed []string
 	for _, e := range r.Experiments {
 		if e.Error != "" {

@@ -11,24 +11,24 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // runJSON runs benchy run with args and --format json and decodes it.
-func runJSON(t *testing.T, args ...string) (*report.Result, int) {
+func runJSON(t *testing.T, args ...string) (*result.Result, int) {
 	t.Helper()
 	stdout, stderr, code := runBinary(t, append(append([]string{"run"}, args...), "--format", "json")...)
 	if code != 0 && code != ExitStrict {
 		t.Fatalf("benchy run %v: exit %d: %s", args, code, stderr)
 	}
-	r, err := report.Decode(strings.NewReader(stdout))
+	r, err := result.Decode(strings.NewReader(stdout))
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
 	return r, code
 }
 
-func experiment(t *testing.T, r *report.Result, name string) report.Experiment {
+func experiment(t *testing.T, r *result.Result, name string) result.Experiment {
 	t.Helper()
 	for _, e := range r.Experiments {
 		if e.Name == name {
@@ -36,7 +36,7 @@ func experiment(t *testing.T, r *report.Result, name string) report.Experiment {
 		}
 	}
 	t.Fatalf("no experiment %s in the result", name)
-	return report.Experiment{}
+	return result.Experiment{}
 }
 
 func TestRunCallsFoldedWorkImpossible(t *testing.T) {
@@ -46,11 +46,11 @@ func TestRunCallsFoldedWorkImpossible(t *testing.T) {
 		t.Errorf("--strict with an impossible result: exit %d, want %d", code, ExitStrict)
 	}
 	folded := experiment(t, r, "fold/constant")
-	if !finding.Has(folded.Findings, "impossible") || folded.Verdict != report.VerdictNotBelievable {
+	if !finding.Has(folded.Findings, "impossible") || folded.Verdict != result.VerdictNotBelievable {
 		t.Errorf("fold/constant: verdict %q, findings %v; want impossible, not believable", folded.Verdict, folded.Findings)
 	}
 	sink := experiment(t, r, "sum/sink")
-	if finding.Has(sink.Findings, "impossible") || sink.Verdict == report.VerdictNotBelievable {
+	if finding.Has(sink.Findings, "impossible") || sink.Verdict == result.VerdictNotBelievable {
 		t.Errorf("sum/sink: verdict %q, findings %v; want it possible", sink.Verdict, sink.Findings)
 	}
 }
@@ -89,7 +89,7 @@ func TestRunSeesABusyCPU(t *testing.T) {
 	if !finding.Has(e.Findings, "disturbed") && !finding.Has(env, "cpu-busy") {
 		t.Errorf("busy cpu 0: findings %v, environment %v; want disturbed or cpu-busy", e.Findings, env)
 	}
-	if e.Verdict == report.VerdictBelievable {
+	if e.Verdict == result.VerdictBelievable {
 		t.Errorf("busy cpu 0: verdict %q, want doubtful", e.Verdict)
 	}
 }
@@ -111,7 +111,7 @@ func TestRunInterrupted(t *testing.T) {
 	if !ok || ee.ExitCode() != ExitInterrupted {
 		t.Fatalf("exit: %v, want %d; stderr %s", err, ExitInterrupted, stderr.String())
 	}
-	r, derr := report.Decode(strings.NewReader(stdout.String()))
+	r, derr := result.Decode(strings.NewReader(stdout.String()))
 	if derr != nil {
 		t.Fatalf("the interrupted run's JSON: %v", derr)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 func TestRunBadInput(t *testing.T) {
@@ -71,11 +71,11 @@ func TestRunPinnedJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	r, err := report.Decode(strings.NewReader(stdout))
+	r, err := result.Decode(strings.NewReader(stdout))
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	if r.CPU != 0 || r.Schema != report.SchemaVersion || r.Before == nil || r.After == nil {
+	if r.CPU != 0 || r.Schema != result.SchemaVersion || r.Before == nil || r.After == nil {
 		t.Errorf("cpu %d, schema %d, machine before/after %v/%v", r.CPU, r.Schema, r.Before != nil, r.After != nil)
 	}
 	if len(r.Experiments) != 1 || r.Experiments[0].Name != "sum/sink" {
@@ -119,7 +119,7 @@ func TestRunOutAndSamplesFile(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	r, err := report.Load(out)
+	r, err := result.Load(out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // measuredCPU is the CPU the real-run tests pin to: the last one, which
@@ -46,7 +47,7 @@ func TestSeriesHogHalfway(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	r, err := report.Decode(strings.NewReader(stdout))
+	r, err := result.Decode(strings.NewReader(stdout))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +58,7 @@ func TestSeriesHogHalfway(t *testing.T) {
 		codes = append(codes, f.Code)
 	}
 	t.Logf("class %s: %s; findings %v", ser.Class, ser.Results[0].Reason, codes)
-	if !slices.Contains(codes, report.CodeSlowdown) && !slices.Contains(codes, report.CodeNoSteadyState) {
+	if !slices.Contains(codes, result.CodeSlowdown) && !slices.Contains(codes, result.CodeNoSteadyState) {
 		t.Errorf("a hog from halfway: class %s, findings %v; want slowdown or no-steady-state", ser.Class, codes)
 	}
 }
@@ -74,7 +75,7 @@ func TestSeriesConcat(t *testing.T) {
 	if code != 0 && code != ExitStrict {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	r, err := report.Decode(strings.NewReader(stdout))
+	r, err := result.Decode(strings.NewReader(stdout))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,11 +88,11 @@ func TestSeriesConcat(t *testing.T) {
 			t.Errorf("%s: %d samples not classified: %s", e.Name, len(e.Samples), ser.Reason)
 			continue
 		}
-		want := map[string]string{"warmup": report.CodeWarmup, "slowdown": report.CodeSlowdown,
-			"no steady state": report.CodeNoSteadyState}[string(ser.Class)]
+		want := map[string]string{"warmup": result.CodeWarmup, "slowdown": result.CodeSlowdown,
+			"no steady state": result.CodeNoSteadyState}[string(ser.Class)]
 		var got []string
 		for _, f := range e.Findings {
-			if slices.Contains([]string{report.CodeWarmup, report.CodeSlowdown, report.CodeNoSteadyState}, f.Code) {
+			if slices.Contains([]string{result.CodeWarmup, result.CodeSlowdown, result.CodeNoSteadyState}, f.Code) {
 				got = append(got, f.Code)
 			}
 		}

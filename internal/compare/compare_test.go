@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -32,7 +33,7 @@ func scaled(seed uint64, xs []float64, f, sd float64) []float64 {
 	return out
 }
 
-func excludesOne(p Pair) bool { return p.CIHigh < 1 || p.CILow > 1 }
+func excludesOne(p result.Pair) bool { return p.CIHigh < 1 || p.CILow > 1 }
 
 func TestPairedVerdicts(t *testing.T) {
 	base := noisy(1, 31, 100, 0.01)
@@ -42,12 +43,12 @@ func TestPairedVerdicts(t *testing.T) {
 		verdict string
 		reason  string // substring of Reason
 	}{
-		{"clear win", scaled(2, base, 0.5, 0.01), Faster, ""},
-		{"clear loss", scaled(3, base, 1.8, 0.01), Slower, ""},
-		{"small loss over threshold", scaled(4, base, 1.123, 0.005), Slower, ""},
-		{"overlap", noisy(5, 31, 100.5, 0.05), NoDifference, "interval includes 1"},
-		{"A/A", noisy(6, 31, 100, 0.01), NoDifference, ""},
-		{"identical", base, NoDifference, "interval includes 1"},
+		{"clear win", scaled(2, base, 0.5, 0.01), result.Faster, ""},
+		{"clear loss", scaled(3, base, 1.8, 0.01), result.Slower, ""},
+		{"small loss over threshold", scaled(4, base, 1.123, 0.005), result.Slower, ""},
+		{"overlap", noisy(5, 31, 100.5, 0.05), result.NoDifference, "interval includes 1"},
+		{"A/A", noisy(6, 31, 100, 0.01), result.NoDifference, ""},
+		{"identical", base, result.NoDifference, "interval includes 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -58,7 +59,7 @@ func TestPairedVerdicts(t *testing.T) {
 			if !(p.CILow <= p.Ratio && p.Ratio <= p.CIHigh) {
 				t.Errorf("ratio %v outside its interval [%v, %v]", p.Ratio, p.CILow, p.CIHigh)
 			}
-			if (p.Verdict == Faster || p.Verdict == Slower) && (!excludesOne(p) || p.AdjustedP >= 0.05 || p.Reason != "") {
+			if (p.Verdict == result.Faster || p.Verdict == result.Slower) && (!excludesOne(p) || p.AdjustedP >= 0.05 || p.Reason != "") {
 				t.Errorf("claimed %s without the evidence: %+v", p.Verdict, p)
 			}
 			if p.N != 31 || !p.Paired || p.Comparisons != 1 || p.AdjustedP != p.P {
@@ -81,20 +82,20 @@ func TestTinyButSignificant(t *testing.T) {
 		if !excludesOne(p) || p.P >= 0.001 {
 			t.Fatalf("paired=%v: test data not significant: CI [%v, %v] p %v", paired, p.CILow, p.CIHigh, p.P)
 		}
-		if p.Verdict != NoDifference || !strings.Contains(p.Reason, "within the 2% threshold") {
+		if p.Verdict != result.NoDifference || !strings.Contains(p.Reason, "within the 2% threshold") {
 			t.Errorf("paired=%v: verdict %q reason %q", paired, p.Verdict, p.Reason)
 		}
 		if !strings.Contains(p.Sentence, "within the 2% threshold") || !strings.Contains(p.Sentence, "ratio 1.005") {
 			t.Errorf("paired=%v: sentence does not say why: %s", paired, p.Sentence)
 		}
 		// With no threshold the same data is a difference.
-		if q := compareFunc(paired)(base, cand, 0); q.Verdict != Slower {
+		if q := compareFunc(paired)(base, cand, 0); q.Verdict != result.Slower {
 			t.Errorf("paired=%v, threshold 0: verdict %q, want slower", paired, q.Verdict)
 		}
 	}
 }
 
-func compareFunc(paired bool) func(a, b []float64, th float64) Pair {
+func compareFunc(paired bool) func(a, b []float64, th float64) result.Pair {
 	if paired {
 		return Paired
 	}
@@ -108,10 +109,10 @@ func TestUnpairedVerdicts(t *testing.T) {
 		cand    []float64
 		verdict string
 	}{
-		{"clear win", noisy(21, 31, 50, 0.02), Faster},
-		{"clear loss", noisy(22, 25, 130, 0.02), Slower},
-		{"overlap", noisy(23, 31, 100.5, 0.02), NoDifference},
-		{"A/A", noisy(24, 31, 100, 0.02), NoDifference},
+		{"clear win", noisy(21, 31, 50, 0.02), result.Faster},
+		{"clear loss", noisy(22, 25, 130, 0.02), result.Slower},
+		{"overlap", noisy(23, 31, 100.5, 0.02), result.NoDifference},
+		{"A/A", noisy(24, 31, 100, 0.02), result.NoDifference},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -155,7 +156,7 @@ func TestNotComparable(t *testing.T) {
 	six := noisy(41, 6, 100, 0.01)
 	tests := []struct {
 		name   string
-		f      func([]float64, []float64, float64) Pair
+		f      func([]float64, []float64, float64) result.Pair
 		a, b   []float64
 		reason string
 	}{
@@ -170,16 +171,16 @@ func TestNotComparable(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := tt.f(tt.a, tt.b, DefaultThreshold)
-			if p.Verdict != NotComparable || !strings.Contains(p.Reason, tt.reason) {
+			if p.Verdict != result.NotComparable || !strings.Contains(p.Reason, tt.reason) {
 				t.Errorf("verdict %q reason %q, want not comparable: %s", p.Verdict, p.Reason, tt.reason)
 			}
 			if !strings.Contains(p.Sentence, "not comparable ("+p.Reason+")") {
 				t.Errorf("sentence %q", p.Sentence)
 			}
 			// Holm leaves it alone.
-			ps := []Pair{p}
+			ps := []result.Pair{p}
 			Holm(ps, DefaultAlpha)
-			if ps[0].Verdict != NotComparable {
+			if ps[0].Verdict != result.NotComparable {
 				t.Errorf("Holm decided a pair that is not comparable: %q", ps[0].Verdict)
 			}
 		})
@@ -192,13 +193,13 @@ func TestNotComparable(t *testing.T) {
 func TestHolm(t *testing.T) {
 	raw := []float64{0.01, 0.04, 0.03, 0.005}
 	want := []float64{0.03, 0.06, 0.06, 0.02}
-	wantVerdict := []string{Faster, NoDifference, NoDifference, Faster}
-	pairs := make([]Pair, len(raw))
+	wantVerdict := []string{result.Faster, result.NoDifference, result.NoDifference, result.Faster}
+	pairs := make([]result.Pair, len(raw))
 	for i, p := range raw {
-		pairs[i] = Pair{Ratio: 0.5, CILow: 0.4, CIHigh: 0.6, P: p, AdjustedP: p, Alpha: DefaultAlpha,
+		pairs[i] = result.Pair{Ratio: 0.5, CILow: 0.4, CIHigh: 0.6, P: p, AdjustedP: p, Alpha: DefaultAlpha,
 			Comparisons: 1, Threshold: DefaultThreshold, Paired: true, N: 31}
 	}
-	pairs = append(pairs, Pair{Verdict: NotComparable, Reason: "too few rounds", P: math.NaN()})
+	pairs = append(pairs, result.Pair{Verdict: result.NotComparable, Reason: "too few rounds", P: math.NaN()})
 	Holm(pairs, 0.05)
 	for i := range raw {
 		if math.Abs(pairs[i].AdjustedP-want[i]) > 1e-12 {
@@ -215,9 +216,9 @@ func TestHolm(t *testing.T) {
 		t.Errorf("reason %q", pairs[1].Reason)
 	}
 	// One comparison: nothing to adjust.
-	one := []Pair{{Ratio: 0.5, CILow: 0.4, CIHigh: 0.6, P: 0.03, Threshold: DefaultThreshold}}
+	one := []result.Pair{{Ratio: 0.5, CILow: 0.4, CIHigh: 0.6, P: 0.03, Threshold: DefaultThreshold}}
 	Holm(one, 0.05)
-	if one[0].AdjustedP != 0.03 || one[0].Comparisons != 1 || one[0].Verdict != Faster {
+	if one[0].AdjustedP != 0.03 || one[0].Comparisons != 1 || one[0].Verdict != result.Faster {
 		t.Errorf("one comparison: %+v", one[0])
 	}
 }
@@ -231,7 +232,7 @@ func TestAAFalseClaims(t *testing.T) {
 		for i := range uint64(200) {
 			a := noisy(1000+i, 31, 100, 0.02)
 			b := noisy(5000+i, 31, 100, 0.02)
-			if v := compareFunc(paired)(a, b, 0).Verdict; v != NoDifference {
+			if v := compareFunc(paired)(a, b, 0).Verdict; v != result.NoDifference {
 				claims++
 			}
 		}
@@ -254,26 +255,26 @@ func TestSentences(t *testing.T) {
 		slower[i] = b * 1.123
 	}
 	p := Paired(base, builder, DefaultThreshold)
-	p.SetNames("concat/quadratic", "concat/builder")
+	SetNames(&p, "concat/quadratic", "concat/builder")
 	if want := "concat/builder is 41.2x faster than concat/quadratic (95% CI 41.2x-41.2x, p<0.001, 31 rounds)"; p.Sentence != want {
 		t.Errorf("got  %s\nwant %s", p.Sentence, want)
 	}
 	p = Unpaired(base, slower, DefaultThreshold)
-	p.SetNames("old sum/sink", "new sum/sink")
+	SetNames(&p, "old sum/sink", "new sum/sink")
 	if want := "new sum/sink is 12.3% slower than old sum/sink (95% CI +11.7% to +12.9%, p<0.001, 31+31 samples)"; p.Sentence != want {
 		t.Errorf("got  %s\nwant %s", p.Sentence, want)
 	}
 	for _, tt := range []struct {
-		p    Pair
+		p    result.Pair
 		want string
 	}{
-		{Pair{Base: "sum/sink", Candidate: "sum/sink", Paired: true, N: 31, Ratio: 1.01, CILow: 0.98, CIHigh: 1.03, P: 0.41, AdjustedP: 0.41},
+		{result.Pair{Base: "sum/sink", Candidate: "sum/sink", Paired: true, N: 31, Ratio: 1.01, CILow: 0.98, CIHigh: 1.03, P: 0.41, AdjustedP: 0.41},
 			"sum/sink vs sum/sink: no difference detected (ratio 1.01, 95% CI 0.98-1.03, p=0.41, 31 rounds)"},
-		{Pair{Base: "a", Candidate: "b", Paired: true, N: 31, Ratio: 1.8, CILow: 1.7, CIHigh: 1.9, P: 0.0004},
+		{result.Pair{Base: "a", Candidate: "b", Paired: true, N: 31, Ratio: 1.8, CILow: 1.7, CIHigh: 1.9, P: 0.0004},
 			"b is 1.8x slower than a (95% CI 1.7x-1.9x, p<0.001, 31 rounds)"},
-		{Pair{Base: "a", Candidate: "b", Paired: true, N: 31, Ratio: 0.9, CILow: 0.88, CIHigh: 0.92, P: 0.012, Comparisons: 3},
+		{result.Pair{Base: "a", Candidate: "b", Paired: true, N: 31, Ratio: 0.9, CILow: 0.88, CIHigh: 0.92, P: 0.012, Comparisons: 3},
 			"b is 10.0% faster than a (95% CI -12.0% to -8.0%, p=0.012 Holm-adjusted for 3 comparisons, 31 rounds)"},
-		{Pair{Base: "a", Candidate: "b", BaseN: 10, CandidateN: 12, Ratio: 1.005, CILow: 1.003, CIHigh: 1.007, P: 0.0001},
+		{result.Pair{Base: "a", Candidate: "b", BaseN: 10, CandidateN: 12, Ratio: 1.005, CILow: 1.003, CIHigh: 1.007, P: 0.0001},
 			"b vs a: no difference detected (ratio 1.005, 95% CI 1.003-1.007, p<0.001, 10+12 samples; the change, +0.50%, is within the 2% threshold)"},
 	} {
 		p := tt.p
@@ -281,7 +282,7 @@ func TestSentences(t *testing.T) {
 		if p.Comparisons == 0 {
 			p.Comparisons = 1
 		}
-		p.decide()
+		decide(&p)
 		if p.Sentence != tt.want {
 			t.Errorf("got  %s\nwant %s", p.Sentence, tt.want)
 		}
@@ -356,13 +357,13 @@ func FuzzCompare(f *testing.F) {
 			xs[i] = float64(v)
 		}
 		half := len(xs) / 2
-		for _, p := range []Pair{Paired(xs[:half], xs[half:2*half], float64(th)/100), Unpaired(xs[:half], xs[half:], float64(th)/100)} {
+		for _, p := range []result.Pair{Paired(xs[:half], xs[half:2*half], float64(th)/100), Unpaired(xs[:half], xs[half:], float64(th)/100)} {
 			switch p.Verdict {
-			case Faster, Slower:
+			case result.Faster, result.Slower:
 				if !excludesOne(p) || !(p.AdjustedP < p.Alpha) || math.Abs(p.Ratio-1) <= p.Threshold {
 					t.Fatalf("claim without evidence: %+v", p)
 				}
-			case NoDifference, NotComparable:
+			case result.NoDifference, result.NotComparable:
 			default:
 				t.Fatalf("verdict %q", p.Verdict)
 			}
@@ -376,20 +377,20 @@ func FuzzCompare(f *testing.F) {
 // A change past the threshold whose interval reaches back inside it is not
 // claimed: it may be no bigger than the noise.
 func TestIntervalMustClearTheThreshold(t *testing.T) {
-	p := Pair{Ratio: 1.025, CILow: 1.005, CIHigh: 1.04, AdjustedP: 0.001, P: 0.001, Alpha: 0.05, Threshold: 0.02}
-	if v, why := verdict(p); v != NoDifference || !strings.Contains(why, "reaches within the 2% threshold") {
+	p := result.Pair{Ratio: 1.025, CILow: 1.005, CIHigh: 1.04, AdjustedP: 0.001, P: 0.001, Alpha: 0.05, Threshold: 0.02}
+	if v, why := verdict(p); v != result.NoDifference || !strings.Contains(why, "reaches within the 2% threshold") {
 		t.Errorf("verdict = %q (%s), want no difference: the interval reaches inside 2%%", v, why)
 	}
 	p.CILow = 1.021
-	if v, _ := verdict(p); v != Slower {
+	if v, _ := verdict(p); v != result.Slower {
 		t.Errorf("interval 2.1%%..4%%: verdict %q, want slower", v)
 	}
-	p = Pair{Ratio: 0.97, CILow: 0.95, CIHigh: 0.985, AdjustedP: 0.001, P: 0.001, Alpha: 0.05, Threshold: 0.02}
-	if v, _ := verdict(p); v != NoDifference {
+	p = result.Pair{Ratio: 0.97, CILow: 0.95, CIHigh: 0.985, AdjustedP: 0.001, P: 0.001, Alpha: 0.05, Threshold: 0.02}
+	if v, _ := verdict(p); v != result.NoDifference {
 		t.Errorf("interval -5%%..-1.5%%: verdict %q, want no difference", v)
 	}
 	p.CIHigh = 0.975
-	if v, _ := verdict(p); v != Faster {
+	if v, _ := verdict(p); v != result.Faster {
 		t.Errorf("interval -5%%..-2.5%%: verdict %q, want faster", v)
 	}
 }
@@ -406,7 +407,7 @@ func TestPairedFindsAChangeOnADriftingMachine(t *testing.T) {
 		cand[i] = drift * 1.03 * (1 + 0.005*rng.NormFloat64())
 	}
 	p := Paired(base, cand, 0.01)
-	if p.Verdict != Slower || !(p.P < 0.001) {
+	if p.Verdict != result.Slower || !(p.P < 0.001) {
 		t.Errorf("verdict %q p %v, want slower with p < 0.001: %s", p.Verdict, p.P, p.Sentence)
 	}
 	if q := stats.MannWhitney(base, cand); q < 0.05 {
@@ -438,14 +439,14 @@ func TestRunsAsTheUnit(t *testing.T) {
 	const trials = 200
 	for range trials {
 		a1, b1 := runs(rng, 1, 31, 100, 0.03, 0.01), runs(rng, 1, 31, 100, 0.03, 0.01)
-		if v := Unpaired(a1[0], b1[0], DefaultThreshold).Verdict; v == Faster || v == Slower {
+		if v := Unpaired(a1[0], b1[0], DefaultThreshold).Verdict; v == result.Faster || v == result.Slower {
 			pooled++
 		}
-		if v := Runs(a1, b1, DefaultThreshold, DefaultRunNoise).Verdict; v == Faster || v == Slower {
+		if v := Runs(a1, b1, DefaultThreshold, DefaultRunNoise).Verdict; v == result.Faster || v == result.Slower {
 			single++
 		}
 		a3, b3 := runs(rng, 3, 31, 100, 0.03, 0.01), runs(rng, 3, 31, 100, 0.03, 0.01)
-		if v := Runs(a3, b3, DefaultThreshold, DefaultRunNoise).Verdict; v == Faster || v == Slower {
+		if v := Runs(a3, b3, DefaultThreshold, DefaultRunNoise).Verdict; v == result.Faster || v == result.Slower {
 			several++
 		}
 	}
@@ -459,7 +460,7 @@ func TestRunsAsTheUnit(t *testing.T) {
 	}
 	// A real +20% is still found with three runs per side.
 	a, b := runs(rng, 3, 31, 100, 0.03, 0.01), runs(rng, 3, 31, 120, 0.03, 0.01)
-	if p := Runs(a, b, DefaultThreshold, DefaultRunNoise); p.Verdict != Slower || p.BaseRuns != 3 || !strings.Contains(p.Sentence, "3+3 runs") {
+	if p := Runs(a, b, DefaultThreshold, DefaultRunNoise); p.Verdict != result.Slower || p.BaseRuns != 3 || !strings.Contains(p.Sentence, "3+3 runs") {
 		t.Errorf("+20%% over 3+3 runs: %s", p.Sentence)
 	}
 }
@@ -467,27 +468,27 @@ func TestRunsAsTheUnit(t *testing.T) {
 func TestOneRunPerSideSaysWhatItCanTell(t *testing.T) {
 	base := noisy(60, 31, 100, 0.005)
 	p := Runs([][]float64{base}, [][]float64{noisy(61, 31, 104, 0.005)}, DefaultThreshold, DefaultRunNoise)
-	if p.Verdict != NoDifference || p.Detectable < 0.08 || p.Detectable > 0.09 {
+	if p.Verdict != result.NoDifference || p.Detectable < 0.08 || p.Detectable > 0.09 {
 		t.Errorf("+4%% from one run per side: %q, detectable %v; want no difference and about 8.7%%", p.Verdict, p.Detectable)
 	}
 	if !strings.Contains(p.Sentence, "one run per side tells only changes beyond 8.7%") {
 		t.Errorf("sentence does not say what one run can tell: %s", p.Sentence)
 	}
-	if q := Runs([][]float64{base}, [][]float64{noisy(62, 31, 130, 0.005)}, DefaultThreshold, DefaultRunNoise); q.Verdict != Slower {
+	if q := Runs([][]float64{base}, [][]float64{noisy(62, 31, 130, 0.005)}, DefaultThreshold, DefaultRunNoise); q.Verdict != result.Slower {
 		t.Errorf("+30%% from one run per side: %s", q.Sentence)
 	}
 }
 
 func TestInconclusive(t *testing.T) {
 	p := Paired(noisy(70, 31, 100, 0.01), noisy(71, 31, 130, 0.01), DefaultThreshold)
-	p.SetNames("a", "b")
-	p.MarkInconclusive("the machine was busy (a: slow-core); rerun on a quieter machine")
-	if p.Verdict != Inconclusive || p.Judged() || p.Sentence != "b vs a: inconclusive: the machine was busy (a: slow-core); rerun on a quieter machine" {
+	SetNames(&p, "a", "b")
+	MarkInconclusive(&p, "the machine was busy (a: slow-core); rerun on a quieter machine")
+	if p.Verdict != result.Inconclusive || p.Judged() || p.Sentence != "b vs a: inconclusive: the machine was busy (a: slow-core); rerun on a quieter machine" {
 		t.Errorf("%+v", p)
 	}
-	ps := []Pair{p, Paired(noisy(72, 31, 100, 0.01), noisy(73, 31, 50, 0.01), DefaultThreshold)}
+	ps := []result.Pair{p, Paired(noisy(72, 31, 100, 0.01), noisy(73, 31, 50, 0.01), DefaultThreshold)}
 	Holm(ps, DefaultAlpha)
-	if ps[0].Verdict != Inconclusive || ps[0].Comparisons != 2 {
+	if ps[0].Verdict != result.Inconclusive || ps[0].Comparisons != 2 {
 		t.Errorf("after Holm: %q over %d comparisons, want inconclusive over 2", ps[0].Verdict, ps[0].Comparisons)
 	}
 }

@@ -3,6 +3,8 @@ package compare
 import (
 	"cmp"
 	"slices"
+
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Holm corrects the p-values of several comparisons made at once with the
@@ -21,13 +23,13 @@ import (
 // inconclusive ones were tested and count. With one comparison AdjustedP
 // = P. An alpha outside (0, 1) means
 // DefaultAlpha.
-func Holm(pairs []Pair, alpha float64) {
+func Holm(pairs []result.Pair, alpha float64) {
 	if !(alpha > 0 && alpha < 1) {
 		alpha = DefaultAlpha
 	}
 	var idx []int
 	for i := range pairs {
-		if pairs[i].Verdict != NotComparable {
+		if pairs[i].Verdict != result.NotComparable {
 			idx = append(idx, i)
 		}
 	}
@@ -40,6 +42,6 @@ func Holm(pairs []Pair, alpha float64) {
 		pairs[i].AdjustedP = running
 		pairs[i].Comparisons = m
 		pairs[i].Alpha = alpha
-		pairs[i].decide()
+		decide(&pairs[i])
 	}
 }

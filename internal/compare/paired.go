@@ -3,8 +3,10 @@ package compare
 import (
 	"math"
 
-	"github.com/benchy-dev/benchy/internal/stats"
 	"golang.org/x/perf/benchmath"
+
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats"
 )
 
 // Paired compares interleaved rounds: base[i] and cand[i] were measured in
@@ -30,20 +32,20 @@ import (
 // Minimum: MinSamples (6) rounds, and base and cand of the same length;
 // otherwise the verdict is "not comparable" with the reason. A threshold
 // below 0 (or NaN) counts as 0.
-func Paired(base, cand []float64, threshold float64) Pair {
+func Paired(base, cand []float64, threshold float64) result.Pair {
 	p := newPair(true, base, cand, threshold)
 	p.N = min(len(base), len(cand))
 	if r := checkTimes("base", base) + checkTimes("candidate", cand); r != "" {
-		p.MarkNotComparable(r)
+		MarkNotComparable(&p, r)
 		return p
 	}
 	if len(base) != len(cand) {
-		p.MarkNotComparable("interleaved rounds need one sample of each per round: " +
-			itoa(len(base)) + " base, " + itoa(len(cand)) + " candidate")
+		MarkNotComparable(&p, "interleaved rounds need one sample of each per round: "+
+			itoa(len(base))+" base, "+itoa(len(cand))+" candidate")
 		return p
 	}
 	if p.N < MinSamples {
-		p.MarkNotComparable("too few rounds: " + itoa(p.N) + ", need at least " + itoa(MinSamples) + " to tell")
+		MarkNotComparable(&p, "too few rounds: "+itoa(p.N)+", need at least "+itoa(MinSamples)+" to tell")
 		return p
 	}
 	ratios := make([]float64, p.N)
@@ -59,13 +61,13 @@ func Paired(base, cand []float64, threshold float64) Pair {
 	}
 	p.P = stats.WilcoxonSignedRank(logs)
 	p.AdjustedP = p.P
-	p.decide()
+	decide(&p)
 	return p
 }
 
 // newPair fills what every comparison has before any statistics.
-func newPair(paired bool, base, cand []float64, threshold float64) Pair {
-	p := Pair{
+func newPair(paired bool, base, cand []float64, threshold float64) result.Pair {
+	p := result.Pair{
 		Paired:      paired,
 		BaseN:       len(base),
 		CandidateN:  len(cand),

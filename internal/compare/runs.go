@@ -3,6 +3,7 @@ package compare
 import (
 	"math"
 
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 )
 
@@ -43,14 +44,14 @@ const z975 = 1.959963984540054
 // plain Unpaired.
 //
 // Minimum: MinSamples samples on each side, as Unpaired.
-func Runs(base, cand [][]float64, threshold, runNoise float64) Pair {
+func Runs(base, cand [][]float64, threshold, runNoise float64) result.Pair {
 	allBase, allCand := flatten(base), flatten(cand)
 	if len(base) >= 2 && len(cand) >= 2 {
 		return betweenRuns(base, cand, allBase, allCand, threshold)
 	}
 	p := Unpaired(allBase, allCand, threshold)
 	p.BaseRuns, p.CandidateRuns = len(base), len(cand)
-	if p.Verdict == NotComparable || !(runNoise > 0) {
+	if p.Verdict == result.NotComparable || !(runNoise > 0) {
 		return p
 	}
 	within := (math.Log(p.CIHigh) - math.Log(p.CILow)) / (2 * z975)
@@ -61,34 +62,34 @@ func Runs(base, cand [][]float64, threshold, runNoise float64) Pair {
 	p.P = math.Erfc(math.Abs(logRatio) / se / math.Sqrt2)
 	p.AdjustedP = p.P
 	p.Detectable = math.Exp(z975*math.Sqrt2*runNoise) - 1
-	p.decide()
+	decide(&p)
 	return p
 }
 
 // betweenRuns is Runs with two runs or more on each side.
-func betweenRuns(base, cand [][]float64, allBase, allCand []float64, threshold float64) Pair {
+func betweenRuns(base, cand [][]float64, allBase, allCand []float64, threshold float64) result.Pair {
 	p := newPair(false, allBase, allCand, threshold)
 	p.BaseRuns, p.CandidateRuns = len(base), len(cand)
 	p.N = min(len(base), len(cand))
 	if r := checkTimes("base", allBase) + checkTimes("candidate", allCand); r != "" {
-		p.MarkNotComparable(r)
+		MarkNotComparable(&p, r)
 		return p
 	}
 	if len(allBase) < MinSamples || len(allCand) < MinSamples {
-		p.MarkNotComparable("too few samples: " + itoa(len(allBase)) + "+" + itoa(len(allCand)) +
-			", need at least " + itoa(MinSamples) + " on each side to tell")
+		MarkNotComparable(&p, "too few samples: "+itoa(len(allBase))+"+"+itoa(len(allCand))+
+			", need at least "+itoa(MinSamples)+" on each side to tell")
 		return p
 	}
 	lb, lc := logMedians(base), logMedians(cand)
 	if lb == nil || lc == nil {
-		p.MarkNotComparable("a run has no sample")
+		MarkNotComparable(&p, "a run has no sample")
 		return p
 	}
 	diff, lo, hi, pv, _ := stats.Welch(lb, lc, Confidence)
 	p.Ratio, p.CILow, p.CIHigh = math.Exp(diff), math.Exp(lo), math.Exp(hi)
 	p.BaseMedian, p.CandidateMedian = math.Exp(mean(lb)), math.Exp(mean(lc))
 	p.P, p.AdjustedP = pv, pv
-	p.decide()
+	decide(&p)
 	return p
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -20,14 +21,14 @@ const factorFrom = 1.5
 //	concat/builder is 41.2x faster than concat/quadratic (95% CI 39.8x-42.5x, p<0.001, 31 rounds)
 //	new sum/sink is 12.3% slower than old sum/sink (95% CI +10.1% to +14.0%, p<0.001, 31+31 samples)
 //	sum/sink vs sum/sink: no difference detected (ratio 1.01, 95% CI 0.98-1.03, p=0.41, 31 rounds)
-func sentence(p Pair) string {
+func sentence(p result.Pair) string {
 	base, cand := orDefault(p.Base, "base"), orDefault(p.Candidate, "candidate")
 	switch p.Verdict {
-	case NotComparable:
+	case result.NotComparable:
 		return fmt.Sprintf("%s vs %s: not comparable (%s)", cand, base, p.Reason)
-	case Inconclusive:
+	case result.Inconclusive:
 		return fmt.Sprintf("%s vs %s: inconclusive: %s", cand, base, p.Reason)
-	case Faster, Slower:
+	case result.Faster, result.Slower:
 		s := fmt.Sprintf("%s is %s %s than %s (%s, %s, %s%s",
 			cand, amount(p), p.Verdict, base, ciText(p), pText(p), nText(p), basisText(p))
 		if p.Busy != "" {
@@ -50,11 +51,11 @@ func sentence(p Pair) string {
 
 // basisText says what was compared when it is not wall time: "; in
 // cycles at the clock measured around each experiment".
-func basisText(p Pair) string {
+func basisText(p result.Pair) string {
 	switch p.Basis {
-	case BasisCycles:
+	case result.BasisCycles:
 		return "; " + basisCyclesReason
-	case BasisOnCPU, BasisOnCPUCycles:
+	case result.BasisOnCPU, result.BasisOnCPUCycles:
 		return "; judged on " + p.Basis + ": the machine was busy, and the time the thread was off the CPU is left out"
 	}
 	return ""
@@ -62,7 +63,7 @@ func basisText(p Pair) string {
 
 // amount is how much faster or slower p's candidate is, without the
 // direction: "41.2x" or "12.3%" (see factorFrom).
-func amount(p Pair) string {
+func amount(p result.Pair) string {
 	if f := factor(p.Ratio); f >= factorFrom {
 		return units.Sig(f, 3) + "x"
 	}
@@ -71,7 +72,7 @@ func amount(p Pair) string {
 
 // ciText is p's interval in the form of amount: "95% CI 39.8x-42.5x" or
 // "95% CI +10.1% to +14.0%" (signed changes of time per op).
-func ciText(p Pair) string {
+func ciText(p result.Pair) string {
 	if factor(p.Ratio) >= factorFrom {
 		lo, hi := factor(p.CIHigh), factor(p.CILow) // faster: 1/hi is the smaller factor
 		if p.Ratio > 1 {
@@ -91,7 +92,7 @@ func factor(r float64) float64 {
 }
 
 // pText is the p-value as the sentence gives it, naming the correction.
-func pText(p Pair) string {
+func pText(p result.Pair) string {
 	s := "p=" + fmtP(p.AdjustedP)
 	if p.AdjustedP < 0.001 {
 		s = "p<0.001"
@@ -104,7 +105,7 @@ func pText(p Pair) string {
 
 // nText is the amount of data: "31 rounds", "31+30 samples" or, when
 // the run was the unit, "3+3 runs".
-func nText(p Pair) string {
+func nText(p result.Pair) string {
 	switch {
 	case p.Paired && p.N == 1:
 		return "1 round"

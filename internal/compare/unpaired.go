@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 )
 
@@ -26,16 +27,16 @@ import (
 //
 // Minimum: MinSamples (6) samples on each side; otherwise the verdict is
 // "not comparable" with the reason.
-func Unpaired(base, cand []float64, threshold float64) Pair {
+func Unpaired(base, cand []float64, threshold float64) result.Pair {
 	p := newPair(false, base, cand, threshold)
 	p.N = min(len(base), len(cand))
 	if r := checkTimes("base", base) + checkTimes("candidate", cand); r != "" {
-		p.MarkNotComparable(r)
+		MarkNotComparable(&p, r)
 		return p
 	}
 	if p.N < MinSamples {
-		p.MarkNotComparable("too few samples: " + itoa(len(base)) + "+" + itoa(len(cand)) +
-			", need at least " + itoa(MinSamples) + " on each side to tell")
+		MarkNotComparable(&p, "too few samples: "+itoa(len(base))+"+"+itoa(len(cand))+
+			", need at least "+itoa(MinSamples)+" on each side to tell")
 		return p
 	}
 	p.Ratio = p.CandidateMedian / p.BaseMedian
@@ -45,7 +46,7 @@ func Unpaired(base, cand []float64, threshold float64) Pair {
 	p.CILow, p.CIHigh = min(p.CILow, p.Ratio), max(p.CIHigh, p.Ratio)
 	p.P = stats.MannWhitney(base, cand)
 	p.AdjustedP = p.P
-	p.decide()
+	decide(&p)
 	return p
 }
 

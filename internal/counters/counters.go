@@ -20,47 +20,10 @@ type Source interface {
 	Close() error
 }
 
-// Report says which counters a Source counts and why the others are
-// missing. It is stored with the results.
-type Report struct {
-	// Opened lists the counters the Source reads, in the order they were
-	// opened.
-	Opened []string `json:"opened"`
-	// Unavailable maps each counter that could not be opened to the
-	// reason, e.g. "no hardware PMU: ENOENT".
-	Unavailable map[string]string `json:"unavailable,omitempty"`
-	// Notes qualifies opened counters, e.g. hardware events that count
-	// user space only because the kernel forbids counting the kernel.
-	Notes map[string]string `json:"notes,omitempty"`
-}
-
-func (r *Report) opened(name string) { r.Opened = append(r.Opened, name) }
-
-// SetUnavailable records why the counter name could not be read.
-func (r *Report) SetUnavailable(name, reason string) {
-	if r.Unavailable == nil {
-		r.Unavailable = map[string]string{}
-	}
-	r.Unavailable[name] = reason
-}
-
-// SetNote qualifies the opened counter name.
-func (r *Report) SetNote(name, text string) {
-	if r.Notes == nil {
-		r.Notes = map[string]string{}
-	}
-	r.Notes[name] = text
-}
-
 // BusCycles is the fallback for result.CounterRefCycles on PMUs without a
 // reference-cycle event. It counts a different clock (the bus clock), so
 // it keeps its own name.
 const BusCycles = "bus-cycles"
-
-// ThreadCPU is the ns the measured thread was on the CPU, from its own CPU
-// clock (CLOCK_THREAD_CPUTIME_ID): read where perf's task-clock, which
-// counts the same, cannot be opened.
-const ThreadCPU = "thread-cpu-ns"
 
 // HardwareEnabled and HardwareRunning are the ns the hardware group was
 // enabled and actually on the PMU while the thread ran. They differ when the

@@ -39,7 +39,7 @@ var allNames = []string{
 
 // perfForbidden reports whether every software event failed for lack of
 // permission or of the syscall itself, as in a locked-down container.
-func perfForbidden(rep Report) (string, bool) {
+func perfForbidden(rep result.CounterReport) (string, bool) {
 	for _, e := range softwareEvents {
 		r, ok := rep.Unavailable[e.name]
 		if !ok || !(strings.Contains(r, "EACCES") || strings.Contains(r, "EPERM") || strings.Contains(r, "ENOSYS")) {
@@ -206,7 +206,7 @@ func TestOpenPerfForbiddenEverywhere(t *testing.T) {
 		refuse := func(*unix.PerfEventAttr, int, int, int, int) (int, error) { return -1, unix.EACCES }
 		s, rep := open(refuse, paranoid, filepath.Join(dir, "no-sched"))
 		defer s.Close()
-		want := []string{result.CounterVoluntaryCS, result.CounterInvoluntaryCS, result.CounterMinorFaults, ThreadCPU}
+		want := []string{result.CounterVoluntaryCS, result.CounterInvoluntaryCS, result.CounterMinorFaults, result.CounterThreadCPU}
 		if !slices.Equal(rep.Opened, want) {
 			t.Errorf("opened %v, want %v", rep.Opened, want)
 		}
@@ -238,7 +238,7 @@ func TestOpenPerfForbiddenEverywhere(t *testing.T) {
 }
 
 func TestReportJSON(t *testing.T) {
-	rep := Report{Opened: []string{result.CounterTaskClock}, Unavailable: map[string]string{result.CounterCycles: "no hardware PMU: ENOENT"}}
+	rep := result.CounterReport{Opened: []string{result.CounterTaskClock}, Unavailable: map[string]string{result.CounterCycles: "no hardware PMU: ENOENT"}}
 	b, err := json.Marshal(rep)
 	if err != nil {
 		t.Fatal(err)
@@ -246,7 +246,7 @@ func TestReportJSON(t *testing.T) {
 	if want := `{"opened":["task-clock"],"unavailable":{"cycles":"no hardware PMU: ENOENT"}}`; string(b) != want {
 		t.Errorf("json %s, want %s", b, want)
 	}
-	var back Report
+	var back result.CounterReport
 	if err := json.Unmarshal(b, &back); err != nil || !reflect.DeepEqual(back, rep) {
 		t.Errorf("round trip: %+v, %v", back, err)
 	}

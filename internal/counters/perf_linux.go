@@ -59,7 +59,7 @@ type perfGroup struct {
 // that opens leads the group; an event that fails is recorded in rep with
 // the reason and the others are still tried. It returns nil when no event
 // opened.
-func openGroup(open openFunc, events []event, isHardware bool, paranoid string, rep *Report) *perfGroup {
+func openGroup(open openFunc, events []event, isHardware bool, paranoid string, rep *result.CounterReport) *perfGroup {
 	g := &perfGroup{times: isHardware}
 	format := uint64(unix.PERF_FORMAT_GROUP)
 	if isHardware {
@@ -95,7 +95,7 @@ func openGroup(open openFunc, events []event, isHardware bool, paranoid string, 
 		}
 		g.fds = append(g.fds, fd)
 		g.names = append(g.names, e.name)
-		rep.opened(e.name)
+		rep.AddOpened(e.name)
 		if userOnly {
 			rep.SetNote(e.name, fmt.Sprintf("user space only: perf_event_paranoid=%s forbids counting the kernel", paranoid))
 		}

@@ -122,7 +122,7 @@ func TestOpenGroupScripted(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := &fakeOpen{fail: tt.fail}
-			var rep Report
+			var rep result.CounterReport
 			g := openGroup(f.open, tt.events, tt.hardware, "2", &rep)
 			if (g != nil) != tt.wantGroup {
 				t.Fatalf("group = %v, want a group: %v", g, tt.wantGroup)

@@ -38,12 +38,12 @@ type source struct {
 // Open before warming up, not just before the first sample: on Linux 6.18
 // the first context switch after perf_event_open was missed by
 // context-switches (getrusage counted it).
-func Open() (Source, Report) {
+func Open() (Source, result.CounterReport) {
 	return open(unix.PerfEventOpen, "/proc/sys/kernel/perf_event_paranoid", "/proc/thread-self/sched")
 }
 
-func open(perfOpen openFunc, paranoidPath, schedPath string) (Source, Report) {
-	rep := Report{Opened: []string{}}
+func open(perfOpen openFunc, paranoidPath, schedPath string) (Source, result.CounterReport) {
+	rep := result.CounterReport{Opened: []string{}}
 	s := &source{tid: unix.Gettid()}
 	paranoid := readParanoid(paranoidPath)
 	if g := openGroup(perfOpen, softwareEvents, false, paranoid, &rep); g != nil {
@@ -60,9 +60,9 @@ func open(perfOpen openFunc, paranoidPath, schedPath string) (Source, Report) {
 		}
 	} else {
 		s.parts = append(s.parts, ru)
-		rep.opened(result.CounterVoluntaryCS)
-		rep.opened(result.CounterInvoluntaryCS)
-		rep.opened(result.CounterMinorFaults)
+		rep.AddOpened(result.CounterVoluntaryCS)
+		rep.AddOpened(result.CounterInvoluntaryCS)
+		rep.AddOpened(result.CounterMinorFaults)
 	}
 
 	// The on-CPU time of each sample is what separates a sample the thread
@@ -70,9 +70,9 @@ func open(perfOpen openFunc, paranoidPath, schedPath string) (Source, Report) {
 	// cannot be opened, the thread's own CPU clock gives it.
 	if !slices.Contains(rep.Opened, result.CounterTaskClock) {
 		s.parts = append(s.parts, threadCPUPart{})
-		rep.opened(ThreadCPU)
+		rep.AddOpened(result.CounterThreadCPU)
 	} else {
-		rep.SetUnavailable(ThreadCPU, "not read: "+result.CounterTaskClock+" counts the same time")
+		rep.SetUnavailable(result.CounterThreadCPU, "not read: "+result.CounterTaskClock+" counts the same time")
 	}
 
 	if slices.Contains(rep.Opened, result.CounterMigrations) {
@@ -83,7 +83,7 @@ func open(perfOpen openFunc, paranoidPath, schedPath string) (Source, Report) {
 		rep.SetUnavailable(result.CounterNrMigrations, err.Error())
 	} else {
 		s.parts = append(s.parts, sp)
-		rep.opened(result.CounterNrMigrations)
+		rep.AddOpened(result.CounterNrMigrations)
 	}
 	return s, rep
 }
@@ -135,7 +135,7 @@ func (threadCPUPart) read(into map[string]int64) error {
 	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
 		return fmt.Errorf("clock_gettime(CLOCK_THREAD_CPUTIME_ID): %w", err)
 	}
-	into[ThreadCPU] = ts.Nano()
+	into[result.CounterThreadCPU] = ts.Nano()
 	return nil
 }
 

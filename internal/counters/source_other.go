@@ -6,13 +6,13 @@ import "github.com/benchy-dev/benchy/internal/result"
 
 // Open reports every counter unavailable: perf_event_open,
 // getrusage(RUSAGE_THREAD) and /proc/thread-self are Linux's.
-func Open() (Source, Report) {
-	rep := Report{Opened: []string{}, Unavailable: map[string]string{}}
+func Open() (Source, result.CounterReport) {
+	rep := result.CounterReport{Opened: []string{}, Unavailable: map[string]string{}}
 	for _, name := range []string{
 		result.CounterTaskClock, result.CounterContextSwitches, result.CounterMigrations,
 		result.CounterPageFaults, result.CounterCycles, result.CounterInstructions,
 		result.CounterRefCycles, result.CounterBranchMisses, result.CounterVoluntaryCS,
-		result.CounterInvoluntaryCS, result.CounterMinorFaults, result.CounterNrMigrations, ThreadCPU,
+		result.CounterInvoluntaryCS, result.CounterMinorFaults, result.CounterNrMigrations, result.CounterThreadCPU,
 	} {
 		rep.Unavailable[name] = "per-thread counters need Linux"
 	}

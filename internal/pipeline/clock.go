@@ -6,7 +6,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/machine"
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // clockReading is the measured CPU's clock, read on the pinned thread
@@ -31,18 +31,18 @@ func readClock(root string, cpu int, window time.Duration) clockReading {
 // by the maximum (some drivers report more); where there is none (most
 // VMs), benchy's dependent-add chain. Both are read under load. A cycle
 // counter, when there is one, is used per sample by the report.
-func effectiveClock(before, after clockReading, maxHz float64) report.EffectiveClock {
+func effectiveClock(before, after clockReading, maxHz float64) result.EffectiveClock {
 	if before.cpufreqKHz > 0 && after.cpufreqKHz > 0 {
 		b, a := float64(before.cpufreqKHz)*1e3, float64(after.cpufreqKHz)*1e3
 		if maxHz > 0 {
 			b, a = min(b, maxHz), min(a, maxHz)
 		}
-		return report.EffectiveClock{BeforeHz: b, AfterHz: a, Source: "scaling_cur_freq under load"}
+		return result.EffectiveClock{BeforeHz: b, AfterHz: a, Source: "scaling_cur_freq under load"}
 	}
 	if before.chainHz > 0 && after.chainHz > 0 {
-		return report.EffectiveClock{BeforeHz: before.chainHz, AfterHz: after.chainHz, Source: "dependent-add chain"}
+		return result.EffectiveClock{BeforeHz: before.chainHz, AfterHz: after.chainHz, Source: "dependent-add chain"}
 	}
-	return report.EffectiveClock{Source: "unknown: no cpufreq and the add chain could not be timed"}
+	return result.EffectiveClock{Source: "unknown: no cpufreq and the add chain could not be timed"}
 }
 
 // maxFreq is the highest clock the CPU may run at, from cpuinfo_max_freq.

@@ -20,6 +20,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -28,10 +29,10 @@ import (
 type Target interface {
 	harness.Target
 	// Info is what the experiment declares of itself.
-	Info() report.Info
+	Info() result.Info
 	// Counters says which counters the target read and why others could
 	// not be; known after Open.
-	Counters() counters.Report
+	Counters() result.CounterReport
 	// Check judges the target's code after measuring (the machine code of
 	// an in-process loop); nil when there is nothing to check.
 	Check() []finding.Finding
@@ -40,7 +41,7 @@ type Target interface {
 // Plan is what to measure and how: the settings the result records, and
 // what only the run needs.
 type Plan struct {
-	Settings report.Settings
+	Settings result.Settings
 	// CPU is the CPU to pin to when CPUSet; else the machine package
 	// chooses one.
 	CPU    int
@@ -60,7 +61,7 @@ type Plan struct {
 	Prepare func(cpu int) ([]Target, error)
 	// Annotate, when not nil, adds to the result what only the command
 	// knows (the cost of starting a process) before it is analyzed.
-	Annotate func(*report.Result)
+	Annotate func(*result.Result)
 	// MemoryLimit is the soft memory limit the targets set while
 	// measuring (0 for none), recorded in the result.
 	MemoryLimit int64
@@ -95,7 +96,7 @@ var ErrStopped = errors.New("stopped before anything was measured")
 // Run measures the targets as plan says and returns the analyzed result.
 // An error means nothing was measured; a target that failed is recorded in
 // the result instead.
-func Run(plan Plan, ts []Target) (*report.Result, error) {
+func Run(plan Plan, ts []Target) (*result.Result, error) {
 	const root = "/" // a run measures this machine
 	start := time.Now().UTC()
 	if plan.CPUSet {
@@ -129,8 +130,8 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	gomaxprocs := runtime.GOMAXPROCS(0)
 	runtime.GOMAXPROCS(gomaxprocs)
 
-	r := &report.Result{
-		Schema:      report.SchemaVersion,
+	r := &result.Result{
+		Schema:      result.SchemaVersion,
 		Tool:        plan.Tool,
 		Command:     plan.Command,
 		Package:     plan.Package,
@@ -183,7 +184,7 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 		return nil, fmt.Errorf("pin to cpu %d: %w", cpu, err)
 	}
 	hopts.Clock = clock
-	r.Clock = report.Clock{NowCostNs: clock.NowCostNs, GranularityNs: float64(clock.Granularity.Nanoseconds())}
+	r.Clock = result.Clock{NowCostNs: clock.NowCostNs, GranularityNs: float64(clock.Granularity.Nanoseconds())}
 
 	if plan.Prepare != nil {
 		if ts, err = plan.Prepare(cpu); err != nil {
@@ -314,8 +315,8 @@ func pickCPU(s *machine.Snapshot, plan Plan) (int, string, error) {
 
 // experimentOf turns a harness outcome into the result's raw record; the
 // derived parts are filled by report.Analyze.
-func experimentOf(info report.Info, o harness.Outcome) report.Experiment {
-	e := report.NewExperiment(info)
+func experimentOf(info result.Info, o harness.Outcome) result.Experiment {
+	e := result.NewExperiment(info)
 	e.Iters = o.Iters
 	if o.Samples != nil {
 		e.Samples = o.Samples
@@ -324,12 +325,12 @@ func experimentOf(info report.Info, o harness.Outcome) report.Experiment {
 		e.Error = o.Err.Error()
 	}
 	t := o.Totals
-	e.GC = report.GCStats{Cycles: t.GCCycles, Forced: t.ForcedGC, AllocsPerOp: t.AllocsPerOp, BytesPerOp: t.BytesPerOp}
+	e.GC = result.GCStats{Cycles: t.GCCycles, Forced: t.ForcedGC, AllocsPerOp: t.AllocsPerOp, BytesPerOp: t.BytesPerOp}
 	if o.Before.ClockHz > 0 && o.After.ClockHz > 0 {
-		e.Clock = &report.EffectiveClock{BeforeHz: o.Before.ClockHz, AfterHz: o.After.ClockHz, Source: "dependent-add chain"}
+		e.Clock = &result.EffectiveClock{BeforeHz: o.Before.ClockHz, AfterHz: o.After.ClockHz, Source: "dependent-add chain"}
 	}
 	if o.Before.RefNs > 0 && o.After.RefNs > 0 {
-		e.Reference = &report.Reference{BeforeNs: o.Before.RefNs, AfterNs: o.After.RefNs}
+		e.Reference = &result.Reference{BeforeNs: o.Before.RefNs, AfterNs: o.After.RefNs}
 	}
 	return e
 }
@@ -337,6 +338,6 @@ func experimentOf(info report.Info, o harness.Outcome) report.Experiment {
 // notPinned is the finding of every experiment measured where benchy
 // cannot pin: the thread may have moved between CPUs of any speed.
 func notPinned() finding.Finding {
-	return finding.Finding{Code: report.CodeNotPinned, Severity: finding.Warn,
+	return finding.Finding{Code: result.CodeNotPinned, Severity: finding.Warn,
 		Message: fmt.Sprintf("not pinned: %s has no sched_setaffinity, so the measured thread could move between CPUs and share them with any other thread", runtime.GOOS)}
 }

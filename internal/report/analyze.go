@@ -3,6 +3,7 @@ package report
 import (
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Analyze recomputes, in place and from the raw data only (samples,
@@ -13,17 +14,17 @@ import (
 // snapshot taken before the run, the environment findings are recomputed
 // from it too (machine.Check gives every machine code), so an old file is
 // judged by today's machine checks; without one they are kept as stored.
-func Analyze(r *Result) {
+func Analyze(r *result.Result) {
 	if r == nil {
 		return
 	}
 	if r.Before != nil {
 		r.Environment = machine.Check(r.Before, r.CPU)
 		if r.SharedCPU != "" {
-			r.Environment = append(r.Environment, finding.Finding{Code: CodeCPUShared, Severity: finding.Warn, Message: r.SharedCPU})
+			r.Environment = append(r.Environment, finding.Finding{Code: result.CodeCPUShared, Severity: finding.Warn, Message: r.SharedCPU})
 		}
 	}
-	facts := r.Facts()
+	facts := FactsOf(r)
 	runProbes(r, &facts)
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
@@ -45,14 +46,14 @@ func Analyze(r *Result) {
 }
 
 // countVerdicts is the summary of r's verdicts.
-func countVerdicts(r *Result) *Counts {
-	c := &Counts{Line: Summary(r)}
-	c.Believable, _ = tally(r, VerdictBelievable)
+func countVerdicts(r *result.Result) *result.Counts {
+	c := &result.Counts{Line: Summary(r)}
+	c.Believable, _ = tally(r, result.VerdictBelievable)
 	// The reasons in the summary line's order: the doubtful ones, then
 	// the not believable ones.
 	var doubtful, not []string
-	c.Doubtful, doubtful = tally(r, VerdictDoubtful)
-	c.NotBelievable, not = tally(r, VerdictNotBelievable)
+	c.Doubtful, doubtful = tally(r, result.VerdictDoubtful)
+	c.NotBelievable, not = tally(r, result.VerdictNotBelievable)
 	for _, code := range append(doubtful, not...) {
 		c.Reasons = appendNew(c.Reasons, code)
 	}
@@ -64,7 +65,7 @@ func countVerdicts(r *Result) *Counts {
 // cpufreq's figure, which some drivers report above the real clock), and
 // the fewest cycles per iteration of the reference loop around any
 // experiment.
-func runProbes(r *Result, facts *Facts) {
+func runProbes(r *result.Result, facts *Facts) {
 	if r.EffectiveClock.Source == chainSource {
 		facts.RunClockHz = max(r.EffectiveClock.BeforeHz, r.EffectiveClock.AfterHz)
 	}
@@ -101,7 +102,7 @@ const RefNearOneCycle = 1.05
 // refCycles returns the reference loop's cycles per iteration before and
 // after e's samples, each probe's time at the clock measured with it;
 // nothing when either is missing.
-func refCycles(e Experiment) []float64 {
+func refCycles(e result.Experiment) []float64 {
 	ref, clk := e.Reference, e.Clock
 	if ref == nil || clk == nil || ref.BeforeNs <= 0 || ref.AfterNs <= 0 || clk.BeforeHz <= 0 || clk.AfterHz <= 0 {
 		return nil

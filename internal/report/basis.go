@@ -5,8 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // Run-level interference, from how busy the CPUs were during the whole
@@ -24,7 +25,7 @@ const (
 // measurement of r: "steal" when the host took the measured CPU,
 // "sibling-busy" when its SMT sibling was busy. The measured CPU's own
 // busy is benchy itself and says nothing.
-func RunInterference(r *Result) []string {
+func RunInterference(r *result.Result) []string {
 	var codes []string
 	var siblings []int
 	if r.Before != nil {
@@ -53,7 +54,7 @@ func RunInterference(r *Result) []string {
 // interfered with its run as a whole (RunInterference).
 type Side struct {
 	Label string
-	E     *Experiment
+	E     *result.Experiment
 	Run   []string
 }
 
@@ -63,9 +64,9 @@ type Side struct {
 // shared with another hardware thread slows the thread while it runs, so
 // nothing measured leaves it out.
 var (
-	offCPUCodes = []string{CodeDisturbed, "steal"}
-	clockCodes  = []string{CodeSlowClock, CodeFreqChange}
-	sharedCodes = []string{CodeSlowCore, "sibling-busy"}
+	offCPUCodes = []string{result.CodeDisturbed, "steal"}
+	clockCodes  = []string{result.CodeSlowClock, result.CodeFreqChange}
+	sharedCodes = []string{result.CodeSlowCore, "sibling-busy"}
 )
 
 // Basis chooses what a comparison of sides is judged on: wall time, or
@@ -98,22 +99,22 @@ func Basis(sides []Side, separate bool) (basis string, busy Busy) {
 	}
 	if len(off) > 0 {
 		for _, s := range sides {
-			if _, ok := OnCPUPerOp(*s.E); !ok {
+			if _, ok := result.OnCPUPerOp(*s.E); !ok {
 				hard = append(hard, labelOr(s.Label, "a side")+": time off the CPU, and no on-CPU time to judge on")
 				for _, s := range sides {
-					busy.Bound = max(busy.Bound, distortion(s, CodeDisturbed))
+					busy.Bound = max(busy.Bound, distortion(s, result.CodeDisturbed))
 				}
 				break
 			}
 		}
 		if len(hard) == 0 {
-			basis = compare.BasisOnCPU
+			basis = result.BasisOnCPU
 			if cycles {
-				basis = compare.BasisOnCPUCycles
+				basis = result.BasisOnCPUCycles
 			}
 		}
 	} else if cycles {
-		basis = compare.BasisCycles
+		basis = result.BasisCycles
 	}
 	if len(hard) > 0 {
 		busy.Reason = "the machine was busy (" + strings.Join(hard, "; ") + ")"
@@ -198,13 +199,13 @@ func appendNew(list []string, s string) []string {
 // finding of severity error other than time off the CPU shows it cannot be
 // right ("" when it can). Time off the CPU, however much, is left to Basis:
 // on-CPU time still compares.
-func Unusable(e *Experiment) string {
+func Unusable(e *result.Experiment) string {
 	if e.Error != "" {
-		return "failed: " + oneLine(e.Error)
+		return "failed: " + units.OneLine(e.Error)
 	}
 	var codes []string
 	for _, f := range e.Findings {
-		if f.Severity == finding.Error && f.Code != CodeDisturbed {
+		if f.Severity == finding.Error && f.Code != result.CodeDisturbed {
 			codes = appendNew(codes, f.Code)
 		}
 	}

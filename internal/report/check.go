@@ -7,54 +7,28 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/changepoint"
 	"github.com/benchy-dev/benchy/internal/finding"
-)
-
-// Codes of the findings CheckExperiment computes. Analyze replaces findings
-// with these codes and keeps any other (added by the run, for example
-// no-load-in-loop from reading the machine code).
-const (
-	CodeFailed       = "failed"
-	CodeNoSamples    = "no-samples"
-	CodeImpossible   = "impossible"
-	CodeBelowClock   = "below-clock"
-	CodeUnstable     = "unstable"
-	CodeOutliers     = "outliers"
-	CodeFirstSlow    = "first-slow"
-	CodeDrift        = "drift"
-	CodeDisturbed    = "disturbed"
-	CodeMigrated     = "migrated"
-	CodeGC           = "gc"
-	CodeAllocs       = "allocs"
-	CodeFreqChange   = "freq-change"
-	CodeFewSamples   = "few-samples"
-	CodeShortSamples = "short-samples"
-	CodePageFaults   = "page-faults"
-	CodeSlowClock    = "slow-clock"
-	CodeSlowCore     = "slow-core"
-	CodeSpawn        = "spawn-dominated"
-	// CodeWarmup, CodeSlowdown, CodeNoSteadyState and CodeInconsistent
-	// (check_series.go) classify the series.
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Codes lists every code CheckExperiment may return.
 var Codes = []string{
-	CodeFailed, CodeNoSamples, CodeImpossible, CodeBelowClock, CodeUnstable,
-	CodeOutliers, CodeFirstSlow, CodeDrift, CodeDisturbed, CodeMigrated,
-	CodeGC, CodeAllocs, CodeFreqChange, CodeFewSamples, CodeShortSamples,
-	CodePageFaults, CodeSlowClock, CodeSlowCore, CodeSpawn,
-	CodeWarmup, CodeSlowdown, CodeNoSteadyState, CodeInconsistent, CodeTargetCI,
+	result.CodeFailed, result.CodeNoSamples, result.CodeImpossible, result.CodeBelowClock, result.CodeUnstable,
+	result.CodeOutliers, result.CodeFirstSlow, result.CodeDrift, result.CodeDisturbed, result.CodeMigrated,
+	result.CodeGC, result.CodeAllocs, result.CodeFreqChange, result.CodeFewSamples, result.CodeShortSamples,
+	result.CodePageFaults, result.CodeSlowClock, result.CodeSlowCore, result.CodeSpawn,
+	result.CodeWarmup, result.CodeSlowdown, result.CodeNoSteadyState, result.CodeInconsistent, result.CodeTargetCI,
 }
 
 // CheckExperiment returns the findings on e's raw samples and GC figures,
 // given the facts of the run. It reads nothing but its arguments.
-func CheckExperiment(e Experiment, f Facts) []finding.Finding {
+func CheckExperiment(e result.Experiment, f Facts) []finding.Finding {
 	return checkExperiment(e, ClassifySeries(e), f)
 }
 
 // checkExperiment is CheckExperiment with the shape of e's series in run
 // order (changepoints, per process) already classified: after a warm-up,
 // the statistics judged are the steady samples'.
-func checkExperiment(e Experiment, ser Series, f Facts) []finding.Finding {
+func checkExperiment(e result.Experiment, ser Series, f Facts) []finding.Finding {
 	var fs []finding.Finding
 	add := func(x finding.Finding, ok bool) {
 		if ok {
@@ -64,13 +38,13 @@ func checkExperiment(e Experiment, ser Series, f Facts) []finding.Finding {
 	st := Compute(ser.Steady(e.Samples))
 	if e.Error != "" {
 		fs = append(fs, finding.Finding{
-			Code: CodeFailed, Severity: finding.Error,
+			Code: result.CodeFailed, Severity: finding.Error,
 			Message:  "the workload failed: " + e.Error,
 			Evidence: map[string]any{"error": e.Error},
 		})
 	} else if st.N == 0 {
 		fs = append(fs, finding.Finding{
-			Code: CodeNoSamples, Severity: finding.Error,
+			Code: result.CodeNoSamples, Severity: finding.Error,
 			Message:  "no sample with iterations: nothing was measured",
 			Evidence: map[string]any{"samples": len(e.Samples)},
 		})
@@ -96,13 +70,13 @@ func checkExperiment(e Experiment, ser Series, f Facts) []finding.Finding {
 			add(checkDrift(e))
 		}
 	}
-	if e.Kind != KindProcess {
+	if e.Kind != result.KindProcess {
 		// A program waits (sleeps, reads, waits for its children) and
 		// maps its memory at start-up as part of its work: time off the
 		// CPU and page faults say nothing of interference there.
 		add(checkDisturbed(e))
 	}
-	if e.Kind == KindLoop {
+	if e.Kind == result.KindLoop {
 		// A Go benchmark runs with the collector on, as under go test:
 		// the heap it grows and the pages the scavenger returns are
 		// faulted in again sample after sample, as part of its work.
@@ -123,7 +97,7 @@ func checkExperiment(e Experiment, ser Series, f Facts) []finding.Finding {
 
 // multiProcess reports whether e's samples come from more than one
 // process.
-func multiProcess(e Experiment) bool {
+func multiProcess(e result.Experiment) bool {
 	for _, s := range e.Samples {
 		if s.Process != 0 {
 			return true

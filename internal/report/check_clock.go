@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -18,7 +19,7 @@ const SlowClockRatio = 0.05
 // elsewhere in the run, so its times are too long by about that much. The
 // slower of the two readings is judged: either end being slow means part
 // of the samples may have been.
-func checkSlowClock(e Experiment, f Facts) (finding.Finding, bool) {
+func checkSlowClock(e result.Experiment, f Facts) (finding.Finding, bool) {
 	if e.Clock == nil || f.RunClockHz <= 0 {
 		return finding.Finding{}, false
 	}
@@ -28,7 +29,7 @@ func checkSlowClock(e Experiment, f Facts) (finding.Finding, bool) {
 	}
 	drop := 1 - slow/f.RunClockHz
 	return finding.Finding{
-		Code:     CodeSlowClock,
+		Code:     result.CodeSlowClock,
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("the CPU ran at %s around this experiment (%s before, %s after), %s below the %s measured elsewhere in the run: "+
 			"the host or the governor slowed it, and its times are too long by about that much",
@@ -52,7 +53,7 @@ const SlowCoreRatio = 0.10
 // the same core, or the host, took a share of it. Counted in cycles (each
 // probe's time at the clock measured with it), so a lower clock alone is
 // left to slow-clock. The slower of the two probes is judged.
-func checkSlowCore(e Experiment, f Facts) (finding.Finding, bool) {
+func checkSlowCore(e result.Experiment, f Facts) (finding.Finding, bool) {
 	cycles := refCycles(e)
 	if len(cycles) == 0 || f.RunRefCycles <= 0 {
 		return finding.Finding{}, false
@@ -63,7 +64,7 @@ func checkSlowCore(e Experiment, f Facts) (finding.Finding, bool) {
 	}
 	excess := worst/f.RunRefCycles - 1
 	return finding.Finding{
-		Code:     CodeSlowCore,
+		Code:     result.CodeSlowCore,
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("a reference loop took %s cycles per iteration around this experiment (%s before, %s after), %s more than its best, %s (%s): "+
 			"the core was shared (a busy sibling hardware thread, or the host) and the times may be too long by as much",

@@ -58,7 +58,7 @@ const PageFaultsMaxShare = 0.05
 // PageFaultsMinExcess above the others': then they are the slow ones, and
 // too many to stay above p90, so they move the p90 or the median.
 // Otherwise the faults are noted (info).
-func checkPageFaults(e Experiment) (finding.Finding, bool) {
+func checkPageFaults(e result.Experiment) (finding.Finding, bool) {
 	var counts []float64 // faults of every counted sample
 	var times []float64  // its ns/op
 	var shares []float64 // the share of its time FaultCostNs per fault makes
@@ -145,7 +145,7 @@ func checkPageFaults(e Experiment) (finding.Finding, bool) {
 			lead, they, units.Duration(heavyMed), units.Duration(restMed), above)
 	}
 	return finding.Finding{
-		Code:     CodePageFaults,
+		Code:     result.CodePageFaults,
 		Severity: sev,
 		Message: fmt.Sprintf("%d of %s had page faults (%d in all, at most %d in one sample): %s",
 			faulted, units.Count(samples, "sample"), total, most, tail),

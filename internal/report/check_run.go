@@ -59,8 +59,8 @@ const OffCPUInflated = 0.05
 // thread spent off the CPU where on-CPU time was counted (OffCPUDisturbed),
 // else by an involuntary context switch; a sample that moved to another
 // CPU counts too. known is false when nothing could tell.
-func Disturbed(e Experiment, cpu int) (n int, known bool) {
-	_, byTime := offCPUShares(e)
+func Disturbed(e result.Experiment, cpu int) (n int, known bool) {
+	_, byTime := result.OffCPUShares(e)
 	for _, s := range e.Samples {
 		var hit bool
 		switch {
@@ -99,8 +99,8 @@ func aboveP90(n int) int {
 // error, since the headline number itself is inflated. Without on-CPU time,
 // involuntary context switches are counted, which cannot tell a harmless
 // preemption from one that cost half the sample.
-func checkDisturbed(e Experiment) (finding.Finding, bool) {
-	if shares, ok := offCPUShares(e); ok {
+func checkDisturbed(e result.Experiment) (finding.Finding, bool) {
+	if shares, ok := result.OffCPUShares(e); ok {
 		return disturbedByTime(e, shares)
 	}
 	n := 0
@@ -123,7 +123,7 @@ func checkDisturbed(e Experiment) (finding.Finding, bool) {
 		verb = "was"
 	}
 	return finding.Finding{
-		Code:     CodeDisturbed,
+		Code:     result.CodeDisturbed,
 		Severity: sev,
 		Message:  fmt.Sprintf("%d of %s %s preempted (another task took the CPU inside the sample: an involuntary context switch), %s", n, units.Count(total, "sample"), verb, tail),
 		Evidence: map[string]any{"disturbed_samples": n, "samples": total, "above_p90": above},
@@ -134,12 +134,12 @@ func checkDisturbed(e Experiment) (finding.Finding, bool) {
 // off the CPU to be disturbed (OffCPUDisturbed, OffCPUMinNs); false when
 // it has no on-CPU time.
 func offCPUDisturbed(s result.Sample) bool {
-	share, ok := OffCPUShare(s)
+	share, ok := result.OffCPUShare(s)
 	return ok && share > OffCPUDisturbed && share*float64(s.Ns) > OffCPUMinNs
 }
 
 // disturbedByTime is checkDisturbed on the off-CPU shares of e's samples.
-func disturbedByTime(e Experiment, shares []float64) (finding.Finding, bool) {
+func disturbedByTime(e result.Experiment, shares []float64) (finding.Finding, bool) {
 	n := 0
 	for _, s := range e.Samples {
 		if s.Iters > 0 && offCPUDisturbed(s) {
@@ -167,7 +167,7 @@ func disturbedByTime(e Experiment, shares []float64) (finding.Finding, bool) {
 		tail = fmt.Sprintf("no more than lie above p90 (%d), so min, median and p90 are undisturbed", above)
 	}
 	return finding.Finding{
-		Code:     CodeDisturbed,
+		Code:     result.CodeDisturbed,
 		Severity: sev,
 		Message: fmt.Sprintf("%d of %s lost more than %s of their time off the CPU (the worst %s): %s",
 			n, units.Count(total, "sample"), units.Pct(OffCPUDisturbed), units.Pct(worst), tail),
@@ -179,7 +179,7 @@ func disturbedByTime(e Experiment, shares []float64) (finding.Finding, bool) {
 // checkMigrated: a sample ran on another CPU than the pinned one, or
 // counted a migration. The pin did not hold, so the number belongs to no
 // known CPU.
-func checkMigrated(e Experiment, f Facts) (finding.Finding, bool) {
+func checkMigrated(e result.Experiment, f Facts) (finding.Finding, bool) {
 	n := 0
 	var cpus []int
 	for _, s := range e.Samples {
@@ -203,7 +203,7 @@ func checkMigrated(e Experiment, f Facts) (finding.Finding, bool) {
 		where = " (seen on " + strings.Join(names, ", ") + ")"
 	}
 	return finding.Finding{
-		Code:     CodeMigrated,
+		Code:     result.CodeMigrated,
 		Severity: finding.Error,
 		Message: fmt.Sprintf("%d of %s left cpu%d or counted a migration%s: the pin did not hold",
 			n, units.Count(len(e.Samples), "sample"), f.CPU, where),
@@ -214,13 +214,13 @@ func checkMigrated(e Experiment, f Facts) (finding.Finding, bool) {
 // checkGC: collections ran while sampling, so their pauses and write
 // barriers are in some samples and not others. With --gc the user asked
 // for that, and it is only noted.
-func checkGC(e Experiment, f Facts) (finding.Finding, bool) {
+func checkGC(e result.Experiment, f Facts) (finding.Finding, bool) {
 	if e.GC.Cycles == 0 {
 		return finding.Finding{}, false
 	}
 	if f.GCOn {
 		return finding.Finding{
-			Code: CodeGC, Severity: finding.Info,
+			Code: result.CodeGC, Severity: finding.Info,
 			Message:  fmt.Sprintf("%s ran while sampling (--gc): their cost is part of the times", units.Count(int(e.GC.Cycles), "GC cycle")),
 			Evidence: map[string]any{"cycles": e.GC.Cycles, "gc_on": true},
 		}, true
@@ -230,7 +230,7 @@ func checkGC(e Experiment, f Facts) (finding.Finding, bool) {
 		why = fmt.Sprintf(": the heap reached the memory limit (%d MiB, half of what this process may use), and the collector ran as a last resort; a shorter --sample-time, or --gc, measures without that", f.MemoryLimit>>20)
 	}
 	return finding.Finding{
-		Code: CodeGC, Severity: finding.Warn,
+		Code: result.CodeGC, Severity: finding.Warn,
 		Message:  fmt.Sprintf("%s ran while sampling although the collector was off: some samples carry their pauses%s", units.Count(int(e.GC.Cycles), "GC cycle"), why),
 		Evidence: map[string]any{"cycles": e.GC.Cycles, "gc_on": false, "memory_limit_bytes": f.MemoryLimit},
 	}, true
@@ -248,7 +248,7 @@ const AllocsMinPerOp = 1
 // collecting them, which a program that allocates pays: concat/quadratic
 // read 8.5 ms that way against 12.5-15.8 ms under go test and 42.7 ms with
 // --gc. The finding says what the number leaves out and how to include it.
-func checkAllocs(e Experiment, f Facts) (finding.Finding, bool) {
+func checkAllocs(e result.Experiment, f Facts) (finding.Finding, bool) {
 	if e.GC.AllocsPerOp < AllocsMinPerOp {
 		return finding.Finding{}, false
 	}
@@ -262,7 +262,7 @@ func checkAllocs(e Experiment, f Facts) (finding.Finding, bool) {
 		msg += "; the collector was off, so the time leaves out collecting them, which a real program pays: --gc measures with it on"
 	}
 	return finding.Finding{
-		Code: CodeAllocs, Severity: finding.Info, Message: msg,
+		Code: result.CodeAllocs, Severity: finding.Info, Message: msg,
 		Evidence: map[string]any{"allocs_per_op": e.GC.AllocsPerOp, "bytes_per_op": e.GC.BytesPerOp, "gc_on": f.GCOn},
 	}, true
 }
@@ -285,7 +285,7 @@ func checkFreqChange(f Facts) (finding.Finding, bool) {
 		sign = "-"
 	}
 	return finding.Finding{
-		Code: CodeFreqChange, Severity: finding.Warn,
+		Code: result.CodeFreqChange, Severity: finding.Warn,
 		Message: fmt.Sprintf("the effective clock moved from %s before to %s after the run (%s%s, over %s; %s): samples ran at different speeds",
 			units.Hz(f.ClockBeforeHz), units.Hz(f.ClockAfterHz), sign, units.Pct(math.Abs(change)), units.Pct(FreqChangeRatio), orDefault(f.ClockSource, "source unknown")),
 		Evidence: map[string]any{"before_hz": f.ClockBeforeHz, "after_hz": f.ClockAfterHz, "change": change},

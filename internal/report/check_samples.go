@@ -6,6 +6,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -21,7 +22,7 @@ const FewSamplesMin = 5
 
 // checkFewSamples: too few samples to judge spread, outliers or drift;
 // the median of so few moves with one or two disturbed samples.
-func checkFewSamples(st Stats) (finding.Finding, bool) {
+func checkFewSamples(st result.Stats) (finding.Finding, bool) {
 	if st.N == 0 || st.N >= FewSamplesMin {
 		return finding.Finding{}, false
 	}
@@ -30,7 +31,7 @@ func checkFewSamples(st Stats) (finding.Finding, bool) {
 		moving = "two slow samples are"
 	}
 	return finding.Finding{
-		Code:     CodeFewSamples,
+		Code:     result.CodeFewSamples,
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("only %s (fewer than %d): spread, outliers and drift cannot be judged, and %s enough to move the median; take more (--samples)",
 			units.Count(st.N, "sample"), FewSamplesMin, moving),
@@ -44,7 +45,7 @@ func checkFewSamples(st Stats) (finding.Finding, bool) {
 // still ramping up, a disturbance), so the samples hold fewer clock steps
 // and fewer iterations than planned. Below-clock judges whether that
 // matters for the clock; this only says it happened.
-func checkShortSamples(e Experiment, f Facts) (finding.Finding, bool) {
+func checkShortSamples(e result.Experiment, f Facts) (finding.Finding, bool) {
 	if f.FixedIters != 0 || f.SampleTime <= 0 {
 		return finding.Finding{}, false // fixed iterations, or nothing asked
 	}
@@ -67,7 +68,7 @@ func checkShortSamples(e Experiment, f Facts) (finding.Finding, bool) {
 		return finding.Finding{}, false
 	}
 	return finding.Finding{
-		Code:     CodeShortSamples,
+		Code:     result.CodeShortSamples,
 		Severity: finding.Info,
 		Message: fmt.Sprintf("the median sample lasted %s, less than the %s asked (--sample-time): the calibration runs were slower than the samples, so each holds fewer iterations than planned",
 			units.Duration(med), units.Duration(want)),
@@ -83,12 +84,12 @@ const SpawnDominatedRatio = 10
 
 // checkSpawn: a program whose median run lasts less than
 // SpawnDominatedRatio times the cost of starting one.
-func checkSpawn(e Experiment, st Stats, f Facts) (finding.Finding, bool) {
-	if e.Kind != KindProcess || f.SpawnNs <= 0 || st.N == 0 || st.Median >= SpawnDominatedRatio*f.SpawnNs {
+func checkSpawn(e result.Experiment, st result.Stats, f Facts) (finding.Finding, bool) {
+	if e.Kind != result.KindProcess || f.SpawnNs <= 0 || st.N == 0 || st.Median >= SpawnDominatedRatio*f.SpawnNs {
 		return finding.Finding{}, false
 	}
 	return finding.Finding{
-		Code:     CodeSpawn,
+		Code:     result.CodeSpawn,
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("a run lasts %s, less than %d times what starting a process costs here (%s): the time is mostly the start, not the work; give it more work per run",
 			units.Duration(st.Median), SpawnDominatedRatio, units.Duration(f.SpawnNs)),

@@ -12,16 +12,6 @@ import (
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
-// Codes of the classification of an experiment's series (changepoint):
-// the run warmed up, slowed down, never settled, or its processes
-// disagree.
-const (
-	CodeWarmup        = "warmup"
-	CodeSlowdown      = "slowdown"
-	CodeNoSteadyState = "no-steady-state"
-	CodeInconsistent  = "inconsistent"
-)
-
 // Series is the shape of one experiment's samples in run order, per
 // process: what changepoint.ClassifyProcesses says of them, with the
 // indices (into the experiment's samples) of each process's series.
@@ -34,7 +24,7 @@ type Series struct {
 
 // ClassifySeries classifies e's samples, one series per process, in the
 // order they were taken; samples without iterations take no part.
-func ClassifySeries(e Experiment) Series {
+func ClassifySeries(e result.Experiment) Series {
 	var procs []int
 	byProc := map[int][]int{}
 	for i, s := range e.Samples {
@@ -89,7 +79,7 @@ func (s Series) Steady(samples []result.Sample) []result.Sample {
 // checkSeries turns the classification into a finding: warmup (info: the
 // statistics are the steady samples'), slowdown, no steady state, or
 // processes that disagree (warn). A flat series has none.
-func checkSeries(e Experiment, s Series) (finding.Finding, bool) {
+func checkSeries(e result.Experiment, s Series) (finding.Finding, bool) {
 	if !s.Judged() || s.Class == changepoint.Flat {
 		return finding.Finding{}, false
 	}
@@ -107,17 +97,17 @@ func checkSeries(e Experiment, s Series) (finding.Finding, bool) {
 	case changepoint.Warmup:
 		left := len(e.Samples) - len(s.Steady(e.Samples))
 		ev["warmup_samples"] = left
-		return finding.Finding{Code: CodeWarmup, Severity: finding.Info, Evidence: ev,
+		return finding.Finding{Code: result.CodeWarmup, Severity: finding.Info, Evidence: ev,
 			Message: fmt.Sprintf("the run warmed up: %s; min, median and p90 are those of the steady samples (%s left out)",
 				reason, units.Count(left, "warm-up sample"))}, true
 	case changepoint.Slowdown:
-		return finding.Finding{Code: CodeSlowdown, Severity: finding.Warn, Evidence: ev,
+		return finding.Finding{Code: result.CodeSlowdown, Severity: finding.Warn, Evidence: ev,
 			Message: fmt.Sprintf("the run slowed down and stayed slower: %s; something changed while measuring (the machine, or the program's own state)", reason)}, true
 	case changepoint.NoSteadyState:
-		return finding.Finding{Code: CodeNoSteadyState, Severity: finding.Warn, Evidence: ev,
+		return finding.Finding{Code: result.CodeNoSteadyState, Severity: finding.Warn, Evidence: ev,
 			Message: fmt.Sprintf("the run never settled: %s; no one number describes it", reason)}, true
 	}
-	return finding.Finding{Code: CodeInconsistent, Severity: finding.Warn, Evidence: ev,
+	return finding.Finding{Code: result.CodeInconsistent, Severity: finding.Warn, Evidence: ev,
 		Message: fmt.Sprintf("the processes do not agree on the shape of their series: %s", strings.TrimPrefix(reason, "processes disagree: "))}, true
 }
 
@@ -128,15 +118,11 @@ func orEmptyInts(xs []int) []int {
 	return xs
 }
 
-// CodeTargetCI: the precision asked with --target-ci was not reached
-// before --max-time ran out.
-const CodeTargetCI = "target-ci"
-
 // checkTargetCI says when the 95% interval of the median is wider than
 // the precision asked: the samples ran out of time first. The number is
 // not wrong, only less precise than asked.
-func checkTargetCI(e Experiment, f Facts) (finding.Finding, bool) {
-	xs := NsPerOp(e.Samples)
+func checkTargetCI(e result.Experiment, f Facts) (finding.Finding, bool) {
+	xs := result.NsPerOp(e.Samples)
 	if f.TargetCI <= 0 || len(xs) == 0 || e.Error != "" {
 		return finding.Finding{}, false
 	}
@@ -144,7 +130,7 @@ func checkTargetCI(e Experiment, f Facts) (finding.Finding, bool) {
 	if !(got > f.TargetCI) {
 		return finding.Finding{}, false
 	}
-	return finding.Finding{Code: CodeTargetCI, Severity: finding.Warn,
+	return finding.Finding{Code: result.CodeTargetCI, Severity: finding.Warn,
 		Message: fmt.Sprintf("the 95%% interval of the median is ±%s, wider than the ±%s asked (--target-ci): --max-time %v ran out after %s",
 			units.Pct(got), units.Pct(f.TargetCI), f.MaxTime, units.Count(len(xs), "sample")),
 		Evidence: map[string]any{"half_width": got, "target": f.TargetCI, "samples": len(xs), "max_time_ns": f.MaxTime.Nanoseconds()}}, true

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -20,7 +21,7 @@ import (
 const UnstableMADRatio = 0.05
 
 // checkUnstable: the samples spread too much to give one number.
-func checkUnstable(st Stats) (finding.Finding, bool) {
+func checkUnstable(st result.Stats) (finding.Finding, bool) {
 	if st.N < 2 || st.Median <= 0 {
 		return finding.Finding{}, false
 	}
@@ -29,7 +30,7 @@ func checkUnstable(st Stats) (finding.Finding, bool) {
 		return finding.Finding{}, false
 	}
 	return finding.Finding{
-		Code:     CodeUnstable,
+		Code:     result.CodeUnstable,
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("the median absolute deviation is %s of the median (over %s): the samples do not agree on one number",
 			units.PctOver(madRatio, UnstableMADRatio), units.Pct(UnstableMADRatio)),
@@ -50,8 +51,8 @@ const (
 // checkOutliers counts samples beyond Tukey's fences. Outliers are normal
 // in benchmark times (interrupts, page faults); they are worth knowing, and
 // the median ignores them.
-func checkOutliers(e Experiment) (finding.Finding, bool) {
-	xs := NsPerOp(e.Samples)
+func checkOutliers(e result.Experiment) (finding.Finding, bool) {
+	xs := result.NsPerOp(e.Samples)
 	if len(xs) < OutlierMinSamples {
 		return finding.Finding{}, false
 	}
@@ -71,7 +72,7 @@ func checkOutliers(e Experiment) (finding.Finding, bool) {
 		return finding.Finding{}, false
 	}
 	return finding.Finding{
-		Code:     CodeOutliers,
+		Code:     result.CodeOutliers,
 		Severity: finding.Info,
 		Message: fmt.Sprintf("%d of %s outside Tukey's fences (%s to %s, quartiles ± 1.5 IQR): %d low, %d high",
 			low+high, units.Count(len(xs), "sample"), units.Duration(lo), units.Duration(hi), low, high),
@@ -92,12 +93,12 @@ const (
 // checkFirstSlow: the first sample is far slower than the rest, so the
 // warm-up did not reach the steady state (cold caches, lazy page faults,
 // a clock still ramping up).
-func checkFirstSlow(e Experiment) (finding.Finding, bool) {
+func checkFirstSlow(e result.Experiment) (finding.Finding, bool) {
 	if len(e.Samples) < 3 || e.Samples[0].Iters <= 0 {
 		return finding.Finding{}, false
 	}
 	first := e.Samples[0].NsPerOp()
-	rest := NsPerOp(e.Samples[1:])
+	rest := result.NsPerOp(e.Samples[1:])
 	if len(rest) < 2 {
 		return finding.Finding{}, false
 	}
@@ -108,7 +109,7 @@ func checkFirstSlow(e Experiment) (finding.Finding, bool) {
 		return finding.Finding{}, false
 	}
 	return finding.Finding{
-		Code:     CodeFirstSlow,
+		Code:     result.CodeFirstSlow,
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("the first sample took %s/op, the others %s (median) ± %s (MAD): beyond median + 10 x 1.4826 x MAD = %s; the warm-up was too short",
 			units.Duration(first), units.Duration(med), units.Duration(m), units.Duration(limit)),
@@ -131,8 +132,8 @@ const (
 
 // checkDrift: the first and second halves of the samples (in the order
 // taken) differ, so the machine or the program changed during the run.
-func checkDrift(e Experiment) (finding.Finding, bool) {
-	xs := NsPerOp(e.Samples)
+func checkDrift(e result.Experiment) (finding.Finding, bool) {
+	xs := result.NsPerOp(e.Samples)
 	if len(xs) < DriftMinSamples {
 		return finding.Finding{}, false
 	}
@@ -151,7 +152,7 @@ func checkDrift(e Experiment) (finding.Finding, bool) {
 		dir = "faster"
 	}
 	return finding.Finding{
-		Code:     CodeDrift,
+		Code:     result.CodeDrift,
 		Severity: finding.Warn,
 		Message: fmt.Sprintf("the second half of the samples is %s %s than the first (median %s vs %s; Mann-Whitney p = %s < %s): something changed during the run",
 			units.Pct(math.Abs(change)), dir, units.Duration(mb), units.Duration(ma), units.Sig(p, 2), units.Sig(DriftAlpha, 2)),

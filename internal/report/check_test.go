@@ -13,7 +13,7 @@ import (
 )
 
 // only returns the findings of CheckExperiment with the given code.
-func only(e Experiment, f Facts, code string) []finding.Finding {
+func only(e result.Experiment, f Facts, code string) []finding.Finding {
 	var out []finding.Finding
 	for _, x := range CheckExperiment(e, f) {
 		if x.Code == code {
@@ -26,7 +26,7 @@ func only(e Experiment, f Facts, code string) []finding.Finding {
 // checkCase is one experiment and what CheckExperiment must say about code.
 type checkCase struct {
 	name string
-	e    Experiment
+	e    result.Experiment
 	f    Facts
 	sev  finding.Severity // expected severity when want
 	want bool
@@ -78,8 +78,8 @@ func repeat(n int, v int64) []int64 {
 }
 
 func TestImpossible(t *testing.T) {
-	mul := func(samples []result.Sample) Experiment {
-		return Experiment{Name: "fold/constant", Units: 8, Unit: "multiply", FloorCycles: 0.5, Samples: samples}
+	mul := func(samples []result.Sample) result.Experiment {
+		return result.Experiment{Name: "fold/constant", Units: 8, Unit: "multiply", FloorCycles: 0.5, Samples: samples}
 	}
 	max31 := Facts{MaxFreqHz: 3.1e9, MaxFreqSource: "cpuinfo_max_freq"}
 	// 0.45 ns/op: 0.45 x 3.1 = 1.395 cycles for 8 multiplies.
@@ -90,7 +90,7 @@ func TestImpossible(t *testing.T) {
 	for i := range withCycles {
 		withCycles[i].Counters = map[string]int64{result.CounterCycles: 900} // 2 GHz
 	}
-	runChecks(t, CodeImpossible, []checkCase{
+	runChecks(t, result.CodeImpossible, []checkCase{
 		{name: "max freq", e: mul(fast), f: max31, want: true, sev: finding.Error,
 			msg: "8 multiplies in 1.4 cycles at 3.1 GHz (cpuinfo_max_freq) = 0.17 cycle each; no core does one multiply in less than 0.5 cycle"},
 		{name: "near miss", e: mul(possible), f: max31},
@@ -100,22 +100,22 @@ func TestImpossible(t *testing.T) {
 			want: true, sev: finding.Error, msg: "at 3 GHz (effective clock, dependent-add chain)"},
 		{name: "no clock known", e: mul(fast), want: true, sev: finding.Error, msg: "at 6 GHz (no clock known: assumed the fastest"},
 		// 4096 adds at the default floor 1/16: 256 cycles at 6 GHz is 42.7 ns.
-		{name: "default floor", e: Experiment{Units: 4096, Unit: "add", Samples: timed(1, 42, 42, 42)}, want: true, sev: finding.Error,
+		{name: "default floor", e: result.Experiment{Units: 4096, Unit: "add", Samples: timed(1, 42, 42, 42)}, want: true, sev: finding.Error,
 			msg: "4096 adds in 252 cycles"},
-		{name: "default floor near miss", e: Experiment{Units: 4096, Unit: "add", Samples: timed(1, 43, 43, 43)}},
-		{name: "no units declared", e: Experiment{Samples: timed(1000, 1, 1, 1)}},
-		{name: "zero time", e: Experiment{Units: 1, Unit: "call", FloorCycles: 1, Samples: timed(1000, 0, 0, 0)},
+		{name: "default floor near miss", e: result.Experiment{Units: 4096, Unit: "add", Samples: timed(1, 43, 43, 43)}},
+		{name: "no units declared", e: result.Experiment{Samples: timed(1000, 1, 1, 1)}},
+		{name: "zero time", e: result.Experiment{Units: 1, Unit: "call", FloorCycles: 1, Samples: timed(1000, 0, 0, 0)},
 			want: true, sev: finding.Error, msg: "1 call in 0 cycles"},
 	})
 }
 
 func TestBelowClock(t *testing.T) {
 	g30 := Facts{GranularityNs: 30} // limit 30 µs
-	runChecks(t, CodeBelowClock, []checkCase{
-		{name: "one short", e: Experiment{Samples: timed(1, 29999, 40000, 50000)}, f: g30, want: true, sev: finding.Error,
+	runChecks(t, result.CodeBelowClock, []checkCase{
+		{name: "one short", e: result.Experiment{Samples: timed(1, 29999, 40000, 50000)}, f: g30, want: true, sev: finding.Error,
 			msg: "1 of 3 samples lasted less than 1000 clock steps (1000 x 30 ns = 30 µs), the shortest 30 µs"},
-		{name: "exactly the limit", e: Experiment{Samples: timed(1, 30000, 40000)}, f: g30},
-		{name: "granularity unknown", e: Experiment{Samples: timed(1, 1, 2)}},
+		{name: "exactly the limit", e: result.Experiment{Samples: timed(1, 30000, 40000)}, f: g30},
+		{name: "granularity unknown", e: result.Experiment{Samples: timed(1, 1, 2)}},
 	})
 }
 
@@ -129,18 +129,18 @@ func perOpF(ns ...float64) []result.Sample {
 }
 
 func TestUnstable(t *testing.T) {
-	runChecks(t, CodeUnstable, []checkCase{
+	runChecks(t, result.CodeUnstable, []checkCase{
 		// MAD 6 of median 100.
-		{name: "mad", e: Experiment{Samples: perOp(100, 100, 100, 94, 106, 94, 106)}, want: true, sev: finding.Warn,
+		{name: "mad", e: result.Experiment{Samples: perOp(100, 100, 100, 94, 106, 94, 106)}, want: true, sev: finding.Warn,
 			msg: "the median absolute deviation is 6% of the median (over 5%)"},
-		{name: "mad near miss", e: Experiment{Samples: perOp(100, 100, 100, 96, 104, 96, 104)}},
+		{name: "mad near miss", e: result.Experiment{Samples: perOp(100, 100, 100, 96, 104, 96, 104)}},
 		// MAD 5.1 of 100: the figure shows more digits than the limit.
-		{name: "just over", e: Experiment{Samples: perOpF(100, 100, 100, 94.9, 105.1, 94.9, 105.1)}, want: true, sev: finding.Warn,
+		{name: "just over", e: result.Experiment{Samples: perOpF(100, 100, 100, 94.9, 105.1, 94.9, 105.1)}, want: true, sev: finding.Warn,
 			msg: "5.1% of the median (over 5%)"},
 		// ten 100s and a 200: the standard deviation is 28% of the mean,
 		// but the samples agree on 100; one outlier is not instability.
-		{name: "one far sample", e: Experiment{Samples: perOp(append(repeat(10, 100), 200)...)}},
-		{name: "one sample", e: Experiment{Samples: perOp(100)}},
+		{name: "one far sample", e: result.Experiment{Samples: perOp(append(repeat(10, 100), 200)...)}},
+		{name: "one sample", e: result.Experiment{Samples: perOp(100)}},
 	})
 }
 
@@ -169,26 +169,26 @@ func TestUnstableIgnoresAFewSlowSamples(t *testing.T) {
 
 func TestOutliers(t *testing.T) {
 	base := []int64{100, 101, 102, 103, 104, 105, 106, 107, 108, 109}
-	runChecks(t, CodeOutliers, []checkCase{
-		{name: "one high", e: Experiment{Samples: perOp(append(base, 300)...)}, want: true, sev: finding.Info,
+	runChecks(t, result.CodeOutliers, []checkCase{
+		{name: "one high", e: result.Experiment{Samples: perOp(append(base, 300)...)}, want: true, sev: finding.Info,
 			msg: "1 of 11 samples outside Tukey's fences"},
 		// quartiles 102 and 107: fences 94.5 and 114.5.
-		{name: "near miss", e: Experiment{Samples: perOp(append(base, 114)...)}},
-		{name: "too few", e: Experiment{Samples: perOp(1, 2, 300)}},
+		{name: "near miss", e: result.Experiment{Samples: perOp(append(base, 114)...)}},
+		{name: "too few", e: result.Experiment{Samples: perOp(1, 2, 300)}},
 	})
 }
 
 func TestFirstSlow(t *testing.T) {
 	rest := []int64{100, 101, 99, 100, 102, 98, 100} // median 100, MAD 1: limit 114.8
-	runChecks(t, CodeFirstSlow, []checkCase{
-		{name: "slow first", e: Experiment{Samples: perOp(append([]int64{200}, rest...)...)}, want: true, sev: finding.Warn,
+	runChecks(t, result.CodeFirstSlow, []checkCase{
+		{name: "slow first", e: result.Experiment{Samples: perOp(append([]int64{200}, rest...)...)}, want: true, sev: finding.Warn,
 			msg: "the first sample took 200 ns/op"},
-		{name: "near miss", e: Experiment{Samples: perOp(append([]int64{114}, rest...)...)}},
-		{name: "mad zero, small excess", e: Experiment{Samples: perOp(append([]int64{105}, repeat(6, 100)...)...)}},
-		{name: "mad zero, large excess", e: Experiment{Samples: perOp(append([]int64{106}, repeat(6, 100)...)...)},
+		{name: "near miss", e: result.Experiment{Samples: perOp(append([]int64{114}, rest...)...)}},
+		{name: "mad zero, small excess", e: result.Experiment{Samples: perOp(append([]int64{105}, repeat(6, 100)...)...)}},
+		{name: "mad zero, large excess", e: result.Experiment{Samples: perOp(append([]int64{106}, repeat(6, 100)...)...)},
 			want: true, sev: finding.Warn, msg: "the warm-up was too short"},
-		{name: "slow later sample", e: Experiment{Samples: perOp(append(rest, 200)...)}},
-		{name: "too few", e: Experiment{Samples: perOp(200, 100)}},
+		{name: "slow later sample", e: result.Experiment{Samples: perOp(append(rest, 200)...)}},
+		{name: "too few", e: result.Experiment{Samples: perOp(200, 100)}},
 	})
 }
 
@@ -199,17 +199,17 @@ func TestDrift(t *testing.T) {
 	slower := []int64{120, 121, 122, 123, 124, 125, 126, 127, 128, 129}
 	tiny := []int64{1000, 1001, 1002, 1003, 1004, 1005, 1006, 1007, 1008, 1009}
 	tinyLater := []int64{1040, 1041, 1042, 1043, 1044, 1045, 1046, 1047, 1048, 1049} // +4%, p tiny
-	runChecks(t, CodeDrift, []checkCase{
-		{name: "a trend in the noise", e: Experiment{Samples: perOpF(trend(31, 0.12, 0.03, 1)...)}, want: true, sev: finding.Warn,
+	runChecks(t, result.CodeDrift, []checkCase{
+		{name: "a trend in the noise", e: result.Experiment{Samples: perOpF(trend(31, 0.12, 0.03, 1)...)}, want: true, sev: finding.Warn,
 			msg: "slower than the first"},
 		// A step is a slowdown (TestSeriesFindings), not also drift.
-		{name: "a step", e: Experiment{Samples: perOp(append(first, slower...)...)}},
-		{name: "significant but under 5%", e: Experiment{Samples: perOp(append(tiny, tinyLater...)...)}},
+		{name: "a step", e: result.Experiment{Samples: perOp(append(first, slower...)...)}},
+		{name: "significant but under 5%", e: result.Experiment{Samples: perOp(append(tiny, tinyLater...)...)}},
 		// medians 120 vs 130 (+8%) but interleaved: p far above 0.01.
-		{name: "large but not significant", e: Experiment{Samples: perOp(80, 100, 120, 140, 160, 90, 110, 130, 150, 170)}},
-		{name: "too few", e: Experiment{Samples: perOp(100, 100, 100, 100, 200, 200, 200, 200)}},
+		{name: "large but not significant", e: result.Experiment{Samples: perOp(80, 100, 120, 140, 160, 90, 110, 130, 150, 170)}},
+		{name: "too few", e: result.Experiment{Samples: perOp(100, 100, 100, 100, 200, 200, 200, 200)}},
 	})
-	if c := ClassifySeries(Experiment{Samples: perOpF(trend(31, 0.12, 0.03, 1)...)}).Class; c != "flat" {
+	if c := ClassifySeries(result.Experiment{Samples: perOpF(trend(31, 0.12, 0.03, 1)...)}).Class; c != "flat" {
 		t.Errorf("the trend is classified %s, want flat (else drift is not what judges it)", c)
 	}
 }
@@ -260,17 +260,17 @@ func TestSeriesFindings(t *testing.T) {
 		sev     finding.Severity
 	}{
 		{"flat", perOpF(level(31, 100)...), "", 0},
-		{"warm-up", perOpF(cat(level(8, 150), level(23, 100))...), CodeWarmup, finding.Info},
-		{"slowdown", perOpF(cat(level(16, 100), level(15, 115))...), CodeSlowdown, finding.Warn},
-		{"hog in the middle", perOpF(cat(level(10, 100), level(11, 180), level(10, 100))...), CodeNoSteadyState, finding.Warn},
-		{"processes disagree", twoProcs, CodeInconsistent, finding.Warn},
+		{"warm-up", perOpF(cat(level(8, 150), level(23, 100))...), result.CodeWarmup, finding.Info},
+		{"slowdown", perOpF(cat(level(16, 100), level(15, 115))...), result.CodeSlowdown, finding.Warn},
+		{"hog in the middle", perOpF(cat(level(10, 100), level(11, 180), level(10, 100))...), result.CodeNoSteadyState, finding.Warn},
+		{"processes disagree", twoProcs, result.CodeInconsistent, finding.Warn},
 		{"too short to judge", perOpF(cat(level(3, 150), level(5, 100))...), "", 0},
 	}
-	series := []string{CodeWarmup, CodeSlowdown, CodeNoSteadyState, CodeInconsistent}
+	series := []string{result.CodeWarmup, result.CodeSlowdown, result.CodeNoSteadyState, result.CodeInconsistent}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []finding.Finding
-			for _, f := range CheckExperiment(Experiment{Samples: tt.samples}, Facts{}) {
+			for _, f := range CheckExperiment(result.Experiment{Samples: tt.samples}, Facts{}) {
 				if slices.Contains(series, f.Code) {
 					got = append(got, f)
 				}
@@ -284,12 +284,12 @@ func TestSeriesFindings(t *testing.T) {
 		})
 	}
 	// After the warm-up the headline numbers are the steady samples'.
-	r := &Result{Experiments: []Experiment{{Name: "w", Samples: perOpF(cat(level(8, 150), level(23, 100))...)}}}
+	r := &result.Result{Experiments: []result.Experiment{{Name: "w", Samples: perOpF(cat(level(8, 150), level(23, 100))...)}}}
 	Analyze(r)
 	if st := r.Experiments[0].Stats; st.N != 23 || st.Max > 101 {
 		t.Errorf("stats after the warm-up: %+v, want the 23 steady samples", st)
 	}
-	if r.Experiments[0].Verdict != VerdictBelievable {
+	if r.Experiments[0].Verdict != result.VerdictBelievable {
 		t.Errorf("a warm-up left out is believable, got %s %v", r.Experiments[0].Verdict, r.Experiments[0].Reasons)
 	}
 }
@@ -309,10 +309,10 @@ func TestDisturbed(t *testing.T) {
 	// says nobody else took the CPU.
 	parked := map[string]int64{result.CounterContextSwitches: 1, result.CounterVoluntaryCS: 1, result.CounterInvoluntaryCS: 0}
 	// 31 samples: 31 - ceil(27.9) = 3 lie above p90.
-	e := func(idx []int, c map[string]int64) Experiment {
-		return Experiment{Samples: withCounters(timed(1, repeat(31, 100)...), idx, c)}
+	e := func(idx []int, c map[string]int64) result.Experiment {
+		return result.Experiment{Samples: withCounters(timed(1, repeat(31, 100)...), idx, c)}
 	}
-	runChecks(t, CodeDisturbed, []checkCase{
+	runChecks(t, result.CodeDisturbed, []checkCase{
 		{name: "three of 31", e: e([]int{0, 5, 9}, inv), want: true, sev: finding.Info, msg: "3 of 31 samples were preempted"},
 		{name: "four of 31", e: e([]int{0, 5, 9, 30}, inv), want: true, sev: finding.Warn, msg: "4 of 31 samples were preempted"},
 		{name: "perf count", e: e([]int{1, 2, 3, 4}, perf), want: true, sev: finding.Warn, msg: "another task shared the CPU"},
@@ -326,35 +326,35 @@ func TestMigrated(t *testing.T) {
 	pin := Facts{CPU: 2}
 	other := timed(1, 100, 100, 100)
 	other[1].CPU = 3
-	runChecks(t, CodeMigrated, []checkCase{
-		{name: "other cpu", e: Experiment{Samples: other}, f: pin, want: true, sev: finding.Error,
+	runChecks(t, result.CodeMigrated, []checkCase{
+		{name: "other cpu", e: result.Experiment{Samples: other}, f: pin, want: true, sev: finding.Error,
 			msg: "1 of 3 samples left cpu2 or counted a migration (seen on cpu3)"},
-		{name: "perf migration", e: Experiment{Samples: withCounters(timed(1, 100, 100), []int{0}, map[string]int64{result.CounterMigrations: 1})},
+		{name: "perf migration", e: result.Experiment{Samples: withCounters(timed(1, 100, 100), []int{0}, map[string]int64{result.CounterMigrations: 1})},
 			f: pin, want: true, sev: finding.Error, msg: "the pin did not hold"},
-		{name: "sched migration", e: Experiment{Samples: withCounters(timed(1, 100, 100), []int{1}, map[string]int64{result.CounterNrMigrations: 2})},
+		{name: "sched migration", e: result.Experiment{Samples: withCounters(timed(1, 100, 100), []int{1}, map[string]int64{result.CounterNrMigrations: 2})},
 			f: pin, want: true, sev: finding.Error, msg: "1 of 2 samples"},
-		{name: "stayed", e: Experiment{Samples: withCounters(timed(1, 100, 100), []int{0, 1}, map[string]int64{result.CounterMigrations: 0, result.CounterNrMigrations: 0})}, f: pin},
+		{name: "stayed", e: result.Experiment{Samples: withCounters(timed(1, 100, 100), []int{0, 1}, map[string]int64{result.CounterMigrations: 0, result.CounterNrMigrations: 0})}, f: pin},
 	})
 }
 
 func TestGCAndAllocs(t *testing.T) {
 	s := timed(1, 100, 100)
-	runChecks(t, CodeGC, []checkCase{
-		{name: "collector off", e: Experiment{Samples: s, GC: GCStats{Cycles: 2}}, want: true, sev: finding.Warn, msg: "2 GC cycles ran while sampling"},
-		{name: "collector on", e: Experiment{Samples: s, GC: GCStats{Cycles: 1}}, f: Facts{GCOn: true}, want: true, sev: finding.Info, msg: "1 GC cycle ran while sampling (--gc)"},
-		{name: "none", e: Experiment{Samples: s}},
+	runChecks(t, result.CodeGC, []checkCase{
+		{name: "collector off", e: result.Experiment{Samples: s, GC: result.GCStats{Cycles: 2}}, want: true, sev: finding.Warn, msg: "2 GC cycles ran while sampling"},
+		{name: "collector on", e: result.Experiment{Samples: s, GC: result.GCStats{Cycles: 1}}, f: Facts{GCOn: true}, want: true, sev: finding.Info, msg: "1 GC cycle ran while sampling (--gc)"},
+		{name: "none", e: result.Experiment{Samples: s}},
 	})
-	runChecks(t, CodeAllocs, []checkCase{
-		{name: "allocates", e: Experiment{Samples: s, GC: GCStats{AllocsPerOp: 1.5, BytesPerOp: 96}}, want: true, sev: finding.Info, msg: "1.5 heap allocations per op (96 B/op)"},
-		{name: "one per op", e: Experiment{Samples: s, GC: GCStats{AllocsPerOp: 1, BytesPerOp: 8}}, want: true, sev: finding.Info, msg: "1 heap allocation per op"},
-		{name: "background only", e: Experiment{Samples: s, GC: GCStats{AllocsPerOp: 0.99, BytesPerOp: 80}}},
-		{name: "none", e: Experiment{Samples: s}},
+	runChecks(t, result.CodeAllocs, []checkCase{
+		{name: "allocates", e: result.Experiment{Samples: s, GC: result.GCStats{AllocsPerOp: 1.5, BytesPerOp: 96}}, want: true, sev: finding.Info, msg: "1.5 heap allocations per op (96 B/op)"},
+		{name: "one per op", e: result.Experiment{Samples: s, GC: result.GCStats{AllocsPerOp: 1, BytesPerOp: 8}}, want: true, sev: finding.Info, msg: "1 heap allocation per op"},
+		{name: "background only", e: result.Experiment{Samples: s, GC: result.GCStats{AllocsPerOp: 0.99, BytesPerOp: 80}}},
+		{name: "none", e: result.Experiment{Samples: s}},
 	})
 }
 
 func TestFreqChange(t *testing.T) {
-	s := Experiment{Samples: timed(1, 100, 100)}
-	runChecks(t, CodeFreqChange, []checkCase{
+	s := result.Experiment{Samples: timed(1, 100, 100)}
+	runChecks(t, result.CodeFreqChange, []checkCase{
 		{name: "dropped", e: s, f: Facts{ClockBeforeHz: 3e9, ClockAfterHz: 2.8e9, ClockSource: "scaling_cur_freq"}, want: true, sev: finding.Warn,
 			msg: "from 3 GHz before to 2.8 GHz after the run (-6.7%, over 5%; scaling_cur_freq)"},
 		{name: "near miss", e: s, f: Facts{ClockBeforeHz: 3e9, ClockAfterHz: 3.15e9}},
@@ -363,20 +363,20 @@ func TestFreqChange(t *testing.T) {
 }
 
 func TestFailedAndNoSamples(t *testing.T) {
-	runChecks(t, CodeFailed, []checkCase{
-		{name: "panicked", e: Experiment{Error: "panic: boom"}, want: true, sev: finding.Error, msg: "the workload failed: panic: boom"},
-		{name: "fine", e: Experiment{Samples: perOp(1)}},
+	runChecks(t, result.CodeFailed, []checkCase{
+		{name: "panicked", e: result.Experiment{Error: "panic: boom"}, want: true, sev: finding.Error, msg: "the workload failed: panic: boom"},
+		{name: "fine", e: result.Experiment{Samples: perOp(1)}},
 	})
-	runChecks(t, CodeNoSamples, []checkCase{
-		{name: "empty", e: Experiment{}, want: true, sev: finding.Error, msg: "nothing was measured"},
-		{name: "only zero-iteration samples", e: Experiment{Samples: []result.Sample{{Ns: 5}}}, want: true, sev: finding.Error, msg: "nothing was measured"},
-		{name: "failed says it instead", e: Experiment{Error: "x"}},
+	runChecks(t, result.CodeNoSamples, []checkCase{
+		{name: "empty", e: result.Experiment{}, want: true, sev: finding.Error, msg: "nothing was measured"},
+		{name: "only zero-iteration samples", e: result.Experiment{Samples: []result.Sample{{Ns: 5}}}, want: true, sev: finding.Error, msg: "nothing was measured"},
+		{name: "failed says it instead", e: result.Experiment{Error: "x"}},
 	})
 }
 
 // A clean experiment has no finding at all.
 func TestCleanExperiment(t *testing.T) {
-	e := Experiment{Units: 4096, Unit: "add", Samples: withCounters(timed(1000, 314000, 315000, 313000, 314000, 316000),
+	e := result.Experiment{Units: 4096, Unit: "add", Samples: withCounters(timed(1000, 314000, 315000, 313000, 314000, 316000),
 		[]int{0, 1, 2, 3, 4}, map[string]int64{result.CounterInvoluntaryCS: 0, result.CounterNrMigrations: 0})}
 	if fs := CheckExperiment(e, Facts{CPU: 2, GranularityNs: 1, MaxFreqHz: 3e9}); len(fs) != 0 {
 		t.Errorf("findings on a clean experiment: %v", fs)
@@ -386,10 +386,10 @@ func TestCleanExperiment(t *testing.T) {
 // The precision asked with --target-ci, not reached: said, as a warning.
 func TestTargetCI(t *testing.T) {
 	f := Facts{TargetCI: 0.01, MaxTime: time.Second}
-	runChecks(t, CodeTargetCI, []checkCase{
-		{name: "reached", e: Experiment{Samples: perOpF(level(31, 100)...)}, f: f},
-		{name: "not reached", e: Experiment{Samples: perOpF(trend(31, 0, 0.2, 3)...)}, f: f, want: true, sev: finding.Warn,
+	runChecks(t, result.CodeTargetCI, []checkCase{
+		{name: "reached", e: result.Experiment{Samples: perOpF(level(31, 100)...)}, f: f},
+		{name: "not reached", e: result.Experiment{Samples: perOpF(trend(31, 0, 0.2, 3)...)}, f: f, want: true, sev: finding.Warn,
 			msg: "wider than the ±1% asked (--target-ci): --max-time 1s ran out after 31 samples"},
-		{name: "not asked", e: Experiment{Samples: perOpF(trend(31, 0, 0.2, 3)...)}},
+		{name: "not asked", e: result.Experiment{Samples: perOpF(trend(31, 0, 0.2, 3)...)}},
 	})
 }

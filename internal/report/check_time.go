@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -13,11 +14,11 @@ import (
 // fastest core needs (the workload's floor). Using the highest clock makes
 // the most cycles out of the time, so the check errs on the side of belief:
 // when it fires, the work cannot have run.
-func checkImpossible(e Experiment, st Stats, f Facts) (finding.Finding, bool) {
+func checkImpossible(e result.Experiment, st result.Stats, f Facts) (finding.Finding, bool) {
 	if st.N == 0 || e.Units <= 0 {
 		return finding.Finding{}, false
 	}
-	floor := Floor(e.FloorCycles)
+	floor := result.Floor(e.FloorCycles)
 	hz, source := highestClock(e.Samples, f)
 	cycles := st.Median * hz / 1e9
 	perUnit := cycles / e.Units
@@ -34,7 +35,7 @@ func checkImpossible(e Experiment, st Stats, f Facts) (finding.Finding, bool) {
 		many = unit
 	}
 	return finding.Finding{
-		Code:     CodeImpossible,
+		Code:     result.CodeImpossible,
 		Severity: finding.Error,
 		Message: fmt.Sprintf("%s %s in %s at %s (%s) = %s cycle each; no core does one %s in less than %s cycle: the work did not run",
 			amount, many, cyclesText(cycles), units.Hz(hz), source, units.Sig(perUnit, 2), unit, units.Sig(floor, 2)),
@@ -50,27 +51,13 @@ func checkImpossible(e Experiment, st Stats, f Facts) (finding.Finding, bool) {
 	}, true
 }
 
-// DefaultFloorCycles is the floor per unit when an experiment declares
-// none: adding one uint64 streamed from L1 with the widest vectors
-// (AVX-512: 8 lanes, two adds per cycle) takes about 1/16 cycle; nothing
-// simpler is worth measuring.
-const DefaultFloorCycles = 1.0 / 16
-
-// Floor returns a declared floor per unit, or DefaultFloorCycles for none.
-func Floor(declared float64) float64 {
-	if declared > 0 {
-		return declared
-	}
-	return DefaultFloorCycles
-}
-
 // BelowClockSteps is how many steps of the clock a sample must last: each
 // reading of time.Now is off by up to one step, so 1000 steps keep that
 // error under 0.1% of the sample.
 const BelowClockSteps = 1000
 
 // checkBelowClock: samples shorter than BelowClockSteps clock steps.
-func checkBelowClock(e Experiment, f Facts) (finding.Finding, bool) {
+func checkBelowClock(e result.Experiment, f Facts) (finding.Finding, bool) {
 	if f.GranularityNs <= 0 {
 		return finding.Finding{}, false // unknown clock step: nothing to judge
 	}
@@ -88,7 +75,7 @@ func checkBelowClock(e Experiment, f Facts) (finding.Finding, bool) {
 		return finding.Finding{}, false
 	}
 	return finding.Finding{
-		Code:     CodeBelowClock,
+		Code:     result.CodeBelowClock,
 		Severity: finding.Error,
 		Message: fmt.Sprintf("%d of %s lasted less than %d clock steps (%d x %s = %s), the shortest %s: the clock cannot time them to 0.1%%",
 			short, units.Count(len(e.Samples), "sample"), BelowClockSteps, BelowClockSteps,

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // compareInterleaved judges an interleaved run (--compare): every
@@ -14,20 +15,20 @@ import (
 // comparable": a verdict on a number that cannot be right would be worse
 // than none. When the machine interfered, the pair is judged on on-CPU time
 // or is inconclusive (Basis).
-func compareInterleaved(r *Result) []compare.Pair {
+func compareInterleaved(r *result.Result) []result.Pair {
 	names := r.Settings.Compare
 	if len(names) < 2 {
 		return nil
 	}
-	base := experiment(r, names[0])
+	base := r.Find(names[0])
 	run := RunInterference(r)
-	var pairs []compare.Pair
+	var pairs []result.Pair
 	for _, name := range names[1:] {
-		cand := experiment(r, name)
+		cand := r.Find(name)
 		if base == nil || cand == nil {
-			p := compare.Pair{Paired: true, Threshold: r.Settings.Threshold}
-			p.SetNames(names[0], name)
-			p.MarkNotComparable("not measured: the run ended before it")
+			p := result.Pair{Paired: true, Threshold: r.Settings.Threshold}
+			compare.SetNames(&p, names[0], name)
+			compare.MarkNotComparable(&p, "not measured: the run ended before it")
 			pairs = append(pairs, p)
 			continue
 		}
@@ -40,31 +41,31 @@ func compareInterleaved(r *Result) []compare.Pair {
 }
 
 // comparePaired is one pair of an interleaved run.
-func comparePaired(base, cand *Experiment, run []string, threshold float64) compare.Pair {
+func comparePaired(base, cand *result.Experiment, run []string, threshold float64) result.Pair {
 	basis, busy := Basis([]Side{{Label: base.Name, E: base, Run: run}, {Label: cand.Name, E: cand, Run: run}}, false)
-	b, _ := PerOp(*base, basis)
-	c, _ := PerOp(*cand, basis)
+	b, _ := result.PerOp(*base, basis)
+	c, _ := result.PerOp(*cand, basis)
 	p := compare.Paired(b, c, threshold)
 	p.Basis = basis
-	p.SetNames(base.Name, cand.Name)
+	compare.SetNames(&p, base.Name, cand.Name)
 	var why []string
-	for _, e := range []*Experiment{base, cand} {
+	for _, e := range []*result.Experiment{base, cand} {
 		if u := Unusable(e); u != "" {
 			why = append(why, e.Name+" "+u)
 		}
 	}
 	switch {
 	case len(why) > 0:
-		p.MarkNotComparable(strings.Join(why, "; "))
+		compare.MarkNotComparable(&p, strings.Join(why, "; "))
 	case busy.Reason != "":
-		p.Despite(busy.Reason, busy.Bound)
+		compare.Despite(&p, busy.Reason, busy.Bound)
 	}
 	return p
 }
 
 // writeComparison writes the verdicts of an interleaved run, one sentence
 // per candidate.
-func writeComparison(w *errWriter, r *Result) {
+func writeComparison(w *errWriter, r *result.Result) {
 	if len(r.Comparison) == 0 {
 		return
 	}

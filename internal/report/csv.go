@@ -5,13 +5,15 @@ import (
 	"io"
 	"slices"
 	"strconv"
+
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // writeCSV writes one row per sample: experiment, index (from 0, in the
 // order taken), iters, ns_total, ns_per_op (empty without iterations),
 // cpu, then one column per counter any sample carries, sorted by name,
 // empty where a sample lacks it.
-func writeCSV(w io.Writer, r *Result) error {
+func writeCSV(w io.Writer, r *result.Result) error {
 	counters := counterNames(r)
 	cw := csv.NewWriter(w)
 	header := append([]string{"experiment", "index", "iters", "ns_total", "ns_per_op", "cpu"}, counters...)
@@ -44,7 +46,7 @@ func writeCSV(w io.Writer, r *Result) error {
 }
 
 // counterNames returns the sorted names of every counter in r's samples.
-func counterNames(r *Result) []string {
+func counterNames(r *result.Result) []string {
 	var names []string
 	for _, e := range r.Experiments {
 		for _, s := range e.Samples {

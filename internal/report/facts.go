@@ -51,8 +51,8 @@ type Facts struct {
 	RunRefFrom string
 }
 
-// Facts returns the facts recorded in r.
-func (r *Result) Facts() Facts {
+// FactsOf returns the facts recorded in r.
+func FactsOf(r *result.Result) Facts {
 	return Facts{
 		CPU:           r.CPU,
 		GCOn:          r.Settings.GC,

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
 )
@@ -56,7 +55,7 @@ func spread(n int, iters int64, nsPerOp float64, perMille ...float64) []result.S
 // believable with counters (one sample preempted and page-faulted),
 // impossible with samples shorter than asked, unstable, slow first
 // sample, an extra finding from elsewhere, and a failure.
-func fixtureResult() *Result {
+func fixtureResult() *result.Result {
 	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	sink := spread(11, 32000, 314, 0, 3, -2, 5, 1, -1, 2, 0, 8, -3, 1)
 	for i := range sink {
@@ -70,8 +69,8 @@ func fixtureResult() *Result {
 	}
 	slowFirst := spread(9, 400000, 25, 0, 1, -1, 2, 0, -2, 1, 0, 1)
 	slowFirst[0].Ns *= 3
-	r := &Result{
-		Schema:     SchemaVersion,
+	r := &result.Result{
+		Schema:     result.SchemaVersion,
 		Tool:       "benchy 0.1.0",
 		Command:    []string{"benchy", "run", "--cpu", "1"},
 		Start:      start,
@@ -79,17 +78,17 @@ func fixtureResult() *Result {
 		CPU:        1,
 		CPUChoice:  "--cpu 1",
 		GOMAXPROCS: 2,
-		Settings: Settings{Bench: ".", Samples: 11, Warmup: 100 * time.Millisecond,
+		Settings: result.Settings{Bench: ".", Samples: 11, Warmup: 100 * time.Millisecond,
 			SampleTime: 10 * time.Millisecond, Isolate: true, Window: time.Second},
-		Clock:          Clock{NowCostNs: 24.6, GranularityNs: 1},
+		Clock:          result.Clock{NowCostNs: 24.6, GranularityNs: 1},
 		GOOS:           "linux",
 		GOARCH:         "amd64",
 		GoVersion:      "go1.26.8",
 		CPUModel:       "AMD EPYC 7B13",
 		Governor:       "unknown: no cpufreq directory (virtual machine)",
-		EffectiveClock: EffectiveClock{BeforeHz: 2.9e9, AfterHz: 2.95e9, Source: "dependent-add chain"},
+		EffectiveClock: result.EffectiveClock{BeforeHz: 2.9e9, AfterHz: 2.95e9, Source: "dependent-add chain"},
 		MaxFreqSource:  "unknown: no cpufreq directory (virtual machine)",
-		Counters: counters.Report{
+		Counters: result.CounterReport{
 			Opened:      []string{"task-clock", "context-switches", "cpu-migrations", "page-faults", "cycles", "instructions"},
 			Unavailable: map[string]string{"branch-misses": "not supported: EOPNOTSUPP", "ref-cycles": "no such event: ENOENT"},
 		},
@@ -97,22 +96,22 @@ func fixtureResult() *Result {
 			{Code: "virtual-machine", Severity: finding.Info, Message: "hypervisor KVM: steal and frequency are the host's"},
 			{Code: "no-cpufreq", Severity: finding.Warn, Message: "no cpufreq: governor and frequency unknown"},
 		},
-		Experiments: []Experiment{
+		Experiments: []result.Experiment{
 			{Name: "sum/sink", Description: "sum of 4096 uint64 stored to a package variable",
-				Units: 4096, Unit: "add", FloorCycles: DefaultFloorCycles, ReadsMemory: true,
+				Units: 4096, Unit: "add", FloorCycles: result.DefaultFloorCycles, ReadsMemory: true,
 				Iters: 32000, Samples: sink},
 			{Name: "fold/constant", Description: "a pure mixing function on a constant: folded away",
 				Units: 8, Unit: "multiply", FloorCycles: 0.5,
 				Iters: 20000000, Samples: spread(11, 20000000, 0.45, 0, 2, -1, 1, 0, 3, -2, 0, 1, -1, 2)},
 			{Name: "sum/unused", Description: "sum of 4096 uint64, result discarded",
-				Units: 4096, Unit: "add", FloorCycles: DefaultFloorCycles, ReadsMemory: true,
+				Units: 4096, Unit: "add", FloorCycles: result.DefaultFloorCycles, ReadsMemory: true,
 				Iters: 50000, Samples: spread(11, 50000, 210, 0, 2, -1, 1, 0, 3, -2, 0, 1, -1, 2),
 				Findings: []finding.Finding{{Code: "no-load-in-loop", Severity: finding.Error,
 					Message: "the measured loop reads no memory although the work reads its input"}}},
 			{Name: "sort/ints-8000", Description: "sorting a fresh copy of 8000 ints",
 				Units: 8000, Unit: "element", FloorCycles: 1,
 				Iters: 25, Samples: spread(11, 25, 410000, 0, 90, -80, 120, 10, -60, 70, 0, 150, -90, 30),
-				GC: GCStats{AllocsPerOp: 1, BytesPerOp: 65536}},
+				GC: result.GCStats{AllocsPerOp: 1, BytesPerOp: 65536}},
 			{Name: "clock/now", Description: "the cost of time.Now itself",
 				Units: 1, Unit: "call", FloorCycles: 10,
 				Iters: 400000, Samples: slowFirst},

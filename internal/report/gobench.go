@@ -22,7 +22,7 @@ const gobenchPkg = "github.com/benchy-dev/benchy/internal/workload"
 // so that benchstat compares benchy results. Failed experiments and
 // samples without iterations are left out: they have no time per op. B/op
 // and allocs/op are left out where they were not measured (allocsKnown).
-func writeGobench(w io.Writer, r *Result) error {
+func writeGobench(w io.Writer, r *result.Result) error {
 	bw := benchfmt.NewWriter(w)
 	// File configuration is written as "key: value" lines; a Result built
 	// as a literal may set Config directly (SetConfig makes keys internal).
@@ -65,8 +65,8 @@ func writeGobench(w io.Writer, r *Result) error {
 // harness measures them in one untimed run after the samples (a single op
 // when the run was stopped): not when the workload failed or took no
 // sample.
-func allocsKnown(r *Result, e Experiment) bool {
-	return e.Kind != KindProcess && e.Error == "" && Compute(e.Samples).N > 0
+func allocsKnown(r *result.Result, e result.Experiment) bool {
+	return e.Kind != result.KindProcess && e.Error == "" && Compute(e.Samples).N > 0
 }
 
 // gobenchConfig returns the configuration keys of r, unknown ones left
@@ -75,7 +75,7 @@ func allocsKnown(r *Result, e Experiment) bool {
 // its tables by every key whose value differs, so two runs would never
 // meet in one table with a delta column if a start time, a chosen CPU or a
 // measured clock were among them. Those are in the JSON result.
-func gobenchConfig(r *Result) [][2]string {
+func gobenchConfig(r *result.Result) [][2]string {
 	var kv [][2]string
 	add := func(k, v string) {
 		v = strings.Join(strings.Fields(v), " ") // one line

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/changepoint"
-	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -25,7 +25,7 @@ import (
 // The charts are drawn by hand rather than with a plotting library: each
 // is a few rectangles, circles and lines, and a library would bring a
 // script or a dependency to a file that must open anywhere, offline.
-func writeHTML(w io.Writer, r *Result) error {
+func writeHTML(w io.Writer, r *result.Result) error {
 	tw := &errWriter{w: w}
 	title := "benchy result"
 	if !r.Start.IsZero() {
@@ -153,8 +153,8 @@ func (c *chart) svg() string { return c.b.String() + "</svg>\n" }
 // median and p90 marked (the statistics the report gives). Samples far
 // above p90 (beyond p90 + 3·(p90 − min)) are counted in one grey bar at
 // the right, so that one outlier does not squeeze the rest into a line.
-func histogram(e Experiment) string {
-	xs := NsPerOp(e.Samples)
+func histogram(e result.Experiment) string {
+	xs := result.NsPerOp(e.Samples)
 	st := e.Stats
 	lo, hi := sampleRange(e)
 	top := hi
@@ -216,7 +216,7 @@ func histogram(e Experiment) string {
 // series is the samples in run order: a dot per sample (red when another
 // task took the CPU in it), the level of each segment between
 // changepoints, and a dashed line where a new process starts.
-func series(e Experiment) string {
+func series(e result.Experiment) string {
 	lo, hi := sampleRange(e)
 	ser := ClassifySeries(e)
 	title := "run order"
@@ -224,7 +224,7 @@ func series(e Experiment) string {
 		title += ": " + string(ser.Class)
 	}
 	c := newChart(400, 200, 0, float64(len(e.Samples)), lo, hi, title)
-	_, byTime := offCPUShares(e)
+	_, byTime := result.OffCPUShares(e)
 	for j, s := range e.Samples {
 		if s.Iters <= 0 {
 			continue
@@ -261,7 +261,7 @@ func series(e Experiment) string {
 // machineTrack is what the pinned thread measured of the machine right
 // before the first sample and right after the last: the effective clock
 // and the time of the reference loop.
-func machineTrack(e Experiment) string {
+func machineTrack(e result.Experiment) string {
 	type bar struct {
 		name, label string
 		before      float64
@@ -295,7 +295,7 @@ func machineTrack(e Experiment) string {
 
 // busyChart is how busy each CPU was during the run, the measured one
 // marked.
-func busyChart(r *Result) string {
+func busyChart(r *result.Result) string {
 	c := newChart(math.Max(200, float64(60+40*len(r.BusyDuring))), 180, 0, float64(len(r.BusyDuring)), 0, 100, "busy during the run (%)")
 	slot := (c.w - marginL - marginR) / float64(len(r.BusyDuring))
 	for i, b := range r.BusyDuring {
@@ -322,8 +322,8 @@ func busyChart(r *Result) string {
 // roundsChart is, for an interleaved comparison, the candidate/base ratio
 // of every round, with the 95% interval of the ratio and the threshold
 // band around 1 (inside it no difference is claimed).
-func roundsChart(r *Result, p compare.Pair) string {
-	base, cand := experiment(r, p.Base), experiment(r, p.Candidate)
+func roundsChart(r *result.Result, p result.Pair) string {
+	base, cand := r.Find(p.Base), r.Find(p.Candidate)
 	if base == nil || cand == nil || !p.Paired {
 		return ""
 	}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // The HTML report is well-formed (it parses as XML), self-contained (no
@@ -73,7 +75,7 @@ func TestHTMLComparison(t *testing.T) {
 	r := fixtureResult()
 	a, b := r.Experiments[0], r.Experiments[0]
 	b.Name = "sum/sink#2"
-	r.Experiments = []Experiment{a, b}
+	r.Experiments = []result.Experiment{a, b}
 	r.Settings.Compare = []string{a.Name, b.Name}
 	Analyze(r)
 	if len(r.Comparison) != 1 {

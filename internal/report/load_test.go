@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 func TestDecodeErrors(t *testing.T) {
@@ -58,7 +60,7 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := Decode(strings.NewReader(tt.in))
+			_, err := result.Decode(strings.NewReader(tt.in))
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want it to contain %q", err, tt.want)
 			}
@@ -84,7 +86,7 @@ func TestDecodeAccepts(t *testing.T) {
 		"keys in another order":    `{"experiments": [], "cpu": 0, "settings": {"samples": 3}, "tool": "benchy 0.1.0", "schema": 1}`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := Decode(strings.NewReader(in)); err != nil {
+			if _, err := result.Decode(strings.NewReader(in)); err != nil {
 				t.Errorf("Decode: %v", err)
 			}
 		})
@@ -118,7 +120,7 @@ func TestDecodeMemory(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	back, err := Decode(bytes.NewReader(data))
+	back, err := result.Decode(bytes.NewReader(data))
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatal(err)
@@ -134,26 +136,26 @@ func TestDecodeMemory(t *testing.T) {
 }
 
 func TestLoad(t *testing.T) {
-	r, err := Load(filepath.Join(goldenDir, "fixture.json"))
+	r, err := result.Load(filepath.Join(goldenDir, "fixture.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(r.Experiments) != 6 || r.Tool != "benchy 0.1.0" {
 		t.Errorf("loaded %d experiments, tool %q", len(r.Experiments), r.Tool)
 	}
-	if _, err := Load(filepath.Join(t.TempDir(), "missing.json")); err == nil {
+	if _, err := result.Load(filepath.Join(t.TempDir(), "missing.json")); err == nil {
 		t.Error("no error for a missing file")
 	}
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	os.WriteFile(bad, []byte("{"), 0o644)
-	if _, err := Load(bad); err == nil || !strings.HasPrefix(err.Error(), bad+": truncated") {
+	if _, err := result.Load(bad); err == nil || !strings.HasPrefix(err.Error(), bad+": truncated") {
 		t.Errorf("err = %v, want the path and truncated", err)
 	}
 }
 
 // The statistics in a JSON result recompute exactly from its own samples.
 func TestJSONStatsRecompute(t *testing.T) {
-	r, err := Load(filepath.Join(goldenDir, "fixture.json"))
+	r, err := result.Load(filepath.Join(goldenDir, "fixture.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +174,7 @@ func TestRoundTrip(t *testing.T) {
 	if err := Write(&b, orig, "json"); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Decode(&b)
+	back, err := result.Decode(&b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +216,7 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		if _, err := Decode(bytes.NewReader(b)); err == nil {
+		if _, err := result.Decode(bytes.NewReader(b)); err == nil {
 			f.Add(b)
 		}
 	}
@@ -228,7 +230,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("{"))
 	f.Add([]byte("null"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r, err := Decode(bytes.NewReader(data))
+		r, err := result.Decode(bytes.NewReader(data))
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("multi-line error %q", err)
@@ -255,7 +257,7 @@ const decodeAllocRatio = 4
 // A device is refused before it is read: /dev/zero would be read for a
 // gigabyte.
 func TestLoadRefusesDevicesAndHugeFiles(t *testing.T) {
-	if _, err := Load("/dev/zero"); err == nil || !strings.Contains(err.Error(), "a device, not a result file") {
+	if _, err := result.Load("/dev/zero"); err == nil || !strings.Contains(err.Error(), "a device, not a result file") {
 		t.Errorf("Load(/dev/zero) = %v", err)
 	}
 	sparse := filepath.Join(t.TempDir(), "sparse.json")
@@ -263,14 +265,14 @@ func TestLoadRefusesDevicesAndHugeFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(maxResultBytes + 1); err != nil {
+	if err := f.Truncate(result.MaxFileBytes + 1); err != nil {
 		t.Skip("cannot make a sparse file here:", err)
 	}
 	f.Close()
-	if _, err := Load(sparse); err == nil || !strings.Contains(err.Error(), "larger than any benchy result") {
+	if _, err := result.Load(sparse); err == nil || !strings.Contains(err.Error(), "larger than any benchy result") {
 		t.Errorf("Load(sparse 1 GiB) = %v", err)
 	}
-	if _, err := Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "is a directory") {
+	if _, err := result.Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("Load(dir) = %v", err)
 	}
 }
@@ -279,7 +281,7 @@ func TestLoadRefusesDevicesAndHugeFiles(t *testing.T) {
 // an escape sequence in a name cannot forge a line of the report.
 func TestDecodeEscapesControlCharacters(t *testing.T) {
 	in := minimal(`{"name": "fake\u001b[31m\nfake: believable", "description": "a\u202eb", "samples": [], "findings": [{"code": "x", "severity": "info", "message": "m\rn", "evidence": {"k": "v\u0007", "k\u001b": "w"}}]}`)
-	r, err := Decode(strings.NewReader(in))
+	r, err := result.Decode(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -13,7 +13,7 @@ import (
 // experiments with their verdicts, the comparisons of an interleaved run,
 // and the summary. Only a judged difference is written in bold; an
 // inconclusive one is not a claim, and reads like the others.
-func writeMarkdown(w io.Writer, r *Result) error {
+func writeMarkdown(w io.Writer, r *result.Result) error {
 	var b strings.Builder
 	b.WriteString("| experiment | min | median | p90 | verdict |\n|:--|--:|--:|--:|:--|\n")
 	for _, e := range r.Experiments {
@@ -30,7 +30,7 @@ func writeMarkdown(w io.Writer, r *Result) error {
 		b.WriteString("\n")
 		for _, p := range r.Comparison {
 			s := MarkdownCell(p.Sentence)
-			if p.Verdict == compare.Faster || p.Verdict == compare.Slower {
+			if p.Verdict == result.Faster || p.Verdict == result.Slower {
 				s = "**" + s + "**"
 			}
 			fmt.Fprintf(&b, "- %s\n", s)

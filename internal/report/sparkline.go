@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/changepoint"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 )
 
@@ -29,7 +30,7 @@ const (
 // the max. Processes are separated by '|'. The second line, empty when
 // there is nothing to mark, has an 'x' under a cell with a disturbed
 // sample and a '^' where a changepoint starts a new level.
-func Sparkline(e Experiment, width int, ascii bool) (line, marks string) {
+func Sparkline(e result.Experiment, width int, ascii bool) (line, marks string) {
 	levels := sparkBlocks
 	if ascii {
 		levels = sparkASCII
@@ -49,7 +50,7 @@ func Sparkline(e Experiment, width int, ascii bool) (line, marks string) {
 	per := (total + cells - 1) / cells        // samples per cell
 	lo, hi := sampleRange(e)
 	var b, m strings.Builder
-	_, byTime := offCPUShares(e)
+	_, byTime := result.OffCPUShares(e)
 	anyMark := false
 	for p, idx := range ser.Index {
 		if p > 0 {
@@ -97,8 +98,8 @@ func sparkLevel(x, lo, hi float64, n int) int {
 
 // sampleRange is the least and the most time per op of e's samples with
 // iterations (e.Stats may leave out a warm-up); NaN when there are none.
-func sampleRange(e Experiment) (lo, hi float64) {
-	xs := NsPerOp(e.Samples)
+func sampleRange(e result.Experiment) (lo, hi float64) {
+	xs := result.NsPerOp(e.Samples)
 	if len(xs) == 0 {
 		return math.NaN(), math.NaN()
 	}

@@ -24,14 +24,14 @@ import (
 //     (divided by N-1; 0 when N == 1).
 //   - MAD: median absolute deviation from the median, unscaled (multiply by
 //     1.4826 to estimate σ of a normal distribution).
-func Compute(samples []result.Sample) Stats {
-	xs := NsPerOp(samples)
+func Compute(samples []result.Sample) result.Stats {
+	xs := result.NsPerOp(samples)
 	if len(xs) == 0 {
-		return Stats{}
+		return result.Stats{}
 	}
 	slices.Sort(xs)
 	n := len(xs)
-	st := Stats{
+	st := result.Stats{
 		N:      n,
 		Min:    xs[0],
 		Median: stats.MedianSorted(xs),
@@ -53,16 +53,4 @@ func Compute(samples []result.Sample) Stats {
 	}
 	st.MAD = stats.MAD(xs, st.Median)
 	return st
-}
-
-// NsPerOp returns the ns/op of every sample that has iterations, in
-// sample order.
-func NsPerOp(samples []result.Sample) []float64 {
-	xs := make([]float64, 0, len(samples))
-	for _, s := range samples {
-		if s.Iters > 0 {
-			xs = append(xs, s.NsPerOp())
-		}
-	}
-	return xs
 }

@@ -20,7 +20,7 @@ import (
 // settings, one table row per experiment, each experiment's verdict and
 // findings, how busy the CPUs were during the run, the environment
 // findings and the summary line.
-func writeText(w io.Writer, r *Result, o Options) error {
+func writeText(w io.Writer, r *result.Result, o Options) error {
 	tw := &errWriter{w: w}
 	if r.Interrupted {
 		tw.printf("INTERRUPTED: the run was stopped before the end; only what was measured is shown\n\n")
@@ -97,7 +97,7 @@ func (e *errWriter) printf(format string, args ...any) {
 }
 
 // clockLine says what time.Now costs, its step, and the CPU's clock.
-func clockLine(r *Result) string {
+func clockLine(r *result.Result) string {
 	ns := func(v float64) string {
 		if v <= 0 {
 			return "unknown"
@@ -127,7 +127,7 @@ func clockLine(r *Result) string {
 
 // countersLine says which counters were read and why others were not;
 // "" when the result does not say.
-func countersLine(r *Result) string {
+func countersLine(r *result.Result) string {
 	c := r.Counters
 	if len(c.Opened) == 0 && len(c.Unavailable) == 0 {
 		return ""
@@ -144,7 +144,7 @@ func countersLine(r *Result) string {
 }
 
 // settingsLine says how the run was made.
-func settingsLine(r *Result) string {
+func settingsLine(r *result.Result) string {
 	st := r.Settings
 	parts := []string{fmt.Sprintf("settings: cpu%d", r.CPU)}
 	if r.CPUChoice != "" {
@@ -153,7 +153,7 @@ func settingsLine(r *Result) string {
 	if r.GOMAXPROCS > 0 {
 		parts = append(parts, fmt.Sprintf("GOMAXPROCS %d", r.GOMAXPROCS))
 	}
-	if allKind(r, KindBenchmark) || st.TargetCI > 0 || processCount(r) > 1 {
+	if allKind(r, result.KindBenchmark) || st.TargetCI > 0 || processCount(r) > 1 {
 		parts = append(parts, sampleSettings(r, "of at least"))
 	} else {
 		parts = append(parts, fmt.Sprintf("%d samples of at least %v after %v warm-up", st.Samples, st.SampleTime, st.Warmup))
@@ -188,7 +188,7 @@ func settingsLine(r *Result) string {
 }
 
 // hasCounter reports whether any sample of r counted c.
-func hasCounter(r *Result, c string) bool {
+func hasCounter(r *result.Result, c string) bool {
 	for _, e := range r.Experiments {
 		for _, s := range e.Samples {
 			if _, ok := s.Counters[c]; ok {
@@ -199,7 +199,7 @@ func hasCounter(r *Result, c string) bool {
 	return false
 }
 
-func tableHeader(r *Result) []string {
+func tableHeader(r *result.Result) []string {
 	h := []string{"experiment", "min", "median", "p90", "max", "n", "iters/sample", "allocs/op"}
 	cyc, ins := hasCounter(r, result.CounterCycles), hasCounter(r, result.CounterInstructions)
 	if cyc {
@@ -214,7 +214,7 @@ func tableHeader(r *Result) []string {
 	return append(h, "disturbed")
 }
 
-func tableRows(r *Result) [][]string {
+func tableRows(r *result.Result) [][]string {
 	cyc, ins := hasCounter(r, result.CounterCycles), hasCounter(r, result.CounterInstructions)
 	var rows [][]string
 	for _, e := range r.Experiments {
@@ -254,7 +254,7 @@ func tableRows(r *Result) [][]string {
 
 // itersCell is the iterations per sample, from the experiment or, when it
 // is not recorded, from the first sample.
-func itersCell(e Experiment) string {
+func itersCell(e result.Experiment) string {
 	if e.Iters > 0 {
 		return strconv.FormatInt(e.Iters, 10)
 	}
@@ -288,7 +288,7 @@ func cell(v float64, ok bool) string {
 
 // perOpMedian is the median over e's samples of counter c per op; false
 // when no sample with iterations counted c.
-func perOpMedian(e Experiment, c string) (float64, bool) {
+func perOpMedian(e result.Experiment, c string) (float64, bool) {
 	var xs []float64
 	for _, s := range e.Samples {
 		if v, ok := s.Counters[c]; ok && s.Iters > 0 {
@@ -305,7 +305,7 @@ func perOpMedian(e Experiment, c string) (float64, bool) {
 // (a few outliers; few disturbed or faulting samples, all above p90). The
 // text report names them on one line rather than a paragraph each, so the
 // lines that matter stand out; JSON keeps them in full.
-var quietCodes = []string{CodeOutliers, CodeDisturbed, CodePageFaults}
+var quietCodes = []string{result.CodeOutliers, result.CodeDisturbed, result.CodePageFaults}
 
 // splitQuiet separates the quiet info findings (returned by code) from
 // the ones to show in full.
@@ -322,7 +322,7 @@ func splitQuiet(fs []finding.Finding) (shown []finding.Finding, quiet []string) 
 
 // runOrder is the sparkline of e's samples with the range it spans, and
 // under it the marks (x disturbed, ^ a changepoint); "" without samples.
-func runOrder(e Experiment, o Options) string {
+func runOrder(e result.Experiment, o Options) string {
 	const prefix = "  run order  "
 	if e.Stats.N == 0 {
 		return ""

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -50,7 +51,7 @@ const (
 const OnCPUMaterial = 0.02
 
 // writeCompact is the default text: what to believe, on one screen.
-func writeCompact(w io.Writer, r *Result, o Options) error {
+func writeCompact(w io.Writer, r *result.Result, o Options) error {
 	tw := &errWriter{w: w}
 	width := o.width()
 	if r.Interrupted {
@@ -84,7 +85,7 @@ func writeCompact(w io.Writer, r *Result, o Options) error {
 
 // compactHeader is at most three lines: the machine's load and the
 // environment warnings, the CPU and why it was chosen, the settings.
-func compactHeader(r *Result) []string {
+func compactHeader(r *result.Result) []string {
 	var lines []string
 	machineLine := "machine: unknown: the result holds no snapshot"
 	if r.Before != nil {
@@ -116,7 +117,7 @@ func compactHeader(r *Result) []string {
 
 // allKind reports whether r has experiments and every one is of kind:
 // KindProcess (exec's programs), KindBenchmark (gotest's benchmarks).
-func allKind(r *Result, kind string) bool {
+func allKind(r *result.Result, kind string) bool {
 	for _, e := range r.Experiments {
 		if e.Kind != kind {
 			return false
@@ -126,7 +127,7 @@ func allKind(r *Result, kind string) bool {
 }
 
 // processCount is how many processes took r's samples (0 without any).
-func processCount(r *Result) int {
+func processCount(r *result.Result) int {
 	n := 0
 	for _, e := range r.Experiments {
 		for _, s := range e.Samples {
@@ -138,13 +139,13 @@ func processCount(r *Result) int {
 
 // sampleSettings says how many samples of what length were taken, and
 // after what warm-up: a Go benchmark's is the first call of each process.
-func sampleSettings(r *Result, sep string) string {
+func sampleSettings(r *result.Result, sep string) string {
 	st := r.Settings
 	n := strconv.Itoa(st.Samples)
 	if st.TargetCI > 0 {
 		n += fmt.Sprintf("+ (until ±%s, at most %v)", units.Pct(st.TargetCI), st.MaxTime)
 	}
-	if allKind(r, KindBenchmark) {
+	if allKind(r, result.KindBenchmark) {
 		return fmt.Sprintf("%s samples %s %v in %s (the first call of each dropped)", n, sep, st.SampleTime, units.Count(processCount(r), "process"))
 	}
 	if procs := processCount(r); procs > 1 {
@@ -155,14 +156,14 @@ func sampleSettings(r *Result, sep string) string {
 
 // compactSettings is the settings in one line.
 // Its parts come most important first: a narrow terminal drops the last.
-func compactSettings(r *Result) string {
+func compactSettings(r *result.Result) string {
 	st := r.Settings
 	var parts []string
 	if st.Smoke {
 		parts = append(parts, "SMOKE: numbers not to be trusted")
 	}
 	switch {
-	case allKind(r, KindProcess):
+	case allKind(r, result.KindProcess):
 		n := 0
 		for _, e := range r.Experiments {
 			n = max(n, len(e.Samples))
@@ -196,9 +197,9 @@ func compactSettings(r *Result) string {
 // median marked † differs materially from the on-CPU time (the thread was
 // off the CPU for part of the samples); a footnote gives the on-CPU time,
 // as another explains the allocations marked *.
-func compactTable(r *Result) (header []string, rows [][]string, footnotes []string) {
+func compactTable(r *result.Result) (header []string, rows [][]string, footnotes []string) {
 	header = []string{"experiment", "min", "median", "p90", "", "allocs", "verdict"}
-	processes := allKind(r, KindProcess)
+	processes := allKind(r, result.KindProcess)
 	if processes {
 		header[5] = "max RSS" // a program's memory is its peak, not its allocations
 	}
@@ -218,7 +219,7 @@ func compactTable(r *Result) (header []string, rows [][]string, footnotes []stri
 		unit, scale := units.DurationUnit(st.Median)
 		v := func(ns float64) string { return units.Sig(ns/scale, 3) }
 		median := v(st.Median)
-		if on, ok := OnCPUPerOp(e); ok && e.Kind != KindProcess { // a program waits as part of its work
+		if on, ok := result.OnCPUPerOp(e); ok && e.Kind != result.KindProcess { // a program waits as part of its work
 			if m := stats.Median(on); math.Abs(m/st.Median-1) > OnCPUMaterial {
 				median += "†"
 				onCPUNotes = append(onCPUNotes, fmt.Sprintf("%s %s", e.Name, units.Duration(m)))
@@ -262,7 +263,7 @@ const (
 // addRunOrder adds a sparkline column before the verdict when the table
 // still fits width with every verdict whole; else it returns the table
 // as it was (-v always shows the series).
-func addRunOrder(r *Result, header []string, rows [][]string, width int, ascii bool) ([]string, [][]string) {
+func addRunOrder(r *result.Result, header []string, rows [][]string, width int, ascii bool) ([]string, [][]string) {
 	cells := 0
 	for _, e := range r.Experiments {
 		cells = max(cells, min(e.Stats.N, sparkMaxCells))
@@ -296,7 +297,7 @@ func addRunOrder(r *Result, header []string, rows [][]string, width int, ascii b
 
 // verdictCell is the verdict and its first reason: "doubtful: unstable",
 // with "+2" when two more reasons decided it.
-func verdictCell(e Experiment) string {
+func verdictCell(e result.Experiment) string {
 	v := orDefault(e.Verdict, "no verdict")
 	if len(e.Reasons) == 0 {
 		return v
@@ -375,44 +376,44 @@ func Wrap(s string, width int, indent string) string {
 // causes says, per finding code, what most likely went wrong and what to
 // do, in the words of the line under the table.
 var causes = map[string]string{
-	CodeImpossible:   "a time no core can reach: the compiler computed the result or removed the work",
-	CodeNoLoadInLoop: "the compiler removed the work: the loop no longer reads its input (keep the result: benchy.Keep)",
-	CodeEmptyLoop:    "the compiler deleted the benchmark's work: keep every result (a package-level variable, or b.Loop)",
-	CodeFolded:       "the compiler computed the result before the loop: read the inputs from variables",
-	CodeSetupInTimer: "work outside the b.N loop is timed: call b.ResetTimer after the setup",
-	CodeDebugBuild:   "the test binary was built to debug or instrument: build it without -N -l, -race or -cover",
-	CodeBelowClock:   "samples too short for the clock to time: raise --sample-time",
-	CodeDisturbed:    "other tasks took the CPU while measuring: stop them, try another --cpu, or use --compare",
-	CodeSlowCore:     "the core was shared with a busy sibling hardware thread or the host",
-	CodeSlowClock:    "the CPU's clock dropped while measuring (governor, turbo or the host)",
-	CodeFreqChange:   "the CPU's clock changed during the run (governor, turbo or the host)",
-	CodeUnstable:     "the samples do not agree: a noisy machine, or work that varies",
-	CodeDrift:        "something changed during the run: the machine or the program's state",
-	CodeFirstSlow:    "the warm-up was too short: raise --warmup",
-	CodePageFaults:   "memory was mapped while measuring: a longer --warmup, or --gc",
-	CodeFewSamples:   "too few samples to judge: raise --samples (a smoke run checks, it does not measure)",
-	CodeSpawn:        "a run is mostly the start of a process: give each run more work",
-	CodeGC:           "the collector ran inside samples",
-	CodeMigrated:     "the pin did not hold: samples ran on other CPUs",
-	CodeFailed:       "an experiment failed",
-	CodeNoSamples:    "nothing was measured",
-	CodeNotPinned:    "the measured thread was not pinned (the system cannot pin, or the benchmark runs b.RunParallel)",
-	"cpu-busy":       "the machine was busy: close other programs",
-	"sibling-busy":   "the SMT sibling of the measured CPU was busy",
-	"steal":          "the host ran other guests on this CPU",
-	"load":           "the machine was loaded: close other programs",
-	"throttled":      "the CPU was slowed for heat",
-	"cgroup-quota":   "a CPU quota limits this process",
+	result.CodeImpossible:   "a time no core can reach: the compiler computed the result or removed the work",
+	result.CodeNoLoadInLoop: "the compiler removed the work: the loop no longer reads its input (keep the result: benchy.Keep)",
+	result.CodeEmptyLoop:    "the compiler deleted the benchmark's work: keep every result (a package-level variable, or b.Loop)",
+	result.CodeFolded:       "the compiler computed the result before the loop: read the inputs from variables",
+	result.CodeSetupInTimer: "work outside the b.N loop is timed: call b.ResetTimer after the setup",
+	result.CodeDebugBuild:   "the test binary was built to debug or instrument: build it without -N -l, -race or -cover",
+	result.CodeBelowClock:   "samples too short for the clock to time: raise --sample-time",
+	result.CodeDisturbed:    "other tasks took the CPU while measuring: stop them, try another --cpu, or use --compare",
+	result.CodeSlowCore:     "the core was shared with a busy sibling hardware thread or the host",
+	result.CodeSlowClock:    "the CPU's clock dropped while measuring (governor, turbo or the host)",
+	result.CodeFreqChange:   "the CPU's clock changed during the run (governor, turbo or the host)",
+	result.CodeUnstable:     "the samples do not agree: a noisy machine, or work that varies",
+	result.CodeDrift:        "something changed during the run: the machine or the program's state",
+	result.CodeFirstSlow:    "the warm-up was too short: raise --warmup",
+	result.CodePageFaults:   "memory was mapped while measuring: a longer --warmup, or --gc",
+	result.CodeFewSamples:   "too few samples to judge: raise --samples (a smoke run checks, it does not measure)",
+	result.CodeSpawn:        "a run is mostly the start of a process: give each run more work",
+	result.CodeGC:           "the collector ran inside samples",
+	result.CodeMigrated:     "the pin did not hold: samples ran on other CPUs",
+	result.CodeFailed:       "an experiment failed",
+	result.CodeNoSamples:    "nothing was measured",
+	result.CodeNotPinned:    "the measured thread was not pinned (the system cannot pin, or the benchmark runs b.RunParallel)",
+	"cpu-busy":              "the machine was busy: close other programs",
+	"sibling-busy":          "the SMT sibling of the measured CPU was busy",
+	"steal":                 "the host ran other guests on this CPU",
+	"load":                  "the machine was loaded: close other programs",
+	"throttled":             "the CPU was slowed for heat",
+	"cgroup-quota":          "a CPU quota limits this process",
 }
 
 // likelyCause is one line naming the most likely cause of the numbers
 // that are not believable or doubtful: the first reason shared by most of
 // them (an error's first), and the experiments it applies to; "" when all
 // are believable.
-func likelyCause(r *Result) string {
+func likelyCause(r *result.Result) string {
 	count := map[string][]string{}
 	var order []string
-	for _, sev := range []string{VerdictNotBelievable, VerdictDoubtful} {
+	for _, sev := range []string{result.VerdictNotBelievable, result.VerdictDoubtful} {
 		for _, e := range r.Experiments {
 			if e.Verdict != sev || len(e.Reasons) == 0 {
 				continue

@@ -6,18 +6,7 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/finding"
-)
-
-// Verdicts, from the worst finding on an experiment.
-const (
-	// VerdictBelievable: no finding above info.
-	VerdictBelievable = "believable"
-	// VerdictDoubtful: a warning on the experiment, or an environment error
-	// (see envBearing).
-	VerdictDoubtful = "doubtful"
-	// VerdictNotBelievable: an error on the experiment: the evidence shows
-	// the number cannot be right (or there is no number).
-	VerdictNotBelievable = "not believable"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // envBearing lists the environment codes that, as warnings, say something
@@ -34,12 +23,12 @@ const (
 // was set up: they change what a number means, not whether it was measured
 // correctly. Environment errors of any code make every number doubtful.
 // An environment finding never makes a number "not believable".
-var envBearing = []string{"cpu-busy", "sibling-busy", "steal", "load", "throttled", "cgroup-quota", CodeCPUShared}
+var envBearing = []string{"cpu-busy", "sibling-busy", "steal", "load", "throttled", "cgroup-quota", result.CodeCPUShared}
 
 // interferenceCodes are the experiment findings that show the machine
 // interfered with the samples themselves: time off the CPU, a core or a
 // clock that slowed around them, a drift, a sample on another CPU.
-var interferenceCodes = []string{CodeDisturbed, CodeSlowCore, CodeSlowClock, CodeFreqChange, CodeDrift, CodeMigrated}
+var interferenceCodes = []string{result.CodeDisturbed, result.CodeSlowCore, result.CodeSlowClock, result.CodeFreqChange, result.CodeDrift, result.CodeMigrated}
 
 // Interfered reports whether own, an experiment's findings, show the
 // machine interfering with its samples (a finding of interferenceCodes at
@@ -67,9 +56,9 @@ func bears(f finding.Finding, interfered bool) bool {
 // the one-screen report shows; codes not listed rank before the last three,
 // and the environment's after all of the experiment's own.
 var reasonOrder = []string{
-	CodeFailed, CodeNoSamples, CodeImpossible, CodeEmptyLoop, CodeFolded, CodeDebugBuild, CodeBelowClock,
-	CodeMigrated, CodeNoLoadInLoop, CodeDisturbed, CodeSlowCore, CodeSlowClock, CodeFreqChange, CodeDrift,
-	CodeUnstable, CodeSetupInTimer, CodeFirstSlow, CodeSpawn, CodePageFaults, CodeGC, CodeNotPinned, CodeShortSamples, CodeFewSamples,
+	result.CodeFailed, result.CodeNoSamples, result.CodeImpossible, result.CodeEmptyLoop, result.CodeFolded, result.CodeDebugBuild, result.CodeBelowClock,
+	result.CodeMigrated, result.CodeNoLoadInLoop, result.CodeDisturbed, result.CodeSlowCore, result.CodeSlowClock, result.CodeFreqChange, result.CodeDrift,
+	result.CodeUnstable, result.CodeSetupInTimer, result.CodeFirstSlow, result.CodeSpawn, result.CodePageFaults, result.CodeGC, result.CodeNotPinned, result.CodeShortSamples, result.CodeFewSamples,
 }
 
 // rank is code's place in reasonOrder.
@@ -77,7 +66,7 @@ func rank(code string) int {
 	if i := slices.Index(reasonOrder, code); i >= 0 {
 		return i
 	}
-	return slices.Index(reasonOrder, CodeNotPinned)
+	return slices.Index(reasonOrder, result.CodeNotPinned)
 }
 
 // Verdict judges one experiment from its own findings and the run's
@@ -112,25 +101,25 @@ func judge(own, env []finding.Finding) (verdict string, reasons []string) {
 	}
 	if w, ok := finding.Worst(own); ok && w == finding.Error {
 		addCodes(own, func(f finding.Finding) bool { return f.Severity == finding.Error })
-		return VerdictNotBelievable, reasons
+		return result.VerdictNotBelievable, reasons
 	}
 	addCodes(own, func(f finding.Finding) bool { return f.Severity == finding.Warn })
 	interfered := Interfered(own)
 	addCodes(env, func(f finding.Finding) bool { return bears(f, interfered) })
 	if len(reasons) > 0 {
-		return VerdictDoubtful, reasons
+		return result.VerdictDoubtful, reasons
 	}
-	return VerdictBelievable, nil
+	return result.VerdictBelievable, nil
 }
 
 // Summary is the one-line count of verdicts with their reasons:
 // "7 believable, 1 doubtful (unstable), 1 not believable (impossible)".
-func Summary(r *Result) string {
+func Summary(r *result.Result) string {
 	if len(r.Experiments) == 0 {
 		return "no experiments"
 	}
 	var parts []string
-	for _, v := range []string{VerdictBelievable, VerdictDoubtful, VerdictNotBelievable} {
+	for _, v := range []string{result.VerdictBelievable, result.VerdictDoubtful, result.VerdictNotBelievable} {
 		n, reasons := tally(r, v)
 		if n == 0 {
 			continue
@@ -149,7 +138,7 @@ func Summary(r *Result) string {
 
 // tally counts r's experiments with verdict v and gathers their reasons,
 // each once, in the order they first appear.
-func tally(r *Result, v string) (n int, reasons []string) {
+func tally(r *result.Result, v string) (n int, reasons []string) {
 	for _, e := range r.Experiments {
 		if e.Verdict != v {
 			continue
@@ -166,13 +155,13 @@ func tally(r *Result, v string) (n int, reasons []string) {
 // at level: finding.Error selects the not believable ones, finding.Warn the
 // doubtful ones too. Experiments without a verdict (not analyzed) fail,
 // since nothing vouches for them.
-func StrictFailures(r *Result, level finding.Severity) []string {
+func StrictFailures(r *result.Result, level finding.Severity) []string {
 	var names []string
 	for _, e := range r.Experiments {
 		switch e.Verdict {
-		case VerdictBelievable:
+		case result.VerdictBelievable:
 			continue
-		case VerdictDoubtful:
+		case result.VerdictDoubtful:
 			if level > finding.Warn {
 				continue
 			}

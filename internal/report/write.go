@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Formats are the names Write accepts.
@@ -13,12 +15,12 @@ var Formats = []string{"text", "json", "csv", "gobench", "markdown", "html"}
 // result, "csv" for one row per sample, "gobench" for benchstat,
 // "markdown" for a pull request. Write does
 // not analyze: call Analyze first so statistics and verdicts are current.
-func Write(w io.Writer, r *Result, format string) error {
+func Write(w io.Writer, r *result.Result, format string) error {
 	return WriteWith(w, r, format, Options{})
 }
 
 // WriteWith is Write with options for the text: verbose, and the width.
-func WriteWith(w io.Writer, r *Result, format string, o Options) error {
+func WriteWith(w io.Writer, r *result.Result, format string, o Options) error {
 	switch format {
 	case "text":
 		if o.Verbose {
@@ -26,7 +28,7 @@ func WriteWith(w io.Writer, r *Result, format string, o Options) error {
 		}
 		return writeCompact(w, r, o)
 	case "json":
-		return writeJSON(w, r)
+		return result.Encode(w, r)
 	case "csv":
 		return writeCSV(w, r)
 	case "gobench":

@@ -167,10 +167,10 @@ func TestFmtNs(t *testing.T) {
 // where the allocations were measured.
 func TestGobenchUnknown(t *testing.T) {
 	samples := func() []result.Sample { return spread(5, 1000, 10, 0, 1, -1) }
-	r := &Result{Experiments: []Experiment{
-		{Name: "failed", Error: "pin did not hold", Samples: samples(), GC: GCStats{AllocsPerOp: 2, BytesPerOp: 16}},
+	r := &result.Result{Experiments: []result.Experiment{
+		{Name: "failed", Error: "pin did not hold", Samples: samples(), GC: result.GCStats{AllocsPerOp: 2, BytesPerOp: 16}},
 		{Name: "zero", Samples: samples()},
-		{Name: "allocates", Samples: samples(), GC: GCStats{AllocsPerOp: 2, BytesPerOp: 16}},
+		{Name: "allocates", Samples: samples(), GC: result.GCStats{AllocsPerOp: 2, BytesPerOp: 16}},
 		{Name: "nothing"},
 	}}
 	lines := func() map[string]string {
@@ -223,7 +223,7 @@ func TestGobenchRunsShareOneTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys := map[string]bool{}
-	for i, r := range []*Result{a, b} {
+	for i, r := range []*result.Result{a, b} {
 		var buf bytes.Buffer
 		if err := Write(&buf, r, "gobench"); err != nil {
 			t.Fatal(err)

@@ -55,3 +55,8 @@ const (
 	// waits (a channel, a sleep, the collector).
 	CounterRunDelay = "run-delay-ns"
 )
+
+// CounterThreadCPU is the ns the measured thread was on the CPU, from its own CPU
+// clock (CLOCK_THREAD_CPUTIME_ID): read where perf's task-clock, which
+// counts the same, cannot be opened.
+const CounterThreadCPU = "thread-cpu-ns"

@@ -8,11 +8,11 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
-	"github.com/benchy-dev/benchy/internal/report"
 )
 
 // Difference is one fact of the machine or the settings that differs
@@ -40,7 +40,7 @@ const (
 // (GOMAXPROCS, pinned CPU, samples, sample time, warm-up, iterations, gc,
 // isolation, smoke, interrupted). A fact unknown on both sides is no
 // difference; unknown on one side is (the other side cannot vouch for it).
-func Differences(old, cur *report.Result) []Difference {
+func Differences(old, cur *result.Result) []Difference {
 	var ds []Difference
 	add := func(what, a, b string) {
 		if a == b || (unknown(a) && unknown(b)) {
@@ -106,7 +106,7 @@ func orUnknown(s string) string {
 	return s
 }
 
-func cpuModel(r *report.Result) string {
+func cpuModel(r *result.Result) string {
 	if r.CPUModel != "" {
 		return r.CPUModel
 	}
@@ -114,7 +114,7 @@ func cpuModel(r *report.Result) string {
 }
 
 // pinnedCPU is the snapshot's entry of the CPU the run was pinned to.
-func pinnedCPU(r *report.Result) (machine.CPU, string) {
+func pinnedCPU(r *result.Result) (machine.CPU, string) {
 	if r.Before == nil {
 		return machine.CPU{}, noSnapshot
 	}
@@ -125,7 +125,7 @@ func pinnedCPU(r *report.Result) (machine.CPU, string) {
 	return r.Before.CPUs[i], ""
 }
 
-func governor(r *report.Result) string {
+func governor(r *result.Result) string {
 	if r.Governor != "" {
 		return r.Governor
 	}
@@ -136,7 +136,7 @@ func governor(r *report.Result) string {
 	return c.Governor.String()
 }
 
-func maxFreq(r *report.Result) string {
+func maxFreq(r *result.Result) string {
 	if r.MaxFreqHz > 0 {
 		return units.Hz(r.MaxFreqHz)
 	}
@@ -148,7 +148,7 @@ func maxFreq(r *report.Result) string {
 
 // freqLimits is the scaling range the governor may choose from on the
 // pinned CPU, "min-max kHz".
-func freqLimits(r *report.Result) string {
+func freqLimits(r *result.Result) string {
 	c, why := pinnedCPU(r)
 	if why != "" {
 		return why
@@ -164,7 +164,7 @@ func freqLimits(r *report.Result) string {
 	return units.Hz(float64(lo)*1e3) + " to " + units.Hz(float64(hi)*1e3)
 }
 
-func coreType(r *report.Result) string {
+func coreType(r *result.Result) string {
 	c, why := pinnedCPU(r)
 	if why != "" {
 		return why
@@ -174,7 +174,7 @@ func coreType(r *report.Result) string {
 
 // clockHz is the mean of the effective clock before and after, 0 when
 // unknown.
-func clockHz(r *report.Result) float64 {
+func clockHz(r *result.Result) float64 {
 	a, b := r.EffectiveClock.BeforeHz, r.EffectiveClock.AfterHz
 	switch {
 	case a > 0 && b > 0:
@@ -185,7 +185,7 @@ func clockHz(r *report.Result) float64 {
 	return b
 }
 
-func load1(r *report.Result) float64 {
+func load1(r *result.Result) float64 {
 	if r.Before == nil {
 		return math.NaN()
 	}
@@ -198,7 +198,7 @@ func load1(r *report.Result) float64 {
 
 // envCodes lists the codes of the warn and error environment findings:
 // what the machine checks saw that can slow the measured CPU.
-func envCodes(r *report.Result) string {
+func envCodes(r *result.Result) string {
 	var codes []string
 	for _, f := range r.Environment {
 		if f.Severity >= finding.Warn && !slices.Contains(codes, f.Code) {

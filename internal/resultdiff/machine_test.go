@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -29,7 +30,7 @@ func TestRowJSONKeepsTheName(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatalf("%s: %v", b, err)
 	}
-	if back["name"] != "sum/sink" || back["verdict"] != compare.NotComparable || back["p"] != nil {
+	if back["name"] != "sum/sink" || back["verdict"] != result.NotComparable || back["p"] != nil {
 		t.Errorf("row json %s: want the name, the verdict and p null", b)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/result"
 
 	"github.com/benchy-dev/benchy/internal/report"
 )
@@ -19,7 +20,7 @@ import (
 // ns/op of their samples, named "old NAME" and "new NAME".
 type Row struct {
 	Name string `json:"name"`
-	compare.Pair
+	result.Pair
 	// Caution names a side whose verdict is doubtful (e.g. "old is
 	// doubtful: drift"): its number may be right, but a claimed change
 	// may come from what made it doubtful.
@@ -114,8 +115,8 @@ var ErrNothingInCommon = errors.New("no experiment in common")
 // of that side that has it.
 type side struct {
 	label string
-	rs    []*report.Result
-	es    []*report.Experiment
+	rs    []*result.Result
+	es    []*result.Experiment
 }
 
 // Results compares two sides of analyzed results (report.Analyze), olds
@@ -129,7 +130,7 @@ type side struct {
 // on either side is "not comparable"; the p-values of the others are
 // compare.Holm-adjusted over all of them, since a gate over many
 // experiments must not fire on the one that was unlucky.
-func Results(olds, news []*report.Result, threshold float64) (Files, error) {
+func Results(olds, news []*result.Result, threshold float64) (Files, error) {
 	// Empty lists, not null, in JSON: scripts index them without a check.
 	f := Files{Threshold: compare.CleanThreshold(threshold), Differences: Differences(olds[0], news[0]),
 		OnlyOld: []string{}, OnlyNew: []string{}}
@@ -154,7 +155,7 @@ func Results(olds, news []*report.Result, threshold float64) (Files, error) {
 	if len(f.Rows) == 0 {
 		return f, ErrNothingInCommon
 	}
-	pairs := make([]compare.Pair, len(f.Rows))
+	pairs := make([]result.Pair, len(f.Rows))
 	for i, r := range f.Rows {
 		pairs[i] = r.Pair
 	}
@@ -168,7 +169,7 @@ func Results(olds, news []*report.Result, threshold float64) (Files, error) {
 
 // collect indexes the experiments of a side's results by name, with the
 // names in the order they first appear.
-func collect(label string, rs []*report.Result) (map[string]*side, []string) {
+func collect(label string, rs []*result.Result) (map[string]*side, []string) {
 	sides := map[string]*side{}
 	var names []string
 	for _, r := range rs {
@@ -197,7 +198,7 @@ func compareSides(name string, old, cur *side, threshold float64) Row {
 	basis, busy := report.Basis(sides, true)
 	row := Row{Name: name, Pair: compare.Runs(old.runs(basis), cur.runs(basis), threshold, compare.DefaultRunNoise)}
 	row.Basis = basis
-	row.SetNames("old "+name, "new "+name)
+	compare.SetNames(&row.Pair, "old "+name, "new "+name)
 	for i, e := range cur.es {
 		row.newFailed = row.newFailed || e.Error != ""
 		row.newPartial = row.newPartial || (cur.rs[i].Interrupted && len(e.Samples) < cur.rs[i].Settings.Samples)
@@ -205,14 +206,14 @@ func compareSides(name string, old, cur *side, threshold float64) Row {
 	row.oldUnusable, row.newUnusable = unusable(old) != "", unusable(cur) != ""
 	switch why := notComparable(old, cur); {
 	case why != "":
-		if row.Verdict == compare.NotComparable {
+		if row.Verdict == result.NotComparable {
 			why += "; " + row.Reason
 		}
-		row.MarkNotComparable(why)
-	case row.Verdict == compare.NotComparable:
+		compare.MarkNotComparable(&row.Pair, why)
+	case row.Verdict == result.NotComparable:
 	default:
 		if busy.Reason != "" {
-			row.Despite(busy.Reason, busy.Bound)
+			compare.Despite(&row.Pair, busy.Reason, busy.Bound)
 		}
 		row.Caution = doubtful(old, cur)
 	}
@@ -224,7 +225,7 @@ func compareSides(name string, old, cur *side, threshold float64) Row {
 func (s *side) runs(basis string) [][]float64 {
 	var out [][]float64
 	for _, e := range s.es {
-		xs, _ := report.PerOp(*e, basis)
+		xs, _ := result.PerOp(*e, basis)
 		byProcess := map[int][]float64{}
 		var order []int
 		i := 0
@@ -273,7 +274,7 @@ func (f Files) Gate(limit float64) Gate {
 		case r.newUnusable && r.oldUnusable:
 		case r.newPartial:
 			g.CannotJudge = append(g.CannotJudge, r.Name+" (measured only in part in new: the run was interrupted)")
-		case r.Verdict == compare.Inconclusive:
+		case r.Verdict == result.Inconclusive:
 			g.CannotJudge = append(g.CannotJudge, r.Name+" (inconclusive: the machine was busy)")
 		case !r.Judged():
 			g.CannotJudge = append(g.CannotJudge, r.Name+" ("+r.Reason+")")
@@ -295,7 +296,7 @@ func (g Gate) Passed() bool {
 // Adjusted returns how many comparisons the p-values were adjusted over.
 func (f Files) Adjusted() int {
 	for _, r := range f.Rows {
-		if r.Verdict != compare.NotComparable {
+		if r.Verdict != result.NotComparable {
 			return r.Comparisons
 		}
 	}
@@ -336,7 +337,7 @@ func doubtful(old, cur *side) string {
 	for _, s := range []*side{old, cur} {
 		var reasons []string
 		for _, e := range s.es {
-			if e.Verdict == report.VerdictDoubtful {
+			if e.Verdict == result.VerdictDoubtful {
 				for _, c := range e.Reasons {
 					if !slices.Contains(reasons, c) {
 						reasons = append(reasons, c)

@@ -134,3 +134,10 @@ func Change(x float64) string {
 	}
 	return fmt.Sprintf("%+.1f%%", v)
 }
+
+// OneLine folds s onto one line: every run of white space, newlines
+// included, becomes one space, so a message from a child or a file never
+// breaks the line it is quoted in.
+func OneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Counter names a run records besides the harness.Counter* ones it shares
@@ -42,7 +42,7 @@ type Executor interface {
 	// Open is called by every target's Open, on the harness's thread
 	// (pinned to the measured CPU), before any run; it says what every
 	// run will count.
-	Open() (counters.Report, error)
+	Open() (result.CounterReport, error)
 	// Exec runs j to its end on the thread Open was called on. A run
 	// that exits non-zero or dies of a signal is not an error: its
 	// Result.Status says so. The error is for a run that could not be

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // FakeExecutor runs nothing: every run "lasts" Wall and ends as Status
@@ -36,11 +36,11 @@ func (f *FakeExecutor) Log() []string {
 }
 
 // Open logs "open" and reports the counters a real run reads.
-func (f *FakeExecutor) Open() (counters.Report, error) {
+func (f *FakeExecutor) Open() (result.CounterReport, error) {
 	f.mu.Lock()
 	f.log = append(f.log, "open")
 	f.mu.Unlock()
-	return counters.Report{Opened: []string{CounterUserNs, CounterSysNs}}, nil
+	return result.CounterReport{Opened: []string{CounterUserNs, CounterSysNs}}, nil
 }
 
 // Exec logs j's command line and returns a run of Wall on CPU 0 that

@@ -54,7 +54,7 @@ type childCounters struct {
 	buf   [24]byte // value, time enabled, time running
 }
 
-func openChildCounters(rep *counters.Report) *childCounters {
+func openChildCounters(rep *result.CounterReport) *childCounters {
 	c := &childCounters{guard: -1}
 	paranoid := counters.Paranoid()
 	guard := unix.PerfEventAttr{Type: unix.PERF_TYPE_SOFTWARE, Config: unix.PERF_COUNT_SW_DUMMY,

@@ -8,7 +8,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -20,7 +19,7 @@ var rusageNames = []string{
 
 // addRusage adds wait4's counters to rep, and task-clock from them when
 // perf could not count it.
-func addRusage(rep *counters.Report, perfTaskClock bool) {
+func addRusage(rep *result.CounterReport, perfTaskClock bool) {
 	rep.Opened = append(rep.Opened, rusageNames...)
 	for _, name := range []string{result.CounterVoluntaryCS, result.CounterInvoluntaryCS} {
 		rep.SetNote(name, "over the run's process tree (wait4): a program's own threads taking turns on the pinned CPU count as switches too")

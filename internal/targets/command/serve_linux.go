@@ -11,8 +11,8 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // spawnerEnv marks a process started as the helper; its value is the
@@ -39,12 +39,12 @@ type request struct {
 }
 
 type reply struct {
-	ID      uint64           `json:"id"`
-	Err     string           `json:"err,omitempty"`
-	Stopped bool             `json:"stopped,omitempty"` // the run was ended by a stop
-	Result  *Result          `json:"result,omitempty"`
-	Report  *counters.Report `json:"report,omitempty"`
-	FloorKB int64            `json:"floor_kb,omitempty"`
+	ID      uint64                `json:"id"`
+	Err     string                `json:"err,omitempty"`
+	Stopped bool                  `json:"stopped,omitempty"` // the run was ended by a stop
+	Result  *Result               `json:"result,omitempty"`
+	Report  *result.CounterReport `json:"report,omitempty"`
+	FloorKB int64                 `json:"floor_kb,omitempty"`
 }
 
 // MaybeServe turns this process into the spawner helper when NewSpawner

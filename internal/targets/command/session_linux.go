@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // killGrace is how long a run stopped with SIGTERM has to exit before it
@@ -23,7 +23,7 @@ const killGrace = time.Second
 type session struct {
 	tid            int
 	perf           *childCounters
-	report         counters.Report
+	report         result.CounterReport
 	env            []string
 	stdout, stderr int // the fds of shown output
 	devnull        *os.File
@@ -32,7 +32,7 @@ type session struct {
 // newSession opens the perf events on the calling thread.
 func newSession(stdout, stderr int) *session {
 	s := &session{tid: unix.Gettid(), env: os.Environ(), stdout: stdout, stderr: stderr}
-	s.report = counters.Report{Opened: []string{}}
+	s.report = result.CounterReport{Opened: []string{}}
 	s.perf = openChildCounters(&s.report)
 	addRusage(&s.report, s.perf.has(taskClock))
 	s.devnull, _ = os.OpenFile(os.DevNull, os.O_RDWR, 0)

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Spawner is the real Executor: it forks every run from a thread pinned to
@@ -46,12 +46,12 @@ const spawnCostRuns = 21
 // helper pins its forking thread to the same CPU and keeps its own other
 // threads off it), and says what runs count. The first Open measures the
 // cost of starting a process (SpawnCost) on that CPU.
-func (s *Spawner) Open() (counters.Report, error) {
+func (s *Spawner) Open() (result.CounterReport, error) {
 	s.callMu.Lock()
 	defer s.callMu.Unlock()
 	rep, floor, err := s.sys.open()
 	if err != nil {
-		return counters.Report{}, err
+		return result.CounterReport{}, err
 	}
 	rep = noteFloor(rep, floor, s.sys.local())
 	s.mu.Lock()
@@ -120,7 +120,7 @@ func (s *Spawner) measureCost() (time.Duration, bool) {
 }
 
 // noteFloor says in the report what bounds max-rss-kb from below.
-func noteFloor(rep counters.Report, floorKB int64, local bool) counters.Report {
+func noteFloor(rep result.CounterReport, floorKB int64, local bool) result.CounterReport {
 	if !slices.Contains(rep.Opened, CounterMaxRSS) {
 		return rep
 	}

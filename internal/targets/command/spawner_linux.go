@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // NewSpawner starts the helper process that forks the runs: benchy
@@ -48,16 +48,16 @@ type spawnerSys struct {
 
 func (s *spawnerSys) local() bool { return s.helper == nil }
 
-func (s *spawnerSys) open() (counters.Report, int64, error) {
+func (s *spawnerSys) open() (result.CounterReport, int64, error) {
 	if s.helper == nil {
 		return s.localSession().report, rssFloor(), nil
 	}
 	rep, err := s.helper.call(request{Op: opOpen, CPUs: threadCPUs()}, nil)
 	if err != nil {
-		return counters.Report{}, 0, err
+		return result.CounterReport{}, 0, err
 	}
 	if rep.Report == nil {
-		return counters.Report{}, 0, errors.New("spawner: open: no counters report")
+		return result.CounterReport{}, 0, errors.New("spawner: open: no counters report")
 	}
 	return *rep.Report, rep.FloorKB, nil
 }

@@ -6,7 +6,7 @@ import (
 	"errors"
 	"runtime"
 
-	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // errNeedsLinux is what a spawner does elsewhere: forking from a pinned
@@ -26,8 +26,8 @@ type spawnerSys struct{}
 
 func (spawnerSys) local() bool { return true }
 
-func (spawnerSys) open() (counters.Report, int64, error) {
-	return counters.Report{}, 0, errNeedsLinux
+func (spawnerSys) open() (result.CounterReport, int64, error) {
+	return result.CounterReport{}, 0, errNeedsLinux
 }
 
 func (spawnerSys) exec(Job, <-chan struct{}) (Result, error) { return Result{}, errNeedsLinux }

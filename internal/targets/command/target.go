@@ -15,10 +15,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
-	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -60,7 +58,7 @@ type Target struct {
 	cfg                     Config
 	prog                    Program
 	setup, prepare, cleanup *Program
-	report                  counters.Report
+	report                  result.CounterReport
 	runs                    int // runs of the command so far, warm-ups included
 	cleanupErr              error
 }
@@ -107,17 +105,17 @@ func (t *Target) Name() string {
 
 // Info declares a run as the unit: a program's work per run is unknown,
 // so no floor or "impossible" check applies.
-func (t *Target) Info() report.Info {
+func (t *Target) Info() result.Info {
 	d := t.prog.Description()
 	if len(t.cfg.Params) > 0 {
 		d += " (" + paramList(t.cfg.Params) + ")"
 	}
-	return report.Info{Kind: report.KindProcess, Name: t.Name(), Description: d, Units: 0, Unit: "run"}
+	return result.Info{Kind: result.KindProcess, Name: t.Name(), Description: d, Units: 0, Unit: "run"}
 }
 
 // Counters says what every run counts and why the rest is not; known
 // after Open.
-func (t *Target) Counters() counters.Report { return t.report }
+func (t *Target) Counters() result.CounterReport { return t.report }
 
 // Check has nothing to judge: a program's code is not inspected.
 func (t *Target) Check() []finding.Finding { return nil }

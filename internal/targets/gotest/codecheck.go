@@ -9,7 +9,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/asm"
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // codeFindings reads the machine code of the benchmark function fn in the
@@ -25,11 +25,11 @@ import (
 func codeFindings(bin, fn string) []finding.Finding {
 	l, err := asm.InspectFile(bin, fn)
 	if err != nil {
-		return []finding.Finding{{Code: report.CodeAsmUnknown, Severity: finding.Info,
+		return []finding.Finding{{Code: result.CodeAsmUnknown, Severity: finding.Info,
 			Message: "could not read the machine code of the benchmark: " + err.Error()}}
 	}
 	s := l.Summary()
-	fs := []finding.Finding{{Code: report.CodeAsm, Severity: finding.Info, Message: s.Line}}
+	fs := []finding.Finding{{Code: result.CodeAsm, Severity: finding.Info, Message: s.Line}}
 	lines := forLines(l.Func)
 	loop, ok := benchLoop(l.Func, lines)
 	if !ok {
@@ -42,7 +42,7 @@ func codeFindings(bin, fn string) []finding.Finding {
 		// removed).
 		for _, in := range l.Func.Loops {
 			if in.Inner && in.Head > loop.Head && in.End <= loop.End && onlyCounts(in.Body) {
-				fs = append(fs, finding.Finding{Code: report.CodeEmptyLoop, Severity: finding.Error,
+				fs = append(fs, finding.Finding{Code: result.CodeEmptyLoop, Severity: finding.Error,
 					Message:  fmt.Sprintf("the loop at %#x inside the benchmark's loop only counts: its work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", in.Head),
 					Evidence: map[string]any{"func": fn, "loop": fmt.Sprintf("%#x", in.Head), "benchmark_loop": fmt.Sprintf("%#x", loop.Head)}})
 				break
@@ -56,15 +56,15 @@ func codeFindings(bin, fn string) []finding.Finding {
 	ev := map[string]any{"func": fn, "loop": fmt.Sprintf("%#x", loop.Head), "loads": w.loads, "stores": w.stores, "arith": w.arith}
 	switch {
 	case w.loads == 0 && w.stores == 0 && w.arith == 0:
-		fs = append(fs, finding.Finding{Code: report.CodeEmptyLoop, Severity: finding.Error,
+		fs = append(fs, finding.Finding{Code: result.CodeEmptyLoop, Severity: finding.Error,
 			Message:  fmt.Sprintf("the benchmark's loop at %#x only counts to b.N: the work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", loop.Head),
 			Evidence: ev})
 	case w.loads == 0 && w.arith == 0:
-		fs = append(fs, finding.Finding{Code: report.CodeFolded, Severity: finding.Error,
+		fs = append(fs, finding.Finding{Code: result.CodeFolded, Severity: finding.Error,
 			Message:  fmt.Sprintf("the benchmark's loop at %#x stores the same value every iteration and computes nothing: the result was computed before the loop or while compiling (constant inputs); read the inputs from variables", loop.Head),
 			Evidence: ev})
 	case w.loads == 0:
-		fs = append(fs, finding.Finding{Code: report.CodeNoLoadInLoop, Severity: finding.Warn,
+		fs = append(fs, finding.Finding{Code: result.CodeNoLoadInLoop, Severity: finding.Warn,
 			Message:  fmt.Sprintf("the benchmark's loop at %#x reads no memory and calls nothing: it computes on registers only, so its inputs may have been constants the compiler propagated", loop.Head),
 			Evidence: ev})
 	}

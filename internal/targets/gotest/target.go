@@ -7,10 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
-	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -51,15 +49,15 @@ func (t *Target) Iters() int64 { return t.N }
 
 // Info: a benchmark's unit of work is one iteration of its b.N loop, and
 // no loop iteration takes less than a compare and a branch: one cycle.
-func (t *Target) Info() report.Info {
-	return report.Info{Kind: report.KindBenchmark, Name: t.Display, Description: "go test benchmark " + t.Bin.Package.ImportPath + "." + t.Bench,
+func (t *Target) Info() result.Info {
+	return result.Info{Kind: result.KindBenchmark, Name: t.Display, Description: "go test benchmark " + t.Bin.Package.ImportPath + "." + t.Bench,
 		Units: 1, Unit: "loop iteration", FloorCycles: 1}
 }
 
 // Counters are what the helper reads in the test process: it uses the
 // standard library only, so no perf counters.
-func (t *Target) Counters() counters.Report {
-	rep := counters.Report{Opened: []string{counters.ThreadCPU, result.CounterRunDelay, result.CounterVoluntaryCS, result.CounterInvoluntaryCS, result.CounterMinorFaults}}
+func (t *Target) Counters() result.CounterReport {
+	rep := result.CounterReport{Opened: []string{result.CounterThreadCPU, result.CounterRunDelay, result.CounterVoluntaryCS, result.CounterInvoluntaryCS, result.CounterMinorFaults}}
 	for _, c := range []string{result.CounterTaskClock, result.CounterCycles, result.CounterInstructions, result.CounterMigrations} {
 		rep.SetUnavailable(c, "not read in a test binary (the helper added to it uses the standard library only)")
 	}
@@ -149,7 +147,7 @@ const (
 const CounterCallCPU = "call-cpu-ns"
 
 // onCPU returns the record's counters with the thread's CPU time under
-// counters.ThreadCPU only when it is the on-CPU time of the timed work:
+// result.CounterThreadCPU only when it is the on-CPU time of the timed work:
 // the helper reads it around the whole call, so a call that ran untimed
 // work (StopTimer, a setup before ResetTimer) counts that too, and a call
 // that blocked (a voluntary context switch: a channel, a sleep, waiting
@@ -158,7 +156,7 @@ const CounterCallCPU = "call-cpu-ns"
 // the report reads the time other tasks cost from run-delay-ns (for a call
 // with untimed work, the share of it that fell in the timed part).
 func onCPU(x Record) map[string]int64 {
-	v, ok := x.Counters[counters.ThreadCPU]
+	v, ok := x.Counters[result.CounterThreadCPU]
 	if !ok {
 		return x.Counters
 	}
@@ -170,7 +168,7 @@ func onCPU(x Record) map[string]int64 {
 	for k, val := range x.Counters {
 		c[k] = val
 	}
-	delete(c, counters.ThreadCPU)
+	delete(c, result.CounterThreadCPU)
 	c[CounterCallCPU] = v
 	if d, ok := c[result.CounterRunDelay]; ok && untimed > 0 && x.Wall > 0 {
 		// The run delay is of the whole call too: the timed part's share
@@ -204,16 +202,16 @@ func (t *Target) Close(end harness.End) harness.Totals {
 func (t *Target) Check() []finding.Finding {
 	var fs []finding.Finding
 	if t.Bin.Debug != "" {
-		fs = append(fs, finding.Finding{Code: report.CodeDebugBuild, Severity: finding.Error,
+		fs = append(fs, finding.Finding{Code: result.CodeDebugBuild, Severity: finding.Error,
 			Message:  "the test binary was built with " + t.Bin.Debug + ": it measures another program than the one that ships",
 			Evidence: map[string]any{"build": t.Bin.Debug}})
 	}
 	switch {
 	case t.parallel:
-		fs = append(fs, finding.Finding{Code: report.CodeNotPinned, Severity: finding.Warn,
+		fs = append(fs, finding.Finding{Code: result.CodeNotPinned, Severity: finding.Warn,
 			Message: "the benchmark runs b.RunParallel: its goroutines run on threads of their own, which cannot be pinned, so it was measured unpinned"})
 	case !t.pinned:
-		fs = append(fs, finding.Finding{Code: report.CodeNotPinned, Severity: finding.Warn,
+		fs = append(fs, finding.Finding{Code: result.CodeNotPinned, Severity: finding.Warn,
 			Message: "the benchmark's thread could not be pinned (sched_setaffinity failed in the test process)"})
 	}
 	if f, ok := setupInTimer(t.Calibration, t.N); ok {
@@ -262,7 +260,7 @@ func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
 		return finding.Finding{}, false
 	}
 	return finding.Finding{
-		Code: report.CodeSetupInTimer, Severity: finding.Warn,
+		Code: result.CodeSetupInTimer, Severity: finding.Warn,
 		Message: fmt.Sprintf("every call of the benchmark costs %s besides %s per op, %.0f%% of a sample: work outside the b.N loop is timed (a setup before the loop without b.ResetTimer), and the time per op depends on N",
 			units.Duration(a), units.Duration(b), 100*a/sample),
 		Evidence: map[string]any{"fixed_ns": a, "per_op_ns": b, "share": a / sample, "calls": len(xs)},

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/counters"
-	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -17,7 +15,7 @@ import (
 // from the run delay.
 func TestOnCPU(t *testing.T) {
 	c := func(cpu, vcs int64) map[string]int64 {
-		return map[string]int64{counters.ThreadCPU: cpu, result.CounterVoluntaryCS: vcs, result.CounterRunDelay: 10}
+		return map[string]int64{result.CounterThreadCPU: cpu, result.CounterVoluntaryCS: vcs, result.CounterRunDelay: 10}
 	}
 	tests := []struct {
 		name    string
@@ -32,12 +30,12 @@ func TestOnCPU(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := onCPU(tt.x)
-			_, has := got[counters.ThreadCPU]
+			_, has := got[result.CounterThreadCPU]
 			if has != tt.keepCPU {
 				t.Errorf("thread-cpu-ns kept %v, want %v: %v", has, tt.keepCPU, got)
 			}
-			if !tt.keepCPU && got[CounterCallCPU] != tt.x.Counters[counters.ThreadCPU] {
-				t.Errorf("call-cpu-ns %d, want %d", got[CounterCallCPU], tt.x.Counters[counters.ThreadCPU])
+			if !tt.keepCPU && got[CounterCallCPU] != tt.x.Counters[result.CounterThreadCPU] {
+				t.Errorf("call-cpu-ns %d, want %d", got[CounterCallCPU], tt.x.Counters[result.CounterThreadCPU])
 			}
 			if _, ok := tt.x.Counters[CounterCallCPU]; ok {
 				t.Error("the record's own counters were changed")
@@ -148,7 +146,7 @@ func TestSetupInTimer(t *testing.T) {
 		}
 		return calls
 	}
-	if f, ok := setupInTimer(ramp(2, 5e6, nil), 5_000_000); !ok || f.Code != report.CodeSetupInTimer {
+	if f, ok := setupInTimer(ramp(2, 5e6, nil), 5_000_000); !ok || f.Code != result.CodeSetupInTimer {
 		t.Errorf("a 5 ms setup in every call: %v %v", f, ok)
 	}
 	if f, ok := setupInTimer(ramp(2, 0, map[int64]float64{1_000_000: 2e6}), 5_000_000); ok {

@@ -26,7 +26,7 @@ type Options struct {
 	// OpenCounters, when not nil, is called on the pinned thread in Open;
 	// the source is read before and after every sample, and the report
 	// says what it counts (counters.Open).
-	OpenCounters func() (counters.Source, counters.Report)
+	OpenCounters func() (counters.Source, result.CounterReport)
 	// MemoryBudget is how many bytes this process may use (its cgroup
 	// limit, or the RAM; machine.MemoryBudget), 0 when unknown. With the
 	// collector off the heap is kept well inside it (see HeapGrowth and
@@ -61,7 +61,7 @@ type Target struct {
 	w        Workload
 	opts     Options
 	counters counters.Source
-	report   counters.Report
+	report   result.CounterReport
 	// restoreGC puts the collector back as Open found it.
 	restoreGC func()
 	// iters is the iteration count of the samples, for measuring
@@ -83,9 +83,9 @@ func New(w Workload, opts Options) *Target {
 func (t *Target) Name() string { return t.w.Name }
 
 // Info is what the workload declares of itself.
-func (t *Target) Info() report.Info {
+func (t *Target) Info() result.Info {
 	w := t.w
-	return report.Info{Name: w.Name, Description: w.Description, Units: w.Units, Unit: w.Unit,
+	return result.Info{Name: w.Name, Description: w.Description, Units: w.Units, Unit: w.Unit,
 		FloorCycles: w.FloorCycles, ReadsMemory: w.ReadsMemory}
 }
 
@@ -118,7 +118,7 @@ func (t *Target) Open() error {
 
 // Counters says which counters Open opened and why the others could not
 // be; empty before Open.
-func (t *Target) Counters() counters.Report { return t.report }
+func (t *Target) Counters() result.CounterReport { return t.report }
 
 // Check reads the machine code of the loop and judges it (see
 // report.CodeFindings). A closure is found from its function value like a

@@ -8,6 +8,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
@@ -70,7 +71,7 @@ func TestNoLoopFails(t *testing.T) {
 }
 
 func TestAllocsExcludeTheCounterReads(t *testing.T) {
-	iopts := inproc.Options{OpenCounters: func() (counters.Source, counters.Report) { return allocatingCounters{}, counters.Report{} }}
+	iopts := inproc.Options{OpenCounters: func() (counters.Source, result.CounterReport) { return allocatingCounters{}, result.CounterReport{} }}
 	o := run(t, inproc.Workload{Name: "test/add", Loop: addLoop}, quickOptions(), iopts)
 	if !o.Totals.AllocsMeasured || o.Totals.AllocsPerOp != 0 {
 		t.Errorf("totals %+v for a loop that allocates nothing, want allocs measured and 0", o.Totals)

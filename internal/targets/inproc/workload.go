@@ -13,7 +13,7 @@ type Workload struct {
 	Unit string
 	// FloorCycles is the least time in cycles one unit could take on the
 	// best core there is; a median below Units*FloorCycles cycles means the
-	// work did not run. Zero means report.DefaultFloorCycles.
+	// work did not run. Zero means result.DefaultFloorCycles.
 	FloorCycles float64
 	// ReadsMemory says the work reads its input from memory, so a measured
 	// loop without a load has lost its work.

@@ -1,4 +1,4 @@
-package compare
+package result
 
 import (
 	"encoding/json"
@@ -8,8 +8,10 @@ import (
 )
 
 func TestPairJSONWritesUnknownAsNull(t *testing.T) {
-	p := Paired([]float64{1, 2}, []float64{1, 2}, 0.02) // too few rounds: NaN statistics
-	p.SetNames("a", "b")
+	nan := math.NaN()
+	p := Pair{Base: "a", Candidate: "b", Paired: true, Ratio: nan, CILow: nan, CIHigh: nan, Confidence: nan,
+		P: nan, AdjustedP: nan, BaseMedian: 1.5, CandidateMedian: 1.5, N: 2, Verdict: NotComparable,
+		Reason: "too few rounds"} // too few rounds: NaN statistics
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatalf("marshal a pair with too few rounds: %v", err)
@@ -27,9 +29,9 @@ func TestPairJSONWritesUnknownAsNull(t *testing.T) {
 }
 
 func TestPairJSONRoundTrip(t *testing.T) {
-	base := []float64{100, 101, 99, 100, 102, 100, 101, 99}
-	p := Paired(base, []float64{50, 51, 49, 50, 51, 50, 50, 49}, 0.02)
-	p.SetNames("a", "b")
+	p := Pair{Base: "a", Candidate: "b", Paired: true, Basis: BasisCycles, BaseMedian: 100, CandidateMedian: 50,
+		Ratio: 0.5, CILow: 0.49, CIHigh: 0.51, Confidence: 0.9922, P: 0.0078, AdjustedP: 0.0078, Comparisons: 1,
+		Alpha: 0.05, N: 8, BaseN: 8, CandidateN: 8, Threshold: 0.02, Verdict: Faster, Sentence: "b vs a: faster"}
 	b, err := json.Marshal(p)
 	if err != nil {
 		t.Fatal(err)

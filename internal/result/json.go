@@ -1,14 +1,14 @@
-package report
+package result
 
 import (
 	"encoding/json"
 	"io"
 )
 
-// writeJSON writes r as indented JSON, the format `benchy report` reads.
+// Encode writes r as indented JSON, the format `benchy report` reads.
 // Go writes floats in the shortest form that reads back to the same
 // value, so statistics recompute exactly from the file.
-func writeJSON(w io.Writer, r *Result) error {
+func Encode(w io.Writer, r *Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

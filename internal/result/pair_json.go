@@ -1,4 +1,4 @@
-package compare
+package result
 
 import (
 	"encoding/json"

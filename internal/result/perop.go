@@ -1,10 +1,4 @@
-package report
-
-import (
-	"github.com/benchy-dev/benchy/internal/compare"
-	"github.com/benchy-dev/benchy/internal/counters"
-	"github.com/benchy-dev/benchy/internal/result"
-)
+package result
 
 // OnCPUNs is the time the measured thread (or child) was on the CPU
 // during s: perf's task-clock, else the thread's own CPU clock, else the
@@ -12,14 +6,14 @@ import (
 // where the thread's CPU time also counts work that was not timed, or
 // waits that are the work's own: a Go benchmark that stops its timer or
 // blocks); false when the sample has none of them.
-func OnCPUNs(s result.Sample) (int64, bool) {
-	if v, ok := s.Counters[result.CounterTaskClock]; ok {
+func OnCPUNs(s Sample) (int64, bool) {
+	if v, ok := s.Counters[CounterTaskClock]; ok {
 		return v, true
 	}
-	if v, ok := s.Counters[counters.ThreadCPU]; ok {
+	if v, ok := s.Counters[CounterThreadCPU]; ok {
 		return v, true
 	}
-	if d, ok := s.Counters[result.CounterRunDelay]; ok {
+	if d, ok := s.Counters[CounterRunDelay]; ok {
 		return max(0, s.Ns-d), true
 	}
 	return 0, false
@@ -29,7 +23,7 @@ func OnCPUNs(s result.Sample) (int64, bool) {
 // (wall - on-CPU)/wall, clamped to [0, 1]: another task (or the host) had
 // the CPU for that long. The counters are read just outside the timed
 // region, so an undisturbed sample reads a hair below 0, and 0 here.
-func OffCPUShare(s result.Sample) (float64, bool) {
+func OffCPUShare(s Sample) (float64, bool) {
 	on, ok := OnCPUNs(s)
 	if !ok || s.Ns <= 0 {
 		return 0, false
@@ -37,9 +31,9 @@ func OffCPUShare(s result.Sample) (float64, bool) {
 	return min(1, max(0, float64(s.Ns-on)/float64(s.Ns))), true
 }
 
-// offCPUShares is OffCPUShare of every sample with iterations; false when
+// OffCPUShares is OffCPUShare of every sample with iterations; false when
 // any of them has no on-CPU time (then the shares are not used at all).
-func offCPUShares(e Experiment) ([]float64, bool) {
+func OffCPUShares(e Experiment) ([]float64, bool) {
 	var out []float64
 	for _, s := range e.Samples {
 		if s.Iters <= 0 {
@@ -81,14 +75,14 @@ func (e Experiment) ClockHz() float64 {
 }
 
 // PerOp is the per-op value of every sample with iterations on the given
-// basis (compare.Basis*): wall ns, on-CPU ns, or either in cycles at the
+// basis (Basis*): wall ns, on-CPU ns, or either in cycles at the
 // clock measured around the experiment. false when the experiment lacks
 // what the basis needs.
 func PerOp(e Experiment, basis string) ([]float64, bool) {
 	var xs []float64
 	ok := true
 	switch basis {
-	case compare.BasisWall, compare.BasisCycles:
+	case BasisWall, BasisCycles:
 		xs = NsPerOp(e.Samples)
 	default:
 		xs, ok = OnCPUPerOp(e)
@@ -96,7 +90,7 @@ func PerOp(e Experiment, basis string) ([]float64, bool) {
 	if !ok {
 		return nil, false
 	}
-	if basis == compare.BasisCycles || basis == compare.BasisOnCPUCycles {
+	if basis == BasisCycles || basis == BasisOnCPUCycles {
 		hz := e.ClockHz()
 		if hz <= 0 {
 			return nil, false
@@ -106,4 +100,16 @@ func PerOp(e Experiment, basis string) ([]float64, bool) {
 		}
 	}
 	return xs, true
+}
+
+// NsPerOp returns the ns/op of every sample that has iterations, in
+// sample order.
+func NsPerOp(samples []Sample) []float64 {
+	xs := make([]float64, 0, len(samples))
+	for _, s := range samples {
+		if s.Iters > 0 {
+			xs = append(xs, s.NsPerOp())
+		}
+	}
+	return xs
 }

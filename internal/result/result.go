@@ -1,16 +1,13 @@
 // Package report turns raw samples into statistics, findings and verdicts,
 // and writes results as text, JSON, CSV or Go benchmark format. It knows
 // nothing of pinning or of how samples were taken.
-package report
+package result
 
 import (
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/compare"
-	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
-	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // SchemaVersion is the version of the JSON result format. It grows when a
@@ -62,7 +59,7 @@ type Result struct {
 	MaxFreqSource string  `json:"max_freq_source,omitempty"`
 	// Counters says which per-sample counters were read and why the
 	// others could not be.
-	Counters counters.Report `json:"counters"`
+	Counters CounterReport `json:"counters"`
 
 	Before *machine.Snapshot `json:"machine_before,omitempty"`
 	After  *machine.Snapshot `json:"machine_after,omitempty"`
@@ -92,7 +89,7 @@ type Result struct {
 
 	// Comparison holds, for an interleaved run (Settings.Compare), every
 	// candidate judged against the baseline; derived by Analyze.
-	Comparison []compare.Pair `json:"comparison,omitempty"`
+	Comparison []Pair `json:"comparison,omitempty"`
 
 	// Summary counts the verdicts, for scripts; derived by Analyze.
 	Summary *Counts `json:"summary,omitempty"`
@@ -174,7 +171,7 @@ func NewExperiment(info Info) Experiment {
 	return Experiment{
 		Kind: info.Kind, Name: info.Name, Description: info.Description, Units: info.Units, Unit: info.Unit,
 		FloorCycles: Floor(info.FloorCycles), ReadsMemory: info.ReadsMemory,
-		Samples: []result.Sample{},
+		Samples: []Sample{},
 	}
 }
 
@@ -203,9 +200,9 @@ type Experiment struct {
 	// thread shares the core.
 	Reference *Reference `json:"reference,omitempty"`
 
-	Iters   int64           `json:"iters_per_sample"`
-	Samples []result.Sample `json:"samples"`
-	GC      GCStats         `json:"gc"`
+	Iters   int64    `json:"iters_per_sample"`
+	Samples []Sample `json:"samples"`
+	GC      GCStats  `json:"gc"`
 
 	// Stats, Findings and Verdict are derived from the fields above (and the
 	// run's clock and machine); `benchy report` recomputes them.
@@ -244,8 +241,8 @@ type Stats struct {
 	MAD    float64 `json:"mad"`
 }
 
-// experiment is r's experiment named name, or nil.
-func experiment(r *Result, name string) *Experiment {
+// Find is r's experiment named name, or nil.
+func (r *Result) Find(name string) *Experiment {
 	for i := range r.Experiments {
 		if r.Experiments[i].Name == name {
 			return &r.Experiments[i]

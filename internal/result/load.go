@@ -1,4 +1,4 @@
-package report
+package result
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"os"
 	"reflect"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // Load reads the benchy result in the JSON file at path: a regular file,
@@ -23,8 +25,8 @@ func Load(path string) (*Result, error) {
 	switch {
 	case fi.IsDir():
 		return nil, fmt.Errorf("%s: is a directory, not a result file", path)
-	case fi.Mode().IsRegular() && fi.Size() > maxResultBytes:
-		return nil, fmt.Errorf("%s: %d bytes, larger than any benchy result (%d): not a result file", path, fi.Size(), maxResultBytes)
+	case fi.Mode().IsRegular() && fi.Size() > MaxFileBytes:
+		return nil, fmt.Errorf("%s: %d bytes, larger than any benchy result (%d): not a result file", path, fi.Size(), MaxFileBytes)
 	case !fi.Mode().IsRegular() && fi.Mode()&os.ModeNamedPipe == 0:
 		return nil, fmt.Errorf("%s: a device, not a result file (a regular file or a pipe)", path)
 	}
@@ -40,9 +42,9 @@ func Load(path string) (*Result, error) {
 	return r, nil
 }
 
-// maxResultBytes bounds what Decode reads: 100000 samples of a dozen
+// MaxFileBytes bounds what Decode reads: 100000 samples of a dozen
 // experiments with counters stay far below it.
-const maxResultBytes = 1 << 30
+const MaxFileBytes = 1 << 30
 
 // Decode reads a JSON result written by `benchy run`. Its errors are one
 // line and say what is wrong: not JSON, truncated, not a benchy result,
@@ -54,8 +56,8 @@ func Decode(rd io.Reader) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxResultBytes {
-		return nil, fmt.Errorf("larger than %d bytes: not a benchy result", maxResultBytes)
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("larger than %d bytes: not a benchy result", MaxFileBytes)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("empty: not a benchy result")
@@ -102,7 +104,7 @@ func Decode(rd io.Reader) (*Result, error) {
 		if errors.As(err, &te) {
 			return nil, fmt.Errorf("not a valid benchy result: field %s holds a JSON %s, want %v", te.Field, te.Value, te.Type)
 		}
-		return nil, fmt.Errorf("not a valid benchy result: %v", oneLine(err.Error()))
+		return nil, fmt.Errorf("not a valid benchy result: %v", units.OneLine(err.Error()))
 	}
 	if err := checkSamples(&r); err != nil {
 		return nil, fmt.Errorf("not a valid benchy result: %w", err)
@@ -114,7 +116,7 @@ func Decode(rd io.Reader) (*Result, error) {
 	return &r, nil
 }
 
-// readAll reads rd whole, up to maxResultBytes+1 bytes. When rd knows its
+// readAll reads rd whole, up to MaxFileBytes+1 bytes. When rd knows its
 // size (a file, a bytes or strings reader) the buffer is made that large
 // at once: io.ReadAll's doubling would allocate twice the file.
 func readAll(rd io.Reader) ([]byte, error) {
@@ -128,8 +130,8 @@ func readAll(rd io.Reader) ([]byte, error) {
 		size = int64(x.Len())
 	}
 	var b bytes.Buffer
-	b.Grow(int(min(max(size, 0), maxResultBytes)) + bytes.MinRead)
-	_, err := b.ReadFrom(io.LimitReader(rd, maxResultBytes+1))
+	b.Grow(int(min(max(size, 0), MaxFileBytes)) + bytes.MinRead)
+	_, err := b.ReadFrom(io.LimitReader(rd, MaxFileBytes+1))
 	return b.Bytes(), err
 }
 
@@ -210,8 +212,4 @@ func checkProbes(e Experiment) error {
 		return fmt.Errorf("reference %v ns before, %v after: each must be above 0 and at most %g", r.BeforeNs, r.AfterNs, maxRefNs)
 	}
 	return nil
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -1,0 +1,94 @@
+package result
+
+// Verdicts of a comparison.
+const (
+	Faster        = "faster"
+	Slower        = "slower"
+	NoDifference  = "no difference detected"
+	NotComparable = "not comparable"
+	// Inconclusive: the numbers may show a difference, but what happened
+	// to the machine while measuring could have made it; nothing is
+	// claimed (see MarkInconclusive).
+	Inconclusive = "inconclusive"
+)
+
+// Bases of a comparison: what was compared per op.
+const (
+	BasisWall        = ""              // wall time, the default
+	BasisCycles      = "cycles"        // wall time at the clock measured around each experiment
+	BasisOnCPU       = "on-CPU time"   // the time the measured thread was on the CPU
+	BasisOnCPUCycles = "on-CPU cycles" // on-CPU time at the measured clock
+)
+
+// Pair is the comparison of a candidate with a base. Times are ns/op.
+type Pair struct {
+	Base      string `json:"base"`
+	Candidate string `json:"candidate"`
+	// Paired is true for interleaved rounds (Paired), false for two
+	// separate runs (Unpaired, Runs).
+	Paired bool `json:"paired"`
+	// Basis is what was compared per op when it is not wall time: cycles,
+	// on-CPU time or on-CPU cycles (the Basis* constants).
+	Basis string `json:"basis,omitempty"`
+	// BaseRuns and CandidateRuns count the independent runs (or processes)
+	// of each side when the run was the unit of the comparison.
+	BaseRuns      int `json:"base_runs,omitempty"`
+	CandidateRuns int `json:"candidate_runs,omitempty"`
+	// Busy, when not empty, says what interfered with the measurement of a
+	// side that a claimed difference is larger than, and BusyBound how
+	// much it could have distorted (see Despite).
+	Busy      string  `json:"busy,omitempty"`
+	BusyBound float64 `json:"busy_bound,omitempty"`
+	// Detectable is, for separate runs with one run on a side, the least
+	// relative change run-to-run variation lets one run per side tell
+	// (RunNoise); 0 otherwise.
+	Detectable float64 `json:"detectable,omitempty"`
+
+	BaseMedian      float64 `json:"base_median_ns"`
+	CandidateMedian float64 `json:"candidate_median_ns"`
+	// Ratio is candidate/base: below 1 the candidate is faster. For
+	// paired rounds it is the median of the per-round ratios (the
+	// estimate its interval belongs to), for separate runs the ratio of
+	// the medians.
+	Ratio float64 `json:"ratio"`
+	// CILow and CIHigh bound the 95% confidence interval of Ratio;
+	// Confidence is its actual coverage (order-statistic intervals cover
+	// at least 95%, usually a little more).
+	CILow      float64 `json:"ci_low"`
+	CIHigh     float64 `json:"ci_high"`
+	Confidence float64 `json:"confidence"`
+
+	// P is the two-sided p-value of the comparison's test (see the
+	// package doc); AdjustedP is P after the
+	// Holm-Bonferroni correction over Comparisons comparisons (= P when
+	// there is one). Alpha is the level AdjustedP is held to.
+	P           float64 `json:"p"`
+	AdjustedP   float64 `json:"adjusted_p"`
+	Comparisons int     `json:"comparisons"`
+	Alpha       float64 `json:"alpha"`
+
+	// N is the number of rounds (paired) or the smaller sample (separate
+	// runs); BaseN and CandidateN are the sample counts of each side.
+	N          int `json:"n"`
+	BaseN      int `json:"base_n"`
+	CandidateN int `json:"candidate_n"`
+
+	// Threshold is the smallest relative change claimed (0.02 = 2%).
+	Threshold float64 `json:"threshold"`
+	Verdict   string  `json:"verdict"`
+	// Reason says why no difference is claimed, or why the two are not
+	// comparable; empty for faster and slower.
+	Reason string `json:"reason,omitempty"`
+	// Sentence is the verdict in words a person reads at once.
+	Sentence string `json:"sentence"`
+}
+
+// Change is the relative change of time per op, candidate/base - 1:
+// -0.25 is 25% less time, +0.10 is 10% more.
+func (p Pair) Change() float64 { return p.Ratio - 1 }
+
+// Judged reports whether the pair has a verdict a gate can rely on:
+// faster, slower or no difference detected.
+func (p Pair) Judged() bool {
+	return p.Verdict == Faster || p.Verdict == Slower || p.Verdict == NoDifference
+}
