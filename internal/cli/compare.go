@@ -14,8 +14,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/compare"
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/resultdiff"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -249,7 +250,7 @@ func loadForCompare(path string) (*result.Result, error) {
 	if len(r.Experiments) == 0 {
 		return nil, Usagef("%s: the result holds no experiment", path)
 	}
-	report.Analyze(r)
+	analyze.Analyze(r)
 	return r, nil
 }
 
@@ -383,7 +384,7 @@ func writeCompareText(w io.Writer, c comparison) error {
 	var b strings.Builder
 	b.WriteString(sidesText("old", c.Old) + sidesText("new", c.New) + "\n")
 	if len(c.Differences) == 0 {
-		b.WriteString(report.Wrap("machine: no difference in host, CPU model, kernel, Go, benchy, governor, turbo, frequency limits, core type, clock, load, GOMAXPROCS, pinned CPU or settings", textWidth, "  ") + "\n\n")
+		b.WriteString(render.Wrap("machine: no difference in host, CPU model, kernel, Go, benchy, governor, turbo, frequency limits, core type, clock, load, GOMAXPROCS, pinned CPU or settings", textWidth, "  ") + "\n\n")
 	} else {
 		b.WriteString("machine differences that can explain a change (read them before the numbers):\n")
 		rows := make([][]string, len(c.Differences))
@@ -412,14 +413,14 @@ func writeCompareText(w io.Writer, c comparison) error {
 	}
 	b.WriteByte('\n')
 	for _, r := range c.Rows {
-		fmt.Fprintf(&b, "%s\n", report.Wrap(r.Sentence, textWidth, "  "))
+		fmt.Fprintf(&b, "%s\n", render.Wrap(r.Sentence, textWidth, "  "))
 		if r.Caution != "" {
-			fmt.Fprintf(&b, "  %s\n", report.Wrap("caution: "+r.Caution, textWidth-2, "    "))
+			fmt.Fprintf(&b, "  %s\n", render.Wrap("caution: "+r.Caution, textWidth-2, "    "))
 		}
 	}
-	fmt.Fprintf(&b, "\n%s\n", report.Wrap("method: "+c.Method, textWidth, "  "))
+	fmt.Fprintf(&b, "\n%s\n", render.Wrap("method: "+c.Method, textWidth, "  "))
 	if g := c.gateLine(); g != "" {
-		fmt.Fprintf(&b, "%s\n", report.Wrap(g, textWidth, "  "))
+		fmt.Fprintf(&b, "%s\n", render.Wrap(g, textWidth, "  "))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -459,13 +460,13 @@ func writeLeftTable(b *strings.Builder, rows [][]string) {
 // method and the gate.
 func writeCompareMarkdown(w io.Writer, c comparison) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### benchy compare: `%s` → `%s`\n\n", report.MarkdownCode(files(c.Old)), report.MarkdownCode(files(c.New)))
+	fmt.Fprintf(&b, "### benchy compare: `%s` → `%s`\n\n", render.MarkdownCode(files(c.Old)), render.MarkdownCode(files(c.New)))
 	if len(c.Differences) == 0 {
 		b.WriteString("Same machine and settings in both runs.\n\n")
 	} else {
 		b.WriteString("> [!WARNING]\n> **Machine differences** that can explain a change:\n")
 		for _, d := range c.Differences {
-			fmt.Fprintf(&b, "> - %s: `%s` → `%s`\n", report.MarkdownCell(d.What), report.MarkdownCode(d.Old), report.MarkdownCode(d.New))
+			fmt.Fprintf(&b, "> - %s: `%s` → `%s`\n", render.MarkdownCell(d.What), render.MarkdownCode(d.Old), render.MarkdownCode(d.New))
 		}
 		b.WriteByte('\n')
 	}
@@ -476,7 +477,7 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 		if r.Verdict == result.Faster || r.Verdict == result.Slower {
 			cs[5] = "**" + cs[5] + "**"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s |\n", report.MarkdownCode(r.Name), strings.Join(mdCells(cs), " | "))
+		fmt.Fprintf(&b, "| `%s` | %s |\n", render.MarkdownCode(r.Name), strings.Join(mdCells(cs), " | "))
 	}
 	if c.Geomean.N > 0 {
 		fmt.Fprintf(&b, "| geomean | %s |\n", strings.Join(mdCells(geomeanCells(c.Geomean)), " | "))
@@ -484,10 +485,10 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 	var notes []string
 	for _, r := range c.Rows {
 		if r.Verdict == result.NotComparable || r.Verdict == result.Inconclusive {
-			notes = append(notes, fmt.Sprintf("- `%s` %s: %s\n", report.MarkdownCode(r.Name), r.Verdict, report.MarkdownCell(r.Reason)))
+			notes = append(notes, fmt.Sprintf("- `%s` %s: %s\n", render.MarkdownCode(r.Name), r.Verdict, render.MarkdownCell(r.Reason)))
 		}
 		if r.Caution != "" {
-			notes = append(notes, fmt.Sprintf("- `%s` caution: %s\n", report.MarkdownCode(r.Name), report.MarkdownCell(r.Caution)))
+			notes = append(notes, fmt.Sprintf("- `%s` caution: %s\n", render.MarkdownCode(r.Name), render.MarkdownCell(r.Caution)))
 		}
 	}
 	if len(c.OnlyOld) > 0 {
@@ -499,9 +500,9 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 	if len(notes) > 0 {
 		b.WriteString("\n" + strings.Join(notes, ""))
 	}
-	fmt.Fprintf(&b, "\n<sub>%s</sub>\n", report.MarkdownCell(c.Method))
+	fmt.Fprintf(&b, "\n<sub>%s</sub>\n", render.MarkdownCell(c.Method))
 	if g := c.gateLine(); g != "" {
-		fmt.Fprintf(&b, "\n**%s**\n", report.MarkdownCell(g))
+		fmt.Fprintf(&b, "\n**%s**\n", render.MarkdownCell(g))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -510,7 +511,7 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 func mdCells(cs []string) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
-		out[i] = report.MarkdownCell(c)
+		out[i] = render.MarkdownCell(c)
 	}
 	return out
 }
@@ -518,7 +519,7 @@ func mdCells(cs []string) []string {
 func mdList(xs []string) string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
-		out[i] = "`" + report.MarkdownCode(x) + "`"
+		out[i] = "`" + render.MarkdownCode(x) + "`"
 	}
 	return strings.Join(out, ", ")
 }

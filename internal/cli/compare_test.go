@@ -17,7 +17,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/resultdiff"
 )
@@ -118,7 +118,7 @@ func compareVariants(t *testing.T) map[string]*result.Result {
 func TestCompareFixtures(t *testing.T) {
 	for name, r := range compareVariants(t) {
 		var b bytes.Buffer
-		if err := report.Write(&b, r, "json"); err != nil {
+		if err := render.Write(&b, r, "json"); err != nil {
 			t.Fatal(err)
 		}
 		checkGolden(t, compareFile(name), b.Bytes())
@@ -226,7 +226,7 @@ func writeRuns(t *testing.T, dir, prefix string, shifts []float64, slow string, 
 		}
 		path := filepath.Join(dir, fmt.Sprintf("%s%d.json", prefix, i))
 		var b bytes.Buffer
-		if err := report.Write(&b, r, "json"); err != nil {
+		if err := render.Write(&b, r, "json"); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
@@ -271,7 +271,7 @@ func TestCompareGateCannotJudge(t *testing.T) {
 		edit(r)
 		path := filepath.Join(dir, name)
 		var b bytes.Buffer
-		if err := report.Write(&b, r, "json"); err != nil {
+		if err := render.Write(&b, r, "json"); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {

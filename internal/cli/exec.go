@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/benchy-dev/benchy/internal/pipeline"
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/command"
 )
@@ -45,7 +45,7 @@ type execOptions struct {
 }
 
 // execFormats: the result formats of exec.
-var execFormats = report.Formats
+var execFormats = render.Formats
 
 // Default runs, as hyperfine's: at least 10, and at least 3 s of them.
 const (

@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/benchy-dev/benchy/internal/pipeline"
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/resultdiff"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
@@ -126,7 +126,7 @@ for both: the output is benchy compare's.`,
 	f.StringVar(&opts.Threshold, "threshold", "2%", "with --against: smallest change claimed (`PCT`)")
 	f.StringVar(&opts.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
 	f.DurationVar(&opts.Window, "window", time.Second, "busy window of the machine header, at most 60s")
-	opts.outputOptions.bind(f, report.Formats, true)
+	opts.outputOptions.bind(f, render.Formats, true)
 	return cmd
 }
 
@@ -408,13 +408,13 @@ func splitSides(r *result.Result) (old, cur *result.Result) {
 func (o *gotestOptions) writeAgainst(r *result.Result, wt *gotest.Worktree, stdout io.Writer, w *watcher) error {
 	if o.samples != nil {
 		// Both sides' samples, "old NAME" and "new NAME", as the page shows them.
-		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "csv") }); err != nil {
+		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return render.Write(w, r, "csv") }); err != nil {
 			return &ExitError{Code: ExitFailed, Msg: err.Error()}
 		}
 	}
 	if o.html != nil {
 		// The page shows both sides' samples, "old NAME" and "new NAME".
-		if err := writeFile(o.html, o.HTML, func(w io.Writer) error { return report.Write(w, r, "html") }, o.g.Stderr); err != nil {
+		if err := writeFile(o.html, o.HTML, func(w io.Writer) error { return render.Write(w, r, "html") }, o.g.Stderr); err != nil {
 			return &ExitError{Code: ExitFailed, Msg: err.Error()}
 		}
 	}

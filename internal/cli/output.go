@@ -12,9 +12,10 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/outfile"
 	"github.com/benchy-dev/benchy/internal/pipeline"
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -138,17 +139,17 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error {
 	var errs []string
 	if o.samples != nil {
-		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return report.Write(w, r, "csv") }); err != nil {
+		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return render.Write(w, r, "csv") }); err != nil {
 			errs = append(errs, err.Error())
 		}
 	}
 	if o.html != nil {
-		if err := writeFile(o.html, o.HTML, func(w io.Writer) error { return report.Write(w, r, "html") }, stderr); err != nil {
+		if err := writeFile(o.html, o.HTML, func(w io.Writer) error { return render.Write(w, r, "html") }, stderr); err != nil {
 			errs = append(errs, err.Error())
 		}
 	}
-	ropts := report.Options{Verbose: o.Verbose, Width: o.width, ASCII: o.ASCII || !utf8Locale()}
-	render := func(w io.Writer) error { return report.WriteWith(w, r, o.Format, ropts) }
+	ropts := render.Options{Verbose: o.Verbose, Width: o.width, ASCII: o.ASCII || !utf8Locale()}
+	render := func(w io.Writer) error { return render.WriteWith(w, r, o.Format, ropts) }
 	switch {
 	case o.out != nil:
 		if err := writeFile(o.out, o.Out, render, stderr); err != nil {
@@ -160,7 +161,7 @@ func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error 
 		}
 	}
 	if o.out != nil || o.Format != "text" {
-		fmt.Fprintf(stderr, "benchy: summary: %s\n", report.Summary(r))
+		fmt.Fprintf(stderr, "benchy: summary: %s\n", analyze.Summary(r))
 	}
 	if len(errs) > 0 {
 		return &ExitError{Code: ExitFailed, Msg: strings.Join(errs, "; ")}

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -73,7 +73,7 @@ func runProcesses(o *runOptions, stdout io.Writer, w *watcher) error {
 	}
 	r := mergeProcesses(results)
 	r.Command = o.g.Args
-	report.Analyze(r)
+	analyze.Analyze(r)
 	if err := o.write(r, stdout, o.g.Stderr); err != nil {
 		return err
 	}

@@ -9,8 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -53,7 +54,7 @@ With --strict it exits 3 when an experiment is not believable;
 			return reportRun(opts, g.Stdout, g.Stderr)
 		},
 	}
-	opts.outputOptions.bind(cmd.Flags(), report.Formats, false)
+	opts.outputOptions.bind(cmd.Flags(), render.Formats, false)
 	return cmd
 }
 
@@ -67,7 +68,7 @@ func reportRun(opts *reportOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return Usagef("%v", err) // Load names the file
 	}
-	report.Analyze(r)
+	analyze.Analyze(r)
 	if err := opts.write(r, stdout, stderr); err != nil {
 		return err
 	}
@@ -82,7 +83,7 @@ func strictError(r *result.Result, level string) error {
 	if !ok {
 		return nil
 	}
-	names := report.StrictFailures(r, sev)
+	names := analyze.StrictFailures(r, sev)
 	if len(names) == 0 {
 		return nil
 	}

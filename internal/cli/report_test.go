@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -53,7 +53,7 @@ func writeSubset(t *testing.T, names ...string) string {
 	r.Experiments = keep
 	path := filepath.Join(t.TempDir(), "subset.json")
 	var b bytes.Buffer
-	if err := report.Write(&b, r, "json"); err != nil {
+	if err := render.Write(&b, r, "json"); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {

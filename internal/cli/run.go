@@ -14,7 +14,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/pipeline"
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -120,7 +120,7 @@ everything behind the verdicts.`,
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
 	opts.precisionOptions.bind(f)
 	intFlag(f, &opts.Processes, "processes", 1, "run benchy `K` times, one after another, and merge the samples (each process its own heap and layout)")
-	opts.outputOptions.bind(f, report.Formats, true)
+	opts.outputOptions.bind(f, render.Formats, true)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
 	f.StringVar(&opts.Threshold, "threshold", "2%", "with --compare: smallest change claimed as a difference (`PCT`)")
 	return cmd

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/report"
+	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -52,7 +52,7 @@ func TestSeriesHogHalfway(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := r.Experiments[0]
-	ser := report.ClassifySeries(e)
+	ser := analyze.ClassifySeries(e)
 	var codes []string
 	for _, f := range e.Findings {
 		codes = append(codes, f.Code)
@@ -83,7 +83,7 @@ func TestSeriesConcat(t *testing.T) {
 		t.Fatalf("%d experiments, want concat/quadratic and concat/builder", len(r.Experiments))
 	}
 	for _, e := range r.Experiments {
-		ser := report.ClassifySeries(e)
+		ser := analyze.ClassifySeries(e)
 		if !ser.Judged() {
 			t.Errorf("%s: %d samples not classified: %s", e.Name, len(e.Samples), ser.Reason)
 			continue

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -22,7 +23,7 @@ const factorFrom = 1.5
 //	new sum/sink is 12.3% slower than old sum/sink (95% CI +10.1% to +14.0%, p<0.001, 31+31 samples)
 //	sum/sink vs sum/sink: no difference detected (ratio 1.01, 95% CI 0.98-1.03, p=0.41, 31 rounds)
 func sentence(p result.Pair) string {
-	base, cand := orDefault(p.Base, "base"), orDefault(p.Candidate, "candidate")
+	base, cand := cmp.Or(p.Base, "base"), cmp.Or(p.Candidate, "candidate")
 	switch p.Verdict {
 	case result.NotComparable:
 		return fmt.Sprintf("%s vs %s: not comparable (%s)", cand, base, p.Reason)
@@ -148,10 +149,3 @@ func FmtP(p float64) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
-func orDefault(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}

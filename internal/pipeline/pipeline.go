@@ -14,12 +14,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/cpulock"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
-	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -237,7 +237,7 @@ func Run(plan Plan, ts []Target) (*result.Result, error) {
 	if plan.Annotate != nil {
 		plan.Annotate(r)
 	}
-	report.Analyze(r)
+	analyze.Analyze(r)
 	return r, nil
 }
 
@@ -314,7 +314,7 @@ func pickCPU(s *machine.Snapshot, plan Plan) (int, string, error) {
 }
 
 // experimentOf turns a harness outcome into the result's raw record; the
-// derived parts are filled by report.Analyze.
+// derived parts are filled by analyze.Analyze.
 func experimentOf(info result.Info, o harness.Outcome) result.Experiment {
 	e := result.NewExperiment(info)
 	e.Iters = o.Iters

@@ -204,11 +204,20 @@ type Experiment struct {
 	Samples []Sample `json:"samples"`
 	GC      GCStats  `json:"gc"`
 
-	// Stats, Findings and Verdict are derived from the fields above (and the
-	// run's clock and machine); `benchy report` recomputes them.
-	Stats    Stats             `json:"stats"`
-	Findings []finding.Finding `json:"findings,omitempty"`
-	Verdict  string            `json:"verdict,omitempty"`
+	// Stats, Series, Disturbed, Findings and Verdict are derived from the
+	// fields above (and the run's clock and machine); `benchy report`
+	// recomputes them.
+	Stats Stats `json:"stats"`
+	// Series is the shape of the samples in run order; absent before the
+	// analysis.
+	Series *Series `json:"series,omitempty"`
+	// Disturbed lists the samples (indices into Samples) in which another
+	// task took the CPU: by their time off it where the samples have
+	// on-CPU time, else by a context switch; and any sample that ended on
+	// another CPU. Empty when none was; null when nothing could tell.
+	Disturbed []int             `json:"disturbed"`
+	Findings  []finding.Finding `json:"findings,omitempty"`
+	Verdict   string            `json:"verdict,omitempty"`
 	// Reasons are the codes of the findings that decided the verdict.
 	Reasons []string `json:"reasons,omitempty"`
 }
@@ -239,6 +248,10 @@ type Stats struct {
 	Mean   float64 `json:"mean"`
 	StdDev float64 `json:"stddev"`
 	MAD    float64 `json:"mad"`
+	// OnCPUMedian is the median on-CPU time per op of the same samples
+	// (the thread's, or the child's, CPU time), 0 when not measured: a
+	// median far from it was spent off the CPU, or waiting.
+	OnCPUMedian float64 `json:"on_cpu_median,omitempty"`
 }
 
 // Find is r's experiment named name, or nil.

@@ -10,10 +10,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
-
-	"github.com/benchy-dev/benchy/internal/report"
 )
 
 // Row is one experiment of two result files compared: compare.Unpaired on the
@@ -29,7 +28,7 @@ type Row struct {
 	// newFailed and newPartial say the experiment failed in a new run, or
 	// was measured only in part (the run was interrupted in it): the gate
 	// never passes either. oldUnusable and newUnusable say a side's number
-	// cannot be right (report.Unusable).
+	// cannot be right (analyze.Unusable).
 	newFailed, newPartial    bool
 	oldUnusable, newUnusable bool
 }
@@ -119,14 +118,14 @@ type side struct {
 	es    []*result.Experiment
 }
 
-// Results compares two sides of analyzed results (report.Analyze), olds
+// Results compares two sides of analyzed results (analyze.Analyze), olds
 // and news, each one or more result files of the same programs, experiment
 // by experiment, matched by name. The run is the unit (compare.Runs): every
 // file, and every process within a file, is one run, since runs differ as
 // wholes. Each comparison is judged in cycles where every run measured its
 // clock around the experiment, on on-CPU time where the machine took the
 // CPU away, and is inconclusive where nothing measured can leave out what
-// interfered (report.Basis). An experiment that failed or cannot be right
+// interfered (analyze.Basis). An experiment that failed or cannot be right
 // on either side is "not comparable"; the p-values of the others are
 // compare.Holm-adjusted over all of them, since a gate over many
 // experiments must not fire on the one that was unlucky.
@@ -189,13 +188,13 @@ func collect(label string, rs []*result.Result) (map[string]*side, []string) {
 
 // compareSides is one row: the runs of old against those of new.
 func compareSides(name string, old, cur *side, threshold float64) Row {
-	var sides []report.Side
+	var sides []analyze.Side
 	for _, s := range []*side{old, cur} {
 		for i, e := range s.es {
-			sides = append(sides, report.Side{Label: s.label, E: e, Run: report.RunInterference(s.rs[i])})
+			sides = append(sides, analyze.Side{Label: s.label, E: e, Run: analyze.RunInterference(s.rs[i])})
 		}
 	}
-	basis, busy := report.Basis(sides, true)
+	basis, busy := analyze.Basis(sides, true)
 	row := Row{Name: name, Pair: compare.Runs(old.runs(basis), cur.runs(basis), threshold, compare.DefaultRunNoise)}
 	row.Basis = basis
 	compare.SetNames(&row.Pair, "old "+name, "new "+name)
@@ -304,7 +303,7 @@ func (f Files) Adjusted() int {
 }
 
 // notComparable says why an experiment gets no verdict: a run of a side
-// failed, or cannot be right (report.Unusable; its number cannot be right,
+// failed, or cannot be right (analyze.Unusable; its number cannot be right,
 // so a difference from it means nothing either).
 func notComparable(old, cur *side) string {
 	o, n := unusable(old), unusable(cur)
@@ -321,10 +320,10 @@ func notComparable(old, cur *side) string {
 	return "old " + o + "; new " + n
 }
 
-// unusable is report.Unusable of the first run of s that cannot be used.
+// unusable is analyze.Unusable of the first run of s that cannot be used.
 func unusable(s *side) string {
 	for _, e := range s.es {
-		if u := report.Unusable(e); u != "" {
+		if u := analyze.Unusable(e); u != "" {
 			return u
 		}
 	}

@@ -11,11 +11,11 @@ import (
 	"runtime/metrics"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/asm"
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
-	"github.com/benchy-dev/benchy/internal/report"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -121,7 +121,7 @@ func (t *Target) Open() error {
 func (t *Target) Counters() result.CounterReport { return t.report }
 
 // Check reads the machine code of the loop and judges it (see
-// report.CodeFindings). A closure is found from its function value like a
+// analyze.CodeFindings). A closure is found from its function value like a
 // named function.
 func (t *Target) Check() []finding.Finding {
 	l, err := asm.Inspect(t.w.Loop)
@@ -129,7 +129,7 @@ func (t *Target) Check() []finding.Finding {
 	if err == nil {
 		s = l.Summary()
 	}
-	return report.CodeFindings(s, err, t.w.ReadsMemory)
+	return analyze.CodeFindings(s, err, t.w.ReadsMemory)
 }
 
 // Time runs n iterations and returns how long they took, then collects

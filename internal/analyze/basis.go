@@ -1,0 +1,216 @@
+package analyze
+
+import (
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// Run-level interference, from how busy the CPUs were during the whole
+// measurement (BusyDuring).
+const (
+	// StealDuringMax: steal on the measured CPU during the run above 1% of
+	// the time means the host ran someone else on it while measuring.
+	StealDuringMax = 1.0
+	// SiblingDuringMax: an SMT sibling of the measured CPU busy above 5%
+	// during the run shared the core's execution units with the samples.
+	SiblingDuringMax = 5.0
+)
+
+// RunInterference returns the codes of what interfered with the whole
+// measurement of r: "steal" when the host took the measured CPU,
+// "sibling-busy" when its SMT sibling was busy. The measured CPU's own
+// busy is benchy itself and says nothing.
+func RunInterference(r *result.Result) []string {
+	var codes []string
+	var siblings []int
+	if r.Before != nil {
+		for _, c := range r.Before.CPUs {
+			if c.CPU == r.CPU {
+				siblings, _ = c.Siblings.Get()
+			}
+		}
+	}
+	for _, b := range r.BusyDuring {
+		if !b.Judged() {
+			continue
+		}
+		if b.CPU == r.CPU && b.Steal.Value > StealDuringMax && !slices.Contains(codes, "steal") {
+			codes = append(codes, "steal")
+		}
+		if slices.Contains(siblings, b.CPU) && b.Busy.Value > SiblingDuringMax && !slices.Contains(codes, "sibling-busy") {
+			codes = append(codes, "sibling-busy")
+		}
+	}
+	return codes
+}
+
+// A Side is one experiment of a comparison as the basis rule sees it: a
+// label for messages ("old", "new", or the name), the experiment, and what
+// interfered with its run as a whole (RunInterference).
+type Side struct {
+	Label string
+	E     *result.Experiment
+	Run   []string
+}
+
+// What each kind of interference leaves a comparison to be judged on. Time
+// off the CPU (a preemption, steal) is left out by on-CPU time; a clock
+// that moved is left out by counting cycles at the measured clock; a core
+// shared with another hardware thread slows the thread while it runs, so
+// nothing measured leaves it out.
+var (
+	offCPUCodes = []string{result.CodeDisturbed, "steal"}
+	clockCodes  = []string{result.CodeSlowClock, result.CodeFreqChange}
+	sharedCodes = []string{result.CodeSlowCore, "sibling-busy"}
+)
+
+// Basis chooses what a comparison of sides is judged on: wall time, or
+// cycles for separate runs whose every side measured its clock; on-CPU
+// time (or cycles) when a side was disturbed and every side counted its
+// on-CPU time. inconclusive is the reason no verdict can be stood behind
+// ("" when one can): a shared core, a moved clock that cycles could not
+// remove, or time off the CPU without the on-CPU time to leave it out.
+// Interleaved rounds (separate false) share one clock round by round, so a
+// clock that moved moved for both sides and the pairing leaves it out.
+func Basis(sides []Side, separate bool) (basis string, busy Busy) {
+	cycles := separate
+	for _, s := range sides {
+		cycles = cycles && s.E.ClockHz() > 0
+	}
+	var hard, off []string
+	for _, s := range sides {
+		for _, c := range interference(s) {
+			switch {
+			case slices.Contains(offCPUCodes, c):
+				off = appendNew(off, labelOr(s.Label, "a side"))
+			case slices.Contains(clockCodes, c) && (cycles || !separate):
+				// counted in cycles, or paired round by round: the
+				// clock's change is left out
+			default:
+				hard = append(hard, labelled(s.Label, c))
+				busy.Bound = max(busy.Bound, distortion(s, c))
+			}
+		}
+	}
+	if len(off) > 0 {
+		for _, s := range sides {
+			if _, ok := result.OnCPUPerOp(*s.E); !ok {
+				hard = append(hard, labelOr(s.Label, "a side")+": time off the CPU, and no on-CPU time to judge on")
+				for _, s := range sides {
+					busy.Bound = max(busy.Bound, distortion(s, result.CodeDisturbed))
+				}
+				break
+			}
+		}
+		if len(hard) == 0 {
+			basis = result.BasisOnCPU
+			if cycles {
+				basis = result.BasisOnCPUCycles
+			}
+		}
+	} else if cycles {
+		basis = result.BasisCycles
+	}
+	if len(hard) > 0 {
+		busy.Reason = "the machine was busy (" + strings.Join(hard, "; ") + ")"
+	}
+	return basis, busy
+}
+
+// Busy is what Basis found it cannot leave out of a comparison: the
+// reason, and Bound, the largest relative distortion it could cause (a
+// shared core that made the reference loop take 73% more cycles can make
+// one side up to 1.73x slower than the other). A difference whose whole
+// interval lies beyond that is still claimed; anything less is
+// inconclusive.
+type Busy struct {
+	Reason string
+	Bound  float64
+}
+
+// distortion is the largest relative slowdown code's finding on s could
+// have caused, from its evidence: the reference loop's excess cycles, the
+// clock's drop, the off-CPU share of the median sample. Where the finding
+// says nothing of its size (a busy sibling hardware thread), 1: a sibling
+// can take up to half the core.
+func distortion(s Side, code string) float64 {
+	for _, f := range s.E.Findings {
+		if f.Code != code {
+			continue
+		}
+		if v, ok := f.Evidence["excess"].(float64); ok && v > 0 {
+			return v
+		}
+		for _, key := range []string{"median_off_cpu_share", "drop"} {
+			if v, ok := f.Evidence[key].(float64); ok && v > 0 && v < 1 {
+				return v / (1 - v) // a share s lost: the time is 1/(1-s) of the true one
+			}
+		}
+		if v, ok := f.Evidence["change"].(float64); ok && v != 0 {
+			return math.Abs(v)
+		}
+	}
+	return 1
+}
+
+// interference lists the codes of what interfered with side s: its own
+// findings of interferenceCodes at warn or above that a basis can leave
+// out or must give up on, and its run's.
+func interference(s Side) []string {
+	var codes []string
+	for _, f := range s.E.Findings {
+		if f.Severity >= finding.Warn && slices.Contains(slices.Concat(offCPUCodes, clockCodes, sharedCodes), f.Code) {
+			codes = appendNew(codes, f.Code)
+		}
+	}
+	for _, c := range s.Run {
+		codes = appendNew(codes, c)
+	}
+	return codes
+}
+
+func labelled(label, code string) string {
+	if label == "" {
+		return code
+	}
+	return label + ": " + code
+}
+
+func labelOr(label, def string) string {
+	if label == "" {
+		return def
+	}
+	return label
+}
+
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// Unusable says why e's number cannot be compared at all: it failed, or a
+// finding of severity error other than time off the CPU shows it cannot be
+// right ("" when it can). Time off the CPU, however much, is left to Basis:
+// on-CPU time still compares.
+func Unusable(e *result.Experiment) string {
+	if e.Error != "" {
+		return "failed: " + units.OneLine(e.Error)
+	}
+	var codes []string
+	for _, f := range e.Findings {
+		if f.Severity == finding.Error && f.Code != result.CodeDisturbed {
+			codes = appendNew(codes, f.Code)
+		}
+	}
+	if len(codes) == 0 {
+		return ""
+	}
+	return "is not believable: " + strings.Join(codes, ", ")
+}

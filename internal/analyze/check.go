@@ -1,0 +1,123 @@
+package analyze
+
+import (
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/benchy-dev/benchy/internal/changepoint"
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// Codes lists every code CheckExperiment may return.
+var Codes = []string{
+	result.CodeFailed, result.CodeNoSamples, result.CodeImpossible, result.CodeBelowClock, result.CodeUnstable,
+	result.CodeOutliers, result.CodeFirstSlow, result.CodeDrift, result.CodeDisturbed, result.CodeMigrated,
+	result.CodeGC, result.CodeAllocs, result.CodeFreqChange, result.CodeFewSamples, result.CodeShortSamples,
+	result.CodePageFaults, result.CodeSlowClock, result.CodeSlowCore, result.CodeSpawn,
+	result.CodeWarmup, result.CodeSlowdown, result.CodeNoSteadyState, result.CodeInconsistent, result.CodeTargetCI,
+}
+
+// CheckExperiment returns the findings on e's raw samples and GC figures,
+// given the facts of the run. It reads nothing but its arguments.
+func CheckExperiment(e result.Experiment, f Facts) []finding.Finding {
+	return checkExperiment(e, ClassifySeries(e), f)
+}
+
+// checkExperiment is CheckExperiment with the shape of e's series in run
+// order (changepoints, per process) already classified: after a warm-up,
+// the statistics judged are the steady samples'.
+func checkExperiment(e result.Experiment, ser Series, f Facts) []finding.Finding {
+	var fs []finding.Finding
+	add := func(x finding.Finding, ok bool) {
+		if ok {
+			fs = append(fs, x)
+		}
+	}
+	st := Compute(ser.Steady(e.Samples))
+	if e.Error != "" {
+		fs = append(fs, finding.Finding{
+			Code: result.CodeFailed, Severity: finding.Error,
+			Message:  "the workload failed: " + e.Error,
+			Evidence: map[string]any{"error": e.Error},
+		})
+	} else if st.N == 0 {
+		fs = append(fs, finding.Finding{
+			Code: result.CodeNoSamples, Severity: finding.Error,
+			Message:  "no sample with iterations: nothing was measured",
+			Evidence: map[string]any{"samples": len(e.Samples)},
+		})
+	}
+	add(checkFewSamples(st))
+	add(checkImpossible(e, st, f))
+	add(checkBelowClock(e, f))
+	add(checkShortSamples(e, f))
+	add(checkUnstable(st))
+	add(checkOutliers(e))
+	// A step is a warm-up, a slowdown, or no steady state. A gradual
+	// trend has no step: drift (halves) looks for it in a flat series.
+	// A series too short to classify keeps the first-slow rule. Across
+	// processes the halves and the first sample mean nothing (the next
+	// process is not a late sample of this one).
+	add(checkSeries(e, ser))
+	add(checkTargetCI(e, f))
+	if !multiProcess(e) {
+		if !ser.Judged() {
+			add(checkFirstSlow(e))
+		}
+		if ser.Class == changepoint.Flat {
+			add(checkDrift(e))
+		}
+	}
+	if e.Kind != result.KindProcess {
+		// A program waits (sleeps, reads, waits for its children) and
+		// maps its memory at start-up as part of its work: time off the
+		// CPU and page faults say nothing of interference there.
+		add(checkDisturbed(e))
+	}
+	if e.Kind == result.KindLoop {
+		// A Go benchmark runs with the collector on, as under go test:
+		// the heap it grows and the pages the scavenger returns are
+		// faulted in again sample after sample, as part of its work.
+		add(checkPageFaults(e))
+	}
+	add(checkSpawn(e, st, f))
+	add(checkMigrated(e, f))
+	add(checkGC(e, f))
+	add(checkAllocs(e, f))
+	add(checkFreqChange(f))
+	add(checkSlowClock(e, f))
+	add(checkSlowCore(e, f))
+	for _, x := range fs {
+		finiteEvidence(x.Evidence)
+	}
+	return fs
+}
+
+// multiProcess reports whether e's samples come from more than one
+// process.
+func multiProcess(e result.Experiment) bool {
+	for _, s := range e.Samples {
+		if s.Process != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// finiteEvidence replaces infinite and NaN numbers, which JSON cannot
+// hold, by their names. They only arise from absurd facts in a damaged
+// file (a clock of 1e308 Hz), but such a file must still be reported.
+func finiteEvidence(ev map[string]any) {
+	for k, v := range ev {
+		if x, ok := v.(float64); ok && (math.IsInf(x, 0) || math.IsNaN(x)) {
+			ev[k] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+	}
+}
+
+// ownCode reports whether code is one CheckExperiment computes.
+func ownCode(code string) bool {
+	return slices.Contains(Codes, code)
+}

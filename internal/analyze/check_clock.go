@@ -1,0 +1,79 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// SlowClockRatio: an experiment whose clock, measured right before and
+// after its samples, was more than 5% below the fastest clock measured in
+// the run ran on a slowed CPU (a host that gave the virtual CPU less of a
+// core, a governor that lowered the frequency); 5% is the least change
+// benchy calls a difference elsewhere (FreqChangeRatio, DriftMinChange).
+const SlowClockRatio = 0.05
+
+// checkSlowClock: the CPU ran slower around this experiment than it could
+// elsewhere in the run, so its times are too long by about that much. The
+// slower of the two readings is judged: either end being slow means part
+// of the samples may have been.
+func checkSlowClock(e result.Experiment, f Facts) (finding.Finding, bool) {
+	if e.Clock == nil || f.RunClockHz <= 0 {
+		return finding.Finding{}, false
+	}
+	slow := min(e.Clock.BeforeHz, e.Clock.AfterHz)
+	if slow <= 0 || slow >= f.RunClockHz*(1-SlowClockRatio) {
+		return finding.Finding{}, false
+	}
+	drop := 1 - slow/f.RunClockHz
+	return finding.Finding{
+		Code:     result.CodeSlowClock,
+		Severity: finding.Warn,
+		Message: fmt.Sprintf("the CPU ran at %s around this experiment (%s before, %s after), %s below the %s measured elsewhere in the run: "+
+			"the host or the governor slowed it, and its times are too long by about that much",
+			units.Hz(slow), units.Hz(e.Clock.BeforeHz), units.Hz(e.Clock.AfterHz), units.PctOver(drop, SlowClockRatio), units.Hz(f.RunClockHz)),
+		Evidence: map[string]any{
+			"before_hz": e.Clock.BeforeHz, "after_hz": e.Clock.AfterHz,
+			"run_max_hz": f.RunClockHz, "drop": drop, "source": e.Clock.Source,
+		},
+	}, true
+}
+
+// SlowCoreRatio: the reference loop around an experiment took more than
+// 10% more cycles per iteration than its best in the run. The loop's
+// median over many pieces moves by a few percent on a quiet core; a core
+// shared with a busy sibling hardware thread (on a virtual machine, often
+// the host's) runs it up to twice as slow.
+const SlowCoreRatio = 0.10
+
+// checkSlowCore: the core delivered fewer iterations per cycle around this
+// experiment than it did elsewhere in the run: another hardware thread of
+// the same core, or the host, took a share of it. Counted in cycles (each
+// probe's time at the clock measured with it), so a lower clock alone is
+// left to slow-clock. The slower of the two probes is judged.
+func checkSlowCore(e result.Experiment, f Facts) (finding.Finding, bool) {
+	cycles := refCycles(e)
+	if len(cycles) == 0 || f.RunRefCycles <= 0 {
+		return finding.Finding{}, false
+	}
+	worst := max(cycles[0], cycles[1])
+	if worst <= f.RunRefCycles*(1+SlowCoreRatio) {
+		return finding.Finding{}, false
+	}
+	excess := worst/f.RunRefCycles - 1
+	return finding.Finding{
+		Code:     result.CodeSlowCore,
+		Severity: finding.Warn,
+		Message: fmt.Sprintf("a reference loop took %s cycles per iteration around this experiment (%s before, %s after), %s more than its best, %s (%s): "+
+			"the core was shared (a busy sibling hardware thread, or the host) and the times may be too long by as much",
+			units.Sig(worst, 3), units.Sig(cycles[0], 3), units.Sig(cycles[1], 3), units.PctOver(excess, SlowCoreRatio), units.Sig(f.RunRefCycles, 3), cmp.Or(f.RunRefFrom, "in the run")),
+		Evidence: map[string]any{
+			"before_cycles": cycles[0], "after_cycles": cycles[1],
+			"before_ns": e.Reference.BeforeNs, "after_ns": e.Reference.AfterNs,
+			"run_best_cycles": f.RunRefCycles, "run_best_from": f.RunRefFrom, "excess": excess,
+		},
+	}, true
+}

@@ -1,0 +1,139 @@
+package analyze
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/changepoint"
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// Series is the shape of one experiment's samples in run order, per
+// process: what changepoint.ClassifyProcesses says of them, with the
+// indices (into the experiment's samples) of each process's series.
+type Series struct {
+	changepoint.Processes
+	// Index maps each process's series back to the experiment's
+	// samples: Index[p][i] is the sample of the i-th value of process p.
+	Index [][]int
+}
+
+// ClassifySeries classifies e's samples, one series per process, in the
+// order they were taken; samples without iterations take no part.
+func ClassifySeries(e result.Experiment) Series {
+	ser := Series{Index: e.ProcessIndex()}
+	xs := make([][]float64, len(ser.Index))
+	for p, idx := range ser.Index {
+		xs[p] = make([]float64, len(idx))
+		for j, i := range idx {
+			xs[p][j] = e.Samples[i].NsPerOp()
+		}
+	}
+	ser.Processes = changepoint.ClassifyProcesses(xs)
+	return ser
+}
+
+// stored is the classification as the result keeps it.
+func (s Series) stored() *result.Series {
+	out := &result.Series{Class: string(s.Class), Reason: s.Reason, Processes: make([]result.ProcessSeries, len(s.Results))}
+	for p, r := range s.Results {
+		if !r.Judged {
+			continue
+		}
+		ps := result.ProcessSeries{Judged: true, Class: string(r.Class), Changes: r.Changes}
+		for _, seg := range r.Segments {
+			ps.Segments = append(ps.Segments, result.Segment{Start: seg.Start, End: seg.End, Median: seg.Median})
+		}
+		out.Processes[p] = ps
+	}
+	return out
+}
+
+// Judged reports whether any process's series could be classified (it
+// held at least changepoint.MinSamples valid samples).
+func (s Series) Judged() bool {
+	return slices.ContainsFunc(s.Results, func(r changepoint.Result) bool { return r.Judged })
+}
+
+// Steady is the samples of the steady state: for a warm-up, each
+// process's samples from its steady segment on; else every sample.
+func (s Series) Steady(samples []result.Sample) []result.Sample {
+	if s.Class != changepoint.Warmup {
+		return samples
+	}
+	var out []result.Sample
+	for p, r := range s.Results {
+		from := 0
+		if r.Judged && r.Class == changepoint.Warmup {
+			from = r.SteadyFrom
+		}
+		for _, i := range s.Index[p][from:] {
+			out = append(out, samples[i])
+		}
+	}
+	return out
+}
+
+// checkSeries turns the classification into a finding: warmup (info: the
+// statistics are the steady samples'), slowdown, no steady state, or
+// processes that disagree (warn). A flat series has none.
+func checkSeries(e result.Experiment, s Series) (finding.Finding, bool) {
+	if !s.Judged() || s.Class == changepoint.Flat {
+		return finding.Finding{}, false
+	}
+	reason := s.Reason
+	if len(s.Results) == 1 {
+		reason = s.Results[0].Reason
+	}
+	ev := map[string]any{"class": string(s.Class), "processes": len(s.Results)}
+	var changes [][]int
+	for _, r := range s.Results {
+		changes = append(changes, orEmptyInts(r.Changes))
+	}
+	ev["changepoints"] = changes
+	switch s.Class {
+	case changepoint.Warmup:
+		left := len(e.Samples) - len(s.Steady(e.Samples))
+		ev["warmup_samples"] = left
+		return finding.Finding{Code: result.CodeWarmup, Severity: finding.Info, Evidence: ev,
+			Message: fmt.Sprintf("the run warmed up: %s; min, median and p90 are those of the steady samples (%s left out)",
+				reason, units.Count(left, "warm-up sample"))}, true
+	case changepoint.Slowdown:
+		return finding.Finding{Code: result.CodeSlowdown, Severity: finding.Warn, Evidence: ev,
+			Message: fmt.Sprintf("the run slowed down and stayed slower: %s; something changed while measuring (the machine, or the program's own state)", reason)}, true
+	case changepoint.NoSteadyState:
+		return finding.Finding{Code: result.CodeNoSteadyState, Severity: finding.Warn, Evidence: ev,
+			Message: fmt.Sprintf("the run never settled: %s; no one number describes it", reason)}, true
+	}
+	return finding.Finding{Code: result.CodeInconsistent, Severity: finding.Warn, Evidence: ev,
+		Message: fmt.Sprintf("the processes do not agree on the shape of their series: %s", strings.TrimPrefix(reason, "processes disagree: "))}, true
+}
+
+func orEmptyInts(xs []int) []int {
+	if xs == nil {
+		return []int{}
+	}
+	return xs
+}
+
+// checkTargetCI says when the 95% interval of the median is wider than
+// the precision asked: the samples ran out of time first. The number is
+// not wrong, only less precise than asked.
+func checkTargetCI(e result.Experiment, f Facts) (finding.Finding, bool) {
+	xs := result.NsPerOp(e.Samples)
+	if f.TargetCI <= 0 || len(xs) == 0 || e.Error != "" {
+		return finding.Finding{}, false
+	}
+	got := stats.MedianCIHalfWidth(xs)
+	if !(got > f.TargetCI) {
+		return finding.Finding{}, false
+	}
+	return finding.Finding{Code: result.CodeTargetCI, Severity: finding.Warn,
+		Message: fmt.Sprintf("the 95%% interval of the median is ±%s, wider than the ±%s asked (--target-ci): --max-time %v ran out after %s",
+			units.Pct(got), units.Pct(f.TargetCI), f.MaxTime, units.Count(len(xs), "sample")),
+		Evidence: map[string]any{"half_width": got, "target": f.TargetCI, "samples": len(xs), "max_time_ns": f.MaxTime.Nanoseconds()}}, true
+}

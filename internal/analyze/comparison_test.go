@@ -1,0 +1,239 @@
+package analyze
+
+import (
+	"strings"
+
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/result"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+)
+
+func TestAnalyzeComparesInterleavedRuns(t *testing.T) {
+	base := perOpF(100, 101, 99, 100, 102, 100, 101, 99)
+	fast := perOpF(50, 51, 49, 50, 51, 50, 50, 49)
+	same := perOpF(100, 100, 100, 101, 101, 99, 101, 100)
+	r := &result.Result{
+		Settings: result.Settings{Compare: []string{"a", "b", "c"}, Threshold: 0.02},
+		Experiments: []result.Experiment{
+			{Name: "a", Samples: base}, {Name: "b", Samples: fast}, {Name: "c", Samples: same},
+		},
+	}
+	Analyze(r)
+	if len(r.Comparison) != 2 {
+		t.Fatalf("%d pairs, want 2", len(r.Comparison))
+	}
+	b, c := r.Comparison[0], r.Comparison[1]
+	if b.Candidate != "b" || b.Verdict != "faster" || b.Comparisons != 2 {
+		t.Errorf("b: %+v, want faster, Holm over 2", b)
+	}
+	if c.Candidate != "c" || c.Verdict != "no difference detected" {
+		t.Errorf("c: %+v, want no difference", c)
+	}
+}
+
+func TestAnalyzeWillNotCompareAnImpossibleNumber(t *testing.T) {
+	r := &result.Result{
+		Settings: result.Settings{Compare: []string{"a", "b"}, Threshold: 0.02},
+		Experiments: []result.Experiment{
+			{Name: "a", Samples: perOpF(100, 101, 99, 100, 102, 100)},
+			{Name: "b", Samples: perOpF(1, 1, 1, 1, 1, 1), Error: "panicked: boom"},
+		},
+	}
+	Analyze(r)
+	if len(r.Comparison) != 1 || r.Comparison[0].Verdict != "not comparable" {
+		t.Errorf("comparison %+v, want not comparable", r.Comparison)
+	}
+}
+
+func TestAnalyzeWithoutCompareHasNoComparison(t *testing.T) {
+	r := &result.Result{Experiments: []result.Experiment{{Name: "a", Samples: perOpF(1, 2, 3)}}}
+	Analyze(r)
+	if r.Comparison != nil {
+		t.Errorf("comparison %+v for a plain run", r.Comparison)
+	}
+}
+
+func TestAnalyzeJudgesEachExperimentsClockAgainstTheRun(t *testing.T) {
+	r := &result.Result{
+		EffectiveClock: result.EffectiveClock{BeforeHz: 3.6e9, AfterHz: 3.6e9, Source: "dependent-add chain"},
+		Experiments: []result.Experiment{
+			{Name: "fast", Samples: perOpF(100, 101, 99, 100, 102), Clock: &result.EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.68e9}},
+			{Name: "slow", Samples: perOpF(100, 101, 99, 100, 102), Clock: &result.EffectiveClock{BeforeHz: 1.9e9, AfterHz: 3.6e9}},
+		},
+	}
+	Analyze(r)
+	if finding.Has(r.Experiments[0].Findings, result.CodeSlowClock) {
+		t.Errorf("fast: %v", r.Experiments[0].Findings)
+	}
+	if !finding.Has(r.Experiments[1].Findings, result.CodeSlowClock) || r.Experiments[1].Verdict != result.VerdictDoubtful {
+		t.Errorf("slow: verdict %q, findings %v; want slow-clock, doubtful", r.Experiments[1].Verdict, r.Experiments[1].Findings)
+	}
+}
+
+func TestAnalyzeFloorsTheReferenceAtOneCycleOnAMD64(t *testing.T) {
+	run := func(goarch string, bestNs float64) *result.Result {
+		clk := &result.EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.69e9}
+		return &result.Result{
+			GOARCH:         goarch,
+			EffectiveClock: result.EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.69e9, Source: "dependent-add chain"},
+			Experiments: []result.Experiment{
+				{Name: "best", Samples: perOpF(100, 101, 99, 100, 102), Reference: &result.Reference{BeforeNs: bestNs, AfterNs: bestNs}, Clock: clk},
+				// 0.3 ns at 3.69 GHz is 1.107 cycles: 10.7% above one cycle.
+				{Name: "a", Samples: perOpF(100, 101, 99, 100, 102), Reference: &result.Reference{BeforeNs: 0.3, AfterNs: 0.3}, Clock: clk},
+			},
+		}
+	}
+	// The best probe took 1.03 cycles: near one, so one is the best and
+	// "a" is 10.7% above it.
+	r := run("amd64", 0.279)
+	Analyze(r)
+	if !finding.Has(r.Experiments[1].Findings, result.CodeSlowCore) {
+		t.Errorf("amd64, best near one cycle: findings %v, want slow-core against one cycle", r.Experiments[1].Findings)
+	}
+	// Not amd64: judged against the best probe only (1.03 cycles; "a" is 7.5% above).
+	r = run("riscv64", 0.279)
+	Analyze(r)
+	if finding.Has(r.Experiments[1].Findings, result.CodeSlowCore) {
+		t.Errorf("riscv64: slow-core without a known floor: %v", r.Experiments[1].Findings)
+	}
+	// An amd64 core whose best was 2 cycles (one taken branch every other
+	// cycle) is not held to one.
+	r = run("amd64", 0.542)
+	r.Experiments[1].Reference = &result.Reference{BeforeNs: 0.55, AfterNs: 0.55}
+	Analyze(r)
+	for _, e := range r.Experiments {
+		if finding.Has(e.Findings, result.CodeSlowCore) {
+			t.Errorf("amd64, best 2 cycles: %s called slow: %v", e.Name, e.Findings)
+		}
+	}
+}
+
+func TestAnalyzeTakesTheRunClockFromTheChainOnly(t *testing.T) {
+	r := &result.Result{
+		// cpufreq said more than the core ran at.
+		EffectiveClock: result.EffectiveClock{BeforeHz: 3.95e9, AfterHz: 3.95e9, Source: "scaling_cur_freq under load"},
+		Experiments: []result.Experiment{
+			{Name: "a", Samples: perOpF(100, 101, 99, 100, 102), Clock: &result.EffectiveClock{BeforeHz: 3.69e9, AfterHz: 3.69e9}},
+		},
+	}
+	Analyze(r)
+	if finding.Has(r.Experiments[0].Findings, result.CodeSlowClock) {
+		t.Errorf("slow-clock against cpufreq's figure: %v", r.Experiments[0].Findings)
+	}
+}
+
+// onCPU makes samples of 1000 iterations whose wall ns/op are wall and
+// whose on-CPU ns/op (task-clock) are on.
+func onCPU(wall, on []float64) []result.Sample {
+	s := make([]result.Sample, len(wall))
+	for i := range wall {
+		s[i] = result.Sample{Iters: 1000, Ns: int64(wall[i] * 1000),
+			Counters: map[string]int64{result.CounterTaskClock: int64(on[i] * 1000)}}
+	}
+	return s
+}
+
+// A hog on the measured CPU for part of an interleaved run: the base's
+// samples in rounds 8-15 lost half their time off the CPU. On wall time
+// the candidate looks 2x faster there; on on-CPU time they are the same
+// code, and the comparison says so and says on what it was judged.
+func TestInterleavedRunJudgedOnOnCPUTime(t *testing.T) {
+	n := 24
+	wallA, onA, wallB, onB := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range n {
+		x := 100 + float64(i%3)
+		onA[i], onB[i] = x, x+0.2*float64(i%2)
+		wallA[i], wallB[i] = onA[i], onB[i]
+		if i >= 4 {
+			wallA[i] = 2 * onA[i] // preempted: off the CPU for half the sample
+		}
+	}
+	r := &result.Result{
+		Settings:    result.Settings{Compare: []string{"a", "b"}, Threshold: 0.02},
+		Experiments: []result.Experiment{{Name: "a", Samples: onCPU(wallA, onA)}, {Name: "b", Samples: onCPU(wallB, onB)}},
+	}
+	Analyze(r)
+	p := r.Comparison[0]
+	if p.Verdict != result.NoDifference || p.Basis != result.BasisOnCPU || !strings.Contains(p.Sentence, "judged on on-CPU time") {
+		t.Errorf("pair %q on %q: %s; want no difference, judged on on-CPU time", p.Verdict, p.Basis, p.Sentence)
+	}
+	if v := r.Experiments[0].Verdict; v != result.VerdictNotBelievable {
+		t.Errorf("a's own verdict %q: its median sample lost half its time, want not believable", v)
+	}
+}
+
+func TestBasis(t *testing.T) {
+	clean := &result.Experiment{Samples: onCPU([]float64{100, 100}, []float64{100, 100}), Clock: &result.EffectiveClock{BeforeHz: 3e9, AfterHz: 3e9}}
+	noOnCPU := &result.Experiment{Samples: perOpF(100, 100)}
+	warn := func(code string) *result.Experiment {
+		e := *clean
+		e.Findings = []finding.Finding{{Code: code, Severity: finding.Warn}}
+		return &e
+	}
+	tests := []struct {
+		name          string
+		sides         []Side
+		separate      bool
+		basis, inconc string
+	}{
+		{"clean, wall", []Side{{"a", clean, nil}, {"b", clean, nil}}, false, result.BasisWall, ""},
+		{"clean, cycles", []Side{{"a", clean, nil}, {"b", clean, nil}}, true, result.BasisCycles, ""},
+		{"no clock, no cycles", []Side{{"a", clean, nil}, {"b", noOnCPU, nil}}, true, result.BasisWall, ""},
+		{"disturbed: on-CPU", []Side{{"old", warn(result.CodeDisturbed), nil}, {"new", clean, nil}}, false, result.BasisOnCPU, ""},
+		{"disturbed in cycles", []Side{{"old", warn(result.CodeDisturbed), nil}, {"new", clean, nil}}, true, result.BasisOnCPUCycles, ""},
+		{"steal during the run", []Side{{"old", clean, []string{"steal"}}, {"new", clean, nil}}, false, result.BasisOnCPU, ""},
+		{"disturbed without on-CPU time", []Side{{"old", warn(result.CodeDisturbed), nil}, {"new", noOnCPU, nil}}, false, "",
+			"the machine was busy (new: time off the CPU, and no on-CPU time to judge on)"},
+		{"shared core", []Side{{"old", clean, nil}, {"new", warn(result.CodeSlowCore), nil}}, true, result.BasisCycles, "the machine was busy (new: slow-core)"},
+		{"busy sibling", []Side{{"old", clean, []string{"sibling-busy"}}, {"new", clean, nil}}, false, "", "the machine was busy (old: sibling-busy)"},
+		{"slow clock in cycles is left out", []Side{{"old", warn(result.CodeSlowClock), nil}, {"new", clean, nil}}, true, result.BasisCycles, ""},
+		{"slow clock in interleaved rounds is paired out", []Side{{"old", warn(result.CodeSlowClock), nil}, {"new", clean, nil}}, false, result.BasisWall, ""},
+		{"slow clock, separate runs without a clock", []Side{{"old", &result.Experiment{Samples: clean.Samples, Findings: []finding.Finding{{Code: result.CodeSlowClock, Severity: finding.Warn}}}, nil}, {"new", noOnCPU, nil}}, true, "",
+			"the machine was busy (old: slow-clock)"},
+		{"an info disturbance is none", []Side{{"old", &result.Experiment{Samples: clean.Samples, Findings: []finding.Finding{{Code: result.CodeDisturbed, Severity: finding.Info}}}, nil}, {"new", clean, nil}}, false, result.BasisWall, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			basis, busy := Basis(tt.sides, tt.separate)
+			if basis != tt.basis || busy.Reason != tt.inconc {
+				t.Errorf("Basis = %q, %q; want %q, %q", basis, busy.Reason, tt.basis, tt.inconc)
+			}
+		})
+	}
+}
+
+// A shared core that made the reference loop 50% slower can explain a
+// 1.2x difference but not a 3x one: the first is inconclusive, the second
+// is claimed, saying despite what.
+func TestBeyondWhatTheMachineCouldExplain(t *testing.T) {
+	// The reference loop took 1.02 cycles before and 1.5 after: the core
+	// was shared by the end, 50% beyond its best of one cycle.
+	clock := &result.EffectiveClock{BeforeHz: 3e9, AfterHz: 3e9}
+	ref := &result.Reference{BeforeNs: 0.34, AfterNs: 0.5}
+	base := perOpF(100, 101, 99, 100, 102, 100, 101, 99)
+	for _, tt := range []struct {
+		name    string
+		cand    []float64
+		verdict string
+	}{
+		{"1.2x", []float64{120, 121, 119, 120, 122, 120, 121, 119}, result.Inconclusive},
+		{"3x", []float64{300, 303, 297, 300, 306, 300, 303, 297}, result.Slower},
+	} {
+		r := &result.Result{
+			GOARCH:   "amd64",
+			Settings: result.Settings{Compare: []string{"a", "b"}, Threshold: 0.02},
+			Experiments: []result.Experiment{{Name: "a", Samples: base, Clock: clock, Reference: ref},
+				{Name: "b", Samples: perOpF(tt.cand...), Clock: clock, Reference: ref}},
+		}
+		Analyze(r)
+		p := r.Comparison[0]
+		if p.Verdict != tt.verdict {
+			t.Errorf("%s: %q: %s", tt.name, p.Verdict, p.Sentence)
+		}
+		if p.Verdict == result.Slower && !strings.Contains(p.Sentence, "beyond what the machine was busy (a: slow-core; b: slow-core) could explain, at most 1.5x") {
+			t.Errorf("%s: sentence does not say despite what: %s", tt.name, p.Sentence)
+		}
+	}
+}

@@ -1,0 +1,359 @@
+package render
+
+import (
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// writeHTML writes r as one self-contained page: inline SVG drawn here,
+// inline CSS, no script, nothing fetched. Per experiment: the verdict
+// and findings, the distribution of the samples (a histogram with min,
+// median and p90 marked), the series in run order (changepoints, the
+// steady levels, disturbed samples and process boundaries marked) and the
+// machine around it (clock and reference loop before and after); then the
+// busy CPUs of the run, and for an interleaved comparison the ratio of
+// every round with its interval and the threshold band.
+//
+// The charts are drawn by hand rather than with a plotting library: each
+// is a few rectangles, circles and lines, and a library would bring a
+// script or a dependency to a file that must open anywhere, offline.
+func writeHTML(w io.Writer, r *result.Result) error {
+	tw := &errWriter{w: w}
+	title := "benchy result"
+	if !r.Start.IsZero() {
+		title += " " + r.Start.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	tw.printf("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", esc(title), htmlStyle)
+	tw.printf("<h1>%s</h1>\n", esc(title))
+	for _, line := range compactHeader(r) {
+		tw.printf("<p class=\"head\">%s</p>\n", esc(line))
+	}
+	tw.printf("<p class=\"summary\">summary: %s</p>\n", esc(summaryLine(r)))
+	if len(r.Comparison) > 0 {
+		tw.printf("<h2>Comparisons</h2>\n")
+		for _, p := range r.Comparison {
+			tw.printf("<section class=\"comparison\">\n<p>%s</p>\n%s</section>\n", esc(p.Sentence), roundsChart(r, p))
+		}
+	}
+	for _, e := range r.Experiments {
+		tw.printf("<section class=\"experiment\" id=\"%s\">\n<h2>%s <span class=\"verdict %s\">%s</span></h2>\n",
+			esc(e.Name), esc(e.Name), verdictClass(e.Verdict), esc(verdictCell(e)))
+		if e.Description != "" {
+			tw.printf("<p class=\"desc\">%s</p>\n", esc(e.Description))
+		}
+		st := e.Stats
+		if st.N > 0 {
+			tw.printf("<p>min %s, median %s, p90 %s, max %s over %s</p>\n", esc(units.Duration(st.Min)), esc(units.Duration(st.Median)),
+				esc(units.Duration(st.P90)), esc(units.Duration(st.Max)), esc(units.Count(st.N, "sample")))
+			tw.printf("<div class=\"charts\">\n%s%s%s</div>\n", histogram(e), series(e), machineTrack(e))
+		}
+		if len(e.Findings) > 0 {
+			tw.printf("<ul class=\"findings\">\n")
+			for _, f := range e.Findings {
+				tw.printf("<li class=\"%s\"><b>%s</b> %s: %s</li>\n", esc(f.Severity.String()), esc(f.Severity.String()), esc(f.Code), esc(f.Message))
+			}
+			tw.printf("</ul>\n")
+		}
+		tw.printf("</section>\n")
+	}
+	if len(r.BusyDuring) > 0 {
+		tw.printf("<h2>Busy during the run</h2>\n%s", busyChart(r))
+	}
+	if len(r.Environment) > 0 {
+		tw.printf("<h2>Environment</h2>\n<ul class=\"findings\">\n")
+		for _, f := range r.Environment {
+			tw.printf("<li class=\"%s\"><b>%s</b> %s: %s</li>\n", esc(f.Severity.String()), esc(f.Severity.String()), esc(f.Code), esc(f.Message))
+		}
+		tw.printf("</ul>\n")
+	}
+	tw.printf("<p class=\"foot\">%s</p>\n</body>\n</html>\n", esc(r.Tool))
+	return tw.err
+}
+
+const htmlStyle = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
+h1{font-size:20px}h2{font-size:16px;margin:1.5em 0 .3em}.head{margin:0;color:#555;font-family:monospace}
+.summary{font-weight:bold}.verdict{font-weight:normal;font-size:14px;padding:0 .4em;border-radius:3px}
+.believable{background:#d8f0d8}.doubtful{background:#fbeec2}.notbelievable{background:#f7d0d0}
+.charts{display:flex;flex-wrap:wrap;gap:12px}svg{background:#fafafa;border:1px solid #ddd}
+svg text{font:11px sans-serif;fill:#444}.findings li.error b{color:#b00}.findings li.warn b{color:#a60}
+.findings li.info b{color:#666}.desc,.foot{color:#666}section{border-top:1px solid #eee}`
+
+func esc(s string) string { return html.EscapeString(s) }
+
+func verdictClass(v string) string { return strings.ReplaceAll(v, " ", "") }
+
+// chart maps values into an SVG of w×h with margins for the labels.
+type chart struct {
+	w, h           float64
+	x0, x1, y0, y1 float64 // the data range
+	b              strings.Builder
+}
+
+const (
+	marginL = 58
+	marginR = 10
+	marginT = 22
+	marginB = 26
+)
+
+func newChart(w, h, x0, x1, y0, y1 float64, title string) *chart {
+	if x1 <= x0 {
+		x1 = x0 + 1
+	}
+	if y1 <= y0 {
+		y0, y1 = y0-math.Max(math.Abs(y0)*0.01, 1e-9), y1+math.Max(math.Abs(y1)*0.01, 1e-9)
+	}
+	c := &chart{w: w, h: h, x0: x0, x1: x1, y0: y0, y1: y1}
+	fmt.Fprintf(&c.b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\"><title>%s</title>\n",
+		w, h, w, h, esc(title))
+	c.text(marginL, 14, "start", title)
+	fmt.Fprintf(&c.b, "<rect x=\"%d\" y=\"%d\" width=\"%.0f\" height=\"%.0f\" fill=\"#fff\" stroke=\"#ccc\"/>\n",
+		marginL, marginT, w-marginL-marginR, h-marginT-marginB)
+	return c
+}
+
+func (c *chart) X(x float64) float64 {
+	return marginL + (x-c.x0)/(c.x1-c.x0)*(c.w-marginL-marginR)
+}
+
+func (c *chart) Y(y float64) float64 {
+	return c.h - marginB - (y-c.y0)/(c.y1-c.y0)*(c.h-marginT-marginB)
+}
+
+func (c *chart) text(x, y float64, anchor, s string) {
+	fmt.Fprintf(&c.b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n", x, y, anchor, esc(s))
+}
+
+func (c *chart) line(x1, y1, x2, y2 float64, color, dash string) {
+	fmt.Fprintf(&c.b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"", x1, y1, x2, y2, color)
+	if dash != "" {
+		fmt.Fprintf(&c.b, " stroke-dasharray=\"%s\"", dash)
+	}
+	c.b.WriteString("/>\n")
+}
+
+// yTicks labels the y axis at its ends and middle with format.
+func (c *chart) yTicks(format func(float64) string) {
+	for _, v := range []float64{c.y0, (c.y0 + c.y1) / 2, c.y1} {
+		c.text(marginL-4, c.Y(v)+4, "end", format(v))
+	}
+}
+
+func (c *chart) svg() string { return c.b.String() + "</svg>\n" }
+
+// histogram is the distribution of the samples' times per op, with min,
+// median and p90 marked (the statistics the report gives). Samples far
+// above p90 (beyond p90 + 3·(p90 − min)) are counted in one grey bar at
+// the right, so that one outlier does not squeeze the rest into a line.
+func histogram(e result.Experiment) string {
+	xs := result.NsPerOp(e.Samples)
+	st := e.Stats
+	lo, hi := sampleRange(e)
+	top := hi
+	if clip := st.P90 + 3*(st.P90-st.Min); clip > st.P90 && clip < hi {
+		top = clip
+	}
+	bins := max(5, min(40, int(math.Ceil(math.Sqrt(float64(len(xs)))))*2))
+	width := (top - lo) / float64(bins)
+	counts := make([]int, bins)
+	over := 0
+	for _, x := range xs {
+		switch {
+		case x > top:
+			over++
+		case width > 0:
+			counts[min(bins-1, int((x-lo)/width))]++
+		default:
+			counts[0]++
+		}
+	}
+	right := top
+	if over > 0 {
+		right = top + 2*width // room for the overflow bar
+	}
+	c := newChart(300, 200, lo, math.Max(right, lo+1e-9), 0, float64(max(slices.Max(counts), over)), "distribution (samples per bin)")
+	bar := func(x0, x1 float64, n int, color string) {
+		fmt.Fprintf(&c.b, "<rect class=\"bin\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+			x0, c.Y(float64(n)), math.Max(x1-x0-1, 1), c.Y(0)-c.Y(float64(n)), color)
+	}
+	for i, n := range counts {
+		switch {
+		case n == 0:
+		case width == 0:
+			bar(c.X(lo)-3, c.X(lo)+3, n, "#7aa6d6")
+		default:
+			bar(c.X(lo+float64(i)*width), c.X(lo+float64(i+1)*width), n, "#7aa6d6")
+		}
+	}
+	if over > 0 {
+		bar(c.X(top+width), c.X(top+2*width), over, "#aaa")
+		c.text(c.w-marginR, c.h-2, "end", fmt.Sprintf("%d above %s (max %s)", over, units.Duration(top), units.Duration(hi)))
+	} else {
+		c.text(c.w-marginR, c.h-2, "end", units.Duration(hi))
+	}
+	for i, m := range []struct {
+		v     float64
+		name  string
+		color string
+	}{{st.Min, "min", "#2a7"}, {st.Median, "median", "#000"}, {st.P90, "p90", "#c60"}} {
+		x := c.X(m.v)
+		c.line(x, marginT, x, c.h-marginB, m.color, "4 2")
+		c.text(x+3, marginT+12+12*float64(i), "start", m.name)
+	}
+	c.text(marginL, c.h-2, "start", units.Duration(lo))
+	c.yTicks(func(v float64) string { return fmt.Sprintf("%.0f", v) })
+	return c.svg()
+}
+
+// series is the samples in run order: a dot per sample (red when another
+// task took the CPU in it), the level of each segment between
+// changepoints, and a dashed line where a new process starts.
+func series(e result.Experiment) string {
+	lo, hi := sampleRange(e)
+	title := "run order"
+	if e.Series.Judged() {
+		title += ": " + e.Series.Class
+	}
+	c := newChart(400, 200, 0, float64(len(e.Samples)), lo, hi, title)
+	disturbed := disturbedSet(e)
+	for j, s := range e.Samples {
+		if s.Iters <= 0 {
+			continue
+		}
+		color, class := "#3569a8", "sample"
+		if disturbed[j] {
+			color, class = "#d22", "sample disturbed"
+		}
+		fmt.Fprintf(&c.b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>\n", class, c.X(float64(j)+0.5), c.Y(s.NsPerOp()), color)
+		if j > 0 && s.Process != e.Samples[j-1].Process {
+			c.line(c.X(float64(j)), marginT, c.X(float64(j)), c.h-marginB, "#888", "2 3")
+		}
+	}
+	for p, idx := range e.ProcessIndex() {
+		res := processSeries(e, p)
+		if !res.Judged {
+			continue
+		}
+		for k, seg := range res.Segments {
+			x0, x1 := c.X(float64(idx[seg.Start])), c.X(float64(idx[seg.End-1])+1)
+			c.line(x0, c.Y(seg.Median), x1, c.Y(seg.Median), "#e80", "")
+			if k > 0 && res.Class != flat {
+				fmt.Fprintf(&c.b, "<line class=\"changepoint\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#e80\" stroke-dasharray=\"1 2\"/>\n",
+					x0, marginT, x0, c.h-marginB)
+			}
+		}
+	}
+	c.yTicks(units.Duration)
+	c.text(marginL, c.h-2, "start", "first sample")
+	c.text(c.w-marginR, c.h-2, "end", fmt.Sprintf("%d (red: disturbed; orange: levels)", len(e.Samples)))
+	return c.svg()
+}
+
+// machineTrack is what the pinned thread measured of the machine right
+// before the first sample and right after the last: the effective clock
+// and the time of the reference loop.
+func machineTrack(e result.Experiment) string {
+	type bar struct {
+		name, label string
+		before      float64
+		after       float64
+	}
+	var bars []bar
+	if c := e.Clock; c != nil && c.BeforeHz > 0 && c.AfterHz > 0 {
+		bars = append(bars, bar{"clock", units.Hz(c.BeforeHz) + " → " + units.Hz(c.AfterHz), c.BeforeHz, c.AfterHz})
+	}
+	if ref := e.Reference; ref != nil && ref.BeforeNs > 0 && ref.AfterNs > 0 {
+		bars = append(bars, bar{"reference loop", units.Duration(ref.BeforeNs) + " → " + units.Duration(ref.AfterNs), ref.BeforeNs, ref.AfterNs})
+	}
+	if len(bars) == 0 {
+		return ""
+	}
+	c := newChart(260, 200, 0, 1, 0, 1, "machine before → after")
+	slot := (c.w - marginL - marginR) / float64(len(bars))
+	for i, b := range bars {
+		top := math.Max(b.before, b.after)
+		for k, v := range []float64{b.before, b.after} {
+			hgt := (c.h - marginT - marginB - 34) * v / top
+			x := marginL + slot*float64(i) + 12 + float64(k)*(slot/2-8)
+			fmt.Fprintf(&c.b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+				x, c.h-marginB-hgt, slot/2-20, hgt, []string{"#9bc", "#57a"}[k])
+		}
+		c.text(marginL+slot*float64(i)+slot/2, c.h-marginB+12, "middle", b.name)
+		c.text(marginL+slot*float64(i)+slot/2, marginT+14+14*float64(i%2), "middle", b.label)
+	}
+	return c.svg()
+}
+
+// busyChart is how busy each CPU was during the run, the measured one
+// marked.
+func busyChart(r *result.Result) string {
+	c := newChart(math.Max(200, float64(60+40*len(r.BusyDuring))), 180, 0, float64(len(r.BusyDuring)), 0, 100, "busy during the run (%)")
+	slot := (c.w - marginL - marginR) / float64(len(r.BusyDuring))
+	for i, b := range r.BusyDuring {
+		v, ok := b.Busy.Get()
+		label := fmt.Sprintf("cpu%d", b.CPU)
+		if b.CPU == r.CPU {
+			label += "*"
+		}
+		c.text(marginL+slot*(float64(i)+0.5), c.h-marginB+12, "middle", label)
+		if !ok {
+			continue
+		}
+		color := "#9bc"
+		if b.CPU == r.CPU {
+			color = "#d83"
+		}
+		fmt.Fprintf(&c.b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+			marginL+slot*float64(i)+4, c.Y(v), slot-8, c.Y(0)-c.Y(v), color)
+	}
+	c.yTicks(func(v float64) string { return fmt.Sprintf("%.0f", v) })
+	return c.svg()
+}
+
+// roundsChart is, for an interleaved comparison, the candidate/base ratio
+// of every round, with the 95% interval of the ratio and the threshold
+// band around 1 (inside it no difference is claimed).
+func roundsChart(r *result.Result, p result.Pair) string {
+	base, cand := r.Find(p.Base), r.Find(p.Candidate)
+	if base == nil || cand == nil || !p.Paired {
+		return ""
+	}
+	var ratios []float64
+	for i := range min(len(base.Samples), len(cand.Samples)) {
+		b, c := base.Samples[i], cand.Samples[i]
+		if b.Iters > 0 && c.Iters > 0 && b.NsPerOp() > 0 {
+			ratios = append(ratios, c.NsPerOp()/b.NsPerOp())
+		}
+	}
+	if len(ratios) == 0 {
+		return ""
+	}
+	// On a log scale: a ratio of 300 and the band around 1 both show.
+	lg := func(x float64) float64 { return math.Log(math.Max(x, 1e-12)) }
+	lo := lg(math.Min(slices.Min(ratios), math.Min(p.CILow, 1-p.Threshold)))
+	hi := lg(math.Max(slices.Max(ratios), math.Max(p.CIHigh, 1+p.Threshold)))
+	c := newChart(520, 200, 0, float64(len(ratios)), lo, hi, p.Candidate+" / "+p.Base+" per round (log scale)")
+	band := func(class string, a, b float64, color, opacity string) {
+		fmt.Fprintf(&c.b, "<rect class=\"%s\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"%s\"/>\n",
+			class, marginL, c.Y(lg(b)), c.w-marginL-marginR, c.Y(lg(a))-c.Y(lg(b)), color, opacity)
+	}
+	band("threshold", 1-p.Threshold, 1+p.Threshold, "#ddd", "1")
+	if p.CIHigh > p.CILow {
+		band("interval", p.CILow, p.CIHigh, "#fc9", "0.6")
+	}
+	c.line(marginL, c.Y(0), c.w-marginR, c.Y(0), "#888", "3 3")
+	c.line(marginL, c.Y(lg(p.Ratio)), c.w-marginR, c.Y(lg(p.Ratio)), "#c60", "")
+	for i, x := range ratios {
+		fmt.Fprintf(&c.b, "<circle class=\"round\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"#3569a8\"/>\n", c.X(float64(i)+0.5), c.Y(lg(x)))
+	}
+	c.yTicks(func(v float64) string { return units.Sig(math.Exp(v), 3) })
+	c.text(c.w-marginR, c.h-2, "end", "grey: threshold band; orange: ratio and its 95% interval")
+	return c.svg()
+}

@@ -1,0 +1,51 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// writeMarkdown writes a result for a pull request: one table of the
+// experiments with their verdicts, the comparisons of an interleaved run,
+// and the summary. Only a judged difference is written in bold; an
+// inconclusive one is not a claim, and reads like the others.
+func writeMarkdown(w io.Writer, r *result.Result) error {
+	var b strings.Builder
+	b.WriteString("| experiment | min | median | p90 | verdict |\n|:--|--:|--:|--:|:--|\n")
+	for _, e := range r.Experiments {
+		st := e.Stats
+		cells := []string{"-", "-", "-"}
+		if st.N > 0 {
+			cells = []string{units.Duration(st.Min), units.Duration(st.Median), units.Duration(st.P90)}
+		} else if e.Error != "" {
+			cells[0] = "failed"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", MarkdownCode(e.Name), strings.Join(cells, " | "), MarkdownCell(verdictCell(e)))
+	}
+	if len(r.Comparison) > 0 {
+		b.WriteString("\n")
+		for _, p := range r.Comparison {
+			s := MarkdownCell(p.Sentence)
+			if p.Verdict == result.Faster || p.Verdict == result.Slower {
+				s = "**" + s + "**"
+			}
+			fmt.Fprintf(&b, "- %s\n", s)
+		}
+	}
+	fmt.Fprintf(&b, "\n<sub>%s; %s</sub>\n", MarkdownCell("summary: "+summaryLine(r)), MarkdownCell(compactSettings(r)))
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// MarkdownCell makes text safe in a markdown table cell: one line, pipes
+// escaped.
+func MarkdownCell(s string) string {
+	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
+}
+
+// MarkdownCode makes text safe inside a code span in a table.
+func MarkdownCode(s string) string { return MarkdownCell(strings.ReplaceAll(s, "`", "'")) }

@@ -1,0 +1,241 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/perf/benchfmt"
+	"golang.org/x/perf/benchproc"
+
+	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+func TestWriteGolden(t *testing.T) {
+	for _, format := range []string{"text", "json", "csv", "gobench", "markdown"} {
+		t.Run(format, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := Write(&b, fixtureResult(), format); err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, "fixture."+format, b.Bytes())
+		})
+	}
+	t.Run("verbose", func(t *testing.T) {
+		var b bytes.Buffer
+		if err := WriteWith(&b, fixtureResult(), "text", Options{Verbose: true}); err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, "fixture.verbose.text", b.Bytes())
+	})
+}
+
+// The default text fits one 80-column screen: a three-line header, the
+// table, and a few lines under it, whatever the names and reasons.
+func TestCompactFitsAScreen(t *testing.T) {
+	r := fixtureResult()
+	for _, width := range []int{80, 100} {
+		var b bytes.Buffer
+		if err := WriteWith(&b, r, "text", Options{Width: width}); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+		for _, l := range lines {
+			if n := utf8.RuneCountInString(l); n > width {
+				t.Errorf("width %d: line of %d runes: %q", width, n, l)
+			}
+		}
+		if len(lines) > 15+len(r.Experiments) {
+			t.Errorf("%d lines for %d experiments:\n%s", len(lines), len(r.Experiments), b.String())
+		}
+	}
+}
+
+func TestWriteUnknownFormat(t *testing.T) {
+	err := Write(&bytes.Buffer{}, fixtureResult(), "xml")
+	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "text, json, csv, gobench") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestTextInterruptedAndSnapshot(t *testing.T) {
+	r := fixtureResult()
+	r.Interrupted = true
+	r.Before = &machine.Snapshot{}
+	var b bytes.Buffer
+	if err := WriteWith(&b, r, "text", Options{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.HasPrefix(out, "INTERRUPTED:") {
+		t.Errorf("interrupted run does not say so first:\n%s", out)
+	}
+	if strings.Contains(out, "the result holds no snapshot") {
+		t.Errorf("snapshot present but reported missing")
+	}
+	// An interrupted run still measured allocations (on one op): a 0 is a 0.
+	if !regexp.MustCompile(`\nsum/sink .* 11 +32000 +0 `).MatchString(out) {
+		t.Errorf("sum/sink measured 0 allocs/op lost in an interrupted run:\n%s", out)
+	}
+	if !regexp.MustCompile(`\nsort/ints-8000 .* 11 +25 +1 `).MatchString(out) {
+		t.Errorf("sort/ints-8000 measured allocs/op lost:\n%s", out)
+	}
+}
+
+// benchstat's reader must take every line: no syntax errors, one result
+// per sample with iterations, the config and units carried.
+func TestGobenchParses(t *testing.T) {
+	r := fixtureResult()
+	var b bytes.Buffer
+	if err := Write(&b, r, "gobench"); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, e := range r.Experiments {
+		want += e.Stats.N
+	}
+	rd := benchfmt.NewReader(&b, "fixture.gobench")
+	n := 0
+	for rd.Scan() {
+		switch rec := rd.Result().(type) {
+		case *benchfmt.SyntaxError:
+			t.Errorf("syntax error: %v", rec)
+		case *benchfmt.Result:
+			n++
+			if rec.GetConfig("goos") != "linux" || rec.GetConfig("pkg") == "" || rec.GetConfig("cpu") == "" {
+				t.Errorf("config not carried: %v", rec.Config)
+			}
+			if _, ok := rec.Value("sec/op"); !ok {
+				t.Errorf("%s: no time value: %v", rec.Name, rec.Values)
+			}
+			if _, ok := rec.Value("allocs/op"); !ok {
+				t.Errorf("%s: no allocs/op", rec.Name)
+			}
+			if strings.HasPrefix(rec.Name.String(), "Sum/sink") {
+				if _, ok := rec.Value("cycles/op"); !ok {
+					t.Errorf("counters not carried: %v", rec.Values)
+				}
+			}
+		}
+	}
+	if err := rd.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != want {
+		t.Errorf("%d results, want %d", n, want)
+	}
+}
+
+func TestGobenchName(t *testing.T) {
+	for _, tt := range []struct {
+		in    string
+		procs int
+		want  string
+	}{
+		{"sum/sink", 1, "Sum/sink-1"},
+		{"empty", 2, "Empty-2"},
+		{"a b", 0, "A_b"},
+		{"", 1, "Unnamed-1"},
+	} {
+		if got := gobenchName(tt.in, tt.procs); got != tt.want {
+			t.Errorf("gobenchName(%q, %d) = %q, want %q", tt.in, tt.procs, got, tt.want)
+		}
+	}
+}
+
+func TestFmtNs(t *testing.T) {
+	for _, tt := range []struct {
+		ns   float64
+		want string
+	}{
+		{0, "0 ns"}, {0.452, "0.452 ns"}, {0.00005, "0.00005 ns"}, {3.14159, "3.14 ns"}, {314.3, "314 ns"},
+		{999.7, "1 µs"}, {1234, "1.23 µs"}, {410000, "410 µs"}, {12345678, "12.3 ms"}, {2.5e9, "2.5 s"},
+	} {
+		if got := units.Duration(tt.ns); got != tt.want {
+			t.Errorf("units.Duration(%v) = %q, want %q", tt.ns, got, tt.want)
+		}
+	}
+}
+
+// Failed experiments write no line, and B/op and allocs/op only appear
+// where the allocations were measured.
+func TestGobenchUnknown(t *testing.T) {
+	samples := func() []result.Sample { return spread(5, 1000, 10, 0, 1, -1) }
+	r := &result.Result{Experiments: []result.Experiment{
+		{Name: "failed", Error: "pin did not hold", Samples: samples(), GC: result.GCStats{AllocsPerOp: 2, BytesPerOp: 16}},
+		{Name: "zero", Samples: samples()},
+		{Name: "allocates", Samples: samples(), GC: result.GCStats{AllocsPerOp: 2, BytesPerOp: 16}},
+		{Name: "nothing"},
+	}}
+	lines := func() map[string]string {
+		var b bytes.Buffer
+		if err := Write(&b, r, "gobench"); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, l := range strings.Split(b.String(), "\n") {
+			if name, rest, ok := strings.Cut(l, " "); ok && strings.HasPrefix(name, "Benchmark") {
+				got[name] = rest // the last line of each
+			}
+		}
+		return got
+	}
+	got := lines()
+	if _, ok := got["BenchmarkFailed"]; ok {
+		t.Errorf("a failed experiment was written: %q", got["BenchmarkFailed"])
+	}
+	if _, ok := got["BenchmarkNothing"]; ok {
+		t.Errorf("an experiment without samples was written")
+	}
+	if l := got["BenchmarkZero"]; !strings.Contains(l, " 0 B/op 0 allocs/op") {
+		t.Errorf("measured zero allocations left out: %q", l)
+	}
+	// An interrupted run measured allocations too (on one op): zeros stay.
+	r.Interrupted = true
+	got = lines()
+	if l := got["BenchmarkZero"]; !strings.Contains(l, " 0 B/op 0 allocs/op") {
+		t.Errorf("interrupted run: measured zero allocations left out: %q", l)
+	}
+	if l := got["BenchmarkAllocates"]; !strings.Contains(l, " 16 B/op 2 allocs/op") {
+		t.Errorf("interrupted run: measured allocations left out: %q", l)
+	}
+}
+
+// Two runs of one program meet in one benchstat table: benchstat's
+// default table projection is ".config", so no configuration key may
+// differ between runs (a start time, the chosen CPU, a measured clock).
+func TestGobenchRunsShareOneTable(t *testing.T) {
+	a, b := fixtureResult(), fixtureResult()
+	b.Start = b.Start.Add(time.Hour)
+	b.CPU, b.CPUChoice = 0, "--cpu 0"
+	b.EffectiveClock.BeforeHz *= 0.9
+	b.MaxFreqHz = 4.2e9
+	b.Interrupted = true
+	var pp benchproc.ProjectionParser
+	table, err := pp.Parse(".config", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for i, r := range []*result.Result{a, b} {
+		var buf bytes.Buffer
+		if err := Write(&buf, r, "gobench"); err != nil {
+			t.Fatal(err)
+		}
+		rd := benchfmt.NewReader(&buf, fmt.Sprintf("run%d.txt", i))
+		for rd.Scan() {
+			if res, ok := rd.Result().(*benchfmt.Result); ok {
+				keys[table.Project(res).String()] = true
+			}
+		}
+	}
+	if len(keys) != 1 {
+		t.Errorf("the two runs project to %d benchstat tables, want 1: %v", len(keys), keys)
+	}
+}
