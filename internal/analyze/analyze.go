@@ -10,7 +10,7 @@ import (
 // Analyze recomputes, in place and from the raw data only (samples,
 // counters, GC figures, and the run's clock facts), the statistics,
 // findings and verdict of every experiment. Findings whose code Analyze
-// does not compute (see Codes) are kept, so findings the run added from
+// does not compute (those of result.ScopeAnalysis) are kept, so findings the run added from
 // elsewhere survive `benchy report`. When the result holds the machine
 // snapshot taken before the run, the environment findings are recomputed
 // from it too (machine.Check gives every machine code), so an old file is
@@ -49,6 +49,7 @@ func Analyze(r *result.Result) {
 	}
 	r.Comparison = compareInterleaved(r)
 	r.Summary = countVerdicts(r)
+	r.Cause = likelyCause(r)
 }
 
 // countVerdicts is the summary of r's verdicts.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -39,11 +40,11 @@ func RunInterference(r *result.Result) []string {
 		if !b.Judged() {
 			continue
 		}
-		if b.CPU == r.CPU && b.Steal.Value > StealDuringMax && !slices.Contains(codes, "steal") {
-			codes = append(codes, "steal")
+		if b.CPU == r.CPU && b.Steal.Value > StealDuringMax && !slices.Contains(codes, machine.CodeSteal) {
+			codes = append(codes, machine.CodeSteal)
 		}
-		if slices.Contains(siblings, b.CPU) && b.Busy.Value > SiblingDuringMax && !slices.Contains(codes, "sibling-busy") {
-			codes = append(codes, "sibling-busy")
+		if slices.Contains(siblings, b.CPU) && b.Busy.Value > SiblingDuringMax && !slices.Contains(codes, machine.CodeSiblingBusy) {
+			codes = append(codes, machine.CodeSiblingBusy)
 		}
 	}
 	return codes
@@ -64,9 +65,9 @@ type Side struct {
 // shared with another hardware thread slows the thread while it runs, so
 // nothing measured leaves it out.
 var (
-	offCPUCodes = []string{result.CodeDisturbed, "steal"}
+	offCPUCodes = []string{result.CodeDisturbed, machine.CodeSteal}
 	clockCodes  = []string{result.CodeSlowClock, result.CodeFreqChange}
-	sharedCodes = []string{result.CodeSlowCore, "sibling-busy"}
+	sharedCodes = []string{result.CodeSlowCore, machine.CodeSiblingBusy}
 )
 
 // Basis chooses what a comparison of sides is judged on: wall time, or

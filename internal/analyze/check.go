@@ -2,22 +2,12 @@ package analyze
 
 import (
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/benchy-dev/benchy/internal/changepoint"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
 )
-
-// Codes lists every code CheckExperiment may return.
-var Codes = []string{
-	result.CodeFailed, result.CodeNoSamples, result.CodeImpossible, result.CodeBelowClock, result.CodeUnstable,
-	result.CodeOutliers, result.CodeFirstSlow, result.CodeDrift, result.CodeDisturbed, result.CodeMigrated,
-	result.CodeGC, result.CodeAllocs, result.CodeFreqChange, result.CodeFewSamples, result.CodeShortSamples,
-	result.CodePageFaults, result.CodeSlowClock, result.CodeSlowCore, result.CodeSpawn,
-	result.CodeWarmup, result.CodeSlowdown, result.CodeNoSteadyState, result.CodeInconsistent, result.CodeTargetCI,
-}
 
 // CheckExperiment returns the findings on e's raw samples and GC figures,
 // given the facts of the run. It reads nothing but its arguments.
@@ -119,5 +109,6 @@ func finiteEvidence(ev map[string]any) {
 
 // ownCode reports whether code is one CheckExperiment computes.
 func ownCode(code string) bool {
-	return slices.Contains(Codes, code)
+	c, ok := result.LookupCode(code)
+	return ok && c.Scope == result.ScopeAnalysis
 }

@@ -147,3 +147,28 @@ func TestSlowCore(t *testing.T) {
 		{name: "no run best", e: probed(1, 1e9, 1, 1e9)},
 	})
 }
+
+// A program whose run lasts less than SpawnDominatedRatio times the start
+// of a process is mostly the start; a longer one, or a loop, is not.
+func TestSpawnDominated(t *testing.T) {
+	f := Facts{SpawnNs: 1e6}
+	prog := result.Experiment{Kind: result.KindProcess, Name: "p"}
+	for _, tt := range []struct {
+		median float64
+		kind   string
+		want   bool
+	}{
+		{5e6, result.KindProcess, true},
+		{SpawnDominatedRatio * 1e6, result.KindProcess, false},
+		{5e6, result.KindLoop, false},
+	} {
+		prog.Kind = tt.kind
+		fd, got := checkSpawn(prog, result.Stats{N: 5, Median: tt.median}, f)
+		if got != tt.want || (got && (fd.Code != result.CodeSpawn || fd.Severity != finding.Warn)) {
+			t.Errorf("median %g ns, kind %q, spawn 1 ms: spawn-dominated %v, want %v", tt.median, tt.kind, got, tt.want)
+		}
+	}
+	if fd, ok := checkSpawn(prog, result.Stats{N: 5, Median: 2e6}, Facts{}); ok {
+		t.Errorf("no spawn cost measured: %v", fd)
+	}
+}

@@ -124,3 +124,16 @@ func TestAnalyzeEnvironment(t *testing.T) {
 		t.Errorf("no snapshot: environment %v, verdict %q; want the stored cpu-busy kept, as a note", r.Environment, r.Experiments[0].Verdict)
 	}
 }
+
+// Another benchy process on the measured CPU is an environment warning,
+// kept when the environment is judged again from the snapshot.
+func TestAnalyzeCPUShared(t *testing.T) {
+	r := &result.Result{CPU: 1, Before: &machine.Snapshot{}, SharedCPU: "cpu1 is locked by another benchy process (pid 42)",
+		Experiments: []result.Experiment{{Name: "x", Samples: perOp(100, 100, 100, 100, 100)}}}
+	Analyze(r)
+	if !slices.ContainsFunc(r.Environment, func(f finding.Finding) bool {
+		return f.Code == result.CodeCPUShared && f.Severity == finding.Warn && f.Message == r.SharedCPU
+	}) {
+		t.Errorf("environment %v: want cpu-shared with the lock's message", r.Environment)
+	}
+}

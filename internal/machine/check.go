@@ -28,8 +28,44 @@ const (
 	MinQuotaCPUs = 1.0
 )
 
+// Codes of the environment findings, stable for scripts;
+// docs/findings.md gives each its threshold and why.
+const (
+	CodeNoCPUFreq      = "no-cpufreq"
+	CodeGovernor       = "governor"
+	CodeTurbo          = "turbo"
+	CodeFreqRange      = "freq-range"
+	CodeCPUBusy        = "cpu-busy"
+	CodeSiblingBusy    = "sibling-busy"
+	CodeBusyUnknown    = "busy-unknown"
+	CodeLoad           = "load"
+	CodeEfficiencyCore = "efficiency-core"
+	CodeNotIsolated    = "not-isolated"
+	CodeCPU0           = "cpu0"
+	CodeSteal          = "steal"
+	CodeVirtualMachine = "virtual-machine"
+	CodeThrottled      = "throttled"
+	CodeCgroupQuota    = "cgroup-quota"
+)
+
+// Codes lists every code Check may return, in the order it checks them.
+var Codes = []string{
+	CodeNoCPUFreq, CodeGovernor, CodeTurbo, CodeFreqRange, CodeCPUBusy, CodeSiblingBusy, CodeBusyUnknown,
+	CodeLoad, CodeEfficiencyCore, CodeNotIsolated, CodeCPU0, CodeSteal, CodeVirtualMachine, CodeThrottled,
+	CodeCgroupQuota,
+}
+
+// A check looks at one aspect of the machine for measuring on a CPU and
+// adds what it finds.
+type check func(s *Snapshot, cpu int, add adder)
+
+// adder records one finding.
+type adder func(code string, sev finding.Severity, ev map[string]any, format string, args ...any)
+
+// checks are the machine checks, in the order their findings are listed.
+var checks = []check{checkFrequency, checkBusy, checkLoad, checkCore, checkSteal, checkHypervisor, checkThrottled, checkQuota}
+
 // Check returns the findings about the machine for measuring on cpu.
-// Codes are stable; docs/findings.md lists each with its threshold and why.
 // Facts that are unknown produce no finding except no-cpufreq, and
 // busy-unknown when the busy of the CPU or its SMT sibling was measured
 // over too few ticks (or not at all) to be judged.
@@ -38,91 +74,137 @@ func Check(s *Snapshot, cpu int) []finding.Finding {
 	add := func(code string, sev finding.Severity, ev map[string]any, format string, args ...any) {
 		fs = append(fs, finding.Finding{Code: code, Severity: sev, Message: fmt.Sprintf(format, args...), Evidence: ev})
 	}
-	c := s.cpu(cpu)
+	for _, c := range checks {
+		c(s, cpu, add)
+	}
+	return fs
+}
 
+// checkFrequency: what sets the CPU's clock (the cpufreq driver, the
+// governor, turbo, the allowed range).
+func checkFrequency(s *Snapshot, cpu int, add adder) {
+	c := s.cpu(cpu)
 	if !c.Driver.Known() {
-		add("no-cpufreq", finding.Info, map[string]any{"reason": c.Driver.Reason},
+		add(CodeNoCPUFreq, finding.Info, map[string]any{"reason": c.Driver.Reason},
 			"cpu%d: governor and frequency cannot be known (%s)", cpu, c.Driver.Reason)
 	}
 	if g, ok := c.Governor.Get(); ok && g != "performance" {
-		add("governor", finding.Warn, map[string]any{"governor": g},
+		add(CodeGovernor, finding.Warn, map[string]any{"governor": g},
 			"cpu%d governor is %s, not performance: the frequency follows the load and changes under the benchmark", cpu, g)
 	}
 	if on, ok := s.Turbo.On.Get(); ok && on {
-		add("turbo", finding.Warn, map[string]any{"intel_pstate_no_turbo": s.Turbo.NoTurbo, "cpufreq_boost": s.Turbo.Boost},
+		add(CodeTurbo, finding.Warn, map[string]any{"intel_pstate_no_turbo": s.Turbo.NoTurbo, "cpufreq_boost": s.Turbo.Boost},
 			"turbo/boost is on: the top frequency depends on temperature and on how many cores are busy, so runs are less comparable")
 	}
 	lo, ok1 := c.MinFreqKHz.Get()
 	hi, ok2 := c.MaxFreqKHz.Get()
 	if ok1 && ok2 && lo != hi {
-		add("freq-range", finding.Warn, map[string]any{"scaling_min_freq_khz": lo, "scaling_max_freq_khz": hi},
+		add(CodeFreqRange, finding.Warn, map[string]any{"scaling_min_freq_khz": lo, "scaling_max_freq_khz": hi},
 			"cpu%d may run anywhere from %d to %d kHz (scaling_min_freq != scaling_max_freq)", cpu, lo, hi)
 	}
+}
+
+// checkBusy: the CPU and its SMT siblings over the busy window, and which
+// of them could not be judged.
+func checkBusy(s *Snapshot, cpu int, add adder) {
 	if b, ok := s.judgedBusy(cpu); ok && b.Busy.Value > BusyPct {
-		add("cpu-busy", finding.Warn, map[string]any{"busy_pct": b.Busy.Value, "ticks": b.Ticks, "window_ns": int64(s.BusyWindow)},
+		add(CodeCPUBusy, finding.Warn, map[string]any{"busy_pct": b.Busy.Value, "ticks": b.Ticks, "window_ns": int64(s.BusyWindow)},
 			"cpu%d was %s busy over %s (more than %s): something else runs there and takes turns with the benchmark",
 			cpu, units.PctOver(b.Busy.Value/100, BusyPct/100), roundWindow(s.BusyWindow), units.Pct(BusyPct/100))
 	}
-	sib, _ := c.Siblings.Get()
+	sib, _ := s.cpu(cpu).Siblings.Get()
 	for _, o := range sib {
 		if b, ok := s.judgedBusy(o); ok && b.Busy.Value > BusyPct {
-			add("sibling-busy", finding.Warn, map[string]any{"sibling": o, "busy_pct": b.Busy.Value, "ticks": b.Ticks},
+			add(CodeSiblingBusy, finding.Warn, map[string]any{"sibling": o, "busy_pct": b.Busy.Value, "ticks": b.Ticks},
 				"cpu%d, the SMT sibling of cpu%d, was %s busy (more than %s): it shares the core's execution units",
 				o, cpu, units.PctOver(b.Busy.Value/100, BusyPct/100), units.Pct(BusyPct/100))
 		}
 	}
 	if unjudged := s.unjudged(append(CPUList{cpu}, sib...)); len(unjudged.cpus) > 0 {
-		add("busy-unknown", finding.Info, map[string]any{"cpus": unjudged.cpus.String(), "min_ticks": MinBusyTicks, "window_ns": int64(s.BusyWindow)},
+		add(CodeBusyUnknown, finding.Info, map[string]any{"cpus": unjudged.cpus.String(), "min_ticks": MinBusyTicks, "window_ns": int64(s.BusyWindow)},
 			"busy over %s cannot be judged for %s; judging takes at least %d ticks (a window of %s at USER_HZ 100), so cpu-busy, sibling-busy and steal were not checked there",
 			roundWindow(s.BusyWindow), unjudged.words, MinBusyTicks, minBusyWindow)
 	}
-	if l, ok := s.Load.Get(); ok {
-		if on, ok := s.Online.Get(); ok && len(on) > 0 && l.Load1 > LoadPerCPU*float64(len(on)) {
-			add("load", finding.Warn, map[string]any{"load1": l.Load1, "online_cpus": len(on)},
-				"1-minute load average %.2f is high for %d CPUs (more than %.1f per CPU)", l.Load1, len(on), LoadPerCPU)
-		}
+}
+
+// checkLoad: the load average against the online CPUs.
+func checkLoad(s *Snapshot, _ int, add adder) {
+	l, ok := s.Load.Get()
+	if !ok {
+		return
 	}
+	if on, ok := s.Online.Get(); ok && len(on) > 0 && l.Load1 > LoadPerCPU*float64(len(on)) {
+		add(CodeLoad, finding.Warn, map[string]any{"load1": l.Load1, "online_cpus": len(on)},
+			"1-minute load average %.2f is high for %d CPUs (more than %.1f per CPU)", l.Load1, len(on), LoadPerCPU)
+	}
+}
+
+// checkCore: what kind of CPU this is among the others (an efficiency
+// core, not isolated, cpu0).
+func checkCore(s *Snapshot, cpu int, add adder) {
+	c := s.cpu(cpu)
 	if t, ok := c.CoreType.Get(); ok && t == CoreEfficiency {
-		add("efficiency-core", finding.Warn, map[string]any{"core_type_from": c.CoreTypeFrom},
+		add(CodeEfficiencyCore, finding.Warn, map[string]any{"core_type_from": c.CoreTypeFrom},
 			"cpu%d is an efficiency core, not one of the fastest (from %s)", cpu, c.CoreTypeFrom)
 	}
 	if iso, ok := s.Isolated.Get(); ok && !iso.Has(cpu) {
-		add("not-isolated", finding.Info, map[string]any{"isolated": iso.String()},
+		add(CodeNotIsolated, finding.Info, map[string]any{"isolated": iso.String()},
 			"cpu%d is not isolated: the scheduler may put other tasks on it", cpu)
 	}
 	if cpu == 0 {
-		add("cpu0", finding.Info, nil, "cpu0 takes more interrupts and kernel work than the other CPUs")
+		add(CodeCPU0, finding.Info, nil, "cpu0 takes more interrupts and kernel work than the other CPUs")
 	}
-	if b, ok := s.judgedBusy(cpu); ok && b.Steal.Value > 0 {
-		add("steal", finding.Warn, map[string]any{"steal_pct": b.Steal.Value, "ticks": b.Ticks},
+}
+
+// checkSteal: time the hypervisor gave to someone else, on this CPU or
+// (as a note) on the others.
+func checkSteal(s *Snapshot, cpu int, add adder) {
+	b, ok := s.judgedBusy(cpu)
+	switch {
+	case ok && b.Steal.Value > 0:
+		add(CodeSteal, finding.Warn, map[string]any{"steal_pct": b.Steal.Value, "ticks": b.Ticks},
 			"cpu%d lost %.1f%% of the window to steal: the hypervisor ran someone else on this CPU", cpu, b.Steal.Value)
-	} else if ok {
+	case ok:
 		if busy, _ := s.Busy.Get(); anySteal(busy) {
-			add("steal", finding.Info, nil, "other CPUs had steal time in the window: the host is shared")
+			add(CodeSteal, finding.Info, nil, "other CPUs had steal time in the window: the host is shared")
 		}
 	}
+}
+
+// checkHypervisor: a virtual machine, whose host decides the clock.
+func checkHypervisor(s *Snapshot, _ int, add adder) {
 	if hv, ok := s.Hypervisor.Get(); ok && hv {
-		add("virtual-machine", finding.Info, nil,
+		add(CodeVirtualMachine, finding.Info, nil,
 			"this is a virtual machine: the host decides frequency and may run other guests on the same cores")
 	}
+}
+
+// checkThrottled: the CPU was slowed for heat since boot.
+func checkThrottled(s *Snapshot, cpu int, add adder) {
+	c := s.cpu(cpu)
 	for _, th := range []struct {
 		name string
 		f    Fact[int64]
 	}{{"core_throttle_count", c.CoreThrottles}, {"package_throttle_count", c.PkgThrottles}} {
 		if n, ok := th.f.Get(); ok && n > 0 {
-			add("throttled", finding.Warn, map[string]any{th.name: n},
+			add(CodeThrottled, finding.Warn, map[string]any{th.name: n},
 				"cpu%d %s is %d: it was slowed down for heat since boot", cpu, th.name, n)
 		}
 	}
-	if q, ok := s.Cgroup.Quota.Get(); ok && q.Limited {
-		sev := finding.Warn
-		if q.CPUs < MinQuotaCPUs {
-			sev = finding.Error
-		}
-		add("cgroup-quota", sev, map[string]any{"cpus": q.CPUs, "quota_us": q.QuotaUs, "period_us": q.PeriodUs},
-			"a CPU quota of %.2f CPUs (%d us per %d us, %s) limits this process", q.CPUs, q.QuotaUs, q.PeriodUs, q.From)
+}
+
+// checkQuota: a CPU quota on the process's cgroup.
+func checkQuota(s *Snapshot, _ int, add adder) {
+	q, ok := s.Cgroup.Quota.Get()
+	if !ok || !q.Limited {
+		return
 	}
-	return fs
+	sev := finding.Warn
+	if q.CPUs < MinQuotaCPUs {
+		sev = finding.Error
+	}
+	add(CodeCgroupQuota, sev, map[string]any{"cpus": q.CPUs, "quota_us": q.QuotaUs, "period_us": q.PeriodUs},
+		"a CPU quota of %.2f CPUs (%d us per %d us, %s) limits this process", q.CPUs, q.QuotaUs, q.PeriodUs, q.From)
 }
 
 // anySteal reports whether a CPU whose busy can be judged had steal time.

@@ -38,7 +38,7 @@ type busyWant struct {
 	judged              bool
 }
 
-func checkBusy(t *testing.T, got []CPUBusy, want []busyWant) {
+func checkBusyFacts(t *testing.T, got []CPUBusy, want []busyWant) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("Busy = %+v, want %+v", got, want)
@@ -68,7 +68,7 @@ func TestBusy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkBusy(t, Busy(before, after), []busyWant{
+	checkBusyFacts(t, Busy(before, after), []busyWant{
 		{cpu: 0, busy: 9, steal: 3, iowait: 1, ticks: 100, judged: true},
 		{cpu: 1, busy: 5, steal: 0, iowait: 4, ticks: 99, judged: true},
 		{cpu: 2, unknown: "its ticks went backwards (offline and back in the window)"},
@@ -76,7 +76,7 @@ func TestBusy(t *testing.T) {
 	})
 	// No tick between the reads: every CPU is there, with its busy unknown.
 	none := "no tick between the two reads of /proc/stat"
-	checkBusy(t, Busy(after, after), []busyWant{{cpu: 0, unknown: none}, {cpu: 1, unknown: none}, {cpu: 2, unknown: none}, {cpu: 3, unknown: none}})
+	checkBusyFacts(t, Busy(after, after), []busyWant{{cpu: 0, unknown: none}, {cpu: 1, unknown: none}, {cpu: 2, unknown: none}, {cpu: 3, unknown: none}})
 }
 
 // TestBusyShortWindow: a window of a few ticks gives a figure that is
@@ -98,7 +98,7 @@ func TestBusyShortWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkBusy(t, Busy(before, after), []busyWant{
+	checkBusyFacts(t, Busy(before, after), []busyWant{
 		{cpu: 0, busy: 1, ticks: 1},
 		{cpu: 1, busy: 0, iowait: 0, ticks: 1},
 		{cpu: 2, unknown: "not in the second read of /proc/stat (went offline in the window)"},

@@ -77,7 +77,7 @@ func writeCompact(w io.Writer, r *result.Result, o Options) error {
 			tw.printf("%s\n", Wrap(p.Sentence, width, "  "))
 		}
 	}
-	if why := likelyCause(r); why != "" {
+	if why := causeLine(r.Cause); why != "" {
 		tw.printf("\n%s\n", Wrap(why, width, "  "))
 	}
 	tw.printf("\n%s\n", Wrap("summary: "+summaryLine(r), width, "  "))
@@ -374,76 +374,20 @@ func Wrap(s string, width int, indent string) string {
 	return b.String()
 }
 
-// causes says, per finding code, what most likely went wrong and what to
-// do, in the words of the line under the table.
-var causes = map[string]string{
-	result.CodeImpossible:   "a time no core can reach: the compiler computed the result or removed the work",
-	result.CodeNoLoadInLoop: "the compiler removed the work: the loop no longer reads its input (keep the result: benchy.Keep)",
-	result.CodeEmptyLoop:    "the compiler deleted the benchmark's work: keep every result (a package-level variable, or b.Loop)",
-	result.CodeFolded:       "the compiler computed the result before the loop: read the inputs from variables",
-	result.CodeSetupInTimer: "work outside the b.N loop is timed: call b.ResetTimer after the setup",
-	result.CodeDebugBuild:   "the test binary was built to debug or instrument: build it without -N -l, -race or -cover",
-	result.CodeBelowClock:   "samples too short for the clock to time: raise --sample-time",
-	result.CodeDisturbed:    "other tasks took the CPU while measuring: stop them, try another --cpu, or use --compare",
-	result.CodeSlowCore:     "the core was shared with a busy sibling hardware thread or the host",
-	result.CodeSlowClock:    "the CPU's clock dropped while measuring (governor, turbo or the host)",
-	result.CodeFreqChange:   "the CPU's clock changed during the run (governor, turbo or the host)",
-	result.CodeUnstable:     "the samples do not agree: a noisy machine, or work that varies",
-	result.CodeDrift:        "something changed during the run: the machine or the program's state",
-	result.CodeFirstSlow:    "the warm-up was too short: raise --warmup",
-	result.CodePageFaults:   "memory was mapped while measuring: a longer --warmup, or --gc",
-	result.CodeFewSamples:   "too few samples to judge: raise --samples (a smoke run checks, it does not measure)",
-	result.CodeSpawn:        "a run is mostly the start of a process: give each run more work",
-	result.CodeGC:           "the collector ran inside samples",
-	result.CodeMigrated:     "the pin did not hold: samples ran on other CPUs",
-	result.CodeFailed:       "an experiment failed",
-	result.CodeNoSamples:    "nothing was measured",
-	result.CodeNotPinned:    "the measured thread was not pinned (the system cannot pin, or the benchmark runs b.RunParallel)",
-	"cpu-busy":              "the machine was busy: close other programs",
-	"sibling-busy":          "the SMT sibling of the measured CPU was busy",
-	"steal":                 "the host ran other guests on this CPU",
-	"load":                  "the machine was loaded: close other programs",
-	"throttled":             "the CPU was slowed for heat",
-	"cgroup-quota":          "a CPU quota limits this process",
-}
-
-// likelyCause is one line naming the most likely cause of the numbers
-// that are not believable or doubtful: the first reason shared by most of
-// them (an error's first), and the experiments it applies to; "" when all
-// are believable.
-func likelyCause(r *result.Result) string {
-	count := map[string][]string{}
-	var order []string
-	for _, sev := range []string{result.VerdictNotBelievable, result.VerdictDoubtful} {
-		for _, e := range r.Experiments {
-			if e.Verdict != sev || len(e.Reasons) == 0 {
-				continue
-			}
-			c := e.Reasons[0]
-			if _, ok := count[c]; !ok {
-				order = append(order, c)
-			}
-			count[c] = append(count[c], e.Name)
-		}
-	}
-	if len(order) == 0 {
+// causeLine is the line under the table naming the most likely cause of
+// the doubts, as the analysis found it; "" when every number is
+// believable.
+func causeLine(c *result.Cause) string {
+	if c == nil {
 		return ""
 	}
-	best := order[0]
-	for _, c := range order {
-		if len(count[c]) > len(count[best]) {
-			best = c
-		}
+	who := strings.Join(c.Experiments, ", ")
+	if len(c.Experiments) > 3 {
+		who = strings.Join(c.Experiments[:3], ", ") + fmt.Sprintf(" and %d more", len(c.Experiments)-3)
 	}
-	cause := cmp.Or(causes[best], best)
-	names := count[best]
-	who := strings.Join(names, ", ")
-	if len(names) > 3 {
-		who = strings.Join(names[:3], ", ") + fmt.Sprintf(" and %d more", len(names)-3)
-	}
-	line := fmt.Sprintf("why: %s (%s: %s)", cause, best, who)
-	if others := len(order) - 1; others > 0 {
-		line += fmt.Sprintf("; %d more %s", others, map[bool]string{true: "reason", false: "reasons"}[others == 1])
+	line := fmt.Sprintf("why: %s (%s: %s)", cmp.Or(c.Text, c.Code), c.Code, who)
+	if c.OtherReasons > 0 {
+		line += fmt.Sprintf("; %s", units.Count(c.OtherReasons, "more reason"))
 	}
 	return line + "; -v shows the evidence"
 }

@@ -1,5 +1,7 @@
 package result
 
+import "github.com/benchy-dev/benchy/internal/machine"
+
 // Codes of the findings CheckExperiment computes. Analyze replaces findings
 // with these codes and keeps any other (added by the run, for example
 // no-load-in-loop from reading the machine code).
@@ -73,3 +75,92 @@ const (
 	// the number cannot be right (or there is no number).
 	VerdictNotBelievable = "not believable"
 )
+
+// Scopes of a finding code: who raises it.
+const (
+	// ScopeAnalysis: the analysis computes it from the samples; `benchy
+	// report` recomputes it from a file.
+	ScopeAnalysis = "analysis"
+	// ScopeRun: the run adds it from what a file does not hold (the
+	// machine code, the binary, the system); the analysis keeps it.
+	ScopeRun = "run"
+	// ScopeEnvironment: the machine checks (internal/machine) and the CPU
+	// lock, about the machine rather than one experiment.
+	ScopeEnvironment = "environment"
+)
+
+// CodeInfo is one entry of the registry of finding codes.
+type CodeInfo struct {
+	Code  string
+	Scope string
+	// Cause says what most likely went wrong and what to do, as the
+	// line under the table says it; empty for a code that only informs.
+	Cause string
+}
+
+// Codes is the registry of every finding code benchy raises. A test holds
+// it to the constants, to docs/findings.md and to the tests that raise
+// each code.
+var Codes = []CodeInfo{
+	{CodeFailed, ScopeAnalysis, "an experiment failed"},
+	{CodeNoSamples, ScopeAnalysis, "nothing was measured"},
+	{CodeImpossible, ScopeAnalysis, "a time no core can reach: the compiler computed the result or removed the work"},
+	{CodeBelowClock, ScopeAnalysis, "samples too short for the clock to time: raise --sample-time"},
+	{CodeUnstable, ScopeAnalysis, "the samples do not agree: a noisy machine, or work that varies"},
+	{CodeOutliers, ScopeAnalysis, ""},
+	{CodeFirstSlow, ScopeAnalysis, "the warm-up was too short: raise --warmup"},
+	{CodeDrift, ScopeAnalysis, "something changed during the run: the machine or the program's state"},
+	{CodeDisturbed, ScopeAnalysis, "other tasks took the CPU while measuring: stop them, try another --cpu, or use --compare"},
+	{CodeMigrated, ScopeAnalysis, "the pin did not hold: samples ran on other CPUs"},
+	{CodeGC, ScopeAnalysis, "the collector ran inside samples"},
+	{CodeAllocs, ScopeAnalysis, ""},
+	{CodeFreqChange, ScopeAnalysis, "the CPU's clock changed during the run (governor, turbo or the host)"},
+	{CodeFewSamples, ScopeAnalysis, "too few samples to judge: raise --samples (a smoke run checks, it does not measure)"},
+	{CodeShortSamples, ScopeAnalysis, ""},
+	{CodePageFaults, ScopeAnalysis, "memory was mapped while measuring: a longer --warmup, or --gc"},
+	{CodeSlowClock, ScopeAnalysis, "the CPU's clock dropped while measuring (governor, turbo or the host)"},
+	{CodeSlowCore, ScopeAnalysis, "the core was shared with a busy sibling hardware thread or the host"},
+	{CodeSpawn, ScopeAnalysis, "a run is mostly the start of a process: give each run more work"},
+	{CodeWarmup, ScopeAnalysis, ""},
+	{CodeSlowdown, ScopeAnalysis, "the run slowed down and stayed slower: the machine or the program's state changed"},
+	{CodeNoSteadyState, ScopeAnalysis, "the run never settled: something came and went while measuring"},
+	{CodeInconsistent, ScopeAnalysis, "the processes disagree on the shape of their series"},
+	{CodeTargetCI, ScopeAnalysis, "the precision asked was not reached in --max-time: raise it, or ask less"},
+
+	{CodeAsm, ScopeRun, ""},
+	{CodeAsmUnknown, ScopeRun, ""},
+	{CodeNoLoadInLoop, ScopeRun, "the compiler removed the work: the loop no longer reads its input (keep the result: benchy.Keep)"},
+	{CodeNotPinned, ScopeRun, "the measured thread was not pinned (the system cannot pin, or the benchmark runs b.RunParallel)"},
+	{CodeEmptyLoop, ScopeRun, "the compiler deleted the benchmark's work: keep every result (a package-level variable, or b.Loop)"},
+	{CodeFolded, ScopeRun, "the compiler computed the result before the loop: read the inputs from variables"},
+	{CodeSetupInTimer, ScopeRun, "work outside the b.N loop is timed: call b.ResetTimer after the setup"},
+	{CodeDebugBuild, ScopeRun, "the test binary was built to debug or instrument: build it without -N -l, -race or -cover"},
+
+	{CodeCPUShared, ScopeEnvironment, "another benchy process measured on the same CPU: run one at a time, or give each its own --cpu"},
+	{machine.CodeNoCPUFreq, ScopeEnvironment, ""},
+	{machine.CodeGovernor, ScopeEnvironment, "the governor follows the load: set it to performance"},
+	{machine.CodeTurbo, ScopeEnvironment, "turbo makes the top clock depend on heat and load: turn it off to compare runs"},
+	{machine.CodeFreqRange, ScopeEnvironment, "the CPU may change its clock: pin scaling_min_freq to scaling_max_freq"},
+	{machine.CodeCPUBusy, ScopeEnvironment, "the machine was busy: close other programs"},
+	{machine.CodeSiblingBusy, ScopeEnvironment, "the SMT sibling of the measured CPU was busy"},
+	{machine.CodeBusyUnknown, ScopeEnvironment, ""},
+	{machine.CodeLoad, ScopeEnvironment, "the machine was loaded: close other programs"},
+	{machine.CodeEfficiencyCore, ScopeEnvironment, "an efficiency core: measure on a performance core (--cpu)"},
+	{machine.CodeNotIsolated, ScopeEnvironment, ""},
+	{machine.CodeCPU0, ScopeEnvironment, ""},
+	{machine.CodeSteal, ScopeEnvironment, "the host ran other guests on this CPU"},
+	{machine.CodeVirtualMachine, ScopeEnvironment, ""},
+	{machine.CodeThrottled, ScopeEnvironment, "the CPU was slowed for heat"},
+	{machine.CodeCgroupQuota, ScopeEnvironment, "a CPU quota limits this process"},
+}
+
+// LookupCode is the registry's entry for code; false for a code benchy
+// does not raise.
+func LookupCode(code string) (CodeInfo, bool) {
+	for _, c := range Codes {
+		if c.Code == code {
+			return c, true
+		}
+	}
+	return CodeInfo{}, false
+}

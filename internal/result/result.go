@@ -93,6 +93,22 @@ type Result struct {
 
 	// Summary counts the verdicts, for scripts; derived by Analyze.
 	Summary *Counts `json:"summary,omitempty"`
+	// Cause is the most likely cause of the doubts; derived by Analyze,
+	// absent when every number is believable.
+	Cause *Cause `json:"likely_cause,omitempty"`
+}
+
+// Cause names the reason shared by most of the experiments that are not
+// believable or doubtful.
+type Cause struct {
+	Code string `json:"code"`
+	// Text says what most likely went wrong and what to do; empty when
+	// the registry has nothing to say of the code.
+	Text        string   `json:"text,omitempty"`
+	Experiments []string `json:"experiments"`
+	// OtherReasons counts the other first reasons of the doubtful and
+	// not believable experiments.
+	OtherReasons int `json:"other_reasons,omitempty"`
 }
 
 // Counts is how many experiments got each verdict, and the codes that

@@ -11,7 +11,6 @@ import (
 	"runtime/metrics"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/asm"
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/finding"
@@ -121,7 +120,7 @@ func (t *Target) Open() error {
 func (t *Target) Counters() result.CounterReport { return t.report }
 
 // Check reads the machine code of the loop and judges it (see
-// analyze.CodeFindings). A closure is found from its function value like a
+// codeFindings). A closure is found from its function value like a
 // named function.
 func (t *Target) Check() []finding.Finding {
 	l, err := asm.Inspect(t.w.Loop)
@@ -129,7 +128,7 @@ func (t *Target) Check() []finding.Finding {
 	if err == nil {
 		s = l.Summary()
 	}
-	return analyze.CodeFindings(s, err, t.w.ReadsMemory)
+	return codeFindings(s, err, t.w.ReadsMemory)
 }
 
 // Time runs n iterations and returns how long they took, then collects
@@ -252,3 +251,21 @@ func heapAllocated() uint64 { return readUint64("/gc/heap/allocs:bytes") }
 
 // gcCycles is the number of completed collections.
 func gcCycles() uint64 { return readUint64("/gc/cycles/total:gc-cycles") }
+
+// codeFindings judges the machine code of an experiment's measured loop:
+// the asm line says what the loop does, and an experiment that reads its
+// input from memory (readsMemory) but whose loop loads nothing has lost
+// its work, whatever the time says. err is why the code could not be read.
+func codeFindings(s asm.Summary, err error, readsMemory bool) []finding.Finding {
+	if err != nil {
+		return []finding.Finding{{Code: result.CodeAsmUnknown, Severity: finding.Info,
+			Message: "could not read the machine code of the loop: " + err.Error()}}
+	}
+	fs := []finding.Finding{{Code: result.CodeAsm, Severity: finding.Info, Message: s.Line}}
+	if readsMemory && !s.LoopLoads {
+		fs = append(fs, finding.Finding{Code: result.CodeNoLoadInLoop, Severity: finding.Warn,
+			Message:  "the workload reads its input from memory, but its measured loop has no memory load: the work was removed, whatever the time says",
+			Evidence: map[string]any{"summary": s.Line}})
+	}
+	return fs
+}
