@@ -12,7 +12,6 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -205,6 +204,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 		header[5] = "max RSS" // a program's memory is its peak, not its allocations
 	}
 	var onCPUNotes []string
+	var onCPUAbove, onCPUBelow bool
 	gcOffMark, atFloor := false, false
 	for _, e := range r.Experiments {
 		st := e.Stats
@@ -220,10 +220,13 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 		unit, scale := units.DurationUnit(st.Median)
 		v := func(ns float64) string { return units.Sig(ns/scale, 3) }
 		median := v(st.Median)
-		if on, ok := result.OnCPUPerOp(e); ok && e.Kind != result.KindProcess { // a program waits as part of its work
-			if m := stats.Median(on); math.Abs(m/st.Median-1) > OnCPUMaterial {
-				median += "†"
-				onCPUNotes = append(onCPUNotes, fmt.Sprintf("%s %s", e.Name, units.Duration(m)))
+		if m := st.OnCPUMedian; m > 0 && e.Kind != result.KindProcess && math.Abs(m/st.Median-1) > OnCPUMaterial { // a program waits as part of its work
+			median += "†"
+			onCPUNotes = append(onCPUNotes, fmt.Sprintf("%s %s", e.Name, units.Duration(m)))
+			if m > st.Median {
+				onCPUAbove = true
+			} else {
+				onCPUBelow = true
 			}
 		}
 		allocs := allocsCell(e.GC.AllocsPerOp, allocsKnown(r, e))
@@ -245,8 +248,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 		footnotes = append(footnotes, "≤ the program's peak memory is at most this: the kernel counts for a started program the memory of the process that started it, and this one needed no more")
 	}
 	if len(onCPUNotes) > 0 {
-		footnotes = append(footnotes, "† on-CPU median: "+strings.Join(onCPUNotes, ", ")+
-			fmt.Sprintf(" (more than %s below the wall time: the thread was off the CPU the rest)", units.Pct(OnCPUMaterial)))
+		footnotes = append(footnotes, "† on-CPU median: "+strings.Join(onCPUNotes, ", ")+" ("+onCPUWhy(onCPUAbove, onCPUBelow)+")")
 	}
 	if gcOffMark {
 		footnotes = append(footnotes, "* allocates with the collector off: the time leaves out collecting the garbage, which a real program pays (--gc measures it)")
@@ -395,4 +397,19 @@ func causeLine(c *result.Cause) string {
 // hasFinding reports whether the analysis found code on e.
 func hasFinding(e result.Experiment, code string) bool {
 	return slices.ContainsFunc(e.Findings, func(f finding.Finding) bool { return f.Code == code })
+}
+
+// onCPUWhy says which way the on-CPU medians of the † footnote lie from
+// the wall time, and what that means: below, the thread was off the CPU
+// the rest; above, the CPU time also counts work outside the timed part
+// (a benchmark's untimed setup, the collector's assists).
+func onCPUWhy(above, below bool) string {
+	lim := units.Pct(OnCPUMaterial)
+	switch {
+	case above && below:
+		return "more than " + lim + " from the wall time: below it the thread was off the CPU, above it the CPU time counts untimed work too"
+	case above:
+		return "more than " + lim + " above the wall time: the CPU time counts work outside the timed part too"
+	}
+	return "more than " + lim + " below the wall time: the thread was off the CPU the rest"
 }

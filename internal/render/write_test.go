@@ -12,6 +12,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchproc"
 
+	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -237,5 +238,29 @@ func TestGobenchRunsShareOneTable(t *testing.T) {
 	}
 	if len(keys) != 1 {
 		t.Errorf("the two runs project to %d benchstat tables, want 1: %v", len(keys), keys)
+	}
+}
+
+// The † footnote says which way the on-CPU median lies from the wall
+// time, as measured.
+func TestOnCPUFootnoteDirection(t *testing.T) {
+	for _, tt := range []struct {
+		onCPU float64 // on-CPU time as a share of the wall time
+		want  string
+	}{{1.3, "above the wall time"}, {0.7, "below the wall time"}} {
+		samples := spread(11, 1000, 100, 0, 1, -1, 2, 0, -2, 1, 0, 1, -1, 0)
+		for i := range samples {
+			samples[i].Counters = map[string]int64{result.CounterTaskClock: int64(float64(samples[i].Ns) * tt.onCPU)}
+		}
+		r := &result.Result{Schema: result.SchemaVersion, Tool: "benchy test", CPU: 1,
+			Experiments: []result.Experiment{{Name: "x", Units: 1, Unit: "op", Iters: 1000, Samples: samples}}}
+		analyze.Analyze(r)
+		var b strings.Builder
+		if err := Write(&b, r, "text"); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "†") || !strings.Contains(b.String(), tt.want) {
+			t.Errorf("on-CPU at %.0f%% of the wall time: want † and %q in\n%s", tt.onCPU*100, tt.want, b.String())
+		}
 	}
 }
