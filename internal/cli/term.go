@@ -1,23 +1,17 @@
-//go:build unix
-
 package cli
 
 import (
 	"io"
 	"os"
 
-	"golang.org/x/sys/unix"
+	"golang.org/x/term"
 )
 
 // isTerminal reports whether w is a terminal: progress is drawn only there,
 // so scripts and CI logs stay clean.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	_, err := unix.IoctlGetTermios(int(f.Fd()), ioctlGetTermios)
-	return err == nil
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // terminalWidth is the number of columns of the terminal w is, 0 when w
@@ -27,9 +21,9 @@ func terminalWidth(w io.Writer) int {
 	if !ok {
 		return 0
 	}
-	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	cols, _, err := term.GetSize(int(f.Fd()))
 	if err != nil {
 		return 0
 	}
-	return int(ws.Col)
+	return cols
 }
