@@ -86,14 +86,42 @@ type Choice struct {
 // boost higher), then the least busy, then the lowest number. A caller that
 // finds the first taken (another benchy measures there) takes the next.
 func RankCPUs(s *Snapshot) ([]Choice, error) {
-	avail, err := s.Available()
+	pool, isolated, err := s.candidatePool()
 	if err != nil {
 		return nil, err
 	}
-	if len(avail) == 0 {
-		return nil, fmt.Errorf("no CPU available: online %s, allowed to this process %s", listOrNone(s.Online), listOrNone(s.Allowed))
+	cs := make([]candidate, len(pool))
+	for i, c := range pool {
+		cs[i] = s.candidate(c)
 	}
-	pool, isolated := avail, false
+	slices.SortFunc(cs, func(a, b candidate) int {
+		return cmp.Or(
+			cmpTrueFirst(a.sibIdle, b.sibIdle),
+			cmpTrueFirst(a.ownIdle, b.ownIdle),
+			cmp.Compare(a.nearCPU0, b.nearCPU0),
+			cmp.Compare(b.maxKHz, a.maxKHz),
+			cmp.Compare(a.busyAll, b.busyAll),
+			cmp.Compare(a.cpu, b.cpu))
+	})
+	out := make([]Choice, len(cs))
+	for i, k := range cs {
+		out[i] = Choice{CPU: k.cpu, Why: s.why(k, cs, pool, isolated)}
+	}
+	return out, nil
+}
+
+// candidatePool is the CPUs to choose among: the available ones, narrowed
+// to the isolated ones if any are available, then to the performance
+// cores if there are any.
+func (s *Snapshot) candidatePool() (pool CPUList, isolated bool, err error) {
+	avail, err := s.Available()
+	if err != nil {
+		return nil, false, err
+	}
+	if len(avail) == 0 {
+		return nil, false, fmt.Errorf("no CPU available: online %s, allowed to this process %s", listOrNone(s.Online), listOrNone(s.Allowed))
+	}
+	pool = avail
 	if iso, ok := s.Isolated.Get(); ok {
 		if in := intersect(avail, iso); len(in) > 0 {
 			pool, isolated = in, true
@@ -106,79 +134,74 @@ func RankCPUs(s *Snapshot) ([]Choice, error) {
 	if len(fast) > 0 {
 		pool = fast
 	}
+	return pool, isolated, nil
+}
+
+// candidate is what the ranking weighs of one CPU.
+type candidate struct {
+	cpu              int
+	nearCPU0         int // 2 cpu0, 1 its sibling, 0 other
+	maxKHz           int64
+	busyAll          float64
+	ownIdle, sibIdle bool
+}
+
+// candidate reads what the ranking weighs of cpu c.
+func (s *Snapshot) candidate(c int) candidate {
+	k := candidate{cpu: c, ownIdle: true, sibIdle: true}
+	k.maxKHz, _ = s.MaxFreqKHz(c)
 	cpu0Core := CPUList{0}
 	if sib, ok := s.cpu(0).Siblings.Get(); ok {
 		cpu0Core = append(cpu0Core, sib...)
 	}
-	type cand struct {
-		cpu              int
-		nearCPU0         int // 2 cpu0, 1 its sibling, 0 other
-		maxKHz           int64
-		busyAll          float64
-		ownIdle, sibIdle bool
+	if c == 0 {
+		k.nearCPU0 = 2
+	} else if cpu0Core.Has(c) {
+		k.nearCPU0 = 1
 	}
-	var cs []cand
-	for _, c := range pool {
-		k := cand{cpu: c, ownIdle: true, sibIdle: true}
-		k.maxKHz, _ = s.MaxFreqKHz(c)
-		if c == 0 {
-			k.nearCPU0 = 2
-		} else if cpu0Core.Has(c) {
-			k.nearCPU0 = 1
-		}
-		if b, ok := s.judgedBusy(c); ok {
-			k.busyAll, k.ownIdle = b.Busy.Value, b.Busy.Value <= BusyPct
-		}
-		sib, _ := s.cpu(c).Siblings.Get()
-		for _, o := range sib {
-			if b, ok := s.judgedBusy(o); ok {
-				k.busyAll += b.Busy.Value
-				k.sibIdle = k.sibIdle && b.Busy.Value <= BusyPct
-			}
-		}
-		cs = append(cs, k)
+	if b, ok := s.judgedBusy(c); ok {
+		k.busyAll, k.ownIdle = b.Busy.Value, b.Busy.Value <= BusyPct
 	}
-	slices.SortFunc(cs, func(a, b cand) int {
-		return cmp.Or(
-			cmpTrueFirst(a.sibIdle, b.sibIdle),
-			cmpTrueFirst(a.ownIdle, b.ownIdle),
-			cmp.Compare(a.nearCPU0, b.nearCPU0),
-			cmp.Compare(b.maxKHz, a.maxKHz),
-			cmp.Compare(a.busyAll, b.busyAll),
-			cmp.Compare(a.cpu, b.cpu))
-	})
-	out := make([]Choice, len(cs))
-	for i, k := range cs {
-		var parts []string
-		if isolated {
-			parts = append(parts, "isolated")
+	sib, _ := s.cpu(c).Siblings.Get()
+	for _, o := range sib {
+		if b, ok := s.judgedBusy(o); ok {
+			k.busyAll += b.Busy.Value
+			k.sibIdle = k.sibIdle && b.Busy.Value <= BusyPct
 		}
-		if t, ok := s.cpu(k.cpu).CoreType.Get(); ok && s.Hybrid() {
-			parts = append(parts, t+" core")
-		}
-		if slices.ContainsFunc(cs, func(o cand) bool { return o.maxKHz != k.maxKHz }) &&
-			!slices.ContainsFunc(cs, func(o cand) bool { return o.maxKHz > k.maxKHz }) {
-			parts = append(parts, fmt.Sprintf("cpuinfo_max_freq %d kHz, the highest", k.maxKHz))
-		}
-		switch {
-		case k.cpu == 0 && len(pool) == 1:
-			parts = append(parts, "the only CPU available")
-		case k.nearCPU0 == 0 && slices.Contains(pool, 0):
-			parts = append(parts, "not cpu0 (it takes more interrupts)")
-		case k.nearCPU0 > 0 && slices.ContainsFunc(cs, func(o cand) bool { return o.nearCPU0 == 0 }):
-			parts = append(parts, "idle, where the others were busy")
-		}
-		if sib, ok := s.cpu(k.cpu).Siblings.Get(); ok && len(sib) == 0 {
-			parts = append(parts, "no SMT sibling")
-		} else if ok {
-			parts = append(parts, "SMT sibling "+s.busyWords(sib))
-		}
-		if b, ok := s.BusyOf(k.cpu); ok {
-			parts = append(parts, "itself "+busyWord(b))
-		}
-		out[i] = Choice{CPU: k.cpu, Why: strings.Join(parts, ", ")}
 	}
-	return out, nil
+	return k
+}
+
+// why says why k ranks where it does among cs, chosen from pool.
+func (s *Snapshot) why(k candidate, cs []candidate, pool CPUList, isolated bool) string {
+	var parts []string
+	if isolated {
+		parts = append(parts, "isolated")
+	}
+	if t, ok := s.cpu(k.cpu).CoreType.Get(); ok && s.Hybrid() {
+		parts = append(parts, t+" core")
+	}
+	if slices.ContainsFunc(cs, func(o candidate) bool { return o.maxKHz != k.maxKHz }) &&
+		!slices.ContainsFunc(cs, func(o candidate) bool { return o.maxKHz > k.maxKHz }) {
+		parts = append(parts, fmt.Sprintf("cpuinfo_max_freq %d kHz, the highest", k.maxKHz))
+	}
+	switch {
+	case k.cpu == 0 && len(pool) == 1:
+		parts = append(parts, "the only CPU available")
+	case k.nearCPU0 == 0 && slices.Contains(pool, 0):
+		parts = append(parts, "not cpu0 (it takes more interrupts)")
+	case k.nearCPU0 > 0 && slices.ContainsFunc(cs, func(o candidate) bool { return o.nearCPU0 == 0 }):
+		parts = append(parts, "idle, where the others were busy")
+	}
+	if sib, ok := s.cpu(k.cpu).Siblings.Get(); ok && len(sib) == 0 {
+		parts = append(parts, "no SMT sibling")
+	} else if ok {
+		parts = append(parts, "SMT sibling "+s.busyWords(sib))
+	}
+	if b, ok := s.BusyOf(k.cpu); ok {
+		parts = append(parts, "itself "+busyWord(b))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // busyWords is "cpu3 2% busy" for a list of CPUs.
