@@ -95,41 +95,60 @@ var ErrStopped = errors.New("stopped before anything was measured")
 
 // Run measures the targets as plan says and returns the analyzed result.
 // An error means nothing was measured; a target that failed is recorded in
-// the result instead.
+// the result instead. It reads as its three steps: read the machine and
+// claim a CPU, measure, assemble what was measured.
 func Run(plan Plan, ts []Target) (*result.Result, error) {
-	const root = "/" // a run measures this machine
+	r, lock, err := readAndClaim(plan, len(ts))
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Release()
+	ts, outs, err := measureOn(r, plan, ts)
+	if err != nil {
+		return nil, err
+	}
+	assemble(r, plan, ts, outs)
+	analyze.Analyze(r)
+	return r, nil
+}
+
+// root is the machine a run reads: this one.
+const root = "/"
+
+// readAndClaim reads the machine (over the busy window), chooses the CPU
+// and takes its lock, and starts the result with what is known before
+// anything is measured.
+func readAndClaim(plan Plan, targets int) (*result.Result, *cpulock.Lock, error) {
 	start := time.Now().UTC()
 	if plan.CPUSet {
 		// A CPU that cannot be used is refused before the busy window,
 		// not a second (or a minute) later.
 		quick, err := machine.Read(root, machine.ReadOptions{Live: true})
 		if err != nil {
-			return nil, fmt.Errorf("read the machine: %w", err)
+			return nil, nil, fmt.Errorf("read the machine: %w", err)
 		}
 		if _, _, err := pickCPU(quick, plan); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if plan.Progress != nil {
-		plan.Progress(harness.Progress{Phase: "reading the machine", Total: len(ts)})
+		plan.Progress(harness.Progress{Phase: "reading the machine", Total: targets})
 	}
 	snap, err := machine.Read(root, machine.ReadOptions{Live: true, Window: plan.Settings.Window, Stop: plan.Stop})
 	if err != nil {
-		return nil, fmt.Errorf("read the machine: %w", err)
+		return nil, nil, fmt.Errorf("read the machine: %w", err)
 	}
 	if harness.Stopped(plan.Stop) {
-		return nil, ErrStopped
+		return nil, nil, ErrStopped
 	}
 	cpu, choice, lock, shared, err := claimCPU(snap, plan)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer lock.Release()
 	// Go re-derives GOMAXPROCS from the affinity mask unless it is set
 	// explicitly; set it, so pinning does not change the program.
 	gomaxprocs := runtime.GOMAXPROCS(0)
 	runtime.GOMAXPROCS(gomaxprocs)
-
 	r := &result.Result{
 		Schema:      result.SchemaVersion,
 		Tool:        plan.Tool,
@@ -155,13 +174,17 @@ func Run(plan Plan, ts []Target) (*result.Result, error) {
 			r.Governor = gov
 		}
 	}
+	return r, lock, nil
+}
 
+// harnessOptions are the harness's settings for the plan on cpu.
+func harnessOptions(plan Plan, cpu int) harness.Options {
 	st := plan.Settings
-	clockWin, probeWin := clockWindow, probeWindow
+	probeWin := probeWindow
 	if st.Smoke {
-		clockWin, probeWin = smokeClockWindow, smokeProbeWindow
+		probeWin = smokeProbeWindow
 	}
-	hopts := harness.Options{
+	return harness.Options{
 		CPU: cpu, Unpinned: !harness.CanPin, Samples: st.Samples, Warmup: st.Warmup, WarmupRuns: st.WarmupRuns,
 		SampleTime: st.SampleTime, Iters: st.Iters, Isolate: st.Isolate, Stop: plan.Stop, Progress: plan.Progress,
 		MinTime: plan.MinTime, TargetCI: st.TargetCI, MaxTime: st.MaxTime,
@@ -169,7 +192,19 @@ func Run(plan Plan, ts []Target) (*result.Result, error) {
 			return harness.Probe{ClockHz: counters.MeasureClock(probeWin), RefNs: harness.ReferenceLoopNs(probeWin)}
 		},
 	}
-	var clock harness.ClockInfo
+}
+
+// measureOn measures the targets on r's CPU: the clock and the effective
+// clock before, the targets (made by plan.Prepare when it is set), how
+// busy every CPU was meanwhile, and the effective clock after. It returns
+// the targets measured and their outcomes.
+func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []harness.Outcome, error) {
+	cpu := r.CPU
+	clockWin := clockWindow
+	if plan.Settings.Smoke {
+		clockWin = smokeClockWindow
+	}
+	hopts := harnessOptions(plan, cpu)
 	var before, after clockReading
 	if err := harness.OnThread(hopts, func() error {
 		if hopts.Isolate {
@@ -177,18 +212,17 @@ func Run(plan Plan, ts []Target) (*result.Result, error) {
 				r.NotIsolated = fmt.Sprintf("%s of this process could not be kept off cpu%d: the process may run on no other CPU (taskset, a cpuset)", units.Count(n, "other thread"), cpu)
 			}
 		}
-		clock = harness.MeasureClock()
+		hopts.Clock = harness.MeasureClock()
 		before = readClock(root, cpu, clockWin)
 		return nil
 	}); err != nil {
-		return nil, fmt.Errorf("pin to cpu %d: %w", cpu, err)
+		return nil, nil, fmt.Errorf("pin to cpu %d: %w", cpu, err)
 	}
-	hopts.Clock = clock
-	r.Clock = result.Clock{NowCostNs: clock.NowCostNs, GranularityNs: float64(clock.Granularity.Nanoseconds())}
-
+	r.Clock = result.Clock{NowCostNs: hopts.Clock.NowCostNs, GranularityNs: float64(hopts.Clock.Granularity.Nanoseconds())}
 	if plan.Prepare != nil {
+		var err error
 		if ts, err = plan.Prepare(cpu); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	hts := make([]harness.Target, len(ts))
@@ -205,15 +239,21 @@ func Run(plan Plan, ts []Target) (*result.Result, error) {
 		after = readClock(root, cpu, clockWin)
 		return nil
 	})
+	r.MaxFreqHz, r.MaxFreqSource = maxFreq(r.Before, cpu)
+	r.EffectiveClock = effectiveClock(before, after, r.MaxFreqHz)
+	return ts, outs, nil
+}
+
+// assemble completes r after the measurement: the machine after, the
+// memory, one experiment per outcome with the findings of its code, and
+// whether the run was interrupted; then what the command adds.
+func assemble(r *result.Result, plan Plan, ts []Target, outs []harness.Outcome) {
 	r.After, _ = machine.Read(root, machine.ReadOptions{Live: true})
 	r.End = time.Now().UTC()
-	r.MaxFreqHz, r.MaxFreqSource = maxFreq(snap, cpu)
 	r.MemoryLimit = plan.MemoryLimit
 	if peak, ok := machine.PeakRSS(); ok {
 		r.PeakRSS = peak
 	}
-	r.EffectiveClock = effectiveClock(before, after, r.MaxFreqHz)
-
 	for i, out := range outs {
 		t := ts[i]
 		if len(r.Counters.Opened) == 0 {
@@ -237,8 +277,6 @@ func Run(plan Plan, ts []Target) (*result.Result, error) {
 	if plan.Annotate != nil {
 		plan.Annotate(r)
 	}
-	analyze.Analyze(r)
-	return r, nil
 }
 
 // measure measures the targets one after another, or in interleaved
