@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -48,7 +48,7 @@ func newProgress(w io.Writer, experiments int, e estimate) *progress {
 // reads steadily and still follows a run that is slower than planned.
 const smoothing = 0.2
 
-func (p *progress) update(u harness.Progress) {
+func (p *progress) update(u pipeline.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	elapsed := time.Since(p.start)

@@ -10,8 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/benchy-dev/benchy/internal/counters"
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/render"
@@ -142,8 +140,8 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	if o.Processes < 1 || o.Processes > maxRunProcesses {
 		return nil, Usagef("--processes %d: must be between 1 and %d", o.Processes, maxRunProcesses)
 	}
-	if o.Iters < 0 || o.Iters > harness.MaxIters {
-		return nil, Usagef("--iters %d: must be between 1 and %d (or 0 to calibrate)", o.Iters, int64(harness.MaxIters))
+	if o.Iters < 0 || o.Iters > pipeline.MaxIters {
+		return nil, Usagef("--iters %d: must be between 1 and %d (or 0 to calibrate)", o.Iters, int64(pipeline.MaxIters))
 	}
 	if err := checkCPU(o.CPUSet, o.CPU); err != nil {
 		return nil, err
@@ -264,7 +262,7 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 			plan.Settings.Compare = append(plan.Settings.Compare, w.Name)
 		}
 	}
-	iopts := inproc.Options{GC: o.GC, OpenCounters: counters.Open}
+	iopts := inproc.Options{GC: o.GC, Count: true}
 	iopts.MemoryBudget, _, _ = machine.MemoryBudget("/")
 	if !o.GC {
 		plan.MemoryLimit = iopts.MemoryLimit()

@@ -75,6 +75,12 @@ type Plan struct {
 	Progress func(harness.Progress)
 }
 
+// Progress is what a run tells of itself as it goes (harness.Progress).
+type Progress = harness.Progress
+
+// MaxIters is the most iterations one sample may hold (harness.MaxIters).
+const MaxIters = harness.MaxIters
+
 // Windows of the clock measurements: the effective clock before and after
 // the run, and the probes around every experiment. Smoke runs use shorter
 // ones (a shorter chain reads the clock low now and then).

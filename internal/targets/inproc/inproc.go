@@ -22,9 +22,12 @@ import (
 type Options struct {
 	// GC leaves the collector on while measuring.
 	GC bool
-	// OpenCounters, when not nil, is called on the pinned thread in Open;
-	// the source is read before and after every sample, and the report
-	// says what it counts (counters.Open).
+	// Count opens the thread's counters (counters.Open) on the pinned
+	// thread in Open: they are read before and after every sample, and
+	// the report says what they count.
+	Count bool
+	// OpenCounters, when not nil, opens the counters in place of
+	// counters.Open (a test's own source).
 	OpenCounters func() (counters.Source, result.CounterReport)
 	// MemoryBudget is how many bytes this process may use (its cgroup
 	// limit, or the RAM; machine.MemoryBudget), 0 when unknown. With the
@@ -109,8 +112,11 @@ func (t *Target) Open() error {
 			debug.SetMemoryLimit(oldLimit)
 		}
 	}
-	if t.opts.OpenCounters != nil {
+	switch {
+	case t.opts.OpenCounters != nil:
 		t.counters, t.report = t.opts.OpenCounters()
+	case t.opts.Count:
+		t.counters, t.report = counters.Open()
 	}
 	return nil
 }
