@@ -2,8 +2,7 @@ package compare
 
 import (
 	"math"
-
-	"golang.org/x/perf/benchmath"
+	"slices"
 
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
@@ -16,7 +15,7 @@ import (
 //
 // Method: the ratio is the median of the per-round ratios, and its 95%
 // confidence interval is the distribution-free order-statistic interval of
-// that median (benchmath AssumeNothing.Summary on the ratios): the number
+// that median (stats.MedianCI on the ratios): the number
 // of ratios below the true median is Binomial(n, 1/2), which gives the two
 // order statistics that bracket it with at least 95% probability.
 // Assumption: the per-round ratios are independent and identically
@@ -53,8 +52,8 @@ func Paired(base, cand []float64, threshold float64) result.Pair {
 		ratios[i] = cand[i] / base[i]
 	}
 	p.Ratio = stats.Median(ratios)
-	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(ratios, &benchmath.DefaultThresholds), Confidence)
-	p.CILow, p.CIHigh, p.Confidence = s.Lo, s.Hi, s.Confidence
+	sorted := slices.Sorted(slices.Values(ratios))
+	p.CILow, p.CIHigh, p.Confidence = stats.MedianCI(sorted, Confidence)
 	logs := make([]float64, p.N)
 	for i, r := range ratios {
 		logs[i] = math.Log(r)

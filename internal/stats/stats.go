@@ -72,24 +72,22 @@ func MannWhitney(a, b []float64) float64 {
 	return benchmath.AssumeNothing.Compare(benchmath.NewSample(slices.Clone(a), t), benchmath.NewSample(slices.Clone(b), t)).P
 }
 
-// MedianCI is the distribution-free 95% confidence interval of the median
-// of sorted: the order statistics j and k around the middle such that the
-// binomial(n, 1/2) count of samples below the true median lies between
-// them with probability 0.95 (normal approximation, j = ⌊(n − 1.96√n)/2⌋,
-// k = ⌈1 + (n + 1.96√n)/2⌉, 1-based). It assumes independent samples;
-// below 6 samples it is the whole range.
-func MedianCI(sorted []float64) (lo, hi float64) {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN(), math.NaN()
+// MedianCI is the distribution-free confidence interval of the median of
+// sorted at the given level (0.95): the two order statistics around the
+// middle between which the true median lies with at least that
+// probability, from the exact binomial(n, 1/2) distribution of the number
+// of samples below it (benchmath's AssumeNothing). coverage is the
+// interval's actual level, a little above the one asked. It assumes
+// independent, identically distributed samples and nothing of their shape.
+// With too few samples for any interval at that level (fewer than 6 at
+// 95%) an end is infinite. It is the one median interval of benchy: the
+// precision of --target-ci and the ratio of interleaved rounds use it.
+func MedianCI(sorted []float64, level float64) (lo, hi, coverage float64) {
+	if len(sorted) == 0 {
+		return math.NaN(), math.NaN(), 0
 	}
-	if n < 6 {
-		return sorted[0], sorted[n-1]
-	}
-	h := 1.96 * math.Sqrt(float64(n))
-	j := max(1, int(math.Floor((float64(n)-h)/2)))
-	k := min(n, int(math.Ceil(1+(float64(n)+h)/2)))
-	return sorted[j-1], sorted[k-1]
+	s := benchmath.AssumeNothing.Summary(benchmath.NewSample(sorted, &benchmath.DefaultThresholds), level)
+	return s.Lo, s.Hi, s.Confidence
 }
 
 // MedianCIHalfWidth is the larger distance from the median of xs to an end
@@ -107,6 +105,6 @@ func MedianCIHalfWidthSorted(sorted []float64) float64 {
 	if len(sorted) == 0 || !(m > 0) {
 		return math.NaN()
 	}
-	lo, hi := MedianCI(sorted)
+	lo, hi, _ := MedianCI(sorted, 0.95)
 	return max(m-lo, hi-m) / m
 }

@@ -123,3 +123,21 @@ func TestWelch(t *testing.T) {
 		t.Errorf("identical constants: %v [%v, %v] p %v", d, lo, hi, p)
 	}
 }
+
+// The median's interval is exact: for 10 samples at 95% the 2nd and 9th
+// order statistics (coverage 1 - 2·P(Binomial(10, 1/2) <= 1) = 97.85%); for
+// 5 there is none.
+func TestMedianCIExact(t *testing.T) {
+	xs := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	lo, hi, cov := MedianCI(xs, 0.95)
+	if lo != 2 || hi != 9 || math.Abs(cov-0.978515625) > 1e-9 {
+		t.Errorf("n=10: [%v, %v] at %v, want [2, 9] at 0.9785", lo, hi, cov)
+	}
+	lo, hi, _ = MedianCI(xs[:5], 0.95)
+	if !math.IsInf(lo, -1) && !math.IsInf(hi, 1) {
+		t.Errorf("n=5: [%v, %v], want no finite interval", lo, hi)
+	}
+	if w := MedianCIHalfWidthSorted(xs[:5]); !math.IsInf(w, 1) {
+		t.Errorf("half width of 5 samples %v, want +Inf: no precision is reached", w)
+	}
+}
