@@ -87,7 +87,7 @@ func betweenRuns(base, cand [][]float64, allBase, allCand []float64, threshold f
 	}
 	diff, lo, hi, pv, _ := stats.Welch(lb, lc, Confidence)
 	p.Ratio, p.CILow, p.CIHigh = math.Exp(diff), math.Exp(lo), math.Exp(hi)
-	p.BaseMedian, p.CandidateMedian = math.Exp(mean(lb)), math.Exp(mean(lc))
+	p.BaseMedian, p.CandidateMedian = math.Exp(stats.Mean(lb)), math.Exp(stats.Mean(lc))
 	p.P, p.AdjustedP = pv, pv
 	decide(&p)
 	return p
@@ -111,12 +111,4 @@ func flatten(runs [][]float64) []float64 {
 		out = append(out, r...)
 	}
 	return out
-}
-
-func mean(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }

@@ -44,12 +44,18 @@ func Welch(a, b []float64, conf float64) (diff, lo, hi, p float64, ok bool) {
 	return diff, diff - q*se, diff + q*se, min(1, p), true
 }
 
+// Mean is the arithmetic mean of xs; NaN when xs is empty.
+func Mean(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
 // meanVar is the mean and the sample variance (divided by n-1).
 func meanVar(xs []float64) (mean, variance float64) {
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
+	mean = Mean(xs)
 	for _, x := range xs {
 		variance += (x - mean) * (x - mean)
 	}
