@@ -129,6 +129,7 @@ func TestExecBadInput(t *testing.T) {
 		{"bad range", []string{"-P", "n", "5", "1", "echo {n}"}, "low 5 is above high 1"},
 		{"bad step", []string{"-P", "n", "1", "5", "-D", "0", "echo {n}"}, "step 0 is not positive"},
 		{"zero runs", []string{"--runs", "0", "true"}, "--runs 0"},
+		{"a newline separates two commands in a shell", []string{"touch " + marker + "\ntrue"}, "unquoted newline"},
 		{"a hook that is not found runs nothing", []string{"--prepare", "touch " + marker, "no-such-program-here"}, "not found"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
