@@ -31,8 +31,9 @@ type execOptions struct {
 	ShowOutput    bool
 	IgnoreFailure bool
 	Shell         bool
-	Scans         []string // "NAME,LOW,HIGH" (-P, joined by Main) or "NAME=A,B,C" (-L)
+	Scans         []string // -P and -L in the order given, each as expandExecArgs joined it
 	Step          string   // -D
+	stepSet       bool
 	CPU           int
 	CPUSet        bool
 	NoIsolate     bool
@@ -86,6 +87,7 @@ flagged (spawn-dominated).`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.runsSet = cmd.Flags().Changed("runs")
+			opts.stepSet = cmd.Flags().Changed("parameter-step-size")
 			opts.CPUSet = cmd.Flags().Changed("cpu")
 			return measure(cmd, g, &opts.outputOptions, &opts.precisionOptions, &opts.measuring, func(w *watcher) error {
 				return execRun(opts, g.Stdout, w)
@@ -103,9 +105,11 @@ flagged (spawn-dominated).`,
 	f.BoolVar(&opts.ShowOutput, "show-output", false, "show the runs' output (else it is discarded)")
 	f.BoolVarP(&opts.IgnoreFailure, "ignore-failure", "i", false, "keep timing when a run exits non-zero")
 	f.BoolVar(&opts.Shell, "shell", false, "run each command with sh -c (its start is timed too)")
-	f.StringArrayVarP(&opts.Scans, "parameter-scan", "P", nil, "`NAME LOW HIGH`: run with {NAME} from LOW to HIGH")
+	// -P and -L append to one list, in the order given: the product of
+	// their values is expanded in that order.
+	f.VarP(scanFlag{&opts.Scans}, "parameter-scan", "P", "`NAME LOW HIGH`: run with {NAME} from LOW to HIGH (once)")
 	f.StringVarP(&opts.Step, "parameter-step-size", "D", "1", "step of -P")
-	f.StringArrayVarP(&opts.Scans, "parameter-list", "L", nil, "`NAME A,B,C`: run with {NAME} each of A, B, C")
+	f.VarP(scanFlag{&opts.Scans}, "parameter-list", "L", "`NAME A,B,C`: run with {NAME} each of A, B, C (repeatable; with -P too)")
 	intFlag(f, &opts.CPU, "cpu", -1, "pin the runs to CPU `N` (default: benchy chooses)")
 	f.Lookup("cpu").DefValue = ""
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let benchy's other threads run on the measured CPU")
@@ -138,9 +142,34 @@ func expandExecArgs(args []string) []string {
 	return out
 }
 
-// scans turns the -P and -L values into parameter scans.
+// scanFlag is the value of -P and of -L: both append to one list, so
+// that every scan is kept, in the order given (pflag's own string arrays
+// would start a list of their own for each flag, the first time it is
+// set, dropping what the other flag had added).
+type scanFlag struct{ scans *[]string }
+
+func (f scanFlag) Set(v string) error { *f.scans = append(*f.scans, v); return nil }
+func (f scanFlag) String() string     { return "" }
+func (f scanFlag) Type() string       { return "scan" }
+
+// scans turns the -P and -L values into parameter scans: their product
+// is what runs, as with hyperfine's several -L. There is one -P at most,
+// as in hyperfine (a range is the scan; more parameters are listed with
+// -L), and -D steps it.
 func (o *execOptions) scans() ([]command.Scan, error) {
 	var out []command.Scan
+	ranges := 0
+	for _, v := range o.Scans {
+		if f := strings.Split(v, "\x00"); len(f) == 4 && f[1] == "p" {
+			ranges++
+		}
+	}
+	switch {
+	case ranges > 1:
+		return nil, Usagef("-P is given %d times: scan one parameter with -P NAME LOW HIGH, and list the others with -L NAME A,B,C", ranges)
+	case ranges == 0 && o.stepSet:
+		return nil, Usagef("-D %s is the step of -P: give -P NAME LOW HIGH too", o.Step)
+	}
 	for _, v := range o.Scans {
 		f := strings.Split(v, "\x00")
 		var s command.Scan

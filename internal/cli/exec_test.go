@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -112,6 +113,38 @@ func TestExecFailure(t *testing.T) {
 	}
 }
 
+// -P and -L together run the product of their values, in the order the
+// flags are given (the first slowest), whichever comes first, and so do
+// several -L; every name carries the values its command line does not show.
+func TestExecParameterProduct(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"list then range", []string{"-L", "m", "a,b", "-P", "n", "1", "2"},
+			[]string{"echo 1 (m=a, n=1)", "echo 2 (m=a, n=2)", "echo 1 (m=b, n=1)", "echo 2 (m=b, n=2)"}},
+		{"range then list", []string{"-P", "n", "1", "2", "-L", "m", "a,b"},
+			[]string{"echo 1 (n=1, m=a)", "echo 1 (n=1, m=b)", "echo 2 (n=2, m=a)", "echo 2 (n=2, m=b)"}},
+		{"two lists", []string{"-L", "m", "a,b", "--parameter-list", "n", "1,2"},
+			[]string{"echo 1 (m=a, n=1)", "echo 2 (m=a, n=2)", "echo 1 (m=b, n=1)", "echo 2 (m=b, n=2)"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, stderr, code := execJSON(t, append([]string{"--runs", "1"}, append(tt.args, "echo {n}")...)...)
+			if code != ExitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var names []string
+			for _, e := range r.Experiments {
+				names = append(names, e.Name)
+			}
+			if !slices.Equal(names, tt.want) {
+				t.Errorf("experiments %q, want %q", names, tt.want)
+			}
+		})
+	}
+}
+
 // Bad input: one line, exit 2, nothing run.
 func TestExecBadInput(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
@@ -128,6 +161,9 @@ func TestExecBadInput(t *testing.T) {
 		{"unknown parameter", []string{"echo {n}"}, "unknown parameter {n}: no parameter is defined"},
 		{"bad range", []string{"-P", "n", "5", "1", "echo {n}"}, "low 5 is above high 1"},
 		{"bad step", []string{"-P", "n", "1", "5", "-D", "0", "echo {n}"}, "step 0 is not positive"},
+		{"two ranges", []string{"-P", "n", "1", "2", "-P", "m", "1", "2", "echo {n}{m}"}, "-P is given 2 times"},
+		{"a step without a range", []string{"-D", "2", "true"}, "-D 2 is the step of -P"},
+		{"one name twice", []string{"-L", "n", "1,2", "-P", "n", "1", "2", "echo {n}"}, "parameter n is defined twice"},
 		{"zero runs", []string{"--runs", "0", "true"}, "--runs 0"},
 		{"a newline separates two commands in a shell", []string{"touch " + marker + "\ntrue"}, "unquoted newline"},
 		{"a hook that is not found runs nothing", []string{"--prepare", "touch " + marker, "no-such-program-here"}, "not found"},
