@@ -168,7 +168,7 @@ func (o *execOptions) scans() ([]command.Scan, error) {
 	case ranges > 1:
 		return nil, Usagef("-P is given %d times: scan one parameter with -P NAME LOW HIGH, and list the others with -L NAME A,B,C", ranges)
 	case ranges == 0 && o.stepSet:
-		return nil, Usagef("-D %s is the step of -P: give -P NAME LOW HIGH too", o.Step)
+		return nil, Usagef("-D %s is the step of -P: give -P NAME LOW HIGH too", report.Printable(o.Step))
 	}
 	for _, v := range o.Scans {
 		f := strings.Split(v, "\x00")
@@ -235,7 +235,9 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	for i, e := range expanded {
 		// The same command twice (an A/A run, to see the noise floor) is
 		// measured twice, the second named "CMD#2", as run --compare does.
-		e.Name = numbered(seen, e.Name)
+		// The name is made printable first, so two command lines that
+		// print the same are numbered apart too.
+		e.Name = numbered(seen, report.Printable(e.Name))
 		hook := func(flag, line string) (string, error) {
 			s, err := command.Substitute(line, e.Params)
 			if err != nil {

@@ -7,7 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/benchy-dev/benchy/internal/report"
 )
@@ -177,5 +179,53 @@ func TestExecBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a hook ran although the command was refused")
+	}
+}
+
+// A command line, a file name and a program's stderr reach the terminal
+// with their control characters written out (as a loaded result shows
+// them), never raw: an escape sequence in a name cannot rewrite the
+// screen.
+func TestExecNamesArePrintable(t *testing.T) {
+	esc := "\x1b[31m"
+	failing := `sh -c 'printf "\033[31mboom\n" >&2; exit 3' '` + esc + `RED'`
+	stdout, stderr, code := runBinary(t, "exec", "--window", "10ms", "--runs", "1", failing)
+	if code != ExitFailed || !strings.Contains(stderr, `\x1b[31mRED`) || !strings.Contains(stderr, `\x1b[31mboom`) {
+		t.Errorf("exit %d, stderr %q; want 1, naming the command and its stderr escaped", code, stderr)
+	}
+	if strings.Contains(stdout+stderr, "\x1b") {
+		t.Errorf("a raw escape reached the output:\n%q\n%q", stdout, stderr)
+	}
+	for _, args := range [][]string{
+		{"--input", filepath.Join(t.TempDir(), "no-such"+esc), "true"},
+		{"no-such-program" + esc + "x"},
+		{"--prepare", "true", "./no-such" + esc},
+	} {
+		stdout, stderr, code := runBinary(t, append([]string{"exec", "--window", "10ms"}, args...)...)
+		if code != ExitUsage || strings.Contains(stdout+stderr, "\x1b") || !strings.Contains(stderr, `\x1b[31m`) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and the name escaped", args, code, stderr)
+		}
+	}
+}
+
+// A FIFO as --input is refused at once (every run reads its input from
+// the start, which a pipe cannot give), not waited on for a writer.
+func TestExecInputFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	cmd := exec.Command(benchyBinary(t), "exec", "--window", "10ms", "--runs", "1", "--input", fifo, "true")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hung := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+	defer hung.Stop()
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitUsage || !strings.Contains(stderr.String(), "is a FIFO") ||
+		strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("exit %v, stderr %q; want 2 and one line saying it is a FIFO", err, stderr.String())
 	}
 }

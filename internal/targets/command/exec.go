@@ -7,6 +7,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/report"
 )
 
 // Counter names a run records besides the harness.Counter* ones it shares
@@ -111,7 +112,7 @@ var ErrStopped = harness.ErrStopped
 type RunError struct {
 	Target string // the target's name
 	Hook   string // "setup", "prepare" or "cleanup"; "" for the command itself
-	Line   string // the hook's command line (hooks only)
+	Line   string // the hook's command line (hooks only), printable (report.Printable)
 	Run    int    // 1-based number of the command's run (warm-ups included); 0 for setup and cleanup
 	Status Status
 	Stderr []string // last lines of its stderr, when not shown
@@ -139,7 +140,9 @@ func (e *RunError) Error() string {
 }
 
 // lastLines returns the last n non-empty lines of b, each cut to 300
-// bytes and made valid UTF-8, for an error message.
+// bytes, made valid UTF-8 and printable (a program's colours and other
+// escape sequences are written out, not sent to benchy's terminal), for
+// an error message.
 func lastLines(b []byte, n int) []string {
 	var lines []string
 	for _, l := range strings.Split(string(b), "\n") {
@@ -150,7 +153,7 @@ func lastLines(b []byte, n int) []string {
 		if len(l) > 300 {
 			l = l[:300] + "..."
 		}
-		lines = append(lines, strings.ToValidUTF8(l, "?"))
+		lines = append(lines, report.Printable(strings.ToValidUTF8(l, "?")))
 	}
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]

@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/report"
 )
 
 // killGrace is how long a run stopped with SIGTERM has to exit before it
@@ -76,7 +77,7 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 	start := time.Now()
 	pid, err := syscall.ForkExec(j.Path, j.Args, attr)
 	if err != nil {
-		return Result{}, fmt.Errorf("start %s: %w", j.Path, err)
+		return Result{}, fmt.Errorf("start %s: %w", report.Printable(j.Path), err)
 	}
 	k.started(pid)
 	var info unix.Siginfo
@@ -88,14 +89,14 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 	}
 	wall := time.Since(start)
 	if err != nil {
-		return Result{}, fmt.Errorf("wait for %s: %w", j.Path, err)
+		return Result{}, fmt.Errorf("wait for %s: %w", report.Printable(j.Path), err)
 	}
 	r := Result{Wall: wall, CPU: -1}
 	r.CPU, r.AllowedCPUs = zombieCPU(pid)
 	var ws unix.WaitStatus
 	var ru unix.Rusage
 	if err := k.reap(pid, &ws, &ru); err != nil {
-		return Result{}, fmt.Errorf("reap %s: %w", j.Path, err)
+		return Result{}, fmt.Errorf("reap %s: %w", report.Printable(j.Path), err)
 	}
 	if k.signaled() {
 		return Result{}, ErrStopped
@@ -136,11 +137,15 @@ func (s *session) files(j Job) ([]uintptr, *tail, func(), error) {
 	}
 	in := s.devnull
 	if j.Input != "" {
-		f, err := os.Open(j.Input)
+		f, err := openInput(j.Input)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("open the input: %w", err)
+			return nil, nil, nil, err
 		}
 		toClose = append(toClose, f)
+		if err := unix.SetNonblock(int(f.Fd()), false); err != nil {
+			closeAll()
+			return nil, nil, nil, fmt.Errorf("--input %s: %w", report.Printable(j.Input), err)
+		}
 		in = f
 	}
 	if j.ShowOutput {

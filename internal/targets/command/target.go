@@ -97,12 +97,14 @@ func New(c Config) (*Target, error) {
 	return t, nil
 }
 
-// Name is Config.Name, or the command line as written.
+// Name is Config.Name, or the command line as written, with control
+// characters escaped (report.Printable): it names the experiment in the
+// result and in every message, and a terminal must not act on it.
 func (t *Target) Name() string {
 	if t.cfg.Name != "" {
-		return t.cfg.Name
+		return report.Printable(t.cfg.Name)
 	}
-	return t.cfg.Command
+	return report.Printable(t.cfg.Command)
 }
 
 // Info declares a run as the unit: a program's work per run is unknown,
@@ -222,10 +224,10 @@ func (t *Target) hook(p *Program, name string, stop <-chan struct{}) error {
 	}
 	r, err := t.cfg.Executor.Exec(p.job("", t.cfg.ShowOutput), stop)
 	if err != nil {
-		return fmt.Errorf("%s (%s) of %s: %w", name, p.Line, t.Name(), err)
+		return fmt.Errorf("%s (%s) of %s: %w", name, report.Printable(p.Line), t.Name(), err)
 	}
 	if !r.Status.OK() {
-		return &RunError{Target: t.Name(), Hook: name, Line: p.Line, Run: run, Status: r.Status, Stderr: r.Stderr}
+		return &RunError{Target: t.Name(), Hook: name, Line: report.Printable(p.Line), Run: run, Status: r.Status, Stderr: r.Stderr}
 	}
 	return nil
 }
