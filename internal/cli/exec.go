@@ -229,6 +229,9 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 		sp = command.NewLocalSpawner()
 	}
 	defer sp.Close()
+	if w != nil {
+		w.onExit(sp.Abort) // a second signal exits at once: the run in progress dies with benchy
+	}
 	ts := make([]pipeline.Target, len(expanded))
 	names := make([]string, len(expanded))
 	seen := map[string]int{}
@@ -263,7 +266,7 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 		if err != nil {
 			return Usagef("%v", err)
 		}
-		ts[i], names[i] = t, e.Name
+		ts[i], names[i] = t, t.Name()
 	}
 	runs, minTime := o.Runs, time.Duration(0)
 	if !o.runsSet {
@@ -271,9 +274,12 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	}
 	plan := pipeline.Plan{
 		Settings: report.Settings{Samples: runs, WarmupRuns: o.Warmup, Iters: 1, Isolate: !o.NoIsolate, Window: o.Window},
-		CPU:      o.CPU, CPUSet: o.CPUSet, NoCheck: true, MinTime: minTime,
+		CPU:      o.CPU, CPUSet: o.CPUSet, MinTime: minTime,
 		Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
-		Annotate: func(r *report.Result) { r.SpawnNs = float64(sp.SpawnCost().Nanoseconds()) },
+		Annotate: func(r *report.Result) {
+			r.SpawnNs = float64(sp.SpawnCost().Nanoseconds())
+			recordCleanups(r, ts)
+		},
 	}
 	o.precisionOptions.settings(&plan.Settings)
 	if len(ts) > 1 {
@@ -284,13 +290,27 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	if err != nil {
 		return err
 	}
-	for _, t := range ts {
-		if err := t.(*command.Target).CleanupErr(); err != nil {
-			fmt.Fprintf(o.g.Stderr, "benchy: %v\n", err)
-		}
-	}
 	if err := o.write(r, stdout, o.g.Stderr); err != nil {
 		return err
 	}
 	return runExit(r, o.Strict)
+}
+
+// recordCleanups makes a --cleanup that failed, or was stopped, the
+// error of its experiment (after any error of its own), so the result
+// holds it and the exit code says it (1, naming the command). The
+// samples are kept: they were measured before the cleanup ran.
+func recordCleanups(r *report.Result, ts []pipeline.Target) {
+	for _, pt := range ts {
+		t := pt.(*command.Target)
+		err := t.CleanupErr()
+		if err == nil {
+			continue
+		}
+		for i := range r.Experiments {
+			if e := &r.Experiments[i]; e.Name == t.Name() {
+				e.Error = strings.TrimPrefix(e.Error+"; "+err.Error(), "; ")
+			}
+		}
+	}
 }

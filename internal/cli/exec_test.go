@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/report"
 )
 
@@ -227,5 +228,139 @@ func TestExecInputFIFO(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitUsage || !strings.Contains(stderr.String(), "is a FIFO") ||
 		strings.Count(stderr.String(), "\n") != 1 {
 		t.Errorf("exit %v, stderr %q; want 2 and one line saying it is a FIFO", err, stderr.String())
+	}
+}
+
+// procAlive reports whether pid is a process that has not exited (a
+// zombie has: it only waits for its parent to reap it).
+func procAlive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b[i+1:]))
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}
+
+// pidsWritten reads the pids a command wrote to path, one a line.
+func pidsWritten(t *testing.T, path string) []int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("%s holds %q", path, b)
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// What runs leave running (here a CPU burner each) is killed as each run
+// ends and reported: a left-processes error naming how many, so the
+// verdict says it, not only that the samples disagree.
+func TestExecKillsLeftovers(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	pids := filepath.Join(t.TempDir(), "pids")
+	r, stderr, code := execJSON(t, "--runs", "3", "sh -c 'while :; do :; done & echo $! >> "+pids+"'")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, pid := range pidsWritten(t, pids) {
+		if procAlive(pid) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("burner %d left running", pid)
+		}
+	}
+	e := r.Experiments[0]
+	var left *finding.Finding
+	for i, f := range e.Findings {
+		if f.Code == report.CodeLeftProcesses {
+			left = &e.Findings[i]
+		}
+	}
+	if left == nil || left.Severity != finding.Error || !strings.Contains(left.Message, "3 runs (1, 2, 3) left 3 processes") {
+		t.Fatalf("findings %v: want a left-processes error for 3 processes", e.Findings)
+	}
+	if e.Verdict != report.VerdictNotBelievable || !slices.Contains(e.Reasons, report.CodeLeftProcesses) {
+		t.Errorf("verdict %s %v", e.Verdict, e.Reasons)
+	}
+}
+
+// A --cleanup that fails is recorded as the experiment's error and exits
+// 1 naming the command and the cleanup; the runs are kept.
+func TestExecFailingCleanup(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.json")
+	_, stderr, code := runBinary(t, "exec", "--window", "10ms", "--runs", "2", "--cleanup", "echo oops >&2; exit 4", "--out", out, "true")
+	if code != ExitFailed || !strings.Contains(stderr, "1 experiment failed: true: cleanup (echo oops >&2; exit 4) of true exited with status 4: oops") {
+		t.Errorf("exit %d, stderr %q; want 1 naming the cleanup", code, stderr)
+	}
+	r, err := report.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := r.Experiments[0]; len(e.Samples) != 2 || !strings.Contains(e.Error, "cleanup") {
+		t.Errorf("%d samples, error %q; want both runs and the cleanup's failure", len(e.Samples), e.Error)
+	}
+}
+
+// A --cleanup that hangs (and ignores SIGTERM) is stopped by the first
+// SIGTERM: it is killed, nothing of its process group is left, and the
+// runs that had all finished are written, marked interrupted, the
+// cleanup recorded as not finished.
+func TestExecStopDuringCleanup(t *testing.T) {
+	dir := t.TempDir()
+	out, cleaning := filepath.Join(dir, "r.json"), filepath.Join(dir, "cleaning")
+	cleanup := "echo $$ > " + cleaning + ".tmp; mv " + cleaning + ".tmp " + cleaning + "; trap '' TERM; sleep 60 & sleep 60"
+	cmd := exec.Command(benchyBinary(t), "exec", "--window", "10ms", "--runs", "2", "--cleanup", cleanup, "--out", out, "true")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hung := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	defer hung.Stop()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for {
+		if _, err := os.Stat(cleaning); err == nil {
+			break
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("benchy ended before the cleanup began: %v\n%s", err, stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := <-exited
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 {
+		t.Fatalf("exit %v, want 143; stderr %s", err, stderr.String())
+	}
+	r, err := report.Load(out)
+	if err != nil {
+		t.Fatalf("no result: %v", err)
+	}
+	if e := r.Experiments[0]; !r.Interrupted || len(e.Samples) != 2 || !strings.Contains(e.Error, "did not finish") {
+		t.Errorf("interrupted %v, %d samples, error %q; want both runs, marked interrupted, the cleanup not finished", r.Interrupted, len(e.Samples), e.Error)
+	}
+	group := pidsWritten(t, cleaning)[0]
+	entries, _ := os.ReadDir("/proc")
+	for _, d := range entries {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil || !procAlive(pid) {
+			continue
+		}
+		if pgid, err := syscall.Getpgid(pid); err == nil && pgid == group {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("process %d of the cleanup's group is still running", pid)
+		}
 	}
 }

@@ -17,6 +17,10 @@ const (
 	// CodeCPUShared is an environment finding: another benchy process
 	// held the measured CPU's lock.
 	CodeCPUShared = "cpu-shared"
+	// CodeLeftProcesses is added by benchy exec when runs of a command
+	// (or its --prepare or --cleanup) left processes running in their
+	// process group after they exited, which benchy killed.
+	CodeLeftProcesses = "left-processes"
 	// The findings of a Go benchmark (benchy gotest): its loop only
 	// counts, or stores a constant; its setup is timed; its binary was
 	// built to be debugged.

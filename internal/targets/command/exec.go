@@ -65,6 +65,11 @@ type Job struct {
 	// ShowOutput gives the run benchy's own stdout and stderr; otherwise
 	// stdout is discarded and stderr too, but for its last lines.
 	ShowOutput bool `json:"show_output,omitempty"`
+	// LeaveRunning leaves what the run started in the background running
+	// after it exits: a --setup may start a server the runs use, which
+	// the --cleanup stops. Otherwise what is left in the run's process
+	// group is killed as the run ends (Result.Left).
+	LeaveRunning bool `json:"leave_running,omitempty"`
 }
 
 // Result is what one run measured.
@@ -82,6 +87,9 @@ type Result struct {
 	// Stderr holds the last lines of the run's stderr when it was not
 	// shown (see Job.ShowOutput).
 	Stderr []string `json:"stderr,omitempty"`
+	// Left is how many processes the run left running in its process
+	// group when it exited, which were killed then (see Job.LeaveRunning).
+	Left int `json:"left,omitempty"`
 }
 
 // Status is how a run ended: an exit code, or the signal that killed it.

@@ -28,6 +28,9 @@ type session struct {
 	env            []string
 	stdout, stderr int // the fds of shown output
 	devnull        *os.File
+
+	mu   sync.Mutex
+	live *killer // the killer of the run in progress; nil between runs
 }
 
 // newSession opens the perf events on the calling thread.
@@ -70,6 +73,8 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 	done := make(chan struct{})
 	defer close(done)
 	go k.watch(stop, done)
+	s.setLive(k)
+	defer s.setLive(nil)
 
 	floor := rssFloor()
 	before := s.perf.read()
@@ -98,6 +103,9 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 	if err := k.reap(pid, &ws, &ru); err != nil {
 		return Result{}, fmt.Errorf("reap %s: %w", report.Printable(j.Path), err)
 	}
+	if !j.LeaveRunning {
+		r.Left = killLeftovers(pid) // before the stderr tail is read: they may hold its pipe
+	}
 	if k.signaled() {
 		return Result{}, ErrStopped
 	}
@@ -120,6 +128,22 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 		r.Stderr = tl.lines()
 	}
 	return r, nil
+}
+
+func (s *session) setLive(k *killer) {
+	s.mu.Lock()
+	s.live = k
+	s.mu.Unlock()
+}
+
+// abort kills the run in progress, if any, at once (SIGKILL to its
+// process group): for a benchy that exits without waiting for it.
+func (s *session) abort() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.live != nil {
+		s.live.signal(unix.SIGKILL)
+	}
 }
 
 // files opens the run's stdin, stdout and stderr: the input or
