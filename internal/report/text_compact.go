@@ -403,6 +403,9 @@ var causes = map[string]string{
 	"load":           "the machine was loaded: close other programs",
 	"throttled":      "the CPU was slowed for heat",
 	"cgroup-quota":   "a CPU quota limits this process",
+
+	// benchy exec's own
+	CodeLeftProcesses: "runs left processes running after they exited (benchy killed them): wait for what the command starts",
 }
 
 // likelyCause is one line naming the most likely cause of the numbers
