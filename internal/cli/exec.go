@@ -32,8 +32,9 @@ type execOptions struct {
 	ShowOutput    bool
 	IgnoreFailure bool
 	Shell         bool
-	Scans         []string // "NAME,LOW,HIGH" (-P, joined by Main) or "NAME=A,B,C" (-L)
+	Scans         []string // -P and -L in the order given, each as expandExecArgs joined it
 	Step          string   // -D
+	stepSet       bool
 	CPU           int
 	CPUSet        bool
 	NoIsolate     bool
@@ -87,6 +88,7 @@ flagged (spawn-dominated).`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.runsSet = cmd.Flags().Changed("runs")
+			opts.stepSet = cmd.Flags().Changed("parameter-step-size")
 			opts.CPUSet = cmd.Flags().Changed("cpu")
 			return measure(cmd, g, &opts.outputOptions, &opts.precisionOptions, &opts.measuring, func(w *watcher) error {
 				return execRun(opts, g.Stdout, w)
@@ -104,9 +106,11 @@ flagged (spawn-dominated).`,
 	f.BoolVar(&opts.ShowOutput, "show-output", false, "show the runs' output (else it is discarded)")
 	f.BoolVarP(&opts.IgnoreFailure, "ignore-failure", "i", false, "keep timing when a run exits non-zero")
 	f.BoolVar(&opts.Shell, "shell", false, "run each command with sh -c (its start is timed too)")
-	f.StringArrayVarP(&opts.Scans, "parameter-scan", "P", nil, "`NAME LOW HIGH`: run with {NAME} from LOW to HIGH")
+	// -P and -L append to one list, in the order given: the product of
+	// their values is expanded in that order.
+	f.VarP(scanFlag{&opts.Scans}, "parameter-scan", "P", "`NAME LOW HIGH`: run with {NAME} from LOW to HIGH (once)")
 	f.StringVarP(&opts.Step, "parameter-step-size", "D", "1", "step of -P")
-	f.StringArrayVarP(&opts.Scans, "parameter-list", "L", nil, "`NAME A,B,C`: run with {NAME} each of A, B, C")
+	f.VarP(scanFlag{&opts.Scans}, "parameter-list", "L", "`NAME A,B,C`: run with {NAME} each of A, B, C (repeatable; with -P too)")
 	intFlag(f, &opts.CPU, "cpu", -1, "pin the runs to CPU `N` (default: benchy chooses)")
 	f.Lookup("cpu").DefValue = ""
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let benchy's other threads run on the measured CPU")
@@ -139,9 +143,34 @@ func expandExecArgs(args []string) []string {
 	return out
 }
 
-// scans turns the -P and -L values into parameter scans.
+// scanFlag is the value of -P and of -L: both append to one list, so
+// that every scan is kept, in the order given (pflag's own string arrays
+// would start a list of their own for each flag, the first time it is
+// set, dropping what the other flag had added).
+type scanFlag struct{ scans *[]string }
+
+func (f scanFlag) Set(v string) error { *f.scans = append(*f.scans, v); return nil }
+func (f scanFlag) String() string     { return "" }
+func (f scanFlag) Type() string       { return "scan" }
+
+// scans turns the -P and -L values into parameter scans: their product
+// is what runs, as with hyperfine's several -L. There is one -P at most,
+// as in hyperfine (a range is the scan; more parameters are listed with
+// -L), and -D steps it.
 func (o *execOptions) scans() ([]command.Scan, error) {
 	var out []command.Scan
+	ranges := 0
+	for _, v := range o.Scans {
+		if f := strings.Split(v, "\x00"); len(f) == 4 && f[1] == "p" {
+			ranges++
+		}
+	}
+	switch {
+	case ranges > 1:
+		return nil, Usagef("-P is given %d times: scan one parameter with -P NAME LOW HIGH, and list the others with -L NAME A,B,C", ranges)
+	case ranges == 0 && o.stepSet:
+		return nil, Usagef("-D %s is the step of -P: give -P NAME LOW HIGH too", result.Printable(o.Step))
+	}
 	for _, v := range o.Scans {
 		f := strings.Split(v, "\x00")
 		var s command.Scan
@@ -201,13 +230,18 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 		sp = command.NewLocalSpawner()
 	}
 	defer sp.Close()
+	if w != nil {
+		w.onExit(sp.Abort) // a second signal exits at once: the run in progress dies with benchy
+	}
 	ts := make([]pipeline.Target, len(expanded))
 	names := make([]string, len(expanded))
 	seen := map[string]int{}
 	for i, e := range expanded {
 		// The same command twice (an A/A run, to see the noise floor) is
 		// measured twice, the second named "CMD#2", as run --compare does.
-		e.Name = numbered(seen, e.Name)
+		// The name is made printable first, so two command lines that
+		// print the same are numbered apart too.
+		e.Name = numbered(seen, result.Printable(e.Name))
 		hook := func(flag, line string) (string, error) {
 			s, err := command.Substitute(line, e.Params)
 			if err != nil {
@@ -233,7 +267,7 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 		if err != nil {
 			return Usagef("%v", err)
 		}
-		ts[i], names[i] = t, e.Name
+		ts[i], names[i] = t, t.Name()
 	}
 	runs, minTime := o.Runs, time.Duration(0)
 	if !o.runsSet {
@@ -241,9 +275,12 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	}
 	plan := pipeline.Plan{
 		Settings: result.Settings{Samples: runs, WarmupRuns: o.Warmup, Iters: 1, Isolate: !o.NoIsolate, Window: o.Window},
-		CPU:      o.CPU, CPUSet: o.CPUSet, NoCheck: true, MinTime: minTime,
+		CPU:      o.CPU, CPUSet: o.CPUSet, MinTime: minTime,
 		Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
-		Annotate: func(r *result.Result) { r.SpawnNs = float64(sp.SpawnCost().Nanoseconds()) },
+		Annotate: func(r *result.Result) {
+			r.SpawnNs = float64(sp.SpawnCost().Nanoseconds())
+			recordCleanups(r, ts)
+		},
 	}
 	o.precisionOptions.settings(&plan.Settings)
 	if len(ts) > 1 {
@@ -254,13 +291,27 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	if err != nil {
 		return err
 	}
-	for _, t := range ts {
-		if err := t.(*command.Target).CleanupErr(); err != nil {
-			fmt.Fprintf(o.g.Stderr, "benchy: %v\n", err)
-		}
-	}
 	if err := o.write(r, stdout, o.g.Stderr); err != nil {
 		return err
 	}
 	return runExit(r, o.Strict)
+}
+
+// recordCleanups makes a --cleanup that failed, or was stopped, the
+// error of its experiment (after any error of its own), so the result
+// holds it and the exit code says it (1, naming the command). The
+// samples are kept: they were measured before the cleanup ran.
+func recordCleanups(r *result.Result, ts []pipeline.Target) {
+	for _, pt := range ts {
+		t := pt.(*command.Target)
+		err := t.CleanupErr()
+		if err == nil {
+			continue
+		}
+		for i := range r.Experiments {
+			if e := &r.Experiments[i]; e.Name == t.Name() {
+				e.Error = strings.TrimPrefix(e.Error+"; "+err.Error(), "; ")
+			}
+		}
+	}
 }

@@ -4,10 +4,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
+	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -112,6 +116,38 @@ func TestExecFailure(t *testing.T) {
 	}
 }
 
+// -P and -L together run the product of their values, in the order the
+// flags are given (the first slowest), whichever comes first, and so do
+// several -L; every name carries the values its command line does not show.
+func TestExecParameterProduct(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"list then range", []string{"-L", "m", "a,b", "-P", "n", "1", "2"},
+			[]string{"echo 1 (m=a, n=1)", "echo 2 (m=a, n=2)", "echo 1 (m=b, n=1)", "echo 2 (m=b, n=2)"}},
+		{"range then list", []string{"-P", "n", "1", "2", "-L", "m", "a,b"},
+			[]string{"echo 1 (n=1, m=a)", "echo 1 (n=1, m=b)", "echo 2 (n=2, m=a)", "echo 2 (n=2, m=b)"}},
+		{"two lists", []string{"-L", "m", "a,b", "--parameter-list", "n", "1,2"},
+			[]string{"echo 1 (m=a, n=1)", "echo 2 (m=a, n=2)", "echo 1 (m=b, n=1)", "echo 2 (m=b, n=2)"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, stderr, code := execJSON(t, append([]string{"--runs", "1"}, append(tt.args, "echo {n}")...)...)
+			if code != ExitOK {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			var names []string
+			for _, e := range r.Experiments {
+				names = append(names, e.Name)
+			}
+			if !slices.Equal(names, tt.want) {
+				t.Errorf("experiments %q, want %q", names, tt.want)
+			}
+		})
+	}
+}
+
 // Bad input: one line, exit 2, nothing run.
 func TestExecBadInput(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
@@ -128,7 +164,11 @@ func TestExecBadInput(t *testing.T) {
 		{"unknown parameter", []string{"echo {n}"}, "unknown parameter {n}: no parameter is defined"},
 		{"bad range", []string{"-P", "n", "5", "1", "echo {n}"}, "low 5 is above high 1"},
 		{"bad step", []string{"-P", "n", "1", "5", "-D", "0", "echo {n}"}, "step 0 is not positive"},
+		{"two ranges", []string{"-P", "n", "1", "2", "-P", "m", "1", "2", "echo {n}{m}"}, "-P is given 2 times"},
+		{"a step without a range", []string{"-D", "2", "true"}, "-D 2 is the step of -P"},
+		{"one name twice", []string{"-L", "n", "1,2", "-P", "n", "1", "2", "echo {n}"}, "parameter n is defined twice"},
 		{"zero runs", []string{"--runs", "0", "true"}, "--runs 0"},
+		{"a newline separates two commands in a shell", []string{"touch " + marker + "\ntrue"}, "unquoted newline"},
 		{"a hook that is not found runs nothing", []string{"--prepare", "touch " + marker, "no-such-program-here"}, "not found"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -140,5 +180,187 @@ func TestExecBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(marker); err == nil {
 		t.Error("a hook ran although the command was refused")
+	}
+}
+
+// A command line, a file name and a program's stderr reach the terminal
+// with their control characters written out (as a loaded result shows
+// them), never raw: an escape sequence in a name cannot rewrite the
+// screen.
+func TestExecNamesArePrintable(t *testing.T) {
+	esc := "\x1b[31m"
+	failing := `sh -c 'printf "\033[31mboom\n" >&2; exit 3' '` + esc + `RED'`
+	stdout, stderr, code := runBinary(t, "exec", "--window", "10ms", "--runs", "1", failing)
+	if code != ExitFailed || !strings.Contains(stderr, `\x1b[31mRED`) || !strings.Contains(stderr, `\x1b[31mboom`) {
+		t.Errorf("exit %d, stderr %q; want 1, naming the command and its stderr escaped", code, stderr)
+	}
+	if strings.Contains(stdout+stderr, "\x1b") {
+		t.Errorf("a raw escape reached the output:\n%q\n%q", stdout, stderr)
+	}
+	for _, args := range [][]string{
+		{"--input", filepath.Join(t.TempDir(), "no-such"+esc), "true"},
+		{"no-such-program" + esc + "x"},
+		{"--prepare", "true", "./no-such" + esc},
+	} {
+		stdout, stderr, code := runBinary(t, append([]string{"exec", "--window", "10ms"}, args...)...)
+		if code != ExitUsage || strings.Contains(stdout+stderr, "\x1b") || !strings.Contains(stderr, `\x1b[31m`) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and the name escaped", args, code, stderr)
+		}
+	}
+}
+
+// A FIFO as --input is refused at once (every run reads its input from
+// the start, which a pipe cannot give), not waited on for a writer.
+func TestExecInputFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	cmd := exec.Command(benchyBinary(t), "exec", "--window", "10ms", "--runs", "1", "--input", fifo, "true")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hung := time.AfterFunc(time.Minute, func() { cmd.Process.Kill() })
+	defer hung.Stop()
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitUsage || !strings.Contains(stderr.String(), "is a FIFO") ||
+		strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("exit %v, stderr %q; want 2 and one line saying it is a FIFO", err, stderr.String())
+	}
+}
+
+// procAlive reports whether pid is a process that has not exited (a
+// zombie has: it only waits for its parent to reap it).
+func procAlive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b[i+1:]))
+	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+}
+
+// pidsWritten reads the pids a command wrote to path, one a line.
+func pidsWritten(t *testing.T, path string) []int {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		pid, err := strconv.Atoi(f)
+		if err != nil {
+			t.Fatalf("%s holds %q", path, b)
+		}
+		pids = append(pids, pid)
+	}
+	return pids
+}
+
+// What runs leave running (here a CPU burner each) is killed as each run
+// ends and reported: a left-processes error naming how many, so the
+// verdict says it, not only that the samples disagree.
+func TestExecKillsLeftovers(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	pids := filepath.Join(t.TempDir(), "pids")
+	r, stderr, code := execJSON(t, "--runs", "3", "sh -c 'while :; do :; done & echo $! >> "+pids+"'")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, pid := range pidsWritten(t, pids) {
+		if procAlive(pid) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("burner %d left running", pid)
+		}
+	}
+	e := r.Experiments[0]
+	var left *finding.Finding
+	for i, f := range e.Findings {
+		if f.Code == result.CodeLeftProcesses {
+			left = &e.Findings[i]
+		}
+	}
+	if left == nil || left.Severity != finding.Error || !strings.Contains(left.Message, "3 runs (1, 2, 3) left 3 processes") {
+		t.Fatalf("findings %v: want a left-processes error for 3 processes", e.Findings)
+	}
+	if e.Verdict != result.VerdictNotBelievable || !slices.Contains(e.Reasons, result.CodeLeftProcesses) {
+		t.Errorf("verdict %s %v", e.Verdict, e.Reasons)
+	}
+}
+
+// A --cleanup that fails is recorded as the experiment's error and exits
+// 1 naming the command and the cleanup; the runs are kept.
+func TestExecFailingCleanup(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.json")
+	_, stderr, code := runBinary(t, "exec", "--window", "10ms", "--runs", "2", "--cleanup", "echo oops >&2; exit 4", "--out", out, "true")
+	if code != ExitFailed || !strings.Contains(stderr, "1 experiment failed: true: cleanup (echo oops >&2; exit 4) of true exited with status 4: oops") {
+		t.Errorf("exit %d, stderr %q; want 1 naming the cleanup", code, stderr)
+	}
+	r, err := result.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := r.Experiments[0]; len(e.Samples) != 2 || !strings.Contains(e.Error, "cleanup") {
+		t.Errorf("%d samples, error %q; want both runs and the cleanup's failure", len(e.Samples), e.Error)
+	}
+}
+
+// A --cleanup that hangs (and ignores SIGTERM) is stopped by the first
+// SIGTERM: it is killed, nothing of its process group is left, and the
+// runs that had all finished are written, marked interrupted, the
+// cleanup recorded as not finished.
+func TestExecStopDuringCleanup(t *testing.T) {
+	dir := t.TempDir()
+	out, cleaning := filepath.Join(dir, "r.json"), filepath.Join(dir, "cleaning")
+	cleanup := "echo $$ > " + cleaning + ".tmp; mv " + cleaning + ".tmp " + cleaning + "; trap '' TERM; sleep 60 & sleep 60"
+	cmd := exec.Command(benchyBinary(t), "exec", "--window", "10ms", "--runs", "2", "--cleanup", cleanup, "--out", out, "true")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hung := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	defer hung.Stop()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for {
+		if _, err := os.Stat(cleaning); err == nil {
+			break
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("benchy ended before the cleanup began: %v\n%s", err, stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := <-exited
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 {
+		t.Fatalf("exit %v, want 143; stderr %s", err, stderr.String())
+	}
+	r, err := result.Load(out)
+	if err != nil {
+		t.Fatalf("no result: %v", err)
+	}
+	if e := r.Experiments[0]; !r.Interrupted || len(e.Samples) != 2 || !strings.Contains(e.Error, "did not finish") {
+		t.Errorf("interrupted %v, %d samples, error %q; want both runs, marked interrupted, the cleanup not finished", r.Interrupted, len(e.Samples), e.Error)
+	}
+	group := pidsWritten(t, cleaning)[0]
+	entries, _ := os.ReadDir("/proc")
+	for _, d := range entries {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil || !procAlive(pid) {
+			continue
+		}
+		if pgid, err := syscall.Getpgid(pid); err == nil && pgid == group {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("process %d of the cleanup's group is still running", pid)
+		}
 	}
 }

@@ -91,12 +91,13 @@ type precisionOptions struct {
 	targetCI float64
 }
 
-// defaultMaxTime bounds the sampling --target-ci asks for, per experiment.
+// defaultMaxTime bounds the sampling --target-ci asks for, in wall time,
+// per experiment (or per group measured in interleaved rounds).
 const defaultMaxTime = 30 * time.Second
 
 func (p *precisionOptions) bind(f *pflag.FlagSet) {
 	f.StringVar(&p.TargetCI, "target-ci", "", "sample until the 95% interval of the median is within ±`PCT` (e.g. 1%)")
-	f.DurationVar(&p.MaxTime, "max-time", defaultMaxTime, "with --target-ci: stop sampling an experiment after `D` of samples")
+	f.DurationVar(&p.MaxTime, "max-time", defaultMaxTime, "with --target-ci: stop sampling after `D` of wall time (per experiment; interleaved ones share it)")
 }
 
 // validate reads the flags; changed says whether --max-time was given.

@@ -69,9 +69,11 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		before := probe(opts)
 		spent := make([]time.Duration, len(ms))
 		ci := make([]precision, len(ms))
+		began := time.Now() // MaxTime bounds the rounds of all of them
 		more := func() bool {
+			elapsed := time.Since(began)
 			for i, d := range spent {
-				if opts.more(outs[i].Samples, d, &ci[i]) {
+				if opts.more(outs[i].Samples, d, elapsed, &ci[i]) {
 					return true
 				}
 			}

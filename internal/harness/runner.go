@@ -31,7 +31,14 @@ type Options struct {
 	MinTime time.Duration
 	// TargetCI, when > 0, keeps sampling past Samples until the 95%
 	// interval of the median time per op is within ±TargetCI of it
-	// (0.01 for ±1%), or the samples of the target have lasted MaxTime.
+	// (0.01 for ±1%), or MaxTime has passed since the first sample.
+	// MaxTime is wall time, so it bounds the sampling whole: the samples
+	// and all that comes between them (a command's --prepare, starting
+	// it, reading its counters), and, for targets interleaved in rounds,
+	// the rounds of all of them together. It bounds MinTime too, but
+	// never the first Samples samples, nor anything before the first
+	// sample (warm-up, calibration, a setup); a sample begun before it
+	// runs out is finished.
 	TargetCI   float64
 	MaxTime    time.Duration
 	Warmup     time.Duration // time spent running the target before calibration
@@ -56,18 +63,21 @@ type Options struct {
 // MaxSamples bounds the samples MinTime may add.
 const MaxSamples = 100000
 
-// more reports whether a target that took samples lasting spent in all
-// takes another; p keeps when the precision of TargetCI is judged next.
-func (o Options) more(samples []result.Sample, spent time.Duration, p *precision) bool {
+// more reports whether a target that took samples lasting spent in all,
+// elapsed after its sampling began, takes another; p keeps when the
+// precision of TargetCI is judged next.
+func (o Options) more(samples []result.Sample, spent, elapsed time.Duration, p *precision) bool {
 	n := len(samples)
 	switch {
 	case n < o.Samples:
 		return true
 	case n >= MaxSamples:
 		return false
+	case o.TargetCI > 0 && elapsed >= o.MaxTime:
+		return false
 	case o.MinTime > 0 && spent < o.MinTime:
 		return true
-	case o.TargetCI > 0 && spent < o.MaxTime:
+	case o.TargetCI > 0:
 		return !p.reached(samples, o.TargetCI)
 	}
 	return false
@@ -196,7 +206,8 @@ func runOne(t Target, index, total int, opts Options) Outcome {
 		out.Before = probe(opts)
 		var spent time.Duration
 		var ci precision
-		for opts.more(out.Samples, spent, &ci) {
+		began := time.Now()
+		for opts.more(out.Samples, spent, time.Since(began), &ci) {
 			if Stopped(opts.Stop) {
 				out.Interrupted = true
 				break

@@ -373,7 +373,7 @@ func TestRunMinTime(t *testing.T) {
 
 // --target-ci samples until the median is known to ±TargetCI: a quiet
 // target stops at the least number of samples, a noisy one goes on
-// until MaxTime of samples.
+// until MaxTime has passed.
 func TestRunTargetCIStopsEarlierWhenQuiet(t *testing.T) {
 	cpu := lastCPU()
 	count := func(noise float64) int {
@@ -392,8 +392,57 @@ func TestRunTargetCIStopsEarlierWhenQuiet(t *testing.T) {
 	if quiet != 10 {
 		t.Errorf("a quiet target took %d samples, want the least, 10", quiet)
 	}
-	// 50ms of samples of ~200µs each: about 250, all of MaxTime.
+	// The fake takes no time: 50ms of wall time hold many samples.
 	if noisy <= 2*quiet {
 		t.Errorf("a noisy target took %d samples, not many more than a quiet one's %d", noisy, quiet)
+	}
+}
+
+// slowTarget spends wall time on every sample besides what the sample
+// records (as a command's --prepare and start do): Sample sleeps between
+// and records recorded.
+type slowTarget struct {
+	name            string
+	between, record time.Duration
+}
+
+func (t *slowTarget) Name() string                        { return t.name }
+func (t *slowTarget) Open() error                         { return nil }
+func (t *slowTarget) Time(n int64) (time.Duration, error) { return time.Duration(n) * t.record, nil }
+func (t *slowTarget) Between()                            {}
+func (t *slowTarget) Close(harness.End) harness.Totals    { return harness.Totals{} }
+func (t *slowTarget) Sample(n int64) ([]result.Sample, error) {
+	time.Sleep(t.between)
+	return []result.Sample{{Iters: n, Ns: t.record.Nanoseconds() * n, CPU: lastCPU()}}, nil
+}
+
+// MaxTime bounds the wall time of the sampling, whatever the samples
+// record: a target whose samples record 1µs but take 5ms each stops once
+// MaxTime has passed, and targets interleaved in rounds share it (not
+// MaxTime each). A sleep never ends early, so these bounds hold on any
+// machine: at most MaxTime/5ms samples (rounds of two: MaxTime/10ms),
+// and the one begun before it ran out.
+func TestMaxTimeBoundsTheSampling(t *testing.T) {
+	opts := quickOptions(lastCPU())
+	opts.Iters, opts.Samples, opts.TargetCI, opts.MaxTime = 1, 3, 1e-9, 100*time.Millisecond
+	o := harness.Run([]harness.Target{&slowTarget{name: "a", between: 5 * time.Millisecond, record: time.Microsecond}}, opts)[0]
+	if n := len(o.Samples); o.Err != nil || n < opts.Samples || n > 100/5+1 {
+		t.Errorf("%d samples (%v); want 3 to 21: 100ms of 5ms samples", n, o.Err)
+	}
+	outs := harness.Interleave([]harness.Target{
+		&slowTarget{name: "a", between: 5 * time.Millisecond, record: 5 * time.Millisecond},
+		&slowTarget{name: "b", between: 5 * time.Millisecond, record: 5 * time.Millisecond},
+	}, opts)
+	for _, o := range outs {
+		if n := len(o.Samples); o.Err != nil || n < opts.Samples || n > 100/10+1 {
+			t.Errorf("%s: %d rounds (%v); want 3 to 11: 100ms of rounds of two 5ms samples", o.Name, n, o.Err)
+		}
+	}
+	// MinTime yields to MaxTime: 1s of runs is not taken when at most
+	// 100ms were allowed.
+	opts.MinTime = time.Second
+	o = harness.Run([]harness.Target{&slowTarget{name: "c", between: 5 * time.Millisecond, record: 5 * time.Millisecond}}, opts)[0]
+	if n := len(o.Samples); n > 100/5+1 {
+		t.Errorf("with MinTime 1s: %d samples, want at most 21", n)
 	}
 }

@@ -41,6 +41,10 @@ const (
 	// CodeCPUShared is an environment finding: another benchy process
 	// held the measured CPU's lock.
 	CodeCPUShared = "cpu-shared"
+	// CodeLeftProcesses is added by benchy exec when runs of a command
+	// (or its --prepare or --cleanup) left processes running in their
+	// process group after they exited, which benchy killed.
+	CodeLeftProcesses = "left-processes"
 	// The findings of a Go benchmark (benchy gotest): its loop only
 	// counts, or stores a constant; its setup is timed; its binary was
 	// built to be debugged.
@@ -134,6 +138,7 @@ var Codes = []CodeInfo{
 	{CodeEmptyLoop, ScopeRun, "the compiler deleted the benchmark's work: keep every result (a package-level variable, or b.Loop)"},
 	{CodeFolded, ScopeRun, "the compiler computed the result before the loop: read the inputs from variables"},
 	{CodeSetupInTimer, ScopeRun, "work outside the b.N loop is timed: call b.ResetTimer after the setup"},
+	{CodeLeftProcesses, ScopeRun, "runs left processes running after they exited (benchy killed them): wait for what the command starts"},
 	{CodeDebugBuild, ScopeRun, "the test binary was built to debug or instrument: build it without -N -l, -race or -cover"},
 
 	{CodeCPUShared, ScopeEnvironment, "another benchy process measured on the same CPU: run one at a time, or give each its own --cpu"},

@@ -87,11 +87,14 @@ func checkValues(r *Result) error {
 	return nil
 }
 
-// printable escapes what must not reach a terminal raw from a file: control
+// Printable escapes what must not reach a terminal raw from a file: control
 // characters (a newline in a name could forge a line of the report, an
 // escape sequence could rewrite the screen) and the bidirectional
 // formatting characters, as Go's %q would write them; the rest is kept.
-func printable(s string) string {
+// A live run applies it to what it names from outside (a command line, a
+// file name), so its messages and result name things as a loaded result
+// does.
+func Printable(s string) string {
 	if !strings.ContainsFunc(s, unsafeRune) {
 		return s
 	}
@@ -111,7 +114,7 @@ func unsafeRune(r rune) bool {
 	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == unicode.ReplacementChar
 }
 
-// sanitize makes every string in v printable (see printable), walking
+// sanitize makes every string in v printable (see Printable), walking
 // structs, pointers, slices and maps. Decode applies it to a loaded
 // result, so no writer can put a file's control characters on a
 // terminal, whatever field they hide in.
@@ -141,17 +144,17 @@ func sanitize(v reflect.Value) {
 			k, val := it.Key(), it.Value()
 			key, elem, dirty := k, val, false
 			if k.Kind() == reflect.String {
-				if p := printable(k.String()); p != k.String() {
+				if p := Printable(k.String()); p != k.String() {
 					key, dirty = reflect.ValueOf(p).Convert(k.Type()), true
 				}
 			}
 			switch {
 			case val.Kind() == reflect.String:
-				if p := printable(val.String()); p != val.String() {
+				if p := Printable(val.String()); p != val.String() {
 					elem, dirty = reflect.ValueOf(p).Convert(val.Type()), true
 				}
 			case val.Kind() == reflect.Interface && !val.IsNil() && val.Elem().Kind() == reflect.String:
-				if p := printable(val.Elem().String()); p != val.Elem().String() {
+				if p := Printable(val.Elem().String()); p != val.Elem().String() {
 					elem, dirty = reflect.ValueOf(p), true
 				}
 			}
@@ -165,7 +168,7 @@ func sanitize(v reflect.Value) {
 		}
 	case reflect.String:
 		if v.CanSet() {
-			v.SetString(printable(v.String()))
+			v.SetString(Printable(v.String()))
 		}
 	}
 }

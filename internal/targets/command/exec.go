@@ -64,6 +64,11 @@ type Job struct {
 	// ShowOutput gives the run benchy's own stdout and stderr; otherwise
 	// stdout is discarded and stderr too, but for its last lines.
 	ShowOutput bool `json:"show_output,omitempty"`
+	// LeaveRunning leaves what the run started in the background running
+	// after it exits: a --setup may start a server the runs use, which
+	// the --cleanup stops. Otherwise what is left in the run's process
+	// group is killed as the run ends (Result.Left).
+	LeaveRunning bool `json:"leave_running,omitempty"`
 }
 
 // Result is what one run measured.
@@ -81,6 +86,9 @@ type Result struct {
 	// Stderr holds the last lines of the run's stderr when it was not
 	// shown (see Job.ShowOutput).
 	Stderr []string `json:"stderr,omitempty"`
+	// Left is how many processes the run left running in its process
+	// group when it exited, which were killed then (see Job.LeaveRunning).
+	Left int `json:"left,omitempty"`
 }
 
 // Status is how a run ended: an exit code, or the signal that killed it.
@@ -111,7 +119,7 @@ var ErrStopped = harness.ErrStopped
 type RunError struct {
 	Target string // the target's name
 	Hook   string // "setup", "prepare" or "cleanup"; "" for the command itself
-	Line   string // the hook's command line (hooks only)
+	Line   string // the hook's command line (hooks only), printable (result.Printable)
 	Run    int    // 1-based number of the command's run (warm-ups included); 0 for setup and cleanup
 	Status Status
 	Stderr []string // last lines of its stderr, when not shown
@@ -139,7 +147,9 @@ func (e *RunError) Error() string {
 }
 
 // lastLines returns the last n non-empty lines of b, each cut to 300
-// bytes and made valid UTF-8, for an error message.
+// bytes, made valid UTF-8 and printable (a program's colours and other
+// escape sequences are written out, not sent to benchy's terminal), for
+// an error message.
 func lastLines(b []byte, n int) []string {
 	var lines []string
 	for _, l := range strings.Split(string(b), "\n") {
@@ -150,7 +160,7 @@ func lastLines(b []byte, n int) []string {
 		if len(l) > 300 {
 			l = l[:300] + "..."
 		}
-		lines = append(lines, strings.ToValidUTF8(l, "?"))
+		lines = append(lines, result.Printable(strings.ToValidUTF8(l, "?")))
 	}
 	if len(lines) > n {
 		lines = lines[len(lines)-n:]

@@ -35,7 +35,7 @@ func Expand(commands []string, scans []Scan) ([]Expanded, error) {
 		}
 		for _, o := range scans[:i] {
 			if o.Name == s.Name {
-				return nil, fmt.Errorf("parameter %s is scanned twice", s.Name)
+				return nil, fmt.Errorf("parameter %s is defined twice: give each -P and -L a name of its own", s.Name)
 			}
 		}
 		total *= len(s.Values)

@@ -54,23 +54,31 @@ func rusageCounts(ru *unix.Rusage, m map[string]int64) {
 // (Cpus_allowed_list in /proc/PID/status). The CPU is -1 when unknown.
 func zombieCPU(pid int) (cpu int, allowed string) {
 	cpu = -1
-	p := "/proc/" + strconv.Itoa(pid)
-	if b, err := os.ReadFile(p + "/stat"); err == nil {
-		// The command name, field 2, is in parentheses and may hold
-		// anything, parentheses included: count from the last ')'.
-		if i := bytes.LastIndexByte(b, ')'); i >= 0 {
-			f := strings.Fields(string(b[i+1:]))
-			if len(f) > 39-3 {
-				if n, err := strconv.Atoi(f[39-3]); err == nil {
-					cpu = n
-				}
-			}
+	if f := statFields(pid); len(f) > 39-3 {
+		if n, err := strconv.Atoi(f[39-3]); err == nil {
+			cpu = n
 		}
 	}
-	if b, err := os.ReadFile(p + "/status"); err == nil {
+	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status"); err == nil {
 		allowed = statusField(b, "Cpus_allowed_list")
 	}
 	return cpu, allowed
+}
+
+// statFields returns the fields of /proc/PID/stat from the third on
+// (state, ppid, pgrp, ...); nil when it cannot be read. The command name,
+// field 2, is in parentheses and may hold anything, parentheses and
+// spaces included: the fields are counted from the last ')'.
+func statFields(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(b[i+1:]))
 }
 
 // resetPeakRSS makes this process's peak RSS its current RSS (clear_refs

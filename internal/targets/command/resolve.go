@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Program is a command line resolved to the program it starts.
@@ -48,7 +50,7 @@ func Resolve(line string, shell bool) (Program, error) {
 	}
 	abs, err := filepath.Abs(p.Path)
 	if err != nil {
-		return Program{}, fmt.Errorf("%s: %w", p.Args[0], err)
+		return Program{}, fmt.Errorf("%s: %w", result.Printable(p.Args[0]), err)
 	}
 	p.Path = abs
 	return p, nil
@@ -57,32 +59,38 @@ func Resolve(line string, shell bool) (Program, error) {
 // lookPath is exec.LookPath with errors a person can act on.
 func lookPath(name string) (string, error) {
 	path, err := exec.LookPath(name)
+	shown := result.Printable(name)
 	switch {
 	case err == nil:
 		return path, nil
 	case errors.Is(err, exec.ErrDot):
-		return "", fmt.Errorf("%s is found only through a relative directory in $PATH: write ./%s", name, name)
+		return "", fmt.Errorf("%s is found only through a relative directory in $PATH: write ./%s", shown, shown)
 	case !strings.Contains(name, "/"):
 		hint := ""
 		if strings.Contains(name, "=") {
 			hint = " (a variable assignment needs --shell, or env)"
 		}
-		return "", fmt.Errorf("%s: command not found in $PATH%s", name, hint)
+		return "", fmt.Errorf("%s: command not found in $PATH%s", shown, hint)
 	case errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("%s: no such file", name)
+		return "", fmt.Errorf("%s: no such file", shown)
 	case errors.Is(err, syscall.EISDIR):
-		return "", fmt.Errorf("%s: is a directory", name)
+		return "", fmt.Errorf("%s: is a directory", shown)
 	case errors.Is(err, fs.ErrPermission):
-		return "", fmt.Errorf("%s: not executable (no permission to execute it)", name)
+		return "", fmt.Errorf("%s: not executable (no permission to execute it)", shown)
 	}
-	return "", fmt.Errorf("%s: %w", name, err)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err // its message holds the name raw
+	}
+	return "", fmt.Errorf("%s: %w", shown, err)
 }
 
 // Description is how the result describes the program: what is executed,
 // written so a shell would read it back ("/usr/bin/sleep 0.01",
-// "/usr/bin/sh -c 'make -j4'").
+// "/usr/bin/sh -c 'make -j4'"), with control characters escaped (see
+// result.Printable).
 func (p Program) Description() string {
-	return Join(append([]string{p.Path}, p.Args[1:]...))
+	return result.Printable(Join(append([]string{p.Path}, p.Args[1:]...)))
 }
 
 // job is a run of p.
@@ -96,18 +104,40 @@ func checkInput(path string) error {
 	if path == "" {
 		return nil
 	}
-	f, err := os.Open(path)
+	f, err := openInput(path)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return nil
+}
+
+// openInput opens the file every run reads as stdin. It never waits: a
+// FIFO with no writer would hold a plain open(2) until one came, deaf to
+// a stop, so the file is opened with O_NONBLOCK (which a run must not
+// inherit: the caller clears it) and a FIFO is refused, since every run
+// reads its input from the start and a pipe gives it once. Any other
+// file is read as it is, devices included (/dev/zero).
+func openInput(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
-			err = pe.Err
+			err = pe.Err // its message holds the name raw
 		}
-		return fmt.Errorf("--input %s: %w", path, err)
+		return nil, fmt.Errorf("--input %s: %w", result.Printable(path), err)
 	}
 	st, err := f.Stat()
-	f.Close()
-	if err == nil && st.IsDir() {
-		return fmt.Errorf("--input %s: is a directory", path)
+	switch {
+	case err != nil:
+	case st.IsDir():
+		err = errors.New("is a directory")
+	case st.Mode()&fs.ModeNamedPipe != 0:
+		err = errors.New("is a FIFO (a named pipe): every run reads its input from the start, and a pipe gives it once; give a regular file")
 	}
-	return nil
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--input %s: %w", result.Printable(path), err)
+	}
+	return f, nil
 }

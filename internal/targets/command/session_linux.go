@@ -27,6 +27,9 @@ type session struct {
 	env            []string
 	stdout, stderr int // the fds of shown output
 	devnull        *os.File
+
+	mu   sync.Mutex
+	live *killer // the killer of the run in progress; nil between runs
 }
 
 // newSession opens the perf events on the calling thread.
@@ -69,6 +72,8 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 	done := make(chan struct{})
 	defer close(done)
 	go k.watch(stop, done)
+	s.setLive(k)
+	defer s.setLive(nil)
 
 	floor := rssFloor()
 	before := s.perf.read()
@@ -76,7 +81,7 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 	start := time.Now()
 	pid, err := syscall.ForkExec(j.Path, j.Args, attr)
 	if err != nil {
-		return Result{}, fmt.Errorf("start %s: %w", j.Path, err)
+		return Result{}, fmt.Errorf("start %s: %w", result.Printable(j.Path), err)
 	}
 	k.started(pid)
 	var info unix.Siginfo
@@ -88,14 +93,17 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 	}
 	wall := time.Since(start)
 	if err != nil {
-		return Result{}, fmt.Errorf("wait for %s: %w", j.Path, err)
+		return Result{}, fmt.Errorf("wait for %s: %w", result.Printable(j.Path), err)
 	}
 	r := Result{Wall: wall, CPU: -1}
 	r.CPU, r.AllowedCPUs = zombieCPU(pid)
 	var ws unix.WaitStatus
 	var ru unix.Rusage
 	if err := k.reap(pid, &ws, &ru); err != nil {
-		return Result{}, fmt.Errorf("reap %s: %w", j.Path, err)
+		return Result{}, fmt.Errorf("reap %s: %w", result.Printable(j.Path), err)
+	}
+	if !j.LeaveRunning {
+		r.Left = killLeftovers(pid) // before the stderr tail is read: they may hold its pipe
 	}
 	if k.signaled() {
 		return Result{}, ErrStopped
@@ -121,6 +129,22 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 	return r, nil
 }
 
+func (s *session) setLive(k *killer) {
+	s.mu.Lock()
+	s.live = k
+	s.mu.Unlock()
+}
+
+// abort kills the run in progress, if any, at once (SIGKILL to its
+// process group): for a benchy that exits without waiting for it.
+func (s *session) abort() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.live != nil {
+		s.live.signal(unix.SIGKILL)
+	}
+}
+
 // files opens the run's stdin, stdout and stderr: the input or
 // /dev/null; the shown output or /dev/null; the shown output or a pipe
 // whose last lines are kept.
@@ -136,11 +160,15 @@ func (s *session) files(j Job) ([]uintptr, *tail, func(), error) {
 	}
 	in := s.devnull
 	if j.Input != "" {
-		f, err := os.Open(j.Input)
+		f, err := openInput(j.Input)
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("open the input: %w", err)
+			return nil, nil, nil, err
 		}
 		toClose = append(toClose, f)
+		if err := unix.SetNonblock(int(f.Fd()), false); err != nil {
+			closeAll()
+			return nil, nil, nil, fmt.Errorf("--input %s: %w", result.Printable(j.Input), err)
+		}
 		in = f
 	}
 	if j.ShowOutput {

@@ -101,6 +101,11 @@ func (s *Spawner) RSSFloorKB() int64 {
 // Close stops the helper process, if any, and waits for it.
 func (s *Spawner) Close() error { return s.sys.close() }
 
+// Abort kills the run in progress, if any, for a benchy about to exit
+// without waiting for it (a second Ctrl-C): nothing it started outlives
+// benchy. It may be called from any goroutine, during an Exec.
+func (s *Spawner) Abort() { s.sys.abort() }
+
 func (s *Spawner) measureCost() (time.Duration, bool) {
 	path, err := exec.LookPath("true")
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -44,6 +45,7 @@ func NewLocalSpawner() *Spawner { return &Spawner{} }
 type spawnerSys struct {
 	helper *client
 	sess   *session
+	cur    atomic.Pointer[session] // sess, for abort, which another goroutine calls
 }
 
 func (s *spawnerSys) local() bool { return s.helper == nil }
@@ -88,7 +90,17 @@ func (s *spawnerSys) localSession() *session {
 		s.sess.close()
 	}
 	s.sess = newSession(1, 2)
+	s.cur.Store(s.sess)
 	return s.sess
+}
+
+// abort kills the run in progress of a local spawner. The helper needs
+// nothing: when benchy exits, its requests pipe closes, and it ends the
+// run in progress itself.
+func (s *spawnerSys) abort() {
+	if sess := s.cur.Load(); sess != nil {
+		sess.abort()
+	}
 }
 
 func (s *spawnerSys) close() error {

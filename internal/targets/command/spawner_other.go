@@ -33,3 +33,5 @@ func (spawnerSys) open() (result.CounterReport, int64, error) {
 func (spawnerSys) exec(Job, <-chan struct{}) (Result, error) { return Result{}, errNeedsLinux }
 
 func (spawnerSys) close() error { return nil }
+
+func (spawnerSys) abort() {}

@@ -8,17 +8,22 @@ import (
 
 // Split splits a command line into words the way a POSIX shell does, so a
 // command runs without a shell in between (whose start-up would be timed
-// with it): words are separated by blanks and newlines; single quotes keep
+// with it): words are separated by blanks; single quotes keep
 // everything up to the next single quote; double quotes keep everything up
 // to the next unescaped double quote, where a backslash escapes only $ ` "
 // \ and newline; elsewhere a backslash escapes any character, and a
-// backslash-newline joins lines. A # that begins a word starts a comment.
+// backslash-newline joins lines. A # that begins a word starts a comment,
+// to the end of the line.
 //
 // Split performs no expansion, and rather than run something other than
 // what a shell would, it rejects what a shell would expand or interpret
 // when it is not quoted: operators and redirections (| & ; < > ( )),
 // command substitution (`), parameters ($NAME, ${...}, $(...)), globs
 // (* ? [) and a leading ~. The error says to quote it or to use --shell.
+// An unquoted newline is refused too: a shell reads it as the end of one
+// command and the start of another, and a single program cannot do that.
+// Only white space may follow the last one (a trailing newline, as a
+// heredoc or $(cat file) leaves, ends the command as in a shell).
 func Split(line string) ([]string, error) {
 	var (
 		words  []string
@@ -37,8 +42,14 @@ func Split(line string) ([]string, error) {
 		switch {
 		case c == 0:
 			return nil, errors.New("a NUL byte cannot be passed to a program")
-		case c == ' ' || c == '\t' || c == '\n':
+		case c == ' ' || c == '\t':
 			end()
+		case c == '\n':
+			if strings.Trim(line[i:], " \t\n") != "" {
+				return nil, errors.New("an unquoted newline starts a second command in a shell: put the command on one line, or use --shell")
+			}
+			end()
+			i = len(line)
 		case c == '\\':
 			if i+1 == len(line) {
 				return nil, errors.New("trailing backslash")
@@ -64,8 +75,8 @@ func Split(line string) ([]string, error) {
 			inWord = true
 			i += n + 1
 		case c == '#' && !inWord:
-			for i < len(line) && line[i] != '\n' {
-				i++
+			for i+1 < len(line) && line[i+1] != '\n' {
+				i++ // the newline, if any, is read next
 			}
 		default:
 			if what := shellSyntax(line, i, inWord); what != "" {

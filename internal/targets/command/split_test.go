@@ -13,7 +13,10 @@ func TestSplit(t *testing.T) {
 		err  string // a part of the error; "" for none
 	}{
 		{line: "sleep 0.01", want: []string{"sleep", "0.01"}},
-		{line: "  a \t b\nc  ", want: []string{"a", "b", "c"}},
+		{line: "  a \t b  ", want: []string{"a", "b"}},
+		{line: "a b\n", want: []string{"a", "b"}},
+		{line: "a b \n\t\n ", want: []string{"a", "b"}},
+		{line: "echo 'a\nb'\n", want: []string{"echo", "a\nb"}},
 		{line: `echo 'a b' "c d"`, want: []string{"echo", "a b", "c d"}},
 		{line: `echo a'b'"c"d`, want: []string{"echo", "abcd"}},
 		{line: `echo '' ""`, want: []string{"echo", "", ""}},
@@ -26,7 +29,7 @@ func TestSplit(t *testing.T) {
 		{line: "echo \"multi\nline\"", want: []string{"echo", "multi\nline"}},
 		{line: "prog # a comment", want: []string{"prog"}},
 		{line: "prog a#b", want: []string{"prog", "a#b"}},
-		{line: "prog #c\nsecond", want: []string{"prog", "second"}},
+		{line: "prog #c\n", want: []string{"prog"}},
 		{line: "awk '{print $1}' f", want: []string{"awk", "{print $1}", "f"}},
 		{line: "cost 5$ $", want: []string{"cost", "5$", "$"}},
 		{line: `echo "5$"`, want: []string{"echo", "5$"}},
@@ -59,6 +62,11 @@ func TestSplit(t *testing.T) {
 		{line: "ls a?", err: "glob"},
 		{line: "ls [ab]", err: "glob"},
 		{line: "ls ~/x", err: "tilde"},
+		// A shell runs two commands; one program cannot.
+		{line: "echo a\nrm b", err: "unquoted newline"},
+		{line: "  a \t b\nc  ", err: "unquoted newline"},
+		{line: "prog #c\nsecond", err: "unquoted newline"},
+		{line: "a\n\u00a0", err: "unquoted newline"},
 	} {
 		got, err := Split(tc.line)
 		switch {

@@ -13,11 +13,14 @@ package command
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // Config says what a target runs and how.
@@ -32,7 +35,9 @@ type Config struct {
 	// Setup runs once before the first run, Cleanup once after the last
 	// (always, even after a failure or a stop), Prepare before every run
 	// (warm-ups included). None is timed, so each runs with sh -c; ""
-	// means none.
+	// means none. What the setup starts in the background is left
+	// running (a server the runs use; the cleanup stops it); what a run,
+	// the prepare or the cleanup leaves running is killed as it ends.
 	Setup, Prepare, Cleanup string
 	// Input is the file every run reads as stdin; "" means /dev/null.
 	Input string
@@ -52,6 +57,12 @@ type Config struct {
 	Stop <-chan struct{}
 }
 
+// cleanupGrace is how long a cleanup that starts after a stop may run
+// before it is stopped in turn: it still undoes the setup, but a cleanup
+// that hangs cannot keep benchy from writing what was measured. (A
+// variable, so a test need not wait for it.)
+var cleanupGrace = 10 * time.Second
+
 // Target runs one command. Its methods are the phases the harness calls,
 // all on the pinned thread.
 type Target struct {
@@ -61,7 +72,21 @@ type Target struct {
 	report                  result.CounterReport
 	runs                    int // runs of the command so far, warm-ups included
 	cleanupErr              error
+	left                    leftovers
 }
+
+// leftovers counts what runs and hooks left running when they exited,
+// which was killed then.
+type leftovers struct {
+	runs, runProcs   int // the runs of the command that left some, and how many in all
+	prepares         int // the same for the prepare hook
+	prepareProcs     int
+	cleanupProcs     int
+	runsWithLeftover []int // the first runs that left some (1-based, warm-ups included), for the message
+}
+
+// maxListedRuns bounds the runs a left-processes finding names.
+const maxListedRuns = 5
 
 // New resolves the command and its hooks and checks the input file, so a
 // program that is not found, or not executable, is an error before
@@ -95,12 +120,14 @@ func New(c Config) (*Target, error) {
 	return t, nil
 }
 
-// Name is Config.Name, or the command line as written.
+// Name is Config.Name, or the command line as written, with control
+// characters escaped (result.Printable): it names the experiment in the
+// result and in every message, and a terminal must not act on it.
 func (t *Target) Name() string {
 	if t.cfg.Name != "" {
-		return t.cfg.Name
+		return result.Printable(t.cfg.Name)
 	}
-	return t.cfg.Command
+	return result.Printable(t.cfg.Command)
 }
 
 // Info declares a run as the unit: a program's work per run is unknown,
@@ -117,11 +144,50 @@ func (t *Target) Info() result.Info {
 // after Open.
 func (t *Target) Counters() result.CounterReport { return t.report }
 
-// Check has nothing to judge: a program's code is not inspected.
-func (t *Target) Check() []finding.Finding { return nil }
+// Check reports the processes that runs, the prepare or the cleanup left
+// running when they exited (a program's code is not inspected). A run's
+// leftovers are an error: its time stopped at the command's exit while
+// work it had started went on, on the measured CPU, until benchy killed
+// it. A hook's are worth knowing only: they were killed before the next
+// run began.
+func (t *Target) Check() []finding.Finding {
+	l := t.left
+	if l.runProcs+l.prepareProcs+l.cleanupProcs == 0 {
+		return nil
+	}
+	var parts []string
+	if l.runProcs > 0 {
+		which := make([]string, len(l.runsWithLeftover))
+		for i, n := range l.runsWithLeftover {
+			which[i] = strconv.Itoa(n)
+		}
+		list := strings.Join(which, ", ")
+		if l.runs > len(which) {
+			list += ", ..."
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s) left %s running after %s exited",
+			units.Count(l.runs, "run"), list, units.Count(l.runProcs, "process"), map[bool]string{true: "it", false: "they"}[l.runs == 1]))
+	}
+	if l.prepareProcs > 0 {
+		parts = append(parts, fmt.Sprintf("the --prepare left %s (%s)", units.Count(l.prepareProcs, "process"), units.Count(l.prepares, "time")))
+	}
+	if l.cleanupProcs > 0 {
+		parts = append(parts, fmt.Sprintf("the --cleanup left %s", units.Count(l.cleanupProcs, "process")))
+	}
+	sev, why := finding.Info, "none of them ran during a timed run"
+	if l.runProcs > 0 {
+		sev, why = finding.Error, "a run's time stops when the command exits, and what it left ran on, on the measured CPU, until then: wait for what the command starts, or start it in --setup"
+	}
+	return []finding.Finding{{
+		Code: result.CodeLeftProcesses, Severity: sev,
+		Message: strings.Join(parts, "; ") + ", which benchy killed as each ended (they were in its process group): " + why,
+		Evidence: map[string]any{"runs": l.runs, "processes": l.runProcs,
+			"prepare_processes": l.prepareProcs, "cleanup_processes": l.cleanupProcs},
+	}}
+}
 
-// CleanupErr is the error of the cleanup Close ran, if it failed: Close
-// cannot return it, and the CLI should say so.
+// CleanupErr is the error of the cleanup Close ran, if it failed or was
+// stopped: Close cannot return it, and the CLI records it in the result.
 func (t *Target) CleanupErr() error { return t.cleanupErr }
 
 // Open opens the executor on the pinned thread and runs the setup. When
@@ -175,17 +241,37 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 func (t *Target) Between() {}
 
 // Close runs the cleanup, whatever end says: it undoes the setup, which
-// ran. It is not stopped by the stop channel, which is closed by then
-// after a stop; a second interrupt ends benchy itself.
+// ran (see runCleanup).
 func (t *Target) Close(end harness.End) harness.Totals {
 	t.runCleanup()
 	return harness.Totals{}
 }
 
+// runCleanup runs the cleanup as a child like any other: a stop during it
+// ends it (SIGTERM, then SIGKILL) and benchy goes on to write what was
+// measured. When the stop came first, the cleanup still runs, for at
+// most cleanupGrace: it undoes the setup, and a hung one cannot hold the
+// result back. Either way its error is kept for CleanupErr.
 func (t *Target) runCleanup() {
-	if err := t.hook(t.cleanup, "cleanup", nil); err != nil {
-		t.cleanupErr = err
+	if t.cleanup == nil {
+		return
 	}
+	stop, after := t.cfg.Stop, false
+	if harness.Stopped(t.cfg.Stop) {
+		c := make(chan struct{})
+		timer := time.AfterFunc(cleanupGrace, func() { close(c) })
+		defer timer.Stop()
+		stop, after = c, true
+	}
+	err := t.hook(t.cleanup, "cleanup", stop)
+	if errors.Is(err, ErrStopped) {
+		when := "benchy was stopped while it ran"
+		if after {
+			when = fmt.Sprintf("it was still running %v after benchy was stopped", cleanupGrace)
+		}
+		err = fmt.Errorf("cleanup (%s) of %s did not finish: %s, and it was killed", result.Printable(t.cleanup.Line), t.Name(), when)
+	}
+	t.cleanupErr = err
 }
 
 // run is one run of the command, prepared; a failed run is an error
@@ -201,6 +287,13 @@ func (t *Target) run() (Result, error) {
 	r, err := t.cfg.Executor.Exec(t.prog.job(t.cfg.Input, t.cfg.ShowOutput), t.cfg.Stop)
 	if err != nil {
 		return Result{}, fmt.Errorf("run %d of %s: %w", t.runs, t.Name(), err)
+	}
+	if r.Left > 0 {
+		t.left.runs++
+		t.left.runProcs += r.Left
+		if len(t.left.runsWithLeftover) < maxListedRuns {
+			t.left.runsWithLeftover = append(t.left.runsWithLeftover, t.runs)
+		}
 	}
 	if !r.Status.OK() && !t.cfg.IgnoreFailure {
 		return r, &RunError{Target: t.Name(), Run: t.runs, Status: r.Status, Stderr: r.Stderr}
@@ -218,12 +311,23 @@ func (t *Target) hook(p *Program, name string, stop <-chan struct{}) error {
 	if name == "prepare" {
 		run = t.runs
 	}
-	r, err := t.cfg.Executor.Exec(p.job("", t.cfg.ShowOutput), stop)
+	j := p.job("", t.cfg.ShowOutput)
+	j.LeaveRunning = name == "setup"
+	r, err := t.cfg.Executor.Exec(j, stop)
 	if err != nil {
-		return fmt.Errorf("%s (%s) of %s: %w", name, p.Line, t.Name(), err)
+		return fmt.Errorf("%s (%s) of %s: %w", name, result.Printable(p.Line), t.Name(), err)
+	}
+	switch name {
+	case "prepare":
+		if r.Left > 0 {
+			t.left.prepares++
+			t.left.prepareProcs += r.Left
+		}
+	case "cleanup":
+		t.left.cleanupProcs += r.Left
 	}
 	if !r.Status.OK() {
-		return &RunError{Target: t.Name(), Hook: name, Line: p.Line, Run: run, Status: r.Status, Stderr: r.Stderr}
+		return &RunError{Target: t.Name(), Hook: name, Line: result.Printable(p.Line), Run: run, Status: r.Status, Stderr: r.Stderr}
 	}
 	return nil
 }
