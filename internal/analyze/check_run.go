@@ -271,7 +271,7 @@ func checkAllocs(e result.Experiment, f Facts) (finding.Finding, bool) {
 	msg := fmt.Sprintf("%s heap %s per op (%s B/op), measured outside the timed samples",
 		units.Sig(e.GC.AllocsPerOp, 3), noun, units.Sig(e.GC.BytesPerOp, 3))
 	if !f.GCOn {
-		msg += "; the collector was off, so the time leaves out collecting them, which a real program pays: --gc measures with it on"
+		msg += "; the collector was off, so the time leaves out collecting them, which a real program pays: --gc on measures with it"
 	}
 	return finding.Finding{
 		Code: result.CodeAllocs, Severity: finding.Info, Message: msg,

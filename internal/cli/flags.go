@@ -125,3 +125,35 @@ func (p *precisionOptions) settings(st *result.Settings) {
 		st.TargetCI, st.MaxTime = p.targetCI, p.MaxTime
 	}
 }
+
+// onOff is a flag that is "on" or "off" ("true" and "false" too). It
+// always takes its value (--gc off): a bare flag followed by a word would
+// leave the word as an argument.
+type onOff struct{ p *bool }
+
+func (v onOff) String() string {
+	if v.p != nil && *v.p {
+		return "on"
+	}
+	return "off"
+}
+
+func (v onOff) Set(s string) error {
+	switch s {
+	case "on", "true":
+		*v.p = true
+	case "off", "false":
+		*v.p = false
+	default:
+		return fmt.Errorf("%q: valid: on, off", s)
+	}
+	return nil
+}
+
+func (onOff) Type() string { return "on|off" }
+
+// onOffFlag binds an on/off flag to p with its default.
+func onOffFlag(f *pflag.FlagSet, p *bool, name string, value bool, usage string) {
+	*p = value
+	f.Var(onOff{p}, name, usage)
+}

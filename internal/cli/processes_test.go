@@ -13,7 +13,7 @@ func TestChildArgs(t *testing.T) {
 		{"run --processes 3 --bench sum/ --out r.json", "run --bench sum/"},
 		{"run --processes=3 -o r.json --format=json --samples 5", "run --samples 5"},
 		{"run --strict warn -v --html r.html --ascii --cpu 1", "run --cpu 1"},
-		{"run --strict=warn --samples-file s.csv --force --gc", "run --gc"},
+		{"run --strict=warn --samples-file s.csv --force --gc off", "run --gc off"},
 	}
 	for _, tt := range tests {
 		if got := strings.Join(childArgs(strings.Fields(tt.in)), " "); got != tt.want {

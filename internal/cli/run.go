@@ -112,7 +112,7 @@ everything behind the verdicts.`,
 	f.DurationVar(&opts.Window, "window", time.Second, "busy window of the machine header, at most 60s")
 	intFlag(f, &opts.Iters, "iters", 0, "fixed iterations per sample (default: calibrated)")
 	f.Lookup("iters").DefValue = ""
-	f.BoolVar(&opts.GC, "gc", false, "leave the garbage collector on while measuring")
+	onOffFlag(f, &opts.GC, "gc", true, "the garbage collector while measuring: on, as a Go program runs, or off to leave out collecting the garbage")
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let Go's other threads run on the measured CPU")
 	f.BoolVar(&opts.NoAsm, "no-asm", false, "do not check the machine code of each measured loop")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")

@@ -108,6 +108,11 @@ func compactHeader(r *result.Result) []string {
 	if hz := max(r.EffectiveClock.BeforeHz, r.EffectiveClock.AfterHz); hz > 0 {
 		cpu += " at " + units.Hz(hz)
 	}
+	if r.Before != nil {
+		if b, ok := r.Before.BusyOf(r.CPU); ok && b.Judged() {
+			cpu += fmt.Sprintf(", %.0f%% busy before", b.Busy.Value)
+		}
+	}
 	if r.CPUChoice != "" && r.CPU >= 0 {
 		cpu += ": " + r.CPUChoice
 	}
@@ -178,13 +183,20 @@ func compactSettings(r *result.Result) string {
 		if st.Iters > 0 {
 			parts = append(parts, fmt.Sprintf("%d iterations each", st.Iters))
 		}
-		parts = append(parts, map[bool]string{true: "GC on", false: "GC off"}[st.GC])
+		gc := "GC off"
+		if st.GC {
+			gc = "GC on"
+		}
+		if r.GOMAXPROCS > 0 {
+			gc += fmt.Sprintf(", GOMAXPROCS %d", r.GOMAXPROCS)
+		}
+		parts = append(parts, gc)
 	}
 	switch {
 	case st.Isolate && r.NotIsolated != "":
-		parts = append(parts, fmt.Sprintf("Go's threads NOT kept off cpu%d", r.CPU))
+		parts = append(parts, fmt.Sprintf("Go's threads NOT off cpu%d", r.CPU))
 	case st.Isolate && r.CPU >= 0:
-		parts = append(parts, fmt.Sprintf("Go's threads kept off cpu%d", r.CPU))
+		parts = append(parts, fmt.Sprintf("Go's threads off cpu%d", r.CPU))
 	}
 	if st.Bench != "" && st.Bench != "." {
 		parts = append(parts, "bench "+strconv.Quote(st.Bench))
@@ -198,10 +210,10 @@ func compactSettings(r *result.Result) string {
 // off the CPU for part of the samples); a footnote gives the on-CPU time,
 // as another explains the allocations marked *.
 func compactTable(r *result.Result) (header []string, rows [][]string, footnotes []string) {
-	header = []string{"experiment", "min", "median", "p90", "", "allocs", "verdict"}
+	header = []string{"experiment", "min", "median", "p90", "max", "", "allocs", "verdict"}
 	processes := allKind(r, result.KindProcess)
 	if processes {
-		header[5] = "max RSS" // a program's memory is its peak, not its allocations
+		header[6] = "max RSS" // a program's memory is its peak, not its allocations
 	}
 	var onCPUNotes []string
 	var onCPUAbove, onCPUBelow bool
@@ -214,7 +226,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 			if e.Error != "" {
 				what = "failed"
 			}
-			rows = append(rows, append(row, what, "-", "-", "", "-", verdictCell(e)))
+			rows = append(rows, append(row, what, "-", "-", "-", "", "-", verdictCell(e)))
 			continue
 		}
 		unit, scale := units.DurationUnit(st.Median)
@@ -242,7 +254,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 			allocs += "*"
 			gcOffMark = true
 		}
-		rows = append(rows, append(row, v(st.Min), median, v(st.P90), unit, allocs, verdictCell(e)))
+		rows = append(rows, append(row, v(st.Min), median, v(st.P90), v(st.Max), unit, allocs, verdictCell(e)))
 	}
 	if atFloor {
 		footnotes = append(footnotes, "≤ the program's peak memory is at most this: the kernel counts for a started program the memory of the process that started it, and this one needed no more")
@@ -251,7 +263,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 		footnotes = append(footnotes, "† on-CPU median: "+strings.Join(onCPUNotes, ", ")+" ("+onCPUWhy(onCPUAbove, onCPUBelow)+")")
 	}
 	if gcOffMark {
-		footnotes = append(footnotes, "* allocates with the collector off: the time leaves out collecting the garbage, which a real program pays (--gc measures it)")
+		footnotes = append(footnotes, "* allocates with the collector off: the time leaves out collecting the garbage, which a real program pays (--gc on measures it)")
 	}
 	return header, rows, footnotes
 }
@@ -313,7 +325,8 @@ func verdictCell(e result.Experiment) string {
 }
 
 // fitLastColumn shortens the cells of the last column (the verdict) so
-// the table fits width, ending a shortened cell with "…".
+// the table fits width, ending a shortened cell with "…". The verdict
+// itself is never cut, only its reason: it is what to read first.
 func fitLastColumn(header []string, rows [][]string, width int) {
 	all := append([][]string{header}, rows...)
 	used := 0
@@ -327,8 +340,19 @@ func fitLastColumn(header []string, rows [][]string, width int) {
 	room := max(width-used, 12)
 	for _, row := range all {
 		last := len(row) - 1
-		row[last] = clip(row[last], room)
+		row[last] = clipReason(row[last], room)
 	}
+}
+
+// clipReason fits a verdict cell ("doubtful: unstable +2") into n
+// runes: the whole cell, or else the verdict alone (the summary and the
+// why line name the reasons), never a verdict cut short.
+func clipReason(cell string, n int) string {
+	if utf8.RuneCountInString(cell) <= n {
+		return cell
+	}
+	verdict, _, _ := strings.Cut(cell, ": ")
+	return verdict
 }
 
 // fitParts shortens a line of comma-separated parts to width by dropping

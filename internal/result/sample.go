@@ -54,6 +54,12 @@ const (
 	// run_delay): the time interference cost, apart from the thread's own
 	// waits (a channel, a sleep, the collector).
 	CounterRunDelay = "run-delay-ns"
+	// CounterGCCycles and CounterGCCPU are the collections completed
+	// during a sample with the collector on, and the CPU time the
+	// collector spent in them on every thread (runtime/metrics
+	// /gc/cycles/total and /cpu/classes/gc/total), in ns.
+	CounterGCCycles = "gc-cycles"
+	CounterGCCPU    = "gc-cpu-ns"
 )
 
 // CounterThreadCPU is the ns the measured thread was on the CPU, from its own CPU

@@ -168,8 +168,9 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 		}
 		before = c
 	}
-	cycles := gcCycles()
+	cycles, gcCPU := gcCycles(), gcCPUSeconds()
 	d := t.timed(n)
+	cyclesAfter, gcCPUAfter := gcCycles(), gcCPUSeconds()
 	s := result.Sample{Iters: n, Ns: d.Nanoseconds(), CPU: -1}
 	if t.counters != nil {
 		after, err := t.counters.Read()
@@ -178,10 +179,19 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 		}
 		s.Counters = counters.Delta(before, after) // it drops counts it cannot trust
 	}
+	if t.opts.GC {
+		// The collections a sample paid for explain its time: a sample
+		// with one is slower for that reason, not for the code's.
+		if s.Counters == nil {
+			s.Counters = map[string]int64{}
+		}
+		s.Counters[result.CounterGCCycles] = int64(cyclesAfter - cycles)
+		s.Counters[result.CounterGCCPU] = int64((gcCPUAfter - gcCPU) * 1e9)
+	}
 	if cpu, err := harness.CurrentCPU(); err == nil {
 		s.CPU = cpu
 	}
-	t.totals.GCCycles += uint32(gcCycles() - cycles)
+	t.totals.GCCycles += uint32(cyclesAfter - cycles)
 	t.iters = n
 	t.samples++
 	return []result.Sample{s}, nil
@@ -254,6 +264,18 @@ func readUint64(name string) uint64 {
 
 // heapAllocated is the cumulative number of heap bytes allocated.
 func heapAllocated() uint64 { return readUint64("/gc/heap/allocs:bytes") }
+
+// gcCPUSeconds is the CPU time the collector has spent, on every thread
+// (an estimate the runtime keeps; it includes the assists of allocating
+// goroutines); 0 when the runtime does not have it.
+func gcCPUSeconds() float64 {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64 {
+		return 0
+	}
+	return s[0].Value.Float64()
+}
 
 // gcCycles is the number of completed collections.
 func gcCycles() uint64 { return readUint64("/gc/cycles/total:gc-cycles") }
