@@ -76,7 +76,7 @@ func asmRun(opts *asmOptions, g *globalOptions, w io.Writer) error {
 	} else {
 		wl, ok := lookup(g.Experiments, opts.Experiment)
 		if !ok {
-			return Usagef("unknown experiment %q (benchy list shows them)", opts.Experiment)
+			return Usagef("unknown experiment %q%s (benchy list shows them)", opts.Experiment, didYouMean(g.Experiments, opts.Experiment))
 		}
 		l, err = asm.Inspect(wl.Loop)
 		name, title = wl.Name, wl.Name+": "+wl.Description

@@ -67,7 +67,11 @@ func listRun(opts *listOptions, g *globalOptions, w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tWORK PER OP\tDESCRIPTION")
 	for _, e := range entries {
-		fmt.Fprintf(tw, "%s\t%g %s\t%s\n", e.Name, e.Units, workOf(e.Unit, e.Units), e.Description)
+		work := "none declared"
+		if e.Units > 0 {
+			work = fmt.Sprintf("%g %s", e.Units, workOf(e.Unit, e.Units))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, work, e.Description)
 	}
 	return tw.Flush()
 }

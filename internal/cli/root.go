@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -51,7 +52,7 @@ func Main(args []string, exps []inproc.Workload, stdout, stderr io.Writer) int {
 	if err != nil {
 		var ee *ExitError
 		if !asExit(err, &ee) || ee.Msg != "" {
-			fmt.Fprintf(stderr, "benchy: %s\n", oneLine(err.Error()))
+			fmt.Fprintf(stderr, "benchy: %s\n", readableError(err.Error()))
 		}
 	}
 	return exitCode(err)
@@ -91,6 +92,10 @@ and says which numbers to believe and why.`,
 			return nil
 		},
 	}
+	// --version without cobra's -v shorthand: -v is --verbose in every
+	// command that writes a result, and must not mean two things.
+	root.Flags().Bool("version", false, "print benchy's version")
+	root.SetVersionTemplate(versionLine() + "\n")
 	root.PersistentFlags().StringVar(&g.Sysroot, "sysroot", "/", "read /proc and /sys under `DIR` (env BENCHY_SYSROOT)")
 	// Flag errors are usage errors: exit 2 with one line.
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
@@ -101,6 +106,26 @@ and says which numbers to believe and why.`,
 		root.AddCommand(add(g))
 	}
 	return root
+}
+
+// versionLine is what `benchy version` and `benchy --version` print.
+func versionLine() string {
+	return fmt.Sprintf("benchy %s (%s %s/%s)", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+func init() { commands = append(commands, newVersionCmd) }
+
+func newVersionCmd(g *globalOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:     "version",
+		Short:   "Print benchy's version",
+		Example: "  benchy version",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), versionLine())
+			return err
+		},
+	}
 }
 
 // commands holds the constructors of the subcommands; each command's file

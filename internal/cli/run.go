@@ -206,7 +206,7 @@ func compareWorkloads(all []inproc.Workload, list string) ([]inproc.Workload, er
 		name = strings.TrimSpace(name)
 		w, ok := lookup(all, name)
 		if !ok {
-			return nil, Usagef("--compare: no experiment %q (see benchy list)", name)
+			return nil, Usagef("--compare: no experiment %q%s (see benchy list)", name, didYouMean(all, name))
 		}
 		w.Name = numbered(seen, name)
 		ws = append(ws, w)
