@@ -32,8 +32,9 @@ func roundSig(x float64, n int) float64 {
 }
 
 // Duration formats a time in nanoseconds with three significant digits and
-// the unit that keeps the number between 1 and 1000 (ns below 1 ns too):
-// "0.272 ns", "1.12 µs", "12.8 ms".
+// the unit that keeps the number between 1 and 1000 (ns down to 0.01 ns;
+// ps and fs below, for a loop that does nothing): "0.272 ns", "1.12 µs",
+// "12.8 ms", "4.66 ps".
 func Duration(ns float64) string {
 	name, scale := DurationUnit(ns)
 	return Sig(ns/scale, 3) + " " + name
@@ -43,6 +44,12 @@ func Duration(ns float64) string {
 // it holds, so several times can be written in one unit. Rounding may
 // reach 1000 (999.7 ns is "1 µs", not "1000 ns"): then the next unit.
 func DurationUnit(ns float64) (name string, scale float64) {
+	switch a := math.Abs(ns); {
+	case a > 0 && a < 1e-3:
+		return "fs", 1e-6
+	case a > 0 && a < 0.01:
+		return "ps", 1e-3
+	}
 	names := []string{"ns", "µs", "ms", "s"}
 	i := 0
 	for i < len(names)-1 && math.Abs(ns) >= math.Pow(1000, float64(i+1)) {

@@ -25,6 +25,7 @@ func TestDuration(t *testing.T) {
 	}{
 		{0.2749, "0.275 ns"}, {47.23, "47.2 ns"}, {999.4, "999 ns"}, {999.7, "1 µs"}, {1137, "1.14 µs"},
 		{4.1e7, "41 ms"}, {2.5e9, "2.5 s"}, {3.6e12, "3600 s"}, {0, "0 ns"},
+		{0.0123, "0.0123 ns"}, {0.00466, "4.66 ps"}, {4.66e-9, "0.00466 fs"}, {4.66e-6, "4.66 fs"},
 	} {
 		if got := Duration(tt.ns); got != tt.want {
 			t.Errorf("Duration(%v) = %q, want %q", tt.ns, got, tt.want)
