@@ -213,3 +213,38 @@ func TestMergeSorted(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDetect times Detect on a flat series, PELT's worst case (it can
+// prune nothing), on one with a step and on a warm-up, up to the 100000
+// samples --samples allows; "exact" is the search over every sample that
+// Detect used for any length before it bounded the work, for the ratio.
+func BenchmarkDetect(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		for _, sc := range []struct {
+			name  string
+			level func(*rand.Rand, int) float64
+		}{
+			{"flat", flat},
+			{"step", step(n*2/3+7, 0.05)},
+			{"warmup", decay(0.5, float64(n)/15)},
+		} {
+			xs := series(1, n, 0.02, sc.level)
+			b.Run(fmt.Sprintf("n=%d/%s", n, sc.name), func(b *testing.B) {
+				for b.Loop() {
+					Detect(xs, DefaultPenalty(n))
+				}
+			})
+			if n > 10_000 {
+				continue // the exact search takes a minute or more here
+			}
+			ys := logs(xs)
+			floor := varianceFloor(ys)
+			sigma := noiseSigma(ys, floor)
+			b.Run(fmt.Sprintf("n=%d/%s/exact", n, sc.name), func(b *testing.B) {
+				for b.Loop() {
+					detectOn(ys, floor, sigma, DefaultPenalty(n), n)
+				}
+			})
+		}
+	}
+}
