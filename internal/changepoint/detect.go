@@ -328,14 +328,14 @@ func (c costs) pelt(pos []int, pen float64, minSeg int) []int {
 // sample of a series of n, one at a time with its neighbours held: it
 // moves each to the sample within step of it that best splits the samples
 // between its neighbours, keeping segments of at least minSeg samples, and
-// drops it when the two segments it makes cost more than one does plus
-// the penalty pen. The second undoes the grid's one way of fitting a
-// change that falls inside a step: a pair of changes one step apart, which
-// set the mixed step apart, one of which is left without a change to mark
-// once the other is moved onto it. Each move and each drop lowers the total
-// cost, so the result fits at least as well as the grid's. It sweeps until
-// nothing changes, at most maxRefine times, each sweep O(len(cps)·step),
-// within O(n). It returns the changepoints kept, in place in cps.
+// drops it when one segment there costs no more than those two plus the
+// penalty pen. Dropping undoes the way a grid fits a change that falls
+// inside a step: two changes a step apart, around the step that holds both
+// levels; once one of them is moved onto the change, the other marks
+// nothing. No move or drop raises the total cost, so the result fits at
+// least as well as the grid's. It sweeps until nothing changes, at most
+// maxRefine times, each sweep O(len(cps)·step), within O(n). It returns the
+// changepoints kept, in place in cps.
 func (c costs) refine(cps []int, n, step, minSeg int, pen float64) []int {
 	const maxRefine = 4
 	for range maxRefine {
