@@ -114,7 +114,16 @@ const equivZ = 3
 // Series shorter than MinSamples, or holding a value that is not positive
 // and finite (NaN, ±Inf, zero, negative), are not judged: the Result is
 // Flat over one segment with Judged false and a Reason that says why.
+//
+// A series longer than MaxCandidates is searched on a grid (see Detect);
+// the rest costs O(n log n) and, for merging, at most the length of each
+// merged segment for each merge.
 func Classify(xs []float64) Result {
+	return classify(xs, MaxCandidates)
+}
+
+// classify is Classify with Detect weighing at most most positions.
+func classify(xs []float64, most int) Result {
 	n := len(xs)
 	res := Result{Class: Flat, Ref: -1}
 	if n > 0 {
@@ -134,7 +143,7 @@ func Classify(xs []float64) Result {
 	ys := logs(xs)
 	floor := varianceFloor(ys)
 	sigma := noiseSigma(ys, floor)
-	raw := detect(ys, floor, sigma, DefaultPenalty(n)) // Detect, with what is known here
+	raw := detectOn(ys, floor, sigma, DefaultPenalty(n), most) // Detect, with what is known here
 	if len(raw) == 0 {
 		res.Reason = fmt.Sprintf("no change in %d samples", n)
 		return res
@@ -236,12 +245,23 @@ func closeness(a, b Segment, sigma float64) float64 {
 // merge turns the changepoints cps of xs into segments and merges
 // neighbours that are one level (sigma is the noise of the log times), the
 // closest pair first, until no neighbouring pair is.
+//
+// Each segment's samples are kept sorted in the segment's own place in a
+// copy of xs, so that merging two neighbours is one linear merge of their
+// sorted samples and the median of the merged segment a look-up: merging
+// costs O(n log n) for the first sorts and, at most, the length of each
+// merged segment for each merge.
 func merge(xs []float64, cps []int, sigma float64) []Segment {
 	bounds := append(append([]int{0}, cps...), len(xs))
+	sorted := slices.Clone(xs)
 	var segs []Segment
 	for i := 1; i < len(bounds); i++ {
-		segs = append(segs, segment(xs, bounds[i-1], bounds[i]))
+		s := Segment{Start: bounds[i-1], End: bounds[i]}
+		slices.Sort(sorted[s.Start:s.End])
+		s.Median = medianSorted(sorted[s.Start:s.End])
+		segs = append(segs, s)
 	}
+	var buf []float64
 	for len(segs) > 1 {
 		best, at := math.Inf(1), -1
 		for i := 1; i < len(segs); i++ {
@@ -252,10 +272,32 @@ func merge(xs []float64, cps []int, sigma float64) []Segment {
 		if at < 0 {
 			break
 		}
-		segs[at-1] = segment(xs, segs[at-1].Start, segs[at].End)
+		a, b := segs[at-1], segs[at]
+		buf = mergeSorted(sorted[a.Start:b.End], a.End-a.Start, buf)
+		segs[at-1] = Segment{Start: a.Start, End: b.End, Median: medianSorted(sorted[a.Start:b.End])}
 		segs = slices.Delete(segs, at, at+1)
 	}
+	for i := range segs {
+		segs[i].Mean = mean(xs[segs[i].Start:segs[i].End])
+	}
 	return segs
+}
+
+// mergeSorted sorts s, whose first m values and the rest are each sorted,
+// by merging the two, with buf as room for the first; it returns buf for
+// the next call.
+func mergeSorted(s []float64, m int, buf []float64) []float64 {
+	buf = append(buf[:0], s[:m]...)
+	i, j, k := 0, m, 0
+	for ; i < len(buf) && j < len(s); k++ {
+		if s[j] < buf[i] {
+			s[k], j = s[j], j+1
+		} else {
+			s[k], i = buf[i], i+1
+		}
+	}
+	copy(s[k:], buf[i:]) // what is left of s[j:] is in place
+	return buf
 }
 
 // turns counts how often the medians of segs turn from rising to falling
@@ -276,13 +318,18 @@ func turns(segs []Segment) int {
 }
 
 func segment(xs []float64, start, end int) Segment {
-	s := Segment{Start: start, End: end}
-	m := float64(end - start)
-	for _, x := range xs[start:end] {
-		s.Mean += x / m // divided first, so that huge times do not overflow
+	return Segment{Start: start, End: end, Mean: mean(xs[start:end]), Median: median(slices.Clone(xs[start:end]))}
+}
+
+// mean is the mean of xs, each divided by the count before the sum, so
+// that huge times do not overflow.
+func mean(xs []float64) float64 {
+	var sum float64
+	m := float64(len(xs))
+	for _, x := range xs {
+		sum += x / m
 	}
-	s.Median = median(slices.Clone(xs[start:end]))
-	return s
+	return sum
 }
 
 func logs(xs []float64) []float64 {

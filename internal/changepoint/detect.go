@@ -89,10 +89,24 @@ func DefaultPenalty(n int) float64 {
 // estimated from the median absolute difference of successive samples,
 // which changes of level barely move.
 //
-// The cost is O(n) expected when changes are spread through the series and
-// O(n²) in the worst case, which is also the case of a series without
-// changes, where PELT can prune little: here that is about 9 µs for 31
-// samples, 6 ms for 1000 and 0.6 s for 10000.
+// PELT's cost is O(n) expected when changes are spread through the series
+// and O(n²) in the worst case, which is also the case of a series without
+// changes, where it can prune little (0.6 s for 10000 samples, 87 s for
+// 100000 on a 2-vCPU VM). So the search weighs at most MaxCandidates
+// positions: every sample of a series up to MaxCandidates long (exactly as
+// described above), and every ⌈n/MaxCandidates⌉-th sample of a longer
+// one, with the same per-sample cost and penalty: the optimum among
+// segmentations cut only on that grid. Each change found there is then
+// moved to the sample, within a grid step, that best splits the samples
+// between its neighbours, or dropped when it no longer pays for itself
+// (see refine). A clear change is thus still placed to the sample, as the
+// exact search places it. What the grid gives up: a stretch shorter than
+// a step (50 samples at the 100000 that --samples allows, 500 at a
+// million) is not a segment of its own unless a change the grid found
+// lies next to it, and a change that barely pays for its penalty may be
+// missed or placed elsewhere. The search costs O(n log n) for the sorts
+// of the noise estimates, O(n) for the costs' prefix sums and the
+// refinement, and at most O(MaxCandidates²) for PELT itself, whatever n.
 func Detect(xs []float64, penalty float64) []int {
 	n := len(xs)
 	if n < 2*MinSegment || math.IsNaN(penalty) || math.IsInf(penalty, 0) {
@@ -108,10 +122,28 @@ func Detect(xs []float64, penalty float64) []int {
 	return detect(ys, floor, noiseSigma(ys, floor), penalty)
 }
 
+// MaxCandidates is the most positions Detect weighs as changepoints in one
+// series; a longer series is searched on a grid (see Detect). PELT's worst
+// case, a series without changes, is then about 2 million segment costs:
+// tens of milliseconds.
+const MaxCandidates = 2000
+
 // detect is Detect on the log times ys of a valid series, with their
 // variance floor and noise already estimated (Classify has them).
 func detect(ys []float64, floor, sigma, penalty float64) []int {
-	return pelt(clip(ys, sigma, spikeK), max(penalty, 0), MinSegment, floor)
+	return detectOn(ys, floor, sigma, penalty, MaxCandidates)
+}
+
+// detectOn is detect weighing at most most positions as changepoints.
+func detectOn(ys []float64, floor, sigma, penalty float64, most int) []int {
+	n := len(ys)
+	c := newCosts(clip(ys, sigma, spikeK), floor)
+	step := gridStep(n, most)
+	cps := c.pelt(grid(n, step), max(penalty, 0), MinSegment)
+	if step > 1 {
+		cps = c.refine(cps, n, step, MinSegment, max(penalty, 0))
+	}
+	return cps
 }
 
 // varianceFloor is the variance below which a segment of the log times ys
@@ -168,77 +200,174 @@ func clip(ys []float64, sigma, k float64) []float64 {
 }
 
 // pelt returns the changepoints minimising the penalised normal
-// mean-and-variance cost of ys with segments of at least minSeg samples.
+// mean-and-variance cost of ys with segments of at least minSeg samples,
+// weighing every sample as a changepoint: the exact search.
 func pelt(ys []float64, pen float64, minSeg int, floor float64) []int {
+	return newCosts(ys, floor).pelt(grid(len(ys), 1), pen, minSeg)
+}
+
+// costs gives the cost of any segment of one series in O(1), from prefix
+// sums of its values and of their squares.
+type costs struct {
+	s1, s2          []float64
+	floor, logFloor float64
+}
+
+func newCosts(ys []float64, floor float64) costs {
 	n := len(ys)
+	c := costs{s1: make([]float64, n+1), s2: make([]float64, n+1), floor: floor, logFloor: math.Log(floor)}
+	if n == 0 {
+		return c
+	}
+	// Prefix sums of the centred values keep the variances accurate.
+	centre := median(slices.Clone(ys))
+	for i, y := range ys {
+		d := y - centre
+		c.s1[i+1] = c.s1[i] + d
+		c.s2[i+1] = c.s2[i] + d*d
+	}
+	return c
+}
+
+// cost is the cost of the segment ys[s:t] (see Detect).
+func (c costs) cost(s, t int) float64 {
+	m := float64(t - s)
+	mean := (c.s1[t] - c.s1[s]) / m
+	v := max((c.s2[t]-c.s2[s])/m-mean*mean, 0)
+	if v >= c.floor {
+		return m * math.Log(v)
+	}
+	// -2·log-likelihood with σ² held at the floor, less the same
+	// constant m as above: continuous at v = floor.
+	return m * (c.logFloor + v/c.floor - 1)
+}
+
+// gridStep is the least step that puts at most most positions on a grid
+// over n samples: 1, every sample, up to most samples.
+func gridStep(n, most int) int {
+	return max(1, (n+most-1)/most)
+}
+
+// grid is the positions 0, step, 2·step, … of a series of n samples, and n.
+func grid(n, step int) []int {
+	pos := make([]int, 0, n/step+2)
+	for p := 0; p < n; p += step {
+		pos = append(pos, p)
+	}
+	return append(pos, n)
+}
+
+// pelt returns the changepoints, all of them in pos (ascending, from 0 to
+// the series' length), that minimise the penalised cost with segments of
+// at least minSeg samples: exactly, among segmentations cut only at pos.
+//
+// A start s that is no better than the best at t even before its
+// penalty, F(s) + C(s,t) > F(t), can never win at a later end t'
+// (Killick et al.'s pruning with K = 0: cutting s..t' at t never costs
+// more than not cutting, for this likelihood cost). It is dropped only at
+// the first end at least minSeg samples after t, because an end nearer
+// than that cannot be cut at t.
+func (c costs) pelt(pos []int, pen float64, minSeg int) []int {
+	k := len(pos) - 1
+	n := pos[k]
 	if n < 2*minSeg {
 		return nil
 	}
-	// Prefix sums of the centred values keep the variances accurate.
-	c := median(slices.Clone(ys))
-	s1 := make([]float64, n+1)
-	s2 := make([]float64, n+1)
-	for i, y := range ys {
-		d := y - c
-		s1[i+1] = s1[i] + d
-		s2[i+1] = s2[i] + d*d
-	}
-	logFloor := math.Log(floor)
-	cost := func(s, t int) float64 {
-		m := float64(t - s)
-		mean := (s1[t] - s1[s]) / m
-		v := max((s2[t]-s2[s])/m-mean*mean, 0)
-		if v >= floor {
-			return m * math.Log(v)
-		}
-		// -2·log-likelihood with σ² held at the floor, less the same
-		// constant m as above: continuous at v = floor.
-		return m * (logFloor + v/floor - 1)
-	}
-
-	// f[t] is the least penalised cost of ys[:t]; prev[t] the start of the
-	// last segment in that segmentation.
-	f := make([]float64, n+1)
-	prev := make([]int, n+1)
+	// f[t] is the least penalised cost of the samples before pos[t];
+	// prev[t] the index in pos of the start of the last segment in that
+	// segmentation.
+	f := make([]float64, k+1)
+	prev := make([]int, k+1)
 	f[0] = -pen
-	// A candidate start s stays until the step "until": PELT may drop s
-	// once f[s]+cost(s,t) > f[t], but with a minimum segment length the
-	// better split at t is only allowed minSeg samples later.
+	// A candidate start stays while the end is before "until", a sample
+	// index; it is n+1 until the candidate is found beaten.
 	type cand struct{ s, until int }
 	var live []cand
-	costs := make([]float64, 0, n)
-	for t := minSeg; t <= n; t++ {
-		if s := t - minSeg; s == 0 || s >= minSeg {
-			live = append(live, cand{s, n + 1})
+	sums := make([]float64, 0, k)
+	next := 0 // the next index of pos to become a candidate start
+	for t := 1; t <= k; t++ {
+		for ; next < t && pos[t]-pos[next] >= minSeg; next++ {
+			// Only starts that end a valid segmentation: the first
+			// sample, or one after at least minSeg samples.
+			if next == 0 || pos[next] >= minSeg {
+				live = append(live, cand{next, n + 1})
+			}
 		}
 		kept := live[:0]
 		for _, cd := range live {
-			if cd.until > t {
+			if cd.until > pos[t] {
 				kept = append(kept, cd)
 			}
 		}
 		live = kept
 		best, arg := math.Inf(1), 0
-		costs = costs[:0]
+		sums = sums[:0]
 		for _, cd := range live {
-			cs := f[cd.s] + cost(cd.s, t)
-			costs = append(costs, cs)
-			if v := cs + pen; v < best {
+			sum := f[cd.s] + c.cost(pos[cd.s], pos[t])
+			sums = append(sums, sum)
+			if v := sum + pen; v < best {
 				best, arg = v, cd.s
 			}
 		}
 		f[t], prev[t] = best, arg
 		for i := range live {
-			if live[i].until == n+1 && costs[i] > best {
-				live[i].until = t + minSeg
+			if live[i].until == n+1 && sums[i] > best {
+				live[i].until = pos[t] + minSeg
 			}
 		}
 	}
 	var cps []int
-	for t := prev[n]; t > 0; t = prev[t] {
-		cps = append(cps, t)
+	for t := prev[k]; t > 0; t = prev[t] {
+		cps = append(cps, pos[t])
 	}
 	slices.Reverse(cps)
+	return cps
+}
+
+// refine improves the changepoints cps found on a grid of every step-th
+// sample of a series of n, one at a time with its neighbours held: it
+// moves each to the sample within step of it that best splits the samples
+// between its neighbours, keeping segments of at least minSeg samples, and
+// drops it when one segment there costs no more than those two plus the
+// penalty pen. Dropping undoes the way a grid fits a change that falls
+// inside a step: two changes a step apart, around the step that holds both
+// levels; once one of them is moved onto the change, the other marks
+// nothing. No move or drop raises the total cost, so the result fits at
+// least as well as the grid's. It sweeps until nothing changes, at most
+// maxRefine times, each sweep O(len(cps)·step), within O(n). It returns the
+// changepoints kept, in place in cps.
+func (c costs) refine(cps []int, n, step, minSeg int, pen float64) []int {
+	const maxRefine = 4
+	for range maxRefine {
+		changed := false
+		for i := 0; i < len(cps); i++ {
+			left, right := 0, n
+			if i > 0 {
+				left = cps[i-1]
+			}
+			if i+1 < len(cps) {
+				right = cps[i+1]
+			}
+			cp := cps[i]
+			best, at := c.cost(left, cp)+c.cost(cp, right), cp
+			for x := max(cp-step+1, left+minSeg); x <= min(cp+step-1, right-minSeg); x++ {
+				if v := c.cost(left, x) + c.cost(x, right); v < best {
+					best, at = v, x
+				}
+			}
+			if c.cost(left, right) <= best+pen {
+				cps = slices.Delete(cps, i, i+1)
+				i--
+				changed = true
+				continue
+			}
+			changed = changed || at != cp
+			cps[i] = at
+		}
+		if !changed {
+			break
+		}
+	}
 	return cps
 }
 
@@ -246,6 +375,11 @@ func pelt(ys []float64, pen float64, minSeg int, floor float64) []int {
 // count; it sorts xs in place.
 func median(xs []float64) float64 {
 	slices.Sort(xs)
+	return medianSorted(xs)
+}
+
+// medianSorted is median of xs already sorted.
+func medianSorted(xs []float64) float64 {
 	n := len(xs)
 	if n%2 == 1 {
 		return xs[n/2]

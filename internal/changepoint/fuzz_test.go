@@ -7,8 +7,9 @@ import (
 )
 
 // FuzzClassify feeds Classify arbitrary series and checks that the result
-// is well formed (see checkResult). The first byte picks how the rest is
-// read: as raw float64 bits (NaN, ±Inf, zeros, negatives, 1e-300 and
+// is well formed (see checkResult), also with the search on a grid of 8
+// positions, as a long series is searched. The first byte picks how the
+// rest is read: as raw float64 bits (NaN, ±Inf, zeros, negatives, 1e-300 and
 // 1e300 alike) or as one byte per sample, 1 + b/32, which gives ties,
 // steps and spikes among valid times.
 func FuzzClassify(f *testing.F) {
@@ -39,6 +40,8 @@ func FuzzClassify(f *testing.F) {
 		}
 		r := Classify(xs)
 		checkResult(t, xs, r)
+		// The grid search of long series, on a grid of 8 positions.
+		checkResult(t, xs, classify(xs, 8))
 		if d := Detect(xs, DefaultPenalty(len(xs))); !increasingInside(d, len(xs)) {
 			t.Fatalf("Detect = %v for %d samples", d, len(xs))
 		}
