@@ -391,7 +391,7 @@ func writeCompareText(w io.Writer, c comparison) error {
 		for i, d := range c.Differences {
 			rows[i] = []string{"  " + d.What, d.Old, "->", d.New}
 		}
-		writeLeftTable(&b, rows)
+		render.WriteLeft(&b, rows)
 		b.WriteByte('\n')
 	}
 	rows := [][]string{compareHeader}
@@ -401,7 +401,7 @@ func writeCompareText(w io.Writer, c comparison) error {
 	if c.Geomean.N > 0 {
 		rows = append(rows, append([]string{"geomean"}, geomeanCells(c.Geomean)...))
 	}
-	writeLeftTable(&b, rows)
+	render.WriteLeft(&b, rows)
 	if len(c.OnlyOld)+len(c.OnlyNew) > 0 {
 		b.WriteByte('\n')
 	}
@@ -428,32 +428,6 @@ func writeCompareText(w io.Writer, c comparison) error {
 
 // textWidth is the width the prose of a comparison is wrapped to.
 const textWidth = 80
-
-// writeLeftTable writes rows in columns two spaces apart, all left-aligned
-// (the change and interval columns read best aligned on their sign).
-func writeLeftTable(b *strings.Builder, rows [][]string) {
-	var width []int
-	for _, row := range rows {
-		for i, cell := range row {
-			if i >= len(width) {
-				width = append(width, 0)
-			}
-			width[i] = max(width[i], len([]rune(cell)))
-		}
-	}
-	for _, row := range rows {
-		var line strings.Builder
-		for i, cell := range row {
-			if i > 0 {
-				line.WriteString("  ")
-			}
-			line.WriteString(cell)
-			line.WriteString(strings.Repeat(" ", width[i]-len([]rune(cell))))
-		}
-		b.WriteString(strings.TrimRight(line.String(), " "))
-		b.WriteByte('\n')
-	}
-}
 
 // writeCompareMarkdown writes a pull-request comment: the machine
 // differences first, a table, the reasons of rows without a verdict, the

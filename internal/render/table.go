@@ -34,10 +34,10 @@ func writeAligned(w io.Writer, header []string, rows [][]string, left map[int]bo
 			switch {
 			case i == 0:
 				line.WriteString(cell + pad)
-			case header[i] == "":
-				line.WriteString(" " + cell + pad)
 			case left[i]:
 				line.WriteString("  " + cell + pad)
+			case header[i] == "":
+				line.WriteString(" " + cell + pad)
 			default:
 				line.WriteString("  " + pad + cell)
 			}
@@ -46,6 +46,29 @@ func writeAligned(w io.Writer, header []string, rows [][]string, left map[int]bo
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// WriteLeft writes rows (the first is the header, if any) in columns two
+// spaces apart, every column left-aligned, trailing spaces trimmed: the
+// comparison tables, whose change and interval columns read best aligned
+// on their sign.
+func WriteLeft(w io.Writer, rows [][]string) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	n := 0
+	for _, row := range rows {
+		n = max(n, len(row))
+	}
+	left := map[int]bool{}
+	padded := make([][]string, len(rows))
+	for i, row := range rows {
+		padded[i] = append(slices.Clone(row), make([]string, n-len(row))...)
+	}
+	for i := range n {
+		left[i] = true
+	}
+	return writeAligned(w, padded[0], padded[1:], left)
 }
 
 // sortedKeys returns the keys of m in order.
