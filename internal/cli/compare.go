@@ -412,8 +412,16 @@ func writeCompareText(w io.Writer, c comparison) error {
 		fmt.Fprintf(&b, "only in new: %s\n", strings.Join(c.OnlyNew, ", "))
 	}
 	b.WriteByte('\n')
+	shared := sharedBasis(c.Rows)
+	if shared != "" {
+		fmt.Fprintf(&b, "%s\n", render.Wrap("every row "+strings.TrimPrefix(shared, "; "), textWidth, "  "))
+	}
 	for _, r := range c.Rows {
-		fmt.Fprintf(&b, "%s\n", render.Wrap(r.Sentence, textWidth, "  "))
+		sentence := r.Sentence
+		if shared != "" {
+			sentence = strings.Replace(sentence, shared, "", 1)
+		}
+		fmt.Fprintf(&b, "%s\n", render.Wrap(sentence, textWidth, "  "))
 		if r.Caution != "" {
 			fmt.Fprintf(&b, "  %s\n", render.Wrap("caution: "+r.Caution, textWidth-2, "    "))
 		}
@@ -424,6 +432,21 @@ func writeCompareText(w io.Writer, c comparison) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// sharedBasis is what the rows' sentences say of their basis when two or
+// more rows say the same, so the text says it once; "" otherwise.
+func sharedBasis(rows []resultdiff.Row) string {
+	if len(rows) < 2 {
+		return ""
+	}
+	first := compare.BasisText(rows[0].Pair)
+	for _, r := range rows[1:] {
+		if compare.BasisText(r.Pair) != first {
+			return ""
+		}
+	}
+	return first
 }
 
 // textWidth is the width the prose of a comparison is wrapped to.

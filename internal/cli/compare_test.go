@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/render"
@@ -544,5 +545,26 @@ func TestRunGobenchParses(t *testing.T) {
 	}
 	if names["Sum"] != 3 || names["Concat"] != 3 {
 		t.Errorf("results per benchmark %v, want 3 samples each of Sum and Concat", names)
+	}
+}
+
+// A basis every row shares is said once above the sentences, not in each.
+func TestCompareTextSaysASharedBasisOnce(t *testing.T) {
+	var c comparison
+	for _, name := range []string{"a", "b", "c"} {
+		p := result.Pair{Base: "old " + name, Candidate: "new " + name, Basis: result.BasisOnCPUCycles, Verdict: result.NoDifference,
+			Ratio: 1, CILow: 0.99, CIHigh: 1.01, P: 0.5, AdjustedP: 0.5, N: 8, Paired: true}
+		p.Sentence = "new " + name + " vs old " + name + ": no difference detected (ratio 1.00" + compare.BasisText(p) + ")"
+		c.Rows = append(c.Rows, resultdiff.Row{Name: name, Pair: p})
+	}
+	var b strings.Builder
+	if err := writeCompareText(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "the machine was busy"); n != 1 {
+		t.Errorf("the basis is said %d times, want once:\n%s", n, b.String())
+	}
+	if !strings.Contains(b.String(), "every row judged on on-CPU cycles") {
+		t.Errorf("no shared basis line:\n%s", b.String())
 	}
 }

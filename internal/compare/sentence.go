@@ -58,6 +58,11 @@ func sentence(p result.Pair) string {
 	return s + ")"
 }
 
+// BasisText is what a sentence says of the basis when it is not wall time
+// ("; in cycles at the clock measured around each experiment"), so a
+// table of many rows on one basis can say it once.
+func BasisText(p result.Pair) string { return basisText(p) }
+
 // basisText says what was compared when it is not wall time: "; in
 // cycles at the clock measured around each experiment".
 func basisText(p result.Pair) string {
