@@ -15,7 +15,7 @@ const (
 	// CodeNotPinned is added by a run where the system cannot pin.
 	CodeNotPinned = "not-pinned"
 	// CodeCPUShared is an environment finding: another benchy process
-	// held the measured CPU's lock.
+	// held the measured CPU's lock, or the lock could not be taken.
 	CodeCPUShared = "cpu-shared"
 	// The findings of a Go benchmark (benchy gotest): its loop only
 	// counts, or stores a constant; its setup is timed; its binary was
