@@ -36,7 +36,7 @@ func runProcesses(o *runOptions, stdout io.Writer, w *watcher) error {
 	if w != nil {
 		w.onExit(func() { os.RemoveAll(tmp) })
 	}
-	base := childArgs(o.g.Args[1:])
+	flags, rest := childArgs(o.g.Args[1:])
 	var results []*report.Result
 	cpu := -1 // the first process's, passed to the others (with --cpu, theirs is the user's)
 	for k := range o.Processes {
@@ -44,14 +44,14 @@ func runProcesses(o *runOptions, stdout io.Writer, w *watcher) error {
 			break
 		}
 		out := filepath.Join(tmp, strconv.Itoa(k)+".json")
-		args := append(append([]string(nil), base...), "--format", "json", "--out", out)
+		args := append(append([]string(nil), flags...), "--format", "json", "--out", out)
 		if cpu >= 0 && !o.CPUSet {
 			args = append(args, "--cpu", strconv.Itoa(cpu)) // the same CPU as the first
 		}
 		if o.Progress != nil {
 			fmt.Fprintf(o.Progress, "\rbenchy: process %d of %d\x1b[K", k+1, o.Processes)
 		}
-		cmd := exec.Command(self, args...)
+		cmd := exec.Command(self, append(args, rest...)...)
 		var stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 		runErr := cmd.Run()
@@ -81,19 +81,20 @@ func runProcesses(o *runOptions, stdout io.Writer, w *watcher) error {
 }
 
 // childArgs are the arguments of one process of run --processes: the
-// user's, without what only the merged result is for (where and how it
-// is written, --strict) and without --processes itself.
-func childArgs(args []string) []string {
+// user's flags, without what only the merged result is for (where and how
+// it is written, --strict) and without --processes itself; and apart, from
+// a "--" on, what follows the flags, which goes last, after the flags
+// benchy adds.
+func childArgs(args []string) (flags, rest []string) {
 	valued := map[string]bool{"--processes": true, "--out": true, "-o": true, "--format": true,
 		"--samples-file": true, "--html": true}
 	dropped := map[string]bool{"-v": true, "--verbose": true, "--ascii": true, "--force": true, "--strict": true}
-	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		name, _, hasValue := strings.Cut(a, "=")
 		switch {
 		case a == "--":
-			return append(out, args[i:]...)
+			return flags, args[i:]
 		case valued[name] && !hasValue:
 			i++ // and its value
 		case valued[name], dropped[name]:
@@ -101,10 +102,10 @@ func childArgs(args []string) []string {
 				i++
 			}
 		default:
-			out = append(out, a)
+			flags = append(flags, a)
 		}
 	}
-	return out
+	return flags, nil
 }
 
 // mergeProcesses makes one result of the processes' results: the first's
