@@ -2,6 +2,14 @@
 
 package cli
 
-import "golang.org/x/sys/unix"
+import (
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
 
 const ioctlGetTermios = unix.TIOCGETA
+
+// childAttr puts a child of benchy in a process group of its own, so a
+// Ctrl-C at the terminal reaches benchy alone, which passes it on once.
+func childAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }

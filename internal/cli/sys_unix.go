@@ -5,6 +5,7 @@ package cli
 import (
 	"io"
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -32,4 +33,12 @@ func terminalWidth(w io.Writer) int {
 		return 0
 	}
 	return int(ws.Col)
+}
+
+// sigName is the name of s: SIGKILL.
+func sigName(s syscall.Signal) string {
+	if name := unix.SignalName(s); name != "" {
+		return name
+	}
+	return s.String()
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"io"
 	"os"
+	"syscall"
 )
 
 // isTerminal reports whether w is a console: progress is drawn only there.
@@ -17,3 +18,8 @@ func isTerminal(w io.Writer) bool {
 
 // terminalWidth is not read on Windows: text is laid out for 80 columns.
 func terminalWidth(w io.Writer) int { return 0 }
+
+// childAttr has nothing to set on Windows.
+func childAttr() *syscall.SysProcAttr { return nil }
+
+func sigName(s syscall.Signal) string { return s.String() }
