@@ -7,9 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
-	"github.com/spf13/cobra"
 )
 
 func init() { commands = append(commands, newMachineCmd) }

@@ -9,15 +9,22 @@ import (
 )
 
 func TestChildArgs(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"run --processes 3 --bench sum/ --out r.json", "run --bench sum/"},
-		{"run --processes=3 -o r.json --format=json --samples 5", "run --samples 5"},
-		{"run --strict warn -v --html r.html --ascii --cpu 1", "run --cpu 1"},
-		{"run --strict=warn --samples-file s.csv --force --gc off", "run --gc off"},
+	tests := []struct{ in, flags, rest string }{
+		{"run --processes 3 --bench sum/ --out r.json", "run --bench sum/", ""},
+		{"run --processes=3 -o r.json --format=json --samples 5", "run --samples 5", ""},
+		{"run --strict warn -v --html r.html --ascii --cpu 1", "run --cpu 1", ""},
+		{"run --strict=warn --samples-file s.csv --force --gc off", "run --gc off", ""},
+		// What follows "--" is kept apart, to go after the flags benchy adds.
+		{"run --processes 2 --samples 5 --", "run --samples 5", "--"},
+		{"run --processes 2 -- --out x", "run", "-- --out x"},
 	}
 	for _, tt := range tests {
-		if got := strings.Join(childArgs(strings.Fields(tt.in)), " "); got != tt.want {
-			t.Errorf("childArgs(%s) = %s, want %s", tt.in, got, tt.want)
+		flags, rest := childArgs(strings.Fields(tt.in))
+		if got := strings.Join(flags, " "); got != tt.flags {
+			t.Errorf("childArgs(%s) flags = %s, want %s", tt.in, got, tt.flags)
+		}
+		if got := strings.Join(rest, " "); got != tt.rest {
+			t.Errorf("childArgs(%s) rest = %s, want %s", tt.in, got, tt.rest)
 		}
 	}
 }
@@ -53,5 +60,32 @@ func TestRunProcesses(t *testing.T) {
 	_, stderr, code = runBinary(t, "run", "--processes", "0")
 	if code != ExitUsage || !strings.Contains(stderr, "--processes 0") {
 		t.Errorf("--processes 0: exit %d, %s", code, stderr)
+	}
+}
+
+// run --processes K -- passes the "--" after the flags benchy adds for
+// each process (it once came before them, and the process refused them).
+func TestRunProcessesDoubleDash(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs benchy twice")
+	}
+	stdout, stderr, code := runBinary(t, "run", "--bench", "^sum/sink$", "--processes", "2", "--samples", "3",
+		"--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--format", "json", "--")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := result.Decode(strings.NewReader(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var procs []int
+	for _, s := range r.Experiments[0].Samples {
+		procs = append(procs, s.Process)
+	}
+	if want := []int{0, 0, 0, 1, 1, 1}; !slices.Equal(procs, want) {
+		t.Errorf("processes of the samples %v, want %v", procs, want)
+	}
+	if _, stderr, code := runBinary(t, "run", "--processes", "2", "--", "x"); code != ExitUsage || !strings.Contains(stderr, `got "x"`) {
+		t.Errorf("run --processes 2 -- x: exit %d, %s; want 2, refused", code, stderr)
 	}
 }

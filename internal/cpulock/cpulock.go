@@ -2,21 +2,30 @@
 // without knowing it: each holds an advisory lock on the CPU it measures
 // on, and a second one takes another CPU, or says that it shares it.
 //
-// A lock is flock(2) on /tmp/benchy-cpuN.lock, opened read-only and
-// without following links: the lock says nothing by its content, so a file
-// another user created (or planted) is harmless, and every user's benchy
-// sees the same lock. The kernel drops it when the process ends, however
-// it ends.
+// A lock is flock(2) on cpuN.lock in a directory of the user's own:
+// $XDG_RUNTIME_DIR/benchy when that is usable, else benchy-<uid> in the
+// temporary directory, made 0700. A shared directory such as /tmp would
+// let another user plant the lock file (a FIFO that blocks open for good,
+// a link, a directory) and so turn the lock off; in a directory of ours
+// only we can. The directory and the file are checked all the same (ours,
+// no link, a directory and a regular file), and opened without blocking.
+// The kernel drops a lock when the process ends, however it ends. The
+// locks are per user: two users' benchy do not see each other's.
 package cpulock
 
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 )
 
-// Dir is where the lock files are.
-var Dir = os.TempDir()
+// RuntimeDir and TempDir are where the lock directory is made:
+// RuntimeDir/benchy when RuntimeDir is set and usable, else
+// TempDir/benchy-<uid>. They are variables so tests can point them
+// elsewhere.
+var (
+	RuntimeDir = os.Getenv("XDG_RUNTIME_DIR")
+	TempDir    = os.TempDir()
+)
 
 // Lock is a held lock on one CPU.
 type Lock struct {
@@ -25,16 +34,19 @@ type Lock struct {
 
 // TryLock takes the lock on cpu without waiting. held is false when
 // another process holds it; err is for a lock that could not be tried at
-// all (then the caller measures without one, and may say so).
+// all (then the caller measures without one, and says so).
 func TryLock(cpu int) (l *Lock, held bool, err error) {
-	f, err := open(filepath.Join(Dir, fmt.Sprintf("benchy-cpu%d.lock", cpu)))
+	f, err := openLock(fmt.Sprintf("cpu%d.lock", cpu))
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("no lock on cpu%d: %w", cpu, err)
 	}
 	ok, err := tryFlock(f)
 	if err != nil || !ok {
 		f.Close()
-		return nil, !ok && err == nil, err
+		if err != nil {
+			return nil, false, fmt.Errorf("no lock on cpu%d: flock %s: %w", cpu, f.Name(), err)
+		}
+		return nil, true, nil
 	}
 	return &Lock{f: f}, false, nil
 }

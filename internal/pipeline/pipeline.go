@@ -301,16 +301,21 @@ func measure(ts []harness.Target, opts harness.Options, group int) []harness.Out
 // claimCPU picks the CPU and takes its lock (cpulock), so that two benchy
 // processes do not measure on one CPU unknowingly: without --cpu, the best
 // CPU no other benchy holds; with --cpu, that CPU, and shared says so when
-// another benchy holds it (as it does when every CPU is held).
+// another benchy holds it (as it does when every CPU is held). A lock that
+// could not be taken at all does not stop the run, but shared says so: a
+// second benchy on the CPU would go unseen.
 func claimCPU(s *machine.Snapshot, plan Plan) (cpu int, why string, lock *cpulock.Lock, shared string, err error) {
 	if !harness.CanPin || plan.CPUSet {
 		cpu, why, err = pickCPU(s, plan)
 		if err != nil || !harness.CanPin {
 			return cpu, why, nil, "", err
 		}
-		l, held, _ := cpulock.TryLock(cpu)
-		if held {
+		l, held, lockErr := cpulock.TryLock(cpu)
+		switch {
+		case held:
 			shared = fmt.Sprintf("another benchy process is measuring on cpu%d (--cpu %d): the two take turns on it", cpu, cpu)
+		case lockErr != nil:
+			shared = unlocked(cpu, lockErr)
 		}
 		return cpu, why, l, shared, nil
 	}
@@ -320,7 +325,7 @@ func claimCPU(s *machine.Snapshot, plan Plan) (cpu int, why string, lock *cpuloc
 	}
 	var taken []string
 	for _, c := range cs {
-		l, held, _ := cpulock.TryLock(c.CPU)
+		l, held, lockErr := cpulock.TryLock(c.CPU)
 		if held {
 			taken = append(taken, fmt.Sprintf("cpu%d", c.CPU))
 			continue
@@ -329,10 +334,18 @@ func claimCPU(s *machine.Snapshot, plan Plan) (cpu int, why string, lock *cpuloc
 		if len(taken) > 0 {
 			why += ", " + strings.Join(taken, ", ") + " taken by another benchy"
 		}
-		return c.CPU, why, l, "", nil
+		if lockErr != nil {
+			shared = unlocked(c.CPU, lockErr)
+		}
+		return c.CPU, why, l, shared, nil
 	}
 	shared = fmt.Sprintf("every available CPU has another benchy process measuring on it: this one shares cpu%d", cs[0].CPU)
 	return cs[0].CPU, cs[0].Why, nil, shared, nil
+}
+
+// unlocked says that the lock of cpu could not be taken (err says why).
+func unlocked(cpu int, err error) string {
+	return fmt.Sprintf("%v; another benchy process measuring on cpu%d would not be seen", err, cpu)
 }
 
 // pickCPU validates the plan's CPU or lets the machine package choose.

@@ -39,7 +39,7 @@ const (
 	// CodeNotPinned is added by a run where the system cannot pin.
 	CodeNotPinned = "not-pinned"
 	// CodeCPUShared is an environment finding: another benchy process
-	// held the measured CPU's lock.
+	// held the measured CPU's lock, or the lock could not be taken.
 	CodeCPUShared = "cpu-shared"
 	// CodeLeftProcesses is added by benchy exec when runs of a command
 	// (or its --prepare or --cleanup) left processes running in their

@@ -82,7 +82,8 @@ type Result struct {
 	// be kept off the measured CPU although the settings asked for it.
 	NotIsolated string `json:"not_isolated,omitempty"`
 	// SharedCPU, when not empty, says another benchy process was
-	// measuring on the same CPU (its advisory lock was held).
+	// measuring on the same CPU (its advisory lock was held), or may have
+	// been unseen (the lock could not be taken, and why).
 	SharedCPU string `json:"shared_cpu,omitempty"`
 
 	Experiments []Experiment `json:"experiments"`

@@ -1,0 +1,8 @@
+package cli
+
+import "syscall"
+
+// childAttr has nothing to set on Windows.
+func childAttr() *syscall.SysProcAttr { return nil }
+
+func sigName(s syscall.Signal) string { return s.String() }

@@ -1,0 +1,239 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// The processes of run --processes are followed through /proc: which are
+// benchy's children, and whether one still runs. No test here asserts a
+// time: the waits only bound how long a broken benchy can hang the test.
+
+// processesRun starts benchy run --processes with args, in a temporary
+// directory of its own (for its files and its CPU locks), and returns
+// the command, the directory and where the result goes.
+func processesRun(t *testing.T, args ...string) (*exec.Cmd, string, string, *bytes.Buffer) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs benchy several times")
+	}
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "r.json")
+	args = append([]string{"run", "--bench", "^sum/sink$", "--sample-time", "1ms", "--window", "10ms", "--out", out}, args...)
+	cmd := exec.Command(benchyBinary(t), args...)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_RUNTIME_DIR=")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd, tmp, out, &stderr
+}
+
+// waitFor polls cond until it holds, failing the test after a generous
+// bound.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(2 * time.Minute); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting for %s", what)
+		}
+	}
+}
+
+// childrenOf lists the processes whose parent is pid.
+func childrenOf(pid int) []int {
+	var kids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
+		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+			kids = append(kids, child)
+		}
+	}
+	return kids
+}
+
+// running reports whether process pid still runs (a zombie does not).
+func running(pid int) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
+}
+
+// firstMeasuring waits until the first process of cmd measures: it has taken
+// the CPU lock in tmp, so it watches the stop signals; and a while more,
+// so it has samples to keep. It returns that process.
+func firstMeasuring(t *testing.T, cmd *exec.Cmd, tmp string) int {
+	t.Helper()
+	var kid int
+	waitFor(t, "the first process", func() bool {
+		kids := childrenOf(cmd.Process.Pid)
+		if len(kids) == 1 {
+			kid = kids[0]
+		}
+		return kid != 0
+	})
+	locks := filepath.Join(tmp, "benchy-"+strconv.Itoa(os.Getuid()))
+	waitFor(t, "the CPU lock", func() bool {
+		entries, _ := os.ReadDir(locks)
+		return len(entries) > 0
+	})
+	time.Sleep(time.Second)
+	return kid
+}
+
+func exitOf(err error) int {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+// noTemporaries fails the test when benchy left its directory of
+// process results in tmp.
+func noTemporaries(t *testing.T, tmp string) {
+	t.Helper()
+	if left, _ := filepath.Glob(filepath.Join(tmp, "benchy-processes-*")); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+// A process killed as the out-of-memory killer does keeps what the
+// processes before it measured: the result is written, marked
+// interrupted, every experiment saying which process failed and how, and
+// the exit is 1.
+func TestRunProcessesKeepsWhatFinished(t *testing.T) {
+	cmd, tmp, out, stderr := processesRun(t, "--processes", "3", "--samples", "1500")
+	first, second := 0, 0
+	waitFor(t, "the second process", func() bool {
+		kids := childrenOf(cmd.Process.Pid)
+		if len(kids) != 1 {
+			return false
+		}
+		if first == 0 {
+			first = kids[0]
+		} else if kids[0] != first {
+			second = kids[0]
+		}
+		return second != 0
+	})
+	if err := syscall.Kill(second, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	if code := exitOf(err); code != ExitFailed {
+		t.Fatalf("exit %v, want %d: %s", err, ExitFailed, stderr)
+	}
+	const how = "process 2 of 3 was killed by SIGKILL"
+	if !strings.Contains(stderr.String(), how) {
+		t.Errorf("stderr does not say %q: %s", how, stderr)
+	}
+	r, err := result.Load(out)
+	if err != nil {
+		t.Fatalf("no result: %v", err)
+	}
+	if !r.Interrupted {
+		t.Error("the result is not marked interrupted")
+	}
+	for _, e := range r.Experiments {
+		if !strings.Contains(e.Error, how) {
+			t.Errorf("%s: error %q, want it to say %q", e.Name, e.Error, how)
+		}
+		if len(e.Samples) != 1500 {
+			t.Errorf("%s: %d samples, want the 1500 of the first process", e.Name, len(e.Samples))
+		}
+		for _, s := range e.Samples {
+			if s.Process != 0 {
+				t.Fatalf("%s: a sample of process %d", e.Name, s.Process)
+			}
+		}
+	}
+	noTemporaries(t, tmp)
+}
+
+// A stop signal to benchy is passed on to the running process, which
+// keeps what it measured; the result is marked interrupted, the exit is
+// the signal's, and no process is left running.
+func TestRunProcessesPassesOnSignals(t *testing.T) {
+	for _, tt := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, 143}, {syscall.SIGINT, 130}, {syscall.SIGHUP, 129}} {
+		t.Run(tt.sig.String(), func(t *testing.T) {
+			cmd, tmp, out, stderr := processesRun(t, "--processes", "2", "--samples", "100000")
+			kid := firstMeasuring(t, cmd, tmp)
+			cmd.Process.Signal(tt.sig)
+			err := cmd.Wait()
+			if code := exitOf(err); code != tt.code {
+				t.Fatalf("exit %v, want %d: %s", err, tt.code, stderr)
+			}
+			if running(kid) {
+				t.Errorf("process %d runs on after benchy exited", kid)
+			}
+			r, err := result.Load(out)
+			if err != nil {
+				t.Fatalf("no result: %v", err)
+			}
+			if !r.Interrupted {
+				t.Error("the result is not marked interrupted")
+			}
+			for _, e := range r.Experiments {
+				if e.Error != "" || len(e.Samples) == 0 {
+					t.Errorf("%s: %d samples, error %q; want the first process's samples", e.Name, len(e.Samples), e.Error)
+				}
+			}
+			noTemporaries(t, tmp)
+		})
+	}
+}
+
+// However benchy stops, no process of run --processes outlives it: a
+// second signal kills the running one before benchy exits, and a SIGKILL
+// to benchy takes it along.
+func TestRunProcessesLeavesNoProcess(t *testing.T) {
+	t.Run("second signal", func(t *testing.T) {
+		cmd, tmp, _, stderr := processesRun(t, "--processes", "2", "--samples", "100000")
+		kid := firstMeasuring(t, cmd, tmp)
+		cmd.Process.Signal(syscall.SIGTERM)
+		time.Sleep(20 * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGTERM)
+		err := cmd.Wait()
+		if code := exitOf(err); code != 143 {
+			t.Fatalf("exit %v, want 143: %s", err, stderr)
+		}
+		if running(kid) {
+			t.Errorf("process %d runs on after benchy exited", kid)
+		}
+		noTemporaries(t, tmp)
+	})
+	t.Run("SIGKILL", func(t *testing.T) {
+		cmd, tmp, _, _ := processesRun(t, "--processes", "2", "--samples", "100000")
+		kid := firstMeasuring(t, cmd, tmp)
+		cmd.Process.Kill()
+		cmd.Wait()
+		waitFor(t, "the process to end with benchy", func() bool { return !running(kid) })
+	})
+}
