@@ -54,6 +54,10 @@ func runProcesses(o *runOptions, stdout io.Writer, w *watcher) error {
 	var results []*result.Result
 	var failed string // how the process that did not finish failed
 	failedCode := ExitFailed
+	var line *progress // the status line, on a terminal
+	if o.Progress != nil {
+		line = newProgress(o.Progress, o.Processes, estimate{})
+	}
 	cpu := -1 // the first process's, passed to the others (with --cpu, theirs is the user's)
 	for k := range o.Processes {
 		if w.Signal() != nil {
@@ -64,8 +68,8 @@ func runProcesses(o *runOptions, stdout io.Writer, w *watcher) error {
 		if cpu >= 0 && !o.CPUSet {
 			args = append(args, "--cpu", strconv.Itoa(cpu)) // the same CPU as the first
 		}
-		if o.Progress != nil {
-			fmt.Fprintf(o.Progress, "\rbenchy: process %d of %d\x1b[K", k+1, o.Processes)
+		if line != nil {
+			line.show(fmt.Sprintf("benchy: process %d of %d", k+1, o.Processes))
 		}
 		stderr, runErr := running.run(self, append(args, rest...), w)
 		r, err := result.Load(out)
@@ -84,8 +88,8 @@ func runProcesses(o *runOptions, stdout io.Writer, w *watcher) error {
 			break
 		}
 	}
-	if o.Progress != nil {
-		fmt.Fprint(o.Progress, "\r\x1b[K")
+	if line != nil {
+		line.clear()
 	}
 	if len(results) == 0 {
 		if failed != "" {

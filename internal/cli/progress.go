@@ -73,6 +73,19 @@ func (p *progress) update(u pipeline.Progress) {
 		}
 		line = fmt.Sprintf("[%d/%d] %s: %s, about %s left", u.Index+1, u.Total, u.Workload, what, max(p.left, 0).Round(time.Second))
 	}
+	p.draw(line)
+}
+
+// show draws line as the status line, in place of the one before.
+func (p *progress) show(line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.draw(line)
+}
+
+// draw is show with p.mu held: the line clipped to the terminal, never
+// wrapped.
+func (p *progress) draw(line string) {
 	width := p.width
 	if width <= 0 {
 		width = 80
