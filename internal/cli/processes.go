@@ -64,7 +64,8 @@ func runProcesses(o *runOptions, stdout io.Writer, w *watcher) error {
 			break
 		}
 		out := filepath.Join(tmp, strconv.Itoa(k)+".json")
-		args := append(append([]string(nil), flags...), "--format", "json", "--out", out)
+		args := append(append([]string(nil), flags...), "--format", "json", "--out", out,
+			"--samples", strconv.Itoa(processShare(o.Samples, o.Processes, k)))
 		if cpu >= 0 && !o.CPUSet {
 			args = append(args, "--cpu", strconv.Itoa(cpu)) // the same CPU as the first
 		}
@@ -99,6 +100,7 @@ func runProcesses(o *runOptions, stdout io.Writer, w *watcher) error {
 	}
 	r := mergeProcesses(results)
 	r.Command = o.g.Args
+	r.Settings.Samples = o.Samples // in total, as gotest counts them
 	if len(results) < o.Processes {
 		r.Interrupted = true
 	}
@@ -195,13 +197,25 @@ func howEnded(runErr, loadErr error, stderr string) string {
 	return "wrote no result: " + loadErr.Error()
 }
 
+// processShare is how many of samples the k-th of processes takes: --samples
+// is the total of an experiment's samples over every process (as gotest
+// counts them), spread as evenly as they go, the first processes taking
+// one more.
+func processShare(samples, processes, k int) int {
+	n := samples / processes
+	if k < samples%processes {
+		n++
+	}
+	return n
+}
+
 // childArgs are the arguments of one process of run --processes: the
 // user's flags, without what only the merged result is for (where and how
 // it is written, --strict) and without --processes itself; and apart, from
 // a "--" on, what follows the flags, which goes last, after the flags
 // benchy adds.
 func childArgs(args []string) (flags, rest []string) {
-	valued := map[string]bool{"--processes": true, "--out": true, "-o": true, "--format": true,
+	valued := map[string]bool{"--processes": true, "--samples": true, "--out": true, "-o": true, "--format": true,
 		"--samples-file": true, "--html": true}
 	dropped := map[string]bool{"-v": true, "--verbose": true, "--ascii": true, "--force": true, "--strict": true}
 	for i := 0; i < len(args); i++ {

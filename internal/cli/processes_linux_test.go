@@ -126,7 +126,7 @@ func noTemporaries(t *testing.T, tmp string) {
 // interrupted, every experiment saying which process failed and how, and
 // the exit is 1.
 func TestRunProcessesKeepsWhatFinished(t *testing.T) {
-	cmd, tmp, out, stderr := processesRun(t, "--processes", "3", "--samples", "1500")
+	cmd, tmp, out, stderr := processesRun(t, "--processes", "3", "--samples", "4500")
 	first, second := 0, 0
 	waitFor(t, "the second process", func() bool {
 		kids := childrenOf(cmd.Process.Pid)

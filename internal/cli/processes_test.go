@@ -11,11 +11,11 @@ import (
 func TestChildArgs(t *testing.T) {
 	tests := []struct{ in, flags, rest string }{
 		{"run --processes 3 --bench sum/ --out r.json", "run --bench sum/", ""},
-		{"run --processes=3 -o r.json --format=json --samples 5", "run --samples 5", ""},
+		{"run --processes=3 -o r.json --format=json --samples 5 --warmup 1ms", "run --warmup 1ms", ""},
 		{"run --strict warn -v --html r.html --ascii --cpu 1", "run --cpu 1", ""},
 		{"run --strict=warn --samples-file s.csv --force --gc off", "run --gc off", ""},
 		// What follows "--" is kept apart, to go after the flags benchy adds.
-		{"run --processes 2 --samples 5 --", "run --samples 5", "--"},
+		{"run --processes 2 --samples 5 --", "run", "--"},
 		{"run --processes 2 -- --out x", "run", "-- --out x"},
 	}
 	for _, tt := range tests {
@@ -35,7 +35,7 @@ func TestRunProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs benchy three times")
 	}
-	stdout, stderr, code := runBinary(t, "run", "--bench", "^sum/sink$", "--processes", "3", "--samples", "4",
+	stdout, stderr, code := runBinary(t, "run", "--bench", "^sum/sink$", "--processes", "3", "--samples", "12",
 		"--sample-time", "1ms", "--warmup", "1ms", "--window", "100ms", "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -57,6 +57,9 @@ func TestRunProcesses(t *testing.T) {
 	if want := []int{0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2}; !slices.Equal(procs, want) {
 		t.Errorf("processes of the samples %v, want %v", procs, want)
 	}
+	if r.Settings.Samples != 12 {
+		t.Errorf("settings say %d samples, want the 12 of all processes", r.Settings.Samples)
+	}
 	_, stderr, code = runBinary(t, "run", "--processes", "0")
 	if code != ExitUsage || !strings.Contains(stderr, "--processes 0") {
 		t.Errorf("--processes 0: exit %d, %s", code, stderr)
@@ -69,7 +72,7 @@ func TestRunProcessesDoubleDash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs benchy twice")
 	}
-	stdout, stderr, code := runBinary(t, "run", "--bench", "^sum/sink$", "--processes", "2", "--samples", "3",
+	stdout, stderr, code := runBinary(t, "run", "--bench", "^sum/sink$", "--processes", "2", "--samples", "6",
 		"--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--format", "json", "--")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -87,5 +90,19 @@ func TestRunProcessesDoubleDash(t *testing.T) {
 	}
 	if _, stderr, code := runBinary(t, "run", "--processes", "2", "--", "x"); code != ExitUsage || !strings.Contains(stderr, `got "x"`) {
 		t.Errorf("run --processes 2 -- x: exit %d, %s; want 2, refused", code, stderr)
+	}
+}
+
+// --samples is the total over the processes: every sample is taken once.
+func TestProcessShare(t *testing.T) {
+	for _, tt := range []struct{ samples, processes int }{{31, 1}, {31, 3}, {30, 3}, {5, 5}, {100000, 7}} {
+		total, lo, hi := 0, tt.samples, 0
+		for k := range tt.processes {
+			n := processShare(tt.samples, tt.processes, k)
+			total, lo, hi = total+n, min(lo, n), max(hi, n)
+		}
+		if total != tt.samples || hi-lo > 1 {
+			t.Errorf("%d samples over %d processes: %d in all, from %d to %d each", tt.samples, tt.processes, total, lo, hi)
+		}
 	}
 }

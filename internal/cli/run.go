@@ -106,7 +106,7 @@ everything behind the verdicts.`,
 	intFlag(f, &opts.CPU, "cpu", -1, "pin the measured thread to CPU `N` (default: benchy chooses)")
 	f.Lookup("cpu").DefValue = ""
 	f.StringVar(&opts.Bench, "bench", ".", "run the experiments whose name matches `REGEXP`")
-	intFlag(f, &opts.Samples, "samples", 31, "samples per experiment, 1-100000")
+	intFlag(f, &opts.Samples, "samples", 31, "samples per experiment, 1-100000, in total over --processes")
 	f.DurationVar(&opts.Warmup, "warmup", 100*time.Millisecond, "warm-up time per experiment, at most 10m")
 	f.DurationVar(&opts.SampleTime, "sample-time", 10*time.Millisecond, "least duration of one sample, at most 10s")
 	f.DurationVar(&opts.Window, "window", time.Second, "busy window of the machine header, at most 60s")
@@ -117,7 +117,7 @@ everything behind the verdicts.`,
 	f.BoolVar(&opts.NoAsm, "no-asm", false, "do not check the machine code of each measured loop")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
 	opts.precisionOptions.bind(f)
-	intFlag(f, &opts.Processes, "processes", 1, "run benchy `K` times, one after another, and merge the samples (each process its own heap and layout)")
+	intFlag(f, &opts.Processes, "processes", 1, "spread the samples over `K` runs of benchy, one after another, merged (each process its own heap and layout)")
 	opts.outputOptions.bind(f, render.Formats, true)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
 	f.StringVar(&opts.Threshold, "threshold", "2%", "with --compare: smallest change claimed as a difference (`PCT`)")
@@ -137,8 +137,8 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 			return nil, err
 		}
 	}
-	if o.Processes < 1 || o.Processes > maxRunProcesses {
-		return nil, Usagef("--processes %d: must be between 1 and %d", o.Processes, maxRunProcesses)
+	if o.Processes < 1 || o.Processes > min(maxRunProcesses, o.Samples) {
+		return nil, Usagef("--processes %d: must be between 1 and %d (at most --samples, which counts every process's samples)", o.Processes, min(maxRunProcesses, o.Samples))
 	}
 	if o.Iters < 0 || o.Iters > pipeline.MaxIters {
 		return nil, Usagef("--iters %d: must be between 1 and %d (or 0 to calibrate)", o.Iters, int64(pipeline.MaxIters))
