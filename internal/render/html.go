@@ -1,6 +1,7 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"html"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -36,6 +38,7 @@ func writeHTML(w io.Writer, r *result.Result) error {
 		tw.printf("<p class=\"head\">%s</p>\n", esc(line))
 	}
 	tw.printf("<p class=\"summary\">summary: %s</p>\n", esc(summaryLine(r)))
+	writeOverview(tw, r)
 	if len(r.Comparison) > 0 {
 		tw.printf("<h2>Comparisons</h2>\n")
 		for _, p := range r.Comparison {
@@ -56,7 +59,7 @@ func writeHTML(w io.Writer, r *result.Result) error {
 		}
 		if len(e.Findings) > 0 {
 			tw.printf("<ul class=\"findings\">\n")
-			for _, f := range e.Findings {
+			for _, f := range decidingFirst(e) {
 				tw.printf("<li class=\"%s\"><b>%s</b> %s: %s</li>\n", esc(f.Severity.String()), esc(f.Severity.String()), esc(f.Code), esc(f.Message))
 			}
 			tw.printf("</ul>\n")
@@ -77,7 +80,52 @@ func writeHTML(w io.Writer, r *result.Result) error {
 	return tw.err
 }
 
-const htmlStyle = `body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
+// writeOverview is the table the page opens with: every experiment, its
+// median, its verdict and the reason that decided it, linked to its
+// section.
+func writeOverview(tw *errWriter, r *result.Result) {
+	if len(r.Experiments) == 0 {
+		return
+	}
+	tw.printf("<table class=\"overview\">\n<tr><th>experiment</th><th>median</th><th>verdict</th><th>deciding reason</th></tr>\n")
+	for _, e := range r.Experiments {
+		median := "-"
+		if e.Stats.N > 0 {
+			median = units.Duration(e.Stats.Median)
+		}
+		reason := ""
+		if len(e.Reasons) > 0 {
+			reason = e.Reasons[0]
+		}
+		tw.printf("<tr><td><a href=\"#%s\">%s</a></td><td class=\"num\">%s</td><td><span class=\"verdict %s\">%s</span></td><td>%s</td></tr>\n",
+			esc(e.Name), esc(e.Name), esc(median), verdictClass(e.Verdict), esc(cmp.Or(e.Verdict, "no verdict")), esc(reason))
+	}
+	tw.printf("</table>\n")
+}
+
+// decidingFirst is e's findings with those that decided the verdict
+// first, in the order of its reasons, then the rest as found.
+func decidingFirst(e result.Experiment) []finding.Finding {
+	out := make([]finding.Finding, 0, len(e.Findings))
+	used := make([]bool, len(e.Findings))
+	for _, code := range e.Reasons {
+		for i, f := range e.Findings {
+			if !used[i] && f.Code == code {
+				out, used[i] = append(out, f), true
+			}
+		}
+	}
+	for i, f := range e.Findings {
+		if !used[i] {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+const htmlStyle = `table.overview{border-collapse:collapse;margin:.8em 0}table.overview td,table.overview th{padding:.15em .8em;text-align:left;border-bottom:1px solid #eee}
+table.overview td.num{text-align:right;font-family:monospace}
+body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222;max-width:1100px}
 h1{font-size:20px}h2{font-size:16px;margin:1.5em 0 .3em}.head{margin:0;color:#555;font-family:monospace}
 .summary{font-weight:bold}.verdict{font-weight:normal;font-size:14px;padding:0 .4em;border-radius:3px}
 .believable{background:#d8f0d8}.doubtful{background:#fbeec2}.notbelievable{background:#f7d0d0}

@@ -92,3 +92,30 @@ func TestHTMLComparison(t *testing.T) {
 		}
 	}
 }
+
+// The page opens with an overview of every experiment and its deciding
+// reason, and each section lists the deciding finding first.
+func TestHTMLOverviewAndDecidingFirst(t *testing.T) {
+	r := fixtureResult()
+	var b strings.Builder
+	if err := Write(&b, r, "html"); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	ov := strings.Index(page, `<table class="overview">`)
+	first := strings.Index(page, `<section class="experiment"`)
+	if ov < 0 || first < 0 || ov > first {
+		t.Fatalf("overview at %d, first section at %d", ov, first)
+	}
+	for _, e := range r.Experiments {
+		if !strings.Contains(page[ov:first], `href="#`+e.Name+`"`) {
+			t.Errorf("the overview has no row for %s", e.Name)
+		}
+	}
+	unused := page[strings.Index(page, `id="sum/unused"`):]
+	unused = unused[:strings.Index(unused, "</section>")]
+	firstFinding := unused[strings.Index(unused, "<li"):]
+	if !strings.Contains(firstFinding[:strings.Index(firstFinding, "</li>")], "no-load-in-loop") {
+		t.Errorf("sum/unused's first finding is not the one that decided it:\n%s", unused)
+	}
+}
