@@ -185,10 +185,8 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	hopts.Clock = clock
 	r.Clock = report.Clock{NowCostNs: clock.NowCostNs, GranularityNs: float64(clock.Granularity.Nanoseconds())}
 
-	if plan.Prepare != nil {
-		if ts, err = plan.Prepare(cpu); err != nil {
-			return nil, err
-		}
+	if ts, err = prepared(plan, cpu, ts); err != nil {
+		return nil, err
 	}
 	hts := make([]harness.Target, len(ts))
 	for i, t := range ts {
@@ -238,6 +236,19 @@ func Run(plan Plan, ts []Target) (*report.Result, error) {
 	}
 	report.Analyze(r)
 	return r, nil
+}
+
+// prepared are the targets plan.Prepare makes, or ts without it; a stop
+// while preparing (a test binary calibrating) is ErrStopped.
+func prepared(plan Plan, cpu int, ts []Target) ([]Target, error) {
+	if plan.Prepare == nil {
+		return ts, nil
+	}
+	ts, err := plan.Prepare(cpu)
+	if errors.Is(err, harness.ErrStopped) {
+		return nil, ErrStopped
+	}
+	return ts, err
 }
 
 // measure measures the targets one after another, or in interleaved
