@@ -111,7 +111,7 @@ func Rewrite(filename string, src []byte) (out []byte, pkg string, changed bool,
 			edits = append(edits, edit{off(call.Args[1].Pos()), "benchyWrap("}, edit{off(call.Args[1].End()), ")"})
 			changed = true
 		case sel.Sel.Name == "RunParallel" && len(call.Args) == 1:
-			edits = append(edits, edit{off(call.Args[0].Pos()), "benchyParallel(" + recv.Name + ", "}, edit{off(call.Args[0].End()), ")"})
+			edits = append(edits, edit{off(call.Args[0].Pos()), "benchyParallel("}, edit{off(call.Args[0].End()), ")"})
 			changed = true
 		}
 		return true

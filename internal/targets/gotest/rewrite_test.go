@@ -54,7 +54,7 @@ func TestT(t *tt.T) { t.Run("t", func(t *tt.T) {}) }
 		`b.Run("x", benchyWrap(func(b *tt.B) {`,
 		`	}))`,
 		`b.Run("y", benchyWrap(sub))`,
-		`b.RunParallel(benchyParallel(b, func(pb *tt.PB) {`,
+		`b.RunParallel(benchyParallel(func(pb *tt.PB) {`,
 		`func helper(b *tt.B) { b.Run("z", benchyWrap(sub)) }`,
 		`t.Run("t", func(t *tt.T) {})`,
 	} {
