@@ -320,3 +320,16 @@ func TestSameLastElement(t *testing.T) {
 		t.Errorf("targets %q, want a/util.X and b/util.X", got)
 	}
 }
+
+// A file with a Run that is not testing's on a b, and one that imports
+// testing with a dot, build and are measured.
+func TestRewriteBuilds(t *testing.T) {
+	bin := build(t, "./typed")
+	ts, err := Calibrate(bin, quick(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := displays(ts); !slices.Equal(got, []string{"Dot/sub", "Named"}) {
+		t.Errorf("targets %q, want Dot/sub and Named", got)
+	}
+}
