@@ -123,7 +123,7 @@ func (r *Run) Failure(c Record) string {
 	case c.Panic == exit0Panic:
 		return fmt.Sprintf("%s called os.Exit(0)%s: a benchmark must return, not end the test binary", c.Name, at(c.PanicAt))
 	case c.Panic != "":
-		return fmt.Sprintf("%s panicked%s: %s", c.Name, at(c.PanicAt), c.Panic)
+		return fmt.Sprintf("%s panicked%s: %s", c.Name, at(c.PanicAt), oneLine(c.Panic))
 	case c.Failed:
 		msg, ok := r.out.failure(c.Name, r.gomaxprocs)
 		if !ok || msg == "" {

@@ -162,7 +162,11 @@ func benchyEnd(b *testing.B, name string, m *benchyCall, p any) string {
 		}
 	}
 	if p != nil {
-		s.WriteString(`,"panic":` + benchyQuote(fmt.Sprint(p)) + `,"panic_at":` + benchyQuote(benchyPanicSite()))
+		msg := fmt.Sprint(p)
+		if len(msg) > 4096 {
+			msg = msg[:4096] + "..."
+		}
+		s.WriteString(`,"panic":` + benchyQuote(msg) + `,"panic_at":` + benchyQuote(benchyPanicSite()))
 	}
 	if m.returned {
 		s.WriteString(`,"ns":` + strconv.FormatInt(m.ns, 10) + `,"wall":` + strconv.FormatInt(m.wall, 10) +
