@@ -230,7 +230,10 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 	}
 	o.precisionOptions.settings(&plan.Settings)
 	topts := gotest.Options{BenchText: o.Bench, SampleTime: o.SampleTime,
-		PerProcess: perProcess, GOMAXPROCS: runtime.GOMAXPROCS(0)}
+		PerProcess: perProcess, GOMAXPROCS: runtime.GOMAXPROCS(0), Stop: o.Stop, Packages: importPaths(cur.bins)}
+	if old != nil {
+		topts.Packages = append(topts.Packages, importPaths(old.bins)...) // one name for a package on both sides
+	}
 	var only []string // benchmarks of one side only, with --against
 	plan.Prepare = func(cpu int) ([]pipeline.Target, error) {
 		topts.CPU = cpu
@@ -324,7 +327,7 @@ func importPaths(bins []*gotest.Binary) []string {
 func calibrate(s *side, o gotest.Options) ([]*gotest.Target, error) {
 	var ts []*gotest.Target
 	for _, b := range s.bins {
-		t, err := gotest.Calibrate(b, o, len(s.bins) > 1)
+		t, err := gotest.Calibrate(b, o)
 		if err != nil {
 			return nil, err
 		}

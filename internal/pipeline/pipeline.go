@@ -225,11 +225,9 @@ func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []harness.Ou
 		return nil, nil, fmt.Errorf("pin to cpu %d: %w", cpu, err)
 	}
 	r.Clock = result.Clock{NowCostNs: hopts.Clock.NowCostNs, GranularityNs: float64(hopts.Clock.Granularity.Nanoseconds())}
-	if plan.Prepare != nil {
-		var err error
-		if ts, err = plan.Prepare(cpu); err != nil {
-			return nil, nil, err
-		}
+	ts, err := prepared(plan, cpu, ts)
+	if err != nil {
+		return nil, nil, err
 	}
 	hts := make([]harness.Target, len(ts))
 	for i, t := range ts {
@@ -283,6 +281,19 @@ func assemble(r *result.Result, plan Plan, ts []Target, outs []harness.Outcome) 
 	if plan.Annotate != nil {
 		plan.Annotate(r)
 	}
+}
+
+// prepared are the targets plan.Prepare makes, or ts without it; a stop
+// while preparing (a test binary calibrating) is ErrStopped.
+func prepared(plan Plan, cpu int, ts []Target) ([]Target, error) {
+	if plan.Prepare == nil {
+		return ts, nil
+	}
+	ts, err := plan.Prepare(cpu)
+	if errors.Is(err, harness.ErrStopped) {
+		return nil, ErrStopped
+	}
+	return ts, err
 }
 
 // measure measures the targets one after another, or in interleaved

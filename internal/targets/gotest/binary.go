@@ -1,10 +1,10 @@
 package gotest
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,132 +13,158 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/perf/benchfmt"
+	"github.com/benchy-dev/benchy/internal/harness"
 )
 
-// Record is one call of a benchmark function as the helper saw it.
-type Record struct {
-	Name     string           `json:"name"` // testing's name, "BenchmarkX/sub"
-	N        int64            `json:"n"`
-	Ns       int64            `json:"ns"`   // b.Elapsed() after the call
-	Wall     int64            `json:"wall"` // the whole call, timer stopped or not
-	CPU      int              `json:"cpu"`
-	Pinned   bool             `json:"pinned"`
-	Parallel bool             `json:"parallel"`
-	Counters map[string]int64 `json:"counters"`
-	Func     string           `json:"func"` // the function's symbol
-}
-
-// Line is one result line testing printed: a benchmark's final run of a
-// count, with its per-op values (ns/op, B/op, allocs/op and the units of
-// b.ReportMetric).
-type Line struct {
-	Name   string // "BenchmarkX/sub", without the -GOMAXPROCS suffix
-	N      int64
-	Values map[string]float64
-}
-
-// Run is what one process of a test binary produced.
+// Run is what one process of a test binary did.
 type Run struct {
-	Lines   []Line
-	Records []Record
-	// Failed maps the benchmarks testing reported as failed (b.Fatal,
-	// b.Error) to their output; a panic fails the whole process.
-	Failed map[string]string
-	Output string // stdout and stderr, for a failure's message
-	Err    error  // how the process ended, when not cleanly
+	Log // the helper's records: the result
+	// Err is how the process ended, when not cleanly; TimedOut says it
+	// outlived its -test.timeout (Timeout), Stopped that a stop request
+	// ended it.
+	Err      error
+	TimedOut bool
+	Stopped  bool
+	Timeout  time.Duration
+
+	out        output // its stdout and stderr, for the words of a failure
+	gomaxprocs int
 }
 
-// Exec runs the binary with testing's flags on cpu, in dir (the package's
-// directory, as go test runs it), and collects its results and records.
-// start starts the process (on a thread that keeps it off the measured CPU
-// but lets it pin its benchmarks there); nil is exec.Cmd.Start.
-func (b *Binary) Exec(cpu int, gomaxprocs int, args []string, start func(*exec.Cmd) error) (*Run, error) {
-	rec, err := os.CreateTemp(filepath.Dir(b.Path), "records-*.jsonl")
+// processEnd is how runGroup ended a process early.
+type processEnd struct{ stopped, timedOut bool }
+
+// killGrace is how long a test process sent SIGTERM has to end before it
+// is sent SIGKILL.
+const killGrace = 2 * time.Second
+
+// Exec runs the binary with testing's flags on o.CPU, in the package's
+// directory (as go test runs it), and returns what the helper recorded.
+// The helper writes its records to a descriptor of their own (fd 3, a file
+// already removed, so nothing else can open it); the process's stdout and
+// stderr go to another, read only for the words of a failure. Every run
+// has -test.timeout and -test.paniconexit0, as go test passes them; since
+// testing's alarm covers the tests and not the benchmarks, benchy ends a
+// run that outlives its timeout itself, as go test does. start
+// starts the process (on a thread that keeps it off the measured CPU but
+// lets it pin its benchmarks there); nil is exec.Cmd.Start.
+func (b *Binary) Exec(o Options, args []string, timeout time.Duration, start func(*exec.Cmd) error) (*Run, error) {
+	dir := filepath.Dir(b.Path)
+	rec, err := anonymousFile(dir, "records-*")
 	if err != nil {
 		return nil, err
 	}
-	rec.Close()
-	defer os.Remove(rec.Name())
+	defer rec.Close()
+	out, err := anonymousFile(dir, "output-*")
+	if err != nil {
+		return nil, err
+	}
+	defer out.Close()
+	args = append(args, "-test.timeout="+timeout.String(), "-test.paniconexit0")
 	cmd := exec.Command(b.Path, args...)
 	cmd.Dir = b.Package.Dir
-	cmd.Env = append(os.Environ(), envRecords+"="+rec.Name(), envCPU+"="+strconv.Itoa(cpu),
-		"GOMAXPROCS="+strconv.Itoa(gomaxprocs))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Env = append(os.Environ(), envRecords+"=3", envCPU+"="+strconv.Itoa(o.CPU),
+		"GOMAXPROCS="+strconv.Itoa(o.GOMAXPROCS))
+	cmd.ExtraFiles = []*os.File{rec} // fd 3
+	cmd.Stdout, cmd.Stderr = out, out
 	if start == nil {
 		start = (*exec.Cmd).Start
 	}
-	if err := start(cmd); err != nil {
+	began := time.Now()
+	end, err := runGroup(cmd, start, o.Stop, timeout)
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
 		return nil, err
 	}
-	r := &Run{Err: cmd.Wait()}
-	r.Output = out.String()
-	r.Lines, r.Failed = parseOutput(out.Bytes())
-	data, err := os.ReadFile(rec.Name())
+	r := &Run{Err: err, Stopped: end.stopped, Timeout: timeout, gomaxprocs: o.GOMAXPROCS,
+		TimedOut: end.timedOut || err != nil && !end.stopped && time.Since(began) >= timeout}
+	data, err := readAll(rec)
 	if err != nil {
 		return nil, err
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		var x Record
-		if json.Unmarshal(sc.Bytes(), &x) == nil {
-			r.Records = append(r.Records, x)
-		}
+	r.Log = parseLog(data)
+	if _, err := out.Seek(0, io.SeekStart); err != nil {
+		return nil, err
 	}
+	r.out = scanOutput(out)
 	return r, nil
 }
 
-// procsSuffix is testing's "-GOMAXPROCS" suffix of a benchmark name.
-var procsSuffix = regexp.MustCompile(`-\d+$`)
+// anonymousFile is a new file in dir, open for reading and writing and
+// already removed: it goes when the last descriptor of it is closed.
+func anonymousFile(dir, pattern string) (*os.File, error) {
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name())
+	return f, nil
+}
 
-// parseOutput reads testing's output: the result lines (with benchfmt, as
-// benchstat reads them) and the benchmarks reported failed, each with the
-// lines testing indented under its "--- FAIL:".
-func parseOutput(out []byte) ([]Line, map[string]string) {
-	var lines []Line
-	rd := benchfmt.NewReader(bytes.NewReader(out), "test")
-	for rd.Scan() {
-		res, ok := rd.Result().(*benchfmt.Result)
-		if !ok {
-			continue
-		}
-		l := Line{Name: "Benchmark" + procsSuffix.ReplaceAllString(string(res.Name), ""), N: int64(res.Iters), Values: map[string]float64{}}
-		for _, v := range res.Values {
-			// benchfmt converts ns/op to sec/op and keeps the original;
-			// the units it does not convert have no original.
-			if v.OrigUnit != "" {
-				l.Values[v.OrigUnit] = v.OrigValue
-			} else {
-				l.Values[v.Unit] = v.Value
-			}
-		}
-		lines = append(lines, l)
+func readAll(f *os.File) ([]byte, error) {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, err
 	}
-	failed := map[string]string{}
-	var cur string
-	var msg []string
-	flush := func() {
-		if cur != "" {
-			failed[cur] = strings.Join(msg, "\n")
+	return io.ReadAll(f)
+}
+
+// Failure is why the call c measured nothing, "" when it returned as a
+// benchmark should (or was skipped): the panic and where it was raised, a
+// call of os.Exit(0), testing's message of a failure, or how the process
+// ended during the call.
+func (r *Run) Failure(c Record) string {
+	switch {
+	case !c.Ended && r.TimedOut:
+		return fmt.Sprintf("%s did not return within %v (-test.timeout): the test process was ended%s", c.Name, r.Timeout, r.out.lastWords())
+	case !c.Ended && r.Stopped:
+		return fmt.Sprintf("%s: stopped", c.Name)
+	case !c.Ended:
+		return fmt.Sprintf("%s: the test process ended during the call, which never returned (%s)%s", c.Name, r.how(), r.out.lastWords())
+	case c.Panic == exit0Panic:
+		return fmt.Sprintf("%s called os.Exit(0)%s: a benchmark must return, not end the test binary", c.Name, at(c.PanicAt))
+	case c.Panic != "":
+		return fmt.Sprintf("%s panicked%s: %s", c.Name, at(c.PanicAt), oneLine(c.Panic))
+	case c.Failed:
+		msg, ok := r.out.failure(c.Name, r.gomaxprocs)
+		if !ok || msg == "" {
+			msg = "b.Fail, b.Error or b.Fatal was called, with no message"
 		}
-		cur, msg = "", nil
+		return fmt.Sprintf("%s failed: %s", c.Name, oneLine(msg))
+	case !c.Returned && !c.Skipped:
+		return fmt.Sprintf("%s ended without returning (runtime.Goexit)", c.Name)
 	}
-	for _, line := range strings.Split(string(out), "\n") {
-		switch {
-		case strings.HasPrefix(line, "--- FAIL: "):
-			flush()
-			name, _, _ := strings.Cut(strings.TrimPrefix(line, "--- FAIL: "), " ")
-			cur = procsSuffix.ReplaceAllString(name, "")
-		case cur != "" && strings.HasPrefix(line, "    "):
-			msg = append(msg, strings.TrimSpace(line))
-		default:
-			flush()
-		}
+	return ""
+}
+
+// how is how the process ended.
+func (r *Run) how() string {
+	if r.Err == nil {
+		return "exit status 0"
 	}
-	flush()
-	return lines, failed
+	return r.Err.Error()
+}
+
+// exit0Panic is testing's panic on os.Exit(0) under -test.paniconexit0.
+const exit0Panic = "unexpected call to os.Exit(0) during test"
+
+func at(site string) string {
+	if site == "" {
+		return ""
+	}
+	return " at " + site
+}
+
+// processFailure is why the process failed outside any call: a panic
+// before the benchmarks ran (in init), a TestMain that ended it.
+func (r *Run) processFailure() string {
+	why := r.out.lastWords()
+	if r.out.panic != "" {
+		why = ": " + r.out.panic
+	}
+	if r.TimedOut {
+		return fmt.Sprintf("the test process did not end within %v (-test.timeout)%s", r.Timeout, why)
+	}
+	return fmt.Sprintf("the test process failed (%s)%s", r.how(), why)
 }
 
 // benchRegexp is the -test.bench value that runs exactly the benchmark
@@ -152,21 +178,55 @@ func benchRegexp(name string) string {
 	return strings.Join(parts, "/")
 }
 
-// List returns the top-level benchmarks of the binary (-test.list).
-func (b *Binary) List() ([]string, error) {
-	cmd := exec.Command(b.Path, "-test.list", "^Benchmark")
-	cmd.Dir = b.Package.Dir
-	out, err := cmd.Output()
+// List returns the top-level benchmarks of the binary (-test.list), with
+// the stop and the timeout of every run.
+func (b *Binary) List(o Options) ([]string, error) {
+	out, err := anonymousFile(filepath.Dir(b.Path), "list-*")
 	if err != nil {
-		return nil, fmt.Errorf("%s -test.list: %w", filepath.Base(b.Path), err)
+		return nil, err
+	}
+	defer out.Close()
+	cmd := exec.Command(b.Path, "-test.list", "^Benchmark", "-test.timeout="+o.timeout(1).String())
+	cmd.Dir = b.Package.Dir
+	cmd.Stdout = out
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	end, err := runGroup(cmd, (*exec.Cmd).Start, o.Stop, o.timeout(1))
+	switch {
+	case end.stopped:
+		return nil, fmt.Errorf("%s -test.list: %w", filepath.Base(b.Path), harness.ErrStopped)
+	case err != nil:
+		return nil, fmt.Errorf("%s -test.list: %w: %s", filepath.Base(b.Path), err, firstLine(stderr.String(), nil))
+	}
+	data, err := readAll(out)
+	if err != nil {
+		return nil, err
 	}
 	var names []string
-	for _, l := range strings.Fields(string(out)) {
+	for _, l := range strings.Fields(string(data)) {
 		if strings.HasPrefix(l, "Benchmark") {
 			names = append(names, l)
 		}
 	}
 	return names, nil
+}
+
+// Every run of a test binary has a -test.timeout: go test's own default,
+// 10 minutes, plus ten times what the run should take (a sample run's
+// calls at the calibrated N last about --sample-time each; a calibration
+// run, one top-level benchmark's ramp, counts as rampCalls calls).
+const (
+	baseTimeout   = 10 * time.Minute
+	timeoutFactor = 10
+	rampCalls     = 10
+)
+
+// timeout is the -test.timeout of a run of calls calls.
+func (o Options) timeout(calls int) time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return baseTimeout + time.Duration(timeoutFactor*calls)*o.SampleTime
 }
 
 // calibrateArgs runs the benchmarks matching bench with testing's own

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/harness"
 )
 
 // Options say how the benchmarks are measured.
@@ -16,15 +18,27 @@ type Options struct {
 	PerProcess int           // samples per process
 	CPU        int
 	GOMAXPROCS int
+	// Packages are the import paths of every package measured together
+	// (both revisions' with --against): a benchmark's name carries as much
+	// of its package's path as tells it from the others' (see prefixes).
+	Packages []string
+	// Stop, when closed, ends the test process running (it is killed and
+	// waited for) and the calibration.
+	Stop <-chan struct{}
+	// Timeout, when positive, is every run's -test.timeout instead of the
+	// rule of Options.timeout.
+	Timeout time.Duration
 }
 
 // Calibrate runs every benchmark of bin that the options match once with
 // testing's own ramp to the sample time, on the measured CPU, and returns
 // one target per leaf benchmark (a benchmark that runs sub-benchmarks is
-// not measured itself), calibrated. Each top-level benchmark is calibrated
-// in a process of its own, so one that panics fails alone.
-func Calibrate(bin *Binary, o Options, multi bool) ([]*Target, error) {
-	tops, err := bin.List()
+// not measured itself), calibrated, in the order testing ran them. Each
+// top-level benchmark is calibrated in a process of its own, so one that
+// panics fails alone. A stop request ends it with an error that wraps
+// harness.ErrStopped.
+func Calibrate(bin *Binary, o Options) ([]*Target, error) {
+	tops, err := bin.List(o)
 	if err != nil {
 		return nil, err
 	}
@@ -43,59 +57,126 @@ func Calibrate(bin *Binary, o Options, multi bool) ([]*Target, error) {
 		if rest != "" {
 			bench += "/" + rest
 		}
-		r, err := bin.Exec(o.CPU, o.GOMAXPROCS, calibrateArgs(bench, o.SampleTime), start)
+		r, err := bin.Exec(o, calibrateArgs(bench, o.SampleTime), o.timeout(rampCalls), start)
 		if err != nil {
 			return nil, err
 		}
-		seen := map[string]bool{}
-		for _, l := range r.Lines {
-			if seen[l.Name] {
-				continue
-			}
-			seen[l.Name] = true
-			t := o.target(bin, l.Name, l.N, start, multi)
-			for _, x := range r.Records {
-				if x.Name == l.Name {
-					t.Calibration = append(t.Calibration, x)
-				}
-			}
-			ts = append(ts, t)
+		if r.Stopped {
+			return nil, fmt.Errorf("calibrating %s: %w", top, harness.ErrStopped)
 		}
-		for name, msg := range r.Failed {
-			if seen[name] || hasSub(name, seen) {
-				continue
-			}
-			t := o.target(bin, name, 1, start, multi)
-			t.Fail = fmt.Sprintf("%s failed: %s", name, oneLine(msg))
-			ts, seen[name] = append(ts, t), true
-		}
-		if r.Err != nil && len(r.Failed) == 0 && !slices.ContainsFunc(ts, func(t *Target) bool { return strings.HasPrefix(t.Bench, top) }) {
-			// The process died (a panic) before testing reported anything.
-			t := o.target(bin, top, 1, start, multi)
-			t.Fail = fmt.Sprintf("%s: the test process failed (%v): %s", top, r.Err, tail(r.Output, 4))
-			ts = append(ts, t)
-		}
+		ts = append(ts, o.calibrated(bin, top, r, start)...)
 	}
 	return ts, nil
 }
 
-// hasSub reports whether a sub-benchmark of name is in seen: a parent is
-// reported failed when one of its sub-benchmarks failed.
-func hasSub(name string, seen map[string]bool) bool {
-	for s := range seen {
-		if strings.HasPrefix(s, name+"/") {
+// calibrated makes the targets of one top-level benchmark's calibration
+// run: a leaf that returned is calibrated at the N testing settled on (its
+// last call's); one that failed, panicked, or was running when the
+// process ended is a target that fails with why; one skipped is left out,
+// as go test leaves it. A parent whose sub-benchmarks left no records
+// (b.Run outside the test files, which are all benchy rewrites) fails.
+func (o Options) calibrated(bin *Binary, top string, r *Run, start func(*exec.Cmd) error) []*Target {
+	var ts []*Target
+	failed := func(name, why string) {
+		t := o.target(bin, name, 1, start)
+		t.Fail = why
+		ts = append(ts, t)
+	}
+	running := ""
+	if len(r.Running) > 0 {
+		running = r.Running[len(r.Running)-1].Name // the call the process ended in
+	}
+	for _, name := range r.names() {
+		calls := r.named(name)
+		if why := o.whyNot(r, name, calls, running); why != "" {
+			failed(name, why)
+			continue
+		}
+		var done []Record
+		for _, c := range calls {
+			if c.Ended && c.Returned && c.Leaf() {
+				done = append(done, c)
+			}
+		}
+		if len(done) == 0 || len(done) < len(calls) {
+			continue // a parent, or skipped
+		}
+		t := o.target(bin, name, done[len(done)-1].N, start)
+		t.Calibration = done
+		ts = append(ts, t)
+	}
+	if r.Err != nil && !slices.ContainsFunc(ts, func(t *Target) bool { return t.Bench == top || strings.HasPrefix(t.Bench, top+"/") }) {
+		// The process failed outside any call (a panic in init, a
+		// TestMain that exits) before it measured anything of top.
+		failed(top, top+": "+r.processFailure())
+	}
+	return ts
+}
+
+// whyNot is why the benchmark name has no target that measures: a failure
+// of one of its calls, or sub-benchmarks that could not be pinned; "" when
+// there is none. A parent's failure is its sub-benchmark's, reported
+// there, unless none of them failed; of the calls under way when the
+// process ended, only the innermost, running, is to blame.
+func (o Options) whyNot(r *Run, name string, calls []Record, running string) string {
+	for _, c := range calls {
+		if !c.Ended && name != running {
+			continue
+		}
+		why := r.Failure(c)
+		if why == "" {
+			continue
+		}
+		if c.Leaf() || !subFailed(r, name) {
+			return why
+		}
+	}
+	for _, c := range calls {
+		if c.Ended && c.Subs && !c.Nested {
+			return name + " runs sub-benchmarks that benchy cannot pin: their b.Run is outside the package's _test.go files, the only files benchy rewrites"
+		}
+	}
+	return ""
+}
+
+// subFailed reports whether a sub-benchmark of name failed.
+func subFailed(r *Run, name string) bool {
+	for _, c := range r.Calls {
+		if strings.HasPrefix(c.Name, name+"/") && (!c.Ended || r.Failure(c) != "") {
 			return true
 		}
 	}
 	return false
 }
 
-func (o Options) target(bin *Binary, bench string, n int64, start func(*exec.Cmd) error, multi bool) *Target {
+func (o Options) target(bin *Binary, bench string, n int64, start func(*exec.Cmd) error) *Target {
 	display := strings.TrimPrefix(bench, "Benchmark")
-	if multi {
-		path := bin.Package.ImportPath
-		display = path[strings.LastIndex(path, "/")+1:] + "." + display
+	if p := prefixes(o.Packages)[bin.Package.ImportPath]; p != "" {
+		display = p + "." + display
 	}
-	return &Target{Bin: bin, Bench: bench, Display: display, N: n, CPU: o.CPU, GOMAXPROCS: o.GOMAXPROCS,
-		PerProcess: o.PerProcess, Start: start}
+	return &Target{Bin: bin, Bench: bench, Display: display, N: n, opts: o, start: start}
+}
+
+// prefixes are the names of the packages in benchmark names: none for one
+// package; else for each the last element of its import path ("util"), or
+// where two share it, the shortest end of the path that no other path
+// ends with ("a/util", "b/util"), the whole path at most.
+func prefixes(paths []string) map[string]string {
+	paths = slices.Compact(slices.Sorted(slices.Values(paths)))
+	out := map[string]string{}
+	if len(paths) < 2 {
+		return out
+	}
+	for _, p := range paths {
+		elems := strings.Split(p, "/")
+		out[p] = p
+		for k := 1; k <= len(elems); k++ {
+			end := strings.Join(elems[len(elems)-k:], "/")
+			if !slices.ContainsFunc(paths, func(q string) bool { return q != p && (q == end || strings.HasSuffix(q, "/"+end)) }) {
+				out[p] = end
+				break
+			}
+		}
+	}
+	return out
 }

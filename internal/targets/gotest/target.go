@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os/exec"
@@ -18,21 +19,18 @@ import (
 // process of the binary running the benchmark PerProcess times (plus one
 // first run, dropped as the warm-up) at the calibrated count.
 type Target struct {
-	Bin        *Binary
-	Bench      string // testing's name, "BenchmarkX/sub"
-	Display    string // the experiment's name
-	N          int64  // iterations per sample, from calibration
-	CPU        int
-	GOMAXPROCS int
-	PerProcess int
-	// Calibration are the calls of the calibration run (n, ns), for the
+	Bin     *Binary
+	Bench   string // testing's name, "BenchmarkX/sub"
+	Display string // the experiment's name
+	N       int64  // iterations per sample, from calibration
+	// Calibration are the calls of the calibration run, for the
 	// setup-in-timer check; Fail, when not empty, is why the benchmark
 	// could not be calibrated (it failed or panicked): Sample fails with it.
 	Calibration []Record
 	Fail        string
-	// Start starts a test process off the measured CPU (see StartOffCPU).
-	Start func(*exec.Cmd) error
 
+	opts     Options
+	start    func(*exec.Cmd) error // starts a test process off the measured CPU (StartOffCPU)
 	process  int
 	pinned   bool // every call of the benchmark held its pin
 	parallel bool // it ran b.RunParallel
@@ -73,64 +71,82 @@ func (t *Target) Open() error {
 // Time is not used: testing warms up and calibrates itself.
 func (t *Target) Time(n int64) (time.Duration, error) { return 0, nil }
 
-// Sample runs one process of the binary and returns its samples.
+// Sample runs one process of the binary and returns its samples: the
+// calls of the benchmark at n, as the helper recorded them, less the
+// process's first (its warm-up). A stop request ends the process: the
+// calls it finished are kept.
 func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	if t.Fail != "" {
-		return nil, fmt.Errorf("%s", t.Fail)
+		return nil, errors.New(t.Fail)
 	}
-	r, err := t.Bin.Exec(t.CPU, t.GOMAXPROCS, sampleArgs(t.Bench, n, t.PerProcess+1), t.Start)
+	runs := t.opts.PerProcess + 1
+	r, err := t.Bin.Exec(t.opts, sampleArgs(t.Bench, n, runs), t.opts.timeout(runs), t.start)
 	if err != nil {
 		return nil, err
 	}
-	if msg, ok := r.Failed[t.Bench]; ok {
-		return nil, fmt.Errorf("%s failed: %s", t.Bench, oneLine(msg))
-	}
-	var recs []Record
-	for _, x := range r.Records {
-		if x.Name == t.Bench && x.N == n {
-			recs = append(recs, x)
+	var calls []Record
+	for _, c := range r.Calls {
+		if c.Name != t.Bench {
+			continue
+		}
+		if why := r.Failure(c); why != "" && !(r.Stopped && !c.Ended) {
+			return nil, errors.New(why)
+		}
+		if c.Ended && c.Returned && c.N == n {
+			calls = append(calls, c)
 		}
 	}
-	var lines []Line
-	for _, l := range r.Lines {
-		if l.Name == t.Bench && l.N == n {
-			lines = append(lines, l)
-		}
+	switch {
+	case r.Stopped && len(calls) < 2:
+		return nil, fmt.Errorf("%s: %w", t.Bench, harness.ErrStopped)
+	case r.Stopped:
+	case len(r.Running) > 0:
+		return nil, errors.New(r.Failure(r.Running[len(r.Running)-1]))
+	case len(calls) < 2 || r.Err != nil && len(calls) < runs:
+		return nil, fmt.Errorf("%s: the test process ended after %d of %d runs (%s)%s", t.Bench, len(calls), runs, r.how(), r.out.lastWords())
 	}
-	if len(recs) < 2 || r.Err != nil && len(recs) < t.PerProcess+1 {
-		return nil, fmt.Errorf("%s: the test process ended after %d of %d runs (%v): %s", t.Bench, len(recs), t.PerProcess+1, r.Err, tail(r.Output, 3))
-	}
-	recs = recs[1:] // the first run of a process is its warm-up
-	if len(lines) == len(recs)+1 {
-		lines = lines[1:]
-	}
-	out := make([]result.Sample, len(recs))
-	for i, x := range recs {
-		s := result.Sample{Iters: n, Ns: x.Ns, CPU: x.CPU, Counters: onCPU(x), Process: t.process}
-		if i < len(lines) {
-			s.Metrics = map[string]float64{}
-			for unit, v := range lines[i].Values {
-				switch unit {
-				case "ns/op":
-				case "B/op":
-					t.bytes = append(t.bytes, v)
-				case "allocs/op":
-					t.allocs = append(t.allocs, v)
-				default:
-					s.Metrics[unit] = v
-				}
-			}
-			if len(s.Metrics) == 0 {
-				s.Metrics = nil
-			}
-		}
-		t.pinned = t.pinned && x.Pinned
-		t.parallel = t.parallel || x.Parallel
-		t.fn = x.Func
-		out[i] = s
+	out := make([]result.Sample, len(calls)-1)
+	for i, x := range calls[1:] { // the first call of a process is its warm-up
+		out[i] = t.sample(x)
 	}
 	t.process++
 	return out, nil
+}
+
+// sample is the sample of one call, and what the target keeps of it: B/op
+// and allocs/op (as testing computes them), whether it held its pin.
+func (t *Target) sample(x Record) result.Sample {
+	s := result.Sample{Iters: x.N, Ns: x.Ns, CPU: x.CPU, Counters: onCPU(x), Process: t.process}
+	for unit, v := range x.Metrics {
+		if unit != "ns/op" && unit != "B/op" && unit != "allocs/op" {
+			if s.Metrics == nil {
+				s.Metrics = map[string]float64{}
+			}
+			s.Metrics[unit] = v
+		}
+	}
+	if _, ok := x.Metrics["MB/s"]; !ok && x.SetBytes > 0 && x.Ns > 0 {
+		if s.Metrics == nil {
+			s.Metrics = map[string]float64{}
+		}
+		s.Metrics["MB/s"] = float64(x.SetBytes) * float64(x.N) / 1e6 / (float64(x.Ns) / 1e9)
+	}
+	if x.Mem && x.N > 0 {
+		// testing's own: whole numbers per op, unless b.ReportMetric
+		// said otherwise.
+		allocs, bytes := float64(x.Allocs/x.N), float64(x.Bytes/x.N)
+		if v, ok := x.Metrics["allocs/op"]; ok {
+			allocs = v
+		}
+		if v, ok := x.Metrics["B/op"]; ok {
+			bytes = v
+		}
+		t.allocs, t.bytes = append(t.allocs, allocs), append(t.bytes, bytes)
+	}
+	t.pinned = t.pinned && x.Pinned
+	t.parallel = t.parallel || x.Parallel
+	t.fn = x.Func
+	return s
 }
 
 // Untimed slack: a call whose wall time exceeds what testing timed by
@@ -283,12 +299,3 @@ func fitLine(xs, ys []float64) (a, b float64) {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// tail is the last n lines of s.
-func tail(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, " | ")
-}

@@ -48,50 +48,6 @@ func TestOnCPU(t *testing.T) {
 	}
 }
 
-// testing's output: every result line with every unit (benchfmt converts
-// ns/op and keeps B/op as it is), and the failed benchmarks with their
-// messages.
-func TestParseOutput(t *testing.T) {
-	out := []byte(`goos: linux
-BenchmarkA-2   	  100000	        32.21 ns/op	      64 B/op	       1 allocs/op	  3.5 widgets/op
-BenchmarkB/sub_x-8   	  10	        100 ns/op
---- FAIL: BenchmarkC-2
-    c_test.go:9: the fixture is missing
-    c_test.go:10: and more
---- FAIL: BenchmarkD/x-2
-    d_test.go:3: boom
-FAIL
-`)
-	lines, failed := parseOutput(out)
-	if len(lines) != 2 {
-		t.Fatalf("lines %+v", lines)
-	}
-	a := lines[0]
-	if a.Name != "BenchmarkA" || a.N != 100000 || a.Values["ns/op"] != 32.21 || a.Values["B/op"] != 64 ||
-		a.Values["allocs/op"] != 1 || a.Values["widgets/op"] != 3.5 {
-		t.Errorf("line A %+v", a)
-	}
-	if lines[1].Name != "BenchmarkB/sub_x" {
-		t.Errorf("line B %+v", lines[1])
-	}
-	if failed["BenchmarkC"] != "c_test.go:9: the fixture is missing\nc_test.go:10: and more" || failed["BenchmarkD/x"] != "d_test.go:3: boom" || len(failed) != 2 {
-		t.Errorf("failed %q", failed)
-	}
-}
-
-func FuzzParseOutput(f *testing.F) {
-	f.Add([]byte("BenchmarkA-2 10 5 ns/op 3 B/op\n--- FAIL: BenchmarkB\n    x\n"))
-	f.Add([]byte("--- FAIL: \n    \n"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		lines, _ := parseOutput(b)
-		for _, l := range lines {
-			if l.Values == nil {
-				t.Fatal("a line without values")
-			}
-		}
-	})
-}
-
 // The benchmark regexp runs exactly one benchmark, level by level.
 func TestBenchRegexp(t *testing.T) {
 	if got := benchRegexp("BenchmarkX/a.b(c)"); got != `^BenchmarkX$/^a\.b\(c\)$` {

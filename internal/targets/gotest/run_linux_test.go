@@ -1,0 +1,335 @@
+package gotest
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// The tests below build test binaries of the module of honest, lying and
+// misbehaving benchmarks and run them as benchy does: what they assert
+// holds on any machine (names, counts, messages), never a time.
+
+var testdata, _ = filepath.Abs("../../../testdata/gotest")
+
+// build builds the test binary of the package pattern of testdata.
+func build(t *testing.T, pattern string) *Binary {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	pkgs, err := List(testdata, []string{pattern}, nil)
+	if err != nil || len(pkgs) != 1 {
+		t.Fatalf("go list %s: %v %v", pattern, pkgs, err)
+	}
+	bin, err := Build(pkgs[0], t.TempDir(), nil)
+	if err != nil {
+		var be *BuildError
+		if errors.As(err, &be) {
+			t.Fatalf("%v\n%s", err, be.Output)
+		}
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// quick are options that keep a run short: a CPU this process may use.
+func quick(t *testing.T) Options {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		t.Skip("no affinity:", err)
+	}
+	cpu := 0
+	for !set.IsSet(cpu) {
+		cpu++
+	}
+	return Options{BenchText: ".", SampleTime: 5 * time.Millisecond, PerProcess: 2, CPU: cpu, GOMAXPROCS: runtime.GOMAXPROCS(0)}
+}
+
+func displays(ts []*Target) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, t.Display)
+	}
+	return out
+}
+
+func byDisplay(ts []*Target, name string) *Target {
+	for _, t := range ts {
+		if t.Display == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// What a benchmark prints is not a result: one that prints is measured,
+// one that prints another's result line and failure forges nothing, and
+// B/op, allocs/op, MB/s and b.ReportMetric's units are testing's own.
+func TestPrintsAreNotResults(t *testing.T) {
+	bin := build(t, "./output")
+	o := quick(t)
+	ts, err := Calibrate(bin, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := displays(ts); !slices.Equal(got, []string{"Prints", "Forger", "Real", "Metrics"}) {
+		t.Fatalf("targets %q, want Prints, Forger, Real, Metrics", got)
+	}
+	for _, tg := range ts {
+		if tg.Fail != "" {
+			t.Errorf("%s: %s", tg.Display, tg.Fail)
+			continue
+		}
+		tg.Open()
+		samples, err := tg.Sample(tg.N)
+		if err != nil || len(samples) != o.PerProcess {
+			t.Errorf("%s: %d samples, %v; want %d", tg.Display, len(samples), err, o.PerProcess)
+			continue
+		}
+		totals := tg.Close(harness.EndCompleted)
+		if !totals.AllocsMeasured || totals.AllocsPerOp != 0 || totals.BytesPerOp != 0 {
+			t.Errorf("%s: %+v, want 0 allocs/op and 0 B/op, measured", tg.Display, totals)
+		}
+		if tg.Display == "Metrics" {
+			m := samples[0].Metrics
+			if m["widgets/op"] != 3 || m["MB/s"] <= 0 || len(m) != 2 {
+				t.Errorf("Metrics: %v, want widgets/op 3 and MB/s", m)
+			}
+		} else if samples[0].Metrics != nil {
+			t.Errorf("%s: metrics %v", tg.Display, samples[0].Metrics)
+		}
+	}
+}
+
+// A benchmark that does not return as it should is a target that fails
+// with why, found from the records: os.Exit(0) (-test.paniconexit0), a
+// panic with its value and line, os.Exit(3), b.Fatal in a sub-benchmark
+// (its sibling measured, the parent not a target); one skipped is none.
+func TestCallsThatDoNotReturn(t *testing.T) {
+	bin := build(t, "./ends")
+	ts, err := Calibrate(bin, quick(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"OK", "ExitZero", "Panics", "Exits", "Sub/bad", "Sub/good", "Hangs", "Leaves"}
+	if got := displays(ts); !slices.Equal(got, want) {
+		t.Fatalf("targets %q, want %q", got, want)
+	}
+	fails := map[string][]string{
+		"ExitZero": {"BenchmarkExitZero called os.Exit(0) at ends_test.go:", "a benchmark must return"},
+		"Panics":   {"BenchmarkPanics panicked at ends_test.go:", "the table is empty"},
+		"Exits":    {"BenchmarkExits: the test process ended during the call", "exit status 3"},
+		"Sub/bad":  {"BenchmarkSub/bad failed: ends_test.go:", "the fixture is missing"},
+	}
+	for _, tg := range ts {
+		words, fails := fails[tg.Display]
+		if !fails {
+			if tg.Fail != "" {
+				t.Errorf("%s failed: %s", tg.Display, tg.Fail)
+			}
+			continue
+		}
+		for _, w := range words {
+			if !strings.Contains(tg.Fail, w) {
+				t.Errorf("%s: %q, want %q in it", tg.Display, tg.Fail, w)
+			}
+		}
+		if _, err := tg.Sample(1); err == nil || err.Error() != tg.Fail {
+			t.Errorf("%s: Sample's error %v, want %q", tg.Display, err, tg.Fail)
+		}
+	}
+	good := byDisplay(ts, "Sub/good")
+	if samples, err := good.Sample(good.N); err != nil || len(samples) != 2 {
+		t.Errorf("Sub/good: %d samples, %v", len(samples), err)
+	}
+}
+
+// A benchmark that never returns is ended by its -test.timeout, in the
+// calibration or in a sample run, and named.
+func TestTimeout(t *testing.T) {
+	bin := build(t, "./ends")
+	o := quick(t)
+	o.BenchText, o.Timeout = "Hangs", 2*time.Second
+	t.Setenv("BENCHY_TESTDATA_HANG", "always")
+	ts, err := Calibrate(bin, o)
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("targets %v, %v", displays(ts), err)
+	}
+	if want := "BenchmarkHangs did not return within 2s (-test.timeout)"; !strings.Contains(ts[0].Fail, want) {
+		t.Errorf("calibration: %q, want %q", ts[0].Fail, want)
+	}
+
+	t.Setenv("BENCHY_TESTDATA_HANG", "sampling")
+	ts, err = Calibrate(bin, o)
+	if err != nil || len(ts) != 1 || ts[0].Fail != "" {
+		t.Fatalf("targets %v, %v", ts, err)
+	}
+	_, err = ts[0].Sample(ts[0].N)
+	if want := "BenchmarkHangs did not return within 2s (-test.timeout)"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("sample: %v, want %q", err, want)
+	}
+}
+
+// The default timeout is go test's, and grows with what a run does.
+func TestTimeoutRule(t *testing.T) {
+	o := Options{SampleTime: 100 * time.Millisecond}
+	if got := o.timeout(11); got != 10*time.Minute+11*time.Second {
+		t.Errorf("11 calls of 100ms: %v, want 10m11s", got)
+	}
+	if got := o.timeout(rampCalls); got != 10*time.Minute+10*time.Second {
+		t.Errorf("a ramp: %v, want 10m10s", got)
+	}
+	o.Timeout = time.Second
+	if got := o.timeout(11); got != time.Second {
+		t.Errorf("with Timeout: %v", got)
+	}
+}
+
+// pidIn waits for a process id in file.
+func pidIn(t *testing.T, file string) int {
+	t.Helper()
+	for range 600 {
+		if b, err := os.ReadFile(file); err == nil {
+			pid, err := strconv.Atoi(string(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return pid
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("no process id written in 30s")
+	return 0
+}
+
+// gone reports whether the process pid has ended (a zombie has: it is
+// its parent's to reap).
+func gone(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return strings.HasPrefix(rest, "Z")
+}
+
+// A stop request ends the test process at once, in the calibration and in
+// a sample run, and it is waited for: when Calibrate or Sample returns,
+// it is gone, and they say stopped.
+func TestStopEndsTheProcess(t *testing.T) {
+	bin := build(t, "./ends")
+	for _, phase := range []string{"always", "sampling"} {
+		t.Run(phase, func(t *testing.T) {
+			pidfile := filepath.Join(t.TempDir(), "pid")
+			t.Setenv("BENCHY_TESTDATA_HANG", phase)
+			t.Setenv("BENCHY_TESTDATA_PIDFILE", pidfile)
+			o := quick(t)
+			o.BenchText = "Hangs"
+			stop := make(chan struct{})
+			o.Stop = stop
+			errc := make(chan error, 1)
+			go func() {
+				ts, err := Calibrate(bin, o)
+				if err == nil && len(ts) == 1 {
+					_, err = ts[0].Sample(ts[0].N)
+				}
+				errc <- err
+			}()
+			pid := pidIn(t, pidfile)
+			close(stop)
+			err := <-errc
+			if !errors.Is(err, harness.ErrStopped) {
+				t.Errorf("error %v, want it stopped", err)
+			}
+			if !gone(pid) {
+				unix.Kill(pid, unix.SIGKILL)
+				t.Errorf("the test process %d is still running", pid)
+			}
+		})
+	}
+}
+
+// What a benchmark leaves running in its process group is killed when the
+// test process ends.
+func TestLeftoversAreKilled(t *testing.T) {
+	bin := build(t, "./ends")
+	pidfile := filepath.Join(t.TempDir(), "pid")
+	t.Setenv("BENCHY_TESTDATA_LEAVE", "1")
+	t.Setenv("BENCHY_TESTDATA_PIDFILE", pidfile)
+	o := quick(t)
+	o.BenchText = "Leaves"
+	ts, err := Calibrate(bin, o)
+	if err != nil || len(ts) != 1 || ts[0].Fail != "" {
+		t.Fatalf("targets %v, %v", ts, err)
+	}
+	pid := pidIn(t, pidfile)
+	for i := 0; !gone(pid); i++ {
+		if i == 100 { // the kill is sent before Calibrate returns; the exit may take a moment
+			unix.Kill(pid, unix.SIGKILL)
+			t.Fatalf("the program the benchmark started (%d) is still running", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Under GOMAXPROCS=1 testing adds no -1 suffix: sub-benchmarks whose names
+// end in -16 and -1024 stay two.
+func TestGOMAXPROCS1(t *testing.T) {
+	bin := build(t, "./procs")
+	o := quick(t)
+	o.GOMAXPROCS = 1
+	ts, err := Calibrate(bin, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := displays(ts); !slices.Equal(got, []string{"Size/n-16", "Size/n-1024"}) {
+		t.Fatalf("targets %q, want Size/n-16 and Size/n-1024", got)
+	}
+	for _, tg := range ts {
+		if samples, err := tg.Sample(tg.N); err != nil || len(samples) != 2 {
+			t.Errorf("%s: %d samples, %v", tg.Display, len(samples), err)
+		}
+	}
+}
+
+// Two packages named util keep their benchmarks apart.
+func TestSameLastElement(t *testing.T) {
+	a, b := build(t, "./a/util"), build(t, "./b/util")
+	o := quick(t)
+	o.Packages = []string{a.Package.ImportPath, b.Package.ImportPath}
+	var got []string
+	for _, bin := range []*Binary{a, b} {
+		ts, err := Calibrate(bin, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, displays(ts)...)
+	}
+	if !slices.Equal(got, []string{"a/util.X", "b/util.X"}) {
+		t.Errorf("targets %q, want a/util.X and b/util.X", got)
+	}
+}
+
+// A file with a Run that is not testing's on a b, and one that imports
+// testing with a dot, build and are measured.
+func TestRewriteBuilds(t *testing.T) {
+	bin := build(t, "./typed")
+	ts, err := Calibrate(bin, quick(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := displays(ts); !slices.Equal(got, []string{"Dot/sub", "Named"}) {
+		t.Errorf("targets %q, want Dot/sub and Named", got)
+	}
+}
