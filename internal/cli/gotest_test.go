@@ -54,15 +54,16 @@ func TestGotestCatchesLies(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lies := map[string]string{
-		"SumDiscarded": report.CodeEmptyLoop,
-		"MulFolded":    report.CodeFolded,
-		"Setup":        report.CodeSetupInTimer,
-		"Parallel":     report.CodeNotPinned,
+		"SumDiscarded":       report.CodeEmptyLoop,
+		"SumHelperDiscarded": report.CodeEmptyLoop, // in the helper the benchmark calls
+		"MulFolded":          report.CodeFolded,
+		"Setup":              report.CodeSetupInTimer,
+		"Parallel":           report.CodeNotPinned,
 	}
 	accusations := []string{report.CodeEmptyLoop, report.CodeFolded, report.CodeSetupInTimer, report.CodeDebugBuild,
 		report.CodeNotPinned, report.CodeNoLoadInLoop, report.CodeImpossible}
-	want := []string{"Sum", "SumLoop", "Sizes/small", "Sizes/large", "Alloc", "QuoteDiscarded", "SetupReset",
-		"SumDiscarded", "MulFolded", "Setup", "Parallel"}
+	want := []string{"Sum", "SumLoop", "Sizes/small", "Sizes/large", "Alloc", "QuoteDiscarded", "SetupReset", "SumHelper",
+		"SumDiscarded", "SumHelperDiscarded", "MulFolded", "Setup", "Parallel"}
 	var got []string
 	for _, e := range r.Experiments {
 		got = append(got, e.Name)
@@ -101,6 +102,12 @@ func TestGotestCatchesLies(t *testing.T) {
 		case "MulFolded":
 			if e.Verdict != report.VerdictNotBelievable {
 				t.Errorf("MulFolded: %s", e.Verdict)
+			}
+		case "SumHelperDiscarded":
+			for _, f := range e.Findings {
+				if f.Code == report.CodeEmptyLoop && f.Evidence["func"] != "example.com/gotestdata/lies.benchmarkSumDiscarded" {
+					t.Errorf("SumHelperDiscarded: the empty loop judged is in %v, want the helper's", f.Evidence["func"])
+				}
 			}
 		}
 	}
