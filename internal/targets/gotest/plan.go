@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/harness"
 )
 
 // Options say how the benchmarks are measured.
@@ -16,13 +18,17 @@ type Options struct {
 	PerProcess int           // samples per process
 	CPU        int
 	GOMAXPROCS int
+	// Stop, when closed, ends the calibration before the next benchmark:
+	// Calibrate then returns ErrStopped.
+	Stop <-chan struct{}
 }
 
 // Calibrate runs every benchmark of bin that the options match once with
 // testing's own ramp to the sample time, on the measured CPU, and returns
 // one target per leaf benchmark (a benchmark that runs sub-benchmarks is
 // not measured itself), calibrated. Each top-level benchmark is calibrated
-// in a process of its own, so one that panics fails alone.
+// in a process of its own, so one that panics fails alone; a stop ends the
+// calibration before the next one.
 func Calibrate(bin *Binary, o Options, multi bool) ([]*Target, error) {
 	tops, err := bin.List()
 	if err != nil {
@@ -38,6 +44,9 @@ func Calibrate(bin *Binary, o Options, multi bool) ([]*Target, error) {
 	for _, top := range tops {
 		if !topRe.MatchString(top) {
 			continue
+		}
+		if harness.Stopped(o.Stop) {
+			return nil, ErrStopped
 		}
 		bench := "^" + regexp.QuoteMeta(top) + "$"
 		if rest != "" {
@@ -75,6 +84,9 @@ func Calibrate(bin *Binary, o Options, multi bool) ([]*Target, error) {
 			t.Fail = fmt.Sprintf("%s: the test process failed (%v): %s", top, r.Err, tail(r.Output, 4))
 			ts = append(ts, t)
 		}
+	}
+	if harness.Stopped(o.Stop) {
+		return nil, ErrStopped // the last calibration may have been cut short
 	}
 	return ts, nil
 }
