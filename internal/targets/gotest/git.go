@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -119,8 +120,12 @@ func (w *Worktree) checkoutSubmodules(ch *Children) error {
 		if err == ErrStopped {
 			return err
 		}
+		var ge *gitError
+		if errors.As(err, &ge) {
+			err = errors.New(ge.reason())
+		}
 		if err != nil {
-			w.Missing = append(w.Missing, fmt.Sprintf("%s (%v)", path, err))
+			w.Missing = append(w.Missing, fmt.Sprintf("%s (not checked out from your clone: %v)", path, err))
 		}
 	}
 	return nil
@@ -194,7 +199,7 @@ func stopOr(err, instead error) error {
 }
 
 // git runs git in dir and returns its output, trimmed; the error is its
-// first line of complaint, or ErrStopped.
+// complaint, or ErrStopped.
 func git(ch *Children, dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -207,9 +212,20 @@ func git(ch *Children, dir string, args ...string) (string, error) {
 		if err == ErrStopped {
 			return "", err
 		}
-		return "", &gitError{args: args, msg: firstLine(stderr.String(), err)}
+		return "", &gitError{args: args, msg: complaint(stderr.String(), err)}
 	}
 	return strings.TrimSpace(stdout.String()), nil
+}
+
+// complaint is git's first line of error output ("fatal: ...", "error:
+// ..."), past the lines of progress ("Cloning into ..."); else its first.
+func complaint(stderr string, err error) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "fatal: ") || strings.HasPrefix(l, "error: ") {
+			return l
+		}
+	}
+	return firstLine(stderr, err)
 }
 
 type gitError struct {
@@ -218,5 +234,10 @@ type gitError struct {
 }
 
 func (e *gitError) Error() string {
-	return "git " + strings.Join(e.args, " ") + ": " + strings.TrimPrefix(e.msg, "fatal: ")
+	return "git " + strings.Join(e.args, " ") + ": " + e.reason()
+}
+
+// reason is git's complaint without its "fatal: " or "error: ".
+func (e *gitError) reason() string {
+	return strings.TrimPrefix(strings.TrimPrefix(e.msg, "fatal: "), "error: ")
 }

@@ -189,4 +189,27 @@ func TestWorktreeSubmodules(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".git", "worktrees")); !os.IsNotExist(err) {
 		t.Errorf("git's records of the worktree are left: %v", err)
 	}
+
+	// A revision whose submodule commit the user's clone has not fetched.
+	if err := os.WriteFile(filepath.Join(dep, "b.txt"), []byte("b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, dep, "git", "add", ".")
+	run(t, dep, "git", "commit", "-q", "-m", "b")
+	b := strings.TrimSpace(run(t, dep, "git", "rev-parse", "HEAD"))
+	run(t, dir, "git", "update-index", "--cacheinfo", "160000,"+b+",sub/dep")
+	run(t, dir, "git", "commit", "-q", "-m", "dep at b")
+	wd2, err := NewWorkDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wd2.Remove()
+	wt, err = AddWorktree(&ch, dir, "HEAD", wd2.Worktree())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wt.Remove()
+	if len(wt.Missing) != 2 || !strings.HasPrefix(wt.Missing[0], "sub/dep (not checked out from your clone: ") {
+		t.Errorf("missing %q, want sub/dep's commit", wt.Missing)
+	}
 }
