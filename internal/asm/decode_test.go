@@ -118,8 +118,8 @@ func TestShort(t *testing.T) {
 		"runtime.memmove":                                            "runtime.memmove",
 		"example.com/a.F[go.shape.struct { x/y.T }]":                 "a.F[go.shape.struct { x/y.T }]",
 	} {
-		if got := short(in); got != want {
-			t.Errorf("short(%q) = %q, want %q", in, got, want)
+		if got := ShortName(in); got != want {
+			t.Errorf("ShortName(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

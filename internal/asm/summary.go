@@ -30,7 +30,7 @@ func (l *Listing) Summary() Summary {
 	s := Summary{Func: l.Func.Name, Loops: len(l.Func.Loops)}
 	main, ok := hotLoop(l.Func.Loops)
 	if !ok {
-		s.Line = fmt.Sprintf("%s has no loop: the ops are not repeated in this function", short(l.Func.Name))
+		s.Line = fmt.Sprintf("%s has no loop: the ops are not repeated in this function", ShortName(l.Func.Name))
 		return s
 	}
 	s.Loop, s.Body = main.Head, main.Body
@@ -43,10 +43,10 @@ func (l *Listing) Summary() Summary {
 		}
 		if inner, ok := hotLoop(callee.Loops); ok {
 			s.Func, s.Loop, s.Body = callee.Name, inner.Head, inner.Body
-			s.Line += fmt.Sprintf("; %s's loop at %#x %s", short(callee.Name), inner.Head, describe(inner.Body, "iteration"))
+			s.Line += fmt.Sprintf("; %s's loop at %#x %s", ShortName(callee.Name), inner.Head, describe(inner.Body, "iteration"))
 		} else {
 			b := body(callee, callee.Entry, callee.End)
-			s.Line += fmt.Sprintf("; %s (no loop) %s", short(callee.Name), describe(b, "call"))
+			s.Line += fmt.Sprintf("; %s (no loop) %s", ShortName(callee.Name), describe(b, "call"))
 		}
 		break
 	}
@@ -95,7 +95,7 @@ func describe(b Body, per string) string {
 	if len(b.Calls) > 0 {
 		names := make([]string, len(b.Calls))
 		for i, c := range b.Calls {
-			names[i] = short(c)
+			names[i] = ShortName(c)
 		}
 		parts = append(parts, "calls "+strings.Join(names, ", "))
 	}
@@ -142,10 +142,10 @@ func join(parts []string) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
-// short drops the package path from a function name:
+// ShortName drops the package path from a function name:
 // "github.com/x/y/internal/workload.sumSinkLoop" -> "workload.sumSinkLoop".
 // Slashes inside type arguments ("[...]") are kept.
-func short(name string) string {
+func ShortName(name string) string {
 	prefix, _, _ := strings.Cut(name, "[")
 	return name[strings.LastIndex(prefix, "/")+1:]
 }

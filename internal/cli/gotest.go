@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,6 +19,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/resultdiff"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // gotestOptions are the flags of `benchy gotest`.
@@ -42,6 +44,7 @@ type gotestOptions struct {
 	Dir             string // -C: where the packages are resolved (default: the working directory)
 	threshold, fail float64
 	dir             string // Dir, absolute
+	againstSet      bool   // --against was given, perhaps empty
 
 	measuring
 }
@@ -102,6 +105,7 @@ for both: the output is benchy compare's.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.CPUSet = cmd.Flags().Changed("cpu")
+			opts.againstSet = cmd.Flags().Changed("against")
 			if opts.Against != "" {
 				opts.formats = compareFormats
 			}
@@ -137,6 +141,9 @@ func (o *gotestOptions) validate() (err error) {
 	}
 	if err := checkLive(o.g, "gotest"); err != nil {
 		return err
+	}
+	if o.againstSet && strings.TrimSpace(o.Against) == "" {
+		return Usagef("--against %q: give a revision to compare with (HEAD, a branch, a tag or a commit)", o.Against)
 	}
 	if err := checkSamples(o.Samples); err != nil {
 		return err
@@ -183,42 +190,69 @@ type side struct {
 // gotestRun builds, calibrates, measures and writes. Every bad input is
 // refused before anything is measured; the temporary directory (and the
 // worktree of --against) is removed on every way out, a second signal
-// included.
+// included, and the commands of the build (go, git) are stopped with the
+// run: a first signal ends the one running and the run, a second kills it.
 func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "benchy-gotest-")
+	ch := gotest.NewChildren(o.Stop)
+	if w != nil {
+		w.onExit(ch.Kill) // first: nothing writes any more in what is removed next
+	}
+	wd, err := gotest.NewWorkDir()
 	if err != nil {
 		return err
 	}
-	clean := func() { os.RemoveAll(tmp) }
-	defer clean()
-	var wt *gotest.Worktree
-	if o.Against != "" {
-		if wt, err = gotest.AddWorktree(o.dir, o.Against, filepath.Join(tmp, "old-tree")); err != nil {
-			return gotestError(err, o.g.Stderr)
-		}
-		remove := func() {
+	// The worktree goes before the directory that holds it, on the way
+	// out and at a second signal alike (mu: the signal's goroutine).
+	var (
+		mu      sync.Mutex
+		wt      *gotest.Worktree
+		cleaned bool
+	)
+	clean := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if wt != nil && !cleaned {
 			if err := wt.Remove(); err != nil {
 				fmt.Fprintf(o.g.Stderr, "benchy: could not remove the worktree %s: %v (git worktree remove --force %s)\n", wt.Dir, err, wt.Dir)
 			}
 		}
-		defer remove()
-		clean = func() { remove(); os.RemoveAll(tmp) }
+		cleaned = true
+		wd.Remove()
 	}
+	defer clean()
 	if w != nil {
 		w.onExit(clean)
 	}
-	cur, err := buildSide(o, "new", o.dir, filepath.Join(tmp, "new"))
+	tmp := wd.Path
+	if o.Against != "" {
+		stale, err := gotest.RemoveStaleWorktrees(ch, o.dir)
+		if len(stale) > 0 {
+			fmt.Fprintf(o.g.Stderr, "benchy: removed %s that an earlier benchy gotest --against left behind when it was killed: %s\n",
+				units.Count(len(stale), "worktree"), strings.Join(stale, ", "))
+		}
+		if err != nil {
+			return o.buildError(err, w, "removing old worktrees")
+		}
+		added, err := gotest.AddWorktree(ch, o.dir, o.Against, wd.Worktree())
+		if err != nil {
+			return o.buildError(err, w, "checking out "+o.Against)
+		}
+		mu.Lock()
+		wt = added
+		mu.Unlock()
+	}
+	cur, err := buildSide(o, ch, "new", o.dir, filepath.Join(tmp, "new"))
 	if err != nil {
-		return gotestError(err, o.g.Stderr)
+		return o.buildError(err, w, "building the test binaries")
 	}
 	var old *side
 	if wt != nil {
 		fmt.Fprintf(o.g.Stderr, "benchy: old is %s (%s), built in a temporary worktree; new is your tree as it is\n", wt.Rev, wt.Short())
-		if old, err = buildSide(o, "old", wt.Path(), filepath.Join(tmp, "old")); err != nil {
-			return gotestError(fmt.Errorf("%s: %w", o.Against, err), o.g.Stderr)
+		if old, err = buildSide(o, ch, "old", wt.Path(), filepath.Join(tmp, "old")); err != nil {
+			return o.buildError(fmt.Errorf("%s: %w", o.Against, againstError(err, wt)), w, "building the test binaries of "+o.Against)
 		}
 	}
 	perProcess := (o.Samples + o.Processes - 1) / o.Processes
@@ -274,15 +308,15 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 // buildSide resolves the packages in dir and builds their test binaries
 // into out; a package with test files but no benchmark is skipped when
 // others have some.
-func buildSide(o *gotestOptions, label, dir, out string) (*side, error) {
-	pkgs, err := gotest.List(dir, o.Packages, o.BuildFlags)
+func buildSide(o *gotestOptions, ch *gotest.Children, label, dir, out string) (*side, error) {
+	pkgs, err := gotest.List(ch, dir, o.Packages, o.BuildFlags)
 	if err != nil {
 		return nil, err
 	}
 	s := &side{label: label}
 	var none error
 	for _, p := range pkgs {
-		b, err := gotest.Build(p, out, o.BuildFlags)
+		b, err := gotest.Build(ch, p, out, o.BuildFlags)
 		var ue *gotest.UsageError
 		if errors.As(err, &ue) && len(pkgs) > 1 {
 			none = err
@@ -297,6 +331,35 @@ func buildSide(o *gotestOptions, label, dir, out string) (*side, error) {
 		return nil, none
 	}
 	return s, nil
+}
+
+// buildError is gotestError for what happens before the measurement
+// (while doing what): a build a signal stopped is that signal's exit and
+// one line, never a build error.
+func (o *gotestOptions) buildError(err error, w *watcher, doing string) error {
+	if !errors.Is(err, gotest.ErrStopped) {
+		return gotestError(err, o.g.Stderr)
+	}
+	var s os.Signal
+	if w != nil {
+		s = w.Signal()
+	}
+	if s == nil {
+		return &ExitError{Code: ExitInterrupted, Msg: "stopped while " + doing + ": nothing was measured"}
+	}
+	return &ExitError{Code: signalExit(s), Msg: signalName(s) + " while " + doing + ": nothing was measured"}
+}
+
+// againstError adds to a build error of the old side the submodules the
+// worktree lacks: a build that needs them fails there for that reason.
+func againstError(err error, wt *gotest.Worktree) error {
+	var be *gotest.BuildError
+	if len(wt.Missing) == 0 || !errors.As(err, &be) {
+		return err
+	}
+	be.Hint = fmt.Sprintf("submodules not checked out in the worktree of %s: %s; benchy checks them out from your own clones (git submodule update --init in your tree; git -C PATH fetch for a commit a clone lacks)",
+		wt.Rev, strings.Join(wt.Missing, ", "))
+	return err
 }
 
 // gotestError turns the gotest package's errors into the command's: a

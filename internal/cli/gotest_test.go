@@ -54,15 +54,16 @@ func TestGotestCatchesLies(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	lies := map[string]string{
-		"SumDiscarded": result.CodeEmptyLoop,
-		"MulFolded":    result.CodeFolded,
-		"Setup":        result.CodeSetupInTimer,
-		"Parallel":     result.CodeNotPinned,
+		"SumDiscarded":       result.CodeEmptyLoop,
+		"SumHelperDiscarded": result.CodeEmptyLoop, // in the helper the benchmark calls
+		"MulFolded":          result.CodeFolded,
+		"Setup":              result.CodeSetupInTimer,
+		"Parallel":           result.CodeNotPinned,
 	}
 	accusations := []string{result.CodeEmptyLoop, result.CodeFolded, result.CodeSetupInTimer, result.CodeDebugBuild,
 		result.CodeNotPinned, result.CodeNoLoadInLoop, result.CodeImpossible}
-	want := []string{"Sum", "SumLoop", "Sizes/small", "Sizes/large", "Alloc", "QuoteDiscarded", "SetupReset",
-		"SumDiscarded", "MulFolded", "Setup", "Parallel"}
+	want := []string{"Sum", "SumLoop", "Sizes/small", "Sizes/large", "Alloc", "QuoteDiscarded", "SetupReset", "SumHelper",
+		"SumDiscarded", "SumHelperDiscarded", "MulFolded", "Setup", "Parallel"}
 	var got []string
 	for _, e := range r.Experiments {
 		got = append(got, e.Name)
@@ -101,6 +102,12 @@ func TestGotestCatchesLies(t *testing.T) {
 		case "MulFolded":
 			if e.Verdict != result.VerdictNotBelievable {
 				t.Errorf("MulFolded: %s", e.Verdict)
+			}
+		case "SumHelperDiscarded":
+			for _, f := range e.Findings {
+				if f.Code == result.CodeEmptyLoop && f.Evidence["func"] != "example.com/gotestdata/lies.benchmarkSumDiscarded" {
+					t.Errorf("SumHelperDiscarded: the empty loop judged is in %v, want the helper's", f.Evidence["func"])
+				}
 			}
 		}
 	}
@@ -179,6 +186,7 @@ func TestGotestBadInput(t *testing.T) {
 	// testdata is inside benchy's repository: a module of its own outside.
 	nogit := writeModule(t, map[string]string{"go.mod": "module example.com/nogit\n\ngo 1.24\n",
 		"x_test.go": "package x\n\nimport \"testing\"\n\nfunc BenchmarkX(b *testing.B) {}\n"})
+	repo := quickModule(t)
 	tests := []struct {
 		name, dir string
 		args      []string
@@ -192,6 +200,10 @@ func TestGotestBadInput(t *testing.T) {
 		{"no benchmark at all", broken, []string{"./nob"}, "has no benchmarks"},
 		{"not in a module", loose, nil, "module"},
 		{"not a git repository", nogit, []string{"--against", "HEAD"}, "not in a git repository"},
+		{"empty revision", repo, []string{"--against", ""}, `--against "": give a revision`},
+		{"option-like revision", repo, []string{"--against", "--output=x"}, "not a revision"},
+		{"not a commit", repo, []string{"--against", "HEAD^{tree}"}, "names a tree, not a commit"},
+		{"no such revision", repo, []string{"--against", "nosuch"}, "no such revision"},
 		{"fail without against", gotestData, []string{"--fail-on-regression", "5%"}, "give --against REV too"},
 		{"processes over samples", gotestData, []string{"--samples", "2", "--processes", "3"}, "--processes 3"},
 		{"bad format", gotestData, []string{"--format", "svg"}, "valid"},
@@ -378,5 +390,63 @@ func TestAsmBinary(t *testing.T) {
 	_, stderr, code = runBinary(t, "asm", "--binary", bin, "Nope")
 	if code != ExitUsage || !strings.Contains(stderr, "no function Nope") {
 		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+// --against takes every revision git takes (":/message"), and checks out
+// the revision's submodules in the worktree from the user's own clones;
+// when the old side does not build for want of one the user has not
+// checked out, the last line says so. The user's configuration and
+// worktrees are as they were.
+func TestGotestAgainstSubmodules(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two revisions")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dep := writeModule(t, map[string]string{"go.mod": "module example.com/dep\n\ngo 1.24\n",
+		"dep.go": "package dep\n\n// Double doubles.\nfunc Double(x int) int { return 2 * x }\n"})
+	gitIn(t, dep, "init", "-q")
+	gitIn(t, dep, "add", ".")
+	gitIn(t, dep, "commit", "-q", "-m", "dep")
+	dir := writeModule(t, map[string]string{
+		"go.mod":       "module example.com/work\n\ngo 1.24\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./third_party/dep\n",
+		"work.go":      "package work\n\nimport \"example.com/dep\"\n\n// Work sums xs, doubled.\nfunc Work(xs []int) int {\n\ts := 0\n\tfor _, x := range xs {\n\t\ts += dep.Double(x)\n\t}\n\treturn s\n}\n",
+		"work_test.go": againstBench})
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", dep, "third_party/dep")
+	gitIn(t, dir, "add", ".")
+	gitIn(t, dir, "commit", "-q", "-m", "with a submodule")
+	config, err := os.ReadFile(filepath.Join(dir, ".git", "config"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append(append([]string{"gotest"}, quick...), "--format", "json", "--against")
+
+	stdout, stderr, code := runBinaryIn(t, dir, append(args, ":/with a submodule")...)
+	if c := decodeComparison(t, stdout, stderr); code != 0 || len(c.Rows) != 1 {
+		t.Errorf("exit %d, rows %+v\nstderr: %s", code, c.Rows, stderr)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, ".git", "config")); string(after) != string(config) {
+		t.Errorf("the configuration changed:\n%s\nwas\n%s", after, config)
+	}
+
+	// The new side no longer needs the submodule, and the user's tree has
+	// it no more: the old side does not build without it.
+	gitIn(t, dir, "submodule", "deinit", "-q", "-f", "third_party/dep")
+	config, _ = os.ReadFile(filepath.Join(dir, ".git", "config"))
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/work\n\ngo 1.24\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "work.go"), []byte("package work\n\n// Work sums xs, doubled.\nfunc Work(xs []int) int {\n\ts := 0\n\tfor _, x := range xs {\n\t\ts += 2 * x\n\t}\n\treturn s\n}\n"), 0o644)
+	stdout, stderr, code = runBinaryIn(t, dir, append(args, "HEAD")...)
+	want := "submodules not checked out in the worktree of HEAD: third_party/dep (not checked out in your tree)"
+	if last := lastLine(stderr); code != ExitUsage || !strings.Contains(last, "does not build") || !strings.Contains(last, want) || stdout != "" {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and a last line with %q", code, stdout, stderr, want)
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, ".git", "config")); string(after) != string(config) {
+		t.Errorf("the configuration changed:\n%s\nwas\n%s", after, config)
+	}
+	if wt := gitIn(t, dir, "worktree", "list"); strings.Count(wt, "\n") != 1 {
+		t.Errorf("worktrees left:\n%s", wt)
 	}
 }

@@ -46,18 +46,17 @@ func usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(f
 // List resolves the package patterns in dir (go list, with the build
 // flags) to the packages with test files; a package named alone without
 // any is an error.
-func List(dir string, patterns, buildFlags []string) ([]Package, error) {
+func List(ch *Children, dir string, patterns, buildFlags []string) ([]Package, error) {
 	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Name,TestGoFiles,XTestGoFiles,Module,Standard,Error"}, buildFlags...)
 	cmd := exec.Command("go", append(args, patterns...)...)
 	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, usagef("go list %s: %s", strings.Join(patterns, " "), firstLine(stderr.String(), err))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := ch.run(cmd); err != nil {
+		return nil, stopOr(err, usagef("go list %s: %s", strings.Join(patterns, " "), firstLine(stderr.String(), err)))
 	}
 	var pkgs []Package
-	dec := json.NewDecoder(bytes.NewReader(out))
+	dec := json.NewDecoder(&stdout)
 	for dec.More() {
 		var p Package
 		if err := dec.Decode(&p); err != nil {
@@ -132,17 +131,24 @@ func (b *Binary) codeFindings(fn string) []finding.Finding {
 type BuildError struct {
 	Package string
 	Output  string
+	Hint    string // what may be the cause, when benchy knows more than the compiler
 }
 
 func (e *BuildError) Error() string {
-	return fmt.Sprintf("%s: the test binary does not build (the compiler's messages are above)", e.Package)
+	msg := fmt.Sprintf("%s: the test binary does not build (the compiler's messages are above)", e.Package)
+	if e.Hint != "" {
+		msg += "; " + e.Hint
+	}
+	return msg
 }
 
 // Build builds p's test binary into dir, with its test files rewritten
 // (through an overlay: the user's files are only read) and the helper
 // added to every test package that has benchmarks. It returns an error
-// without building when p has no benchmark at all.
-func Build(p Package, dir string, buildFlags []string) (*Binary, error) {
+// without building when p has no benchmark at all, and ErrStopped when
+// the build was stopped (its messages are then those of a killed
+// compiler, not the user's errors).
+func Build(ch *Children, p Package, dir string, buildFlags []string) (*Binary, error) {
 	overlay := map[string]string{}
 	names := map[string]bool{} // the package names that got a benchmark
 	var firstErr error
@@ -190,9 +196,13 @@ func Build(p Package, dir string, buildFlags []string) (*Binary, error) {
 	args := append([]string{"test", "-c", "-o", bin, "-overlay", ovPath}, buildFlags...)
 	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir = p.Dir
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		msg := string(out)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := ch.run(cmd); err != nil {
+		if err == ErrStopped {
+			return nil, err
+		}
+		msg := out.String()
 		for orig, tmp := range overlay { // the compiler names the copies: name the user's files
 			msg = strings.ReplaceAll(msg, tmp, orig)
 			if rel, err := filepath.Rel(p.Dir, tmp); err == nil {

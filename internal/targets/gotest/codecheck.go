@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"path/filepath"
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/asm"
@@ -15,6 +16,11 @@ import (
 // codeFindings reads the machine code of the benchmark function fn in the
 // test binary and judges its b.N loop (or b.Loop loop): the loop the
 // benchmark's author wrote, found by the source line of its for statement.
+// Where fn has no such loop, the loop is in a function it calls, as large
+// libraries write them (func BenchmarkSumSmall(b *testing.B) {
+// benchmarkSum(b, small) }): the calls out of fn are followed, a few levels
+// deep, into the functions that take a *testing.B, and the first one that
+// holds the loop is judged.
 //
 // Only a loop with no loop inside it is judged, and only by what it does
 // besides its own control (the compare with b.N, reloaded from memory
@@ -28,23 +34,38 @@ func codeFindings(bin, fn string) []finding.Finding {
 		return []finding.Finding{{Code: result.CodeAsmUnknown, Severity: finding.Info,
 			Message: "could not read the machine code of the benchmark: " + err.Error()}}
 	}
-	s := l.Summary()
-	fs := []finding.Finding{{Code: result.CodeAsm, Severity: finding.Info, Message: s.Line}}
-	lines := forLines(l.Func)
-	loop, ok := benchLoop(l.Func, lines)
-	if !ok {
+	src := newSources()
+	info := finding.Finding{Code: result.CodeAsm, Severity: finding.Info, Message: l.Summary().Line}
+	f, where := l.Func, ""
+	lines := src.forLines(f)
+	loop, found := lineLoop(f, lines)
+	if !found {
+		if h := followLoop(bin, src, l.Func); h != nil {
+			f, lines = h.Func, src.forLines(h.Func)
+			loop, found = lineLoop(f, lines)
+			where = " (in " + asm.ShortName(f.Name) + ", which the benchmark calls)"
+			info.Message = fmt.Sprintf("%s calls %s, which holds the b.N loop: %s", asm.ShortName(fn), asm.ShortName(f.Name), h.Summary().Line)
+		}
+	}
+	fs := []finding.Finding{info}
+	if found && tangled(f, loop) {
 		return fs
 	}
-	w := loopWork(l.Func, loop, lines)
+	if !found {
+		if loop, found = onlyOuterLoop(f); !found {
+			return fs
+		}
+	}
+	w := loopWork(f, loop, lines)
 	if w.inner {
 		// The work is in the inner loops: one that only counts had its
 		// body deleted (Go keeps the counting of a loop whose body it
 		// removed).
-		for _, in := range l.Func.Loops {
+		for _, in := range f.Loops {
 			if in.Inner && in.Head > loop.Head && in.End <= loop.End && onlyCounts(in.Body) {
 				fs = append(fs, finding.Finding{Code: result.CodeEmptyLoop, Severity: finding.Error,
-					Message:  fmt.Sprintf("the loop at %#x inside the benchmark's loop only counts: its work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", in.Head),
-					Evidence: map[string]any{"func": fn, "loop": fmt.Sprintf("%#x", in.Head), "benchmark_loop": fmt.Sprintf("%#x", loop.Head)}})
+					Message:  fmt.Sprintf("the loop at %#x inside the benchmark's loop%s only counts: its work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", in.Head, where),
+					Evidence: evidence(fn, f, map[string]any{"loop": fmt.Sprintf("%#x", in.Head), "benchmark_loop": fmt.Sprintf("%#x", loop.Head)})})
 				break
 			}
 		}
@@ -53,22 +74,75 @@ func codeFindings(bin, fn string) []finding.Finding {
 	if w.calls > 0 {
 		return fs
 	}
-	ev := map[string]any{"func": fn, "loop": fmt.Sprintf("%#x", loop.Head), "loads": w.loads, "stores": w.stores, "arith": w.arith}
+	ev := evidence(fn, f, map[string]any{"loop": fmt.Sprintf("%#x", loop.Head), "loads": w.loads, "stores": w.stores, "arith": w.arith})
 	switch {
 	case w.loads == 0 && w.stores == 0 && w.arith == 0:
 		fs = append(fs, finding.Finding{Code: result.CodeEmptyLoop, Severity: finding.Error,
-			Message:  fmt.Sprintf("the benchmark's loop at %#x only counts to b.N: the work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", loop.Head),
+			Message:  fmt.Sprintf("the benchmark's loop at %#x%s only counts to b.N: the work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", loop.Head, where),
 			Evidence: ev})
 	case w.loads == 0 && w.arith == 0:
 		fs = append(fs, finding.Finding{Code: result.CodeFolded, Severity: finding.Error,
-			Message:  fmt.Sprintf("the benchmark's loop at %#x stores the same value every iteration and computes nothing: the result was computed before the loop or while compiling (constant inputs); read the inputs from variables", loop.Head),
+			Message:  fmt.Sprintf("the benchmark's loop at %#x%s stores the same value every iteration and computes nothing: the result was computed before the loop or while compiling (constant inputs); read the inputs from variables", loop.Head, where),
 			Evidence: ev})
 	case w.loads == 0:
 		fs = append(fs, finding.Finding{Code: result.CodeNoLoadInLoop, Severity: finding.Warn,
-			Message:  fmt.Sprintf("the benchmark's loop at %#x reads no memory and calls nothing: it computes on registers only, so its inputs may have been constants the compiler propagated", loop.Head),
+			Message:  fmt.Sprintf("the benchmark's loop at %#x%s reads no memory and calls nothing: it computes on registers only, so its inputs may have been constants the compiler propagated", loop.Head, where),
 			Evidence: ev})
 	}
 	return fs
+}
+
+// evidence is a finding's evidence on the loop of f: "func" names the
+// function judged, and "benchmark" the benchmark's own when it is another.
+func evidence(bench string, f asm.Func, ev map[string]any) map[string]any {
+	ev["func"] = f.Name
+	if f.Name != bench {
+		ev["benchmark"] = bench
+	}
+	return ev
+}
+
+// Following the calls out of a benchmark goes this many calls deep, and
+// reads at most so many functions.
+const (
+	followDepth = 3
+	followMax   = 8
+)
+
+// followLoop follows the direct calls out of fn, in the order of the code
+// and depth first, into the functions that take a *testing.B (by their
+// source), and returns the listing of the first that holds a b.N loop; nil
+// when none does. The runtime's and package testing's functions are not
+// followed: they are no helper of the user's.
+func followLoop(bin string, src *sources, fn asm.Func) *asm.Listing {
+	seen := map[string]bool{fn.Name: true}
+	budget := followMax
+	var visit func(f asm.Func, depth int) *asm.Listing
+	visit = func(f asm.Func, depth int) *asm.Listing {
+		for _, in := range f.Insts {
+			name := in.Callee
+			if !in.Call || name == "" || seen[name] || budget == 0 ||
+				strings.HasPrefix(name, "runtime.") || strings.HasPrefix(name, "testing.") {
+				continue
+			}
+			seen[name] = true
+			budget--
+			l, err := asm.InspectFile(bin, name)
+			if err != nil || !src.takesB(l.Func) {
+				continue
+			}
+			if _, ok := lineLoop(l.Func, src.forLines(l.Func)); ok {
+				return l
+			}
+			if depth > 1 {
+				if h := visit(l.Func, depth-1); h != nil {
+					return h
+				}
+			}
+		}
+		return nil
+	}
+	return visit(fn, followDepth)
 }
 
 // onlyCounts reports whether a loop body does nothing but count: no load,
@@ -84,28 +158,103 @@ type line struct {
 	n    int
 }
 
-// forLines are the lines of the for statements in fn's source file whose
-// condition reads b.N or calls b.Loop: the benchmark loops.
-func forLines(fn asm.Func) map[line]bool {
+// sources are the source files a check reads, each parsed once.
+type sources struct {
+	fset  *token.FileSet
+	files map[string]*ast.File // nil: unreadable
+}
+
+func newSources() *sources { return &sources{fset: token.NewFileSet(), files: map[string]*ast.File{}} }
+
+func (s *sources) file(path string) *ast.File {
+	f, ok := s.files[path]
+	if !ok {
+		f, _ = parser.ParseFile(s.fset, path, nil, parser.SkipObjectResolution)
+		s.files[path] = f
+	}
+	return f
+}
+
+// forLines are the lines of the for statements whose condition reads b.N
+// or calls b.Loop: the benchmark loops. They are looked for in the files
+// of fn's code that are in the directory of fn's own file, so that a
+// helper of the package inlined from another file is found, and testing's
+// or the runtime's inlined code is not taken for the user's.
+func (s *sources) forLines(fn asm.Func) map[line]bool {
 	if fn.File == "" {
 		return nil
 	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, fn.File, nil, parser.SkipObjectResolution)
-	if err != nil {
-		return nil
-	}
 	lines := map[line]bool{}
-	ast.Inspect(f, func(n ast.Node) bool {
-		fs, ok := n.(*ast.ForStmt)
-		if !ok || fs.Cond == nil || !benchCond(fs.Cond) {
-			return true
+	done := map[string]bool{}
+	for _, in := range append([]asm.Inst{{File: fn.File}}, fn.Insts...) {
+		if in.File == "" || done[in.File] || filepath.Dir(in.File) != filepath.Dir(fn.File) {
+			continue
 		}
-		lines[line{fn.File, fset.Position(fs.For).Line}] = true
-		lines[line{fn.File, fset.Position(fs.Cond.Pos()).Line}] = true
-		return true
-	})
+		done[in.File] = true
+		f := s.file(in.File)
+		if f == nil {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			fs, ok := n.(*ast.ForStmt)
+			if !ok || fs.Cond == nil || !benchCond(fs.Cond) {
+				return true
+			}
+			lines[line{in.File, s.fset.Position(fs.For).Line}] = true
+			lines[line{in.File, s.fset.Position(fs.Cond.Pos()).Line}] = true
+			return true
+		})
+	}
 	return lines
+}
+
+// takesB reports whether the function fn (a declaration or a function
+// literal, found by the line of its entry) has a parameter of type
+// *testing.B, under whatever name testing is imported: a helper a
+// benchmark hands its b to.
+func (s *sources) takesB(fn asm.Func) bool {
+	if fn.File == "" {
+		return false
+	}
+	f := s.file(fn.File)
+	if f == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		var ft *ast.FuncType
+		switch n := n.(type) {
+		case *ast.FuncDecl:
+			ft = n.Type
+		case *ast.FuncLit:
+			ft = n.Type
+		default:
+			return !found
+		}
+		if s.fset.Position(ft.Func).Line == fn.Line && ft.Params != nil {
+			for _, p := range ft.Params.List {
+				found = found || isStarB(p.Type)
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isStarB reports whether a parameter's type reads *X.B, or *B (testing
+// imported with a dot).
+func isStarB(e ast.Expr) bool {
+	star, ok := e.(*ast.StarExpr)
+	if !ok {
+		return false
+	}
+	switch x := star.X.(type) {
+	case *ast.SelectorExpr:
+		return x.Sel.Name == "B"
+	case *ast.Ident:
+		return x.Name == "B"
+	}
+	return false
 }
 
 // benchCond reports whether a loop condition reads a .N field or calls a
@@ -126,10 +275,9 @@ func benchCond(e ast.Expr) bool {
 	return found
 }
 
-// benchLoop is the benchmark's loop among fn's loops: the innermost loop
-// with an instruction on a for line; without one (b.N copied to a local
-// first), the function's only outermost loop.
-func benchLoop(fn asm.Func, lines map[line]bool) (asm.Loop, bool) {
+// lineLoop is the benchmark's loop among fn's loops: the innermost loop
+// with an instruction on a for line.
+func lineLoop(fn asm.Func, lines map[line]bool) (asm.Loop, bool) {
 	var best asm.Loop
 	found := false
 	for _, lp := range fn.Loops {
@@ -142,19 +290,27 @@ func benchLoop(fn asm.Func, lines map[line]bool) (asm.Loop, bool) {
 			}
 		}
 	}
-	if found {
-		// Loops found from backward branches are ranges of code; where
-		// the compiler laid two loops out interleaved, the ranges overlap
-		// without nesting, and what lies in which loop is not known.
-		for _, lp := range fn.Loops {
-			inside := lp.Head >= best.Head && lp.End <= best.End
-			around := best.Head >= lp.Head && best.End <= lp.End
-			if lp.Head < best.End && best.Head < lp.End && !inside && !around {
-				return asm.Loop{}, false
-			}
+	return best, found
+}
+
+// tangled reports whether another loop of fn overlaps loop without
+// nesting: loops found from backward branches are ranges of code, and
+// where the compiler laid two loops out interleaved, what lies in which
+// loop is not known.
+func tangled(fn asm.Func, loop asm.Loop) bool {
+	for _, lp := range fn.Loops {
+		inside := lp.Head >= loop.Head && lp.End <= loop.End
+		around := loop.Head >= lp.Head && loop.End <= lp.End
+		if lp.Head < loop.End && loop.Head < lp.End && !inside && !around {
+			return true
 		}
-		return best, true
 	}
+	return false
+}
+
+// onlyOuterLoop is the benchmark's loop when no instruction is on a for
+// line (b.N copied to a local first): the function's only outermost loop.
+func onlyOuterLoop(fn asm.Func) (asm.Loop, bool) {
 	var outer []asm.Loop
 	for _, lp := range fn.Loops {
 		if lp.Depth == 1 {

@@ -2,6 +2,9 @@ package gotest
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -9,39 +12,123 @@ import (
 
 // Worktree is a revision of the user's repository checked out in a
 // temporary git worktree: the old side of `gotest --against`. The user's
-// own tree, index and stash are never touched; only git's list of
-// worktrees changes, and Remove puts it back.
+// own tree, index, stash and configuration are never touched; only git's
+// list of worktrees changes, and Remove puts it back.
 type Worktree struct {
 	Repo   string // the top of the user's repository
 	Dir    string // the worktree
 	Prefix string // the user's directory within the repository ("" at the top)
 	Rev    string // the revision as given
 	Commit string // what it names
+	// Missing are the revision's submodules that are not checked out in
+	// the worktree, each with why: benchy checks a submodule out from the
+	// user's own clone of it, and there was none, or it lacks the commit.
+	Missing []string
 }
 
 // AddWorktree checks out rev of the repository that holds dir into
-// worktree (which must not exist). Not a repository and an unknown
-// revision are usage errors.
-func AddWorktree(dir, rev, worktree string) (*Worktree, error) {
-	top, err := git(dir, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return nil, usagef("--against %s: %s is not in a git repository (%s)", rev, dir, err)
+// worktree (which must not exist), with the submodules the user has
+// checked out. Not a repository, an empty, option-like or unknown
+// revision, and one that is not a commit are usage errors.
+func AddWorktree(ch *Children, dir, rev, worktree string) (*Worktree, error) {
+	if strings.TrimSpace(rev) == "" {
+		return nil, usagef("--against %q: give a revision to compare with (HEAD, a branch, a tag or a commit)", rev)
 	}
-	prefix, err := git(dir, "rev-parse", "--show-prefix")
+	top, err := git(ch, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, stopOr(err, usagef("--against %s: %s is not in a git repository (%s)", rev, dir, err))
+	}
+	prefix, err := git(ch, dir, "rev-parse", "--show-prefix")
 	if err != nil {
 		return nil, err
 	}
+	commit, err := resolve(ch, top, rev)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := git(ch, top, "worktree", "add", "--quiet", "--detach", worktree, commit); err != nil {
+		if err == ErrStopped {
+			// git removes what it made on SIGINT; after a SIGKILL its
+			// record is left: the directory goes, and prune drops it.
+			os.RemoveAll(worktree)
+			git(&Children{}, top, "worktree", "prune")
+		}
+		return nil, err
+	}
+	w := &Worktree{Repo: top, Dir: worktree, Prefix: prefix, Rev: rev, Commit: commit}
+	if err := w.checkoutSubmodules(ch); err != nil {
+		w.Remove()
+		return nil, err
+	}
+	return w, nil
+}
+
+// resolve returns the commit rev names, as git names revisions (HEAD~2,
+// v1.2.0, :/message): the object first, then the commit it peels to (a
+// suffix on rev itself would be read as part of a :/message).
+func resolve(ch *Children, top, rev string) (string, error) {
 	if strings.HasPrefix(rev, "-") {
-		return nil, usagef("--against %s: not a revision", rev)
+		return "", usagef("--against %s: not a revision", rev)
 	}
-	commit, err := git(dir, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	obj, err := git(ch, top, "rev-parse", "--verify", "--quiet", "--end-of-options", rev)
 	if err != nil {
-		return nil, usagef("--against %s: no such revision in %s", rev, top)
+		return "", stopOr(err, usagef("--against %s: no such revision in %s", rev, top))
 	}
-	if _, err := git(top, "worktree", "add", "--quiet", "--detach", worktree, commit); err != nil {
-		return nil, err
+	commit, err := git(ch, top, "rev-parse", "--verify", "--quiet", "--end-of-options", obj+"^{commit}")
+	if err != nil {
+		kind, _ := git(ch, top, "cat-file", "-t", obj)
+		return "", stopOr(err, usagef("--against %s: names a %s, not a commit", rev, kind))
 	}
-	return &Worktree{Repo: top, Dir: worktree, Prefix: prefix, Rev: rev, Commit: commit}, nil
+	return commit, nil
+}
+
+// checkoutSubmodules checks out the worktree's submodules from the user's
+// own clones of them, offline, at the commits the revision records: the
+// old side then builds with what the new side has. A submodule the user
+// has not checked out stays empty in the worktree too, as in their tree;
+// one whose clone lacks the commit is named in Missing. Submodules of
+// submodules are not checked out.
+func (w *Worktree) checkoutSubmodules(ch *Children) error {
+	if _, err := os.Stat(filepath.Join(w.Dir, ".gitmodules")); err != nil {
+		return nil
+	}
+	out, err := git(ch, w.Dir, "config", "--file", ".gitmodules", "--get-regexp", `^submodule\..*\.path$`)
+	if err == ErrStopped {
+		return err
+	}
+	for _, l := range strings.Split(out, "\n") {
+		key, path, ok := strings.Cut(l, " ")
+		if !ok {
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(key, "submodule."), ".path")
+		clone := filepath.Join(w.Repo, filepath.FromSlash(path))
+		if top, err := git(ch, clone, "rev-parse", "--show-toplevel"); err != nil || !sameDir(top, clone) {
+			if err == ErrStopped {
+				return err
+			}
+			w.Missing = append(w.Missing, path+" (not checked out in your tree)")
+			continue
+		}
+		gitDir, err := git(ch, clone, "rev-parse", "--absolute-git-dir")
+		if err == nil {
+			// The URL given for this command only: the user's
+			// configuration is shared with the worktree and stays.
+			_, err = git(ch, w.Dir, "-c", "protocol.file.allow=always", "-c", "submodule."+name+".url="+gitDir,
+				"submodule", "update", "--init", "--no-fetch", "--", path)
+		}
+		if err == ErrStopped {
+			return err
+		}
+		var ge *gitError
+		if errors.As(err, &ge) {
+			err = errors.New(ge.reason())
+		}
+		if err != nil {
+			w.Missing = append(w.Missing, fmt.Sprintf("%s (not checked out from your clone: %v)", path, err))
+		}
+	}
+	return nil
 }
 
 // Short is the commit's first 12 hex digits, as a person quotes it.
@@ -50,27 +137,95 @@ func (w *Worktree) Short() string { return w.Commit[:min(12, len(w.Commit))] }
 // Path is where the user's directory is in the worktree.
 func (w *Worktree) Path() string { return filepath.Join(w.Dir, filepath.FromSlash(w.Prefix)) }
 
-// Remove deletes the worktree and git's record of it.
+// Remove deletes the worktree and git's record of it. It runs to its end
+// after a stop too.
 func (w *Worktree) Remove() error {
-	_, err := git(w.Repo, "worktree", "remove", "--force", w.Dir)
-	if _, perr := git(w.Repo, "worktree", "prune"); err == nil {
+	var ch Children
+	_, err := git(&ch, w.Repo, "worktree", "remove", "--force", w.Dir)
+	if _, perr := git(&ch, w.Repo, "worktree", "prune"); err == nil {
 		err = perr
 	}
 	return err
 }
 
+// RemoveStaleWorktrees removes from the repository that holds dir the
+// worktrees an earlier gotest --against left behind when it was killed
+// (SIGKILL, a crash, a power cut), and returns them: those in a benchy
+// gotest temporary directory that no running benchy holds (see WorkDir).
+// Outside a repository there are none.
+func RemoveStaleWorktrees(ch *Children, dir string) ([]string, error) {
+	top, err := git(ch, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, stopOr(err, nil)
+	}
+	out, err := git(ch, top, "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, l := range strings.Split(out, "\n") {
+		path, ok := strings.CutPrefix(l, "worktree ")
+		if !ok {
+			continue
+		}
+		wd, stale := staleWorkDir(path)
+		if !stale {
+			continue
+		}
+		if _, err := os.Stat(path); err == nil {
+			if _, err := git(ch, top, "worktree", "remove", "--force", path); err == ErrStopped {
+				return removed, err
+			}
+		}
+		if err := os.RemoveAll(wd); err != nil {
+			return removed, err
+		}
+		removed = append(removed, path)
+	}
+	if len(removed) > 0 {
+		if _, err := git(ch, top, "worktree", "prune"); err != nil {
+			return removed, err
+		}
+	}
+	return removed, nil
+}
+
+// stopOr is ErrStopped when err is, else instead.
+func stopOr(err, instead error) error {
+	if err == ErrStopped {
+		return err
+	}
+	return instead
+}
+
 // git runs git in dir and returns its output, trimmed; the error is its
-// first line of complaint.
-func git(dir string, args ...string) (string, error) {
+// complaint, or ErrStopped.
+func git(ch *Children, dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return "", &gitError{args: args, msg: firstLine(stderr.String(), err)}
+	// Never a prompt for a password: no one would see it (git runs in a
+	// process group of its own, off the terminal).
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := ch.run(cmd); err != nil {
+		if err == ErrStopped {
+			return "", err
+		}
+		return "", &gitError{args: args, msg: complaint(stderr.String(), err)}
 	}
-	return strings.TrimSpace(string(out)), nil
+	return strings.TrimSpace(stdout.String()), nil
+}
+
+// complaint is git's first line of error output ("fatal: ...", "error:
+// ..."), past the lines of progress ("Cloning into ..."); else its first.
+func complaint(stderr string, err error) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if strings.HasPrefix(l, "fatal: ") || strings.HasPrefix(l, "error: ") {
+			return l
+		}
+	}
+	return firstLine(stderr, err)
 }
 
 type gitError struct {
@@ -79,5 +234,10 @@ type gitError struct {
 }
 
 func (e *gitError) Error() string {
-	return "git " + strings.Join(e.args, " ") + ": " + strings.TrimPrefix(e.msg, "fatal: ")
+	return "git " + strings.Join(e.args, " ") + ": " + e.reason()
+}
+
+// reason is git's complaint without its "fatal: " or "error: ".
+func (e *gitError) reason() string {
+	return strings.TrimPrefix(strings.TrimPrefix(e.msg, "fatal: "), "error: ")
 }

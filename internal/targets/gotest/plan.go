@@ -53,6 +53,9 @@ func Calibrate(bin *Binary, o Options) ([]*Target, error) {
 		if !topRe.MatchString(top) {
 			continue
 		}
+		if harness.Stopped(o.Stop) {
+			return nil, ErrStopped
+		}
 		bench := "^" + regexp.QuoteMeta(top) + "$"
 		if rest != "" {
 			bench += "/" + rest
@@ -65,6 +68,9 @@ func Calibrate(bin *Binary, o Options) ([]*Target, error) {
 			return nil, fmt.Errorf("calibrating %s: %w", top, harness.ErrStopped)
 		}
 		ts = append(ts, o.calibrated(bin, top, r, start)...)
+	}
+	if harness.Stopped(o.Stop) {
+		return nil, ErrStopped // the last calibration may have been cut short
 	}
 	return ts, nil
 }

@@ -28,11 +28,12 @@ func build(t *testing.T, pattern string) *Binary {
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
 	}
-	pkgs, err := List(testdata, []string{pattern}, nil)
+	ch := NewChildren(nil)
+	pkgs, err := List(ch, testdata, []string{pattern}, nil)
 	if err != nil || len(pkgs) != 1 {
 		t.Fatalf("go list %s: %v %v", pattern, pkgs, err)
 	}
-	bin, err := Build(pkgs[0], t.TempDir(), nil)
+	bin, err := Build(ch, pkgs[0], t.TempDir(), nil)
 	if err != nil {
 		var be *BuildError
 		if errors.As(err, &be) {

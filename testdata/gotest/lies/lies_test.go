@@ -54,6 +54,10 @@ func BenchmarkSetupReset(b *testing.B) {
 	}
 }
 
+// BenchmarkSumHelper hands b to a helper that holds the b.N loop, as
+// large libraries write their benchmarks; the helper keeps the result.
+func BenchmarkSumHelper(b *testing.B) { benchmarkSum(b, Data) }
+
 // Lying benchmarks: each must be caught.
 
 // BenchmarkSumDiscarded: Sum is inlined and its result discarded, so the
@@ -63,6 +67,10 @@ func BenchmarkSumDiscarded(b *testing.B) {
 		Sum(Data)
 	}
 }
+
+// BenchmarkSumHelperDiscarded: the loop is in the helper, which discards
+// Sum's result, so the compiler deletes the work there (empty-loop).
+func BenchmarkSumHelperDiscarded(b *testing.B) { benchmarkSumDiscarded(b, Data) }
 
 // BenchmarkMulFolded: the product of constants is computed while compiling
 // (folded).
@@ -96,5 +104,22 @@ func BenchmarkParallel(b *testing.B) {
 func setup() {
 	for range 8_000 {
 		sink += Sum(Data)
+	}
+}
+
+// The helpers of the Helper benchmarks are not inlined, as a helper too
+// large for the inliner is not: their loop is in their own code.
+
+//go:noinline
+func benchmarkSum(b *testing.B, xs []int) {
+	for i := 0; i < b.N; i++ {
+		sink = Sum(xs)
+	}
+}
+
+//go:noinline
+func benchmarkSumDiscarded(b *testing.B, xs []int) {
+	for i := 0; i < b.N; i++ {
+		Sum(xs)
 	}
 }

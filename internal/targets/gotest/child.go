@@ -1,0 +1,130 @@
+package gotest
+
+import (
+	"errors"
+	"os/exec"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/harness"
+)
+
+// Children runs the commands a gotest run starts to build what it
+// measures (go list, go test -c, git), each in a process group of its own.
+// So a terminal's Ctrl-C reaches benchy alone, and benchy decides what
+// stops: when the stop channel is closed, the running command's whole
+// group (go test -c's compilers and linker too) gets SIGINT, what a
+// terminal would have sent (go and git clean up after it), and SIGKILL
+// after stopGrace; it is always waited for. Kill ends every running group
+// at once, for a benchy that exits now (a second signal). Should benchy
+// die without a word (SIGKILL), a child started here gets SIGINT from the
+// kernel. The zero value runs commands that nothing stops.
+type Children struct {
+	stop    <-chan struct{}
+	mu      sync.Mutex
+	running map[int]*child // the commands not yet reaped, by pid
+}
+
+// child is a running command: the leader of its process group.
+type child struct {
+	stopped bool // signalled to stop: what is left of its group when it ends is killed
+}
+
+// NewChildren returns the children of a run that stop is closed to stop.
+func NewChildren(stop <-chan struct{}) *Children { return &Children{stop: stop} }
+
+// ErrStopped is a command stopped (or not started) because the stop
+// channel was closed: nothing it would have made can be used.
+var ErrStopped = errors.New("stopped")
+
+// stopGrace is how long a stopped command has to end after SIGINT, and
+// how long Wait waits for its output once it ended.
+const stopGrace = 3 * time.Second
+
+// run runs cmd to its end (as cmd.Run), or until the stop channel is
+// closed: then it returns ErrStopped, once the command's group has ended.
+func (c *Children) run(cmd *exec.Cmd) error {
+	if harness.Stopped(c.stop) {
+		return ErrStopped
+	}
+	ownGroup(cmd)
+	cmd.WaitDelay = stopGrace
+	started := make(chan error, 1)
+	done := make(chan error, 1)
+	go func() {
+		// The thread that starts a child stays until the child has
+		// ended: its parent-death signal is tied to that thread, and Go
+		// ends threads (a goroutine that exits locked to one).
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		pid := cmd.Process.Pid
+		c.add(pid)
+		started <- nil
+		done <- reap(cmd, func() { c.ended(pid) })
+	}()
+	if err := <-started; err != nil {
+		return err
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-c.stop:
+	}
+	pid := cmd.Process.Pid
+	c.signal(pid, syscall.SIGINT)
+	select {
+	case <-done:
+	case <-time.After(stopGrace):
+		c.signal(pid, syscall.SIGKILL)
+		<-done
+	}
+	return ErrStopped
+}
+
+// Kill sends SIGKILL to every running command's group, without waiting.
+func (c *Children) Kill() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for pid := range c.running {
+		signalGroup(pid, syscall.SIGKILL)
+	}
+}
+
+func (c *Children) add(pid int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.running == nil {
+		c.running = map[int]*child{}
+	}
+	c.running[pid] = &child{}
+}
+
+// ended is called once the child has ended and before it is reaped: no
+// signal goes to its pid once the pid may be another process's. A child
+// that was stopped may leave members of its group behind (a shell's
+// background job ignores SIGINT); they are killed now, while the group
+// still bears the leader's pid.
+func (c *Children) ended(pid int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k := c.running[pid]; k != nil && k.stopped {
+		signalGroup(pid, syscall.SIGKILL)
+	}
+	delete(c.running, pid)
+}
+
+// signal signals pid's group if it is still running, and marks it stopped.
+func (c *Children) signal(pid int, sig syscall.Signal) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k := c.running[pid]; k != nil {
+		k.stopped = true
+		signalGroup(pid, sig)
+	}
+}

@@ -1,0 +1,179 @@
+package gotest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// followModule is a module whose benchmarks hold their b.N loop in
+// helpers, as large libraries write them.
+var followModule = map[string]string{
+	"go.mod": "module example.com/follow\n\ngo 1.24\n",
+	"follow.go": `package follow
+
+var Data = make([]int, 1000)
+
+// Sum is small enough to be inlined.
+func Sum(xs []int) int {
+	s := 0
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+`,
+	"follow_test.go": `package follow
+
+import "testing"
+
+var sink int
+
+func BenchmarkHelperDiscarded(b *testing.B) { discarded(b, Data) }
+
+func BenchmarkHelperKept(b *testing.B) { kept(b, Data) }
+
+func BenchmarkTwoLevels(b *testing.B) { outer(b) }
+
+func BenchmarkOtherFile(b *testing.B) { inlinedDiscarded(b, Data) }
+
+func BenchmarkSub(b *testing.B) {
+	b.Run("x", func(b *testing.B) { discarded(b, Data) })
+}
+
+func BenchmarkNotB(b *testing.B) {
+	n := b.N
+	for i := 0; i < n; i++ {
+		sink += spin(cfg)
+	}
+}
+
+//go:noinline
+func discarded(b *testing.B, xs []int) {
+	for i := 0; i < b.N; i++ {
+		Sum(xs)
+	}
+}
+
+//go:noinline
+func kept(b *testing.B, xs []int) {
+	for i := 0; i < b.N; i++ {
+		sink = Sum(xs)
+	}
+}
+
+//go:noinline
+func outer(b *testing.B) {
+	b.ReportAllocs()
+	discarded(b, Data)
+}
+
+type config struct{ N int }
+
+var cfg = &config{N: 100}
+
+// spin takes no *testing.B: its loop over c.N is not a benchmark's, though
+// its work was deleted.
+//
+//go:noinline
+func spin(c *config) int {
+	for i := 0; i < c.N; i++ {
+		Sum(Data)
+	}
+	return 1
+}
+`,
+	// A helper in another file of the package, small enough to be
+	// inlined into the benchmark: its loop lines are in this file.
+	"helpers_test.go": `package follow
+
+import "testing"
+
+func inlinedDiscarded(b *testing.B, xs []int) {
+	for i := 0; i < b.N; i++ {
+		Sum(xs)
+	}
+}
+`,
+}
+
+// The loop over b.N is followed into the helper that holds it (a helper
+// taking b, one called by a helper, one given to b.Run's closure, one
+// inlined from another file), and judged there: the emptied ones are
+// caught in the helper, the honest one is not, and a function that takes
+// no *testing.B is not taken for a helper.
+func TestCodeFindingsFollowHelpers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skip("machine code of amd64 and arm64 only")
+	}
+	dir := t.TempDir()
+	for name, body := range followModule {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "follow.test")
+	cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c: %v\n%s", err, out)
+	}
+	const pkg = "example.com/follow."
+	tests := []struct {
+		fn     string
+		accuse string   // "" for none
+		judged []string // the functions whose loop may be judged
+	}{
+		{"BenchmarkHelperDiscarded", result.CodeEmptyLoop, []string{"discarded"}},
+		{"BenchmarkHelperKept", "", nil},
+		{"BenchmarkTwoLevels", result.CodeEmptyLoop, []string{"discarded"}},
+		{"BenchmarkSub.func1", result.CodeEmptyLoop, []string{"discarded"}},
+		// Inlined (the benchmark's own code), or followed if not.
+		{"BenchmarkOtherFile", result.CodeEmptyLoop, []string{"BenchmarkOtherFile", "inlinedDiscarded"}},
+		{"BenchmarkNotB", "", nil},
+	}
+	accusations := []string{result.CodeEmptyLoop, result.CodeFolded, result.CodeNoLoadInLoop}
+	for _, tt := range tests {
+		t.Run(tt.fn, func(t *testing.T) {
+			fs := codeFindings(bin, pkg+tt.fn)
+			var got []finding.Finding
+			for _, f := range fs {
+				if slices.Contains(accusations, f.Code) {
+					got = append(got, f)
+				}
+			}
+			if tt.accuse == "" {
+				if len(got) > 0 {
+					t.Errorf("honest, accused: %+v", got)
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Code != tt.accuse {
+				t.Fatalf("findings %+v, want %s", fs, tt.accuse)
+			}
+			judged := strings.TrimPrefix(got[0].Evidence["func"].(string), pkg)
+			if !slices.Contains(tt.judged, judged) {
+				t.Errorf("judged the loop of %s, want that of %v: %s", judged, tt.judged, got[0].Message)
+			}
+			if judged != tt.fn && (got[0].Evidence["benchmark"] != pkg+tt.fn || !strings.Contains(got[0].Message, judged)) {
+				t.Errorf("a helper's loop, but the finding does not say whose benchmark, or names no helper: %+v", got[0])
+			}
+		})
+	}
+	// The asm line says where the loop was found.
+	for _, f := range codeFindings(bin, pkg+"BenchmarkHelperKept") {
+		if f.Code == result.CodeAsm && !strings.Contains(f.Message, "calls follow.kept, which holds the b.N loop") {
+			t.Errorf("asm: %s", f.Message)
+		}
+	}
+}
