@@ -257,8 +257,12 @@ func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
 	for i := range xs {
 		a = min(a, ys[i]-b*xs[i])
 	}
+	// Calls that do not grow with N say nothing of a fixed cost, and one
+	// under untimedNs is the cost of a call itself (caches refilled after
+	// the helper's reads): it is a share of a sample only when testing's
+	// ramp stopped at a small N, interrupted.
 	sample := a + b*float64(n)
-	if !(a > 0 && sample > 0 && a/sample > SetupShare) || math.IsInf(a, 0) {
+	if !(b > 0 && a > untimedNs && sample > 0 && a/sample > SetupShare) || math.IsInf(a, 0) {
 		return finding.Finding{}, false
 	}
 	return finding.Finding{
