@@ -104,7 +104,8 @@ func TestRunInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Second)
+	waitMeasuring(t, cmd.Process.Pid)
+	time.Sleep(time.Second) // the warm-up (100ms) and the calibration, then samples of 1ms
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
