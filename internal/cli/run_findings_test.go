@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -39,15 +40,23 @@ func experiment(t *testing.T, r *report.Result, name string) report.Experiment {
 	return report.Experiment{}
 }
 
+// fold/constant's work is computed while compiling: its time per
+// multiply is below what any core can do; sum/sink's is not.
 func TestRunCallsFoldedWorkImpossible(t *testing.T) {
 	r, code := runJSON(t, "--bench", "^(fold/constant|sum/sink)$", "--samples", "5", "--sample-time", "2ms",
 		"--window", "10ms", "--strict")
 	if code != ExitStrict {
 		t.Errorf("--strict with an impossible result: exit %d, want %d", code, ExitStrict)
 	}
+	// Impossible is judged on the median: where other tasks had the CPU
+	// for more than 5% of the median sample (a disturbed error), the
+	// median says nothing of the work, and that is the reason given.
 	folded := experiment(t, r, "fold/constant")
-	if !finding.Has(folded.Findings, "impossible") || folded.Verdict != report.VerdictNotBelievable {
-		t.Errorf("fold/constant: verdict %q, findings %v; want impossible, not believable", folded.Verdict, folded.Findings)
+	inflated := slices.ContainsFunc(folded.Findings, func(f finding.Finding) bool {
+		return f.Code == report.CodeDisturbed && f.Severity == finding.Error
+	})
+	if !(finding.Has(folded.Findings, "impossible") || inflated) || folded.Verdict != report.VerdictNotBelievable {
+		t.Errorf("fold/constant: verdict %q, findings %v; want impossible (or the median disturbed), not believable", folded.Verdict, folded.Findings)
 	}
 	sink := experiment(t, r, "sum/sink")
 	if finding.Has(sink.Findings, "impossible") || sink.Verdict == report.VerdictNotBelievable {
