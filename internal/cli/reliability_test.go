@@ -98,7 +98,7 @@ func TestFailingSamplesFileKeepsTheResult(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	waitMeasuring(t, cmd.Process.Pid)
 	os.RemoveAll(sub) // the directory goes while measuring
 	err := cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitFailed {
@@ -128,7 +128,8 @@ func TestSignalsStopTheRun(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			time.Sleep(1500 * time.Millisecond)
+			waitMeasuring(t, cmd.Process.Pid)
+			time.Sleep(500 * time.Millisecond)
 			cmd.Process.Signal(tt.sig)
 			err := cmd.Wait()
 			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != tt.code {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -39,19 +40,31 @@ func experiment(t *testing.T, r *result.Result, name string) result.Experiment {
 	return result.Experiment{}
 }
 
+// fold/constant's work is computed while compiling: its time per
+// multiply is below what any core can do; sum/sink's is not.
 func TestRunCallsFoldedWorkImpossible(t *testing.T) {
 	r, code := runJSON(t, "--bench", "^(fold/constant|sum/sink)$", "--samples", "5", "--sample-time", "2ms",
 		"--window", "10ms", "--strict")
 	if code != ExitStrict {
 		t.Errorf("--strict with an impossible result: exit %d, want %d", code, ExitStrict)
 	}
+	// Impossible is judged on the median: where other tasks had the CPU
+	// for more than 5% of the median sample (a disturbed error), the
+	// median says nothing of the work, and that is the reason given.
 	folded := experiment(t, r, "fold/constant")
-	if !finding.Has(folded.Findings, "impossible") || folded.Verdict != result.VerdictNotBelievable {
-		t.Errorf("fold/constant: verdict %q, findings %v; want impossible, not believable", folded.Verdict, folded.Findings)
+	inflated := slices.ContainsFunc(folded.Findings, func(f finding.Finding) bool {
+		return f.Code == result.CodeDisturbed && f.Severity == finding.Error
+	})
+	if !(finding.Has(folded.Findings, "impossible") || inflated) || folded.Verdict != result.VerdictNotBelievable {
+		t.Errorf("fold/constant: verdict %q, findings %v; want impossible (or the median disturbed), not believable", folded.Verdict, folded.Findings)
 	}
+	// sum/sink is honest: not believed only when other tasks inflated its
+	// median, and then for that reason alone.
 	sink := experiment(t, r, "sum/sink")
-	if finding.Has(sink.Findings, "impossible") || sink.Verdict == result.VerdictNotBelievable {
-		t.Errorf("sum/sink: verdict %q, findings %v; want it possible", sink.Verdict, sink.Findings)
+	for _, f := range sink.Findings {
+		if f.Code == result.CodeImpossible || f.Severity == finding.Error && f.Code != result.CodeDisturbed {
+			t.Errorf("sum/sink: verdict %q, %s %s: %s; want it possible", sink.Verdict, f.Severity, f.Code, f.Message)
+		}
 	}
 }
 
@@ -104,7 +117,8 @@ func TestRunInterrupted(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Second)
+	waitMeasuring(t, cmd.Process.Pid)
+	time.Sleep(time.Second) // the warm-up (100ms) and the calibration, then samples of 1ms
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	ee, ok := err.(*exec.ExitError)

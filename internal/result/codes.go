@@ -51,6 +51,9 @@ const (
 	CodeEmptyLoop    = "empty-loop"
 	CodeFolded       = "folded"
 	CodeSetupInTimer = "setup-in-timer"
+	// CodeSetupUnknown: testing's ramp was too short to judge
+	// setup-in-timer.
+	CodeSetupUnknown = "setup-unknown"
 	CodeDebugBuild   = "debug-build"
 )
 
@@ -139,6 +142,7 @@ var Codes = []CodeInfo{
 	{CodeFolded, ScopeRun, "the compiler computed the result before the loop: read the inputs from variables"},
 	{CodeSetupInTimer, ScopeRun, "work outside the b.N loop is timed: call b.ResetTimer after the setup"},
 	{CodeLeftProcesses, ScopeRun, "runs left processes running after they exited (benchy killed them): wait for what the command starts"},
+	{CodeSetupUnknown, ScopeRun, ""},
 	{CodeDebugBuild, ScopeRun, "the test binary was built to debug or instrument: build it without -N -l, -race or -cover"},
 
 	{CodeCPUShared, ScopeEnvironment, "another benchy process measured on the same CPU: run one at a time, or give each its own --cpu"},

@@ -261,7 +261,15 @@ func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
 		}
 	}
 	if len(xs) < 2 {
-		return finding.Finding{}, false
+		// testing's ramp stopped before it told anything (a busy machine
+		// can end it at N=1 or 2): say so, rather than vouch for a setup
+		// that was never judged.
+		return finding.Finding{
+			Code: result.CodeSetupUnknown, Severity: finding.Info,
+			Message: fmt.Sprintf("testing's ramp made %s past N=1, too few to tell whether a setup is timed: it stopped early (a busy machine, or a benchmark slow for its sample time)",
+				units.Count(len(xs), "call")),
+			Evidence: map[string]any{"calls": len(xs)},
+		}, true
 	}
 	a, b := fitLine(xs, ys)
 	// Every call pays a fixed cost, so no call lasts less than it: the
@@ -271,8 +279,12 @@ func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
 	for i := range xs {
 		a = min(a, ys[i]-b*xs[i])
 	}
+	// Calls that do not grow with N say nothing of a fixed cost, and one
+	// under untimedNs is the cost of a call itself (caches refilled after
+	// the helper's reads): it is a share of a sample only when testing's
+	// ramp stopped at a small N, interrupted.
 	sample := a + b*float64(n)
-	if !(a > 0 && sample > 0 && a/sample > SetupShare) || math.IsInf(a, 0) {
+	if !(b > 0 && a > untimedNs && sample > 0 && a/sample > SetupShare) || math.IsInf(a, 0) {
 		return finding.Finding{}, false
 	}
 	return finding.Finding{

@@ -111,4 +111,9 @@ func TestSetupInTimer(t *testing.T) {
 	if _, ok := setupInTimer(ramp(2, 0, nil), 5_000_000); ok {
 		t.Error("no fixed cost, a finding")
 	}
+	// A ramp stopped at N=100 is too short to judge, and says so.
+	short := ramp(2, 5e6, nil)[:2]
+	if f, ok := setupInTimer(short, 100); !ok || f.Code != result.CodeSetupUnknown {
+		t.Errorf("a ramp of N=1 and 100 only: %v %v, want setup-unknown", f, ok)
+	}
 }
