@@ -101,6 +101,13 @@ const maxFraction = 10
 // parseFraction reads a percentage "5%" or a fraction "0.05". A bare
 // number above 1 is refused rather than guessed: "5" could mean 5% or 5x.
 func parseFraction(flag, s string) (float64, error) {
+	return parseFractionBelow(flag, s, maxFraction)
+}
+
+// parseFractionBelow is parseFraction with limit as the largest value
+// taken; +Inf leaves the range to the caller, so a flag's one error names
+// its own bounds.
+func parseFractionBelow(flag, s string, limit float64) (float64, error) {
 	t := strings.TrimSpace(s)
 	pct := strings.HasSuffix(t, "%")
 	v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(t, "%")), 64)
@@ -112,8 +119,8 @@ func parseFraction(flag, s string) (float64, error) {
 	} else if v > 1 {
 		return 0, Usagef("%s %s: write %s%% or %s", flag, t, t, strconv.FormatFloat(v/100, 'f', -1, 64))
 	}
-	if v < 0 || v > maxFraction {
-		return 0, Usagef("%s %s: must be between 0%% and %d%%", flag, t, maxFraction*100)
+	if !math.IsInf(limit, 1) && (v < 0 || v > limit) {
+		return 0, Usagef("%s %s: must be between 0%% and %s", flag, t, units.Percent(limit))
 	}
 	return v, nil
 }
@@ -457,13 +464,13 @@ const textWidth = 80
 // method and the gate.
 func writeCompareMarkdown(w io.Writer, c comparison) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "### benchy compare: `%s` → `%s`\n\n", render.MarkdownCode(files(c.Old)), render.MarkdownCode(files(c.New)))
+	fmt.Fprintf(&b, "### benchy compare: %s → %s\n\n", render.MarkdownCode(files(c.Old)), render.MarkdownCode(files(c.New)))
 	if len(c.Differences) == 0 {
 		b.WriteString("Same machine and settings in both runs.\n\n")
 	} else {
 		b.WriteString("> [!WARNING]\n> **Machine differences** that can explain a change:\n")
 		for _, d := range c.Differences {
-			fmt.Fprintf(&b, "> - %s: `%s` → `%s`\n", render.MarkdownCell(d.What), render.MarkdownCode(d.Old), render.MarkdownCode(d.New))
+			fmt.Fprintf(&b, "> - %s: %s → %s\n", render.MarkdownCell(d.What), render.MarkdownCode(d.Old), render.MarkdownCode(d.New))
 		}
 		b.WriteByte('\n')
 	}
@@ -474,7 +481,7 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 		if r.Verdict == result.Faster || r.Verdict == result.Slower {
 			cs[5] = "**" + cs[5] + "**"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s |\n", render.MarkdownCode(r.Name), strings.Join(mdCells(cs), " | "))
+		fmt.Fprintf(&b, "| %s | %s |\n", render.MarkdownCode(r.Name), strings.Join(mdCells(cs), " | "))
 	}
 	if c.Geomean.N > 0 {
 		fmt.Fprintf(&b, "| geomean | %s |\n", strings.Join(mdCells(geomeanCells(c.Geomean)), " | "))
@@ -482,10 +489,10 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 	var notes []string
 	for _, r := range c.Rows {
 		if r.Verdict == result.NotComparable || r.Verdict == result.Inconclusive {
-			notes = append(notes, fmt.Sprintf("- `%s` %s: %s\n", render.MarkdownCode(r.Name), r.Verdict, render.MarkdownCell(r.Reason)))
+			notes = append(notes, fmt.Sprintf("- %s %s: %s\n", render.MarkdownCode(r.Name), r.Verdict, render.MarkdownCell(r.Reason)))
 		}
 		if r.Caution != "" {
-			notes = append(notes, fmt.Sprintf("- `%s` caution: %s\n", render.MarkdownCode(r.Name), render.MarkdownCell(r.Caution)))
+			notes = append(notes, fmt.Sprintf("- %s caution: %s\n", render.MarkdownCode(r.Name), render.MarkdownCell(r.Caution)))
 		}
 	}
 	if len(c.OnlyOld) > 0 {
@@ -516,7 +523,7 @@ func mdCells(cs []string) []string {
 func mdList(xs []string) string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
-		out[i] = "`" + render.MarkdownCode(x) + "`"
+		out[i] = render.MarkdownCode(x)
 	}
 	return strings.Join(out, ", ")
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"time"
 
@@ -108,7 +109,7 @@ func (p *precisionOptions) validate(changed bool) error {
 		}
 		return nil
 	}
-	v, err := parseFraction("--target-ci", p.TargetCI)
+	v, err := parseFractionBelow("--target-ci", p.TargetCI, math.Inf(1)) // the bounds are said below
 	if err != nil {
 		return err
 	}

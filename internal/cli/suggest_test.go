@@ -32,3 +32,14 @@ func TestSuggestionsAndVersion(t *testing.T) {
 		}
 	}
 }
+
+// --target-ci names its own bounds, whatever is wrong with the value.
+func TestTargetCIBounds(t *testing.T) {
+	for _, v := range []string{"0", "100%", "2000%", "-1%"} {
+		var stdout, stderr bytes.Buffer
+		code := testMain([]string{"run", "--target-ci", v}, &stdout, &stderr)
+		if code != ExitUsage || !strings.Contains(stderr.String(), "must be more than 0% and less than 100%") {
+			t.Errorf("--target-ci %s: exit %d, %q", v, code, stderr.String())
+		}
+	}
+}

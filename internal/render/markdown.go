@@ -24,7 +24,7 @@ func writeMarkdown(w io.Writer, r *result.Result) error {
 		} else if e.Error != "" {
 			cells[0] = "failed"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", MarkdownCode(e.Name), strings.Join(cells, " | "), MarkdownCell(verdictCell(e)))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", MarkdownCode(e.Name), strings.Join(cells, " | "), MarkdownCell(verdictCell(e)))
 	}
 	if len(r.Comparison) > 0 {
 		b.WriteString("\n")
@@ -47,5 +47,23 @@ func MarkdownCell(s string) string {
 	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
 }
 
-// MarkdownCode makes text safe inside a code span in a table.
-func MarkdownCode(s string) string { return MarkdownCell(strings.ReplaceAll(s, "`", "'")) }
+// MarkdownCode is s as a code span, safe in a table cell: delimited by one
+// backtick more than the longest run of them in s (CommonMark), so a name
+// with backticks reads as written, not with quotes in their place.
+func MarkdownCode(s string) string {
+	s = MarkdownCell(s)
+	longest, run := 0, 0
+	for _, r := range s {
+		if r == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " " // the one space each side a code span drops
+	}
+	return fence + s + fence
+}

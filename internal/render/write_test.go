@@ -264,3 +264,14 @@ func TestOnCPUFootnoteDirection(t *testing.T) {
 		}
 	}
 }
+
+// A name with backticks reads as written in a markdown code span.
+func TestMarkdownCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"sum/sink": "`sum/sink`", "a`b": "``a`b``", "`x`": "`` `x` ``", "a|b": "`a\\|b`", "a``b": "```a``b```",
+	} {
+		if got := MarkdownCode(in); got != want {
+			t.Errorf("MarkdownCode(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
