@@ -338,6 +338,9 @@ func TestGotestAgainst(t *testing.T) {
 		}
 		stdout, stderr, code := runBinaryIn(t, dir, args...)
 		c := decodeComparison(t, stdout, stderr)
+		if len(c.Rows) == 1 {
+			t.Logf("exit %d: %s", code, c.Rows[0].Sentence)
+		}
 		if code != 0 || len(c.Rows) != 1 || c.Rows[0].Verdict == "slower" || c.Rows[0].Verdict == "faster" {
 			t.Errorf("exit %d, rows %+v\nstderr: %s", code, c.Rows, stderr)
 		}
