@@ -23,10 +23,20 @@ func OnCPUNs(s Sample) (int64, bool) {
 // (wall - on-CPU)/wall, clamped to [0, 1]: another task (or the host) had
 // the CPU for that long. The counters are read just outside the timed
 // region, so an undisturbed sample reads a hair below 0, and 0 here.
+//
+// A sample in which the collector ran (gc-cycles) and the thread was
+// never preempted (no involuntary context switch) spent its time off the
+// CPU waiting for the collector, as any Go program does: its own cost,
+// not another task's, so 0.
 func OffCPUShare(s Sample) (float64, bool) {
 	on, ok := OnCPUNs(s)
 	if !ok || s.Ns <= 0 {
 		return 0, false
+	}
+	if s.Counters[CounterGCCycles] > 0 {
+		if inv, counted := s.Counters[CounterInvoluntaryCS]; counted && inv == 0 {
+			return 0, true
+		}
 	}
 	return min(1, max(0, float64(s.Ns-on)/float64(s.Ns))), true
 }
