@@ -345,11 +345,15 @@ func fitLastColumn(header []string, rows [][]string, width int) {
 }
 
 // clipReason fits a verdict cell ("doubtful: unstable +2") into n
-// runes: the whole cell, or else the verdict alone (the summary and the
-// why line name the reasons), never a verdict cut short.
+// runes: the whole cell, or without the count of more reasons, or else the
+// verdict alone (the summary and the why line name the reasons), never a
+// verdict cut short.
 func clipReason(cell string, n int) string {
 	if utf8.RuneCountInString(cell) <= n {
 		return cell
+	}
+	if i := strings.LastIndex(cell, " +"); i > 0 && utf8.RuneCountInString(cell[:i]) <= n {
+		return cell[:i] // the first reason, without the count of the others
 	}
 	verdict, _, _ := strings.Cut(cell, ": ")
 	return verdict

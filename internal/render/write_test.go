@@ -275,3 +275,22 @@ func TestMarkdownCode(t *testing.T) {
 		}
 	}
 }
+
+// A verdict cell too wide loses the count of more reasons first, then
+// its reason, never its verdict.
+func TestClipReason(t *testing.T) {
+	for _, tt := range []struct {
+		cell string
+		n    int
+		want string
+	}{
+		{"doubtful: unstable +2", 30, "doubtful: unstable +2"},
+		{"doubtful: unstable +2", 19, "doubtful: unstable"},
+		{"doubtful: no-load-in-loop", 19, "doubtful"},
+		{"not believable", 12, "not believable"},
+	} {
+		if got := clipReason(tt.cell, tt.n); got != tt.want {
+			t.Errorf("clipReason(%q, %d) = %q, want %q", tt.cell, tt.n, got, tt.want)
+		}
+	}
+}
