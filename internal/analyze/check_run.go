@@ -56,15 +56,6 @@ const (
 // believable. 5% is the least change benchy calls a difference elsewhere.
 const OffCPUInflated = 0.05
 
-// Disturbed counts the samples of e that were disturbed: by the time the
-// thread spent off the CPU where on-CPU time was counted (OffCPUDisturbed),
-// else by an involuntary context switch; a sample that moved to another
-// CPU counts too. known is false when nothing could tell.
-func Disturbed(e result.Experiment, cpu int) (n int, known bool) {
-	d := disturbedSamples(e, cpu)
-	return len(d), d != nil
-}
-
 // DisturbedQuantile: a disturbance only adds time, so disturbed samples
 // rank among the slowest. While there are no more of them than samples
 // above the 90th percentile, min, median and p90 are those of undisturbed
@@ -125,8 +116,11 @@ func offCPUDisturbed(s result.Sample) bool {
 	return ok && share > OffCPUDisturbed && share*float64(s.Ns) > OffCPUMinNs
 }
 
-// disturbedSamples lists the samples Disturbed counts, by index; nil
-// when nothing tells (no sample has the counters to judge by).
+// disturbedSamples lists, by index, the samples of e that were disturbed:
+// by the time the thread spent off the CPU where on-CPU time was counted
+// (OffCPUDisturbed), else by an involuntary context switch; a sample that
+// moved to another CPU counts too. nil when nothing tells (no sample has
+// the counters to judge by).
 func disturbedSamples(e result.Experiment, cpu int) []int {
 	out, known := []int{}, false
 	_, byTime := result.OffCPUShares(e)

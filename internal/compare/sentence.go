@@ -32,7 +32,7 @@ func sentence(p result.Pair) string {
 		return fmt.Sprintf("%s vs %s: inconclusive: %s", cand, base, p.Reason)
 	case result.Faster, result.Slower:
 		s := fmt.Sprintf("%s is %s %s than %s (%s, %s, %s%s",
-			cand, amount(p), p.Verdict, base, ciText(p), pText(p), nText(p), basisText(p))
+			cand, amount(p), p.Verdict, base, ciText(p), pText(p), nText(p), BasisText(p))
 		if p.Busy != "" {
 			s += fmt.Sprintf("; beyond what %s could explain, at most %sx", p.Busy, units.Sig(1+p.BusyBound, 2))
 		}
@@ -40,13 +40,13 @@ func sentence(p result.Pair) string {
 	}
 	lo, r, hi := fmtRatios(p.CILow, p.Ratio, p.CIHigh)
 	s := fmt.Sprintf("%s vs %s: no difference detected (ratio %s, 95%% CI %s-%s, %s, %s%s",
-		cand, base, r, lo, hi, pText(p), nText(p), basisText(p))
+		cand, base, r, lo, hi, pText(p), nText(p), BasisText(p))
 	if p.CILow > 1 || p.CIHigh < 1 {
 		// The interval excludes 1: a change was measured, and is not
 		// claimed for the reason given. Saying "no difference" would be
 		// false.
 		s = fmt.Sprintf("%s vs %s: %s measured, not claimed (%s, %s, %s%s",
-			cand, base, units.Change(p.Change()), ciText(p), pText(p), nText(p), basisText(p))
+			cand, base, units.Change(p.Change()), ciText(p), pText(p), nText(p), BasisText(p))
 	}
 	if p.Reason != "" && !strings.Contains(p.Reason, "interval includes 1") {
 		s += "; " + p.Reason
@@ -58,14 +58,10 @@ func sentence(p result.Pair) string {
 	return s + ")"
 }
 
-// BasisText is what a sentence says of the basis when it is not wall time
-// ("; in cycles at the clock measured around each experiment"), so a
-// table of many rows on one basis can say it once.
-func BasisText(p result.Pair) string { return basisText(p) }
-
-// basisText says what was compared when it is not wall time: "; in
-// cycles at the clock measured around each experiment".
-func basisText(p result.Pair) string {
+// BasisText says what was compared when it is not wall time ("; in
+// cycles at the clock measured around each experiment"), as the sentence
+// says it; a table of many rows on one basis can say it once.
+func BasisText(p result.Pair) string {
 	switch p.Basis {
 	case result.BasisCycles:
 		return "; " + basisCyclesReason
