@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -47,7 +48,7 @@ func Analyze(r *result.Result) {
 		e.Findings = fs
 		e.Verdict, e.Reasons = Verdict(e.Findings, r.Environment)
 	}
-	r.Comparison = compareInterleaved(r)
+	r.Comparison = compare.Interleaved(r)
 	r.Summary = countVerdicts(r)
 	r.Cause = likelyCause(r)
 }
@@ -62,7 +63,7 @@ func countVerdicts(r *result.Result) *result.Counts {
 	c.Doubtful, doubtful = tally(r, result.VerdictDoubtful)
 	c.NotBelievable, not = tally(r, result.VerdictNotBelievable)
 	for _, code := range append(doubtful, not...) {
-		c.Reasons = appendNew(c.Reasons, code)
+		c.Reasons = result.AppendOnce(c.Reasons, code)
 	}
 	return c
 }

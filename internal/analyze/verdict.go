@@ -146,7 +146,7 @@ func tally(r *result.Result, v string) (n int, reasons []string) {
 		}
 		n++
 		for _, c := range e.Reasons {
-			reasons = appendNew(reasons, c)
+			reasons = result.AppendOnce(reasons, c)
 		}
 	}
 	return n, reasons

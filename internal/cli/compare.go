@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -18,7 +19,6 @@ import (
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/resultdiff"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -140,8 +140,8 @@ func compareRun(opts *compareOptions, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	files, err := resultdiff.Results(old, cur, opts.Threshold)
-	if errors.Is(err, resultdiff.ErrNothingInCommon) {
+	files, err := compare.Results(old, cur, opts.Threshold)
+	if errors.Is(err, compare.ErrNothingInCommon) {
 		return Usagef("%s and %s have no experiment in common (old: %s; new: %s)",
 			opts.Old, opts.New, names(old[0]), names(cur[0]))
 	}
@@ -156,7 +156,7 @@ func compareRun(opts *compareOptions, w io.Writer) error {
 }
 
 // newComparison is what every format writes; fail < 0 means no gate.
-func newComparison(old, cur []fileSide, files resultdiff.Files, fail float64) comparison {
+func newComparison(old, cur []fileSide, files compare.Files, fail float64) comparison {
 	c := comparison{Old: old, New: cur, Files: files, Method: method(files), Regressions: []string{}}
 	if fail >= 0 {
 		c.FailOnRegression = &fail
@@ -223,13 +223,13 @@ func loadSide(list string) ([]*result.Result, error) {
 }
 
 // method says how the numbers were computed and when a change is claimed.
-func method(f resultdiff.Files) string {
+func method(f compare.Files) string {
 	runs := false
 	for _, r := range f.Rows {
 		runs = runs || (r.BaseRuns > 1 && r.CandidateRuns > 1)
 	}
 	how := fmt.Sprintf("one run per side: ratio of medians new/old with a 95%% percentile-bootstrap interval (fixed seed) and "+
-		"Mann-Whitney U, widened by a %s run-to-run variation", units.Percent(compare.DefaultRunNoise))
+		"Mann-Whitney U, widened by a %s run-to-run variation", units.Percent(f.RunNoise))
 	if runs {
 		how = "runs as the unit: ratio of the geometric means of the run medians new/old, with Welch's t-test on their logs"
 	}
@@ -240,7 +240,7 @@ func method(f resultdiff.Files) string {
 		how += fmt.Sprintf("; p-values Holm-adjusted over %d comparisons", n)
 	}
 	return fmt.Sprintf("%s; a change is claimed when the interval excludes 1, p < %s, and the change and the whole interval lie beyond %s",
-		how, strconv.FormatFloat(compare.DefaultAlpha, 'f', -1, 64), units.Percent(f.Threshold))
+		how, strconv.FormatFloat(f.Alpha, 'f', -1, 64), units.Percent(f.Threshold))
 }
 
 // loadForCompare loads and analyzes one result; every failure is one
@@ -272,7 +272,7 @@ func names(r *result.Result) string {
 // comparison is what every format writes.
 type comparison struct {
 	Old, New []fileSide `json:"-"`
-	resultdiff.Files
+	compare.Files
 	Method string `json:"method"`
 	// FailOnRegression is the gate's limit, nil without a gate;
 	// Regressions are the experiments that fail it, Failed those that
@@ -281,7 +281,7 @@ type comparison struct {
 	Regressions      []string `json:"regressions"`
 	Failed           []string `json:"failed,omitempty"`
 	CannotJudge      []string `json:"cannot_judge,omitempty"`
-	gate             resultdiff.Gate
+	gate             compare.Gate
 }
 
 // fileSide says which run one side of the comparison is.
@@ -367,17 +367,17 @@ func (c comparison) gateLine() string {
 // cells are one row's columns in every table format: old and new median,
 // change, interval, p-value, verdict. A row that is not comparable shows
 // its medians only: its change would be a number nobody should read.
-func cells(r resultdiff.Row) []string {
+func cells(r compare.Row) []string {
 	c := []string{perOpCell(r.BaseMedian, r.Basis), perOpCell(r.CandidateMedian, r.Basis), "-", "-", "-", r.Verdict}
 	if r.Judged() {
 		c[2] = units.Change(r.Change())
 		c[3] = units.Change(r.CILow-1) + " to " + units.Change(r.CIHigh-1)
-		c[4] = compare.FmtP(r.AdjustedP)
+		c[4] = render.FmtP(r.AdjustedP)
 	}
 	return c
 }
 
-func geomeanCells(g resultdiff.Geomean) []string {
+func geomeanCells(g compare.Geomean) []string {
 	n := fmt.Sprintf("(%d experiments)", g.N)
 	if g.N == 1 {
 		n = "(1 experiment)"
@@ -424,7 +424,7 @@ func writeCompareText(w io.Writer, c comparison) error {
 		fmt.Fprintf(&b, "%s\n", render.Wrap("every row "+strings.TrimPrefix(shared, "; "), textWidth, "  "))
 	}
 	for _, r := range c.Rows {
-		sentence := r.Sentence
+		sentence := render.Sentence(r.Pair)
 		if shared != "" {
 			sentence = strings.Replace(sentence, shared, "", 1)
 		}
@@ -443,13 +443,13 @@ func writeCompareText(w io.Writer, c comparison) error {
 
 // sharedBasis is what the rows' sentences say of their basis when two or
 // more rows say the same, so the text says it once; "" otherwise.
-func sharedBasis(rows []resultdiff.Row) string {
+func sharedBasis(rows []compare.Row) string {
 	if len(rows) < 2 {
 		return ""
 	}
-	first := compare.BasisText(rows[0].Pair)
+	first := render.BasisText(rows[0].Pair)
 	for _, r := range rows[1:] {
-		if compare.BasisText(r.Pair) != first {
+		if render.BasisText(r.Pair) != first {
 			return ""
 		}
 	}
@@ -538,6 +538,10 @@ func files(ss []fileSide) string {
 }
 
 func writeCompareJSON(w io.Writer, c comparison) error {
+	c.Rows = slices.Clone(c.Rows)
+	for i := range c.Rows {
+		c.Rows[i].Sentence = render.Sentence(c.Rows[i].Pair)
+	}
 	out := struct {
 		Old []fileSide `json:"old"`
 		New []fileSide `json:"new"`

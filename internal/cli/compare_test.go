@@ -20,7 +20,6 @@ import (
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/resultdiff"
 )
 
 // testdata/compare holds old.json, a real run on a 2-vCPU VM (sum/sink,
@@ -137,14 +136,19 @@ func TestCompareGolden(t *testing.T) {
 	for _, tt := range []struct {
 		golden string
 		args   []string
+		code   int
 	}{
-		{"slower.text", []string{"--fail-on-regression", "5%", compareFile("old.json"), compareFile("slower.json")}},
-		{"slower.md", []string{"--format", "markdown", "--fail-on-regression", "5%", compareFile("old.json"), compareFile("slower.json")}},
-		{"noise.text", []string{compareFile("old.json"), compareFile("noise.json")}},
-		{"othermachine.text", []string{compareFile("old.json"), compareFile("othermachine.json")}},
+		{"slower.text", []string{"--fail-on-regression", "5%", compareFile("old.json"), compareFile("slower.json")}, 1},
+		{"slower.md", []string{"--format", "markdown", "--fail-on-regression", "5%", compareFile("old.json"), compareFile("slower.json")}, 1},
+		{"slower.json.out", []string{"--format", "json", "--fail-on-regression", "5%", compareFile("old.json"), compareFile("slower.json")}, 1},
+		{"noise.text", []string{compareFile("old.json"), compareFile("noise.json")}, 0},
+		{"othermachine.text", []string{compareFile("old.json"), compareFile("othermachine.json")}, 0},
 	} {
 		t.Run(tt.golden, func(t *testing.T) {
-			out, _, _ := runCompare(tt.args...)
+			out, errs, code := runCompare(tt.args...)
+			if code != tt.code {
+				t.Errorf("exit code %d, want %d; stderr: %s", code, tt.code, errs)
+			}
 			checkGolden(t, compareFile(tt.golden), []byte(out))
 		})
 	}
@@ -305,11 +309,11 @@ func TestCompareNoise(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	var c struct {
-		Experiments []resultdiff.Row        `json:"experiments"`
-		Differences []resultdiff.Difference `json:"machine_differences"`
-		Geomean     resultdiff.Geomean      `json:"geomean"`
-		Regressions []string                `json:"regressions"`
-		Old         []fileSide              `json:"old"`
+		Experiments []compare.Row        `json:"experiments"`
+		Differences []compare.Difference `json:"machine_differences"`
+		Geomean     compare.Geomean      `json:"geomean"`
+		Regressions []string             `json:"regressions"`
+		Old         []fileSide           `json:"old"`
 	}
 	if err := json.Unmarshal([]byte(out), &c); err != nil {
 		t.Fatal(err)
@@ -554,8 +558,8 @@ func TestCompareTextSaysASharedBasisOnce(t *testing.T) {
 	for _, name := range []string{"a", "b", "c"} {
 		p := result.Pair{Base: "old " + name, Candidate: "new " + name, Basis: result.BasisOnCPUCycles, Verdict: result.NoDifference,
 			Ratio: 1, CILow: 0.99, CIHigh: 1.01, P: 0.5, AdjustedP: 0.5, N: 8, Paired: true}
-		p.Sentence = "new " + name + " vs old " + name + ": no difference detected (ratio 1.00" + compare.BasisText(p) + ")"
-		c.Rows = append(c.Rows, resultdiff.Row{Name: name, Pair: p})
+		p.Sentence = "new " + name + " vs old " + name + ": no difference detected (ratio 1.00" + render.BasisText(p) + ")"
+		c.Rows = append(c.Rows, compare.Row{Name: name, Pair: p})
 	}
 	var b strings.Builder
 	if err := writeCompareText(&b, c); err != nil {

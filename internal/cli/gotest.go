@@ -14,10 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/resultdiff"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -485,11 +485,11 @@ func (o *gotestOptions) writeAgainst(r *result.Result, wt *gotest.Worktree, stdo
 		}
 	}
 	old, cur := splitSides(r)
-	files, err := resultdiff.Results([]*result.Result{old}, []*result.Result{cur}, o.threshold)
+	files, err := compare.Results([]*result.Result{old}, []*result.Result{cur}, o.threshold)
 	switch {
-	case errors.Is(err, resultdiff.ErrNothingInCommon) && w != nil && w.Signal() != nil:
+	case errors.Is(err, compare.ErrNothingInCommon) && w != nil && w.Signal() != nil:
 		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before both sides were measured: no comparison"}
-	case errors.Is(err, resultdiff.ErrNothingInCommon):
+	case errors.Is(err, compare.ErrNothingInCommon):
 		return &ExitError{Code: ExitFailed, Msg: "nothing was measured on both sides"}
 	}
 	if err != nil {

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/resultdiff"
 )
 
 // The slowdown TestGotestAgainst makes, judged on recorded samples: benchy
@@ -13,7 +13,7 @@ import (
 // cpu1 of a 2-vCPU VM) with one pass over the data (gotest-old.json) and
 // with two (gotest-slower.json), recorded with other builds running, and
 // again with a busy loop pinned to each CPU (gotest-hogs-*.json). gotest
-// --against compares its two sides with compare's code (resultdiff.Results
+// --against compares its two sides with compare's code (compare.Results
 // and the gate), so the verdict and the exit are compare's.
 func TestGotestSlowdownRecorded(t *testing.T) {
 	old, slower := compareFile("gotest-old.json"), compareFile("gotest-slower.json")
@@ -34,8 +34,8 @@ func TestGotestSlowdownRecorded(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out, stderr, code := runCompare("--format", "json", "--fail-on-regression", tt.gate, tt.old, tt.new)
 			var c struct {
-				Rows        []resultdiff.Row `json:"experiments"`
-				Regressions []string         `json:"regressions"`
+				Rows        []compare.Row `json:"experiments"`
+				Regressions []string      `json:"regressions"`
 			}
 			if err := json.Unmarshal([]byte(out), &c); err != nil {
 				t.Fatalf("exit %d, %v: %s", code, err, stderr)

@@ -42,7 +42,7 @@ func writeHTML(w io.Writer, r *result.Result) error {
 	if len(r.Comparison) > 0 {
 		tw.printf("<h2>Comparisons</h2>\n")
 		for _, p := range r.Comparison {
-			tw.printf("<section class=\"comparison\">\n<p>%s</p>\n%s</section>\n", esc(p.Sentence), roundsChart(r, p))
+			tw.printf("<section class=\"comparison\">\n<p>%s</p>\n%s</section>\n", esc(Sentence(p)), roundsChart(r, p))
 		}
 	}
 	for _, e := range r.Experiments {

@@ -29,7 +29,7 @@ func writeMarkdown(w io.Writer, r *result.Result) error {
 	if len(r.Comparison) > 0 {
 		b.WriteString("\n")
 		for _, p := range r.Comparison {
-			s := MarkdownCell(p.Sentence)
+			s := MarkdownCell(Sentence(p))
 			if p.Verdict == result.Faster || p.Verdict == result.Slower {
 				s = "**" + s + "**"
 			}

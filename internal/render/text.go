@@ -352,8 +352,8 @@ func writeComparison(w *errWriter, r *result.Result) {
 	}
 	w.printf("):\n")
 	for _, p := range r.Comparison {
-		w.printf("  %s\n", p.Sentence)
-		if p.Reason != "" && !strings.Contains(p.Sentence, p.Reason) {
+		w.printf("  %s\n", Sentence(p))
+		if p.Reason != "" && !strings.Contains(Sentence(p), p.Reason) {
 			w.printf("    why: %s\n", p.Reason)
 		}
 	}

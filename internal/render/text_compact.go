@@ -73,7 +73,7 @@ func writeCompact(w io.Writer, r *result.Result, o Options) error {
 	if len(r.Comparison) > 0 {
 		tw.printf("\n")
 		for _, p := range r.Comparison {
-			tw.printf("%s\n", Wrap(p.Sentence, width, "  "))
+			tw.printf("%s\n", Wrap(Sentence(p), width, "  "))
 		}
 	}
 	if why := causeLine(r.Cause); why != "" {

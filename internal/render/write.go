@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/result"
@@ -28,7 +29,7 @@ func WriteWith(w io.Writer, r *result.Result, format string, o Options) error {
 		}
 		return writeCompact(w, r, o)
 	case "json":
-		return result.Encode(w, r)
+		return result.Encode(w, withSentences(r))
 	case "csv":
 		return writeCSV(w, r)
 	case "gobench":
@@ -47,4 +48,19 @@ func summaryLine(r *result.Result) string {
 		return "no verdicts: the result was not analyzed"
 	}
 	return r.Summary.Line
+}
+
+// withSentences is r with each comparison's sentence written, for the
+// JSON: scripts read the verdict in the words the text output uses. r
+// itself is left as it is.
+func withSentences(r *result.Result) *result.Result {
+	if len(r.Comparison) == 0 {
+		return r
+	}
+	c := *r
+	c.Comparison = slices.Clone(r.Comparison)
+	for i := range c.Comparison {
+		c.Comparison[i].Sentence = Sentence(c.Comparison[i])
+	}
+	return &c
 }

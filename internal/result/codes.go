@@ -1,6 +1,10 @@
 package result
 
-import "github.com/benchy-dev/benchy/internal/machine"
+import (
+	"slices"
+
+	"github.com/benchy-dev/benchy/internal/machine"
+)
 
 // Codes of the findings CheckExperiment computes. Analyze replaces findings
 // with these codes and keeps any other (added by the run, for example
@@ -172,4 +176,13 @@ func LookupCode(code string) (CodeInfo, bool) {
 		}
 	}
 	return CodeInfo{}, false
+}
+
+// AppendOnce appends s to list unless list holds it already: codes and
+// labels gathered from many findings, each once, in the order first seen.
+func AppendOnce(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }

@@ -148,3 +148,13 @@ func Change(x float64) string {
 func OneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
+
+// PValue formats a p-value with two significant digits: 0.41, 0.041,
+// 0.0012 (0 and NaN as 0.00 and NaN).
+func PValue(p float64) string {
+	if p >= 0.1 || p == 0 || math.IsNaN(p) {
+		return strconv.FormatFloat(p, 'f', 2, 64)
+	}
+	d := 1 - int(math.Floor(math.Log10(p)))
+	return strconv.FormatFloat(p, 'f', d, 64)
+}

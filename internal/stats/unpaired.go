@@ -1,12 +1,12 @@
-package compare
+package stats
 
 import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/stats"
 )
 
 // Unpaired compares two separate runs (benchy compare OLD NEW): the
@@ -35,8 +35,8 @@ func Unpaired(base, cand []float64, threshold float64) result.Pair {
 		return p
 	}
 	if p.N < MinSamples {
-		MarkNotComparable(&p, "too few samples: "+itoa(len(base))+"+"+itoa(len(cand))+
-			", need at least "+itoa(MinSamples)+" on each side to tell")
+		MarkNotComparable(&p, "too few samples: "+strconv.Itoa(len(base))+"+"+strconv.Itoa(len(cand))+
+			", need at least "+strconv.Itoa(MinSamples)+" on each side to tell")
 		return p
 	}
 	p.Ratio = p.CandidateMedian / p.BaseMedian
@@ -44,7 +44,7 @@ func Unpaired(base, cand []float64, threshold float64) result.Pair {
 	// The percentile interval of a discrete statistic can, rarely, miss the
 	// estimate itself; an interval must contain its estimate.
 	p.CILow, p.CIHigh = min(p.CILow, p.Ratio), max(p.CIHigh, p.Ratio)
-	p.P = stats.MannWhitney(base, cand)
+	p.P = MannWhitney(base, cand)
 	p.AdjustedP = p.P
 	decide(&p)
 	return p

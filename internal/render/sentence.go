@@ -1,9 +1,8 @@
-package compare
+package render
 
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -17,13 +16,13 @@ import (
 // form benchstat uses, where -9.8% means 9.8% less time per op.
 const factorFrom = 1.5
 
-// sentence writes the verdict of p for a person:
+// Sentence writes the verdict of p for a person:
 //
 //	concat/builder is 41.2x faster than concat/quadratic (95% CI 39.8x-42.5x, p<0.001, 31 rounds)
 //	new sum/sink is 12.3% slower than old sum/sink (95% CI +10.1% to +14.0%, p<0.001, 31+31 samples)
 //	sum/sink vs sum/sink: no difference detected (ratio 1.01, 95% CI 0.98-1.03, p=0.41, 31 rounds)
 //	b vs a: +0.50% measured, not claimed (95% CI +0.30% to +0.70%, p<0.001, 10+12 samples; the change, +0.50%, is within the 2% threshold)
-func sentence(p result.Pair) string {
+func Sentence(p result.Pair) string {
 	base, cand := cmp.Or(p.Base, "base"), cmp.Or(p.Candidate, "candidate")
 	switch p.Verdict {
 	case result.NotComparable:
@@ -64,7 +63,7 @@ func sentence(p result.Pair) string {
 func BasisText(p result.Pair) string {
 	switch p.Basis {
 	case result.BasisCycles:
-		return "; " + basisCyclesReason
+		return "; in cycles at the clock measured around each experiment"
 	case result.BasisOnCPU, result.BasisOnCPUCycles:
 		return "; judged on " + p.Basis + ": the machine was busy, and the time the thread was off the CPU is left out"
 	}
@@ -103,7 +102,7 @@ func factor(r float64) float64 {
 
 // pText is the p-value as the sentence gives it, naming the correction.
 func pText(p result.Pair) string {
-	s := "p=" + fmtP(p.AdjustedP)
+	s := "p=" + units.PValue(p.AdjustedP)
 	if p.AdjustedP < 0.001 {
 		s = "p<0.001"
 	}
@@ -140,21 +139,12 @@ func fmtRatios(lo, r, hi float64) (string, string, string) {
 	}
 }
 
-// fmtP formats a p-value with two significant digits: 0.41, 0.041, 0.0012.
-func fmtP(p float64) string {
-	if p >= 0.1 || p == 0 || math.IsNaN(p) {
-		return strconv.FormatFloat(p, 'f', 2, 64)
-	}
-	d := 1 - int(math.Floor(math.Log10(p)))
-	return strconv.FormatFloat(p, 'f', d, 64)
-}
-
-// FmtP is fmtP for writers, with "<0.001" for tiny p-values.
+// FmtP is a p-value for a table cell, with "<0.001" for tiny p-values.
 func FmtP(p float64) string {
 	if p < 0.001 {
 		return "<0.001"
 	}
-	return fmtP(p)
+	return units.PValue(p)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

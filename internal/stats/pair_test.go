@@ -1,4 +1,4 @@
-package compare
+package stats
 
 import (
 	"math"
@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/stats"
-	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // noisy returns n times around center with a relative spread sd (normal
@@ -54,7 +52,7 @@ func TestPairedVerdicts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := Paired(base, tt.cand, DefaultThreshold)
 			if p.Verdict != tt.verdict || !strings.Contains(p.Reason, tt.reason) {
-				t.Errorf("verdict %q (%s), want %q (%s)\n%s", p.Verdict, p.Reason, tt.verdict, tt.reason, p.Sentence)
+				t.Errorf("verdict %q (%s), want %q (%s)\n%+v", p.Verdict, p.Reason, tt.verdict, tt.reason, p)
 			}
 			if !(p.CILow <= p.Ratio && p.Ratio <= p.CIHigh) {
 				t.Errorf("ratio %v outside its interval [%v, %v]", p.Ratio, p.CILow, p.CIHigh)
@@ -84,10 +82,6 @@ func TestTinyButSignificant(t *testing.T) {
 		}
 		if p.Verdict != result.NoDifference || !strings.Contains(p.Reason, "within the 2% threshold") {
 			t.Errorf("paired=%v: verdict %q reason %q", paired, p.Verdict, p.Reason)
-		}
-		if !strings.Contains(p.Sentence, "within the 2% threshold") || !strings.Contains(p.Sentence, "+0.50% measured, not claimed") ||
-			strings.Contains(p.Sentence, "no difference") {
-			t.Errorf("paired=%v: sentence does not say why: %s", paired, p.Sentence)
 		}
 		// With no threshold the same data is a difference.
 		if q := compareFunc(paired)(base, cand, 0); q.Verdict != result.Slower {
@@ -175,9 +169,6 @@ func TestNotComparable(t *testing.T) {
 			if p.Verdict != result.NotComparable || !strings.Contains(p.Reason, tt.reason) {
 				t.Errorf("verdict %q reason %q, want not comparable: %s", p.Verdict, p.Reason, tt.reason)
 			}
-			if !strings.Contains(p.Sentence, "not comparable ("+p.Reason+")") {
-				t.Errorf("sentence %q", p.Sentence)
-			}
 			// Holm leaves it alone.
 			ps := []result.Pair{p}
 			Holm(ps, DefaultAlpha)
@@ -208,9 +199,6 @@ func TestHolm(t *testing.T) {
 		}
 		if pairs[i].Verdict != wantVerdict[i] || pairs[i].Comparisons != 4 {
 			t.Errorf("p=%v: verdict %q over %d comparisons, want %q over 4", raw[i], pairs[i].Verdict, pairs[i].Comparisons, wantVerdict[i])
-		}
-		if !strings.Contains(pairs[i].Sentence, "Holm-adjusted for 4 comparisons") {
-			t.Errorf("sentence does not name the correction: %s", pairs[i].Sentence)
 		}
 	}
 	if pairs[1].Reason != "p=0.060 is not below 0.050" {
@@ -244,79 +232,6 @@ func TestAAFalseClaims(t *testing.T) {
 	}
 }
 
-func TestSentences(t *testing.T) {
-	base := make([]float64, 31)
-	for i := range base {
-		base[i] = 4e7 + float64(i%7)*1e5
-	}
-	builder := make([]float64, 31)
-	slower := make([]float64, 31)
-	for i, b := range base {
-		builder[i] = b / 41.2
-		slower[i] = b * 1.123
-	}
-	p := Paired(base, builder, DefaultThreshold)
-	SetNames(&p, "concat/quadratic", "concat/builder")
-	if want := "concat/builder is 41.2x faster than concat/quadratic (95% CI 41.2x-41.2x, p<0.001, 31 rounds)"; p.Sentence != want {
-		t.Errorf("got  %s\nwant %s", p.Sentence, want)
-	}
-	p = Unpaired(base, slower, DefaultThreshold)
-	SetNames(&p, "old sum/sink", "new sum/sink")
-	if want := "new sum/sink is 12.3% slower than old sum/sink (95% CI +11.7% to +12.9%, p<0.001, 31+31 samples)"; p.Sentence != want {
-		t.Errorf("got  %s\nwant %s", p.Sentence, want)
-	}
-	for _, tt := range []struct {
-		p    result.Pair
-		want string
-	}{
-		{result.Pair{Base: "sum/sink", Candidate: "sum/sink", Paired: true, N: 31, Ratio: 1.01, CILow: 0.98, CIHigh: 1.03, P: 0.41, AdjustedP: 0.41},
-			"sum/sink vs sum/sink: no difference detected (ratio 1.01, 95% CI 0.98-1.03, p=0.41, 31 rounds)"},
-		{result.Pair{Base: "a", Candidate: "b", Paired: true, N: 31, Ratio: 1.8, CILow: 1.7, CIHigh: 1.9, P: 0.0004},
-			"b is 1.8x slower than a (95% CI 1.7x-1.9x, p<0.001, 31 rounds)"},
-		{result.Pair{Base: "a", Candidate: "b", Paired: true, N: 31, Ratio: 0.9, CILow: 0.88, CIHigh: 0.92, P: 0.012, Comparisons: 3},
-			"b is 10.0% faster than a (95% CI -12.0% to -8.0%, p=0.012 Holm-adjusted for 3 comparisons, 31 rounds)"},
-		{result.Pair{Base: "a", Candidate: "b", BaseN: 10, CandidateN: 12, Ratio: 1.005, CILow: 1.003, CIHigh: 1.007, P: 0.0001},
-			"b vs a: +0.50% measured, not claimed (95% CI +0.30% to +0.70%, p<0.001, 10+12 samples; the change, +0.50%, is within the 2% threshold)"},
-	} {
-		p := tt.p
-		p.AdjustedP, p.Alpha, p.Threshold = p.P, DefaultAlpha, DefaultThreshold
-		if p.Comparisons == 0 {
-			p.Comparisons = 1
-		}
-		decide(&p)
-		if p.Sentence != tt.want {
-			t.Errorf("got  %s\nwant %s", p.Sentence, tt.want)
-		}
-	}
-}
-
-func TestFormats(t *testing.T) {
-	for _, tt := range []struct{ got, want string }{
-		{fmtP(0.41), "0.41"}, {fmtP(0.041), "0.041"}, {fmtP(0.0012), "0.0012"}, {fmtP(1), "1.00"},
-		{FmtP(0.0002), "<0.001"}, {units.Change(0.123), "+12.3%"}, {units.Change(-0.0048), "-0.48%"}, {units.Change(0), "+0.0%"},
-		{units.Percent(0.02), "2%"}, {units.Percent(0.005), "0.5%"},
-		{units.Sig(41.23, 3), "41.2"}, {units.Sig(1.8, 3), "1.8"}, {units.Sig(1234, 3), "1234"}, {units.Sig(2.0, 3), "2"},
-	} {
-		if tt.got != tt.want {
-			t.Errorf("got %q, want %q", tt.got, tt.want)
-		}
-	}
-	for _, tt := range []struct {
-		lo, r, hi float64
-		want      string
-	}{
-		{0.98, 1.01, 1.03, "0.98 1.01 1.03"},
-		{1.003, 1.005, 1.007, "1.003 1.005 1.007"},
-		{1, 1, 1, "1.00 1.00 1.00"},
-		{1.00001, 1.00002, 1.00003, "1.0000 1.0000 1.0000"},
-	} {
-		a, b, c := fmtRatios(tt.lo, tt.r, tt.hi)
-		if got := a + " " + b + " " + c; got != tt.want {
-			t.Errorf("fmtRatios(%v, %v, %v) = %q, want %q", tt.lo, tt.r, tt.hi, got, tt.want)
-		}
-	}
-}
-
 func TestResamples(t *testing.T) {
 	for _, tt := range []struct{ n, want int }{{0, 10000}, {62, 10000}, {4000, 5000}, {200000, 1000}} {
 		if got := Resamples(tt.n); got != tt.want {
@@ -340,7 +255,7 @@ func TestResamplerMedian(t *testing.T) {
 			for i := range draw {
 				draw[i] = r.sorted[replay.IntN(n)]
 			}
-			if want := stats.Median(draw); got != want {
+			if want := Median(draw); got != want {
 				t.Fatalf("n=%d: resampled median %v, want %v", n, got, want)
 			}
 		}
@@ -368,8 +283,8 @@ func FuzzCompare(f *testing.F) {
 			default:
 				t.Fatalf("verdict %q", p.Verdict)
 			}
-			if p.Sentence == "" {
-				t.Fatal("no sentence")
+			if p.Verdict == result.NoDifference && p.Reason == "" {
+				t.Fatalf("no difference without a reason: %+v", p)
 			}
 		}
 	})
@@ -409,9 +324,9 @@ func TestPairedFindsAChangeOnADriftingMachine(t *testing.T) {
 	}
 	p := Paired(base, cand, 0.01)
 	if p.Verdict != result.Slower || !(p.P < 0.001) {
-		t.Errorf("verdict %q p %v, want slower with p < 0.001: %s", p.Verdict, p.P, p.Sentence)
+		t.Errorf("verdict %q p %v, want slower with p < 0.001: %s", p.Verdict, p.P, p.Reason)
 	}
-	if q := stats.MannWhitney(base, cand); q < 0.05 {
+	if q := MannWhitney(base, cand); q < 0.05 {
 		t.Logf("note: Mann-Whitney on the same data gives p = %v", q)
 	}
 }
@@ -461,8 +376,8 @@ func TestRunsAsTheUnit(t *testing.T) {
 	}
 	// A real +20% is still found with three runs per side.
 	a, b := runs(rng, 3, 31, 100, 0.03, 0.01), runs(rng, 3, 31, 120, 0.03, 0.01)
-	if p := Runs(a, b, DefaultThreshold, DefaultRunNoise); p.Verdict != result.Slower || p.BaseRuns != 3 || !strings.Contains(p.Sentence, "3+3 runs") {
-		t.Errorf("+20%% over 3+3 runs: %s", p.Sentence)
+	if p := Runs(a, b, DefaultThreshold, DefaultRunNoise); p.Verdict != result.Slower || p.BaseRuns != 3 || p.CandidateRuns != 3 {
+		t.Errorf("+20%% over 3+3 runs: %+v", p)
 	}
 }
 
@@ -472,19 +387,15 @@ func TestOneRunPerSideSaysWhatItCanTell(t *testing.T) {
 	if p.Verdict != result.NoDifference || p.Detectable < 0.08 || p.Detectable > 0.09 {
 		t.Errorf("+4%% from one run per side: %q, detectable %v; want no difference and about 8.7%%", p.Verdict, p.Detectable)
 	}
-	if !strings.Contains(p.Sentence, "one run per side tells only changes beyond 8.7%") {
-		t.Errorf("sentence does not say what one run can tell: %s", p.Sentence)
-	}
 	if q := Runs([][]float64{base}, [][]float64{noisy(62, 31, 130, 0.005)}, DefaultThreshold, DefaultRunNoise); q.Verdict != result.Slower {
-		t.Errorf("+30%% from one run per side: %s", q.Sentence)
+		t.Errorf("+30%% from one run per side: %q (%s)", q.Verdict, q.Reason)
 	}
 }
 
 func TestInconclusive(t *testing.T) {
 	p := Paired(noisy(70, 31, 100, 0.01), noisy(71, 31, 130, 0.01), DefaultThreshold)
-	SetNames(&p, "a", "b")
 	MarkInconclusive(&p, "the machine was busy (a: slow-core); rerun on a quieter machine")
-	if p.Verdict != result.Inconclusive || p.Judged() || p.Sentence != "b vs a: inconclusive: the machine was busy (a: slow-core); rerun on a quieter machine" {
+	if p.Verdict != result.Inconclusive || p.Judged() || p.Reason != "the machine was busy (a: slow-core); rerun on a quieter machine" {
 		t.Errorf("%+v", p)
 	}
 	ps := []result.Pair{p, Paired(noisy(72, 31, 100, 0.01), noisy(73, 31, 50, 0.01), DefaultThreshold)}

@@ -1,13 +1,13 @@
-package analyze
+package compare
 
 import (
 	"strings"
 
-	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats"
 )
 
-// compareInterleaved judges an interleaved run (--compare): every
+// Interleaved judges an interleaved run (--compare): every
 // candidate against the first, the baseline, paired round by round. With
 // more than one candidate the p-values are Holm-adjusted, since the chance
 // that one of several comparisons shows noise as a difference grows with
@@ -15,7 +15,7 @@ import (
 // comparable": a verdict on a number that cannot be right would be worse
 // than none. When the machine interfered, the pair is judged on on-CPU time
 // or is inconclusive (Basis).
-func compareInterleaved(r *result.Result) []result.Pair {
+func Interleaved(r *result.Result) []result.Pair {
 	names := r.Settings.Compare
 	if len(names) < 2 {
 		return nil
@@ -27,15 +27,15 @@ func compareInterleaved(r *result.Result) []result.Pair {
 		cand := r.Find(name)
 		if base == nil || cand == nil {
 			p := result.Pair{Paired: true, Threshold: r.Settings.Threshold}
-			compare.SetNames(&p, names[0], name)
-			compare.MarkNotComparable(&p, "not measured: the run ended before it")
+			p.Base, p.Candidate = names[0], name
+			stats.MarkNotComparable(&p, "not measured: the run ended before it")
 			pairs = append(pairs, p)
 			continue
 		}
 		pairs = append(pairs, comparePaired(base, cand, run, r.Settings.Threshold))
 	}
 	if len(pairs) > 1 {
-		compare.Holm(pairs, compare.DefaultAlpha)
+		stats.Holm(pairs, stats.DefaultAlpha)
 	}
 	return pairs
 }
@@ -45,9 +45,9 @@ func comparePaired(base, cand *result.Experiment, run []string, threshold float6
 	basis, busy := Basis([]Side{{Label: base.Name, E: base, Run: run}, {Label: cand.Name, E: cand, Run: run}}, false)
 	b, _ := result.PerOp(*base, basis)
 	c, _ := result.PerOp(*cand, basis)
-	p := compare.Paired(b, c, threshold)
+	p := stats.Paired(b, c, threshold)
 	p.Basis = basis
-	compare.SetNames(&p, base.Name, cand.Name)
+	p.Base, p.Candidate = base.Name, cand.Name
 	var why []string
 	for _, e := range []*result.Experiment{base, cand} {
 		if u := Unusable(e); u != "" {
@@ -56,9 +56,9 @@ func comparePaired(base, cand *result.Experiment, run []string, threshold float6
 	}
 	switch {
 	case len(why) > 0:
-		compare.MarkNotComparable(&p, strings.Join(why, "; "))
+		stats.MarkNotComparable(&p, strings.Join(why, "; "))
 	case busy.Reason != "":
-		compare.Despite(&p, busy.Reason, busy.Bound)
+		stats.Despite(&p, busy.Reason, busy.Bound)
 	}
 	return p
 }

@@ -1,11 +1,11 @@
-package resultdiff
+package compare
 
 import (
 	"encoding/json"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -21,7 +21,7 @@ func TestFmtHz(t *testing.T) {
 }
 
 func TestRowJSONKeepsTheName(t *testing.T) {
-	r := Row{Name: "sum/sink", Pair: compare.Unpaired([]float64{1, 2}, []float64{1, 2}, 0.02)}
+	r := Row{Name: "sum/sink", Pair: stats.Unpaired([]float64{1, 2}, []float64{1, 2}, 0.02)}
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)

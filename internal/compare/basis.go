@@ -1,4 +1,4 @@
-package analyze
+package compare
 
 import (
 	"math"
@@ -88,7 +88,7 @@ func Basis(sides []Side, separate bool) (basis string, busy Busy) {
 		for _, c := range interference(s) {
 			switch {
 			case slices.Contains(offCPUCodes, c):
-				off = appendNew(off, labelOr(s.Label, "a side"))
+				off = result.AppendOnce(off, labelOr(s.Label, "a side"))
 			case slices.Contains(clockCodes, c) && (cycles || !separate):
 				// counted in cycles, or paired round by round: the
 				// clock's change is left out
@@ -166,11 +166,11 @@ func interference(s Side) []string {
 	var codes []string
 	for _, f := range s.E.Findings {
 		if f.Severity >= finding.Warn && slices.Contains(slices.Concat(offCPUCodes, clockCodes, sharedCodes), f.Code) {
-			codes = appendNew(codes, f.Code)
+			codes = result.AppendOnce(codes, f.Code)
 		}
 	}
 	for _, c := range s.Run {
-		codes = appendNew(codes, c)
+		codes = result.AppendOnce(codes, c)
 	}
 	return codes
 }
@@ -189,13 +189,6 @@ func labelOr(label, def string) string {
 	return label
 }
 
-func appendNew(list []string, s string) []string {
-	if slices.Contains(list, s) {
-		return list
-	}
-	return append(list, s)
-}
-
 // Unusable says why e's number cannot be compared at all: it failed, or a
 // finding of severity error other than time off the CPU shows it cannot be
 // right ("" when it can). Time off the CPU, however much, is left to Basis:
@@ -207,7 +200,7 @@ func Unusable(e *result.Experiment) string {
 	var codes []string
 	for _, f := range e.Findings {
 		if f.Severity == finding.Error && f.Code != result.CodeDisturbed {
-			codes = appendNew(codes, f.Code)
+			codes = result.AppendOnce(codes, f.Code)
 		}
 	}
 	if len(codes) == 0 {

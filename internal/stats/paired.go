@@ -1,11 +1,11 @@
-package compare
+package stats
 
 import (
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/stats"
 )
 
 // Paired compares interleaved rounds: base[i] and cand[i] were measured in
@@ -15,14 +15,14 @@ import (
 //
 // Method: the ratio is the median of the per-round ratios, and its 95%
 // confidence interval is the distribution-free order-statistic interval of
-// that median (stats.MedianCI on the ratios): the number
+// that median (MedianCI on the ratios): the number
 // of ratios below the true median is Binomial(n, 1/2), which gives the two
 // order statistics that bracket it with at least 95% probability.
 // Assumption: the per-round ratios are independent and identically
 // distributed, no more (not normal, not symmetric). Rounds taken in ABBA
 // order make a linear drift hit both sides equally on average. The p-value
 // is the two-sided Wilcoxon signed-rank test of the per-round log ratios
-// (stats.WilcoxonSignedRank): it uses the pairing, so a drifting machine
+// (WilcoxonSignedRank): it uses the pairing, so a drifting machine
 // does not hide a real change. (A Mann-Whitney test of the two samples
 // throws the pairing away: in simulation a true +3% with a drifting
 // machine was found 78% of the time that way, against 100% by the paired
@@ -40,25 +40,25 @@ func Paired(base, cand []float64, threshold float64) result.Pair {
 	}
 	if len(base) != len(cand) {
 		MarkNotComparable(&p, "interleaved rounds need one sample of each per round: "+
-			itoa(len(base))+" base, "+itoa(len(cand))+" candidate")
+			strconv.Itoa(len(base))+" base, "+strconv.Itoa(len(cand))+" candidate")
 		return p
 	}
 	if p.N < MinSamples {
-		MarkNotComparable(&p, "too few rounds: "+itoa(p.N)+", need at least "+itoa(MinSamples)+" to tell")
+		MarkNotComparable(&p, "too few rounds: "+strconv.Itoa(p.N)+", need at least "+strconv.Itoa(MinSamples)+" to tell")
 		return p
 	}
 	ratios := make([]float64, p.N)
 	for i := range ratios {
 		ratios[i] = cand[i] / base[i]
 	}
-	p.Ratio = stats.Median(ratios)
+	p.Ratio = Median(ratios)
 	sorted := slices.Sorted(slices.Values(ratios))
-	p.CILow, p.CIHigh, p.Confidence = stats.MedianCI(sorted, Confidence)
+	p.CILow, p.CIHigh, p.Confidence = MedianCI(sorted, Confidence)
 	logs := make([]float64, p.N)
 	for i, r := range ratios {
 		logs[i] = math.Log(r)
 	}
-	p.P = stats.WilcoxonSignedRank(logs)
+	p.P = WilcoxonSignedRank(logs)
 	p.AdjustedP = p.P
 	decide(&p)
 	return p
@@ -81,10 +81,10 @@ func newPair(paired bool, base, cand []float64, threshold float64) result.Pair {
 		CIHigh:      math.NaN(),
 	}
 	if checkTimes("", base) == "" && len(base) > 0 {
-		p.BaseMedian = stats.Median(base)
+		p.BaseMedian = Median(base)
 	}
 	if checkTimes("", cand) == "" && len(cand) > 0 {
-		p.CandidateMedian = stats.Median(cand)
+		p.CandidateMedian = Median(cand)
 	}
 	return p
 }

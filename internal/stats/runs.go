@@ -1,10 +1,10 @@
-package compare
+package stats
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/stats"
 )
 
 // DefaultRunNoise is the run-to-run variation assumed when a side of a
@@ -30,7 +30,7 @@ const z975 = 1.959963984540054
 // With at least two runs on each side: each run is summarized by its
 // median, and Welch's t-test on the logs of those medians gives the ratio
 // of their geometric means (cand/base), its 95% interval and p-value
-// (stats.Welch). Assumption: the run medians of a side vary as independent
+// (Welch). Assumption: the run medians of a side vary as independent
 // draws of one log-normal distribution.
 //
 // With one run on a side, run-to-run variation cannot be measured: the
@@ -76,8 +76,8 @@ func betweenRuns(base, cand [][]float64, allBase, allCand []float64, threshold f
 		return p
 	}
 	if len(allBase) < MinSamples || len(allCand) < MinSamples {
-		MarkNotComparable(&p, "too few samples: "+itoa(len(allBase))+"+"+itoa(len(allCand))+
-			", need at least "+itoa(MinSamples)+" on each side to tell")
+		MarkNotComparable(&p, "too few samples: "+strconv.Itoa(len(allBase))+"+"+strconv.Itoa(len(allCand))+
+			", need at least "+strconv.Itoa(MinSamples)+" on each side to tell")
 		return p
 	}
 	lb, lc := logMedians(base), logMedians(cand)
@@ -85,9 +85,9 @@ func betweenRuns(base, cand [][]float64, allBase, allCand []float64, threshold f
 		MarkNotComparable(&p, "a run has no sample")
 		return p
 	}
-	diff, lo, hi, pv, _ := stats.Welch(lb, lc, Confidence)
+	diff, lo, hi, pv, _ := Welch(lb, lc, Confidence)
 	p.Ratio, p.CILow, p.CIHigh = math.Exp(diff), math.Exp(lo), math.Exp(hi)
-	p.BaseMedian, p.CandidateMedian = math.Exp(stats.Mean(lb)), math.Exp(stats.Mean(lc))
+	p.BaseMedian, p.CandidateMedian = math.Exp(Mean(lb)), math.Exp(Mean(lc))
 	p.P, p.AdjustedP = pv, pv
 	decide(&p)
 	return p
@@ -100,7 +100,7 @@ func logMedians(runs [][]float64) []float64 {
 		if len(r) == 0 {
 			return nil
 		}
-		out[i] = math.Log(stats.Median(r))
+		out[i] = math.Log(Median(r))
 	}
 	return out
 }

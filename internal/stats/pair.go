@@ -1,5 +1,15 @@
-// Package compare answers "is B faster than A?" from two sets of ns/op
-// samples, and claims a difference only when it is bigger than the noise.
+package stats
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// The pair statistics answer "is B faster than A?" from two sets of ns/op
+// samples, and claim a difference only when it is bigger than the noise.
 //
 // A comparison (Pair) has three pieces of evidence: a 95% confidence
 // interval of the ratio candidate/base, a two-sided test (Wilcoxon
@@ -12,17 +22,8 @@
 // made at once) is below alpha. Otherwise it is "no difference detected",
 // which is not a proof of equality: it says the data do not show one.
 //
-// The package does statistics only; it reads no files and prints nothing.
-package compare
-
-import (
-	"math"
-
-	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/units"
-)
-
-const basisCyclesReason = "in cycles at the clock measured around each experiment"
+// They do statistics only: they read no files and print nothing; the
+// sentences a person reads are the writers' (internal/render).
 
 // Defaults.
 const (
@@ -45,17 +46,10 @@ const (
 	MinSamples = 6
 )
 
-// SetNames names the two sides and rewrites the sentence with the names.
-func SetNames(p *result.Pair, base, candidate string) {
-	p.Base, p.Candidate = base, candidate
-	p.Sentence = sentence(*p)
-}
-
 // MarkNotComparable sets the verdict to "not comparable" for reason (for
 // example an error finding on one side); Holm then leaves the pair out.
 func MarkNotComparable(p *result.Pair, reason string) {
 	p.Verdict, p.Reason = result.NotComparable, reason
-	p.Sentence = sentence(*p)
 }
 
 // MarkInconclusive sets the verdict to "inconclusive" for reason (the
@@ -64,7 +58,6 @@ func MarkNotComparable(p *result.Pair, reason string) {
 // pair: it was tested.
 func MarkInconclusive(p *result.Pair, reason string) {
 	p.Verdict, p.Reason = result.Inconclusive, reason
-	p.Sentence = sentence(*p)
 }
 
 // Despite judges p again knowing that the machine interfered (busy says
@@ -78,13 +71,12 @@ func Despite(p *result.Pair, busy string, bound float64) {
 	}
 	if (p.Verdict == result.Faster || p.Verdict == result.Slower) && (p.CILow > 1+bound || p.CIHigh < 1/(1+bound)) {
 		p.Busy, p.BusyBound = busy, bound
-		p.Sentence = sentence(*p)
 		return
 	}
 	MarkInconclusive(p, busy+": rerun on a quieter machine")
 }
 
-// decide sets the verdict, reason and sentence from the evidence. The
+// decide sets the verdict and its reason from the evidence. The
 // rule, in order: the interval must exclude 1, the adjusted p-value must
 // be below alpha, the change must exceed the threshold, and so must the
 // whole interval (a change whose interval reaches inside the threshold may
@@ -99,7 +91,6 @@ func decide(p *result.Pair) {
 			p.Verdict, p.Reason = result.Inconclusive, p.Busy+": rerun on a quieter machine"
 		}
 	}
-	p.Sentence = sentence(*p)
 }
 
 func verdict(p result.Pair) (string, string) {
@@ -108,7 +99,7 @@ func verdict(p result.Pair) (string, string) {
 	case p.CILow <= 1 && p.CIHigh >= 1:
 		return result.NoDifference, "the 95% confidence interval includes 1"
 	case !(p.AdjustedP < p.Alpha):
-		return result.NoDifference, "p=" + fmtP(p.AdjustedP) + " is not below " + fmtP(p.Alpha)
+		return result.NoDifference, "p=" + units.PValue(p.AdjustedP) + " is not below " + units.PValue(p.Alpha)
 	case !(math.Abs(change) > p.Threshold):
 		return result.NoDifference, "the change, " + units.Change(change) + ", is within the " + units.Percent(p.Threshold) + " threshold"
 	case !(p.CIHigh-1 < -p.Threshold || p.CILow-1 > p.Threshold):
@@ -135,7 +126,7 @@ func CleanThreshold(t float64) float64 {
 func checkTimes(side string, xs []float64) string {
 	for i, x := range xs {
 		if !(x > 0) || math.IsInf(x, 0) {
-			return side + " sample " + itoa(i+1) + " is not a positive time per op"
+			return side + " sample " + strconv.Itoa(i+1) + " is not a positive time per op"
 		}
 	}
 	return ""

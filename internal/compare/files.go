@@ -1,7 +1,11 @@
-// Package resultdiff compares two benchy result files: experiment by
-// experiment (matched by name, Holm-adjusted), and the differences of
-// machine and settings that can explain a change.
-package resultdiff
+// Package compare holds both kinds of comparison benchy makes, built the
+// same way (basis, per op, statistics, unusable sides, Holm): the
+// candidates of an interleaved run against its baseline (Interleaved), and
+// two sets of result files experiment by experiment (Results), with the
+// differences of machine and settings that can explain a change and the
+// gate of --fail-on-regression. The statistics of one pair are
+// internal/stats'; the sentences a person reads are internal/render's.
+package compare
 
 import (
 	"encoding/json"
@@ -10,12 +14,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/benchy-dev/benchy/internal/analyze"
-	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats"
 )
 
-// Row is one experiment of two result files compared: compare.Unpaired on the
+// Row is one experiment of two result files compared: stats.Unpaired on the
 // ns/op of their samples, named "old NAME" and "new NAME".
 type Row struct {
 	Name string `json:"name"`
@@ -28,7 +31,7 @@ type Row struct {
 	// newFailed and newPartial say the experiment failed in a new run, or
 	// was measured only in part (the run was interrupted in it): the gate
 	// never passes either. oldUnusable and newUnusable say a side's number
-	// cannot be right (analyze.Unusable).
+	// cannot be right (Unusable).
 	newFailed, newPartial    bool
 	oldUnusable, newUnusable bool
 }
@@ -98,6 +101,11 @@ func (g Geomean) MarshalJSON() ([]byte, error) {
 // Files is the comparison of two result files.
 type Files struct {
 	Threshold float64 `json:"threshold"`
+	// Alpha is the significance level a change is claimed at, and
+	// RunNoise the run-to-run variation assumed for a side of one run
+	// (stats.DefaultRunNoise; see Row.Detectable).
+	Alpha    float64 `json:"alpha"`
+	RunNoise float64 `json:"assumed_run_noise"`
 	// Differences are the machine and settings differences that can
 	// explain a change, to be read before the numbers.
 	Differences []Difference `json:"machine_differences"`
@@ -120,19 +128,20 @@ type side struct {
 
 // Results compares two sides of analyzed results (analyze.Analyze), olds
 // and news, each one or more result files of the same programs, experiment
-// by experiment, matched by name. The run is the unit (compare.Runs): every
+// by experiment, matched by name. The run is the unit (stats.Runs): every
 // file, and every process within a file, is one run, since runs differ as
 // wholes. Each comparison is judged in cycles where every run measured its
 // clock around the experiment, on on-CPU time where the machine took the
 // CPU away, and is inconclusive where nothing measured can leave out what
-// interfered (analyze.Basis). An experiment that failed or cannot be right
+// interfered (Basis). An experiment that failed or cannot be right
 // on either side is "not comparable"; the p-values of the others are
-// compare.Holm-adjusted over all of them, since a gate over many
+// stats.Holm-adjusted over all of them, since a gate over many
 // experiments must not fire on the one that was unlucky.
 func Results(olds, news []*result.Result, threshold float64) (Files, error) {
 	// Empty lists, not null, in JSON: scripts index them without a check.
-	f := Files{Threshold: compare.CleanThreshold(threshold), Differences: Differences(olds[0], news[0]),
-		OnlyOld: []string{}, OnlyNew: []string{}}
+	f := Files{Threshold: stats.CleanThreshold(threshold), Alpha: stats.DefaultAlpha, RunNoise: stats.DefaultRunNoise,
+		Differences: Differences(olds[0], news[0]),
+		OnlyOld:     []string{}, OnlyNew: []string{}}
 	if f.Differences == nil {
 		f.Differences = []Difference{}
 	}
@@ -158,7 +167,7 @@ func Results(olds, news []*result.Result, threshold float64) (Files, error) {
 	for i, r := range f.Rows {
 		pairs[i] = r.Pair
 	}
-	compare.Holm(pairs, compare.DefaultAlpha)
+	stats.Holm(pairs, stats.DefaultAlpha)
 	for i := range f.Rows {
 		f.Rows[i].Pair = pairs[i]
 	}
@@ -188,16 +197,16 @@ func collect(label string, rs []*result.Result) (map[string]*side, []string) {
 
 // compareSides is one row: the runs of old against those of new.
 func compareSides(name string, old, cur *side, threshold float64) Row {
-	var sides []analyze.Side
+	var sides []Side
 	for _, s := range []*side{old, cur} {
 		for i, e := range s.es {
-			sides = append(sides, analyze.Side{Label: s.label, E: e, Run: analyze.RunInterference(s.rs[i])})
+			sides = append(sides, Side{Label: s.label, E: e, Run: RunInterference(s.rs[i])})
 		}
 	}
-	basis, busy := analyze.Basis(sides, true)
-	row := Row{Name: name, Pair: compare.Runs(old.runs(basis), cur.runs(basis), threshold, compare.DefaultRunNoise)}
+	basis, busy := Basis(sides, true)
+	row := Row{Name: name, Pair: stats.Runs(old.runs(basis), cur.runs(basis), threshold, stats.DefaultRunNoise)}
 	row.Basis = basis
-	compare.SetNames(&row.Pair, "old "+name, "new "+name)
+	row.Base, row.Candidate = "old "+name, "new "+name
 	for i, e := range cur.es {
 		row.newFailed = row.newFailed || e.Error != ""
 		row.newPartial = row.newPartial || (cur.rs[i].Interrupted && len(e.Samples) < cur.rs[i].Settings.Samples)
@@ -208,11 +217,11 @@ func compareSides(name string, old, cur *side, threshold float64) Row {
 		if row.Verdict == result.NotComparable {
 			why += "; " + row.Reason
 		}
-		compare.MarkNotComparable(&row.Pair, why)
+		stats.MarkNotComparable(&row.Pair, why)
 	case row.Verdict == result.NotComparable:
 	default:
 		if busy.Reason != "" {
-			compare.Despite(&row.Pair, busy.Reason, busy.Bound)
+			stats.Despite(&row.Pair, busy.Reason, busy.Bound)
 		}
 		row.Caution = doubtful(old, cur)
 	}
@@ -303,7 +312,7 @@ func (f Files) Adjusted() int {
 }
 
 // notComparable says why an experiment gets no verdict: a run of a side
-// failed, or cannot be right (analyze.Unusable; its number cannot be right,
+// failed, or cannot be right (Unusable; its number cannot be right,
 // so a difference from it means nothing either).
 func notComparable(old, cur *side) string {
 	o, n := unusable(old), unusable(cur)
@@ -320,10 +329,10 @@ func notComparable(old, cur *side) string {
 	return "old " + o + "; new " + n
 }
 
-// unusable is analyze.Unusable of the first run of s that cannot be used.
+// unusable is Unusable of the first run of s that cannot be used.
 func unusable(s *side) string {
 	for _, e := range s.es {
-		if u := analyze.Unusable(e); u != "" {
+		if u := Unusable(e); u != "" {
 			return u
 		}
 	}

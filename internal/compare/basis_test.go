@@ -1,0 +1,58 @@
+package compare
+
+import (
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// onCPU is samples of wall and on-CPU time per op (1000 iterations each).
+func onCPU(wall, on []float64) []result.Sample {
+	s := make([]result.Sample, len(wall))
+	for i := range wall {
+		s[i] = result.Sample{Iters: 1000, Ns: int64(wall[i] * 1000),
+			Counters: map[string]int64{result.CounterTaskClock: int64(on[i] * 1000)}}
+	}
+	return s
+}
+
+func TestBasis(t *testing.T) {
+	clean := &result.Experiment{Samples: onCPU([]float64{100, 100}, []float64{100, 100}), Clock: &result.EffectiveClock{BeforeHz: 3e9, AfterHz: 3e9}}
+	noOnCPU := &result.Experiment{Samples: []result.Sample{{Iters: 1000, Ns: 100000}, {Iters: 1000, Ns: 100000}}}
+	warn := func(code string) *result.Experiment {
+		e := *clean
+		e.Findings = []finding.Finding{{Code: code, Severity: finding.Warn}}
+		return &e
+	}
+	tests := []struct {
+		name          string
+		sides         []Side
+		separate      bool
+		basis, inconc string
+	}{
+		{"clean, wall", []Side{{"a", clean, nil}, {"b", clean, nil}}, false, result.BasisWall, ""},
+		{"clean, cycles", []Side{{"a", clean, nil}, {"b", clean, nil}}, true, result.BasisCycles, ""},
+		{"no clock, no cycles", []Side{{"a", clean, nil}, {"b", noOnCPU, nil}}, true, result.BasisWall, ""},
+		{"disturbed: on-CPU", []Side{{"old", warn(result.CodeDisturbed), nil}, {"new", clean, nil}}, false, result.BasisOnCPU, ""},
+		{"disturbed in cycles", []Side{{"old", warn(result.CodeDisturbed), nil}, {"new", clean, nil}}, true, result.BasisOnCPUCycles, ""},
+		{"steal during the run", []Side{{"old", clean, []string{"steal"}}, {"new", clean, nil}}, false, result.BasisOnCPU, ""},
+		{"disturbed without on-CPU time", []Side{{"old", warn(result.CodeDisturbed), nil}, {"new", noOnCPU, nil}}, false, "",
+			"the machine was busy (new: time off the CPU, and no on-CPU time to judge on)"},
+		{"shared core", []Side{{"old", clean, nil}, {"new", warn(result.CodeSlowCore), nil}}, true, result.BasisCycles, "the machine was busy (new: slow-core)"},
+		{"busy sibling", []Side{{"old", clean, []string{"sibling-busy"}}, {"new", clean, nil}}, false, "", "the machine was busy (old: sibling-busy)"},
+		{"slow clock in cycles is left out", []Side{{"old", warn(result.CodeSlowClock), nil}, {"new", clean, nil}}, true, result.BasisCycles, ""},
+		{"slow clock in interleaved rounds is paired out", []Side{{"old", warn(result.CodeSlowClock), nil}, {"new", clean, nil}}, false, result.BasisWall, ""},
+		{"slow clock, separate runs without a clock", []Side{{"old", &result.Experiment{Samples: clean.Samples, Findings: []finding.Finding{{Code: result.CodeSlowClock, Severity: finding.Warn}}}, nil}, {"new", noOnCPU, nil}}, true, "",
+			"the machine was busy (old: slow-clock)"},
+		{"an info disturbance is none", []Side{{"old", &result.Experiment{Samples: clean.Samples, Findings: []finding.Finding{{Code: result.CodeDisturbed, Severity: finding.Info}}}, nil}, {"new", clean, nil}}, false, result.BasisWall, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			basis, busy := Basis(tt.sides, tt.separate)
+			if basis != tt.basis || busy.Reason != tt.inconc {
+				t.Errorf("Basis = %q, %q; want %q, %q", basis, busy.Reason, tt.basis, tt.inconc)
+			}
+		})
+	}
+}
