@@ -129,9 +129,9 @@ func TestRunProcessesKeepsWhatFinished(t *testing.T) {
 	cmd, tmp, out, stderr := processesRun(t, "--processes", "3", "--samples", "4500")
 	second := 0
 	waitFor(t, "the second process", func() bool {
-		// The second process is the one writing 1.json (the k-th writes k.json).
+		// The second process is the one given 1.spec.json (the k-th gets k.spec.json).
 		for _, kid := range childrenOf(cmd.Process.Pid) {
-			if args, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(kid), "cmdline")); bytes.Contains(args, []byte("/1.json\x00")) {
+			if args, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(kid), "cmdline")); bytes.Contains(args, []byte("/1.spec.json\x00")) {
 				second = kid
 			}
 		}

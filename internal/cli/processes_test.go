@@ -8,27 +8,6 @@ import (
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
-func TestChildArgs(t *testing.T) {
-	tests := []struct{ in, flags, rest string }{
-		{"run --processes 3 --bench sum/ --out r.json", "run --bench sum/", ""},
-		{"run --processes=3 -o r.json --format=json --samples 5 --warmup 1ms", "run --warmup 1ms", ""},
-		{"run --strict warn -v --html r.html --ascii --cpu 1", "run --cpu 1", ""},
-		{"run --strict=warn --samples-file s.csv --force --gc off", "run --gc off", ""},
-		// What follows "--" is kept apart, to go after the flags benchy adds.
-		{"run --processes 2 --samples 5 --", "run", "--"},
-		{"run --processes 2 -- --out x", "run", "-- --out x"},
-	}
-	for _, tt := range tests {
-		flags, rest := childArgs(strings.Fields(tt.in))
-		if got := strings.Join(flags, " "); got != tt.flags {
-			t.Errorf("childArgs(%s) flags = %s, want %s", tt.in, got, tt.flags)
-		}
-		if got := strings.Join(rest, " "); got != tt.rest {
-			t.Errorf("childArgs(%s) rest = %s, want %s", tt.in, got, tt.rest)
-		}
-	}
-}
-
 // run --processes K: K processes of benchy, their samples merged, each
 // marked with its process, all on one CPU.
 func TestRunProcesses(t *testing.T) {
@@ -93,16 +72,8 @@ func TestRunProcessesDoubleDash(t *testing.T) {
 	}
 }
 
-// --samples is the total over the processes: every sample is taken once.
-func TestProcessShare(t *testing.T) {
-	for _, tt := range []struct{ samples, processes int }{{31, 1}, {31, 3}, {30, 3}, {5, 5}, {100000, 7}} {
-		total, lo, hi := 0, tt.samples, 0
-		for k := range tt.processes {
-			n := processShare(tt.samples, tt.processes, k)
-			total, lo, hi = total+n, min(lo, n), max(hi, n)
-		}
-		if total != tt.samples || hi-lo > 1 {
-			t.Errorf("%d samples over %d processes: %d in all, from %d to %d each", tt.samples, tt.processes, total, lo, hi)
-		}
-	}
+// lastLine is the last non-empty line of s.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }

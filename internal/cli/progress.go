@@ -56,6 +56,8 @@ func (p *progress) update(u pipeline.Progress) {
 	switch u.Phase {
 	case "reading the machine":
 		line = fmt.Sprintf("reading the machine (%v), then %s", p.window, units.Count(p.total, "experiment"))
+	case "process": // run --processes: one process after another
+		line = fmt.Sprintf("benchy: process %d of %d", u.Index+1, u.Total)
 	default:
 		what := u.Phase
 		if u.Phase == "sampling" {

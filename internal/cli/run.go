@@ -37,6 +37,7 @@ type runOptions struct {
 	NoAsm        bool
 	Smoke        bool
 	Processes    int    // run benchy this many times and merge (--processes)
+	ChildSpec    string // measure as one process of --processes (hidden)
 	Compare      string // "A,B[,C...]": interleaved comparison
 	Threshold    string // smallest change claimed, "2%" or "0.02"
 	threshold    float64
@@ -118,6 +119,8 @@ everything behind the verdicts.`,
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
 	opts.precisionOptions.bind(f)
 	intFlag(f, &opts.Processes, "processes", 1, "spread the samples over `K` runs of benchy, one after another, merged (each process its own heap and layout)")
+	f.StringVar(&opts.ChildSpec, "child-spec", "", "measure what `FILE` says, as one process of --processes")
+	f.MarkHidden("child-spec")
 	opts.outputOptions.bind(f, render.Formats, true)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
 	f.StringVar(&opts.Threshold, "threshold", "2%", "with --compare: smallest change claimed as a difference (`PCT`)")
@@ -137,8 +140,8 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 			return nil, err
 		}
 	}
-	if o.Processes < 1 || o.Processes > min(maxRunProcesses, o.Samples) {
-		return nil, Usagef("--processes %d: must be between 1 and %d (at most --samples, which counts every process's samples)", o.Processes, min(maxRunProcesses, o.Samples))
+	if o.Processes < 1 || o.Processes > min(pipeline.MaxProcesses, o.Samples) {
+		return nil, Usagef("--processes %d: must be between 1 and %d (at most --samples, which counts every process's samples)", o.Processes, min(pipeline.MaxProcesses, o.Samples))
 	}
 	if o.Iters < 0 || o.Iters > pipeline.MaxIters {
 		return nil, Usagef("--iters %d: must be between 1 and %d (or 0 to calibrate)", o.Iters, int64(pipeline.MaxIters))
@@ -225,35 +228,17 @@ func numbered(seen map[string]int, name string) string {
 	return name
 }
 
-// plan turns the validated flags into the pipeline's plan.
-func (o *runOptions) plan() pipeline.Plan {
+// plan turns the validated flags into the pipeline's plan for ws.
+func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 	st := result.Settings{
 		Bench: o.Bench, Samples: o.Samples, Warmup: o.Warmup, SampleTime: o.SampleTime,
 		Iters: o.Iters, GC: o.GC, Isolate: !o.NoIsolate, Smoke: o.Smoke, Window: o.Window,
 	}
 	o.precisionOptions.settings(&st)
-	return pipeline.Plan{
+	plan := pipeline.Plan{
 		Settings: st, CPU: o.CPU, CPUSet: o.CPUSet, NoCheck: o.NoAsm,
 		Tool: "benchy " + Version, Command: o.g.Args, Package: mainPackage(), Stop: o.Stop,
 	}
-}
-
-// runRun measures and writes the result. It returns an error whose exit
-// code says how the run went (see exit.go); w, when not nil, is told how
-// to clear the progress line before it prints.
-func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
-	re, err := o.validate()
-	if err != nil {
-		return err
-	}
-	ws, err := o.workloads(re) // refused here, not once per process
-	if err != nil {
-		return err
-	}
-	if o.Processes > 1 {
-		return runProcesses(o, stdout, w)
-	}
-	plan := o.plan()
 	if o.Compare != "" {
 		plan.Settings.Bench = ""
 		plan.Group = len(ws)
@@ -262,23 +247,57 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 			plan.Settings.Compare = append(plan.Settings.Compare, w.Name)
 		}
 	}
-	iopts := inproc.Options{GC: o.GC, Count: true}
-	iopts.MemoryBudget, _, _ = machine.MemoryBudget("/")
 	if !o.GC {
-		plan.MemoryLimit = iopts.MemoryLimit()
+		budget, _, _ := machine.MemoryBudget("/")
+		plan.MemoryLimit = inproc.Options{MemoryBudget: budget}.MemoryLimit()
 	}
-	ts := make([]pipeline.Target, len(ws))
-	for i, w := range ws {
-		ts[i] = inproc.New(w, iopts)
+	return plan
+}
+
+// runRun measures and writes the result. It returns an error whose exit
+// code says how the run went (see exit.go); w, when not nil, is told how
+// to clear the progress line before it prints.
+func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
+	if o.ChildSpec != "" {
+		return runChild(o, w)
 	}
-	r, err := runPlan(plan, ts, o.Progress, estimate{Warmup: o.Warmup, SampleTime: o.SampleTime, Window: o.Window, Samples: o.Samples}, w)
+	re, err := o.validate()
 	if err != nil {
+		return err
+	}
+	ws, err := o.workloads(re) // refused here, not once per process
+	if err != nil {
+		return err
+	}
+	plan := o.plan(ws)
+	est := estimate{Warmup: o.Warmup, SampleTime: o.SampleTime, Window: o.Window, Samples: o.Samples}
+	var r *result.Result
+	if o.Processes > 1 {
+		r, err = runProcesses(plan, ws, o.Processes, o.Progress, est, w)
+	} else {
+		r, err = runPlan(plan, inprocTargets(ws, plan), o.Progress, est, w)
+	}
+	if r == nil {
 		return err
 	}
 	if err := o.write(r, stdout, o.g.Stderr); err != nil {
 		return err
 	}
+	if err != nil {
+		return err // a process failed: what finished is written
+	}
 	return runExit(r, o.Strict)
+}
+
+// inprocTargets are the in-process targets of ws as plan measures them.
+func inprocTargets(ws []inproc.Workload, plan pipeline.Plan) []pipeline.Target {
+	iopts := inproc.Options{GC: plan.Settings.GC, Count: true}
+	iopts.MemoryBudget, _, _ = machine.MemoryBudget("/")
+	ts := make([]pipeline.Target, len(ws))
+	for i, w := range ws {
+		ts[i] = inproc.New(w, iopts)
+	}
+	return ts
 }
 
 // workloads are the experiments the flags choose: --compare's, in its

@@ -115,7 +115,7 @@ type Progress struct {
 	Workload string
 	Index    int    // 0-based index of the target
 	Total    int    // number of targets
-	Phase    string // "warm-up", "calibration" or "sampling"
+	Phase    string // "warm-up", "calibration" or "sampling" (the pipeline adds "reading the machine" and "process")
 	Sample   int    // samples taken so far
 	Samples  int    // samples to take
 }

@@ -8,6 +8,7 @@
 package pipeline
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"runtime"
@@ -46,6 +47,9 @@ type Plan struct {
 	// chooses one.
 	CPU    int
 	CPUSet bool
+	// CPUWhy is why CPU was chosen when CPUSet, as the result records it
+	// ("" for "--cpu N": the user's choice).
+	CPUWhy string
 	// NoCheck skips Target.Check (--no-asm).
 	NoCheck bool
 	// MinTime keeps sampling past Settings.Samples until the samples of
@@ -58,10 +62,10 @@ type Plan struct {
 	// Prepare, when not nil, makes the targets once the CPU is chosen and
 	// the machine read (a Go test binary calibrates on that CPU), in place
 	// of the targets given to Run; an error ends the run unmeasured.
-	Prepare func(cpu int) ([]Target, error)
+	Prepare func(cpu int) ([]Target, error) `json:"-"`
 	// Annotate, when not nil, adds to the result what only the command
 	// knows (the cost of starting a process) before it is analyzed.
-	Annotate func(*result.Result)
+	Annotate func(*result.Result) `json:"-"`
 	// MemoryLimit is the soft memory limit the targets set while
 	// measuring (0 for none), recorded in the result.
 	MemoryLimit int64
@@ -71,8 +75,8 @@ type Plan struct {
 	Package string
 	// Stop, when closed, ends the run after the current sample; Progress,
 	// when not nil, is told what is being done.
-	Stop     <-chan struct{}
-	Progress func(harness.Progress)
+	Stop     <-chan struct{}        `json:"-"`
+	Progress func(harness.Progress) `json:"-"`
 }
 
 // Progress is what a run tells of itself as it goes (harness.Progress).
@@ -372,7 +376,7 @@ func pickCPU(s *machine.Snapshot, plan Plan) (int, string, error) {
 		if err := machine.ValidateCPU(s, plan.CPU); err != nil {
 			return 0, "", fmt.Errorf("%w: %v", ErrUsage, err)
 		}
-		return plan.CPU, fmt.Sprintf("--cpu %d", plan.CPU), nil
+		return plan.CPU, cmp.Or(plan.CPUWhy, fmt.Sprintf("--cpu %d", plan.CPU)), nil
 	}
 	cpu, why, err := machine.ChooseCPU(s)
 	if err != nil {
