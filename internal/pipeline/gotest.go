@@ -1,0 +1,312 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/targets/gotest"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// GoTestPlan is what `benchy gotest` measures: the benchmarks of
+// packages, built with go test -c, and with Against a second revision of
+// them, built in a temporary git worktree and measured interleaved with
+// the first.
+type GoTestPlan struct {
+	// Plan is how to measure. Its Settings.Samples is the total over
+	// Processes, rounded up to a multiple of them.
+	Plan Plan
+	// Dir is where the packages are resolved (absolute), Packages as go
+	// test takes them, BuildFlags go test -c's own (-tags, -gcflags).
+	Dir        string
+	Packages   []string
+	BuildFlags []string
+	// Bench is --bench as given (a Go regular expression).
+	Bench      string
+	SampleTime time.Duration
+	Processes  int
+	// GOMAXPROCS is the test binary's.
+	GOMAXPROCS int
+	// Against is the git revision of the old side ("" for none).
+	Against string
+	// Notes receives what the user should know as it happens: stale
+	// worktrees removed, which revision the old side is, benchmarks of
+	// one side only.
+	Notes io.Writer
+	// OnExit, when not nil, is given what to do if benchy must exit at
+	// once (a second signal): stop the commands, remove the worktree and
+	// the temporary directory.
+	OnExit func(func())
+}
+
+// GoTestRun is what a gotest plan measured. Without Against, Result is
+// the run. With it, Result holds both sides' benchmarks interleaved, named
+// "old NAME" and "new NAME", and Old and New are the same run split into
+// the two sides under the benchmarks' own names, as benchy compare reads
+// two files.
+type GoTestRun struct {
+	Result   *result.Result
+	Old, New *result.Result
+	// Rev and Short name the old revision: as given, and its short commit.
+	Rev, Short string
+}
+
+// A StageError is a failure before anything was measured, with what was
+// being done ("checking out main", "building the test binaries").
+type StageError struct {
+	Doing string
+	Err   error
+}
+
+func (e *StageError) Error() string { return e.Err.Error() }
+func (e *StageError) Unwrap() error { return e.Err }
+
+// GoTest builds, calibrates and measures p. The temporary directory and
+// the worktree of Against are removed on every way out, a second signal
+// included, and the commands of the build (go, git) stop with the run.
+func GoTest(p GoTestPlan) (*GoTestRun, error) {
+	ch := gotest.NewChildren(p.Plan.Stop)
+	if p.OnExit != nil {
+		p.OnExit(ch.Kill) // first: nothing writes any more in what is removed next
+	}
+	wd, err := gotest.NewWorkDir()
+	if err != nil {
+		return nil, err
+	}
+	// The worktree goes before the directory that holds it, on the way
+	// out and at a second signal alike (mu: the signal's goroutine).
+	var (
+		mu      sync.Mutex
+		wt      *gotest.Worktree
+		cleaned bool
+	)
+	clean := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if wt != nil && !cleaned {
+			if err := wt.Remove(); err != nil {
+				fmt.Fprintf(p.Notes, "benchy: could not remove the worktree %s: %v (git worktree remove --force %s)\n", wt.Dir, err, wt.Dir)
+			}
+		}
+		cleaned = true
+		wd.Remove()
+	}
+	defer clean()
+	if p.OnExit != nil {
+		p.OnExit(clean)
+	}
+	if p.Against != "" {
+		stale, err := gotest.RemoveStaleWorktrees(ch, p.Dir)
+		if len(stale) > 0 {
+			fmt.Fprintf(p.Notes, "benchy: removed %s that an earlier benchy gotest --against left behind when it was killed: %s\n",
+				units.Count(len(stale), "worktree"), strings.Join(stale, ", "))
+		}
+		if err != nil {
+			return nil, &StageError{"removing old worktrees", err}
+		}
+		added, err := gotest.AddWorktree(ch, p.Dir, p.Against, wd.Worktree())
+		if err != nil {
+			return nil, &StageError{"checking out " + p.Against, err}
+		}
+		mu.Lock()
+		wt = added
+		mu.Unlock()
+	}
+	cur, err := buildSide(p, ch, p.Dir, filepath.Join(wd.Path, "new"))
+	if err != nil {
+		return nil, &StageError{"building the test binaries", err}
+	}
+	var old *side
+	if wt != nil {
+		fmt.Fprintf(p.Notes, "benchy: old is %s (%s), built in a temporary worktree; new is your tree as it is\n", wt.Rev, wt.Short())
+		if old, err = buildSide(p, ch, wt.Path(), filepath.Join(wd.Path, "old")); err != nil {
+			return nil, &StageError{"building the test binaries of " + p.Against, fmt.Errorf("%s: %w", p.Against, againstError(err, wt))}
+		}
+	}
+	plan := p.Plan
+	perProcess := (plan.Settings.Samples + p.Processes - 1) / p.Processes
+	plan.Settings.Samples = perProcess * p.Processes
+	plan.Package = strings.Join(cur.importPaths(), " ")
+	topts := gotest.Options{BenchText: p.Bench, SampleTime: p.SampleTime,
+		PerProcess: perProcess, GOMAXPROCS: p.GOMAXPROCS, Stop: plan.Stop, Packages: cur.importPaths()}
+	if old != nil {
+		topts.Packages = append(topts.Packages, old.importPaths()...) // one name for a package on both sides
+		plan.Group = 2                                                // each benchmark's old and new, interleaved
+	}
+	var only []string // benchmarks of one side only, with --against
+	plan.Prepare = func(cpu int) ([]Target, error) {
+		topts.CPU = cpu
+		news, err := calibrate(cur, topts)
+		if err != nil || old == nil {
+			return targetsOf(news), err
+		}
+		olds, err := calibrate(old, topts)
+		if err != nil {
+			return nil, err
+		}
+		var ts []Target
+		ts, only = pairSides(olds, news)
+		if len(ts) == 0 {
+			return nil, fmt.Errorf("%w: no benchmark matching --bench %q is in both %s and your tree", ErrUsage, p.Bench, p.Against)
+		}
+		return ts, nil
+	}
+	r, err := Run(plan, nil)
+	if err != nil {
+		return nil, err
+	}
+	run := &GoTestRun{Result: r}
+	if old == nil {
+		return run, nil
+	}
+	for _, name := range only {
+		fmt.Fprintf(p.Notes, "benchy: %s: not compared\n", name)
+	}
+	run.Old, run.New = splitSides(r)
+	run.Rev, run.Short = wt.Rev, wt.Short()
+	return run, nil
+}
+
+// side is one revision's test binaries.
+type side struct {
+	bins []*gotest.Binary
+}
+
+func (s *side) importPaths() []string {
+	var out []string
+	for _, b := range s.bins {
+		out = append(out, b.Package.ImportPath)
+	}
+	return out
+}
+
+// buildSide resolves the packages in dir and builds their test binaries
+// into out; a package with test files but no benchmark is skipped when
+// others have some.
+func buildSide(p GoTestPlan, ch *gotest.Children, dir, out string) (*side, error) {
+	pkgs, err := gotest.List(ch, dir, p.Packages, p.BuildFlags)
+	if err != nil {
+		return nil, err
+	}
+	s := &side{}
+	var none error
+	for _, pkg := range pkgs {
+		b, err := gotest.Build(ch, pkg, out, p.BuildFlags)
+		var ue *gotest.UsageError
+		if errors.As(err, &ue) && len(pkgs) > 1 {
+			none = err
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		s.bins = append(s.bins, b)
+	}
+	if len(s.bins) == 0 {
+		return nil, none
+	}
+	return s, nil
+}
+
+// againstError adds to a build error of the old side the submodules the
+// worktree lacks: a build that needs them fails there for that reason.
+func againstError(err error, wt *gotest.Worktree) error {
+	var be *gotest.BuildError
+	if len(wt.Missing) == 0 || !errors.As(err, &be) {
+		return err
+	}
+	be.Hint = fmt.Sprintf("submodules not checked out in the worktree of %s: %s; benchy checks them out from your own clones (git submodule update --init in your tree; git -C PATH fetch for a commit a clone lacks)",
+		wt.Rev, strings.Join(wt.Missing, ", "))
+	return err
+}
+
+// calibrate calibrates every benchmark of a side; none matching is a
+// usage error.
+func calibrate(s *side, o gotest.Options) ([]*gotest.Target, error) {
+	var ts []*gotest.Target
+	for _, b := range s.bins {
+		t, err := gotest.Calibrate(b, o)
+		if err != nil {
+			return nil, err
+		}
+		ts = append(ts, t...)
+	}
+	if len(ts) == 0 {
+		return nil, fmt.Errorf("%w: no benchmark in %s matches --bench %q", ErrUsage, strings.Join(s.importPaths(), " "), o.BenchText)
+	}
+	return ts, nil
+}
+
+func targetsOf(ts []*gotest.Target) []Target {
+	out := make([]Target, len(ts))
+	for i, t := range ts {
+		out[i] = t
+	}
+	return out
+}
+
+// Prefixes that tell the sides apart in the one interleaved run (testing
+// puts no space in a benchmark's name). They are added by pairSides and
+// taken off by splitSides, and nowhere else.
+const (
+	oldPrefix = "old "
+	newPrefix = "new "
+)
+
+// pairSides matches the benchmarks of the two sides by name, old first in
+// each pair, both at new's N (one N for both, so both time the same work
+// per sample); it returns what it could not match, one line each.
+func pairSides(olds, news []*gotest.Target) ([]Target, []string) {
+	byName := map[string]*gotest.Target{}
+	for _, t := range olds {
+		byName[t.Display] = t
+	}
+	inNew := map[string]bool{}
+	for _, n := range news {
+		inNew[n.Display] = true
+	}
+	var ts []Target
+	var only []string
+	for _, t := range olds {
+		if !inNew[t.Display] {
+			only = append(only, t.Display+" is only in the old revision")
+		}
+	}
+	for _, n := range news {
+		o, ok := byName[n.Display]
+		if !ok {
+			only = append(only, n.Display+" is new (not in the old revision)")
+			continue
+		}
+		o.N = n.N
+		name := n.Display
+		o.Display, n.Display = oldPrefix+name, newPrefix+name
+		ts = append(ts, o, n)
+	}
+	return ts, only
+}
+
+// splitSides makes the result of an interleaved --against run into the
+// two results benchy compare would read: the same run, each with its
+// side's experiments.
+func splitSides(r *result.Result) (old, cur *result.Result) {
+	o, c := *r, *r
+	o.Experiments, c.Experiments = nil, nil
+	for _, e := range r.Experiments {
+		switch {
+		case strings.HasPrefix(e.Name, oldPrefix):
+			e.Name = strings.TrimPrefix(e.Name, oldPrefix)
+			o.Experiments = append(o.Experiments, e)
+		case strings.HasPrefix(e.Name, newPrefix):
+			e.Name = strings.TrimPrefix(e.Name, newPrefix)
+			c.Experiments = append(c.Experiments, e)
+		}
+	}
+	return &o, &c
+}

@@ -1,0 +1,32 @@
+package pipeline
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/targets/gotest"
+)
+
+// The sides of --against are paired by name, old first, both at new's N;
+// the split of the interleaved result gives each side its benchmarks
+// under their own names again.
+func TestPairAndSplitSides(t *testing.T) {
+	olds := []*gotest.Target{{Display: "pkg.Sum", N: 10}, {Display: "pkg.Gone", N: 5}}
+	news := []*gotest.Target{{Display: "pkg.Sum", N: 20}, {Display: "pkg.Added", N: 7}}
+	ts, only := pairSides(olds, news)
+	if len(ts) != 2 || ts[0] != Target(olds[0]) || ts[1] != Target(news[0]) || olds[0].N != 20 {
+		t.Fatalf("pairs %v, old N %d: want old then new pkg.Sum, both at N 20", ts, olds[0].N)
+	}
+	if want := []string{"pkg.Gone is only in the old revision", "pkg.Added is new (not in the old revision)"}; !slices.Equal(only, want) {
+		t.Errorf("only %q, want %q", only, want)
+	}
+	r := &result.Result{Experiments: []result.Experiment{{Name: olds[0].Display}, {Name: news[0].Display}}}
+	old, cur := splitSides(r)
+	if len(old.Experiments) != 1 || old.Experiments[0].Name != "pkg.Sum" || len(cur.Experiments) != 1 || cur.Experiments[0].Name != "pkg.Sum" {
+		t.Errorf("split: old %v, new %v; want pkg.Sum on each side", old.Experiments, cur.Experiments)
+	}
+	if r.Experiments[0].Name != "old pkg.Sum" {
+		t.Errorf("the split changed the interleaved result: %q", r.Experiments[0].Name)
+	}
+}
