@@ -35,12 +35,9 @@ type execOptions struct {
 	Scans         []string // -P and -L in the order given, each as expandExecArgs joined it
 	Step          string   // -D
 	stepSet       bool
-	CPU           int
-	CPUSet        bool
 	NoIsolate     bool
-	Window        time.Duration
-	Threshold     string
-	threshold     float64
+	cpuOptions
+	thresholdOption
 
 	measuring
 }
@@ -89,7 +86,6 @@ flagged (spawn-dominated).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.runsSet = cmd.Flags().Changed("runs")
 			opts.stepSet = cmd.Flags().Changed("parameter-step-size")
-			opts.CPUSet = cmd.Flags().Changed("cpu")
 			return measure(cmd, g, &opts.outputOptions, &opts.precisionOptions, &opts.measuring, func(w *watcher) error {
 				return execRun(opts, g.Stdout, w)
 			})
@@ -111,11 +107,9 @@ flagged (spawn-dominated).`,
 	f.VarP(scanFlag{&opts.Scans}, "parameter-scan", "P", "`NAME LOW HIGH`: run with {NAME} from LOW to HIGH (once)")
 	f.StringVarP(&opts.Step, "parameter-step-size", "D", "1", "step of -P")
 	f.VarP(scanFlag{&opts.Scans}, "parameter-list", "L", "`NAME A,B,C`: run with {NAME} each of A, B, C (repeatable; with -P too)")
-	intFlag(f, &opts.CPU, "cpu", -1, "pin the runs to CPU `N` (default: benchy chooses)")
-	f.Lookup("cpu").DefValue = ""
+	opts.cpuOptions.bind(f, "the runs")
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let benchy's other threads run on the measured CPU")
-	f.DurationVar(&opts.Window, "window", time.Second, "busy window of the machine header, at most 60s")
-	f.StringVar(&opts.Threshold, "threshold", "2%", "smallest change claimed as a difference between commands (`PCT`)")
+	opts.thresholdOption.bind(f, "smallest change claimed as a difference between commands (`PCT`)")
 	opts.precisionOptions.bind(f)
 	opts.outputOptions.bind(f, execFormats, true)
 	return cmd
@@ -201,16 +195,13 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	if o.Warmup < 0 || o.Warmup > maxSamples {
 		return Usagef("--warmup %d: must be between 0 and %d runs", o.Warmup, maxSamples)
 	}
-	if err := checkDuration("--window", o.Window, maxWindow); err != nil {
-		return err
-	}
-	if err := checkCPU(o.CPUSet, o.CPU); err != nil {
+	if err := o.cpuOptions.validate(); err != nil {
 		return err
 	}
 	if err := checkLive(o.g, "exec"); err != nil {
 		return err
 	}
-	if o.threshold, err = parseFraction("--threshold", o.Threshold); err != nil {
+	if err := o.thresholdOption.validate(); err != nil {
 		return err
 	}
 	scans, err := o.scans()

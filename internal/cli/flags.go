@@ -158,3 +158,51 @@ func onOffFlag(f *pflag.FlagSet, p *bool, name string, value bool, usage string)
 	*p = value
 	f.Var(onOff{p}, name, usage)
 }
+
+// cpuOptions are the flags of every command that measures on a CPU: the
+// CPU to pin to, and the busy window read before, bound and checked once.
+type cpuOptions struct {
+	CPU    int
+	CPUSet bool // --cpu was given (set by validate)
+	Window time.Duration
+	flags  *pflag.FlagSet
+}
+
+// bind adds --cpu and --window; what is what is pinned ("the benchmarks").
+func (c *cpuOptions) bind(f *pflag.FlagSet, what string) {
+	c.flags = f
+	intFlag(f, &c.CPU, "cpu", -1, "pin "+what+" to CPU `N` (default: benchy chooses)")
+	f.Lookup("cpu").DefValue = ""
+	f.DurationVar(&c.Window, "window", time.Second, "busy window of the machine header, at most 60s")
+}
+
+// validate refuses a bad --cpu or --window, and notes whether --cpu was
+// given.
+func (c *cpuOptions) validate() error {
+	c.CPUSet = c.flags != nil && c.flags.Changed("cpu")
+	if err := checkDuration("--window", c.Window, maxWindow); err != nil {
+		return err
+	}
+	return checkCPU(c.CPUSet, c.CPU)
+}
+
+// thresholdOption is --threshold, the smallest change a comparison claims,
+// as every command that compares takes it.
+type thresholdOption struct {
+	Threshold string
+	threshold float64 // parsed by validate
+	flags     *pflag.FlagSet
+}
+
+func (t *thresholdOption) bind(f *pflag.FlagSet, usage string) {
+	t.flags = f
+	f.StringVar(&t.Threshold, "threshold", "2%", usage)
+}
+
+// given says whether --threshold was given.
+func (t *thresholdOption) given() bool { return t.flags != nil && t.flags.Changed("threshold") }
+
+func (t *thresholdOption) validate() (err error) {
+	t.threshold, err = parseFraction("--threshold", t.Threshold)
+	return err
+}

@@ -29,20 +29,18 @@ type gotestOptions struct {
 	Packages   []string
 	BuildFlags []string // after "--": go test -c's flags (-tags, -gcflags)
 	Bench      string
-	CPU        int
-	CPUSet     bool
+	cpuOptions
 	Samples    int
 	SampleTime time.Duration
 	Processes  int
 	Against    string
-	Threshold  string
-	Fail       string // --fail-on-regression, with --against
-	Window     time.Duration
+	thresholdOption
+	Fail string // --fail-on-regression, with --against
 
-	Dir             string // -C: where the packages are resolved (default: the working directory)
-	threshold, fail float64
-	dir             string // Dir, absolute
-	againstSet      bool   // --against was given, perhaps empty
+	Dir        string // -C: where the packages are resolved (default: the working directory)
+	fail       float64
+	dir        string // Dir, absolute
+	againstSet bool   // --against was given, perhaps empty
 
 	measuring
 }
@@ -102,7 +100,6 @@ for both: the output is benchy compare's.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.CPUSet = cmd.Flags().Changed("cpu")
 			opts.againstSet = cmd.Flags().Changed("against")
 			if opts.Against != "" {
 				opts.formats = compareFormats
@@ -118,16 +115,14 @@ for both: the output is benchy compare's.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.Dir, "dir", "C", ".", "resolve the packages in `DIR`, as go -C does")
 	f.StringVar(&opts.Bench, "bench", ".", "run the benchmarks matching `REGEXP`, as go test -bench (sub-benchmarks too)")
-	intFlag(f, &opts.CPU, "cpu", -1, "pin the benchmarks to CPU `N` (default: benchy chooses)")
-	f.Lookup("cpu").DefValue = ""
+	opts.cpuOptions.bind(f, "the benchmarks")
 	intFlag(f, &opts.Samples, "samples", gotestSamples, "samples of each benchmark, over all processes")
 	f.DurationVar(&opts.SampleTime, "sample-time", gotestSampleTime, "each sample lasts at least `D` (b.N calibrated once)")
 	intFlag(f, &opts.Processes, "processes", gotestProcesses, "spread the samples over `K` runs of the test binary")
 	opts.precisionOptions.bind(f)
 	f.StringVar(&opts.Against, "against", "", "compare with git revision `REV`, interleaved (e.g. HEAD, main)")
-	f.StringVar(&opts.Threshold, "threshold", "2%", "with --against: smallest change claimed (`PCT`)")
+	opts.thresholdOption.bind(f, "with --against: smallest change claimed (`PCT`)")
 	f.StringVar(&opts.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
-	f.DurationVar(&opts.Window, "window", time.Second, "busy window of the machine header, at most 60s")
 	opts.outputOptions.bind(f, render.Formats, true)
 	return cmd
 }
@@ -152,16 +147,13 @@ func (o *gotestOptions) validate() (err error) {
 	if err := checkDuration("--sample-time", o.SampleTime, maxSampleTime); err != nil {
 		return err
 	}
-	if err := checkDuration("--window", o.Window, maxWindow); err != nil {
-		return err
-	}
-	if err := checkCPU(o.CPUSet, o.CPU); err != nil {
+	if err := o.cpuOptions.validate(); err != nil {
 		return err
 	}
 	if _, err := regexp.Compile(o.Bench); err != nil {
 		return Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
 	}
-	if o.threshold, err = parseFraction("--threshold", o.Threshold); err != nil {
+	if err := o.thresholdOption.validate(); err != nil {
 		return err
 	}
 	o.fail = -1

@@ -24,26 +24,22 @@ type runOptions struct {
 	outputOptions
 	precisionOptions
 
-	CPU          int
-	CPUSet       bool // --cpu was given
-	Bench        string
-	Samples      int
-	Warmup       time.Duration
-	SampleTime   time.Duration
-	Window       time.Duration
-	Iters        int64
-	GC           bool
-	NoIsolate    bool
-	NoAsm        bool
-	Smoke        bool
-	Processes    int    // run benchy this many times and merge (--processes)
-	ChildSpec    string // measure as one process of --processes (hidden)
-	Compare      string // "A,B[,C...]": interleaved comparison
-	Threshold    string // smallest change claimed, "2%" or "0.02"
-	threshold    float64
-	benchSet     bool // --bench was given
-	compareSet   bool // --compare was given
-	thresholdSet bool // --threshold was given
+	cpuOptions
+	Bench      string
+	Samples    int
+	Warmup     time.Duration
+	SampleTime time.Duration
+	Iters      int64
+	GC         bool
+	NoIsolate  bool
+	NoAsm      bool
+	Smoke      bool
+	Processes  int    // run benchy this many times and merge (--processes)
+	ChildSpec  string // measure as one process of --processes (hidden)
+	Compare    string // "A,B[,C...]": interleaved comparison
+	thresholdOption
+	benchSet   bool // --bench was given
+	compareSet bool // --compare was given
 
 	// Stop ends the run after the current sample (a stop signal);
 	// Progress, when not nil, receives a progress line (a terminal's
@@ -82,10 +78,8 @@ everything behind the verdicts.`,
 			return noArgs(cmd, strictArgs(cmd, &opts.Strict, args, g.Args))
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.CPUSet = cmd.Flags().Changed("cpu")
 			opts.benchSet = cmd.Flags().Changed("bench")
 			opts.compareSet = cmd.Flags().Changed("compare")
-			opts.thresholdSet = cmd.Flags().Changed("threshold")
 			if opts.Smoke {
 				for flag, set := range map[string]func(){
 					"samples":     func() { opts.Samples = smokeSamples },
@@ -104,13 +98,11 @@ everything behind the verdicts.`,
 		},
 	}
 	f := cmd.Flags()
-	intFlag(f, &opts.CPU, "cpu", -1, "pin the measured thread to CPU `N` (default: benchy chooses)")
-	f.Lookup("cpu").DefValue = ""
+	opts.cpuOptions.bind(f, "the measured thread")
 	f.StringVar(&opts.Bench, "bench", ".", "run the experiments whose name matches `REGEXP`")
 	intFlag(f, &opts.Samples, "samples", 31, "samples per experiment, 1-100000, in total over --processes")
 	f.DurationVar(&opts.Warmup, "warmup", 100*time.Millisecond, "warm-up time per experiment, at most 10m")
 	f.DurationVar(&opts.SampleTime, "sample-time", 10*time.Millisecond, "least duration of one sample, at most 10s")
-	f.DurationVar(&opts.Window, "window", time.Second, "busy window of the machine header, at most 60s")
 	intFlag(f, &opts.Iters, "iters", 0, "fixed iterations per sample (default: calibrated)")
 	f.Lookup("iters").DefValue = ""
 	onOffFlag(f, &opts.GC, "gc", true, "the garbage collector while measuring: on, as a Go program runs, or off to leave out collecting the garbage")
@@ -123,7 +115,7 @@ everything behind the verdicts.`,
 	f.MarkHidden("child-spec")
 	opts.outputOptions.bind(f, render.Formats, true)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
-	f.StringVar(&opts.Threshold, "threshold", "2%", "with --compare: smallest change claimed as a difference (`PCT`)")
+	opts.thresholdOption.bind(f, "with --compare: smallest change claimed as a difference (`PCT`)")
 	return cmd
 }
 
@@ -135,7 +127,7 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	for _, d := range []struct {
 		flag     string
 		v, limit time.Duration
-	}{{"--warmup", o.Warmup, maxWarmup}, {"--sample-time", o.SampleTime, maxSampleTime}, {"--window", o.Window, maxWindow}} {
+	}{{"--warmup", o.Warmup, maxWarmup}, {"--sample-time", o.SampleTime, maxSampleTime}} {
 		if err := checkDuration(d.flag, d.v, d.limit); err != nil {
 			return nil, err
 		}
@@ -146,16 +138,16 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	if o.Iters < 0 || o.Iters > pipeline.MaxIters {
 		return nil, Usagef("--iters %d: must be between 1 and %d (or 0 to calibrate)", o.Iters, int64(pipeline.MaxIters))
 	}
-	if err := checkCPU(o.CPUSet, o.CPU); err != nil {
+	if err := o.cpuOptions.validate(); err != nil {
 		return nil, err
 	}
-	if o.threshold, err = parseFraction("--threshold", o.Threshold); err != nil {
+	if err := o.thresholdOption.validate(); err != nil {
 		return nil, err
 	}
 	if o.compareSet && strings.TrimSpace(o.Compare) == "" {
 		return nil, Usagef("--compare: name the experiments to compare, e.g. --compare concat/quadratic,concat/builder")
 	}
-	if o.Compare == "" && o.thresholdSet {
+	if o.Compare == "" && o.thresholdOption.given() {
 		return nil, Usagef("--threshold applies to --compare: name the experiments to compare, e.g. --compare concat/quadratic,concat/builder")
 	}
 	if o.Compare != "" && o.benchSet {
