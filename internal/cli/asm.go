@@ -19,9 +19,13 @@ type asmOptions struct {
 	Binary     string // a compiled program (a test binary): NAME is a function of it
 }
 
-func init() { commands = append(commands, newAsmCmd) }
+func init() {
+	commands = append(commands, func(g *globalOptions) *cobra.Command { return newAsmCmd(g, nil) })
+}
 
-func newAsmCmd(g *globalOptions) *cobra.Command {
+// newAsmCmd makes the command; runF, when not nil, is called with the
+// options in place of running (tests read what the flags became).
+func newAsmCmd(g *globalOptions, runF func(*asmOptions) error) *cobra.Command {
 	opts := &asmOptions{}
 	cmd := &cobra.Command{
 		Use:   "asm EXPERIMENT",
@@ -47,6 +51,9 @@ any function by its full name.`,
 			opts.Experiment = args[0]
 			if err := checkFormat(opts.Format, textOrJSON); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return asmRun(opts, g, g.Stdout)
 		},

@@ -35,9 +35,13 @@ type compareOptions struct {
 // compareFormats are the output formats of `benchy compare`.
 var compareFormats = []string{"text", "json", "markdown"}
 
-func init() { commands = append(commands, newCompareCmd) }
+func init() {
+	commands = append(commands, func(g *globalOptions) *cobra.Command { return newCompareCmd(g, nil) })
+}
 
-func newCompareCmd(g *globalOptions) *cobra.Command {
+// newCompareCmd makes the command; runF, when not nil, is called with the
+// options in place of running (tests read what the flags became).
+func newCompareCmd(g *globalOptions, runF func(*compareOptions) error) *cobra.Command {
 	opts := &compareOptions{}
 	var threshold, fail string
 	cmd := &cobra.Command{
@@ -84,6 +88,9 @@ common.`,
 				if opts.FailOnRegression, err = parseFraction("--fail-on-regression", fail); err != nil {
 					return err
 				}
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return compareRun(opts, g.Stdout)
 		},

@@ -51,9 +51,13 @@ const (
 	execMinTime = 3 * time.Second
 )
 
-func init() { commands = append(commands, newExecCmd) }
+func init() {
+	commands = append(commands, func(g *globalOptions) *cobra.Command { return newExecCmd(g, nil) })
+}
 
-func newExecCmd(g *globalOptions) *cobra.Command {
+// newExecCmd makes the command; runF, when not nil, is called with the
+// options in place of running (tests read what the flags became).
+func newExecCmd(g *globalOptions, runF func(*execOptions) error) *cobra.Command {
 	opts := &execOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "exec [flags] COMMAND...",
@@ -86,6 +90,9 @@ flagged (spawn-dominated).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.runsSet = cmd.Flags().Changed("runs")
 			opts.stepSet = cmd.Flags().Changed("parameter-step-size")
+			if runF != nil {
+				return runF(opts)
+			}
 			return measure(cmd, g, &opts.outputOptions, &opts.precisionOptions, &opts.measuring, func(w *watcher) error {
 				return execRun(opts, g.Stdout, w)
 			})

@@ -55,9 +55,13 @@ const (
 	maxProcesses     = 1000
 )
 
-func init() { commands = append(commands, newGotestCmd) }
+func init() {
+	commands = append(commands, func(g *globalOptions) *cobra.Command { return newGotestCmd(g, nil) })
+}
 
-func newGotestCmd(g *globalOptions) *cobra.Command {
+// newGotestCmd makes the command; runF, when not nil, is called with the
+// options in place of running (tests read what the flags became).
+func newGotestCmd(g *globalOptions, runF func(*gotestOptions) error) *cobra.Command {
 	opts := &gotestOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "gotest [flags] [PACKAGES] [-- GO_BUILD_FLAGS]",
@@ -106,6 +110,9 @@ for both: the output is benchy compare's.`,
 			}
 			if opts.Fail != "" && opts.Against == "" {
 				return Usagef("--fail-on-regression compares two revisions: give --against REV too")
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return measure(cmd, g, &opts.outputOptions, &opts.precisionOptions, &opts.measuring, func(w *watcher) error {
 				return gotestRun(opts, g.Stdout, w)

@@ -17,9 +17,13 @@ type listOptions struct {
 	Format string
 }
 
-func init() { commands = append(commands, newListCmd) }
+func init() {
+	commands = append(commands, func(g *globalOptions) *cobra.Command { return newListCmd(g, nil) })
+}
 
-func newListCmd(g *globalOptions) *cobra.Command {
+// newListCmd makes the command; runF, when not nil, is called with the
+// options in place of running (tests read what the flags became).
+func newListCmd(g *globalOptions, runF func(*listOptions) error) *cobra.Command {
 	opts := &listOptions{}
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -33,6 +37,9 @@ the work one op does, and what the experiment shows.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkFormat(opts.Format, textOrJSON); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return listRun(opts, g, g.Stdout)
 		},

@@ -13,7 +13,9 @@ import (
 	"github.com/benchy-dev/benchy/internal/machine"
 )
 
-func init() { commands = append(commands, newMachineCmd) }
+func init() {
+	commands = append(commands, func(g *globalOptions) *cobra.Command { return newMachineCmd(g, nil) })
+}
 
 // maxWindow bounds --window: a longer busy window only delays the answer.
 const maxWindow = 60 * time.Second
@@ -35,7 +37,9 @@ type machineOptions struct {
 	Runtime *machine.Runtime
 }
 
-func newMachineCmd(g *globalOptions) *cobra.Command {
+// newMachineCmd makes the command; runF, when not nil, is called with the
+// options in place of running (tests read what the flags became).
+func newMachineCmd(g *globalOptions, runF func(*machineOptions) error) *cobra.Command {
 	opts := &machineOptions{}
 	cmd := &cobra.Command{
 		Use:   "machine",
@@ -70,6 +74,9 @@ when one is a warning (the check for a CI runner that must be quiet).`,
 			}
 			if err := checkStrict(cmd, opts.Strict); err != nil {
 				return err
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return machineRun(opts, g.Stdout)
 		},

@@ -21,9 +21,13 @@ type reportOptions struct {
 	outputOptions
 }
 
-func init() { commands = append(commands, newReportCmd) }
+func init() {
+	commands = append(commands, func(g *globalOptions) *cobra.Command { return newReportCmd(g, nil) })
+}
 
-func newReportCmd(g *globalOptions) *cobra.Command {
+// newReportCmd makes the command; runF, when not nil, is called with the
+// options in place of running (tests read what the flags became).
+func newReportCmd(g *globalOptions, runF func(*reportOptions) error) *cobra.Command {
 	opts := &reportOptions{}
 	cmd := &cobra.Command{
 		Use:   "report FILE",
@@ -51,6 +55,9 @@ With --strict it exits 3 when an experiment is not believable;
 				return err
 			}
 			opts.width = terminalWidth(g.Stdout)
+			if runF != nil {
+				return runF(opts)
+			}
 			return reportRun(opts, g.Stdout, g.Stderr)
 		},
 	}

@@ -56,9 +56,13 @@ const (
 	smokeWindow     = 100 * time.Millisecond
 )
 
-func init() { commands = append(commands, newRunCmd) }
+func init() {
+	commands = append(commands, func(g *globalOptions) *cobra.Command { return newRunCmd(g, nil) })
+}
 
-func newRunCmd(g *globalOptions) *cobra.Command {
+// newRunCmd makes the command; runF, when not nil, is called with the
+// options in place of running (tests read what the flags became).
+func newRunCmd(g *globalOptions, runF func(*runOptions) error) *cobra.Command {
 	opts := &runOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -91,6 +95,9 @@ everything behind the verdicts.`,
 						set()
 					}
 				}
+			}
+			if runF != nil {
+				return runF(opts)
 			}
 			return measure(cmd, g, &opts.outputOptions, &opts.precisionOptions, &opts.measuring, func(w *watcher) error {
 				return runRun(opts, g.Stdout, w)
