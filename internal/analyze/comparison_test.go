@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/result/resulttest"
 
 	"github.com/benchy-dev/benchy/internal/finding"
 )
@@ -125,15 +126,6 @@ func TestAnalyzeTakesTheRunClockFromTheChainOnly(t *testing.T) {
 
 // onCPU makes samples of 1000 iterations whose wall ns/op are wall and
 // whose on-CPU ns/op (task-clock) are on.
-func onCPU(wall, on []float64) []result.Sample {
-	s := make([]result.Sample, len(wall))
-	for i := range wall {
-		s[i] = result.Sample{Iters: 1000, Ns: int64(wall[i] * 1000),
-			Counters: map[string]int64{result.CounterTaskClock: int64(on[i] * 1000)}}
-	}
-	return s
-}
-
 // A hog on the measured CPU for part of an interleaved run: the base's
 // samples in rounds 8-15 lost half their time off the CPU. On wall time
 // the candidate looks 2x faster there; on on-CPU time they are the same
@@ -151,7 +143,7 @@ func TestInterleavedRunJudgedOnOnCPUTime(t *testing.T) {
 	}
 	r := &result.Result{
 		Settings:    result.Settings{Compare: []string{"a", "b"}, Threshold: 0.02},
-		Experiments: []result.Experiment{{Name: "a", Samples: onCPU(wallA, onA)}, {Name: "b", Samples: onCPU(wallB, onB)}},
+		Experiments: []result.Experiment{{Name: "a", Samples: resulttest.OnCPU(wallA, onA)}, {Name: "b", Samples: resulttest.OnCPU(wallB, onB)}},
 	}
 	Analyze(r)
 	p := r.Comparison[0]

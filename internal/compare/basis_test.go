@@ -5,20 +5,11 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/result/resulttest"
 )
 
-// onCPU is samples of wall and on-CPU time per op (1000 iterations each).
-func onCPU(wall, on []float64) []result.Sample {
-	s := make([]result.Sample, len(wall))
-	for i := range wall {
-		s[i] = result.Sample{Iters: 1000, Ns: int64(wall[i] * 1000),
-			Counters: map[string]int64{result.CounterTaskClock: int64(on[i] * 1000)}}
-	}
-	return s
-}
-
 func TestBasis(t *testing.T) {
-	clean := &result.Experiment{Samples: onCPU([]float64{100, 100}, []float64{100, 100}), Clock: &result.EffectiveClock{BeforeHz: 3e9, AfterHz: 3e9}}
+	clean := &result.Experiment{Samples: resulttest.OnCPU([]float64{100, 100}, []float64{100, 100}), Clock: &result.EffectiveClock{BeforeHz: 3e9, AfterHz: 3e9}}
 	noOnCPU := &result.Experiment{Samples: []result.Sample{{Iters: 1000, Ns: 100000}, {Iters: 1000, Ns: 100000}}}
 	warn := func(code string) *result.Experiment {
 		e := *clean

@@ -125,3 +125,14 @@ func Fixture() *result.Result {
 	}
 	return r
 }
+
+// OnCPU is samples of 1000 iterations with the given wall and on-CPU
+// (task-clock) times per op, in ns.
+func OnCPU(wall, on []float64) []result.Sample {
+	s := make([]result.Sample, len(wall))
+	for i := range wall {
+		s[i] = result.Sample{Iters: 1000, Ns: int64(wall[i] * 1000),
+			Counters: map[string]int64{result.CounterTaskClock: int64(on[i] * 1000)}}
+	}
+	return s
+}
