@@ -60,6 +60,7 @@ any function by its full name.`,
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output `format`: text or json")
 	cmd.Flags().StringVar(&opts.Binary, "binary", "", "read the function from the Go program `FILE` (a test binary)")
+	cmd.ValidArgsFunction = completeAsm(g, opts)
 	return cmd
 }
 

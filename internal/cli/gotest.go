@@ -131,6 +131,7 @@ for both: the output is benchy compare's.`,
 	opts.thresholdOption.bind(f, "with --against: smallest change claimed (`PCT`)")
 	f.StringVar(&opts.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
 	opts.outputOptions.bind(f, render.Formats, true)
+	_ = cmd.RegisterFlagCompletionFunc("bench", completeGotestBench)
 	return cmd
 }
 

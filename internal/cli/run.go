@@ -123,6 +123,8 @@ everything behind the verdicts.`,
 	opts.outputOptions.bind(f, render.Formats, true)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
 	opts.thresholdOption.bind(f, "with --compare: smallest change claimed as a difference (`PCT`)")
+	_ = cmd.RegisterFlagCompletionFunc("bench", completeExperiments(g))
+	_ = cmd.RegisterFlagCompletionFunc("compare", completeCompare(g))
 	return cmd
 }
 
