@@ -63,7 +63,7 @@ func writeCompact(w io.Writer, r *result.Result, o Options) error {
 	tw.printf("\n")
 	header, rows, footnotes := compactTable(r)
 	header, rows = addRunOrder(r, header, rows, width, o.ASCII)
-	fitLastColumn(header, rows, width)
+	rows = fitLastColumn(header, rows, width)
 	if tw.err == nil {
 		tw.err = writeAligned(tw, header, rows, map[int]bool{len(header) - 1: true})
 	}
@@ -324,10 +324,12 @@ func verdictCell(e result.Experiment) string {
 	return v
 }
 
-// fitLastColumn shortens the cells of the last column (the verdict) so
-// the table fits width, ending a shortened cell with "…". The verdict
-// itself is never cut, only its reason: it is what to read first.
-func fitLastColumn(header []string, rows [][]string, width int) {
+// fitLastColumn fits the cells of the last column (the verdict) into
+// what width leaves them. The verdict itself is never cut: a cell too
+// wide drops its count of more reasons, and if still too wide it moves
+// its reason to a line of its own under the verdict (the reason is the
+// first thing to check). It returns the rows with those lines added.
+func fitLastColumn(header []string, rows [][]string, width int) [][]string {
 	all := append([][]string{header}, rows...)
 	used := 0
 	for i := range len(header) - 1 {
@@ -338,25 +340,43 @@ func fitLastColumn(header []string, rows [][]string, width int) {
 		used += col + 2
 	}
 	room := max(width-used, 12)
-	for _, row := range all {
+	var out [][]string
+	for _, row := range rows {
 		last := len(row) - 1
-		row[last] = clipReason(row[last], room)
+		cell, more := splitVerdict(row[last], room)
+		row[last] = cell
+		out = append(out, row)
+		if more != "" {
+			cont := make([]string, len(row))
+			cont[last] = more
+			out = append(out, cont)
+		}
 	}
+	return out
 }
 
-// clipReason fits a verdict cell ("doubtful: unstable +2") into n
-// runes: the whole cell, or without the count of more reasons, or else the
-// verdict alone (the summary and the why line name the reasons), never a
-// verdict cut short.
-func clipReason(cell string, n int) string {
+// splitVerdict fits a verdict cell ("doubtful: unstable +2") into n
+// runes: the whole cell, or without the count of more reasons, or else
+// the verdict and a colon, with its reason (and the count, when it fits)
+// returned as more, for a line of its own. The verdict is never cut.
+func splitVerdict(cell string, n int) (first, more string) {
 	if utf8.RuneCountInString(cell) <= n {
-		return cell
+		return cell, ""
 	}
-	if i := strings.LastIndex(cell, " +"); i > 0 && utf8.RuneCountInString(cell[:i]) <= n {
-		return cell[:i] // the first reason, without the count of the others
+	i := strings.LastIndex(cell, " +")
+	if i > 0 && utf8.RuneCountInString(cell[:i]) <= n {
+		return cell[:i], "" // the first reason, without the count of the others
 	}
-	verdict, _, _ := strings.Cut(cell, ": ")
-	return verdict
+	verdict, reason, ok := strings.Cut(cell, ": ")
+	if !ok {
+		return cell, ""
+	}
+	if utf8.RuneCountInString(reason) > n {
+		if j := strings.LastIndex(reason, " +"); j > 0 {
+			reason = reason[:j]
+		}
+	}
+	return verdict + ":", reason
 }
 
 // fitParts shortens a line of comma-separated parts to width by dropping

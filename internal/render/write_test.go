@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,22 +39,46 @@ func TestWriteGolden(t *testing.T) {
 }
 
 // The default text fits one 80-column screen: a three-line header, the
-// table, and a few lines under it, whatever the names and reasons.
+// table, and a few lines under it, whatever the names and reasons. Every
+// verdict keeps its first reason: on its row, or on the line under it
+// when the row has no room (80 columns); 100 have room for all.
 func TestCompactFitsAScreen(t *testing.T) {
 	r := fixtureResult()
-	for _, width := range []int{80, 100} {
+	for _, tt := range []struct{ width, continued int }{{80, 3}, {100, 0}} {
 		var b bytes.Buffer
-		if err := WriteWith(&b, r, "text", Options{Width: width}); err != nil {
+		if err := WriteWith(&b, r, "text", Options{Width: tt.width}); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 		for _, l := range lines {
-			if n := utf8.RuneCountInString(l); n > width {
-				t.Errorf("width %d: line of %d runes: %q", width, n, l)
+			if n := utf8.RuneCountInString(l); n > tt.width {
+				t.Errorf("width %d: line of %d runes: %q", tt.width, n, l)
 			}
 		}
-		if len(lines) > 15+len(r.Experiments) {
-			t.Errorf("%d lines for %d experiments:\n%s", len(lines), len(r.Experiments), b.String())
+		if len(lines) > 15+len(r.Experiments)+tt.continued {
+			t.Errorf("width %d: %d lines for %d experiments:\n%s", tt.width, len(lines), len(r.Experiments), b.String())
+		}
+		for _, e := range r.Experiments {
+			i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, e.Name+" ") })
+			if i < 0 {
+				t.Fatalf("width %d: no row for %s:\n%s", tt.width, e.Name, b.String())
+			}
+			row := lines[i]
+			if !strings.Contains(row, e.Verdict) {
+				t.Errorf("width %d: the row of %s has not its whole verdict %q: %q", tt.width, e.Name, e.Verdict, row)
+			}
+			if len(e.Reasons) == 0 {
+				continue
+			}
+			if strings.HasSuffix(row, e.Verdict+":") {
+				row = lines[i+1]
+				if strings.TrimSpace(row) != e.Reasons[0] && !strings.HasPrefix(strings.TrimSpace(row), e.Reasons[0]+" +") {
+					t.Errorf("width %d: the line under %s is %q, want its reason %s alone", tt.width, e.Name, row, e.Reasons[0])
+				}
+			}
+			if !strings.HasSuffix(strings.TrimSpace(row), e.Reasons[0]) && !strings.Contains(row, e.Reasons[0]+" +") {
+				t.Errorf("width %d: %s's reason %s is not shown at the end of %q", tt.width, e.Name, e.Reasons[0], row)
+			}
 		}
 	}
 }
@@ -277,20 +302,22 @@ func TestMarkdownCode(t *testing.T) {
 }
 
 // A verdict cell too wide loses the count of more reasons first, then
-// its reason, never its verdict.
-func TestClipReason(t *testing.T) {
+// moves its reason to a line of its own; the verdict is never cut.
+func TestSplitVerdict(t *testing.T) {
 	for _, tt := range []struct {
-		cell string
-		n    int
-		want string
+		cell        string
+		n           int
+		first, more string
 	}{
-		{"doubtful: unstable +2", 30, "doubtful: unstable +2"},
-		{"doubtful: unstable +2", 19, "doubtful: unstable"},
-		{"doubtful: no-load-in-loop", 19, "doubtful"},
-		{"not believable", 12, "not believable"},
+		{"doubtful: unstable +2", 30, "doubtful: unstable +2", ""},
+		{"doubtful: unstable +2", 19, "doubtful: unstable", ""},
+		{"doubtful: no-load-in-loop", 19, "doubtful:", "no-load-in-loop"},
+		{"not believable: disturbed +3", 20, "not believable:", "disturbed +3"},
+		{"not believable: no-steady-state +3", 16, "not believable:", "no-steady-state"},
+		{"not believable", 12, "not believable", ""},
 	} {
-		if got := clipReason(tt.cell, tt.n); got != tt.want {
-			t.Errorf("clipReason(%q, %d) = %q, want %q", tt.cell, tt.n, got, tt.want)
+		if first, more := splitVerdict(tt.cell, tt.n); first != tt.first || more != tt.more {
+			t.Errorf("splitVerdict(%q, %d) = %q, %q, want %q, %q", tt.cell, tt.n, first, more, tt.first, tt.more)
 		}
 	}
 }
