@@ -39,6 +39,9 @@ func writeHTML(w io.Writer, r *result.Result) error {
 	}
 	tw.printf("<p class=\"summary\">summary: %s</p>\n", esc(summaryLine(r)))
 	writeOverview(tw, r)
+	if len(r.Experiments) > 0 {
+		tw.printf("<p class=\"note\">%s</p>\n", esc(chartsNote))
+	}
 	if len(r.Comparison) > 0 {
 		tw.printf("<h2>Comparisons</h2>\n")
 		for _, p := range r.Comparison {
@@ -103,6 +106,12 @@ func writeOverview(tw *errWriter, r *result.Result) {
 	tw.printf("</table>\n")
 }
 
+// chartsNote says once what each experiment's charts show.
+const chartsNote = "Each experiment's charts: the distribution of its samples' time per op, with min, median and p90 marked; " +
+	"the samples in run order; and the machine right before the first sample and right after the last, as the pinned thread measured it: " +
+	"the clock, timed by a chain of dependent adds, and the reference loop, one store, one increment, a compare and a taken branch " +
+	"per iteration, which takes one cycle on a core of its own and longer when another hardware thread or the host shares the core (slow-core)."
+
 // decidingFirst is e's findings with those that decided the verdict
 // first, in the order of its reasons, then the rest as found.
 func decidingFirst(e result.Experiment) []finding.Finding {
@@ -131,7 +140,7 @@ h1{font-size:20px}h2{font-size:16px;margin:1.5em 0 .3em}.head{margin:0;color:#55
 .believable{background:#d8f0d8}.doubtful{background:#fbeec2}.notbelievable{background:#f7d0d0}
 .charts{display:flex;flex-wrap:wrap;gap:12px}svg{background:#fafafa;border:1px solid #ddd}
 svg text{font:11px sans-serif;fill:#444}.findings li.error b{color:#b00}.findings li.warn b{color:#a60}
-.findings li.info b{color:#666}.desc,.foot{color:#666}section{border-top:1px solid #eee}`
+.findings li.info b{color:#666}.desc,.foot,.note{color:#666}.note{max-width:900px}section{border-top:1px solid #eee}`
 
 func esc(s string) string { return html.EscapeString(s) }
 
@@ -148,7 +157,7 @@ const (
 	marginL = 58
 	marginR = 10
 	marginT = 22
-	marginB = 26
+	marginB = 32
 )
 
 func newChart(w, h, x0, x1, y0, y1 float64, title string) *chart {
@@ -187,13 +196,6 @@ func (c *chart) line(x1, y1, x2, y2 float64, color, dash string) {
 	c.b.WriteString("/>\n")
 }
 
-// yTicks labels the y axis at its ends and middle with format.
-func (c *chart) yTicks(format func(float64) string) {
-	for _, v := range []float64{c.y0, (c.y0 + c.y1) / 2, c.y1} {
-		c.text(marginL-4, c.Y(v)+4, "end", format(v))
-	}
-}
-
 func (c *chart) svg() string { return c.b.String() + "</svg>\n" }
 
 // histogram is the distribution of the samples' times per op, with min,
@@ -226,7 +228,13 @@ func histogram(e result.Experiment) string {
 	if over > 0 {
 		right = top + 2*width // room for the overflow bar
 	}
-	c := newChart(300, 200, lo, math.Max(right, lo+1e-9), 0, float64(max(slices.Max(counts), over)), "distribution (samples per bin)")
+	// The top rows of the plot are left free of bars for the labels of
+	// min, median and p90.
+	most := float64(max(slices.Max(counts), over))
+	plot := 200.0 - marginT - marginB
+	c := newChart(280, 200, lo, math.Max(right, lo+1e-9), 0, most*plot/(plot-markRows*markRow-4), "distribution (samples per bin)")
+	c.yAxis(countTicks(most))
+	c.xAxis(durationTicks(lo, top, 3))
 	bar := func(x0, x1 float64, n int, color string) {
 		fmt.Fprintf(&c.b, "<rect class=\"bin\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
 			x0, c.Y(float64(n)), math.Max(x1-x0-1, 1), c.Y(0)-c.Y(float64(n)), color)
@@ -242,21 +250,13 @@ func histogram(e result.Experiment) string {
 	}
 	if over > 0 {
 		bar(c.X(top+width), c.X(top+2*width), over, "#aaa")
-		c.text(c.w-marginR, c.h-2, "end", fmt.Sprintf("%d above %s (max %s)", over, units.Duration(top), units.Duration(hi)))
-	} else {
-		c.text(c.w-marginR, c.h-2, "end", units.Duration(hi))
+		c.text(c.w-marginR, c.h-2, "end", fmt.Sprintf("grey: %d above %s (max %s)", over, units.Duration(top), units.Duration(hi)))
 	}
-	for i, m := range []struct {
-		v     float64
-		name  string
-		color string
-	}{{st.Min, "min", "#2a7"}, {st.Median, "median", "#000"}, {st.P90, "p90", "#c60"}} {
-		x := c.X(m.v)
-		c.line(x, marginT, x, c.h-marginB, m.color, "4 2")
-		c.text(x+3, marginT+12+12*float64(i), "start", m.name)
-	}
-	c.text(marginL, c.h-2, "start", units.Duration(lo))
-	c.yTicks(func(v float64) string { return fmt.Sprintf("%.0f", v) })
+	c.marks([]mark{
+		{st.Min, "min", "min " + units.Duration(st.Min), "#2a7"},
+		{st.Median, "median", "median " + units.Duration(st.Median), "#000"},
+		{st.P90, "p90", "p90 " + units.Duration(st.P90), "#c60"},
+	})
 	return c.svg()
 }
 
@@ -269,7 +269,8 @@ func series(e result.Experiment) string {
 	if e.Series.Judged() {
 		title += ": " + e.Series.Class
 	}
-	c := newChart(400, 200, 0, float64(len(e.Samples)), lo, hi, title)
+	c := newChart(340, 200, 0, float64(len(e.Samples)), lo, hi, title)
+	c.yAxis(durationTicks(lo, hi, 4))
 	disturbed := disturbedSet(e)
 	for j, s := range e.Samples {
 		if s.Iters <= 0 {
@@ -298,43 +299,57 @@ func series(e result.Experiment) string {
 			}
 		}
 	}
-	c.yTicks(units.Duration)
 	c.text(marginL, c.h-2, "start", "first sample")
 	c.text(c.w-marginR, c.h-2, "end", fmt.Sprintf("%d (red: disturbed; orange: levels)", len(e.Samples)))
 	return c.svg()
 }
 
 // machineTrack is what the pinned thread measured of the machine right
-// before the first sample and right after the last: the effective clock
-// and the time of the reference loop.
+// before the first sample and right after the last, one chart each, with
+// an axis from zero: the effective clock, and the time of the reference
+// loop, against the one cycle an iteration takes at that clock on a core
+// of its own (more is a shared core: slow-core).
 func machineTrack(e result.Experiment) string {
-	type bar struct {
-		name, label string
-		before      float64
-		after       float64
-	}
-	var bars []bar
-	if c := e.Clock; c != nil && c.BeforeHz > 0 && c.AfterHz > 0 {
-		bars = append(bars, bar{"clock", units.Hz(c.BeforeHz) + " → " + units.Hz(c.AfterHz), c.BeforeHz, c.AfterHz})
+	var out string
+	clock := e.Clock
+	if clock != nil && clock.BeforeHz > 0 && clock.AfterHz > 0 {
+		out += beforeAfter("clock", clock.BeforeHz, clock.AfterHz, units.Hz,
+			func(top float64) []tick { return scaledTicks(0, top, 3, "GHz", 1e9) }, nil)
 	}
 	if ref := e.Reference; ref != nil && ref.BeforeNs > 0 && ref.AfterNs > 0 {
-		bars = append(bars, bar{"reference loop", units.Duration(ref.BeforeNs) + " → " + units.Duration(ref.AfterNs), ref.BeforeNs, ref.AfterNs})
-	}
-	if len(bars) == 0 {
-		return ""
-	}
-	c := newChart(260, 200, 0, 1, 0, 1, "machine before → after")
-	slot := (c.w - marginL - marginR) / float64(len(bars))
-	for i, b := range bars {
-		top := math.Max(b.before, b.after)
-		for k, v := range []float64{b.before, b.after} {
-			hgt := (c.h - marginT - marginB - 34) * v / top
-			x := marginL + slot*float64(i) + 12 + float64(k)*(slot/2-8)
-			fmt.Fprintf(&c.b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
-				x, c.h-marginB-hgt, slot/2-20, hgt, []string{"#9bc", "#57a"}[k])
+		var cycle *mark
+		if clock != nil && clock.BeforeHz > 0 {
+			cycle = &mark{v: 1e9 / clock.BeforeHz, class: "cycle", label: "dashed: 1 cycle at " + units.Hz(clock.BeforeHz), color: "#c60"}
 		}
-		c.text(marginL+slot*float64(i)+slot/2, c.h-marginB+12, "middle", b.name)
-		c.text(marginL+slot*float64(i)+slot/2, marginT+14+14*float64(i%2), "middle", b.label)
+		out += beforeAfter("reference loop", ref.BeforeNs, ref.AfterNs, units.Duration,
+			func(top float64) []tick { return durationTicks(0, top, 3) }, cycle)
+	}
+	return out
+}
+
+// beforeAfter is one value measured before and after, as two bars on an
+// axis from zero labelled by ticks, each bar with its value above it, and
+// a dashed level (ref) when one is given.
+func beforeAfter(title string, before, after float64, format func(float64) string, ticks func(top float64) []tick, ref *mark) string {
+	top := math.Max(before, after)
+	if ref != nil {
+		top = math.Max(top, ref.v)
+	}
+	c := newChart(180, 200, 0, 2, 0, top*1.2, title)
+	c.yAxis(ticks(top * 1.2))
+	if ref != nil {
+		y := c.Y(ref.v)
+		c.line(marginL, y, c.w-marginR, y, ref.color, "4 2")
+		c.text(c.w-marginR, c.h-2, "end", ref.label)
+	}
+	for k, v := range []float64{before, after} {
+		name := []string{"before", "after"}[k]
+		x := c.X(float64(k) + 0.5)
+		fmt.Fprintf(&c.b, "<rect class=\"bar %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+			name, x-15, c.Y(v), 30.0, c.Y(0)-c.Y(v), []string{"#9bc", "#57a"}[k])
+		fmt.Fprintf(&c.b, "<text class=\"value %s\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" stroke=\"#fff\" stroke-width=\"3\" paint-order=\"stroke\">%s</text>\n",
+			name, x, c.Y(v)-4, esc(format(v)))
+		c.text(x, c.h-marginB+14, "middle", name)
 	}
 	return c.svg()
 }
@@ -343,6 +358,7 @@ func machineTrack(e result.Experiment) string {
 // marked.
 func busyChart(r *result.Result) string {
 	c := newChart(math.Max(200, float64(60+40*len(r.BusyDuring))), 180, 0, float64(len(r.BusyDuring)), 0, 100, "busy during the run (%)")
+	c.yAxis(linearTicks(0, 100, 4, plainLabel))
 	slot := (c.w - marginL - marginR) / float64(len(r.BusyDuring))
 	for i, b := range r.BusyDuring {
 		v, ok := b.Busy.Get()
@@ -350,7 +366,7 @@ func busyChart(r *result.Result) string {
 		if b.CPU == r.CPU {
 			label += "*"
 		}
-		c.text(marginL+slot*(float64(i)+0.5), c.h-marginB+12, "middle", label)
+		c.text(marginL+slot*(float64(i)+0.5), c.h-marginB+14, "middle", label)
 		if !ok {
 			continue
 		}
@@ -361,7 +377,6 @@ func busyChart(r *result.Result) string {
 		fmt.Fprintf(&c.b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
 			marginL+slot*float64(i)+4, c.Y(v), slot-8, c.Y(0)-c.Y(v), color)
 	}
-	c.yTicks(func(v float64) string { return fmt.Sprintf("%.0f", v) })
 	return c.svg()
 }
 
@@ -388,6 +403,11 @@ func roundsChart(r *result.Result, p result.Pair) string {
 	lo := lg(math.Min(slices.Min(ratios), math.Min(p.CILow, 1-p.Threshold)))
 	hi := lg(math.Max(slices.Max(ratios), math.Max(p.CIHigh, 1+p.Threshold)))
 	c := newChart(520, 200, 0, float64(len(ratios)), lo, hi, p.Candidate+" / "+p.Base+" per round (log scale)")
+	ts := logTicks(math.Exp(lo), math.Exp(hi))
+	for i := range ts {
+		ts[i].v = lg(ts[i].v)
+	}
+	c.yAxis(ts)
 	band := func(class string, a, b float64, color, opacity string) {
 		fmt.Fprintf(&c.b, "<rect class=\"%s\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" fill-opacity=\"%s\"/>\n",
 			class, marginL, c.Y(lg(b)), c.w-marginL-marginR, c.Y(lg(a))-c.Y(lg(b)), color, opacity)
@@ -401,7 +421,7 @@ func roundsChart(r *result.Result, p result.Pair) string {
 	for i, x := range ratios {
 		fmt.Fprintf(&c.b, "<circle class=\"round\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"#3569a8\"/>\n", c.X(float64(i)+0.5), c.Y(lg(x)))
 	}
-	c.yTicks(func(v float64) string { return units.Sig(math.Exp(v), 3) })
+	c.text(marginL, c.h-2, "start", "first round")
 	c.text(c.w-marginR, c.h-2, "end", "grey: threshold band; orange: ratio and its 95% interval")
 	return c.svg()
 }
