@@ -7,6 +7,7 @@
 package machine
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"runtime"
@@ -28,6 +29,8 @@ type Snapshot struct {
 
 	CPUModel   Fact[string] `json:"cpu_model"`
 	Hypervisor Fact[bool]   `json:"hypervisor"`
+	// MemTotal is the machine's RAM (proc/meminfo MemTotal), in bytes.
+	MemTotal Fact[int64] `json:"mem_total_bytes"`
 
 	Online   Fact[CPUList] `json:"online"`
 	Possible Fact[CPUList] `json:"possible"`
@@ -184,6 +187,11 @@ func (s *Snapshot) readIdentity(r FS, live bool) {
 		s.Hostname = r.stringFact("proc/sys/kernel/hostname", "")
 		s.Kernel = r.stringFact("proc/sys/kernel/osrelease", "")
 	}
+	if m, err := memTotal(r); err != nil {
+		s.MemTotal = Unknown[int64]("%s", why("proc/meminfo", err, ""))
+	} else {
+		s.MemTotal = Known(m)
+	}
 	b, err := r.read("proc/cpuinfo")
 	if err != nil {
 		reason := why("proc/cpuinfo", err, "")
@@ -276,4 +284,17 @@ func readNohzFull(r FS) Fact[CPUList] {
 		return Known(CPUList{})
 	}
 	return r.listFact(name, "no nohz_full file: kernel built without CONFIG_NO_HZ_FULL")
+}
+
+// UnmarshalJSON reads a snapshot, and marks the facts that an older
+// benchy did not record as unknown rather than leaving them a zero that
+// reads as a value.
+func (s *Snapshot) UnmarshalJSON(b []byte) error {
+	type plain Snapshot
+	p := plain{MemTotal: Unknown[int64]("not recorded (written by an older benchy)")}
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*s = Snapshot(p)
+	return nil
 }

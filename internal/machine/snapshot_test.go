@@ -455,3 +455,18 @@ func TestChooseIdleCPU0OverABusyCPU(t *testing.T) {
 		t.Errorf("why %q does not say why cpu0", cs[0].Why)
 	}
 }
+
+// A snapshot written before MemTotal was recorded reads it as unknown,
+// not as a machine with no memory; the vm fixture's meminfo is read.
+func TestMemTotal(t *testing.T) {
+	if got := readFixture(t, "vm").MemTotal; got.String() != "8326705152" {
+		t.Errorf("vm MemTotal %v, want 8326705152", got)
+	}
+	var old Snapshot
+	if err := json.Unmarshal([]byte(`{"cpu_model": "AMD EPYC"}`), &old); err != nil {
+		t.Fatal(err)
+	}
+	if old.MemTotal.Known() || !strings.Contains(old.MemTotal.String(), "not recorded") {
+		t.Errorf("old snapshot MemTotal %v, want unknown: not recorded", old.MemTotal)
+	}
+}
