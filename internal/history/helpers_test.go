@@ -1,0 +1,63 @@
+package history
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// fixture is a real result file (five experiments of benchy run).
+var fixture = filepath.Join("..", "..", "testdata", "compare", "old.json")
+
+func loadFixture(t testing.TB) *result.Result {
+	t.Helper()
+	r, err := result.Load(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// scaled is the fixture with every sample of sum/sink taking factor
+// times as long, and its start moved by k hours: a result of another
+// commit.
+func scaled(t testing.TB, factor float64, k int) *result.Result {
+	r := loadFixture(t)
+	r.Start = r.Start.Add(time.Duration(k) * time.Hour)
+	e := r.Find("sum/sink")
+	for i := range e.Samples {
+		s := &e.Samples[i]
+		s.Ns = int64(math.Round(float64(s.Ns) * factor))
+		if v, ok := s.Counters[result.CounterTaskClock]; ok {
+			s.Counters[result.CounterTaskClock] = int64(math.Round(float64(v) * factor))
+		}
+	}
+	return r
+}
+
+// commitSource is the source of the k-th commit of a made-up history.
+func commitSource(k int) Source {
+	return Source{Commit: commitHash(k), Branch: "main", Time: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(k) * time.Hour)}
+}
+
+func commitHash(k int) string {
+	const hex = "0123456789abcdef"
+	b := make([]byte, 40)
+	for i := range b {
+		b[i] = hex[(k*7+i*13+k/16)%16]
+	}
+	b[0], b[1], b[2] = hex[k/256%16], hex[k/16%16], hex[k%16]
+	return string(b)
+}
+
+func record(t testing.TB, r *result.Result, src Source) Record {
+	t.Helper()
+	rec, err := NewRecord(r, src, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}

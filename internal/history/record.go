@@ -1,0 +1,183 @@
+package history
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats"
+)
+
+// Bases a point's value can be on, best last: the time of one op, the
+// time the thread was on the CPU, either counted in cycles at the clock
+// measured around the experiment, and instructions retired.
+const (
+	BasisTime         = "time"
+	BasisOnCPU        = "on-CPU time"
+	BasisCycles       = "cycles"
+	BasisOnCPUCycles  = "on-CPU cycles"
+	BasisInstructions = "instructions"
+)
+
+// Record is one result as the store keeps it: the whole result, what it
+// measured (Source), where (Machine), when, and a Point per experiment and
+// basis it can be judged on.
+type Record struct {
+	// Hash is the SHA-256 of the result's JSON as Encode writes it after
+	// a round trip through Decode: the same result has one hash however
+	// it was formatted, copied or imported.
+	Hash     string
+	Machine  Machine
+	Source   Source
+	Measured time.Time // when the result was measured (its start), or --time
+	Tool     string
+	Package  string
+	Settings []byte // the result's settings, JSON
+	Body     []byte // the whole result, gzipped JSON
+	Points   []Point
+}
+
+// Point is one experiment's value on one basis in one result.
+type Point struct {
+	Benchmark string
+	Basis     string
+	Median    float64 // per op, in ns, cycles or instructions
+	Lo, Hi    float64 // the 95% interval of the median (Lo = Hi = Median when too few samples)
+	N         int     // samples
+	ClockHz   float64 // the clock measured around the experiment, 0 when not measured
+	Codes     string  // the codes of the experiment's findings, comma-separated
+}
+
+// NewRecord makes the record of r: its hash and body from the canonical
+// JSON, the machine identity from its snapshot, a point per experiment
+// that has samples and no error, on every basis the samples allow.
+func NewRecord(r *result.Result, src Source, measured time.Time) (Record, error) {
+	canon, err := canonical(r)
+	if err != nil {
+		return Record{}, err
+	}
+	sum := sha256.Sum256(canon)
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write(canon)
+	if err := zw.Close(); err != nil {
+		return Record{}, err
+	}
+	settings, err := json.Marshal(r.Settings)
+	if err != nil {
+		return Record{}, err
+	}
+	if measured.IsZero() {
+		measured = r.Start
+	}
+	return Record{
+		Hash: hex.EncodeToString(sum[:]), Machine: Identify(r), Source: src, Measured: measured.UTC(),
+		Tool: r.Tool, Package: r.Package, Settings: settings, Body: z.Bytes(), Points: Points(r),
+	}, nil
+}
+
+// canonical is r as Encode writes it after a round trip through Decode,
+// which drops what a file cannot carry: a run's result in memory and the
+// file it wrote hash alike.
+func canonical(r *result.Result) ([]byte, error) {
+	var b bytes.Buffer
+	if err := result.Encode(&b, r); err != nil {
+		return nil, err
+	}
+	back, err := result.Decode(&b)
+	if err != nil {
+		return nil, fmt.Errorf("the result does not read back: %v", err)
+	}
+	b.Reset()
+	if err := result.Encode(&b, back); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// DecodeBody reads a record's body back into a result.
+func DecodeBody(body []byte) (*result.Result, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	return result.Decode(io.LimitReader(zr, result.MaxFileBytes+1))
+}
+
+// Points are the values of r's experiments on every basis their samples
+// allow. An experiment that failed, or has no samples, has none: a
+// partial measurement is not a point of a trend.
+func Points(r *result.Result) []Point {
+	var out []Point
+	for _, e := range r.Experiments {
+		if e.Error != "" {
+			continue
+		}
+		codes := codesOf(e)
+		for _, basis := range []string{BasisTime, BasisOnCPU, BasisCycles, BasisOnCPUCycles, BasisInstructions} {
+			xs, ok := perOp(e, basis)
+			if !ok || len(xs) == 0 {
+				continue
+			}
+			slices.Sort(xs)
+			p := Point{Benchmark: e.Name, Basis: basis, Median: stats.MedianSorted(xs), N: len(xs), ClockHz: e.ClockHz(), Codes: codes}
+			p.Lo, p.Hi = p.Median, p.Median
+			if lo, hi, _ := stats.MedianCI(xs, 0.95); lo > 0 && hi >= lo {
+				p.Lo, p.Hi = lo, hi
+			}
+			if p.Median > 0 {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// perOp is e's per-op values on basis, false when its samples lack what
+// the basis needs.
+func perOp(e result.Experiment, basis string) ([]float64, bool) {
+	switch basis {
+	case BasisTime:
+		return result.PerOp(e, result.BasisWall)
+	case BasisOnCPU:
+		return result.PerOp(e, result.BasisOnCPU)
+	case BasisCycles:
+		return result.PerOp(e, result.BasisCycles)
+	case BasisOnCPUCycles:
+		return result.PerOp(e, result.BasisOnCPUCycles)
+	case BasisInstructions:
+		var xs []float64
+		for _, s := range e.Samples {
+			if s.Iters <= 0 {
+				continue
+			}
+			v, ok := s.Counters[result.CounterInstructions]
+			if !ok || v <= 0 {
+				return nil, false
+			}
+			xs = append(xs, float64(v)/float64(s.Iters))
+		}
+		return xs, len(xs) > 0
+	}
+	return nil, false
+}
+
+// codesOf is the codes of e's findings, sorted, comma-separated.
+func codesOf(e result.Experiment) string {
+	var cs []string
+	for _, f := range e.Findings {
+		if !slices.Contains(cs, f.Code) {
+			cs = append(cs, f.Code)
+		}
+	}
+	slices.Sort(cs)
+	return strings.Join(cs, ",")
+}

@@ -1,0 +1,204 @@
+package history
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Store keeps results and reads them back as points. Both stores hold
+// the same schema (schema.go) through database/sql; they differ in how a
+// connection is made and in a few words of SQL (dialect).
+type Store interface {
+	// Add stores the records in one transaction: all of them or, on an
+	// error, none. added[i] is false for a record already stored (the
+	// same hash), which is left as it was.
+	Add(ctx context.Context, recs []Record) (added []bool, err error)
+	// Rows are the stored points, those of one machine when machine is
+	// not empty, in the order of their commit's time then the time
+	// measured.
+	Rows(ctx context.Context, machine string) ([]Row, error)
+	// Machines are the stored machine identities.
+	Machines(ctx context.Context) ([]Machine, error)
+	// Show is the store's address as messages name it.
+	Show() string
+	Close() error
+}
+
+// Row is one point with what it was measured on.
+type Row struct {
+	Point
+	Hash     string
+	Machine  string
+	Package  string
+	Source   Source
+	Measured time.Time
+}
+
+// dialect is what differs in the SQL of the two stores.
+type dialect struct {
+	blob   string              // the type of bytes
+	lock   string              // taken first in a migration; "" when the transaction is the lock
+	rebind func(string) string // ? placeholders to the dialect's
+}
+
+// sqlStore is the store over a database/sql handle.
+type sqlStore struct {
+	db   *sql.DB
+	d    dialect
+	show string
+}
+
+// Open opens (and creates, or upgrades) the store at a.
+func Open(ctx context.Context, a Address) (Store, error) {
+	switch a.Kind {
+	case KindSQLite:
+		return openSQLite(ctx, a.Path)
+	case KindPostgres:
+		return openPostgres(ctx, a)
+	}
+	return nil, fmt.Errorf("unknown store kind %q", a.Kind)
+}
+
+func (s *sqlStore) Show() string { return s.show }
+func (s *sqlStore) Close() error { return s.db.Close() }
+
+func (s *sqlStore) Add(ctx context.Context, recs []Record) ([]bool, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	added := make([]bool, len(recs))
+	for i, r := range recs {
+		facts, err := json.Marshal(r.Machine.Facts)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO benchy_machines (id, facts) VALUES (?, ?) ON CONFLICT (id) DO NOTHING`), r.Machine.ID, string(facts)); err != nil {
+			return nil, err
+		}
+		res, err := tx.ExecContext(ctx, s.d.rebind(`INSERT INTO benchy_results
+			(hash, machine, commit_rev, dirty, branch, commit_time, measured, imported, tool, package, settings, body)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`),
+			r.Hash, r.Machine.ID, r.Source.Commit, boolInt(r.Source.Dirty), r.Source.Branch, unixNano(r.Source.Time),
+			unixNano(r.Measured), time.Now().UnixNano(), r.Tool, r.Package, string(r.Settings), r.Body)
+		if err != nil {
+			return nil, err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			continue // stored before
+		}
+		if err := insertPoints(ctx, tx, s.d, r.Hash, r.Points); err != nil {
+			return nil, err
+		}
+		added[i] = true
+	}
+	return added, tx.Commit()
+}
+
+func insertPoints(ctx context.Context, tx *sql.Tx, d dialect, hash string, ps []Point) error {
+	q := d.rebind(`INSERT INTO benchy_points (result, benchmark, basis, median, lo, hi, n, clock_hz, codes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	for _, p := range ps {
+		if _, err := tx.ExecContext(ctx, q, hash, p.Benchmark, p.Basis, p.Median, p.Lo, p.Hi, p.N, p.ClockHz, p.Codes); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *sqlStore) Rows(ctx context.Context, machine string) ([]Row, error) {
+	q := `SELECT r.hash, r.machine, r.package, r.commit_rev, r.dirty, r.branch, r.commit_time, r.measured,
+			p.benchmark, p.basis, p.median, p.lo, p.hi, p.n, p.clock_hz, p.codes
+		FROM benchy_points p JOIN benchy_results r ON r.hash = p.result`
+	var args []any
+	if machine != "" {
+		q += ` WHERE r.machine = ?`
+		args = append(args, machine)
+	}
+	q += ` ORDER BY CASE WHEN r.commit_time = 0 THEN r.measured ELSE r.commit_time END, r.measured, r.hash, p.benchmark, p.basis`
+	rows, err := s.db.QueryContext(ctx, s.d.rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Row
+	for rows.Next() {
+		var r Row
+		var dirty int
+		var ct, m int64
+		if err := rows.Scan(&r.Hash, &r.Machine, &r.Package, &r.Source.Commit, &dirty, &r.Source.Branch, &ct, &m,
+			&r.Benchmark, &r.Basis, &r.Median, &r.Lo, &r.Hi, &r.N, &r.ClockHz, &r.Codes); err != nil {
+			return nil, err
+		}
+		r.Source.Dirty = dirty != 0
+		r.Source.Time = fromUnixNano(ct)
+		r.Measured = fromUnixNano(m)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) Machines(ctx context.Context) ([]Machine, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, facts FROM benchy_machines ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Machine
+	for rows.Next() {
+		var m Machine
+		var facts string
+		if err := rows.Scan(&m.ID, &facts); err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal([]byte(facts), &m.Facts); err != nil {
+			return nil, fmt.Errorf("machine %s: %v", m.ID, err)
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func unixNano(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixNano()
+}
+
+func fromUnixNano(n int64) time.Time {
+	if n == 0 {
+		return time.Time{}
+	}
+	return time.Unix(0, n).UTC()
+}
+
+// questionMarks leaves ? placeholders as they are (SQLite).
+func questionMarks(q string) string { return q }
+
+// dollars numbers the ? placeholders $1, $2, … (PostgreSQL). The
+// queries hold no ? inside a literal.
+func dollars(q string) string {
+	var b strings.Builder
+	n := 0
+	for _, c := range q {
+		if c == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
