@@ -305,4 +305,3 @@ func TestSQLiteOddPath(t *testing.T) {
 		t.Errorf("the store is not at %s: %v", p, err)
 	}
 }
-
