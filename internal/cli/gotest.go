@@ -111,6 +111,10 @@ for both: the output is benchy compare's.`,
 			if opts.Fail != "" && opts.Against == "" {
 				return Usagef("--fail-on-regression compares two revisions: give --against REV too")
 			}
+			if opts.Store != "" && opts.Against != "" {
+				return Usagef("--store keeps one commit's result; --against measures two trees: store each side's run of gotest instead")
+			}
+			opts.storeDir = opts.Dir
 			if runF != nil {
 				return runF(opts)
 			}

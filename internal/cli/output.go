@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/benchy-dev/benchy/internal/analyze"
+	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/outfile"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/render"
@@ -31,11 +32,15 @@ type outputOptions struct {
 	Strict      string // "", "error" or "warn"
 	Force       bool
 	ASCII       bool
+	Store       string // --store: also keep the result in the history
 
 	formats   []string // what this command writes
 	formatSet bool
 
 	out, samples, html *outfile.Dest // checked before anything is measured
+	store              *history.Address
+	command            string // the command's name, for the stored commit
+	storeDir           string // the directory of the measured code, "" for here
 	width              int           // of the terminal stdout is, 0 when not one
 }
 
@@ -49,6 +54,7 @@ func (o *outputOptions) bind(f *pflag.FlagSet, formats []string, samples bool) {
 	if samples {
 		f.StringVar(&o.SamplesFile, "samples-file", "", "also write every raw sample as CSV to `FILE`")
 		f.StringVar(&o.HTML, "html", "", "also write a report to look at (charts, self-contained HTML) to `FILE`")
+		f.StringVar(&o.Store, "store", "", "also keep the result in the history: "+storeHelp)
 	}
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "text: everything (machine facts, counters, every finding), not one screen")
 	f.StringVar(&o.Strict, "strict", "", "exit 3 when an experiment is not believable; --strict warn also when doubtful")
@@ -104,6 +110,13 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 	}
 	if err := checkStrict(cmd, o.Strict); err != nil {
 		return err
+	}
+	if o.Store != "" {
+		a, err := checkStore(o.Store)
+		if err != nil {
+			return err
+		}
+		o.store, o.command = &a, cmd.Name()
 	}
 	var err error
 	opts := outfile.Options{Replace: o.Force}
@@ -165,6 +178,13 @@ func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error 
 	}
 	if len(errs) > 0 {
 		return &ExitError{Code: ExitFailed, Msg: strings.Join(errs, "; ")}
+	}
+	if o.store != nil {
+		if r.Interrupted {
+			fmt.Fprintf(stderr, "benchy: --store: not stored: the run was interrupted, its result is not the commit's\n")
+			return nil
+		}
+		return storeResult(*o.store, o.command, o.storeDir, r, stderr)
 	}
 	return nil
 }

@@ -1,0 +1,392 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/render"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+func init() { commands = append(commands, newHistoryCmd) }
+
+// storeHelp is the help of every --store flag.
+const storeHelp = "the history store: a SQLite `FILE` or postgres://… (default $BENCHY_STORE, else $XDG_DATA_HOME/benchy/history.db)"
+
+// historyOptions are the flags every history command shares.
+type historyOptions struct {
+	g     *globalOptions
+	Store string
+}
+
+func newHistoryCmd(g *globalOptions) *cobra.Command {
+	o := &historyOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "history",
+		Short: "Keep results over commits, draw their trends, find the commit that made a benchmark slower",
+		Long: `history keeps every result it is given, with the commit it measured and the
+machine it ran on, and judges each benchmark's series over commits: a step
+to a slower level that holds is a regression, named with its commit range.`,
+		Example: "  benchy gotest ./... --store ci.db\n  benchy history import results/*.json\n  benchy history show 'Sum' --format html > history.html\n  benchy history check --threshold 5%",
+	}
+	cmd.PersistentFlags().StringVar(&o.Store, "store", "", storeHelp)
+	cmd.AddCommand(newHistoryImportCmd(o), newHistoryShowCmd(o), newHistoryCheckCmd(o))
+	return cmd
+}
+
+// open opens the store the flags and environment name; a store that
+// cannot be opened is bad input (exit 2).
+func (o *historyOptions) open(ctx context.Context) (history.Store, error) {
+	a, err := history.Resolve(o.Store, os.Getenv)
+	if err != nil {
+		return nil, &UsageError{Msg: "--store: " + err.Error()}
+	}
+	s, err := history.Open(ctx, a)
+	if err != nil {
+		return nil, &UsageError{Msg: "store " + oneLine(err.Error())}
+	}
+	return s, nil
+}
+
+type historyImportOptions struct {
+	*historyOptions
+	Commit string
+	Time   string
+}
+
+func newHistoryImportCmd(h *historyOptions) *cobra.Command {
+	o := &historyImportOptions{historyOptions: h}
+	cmd := &cobra.Command{
+		Use:   "import FILE...",
+		Short: "Store result files; each is stored once, however often it is imported",
+		Long: `import stores each result file with the commit it measured: --commit REV, else
+HEAD of the git work tree here (marked dirty when the tree has changes,
+which keeps the result out of the series). Every file is read first: when
+one is not a benchy result, nothing is stored.`,
+		Example: "  benchy history import new.json\n  benchy history import --commit v1.2.0 --time 2024-05-01 old.json",
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return historyImport(cmd.Context(), o, args, o.g.Stdout)
+		},
+	}
+	cmd.Flags().StringVar(&o.Commit, "commit", "", "the commit the results measured: a `REV` git resolves here, or a full hash (default: HEAD here)")
+	cmd.Flags().StringVar(&o.Time, "time", "", "when the results were measured, in place of their start: RFC 3339, a date, or @SECONDS (`T`)")
+	return cmd
+}
+
+func historyImport(ctx context.Context, o *historyImportOptions, files []string, stdout io.Writer) error {
+	ctx = orBackground(ctx)
+	var when time.Time
+	if o.Time != "" {
+		t, err := history.ParseTime(o.Time)
+		if err != nil {
+			return &UsageError{Msg: err.Error()}
+		}
+		when = t
+	}
+	src, err := importSource(o.Commit)
+	if err != nil {
+		return err
+	}
+	recs := make([]history.Record, len(files))
+	for i, f := range files {
+		r, err := result.Load(f)
+		if err != nil {
+			return Usagef("%s (nothing stored)", oneLine(err.Error()))
+		}
+		if recs[i], err = history.NewRecord(r, src, when); err != nil {
+			return Usagef("%s: %v (nothing stored)", f, err)
+		}
+	}
+	s, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	added, err := s.Add(ctx, recs)
+	if err != nil {
+		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("store %s: %s (nothing stored)", s.Show(), oneLine(err.Error()))}
+	}
+	for i, f := range files {
+		if !added[i] {
+			fmt.Fprintf(stdout, "%s: already stored (as first imported, its commit kept)\n", f)
+			continue
+		}
+		dirty := ""
+		if src.Dirty {
+			dirty = " (the tree has changes: kept out of the series)"
+		}
+		fmt.Fprintf(stdout, "%s: stored as commit %s on machine %s%s\n", f, history.Short(src.Commit), recs[i].Machine.ID, dirty)
+	}
+	return nil
+}
+
+// fullHash matches a commit hash written out (SHA-1 or SHA-256).
+var fullHash = regexp.MustCompile(`^([0-9a-f]{40}|[0-9a-f]{64})$`)
+
+// importSource is the commit the imported results measured: rev as git
+// resolves it here, or as written when it is a full hash and there is no
+// repository to ask; HEAD here without --commit.
+func importSource(rev string) (history.Source, error) {
+	if rev == "" {
+		s, err := history.GitSource(".")
+		if err != nil {
+			return s, Usagef("no commit: this directory is not in a git work tree (%s); give --commit REV", oneLine(err.Error()))
+		}
+		return s, nil
+	}
+	s, err := history.GitCommit(".", rev)
+	if err == nil {
+		return s, nil
+	}
+	if fullHash.MatchString(strings.ToLower(rev)) {
+		return history.Source{Commit: strings.ToLower(rev)}, nil
+	}
+	return s, Usagef("--commit %s: %s; give a revision of the repository here, or a full commit hash", rev, oneLine(err.Error()))
+}
+
+// historyQuery are the flags that choose series: a benchmark REGEXP,
+// --machine, and the threshold of a regression.
+type historyQuery struct {
+	Machine   string
+	Threshold string
+	threshold float64
+}
+
+func (q *historyQuery) bind(f *pflag.FlagSet, def string) {
+	f.StringVar(&q.Machine, "machine", "", "only the machine `ID` (or a prefix of it) as history show names it")
+	f.StringVar(&q.Threshold, "threshold", def, "a step slower than `PCT` is a regression")
+}
+
+// judge reads the store and judges the series whose benchmark matches
+// args[0] (every one when absent) on the machine asked.
+func (q *historyQuery) judge(ctx context.Context, o *historyOptions, args []string) ([]history.Judgement, history.Store, error) {
+	var err error
+	if q.threshold, err = parseFraction("--threshold", q.Threshold); err != nil {
+		return nil, nil, err
+	}
+	var re *regexp.Regexp
+	if len(args) > 0 {
+		if re, err = regexp.Compile(args[0]); err != nil {
+			return nil, nil, Usagef("REGEXP %q: %v", args[0], err)
+		}
+	}
+	s, err := o.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	machine, err := q.machine(ctx, s)
+	if err != nil {
+		s.Close()
+		return nil, nil, err
+	}
+	rows, err := s.Rows(ctx, machine)
+	if err != nil {
+		s.Close()
+		return nil, nil, &ExitError{Code: ExitFailed, Msg: "store " + s.Show() + ": " + oneLine(err.Error())}
+	}
+	var js []history.Judgement
+	for _, series := range history.Build(rows, re) {
+		js = append(js, history.Judge(series, q.threshold))
+	}
+	return js, s, nil
+}
+
+// machine resolves --machine to one stored identity.
+func (q *historyQuery) machine(ctx context.Context, s history.Store) (string, error) {
+	if q.Machine == "" {
+		return "", nil
+	}
+	ms, err := s.Machines(ctx)
+	if err != nil {
+		return "", &ExitError{Code: ExitFailed, Msg: oneLine(err.Error())}
+	}
+	var ids, match []string
+	for _, m := range ms {
+		ids = append(ids, m.ID)
+		if strings.HasPrefix(m.ID, q.Machine) {
+			match = append(match, m.ID)
+		}
+	}
+	switch {
+	case len(match) == 1:
+		return match[0], nil
+	case len(ids) == 0:
+		return "", Usagef("--machine %s: the store holds no machine yet", q.Machine)
+	case len(match) == 0:
+		return "", Usagef("--machine %s: no such machine; the store has %s", q.Machine, strings.Join(ids, ", "))
+	}
+	return "", Usagef("--machine %s: more than one machine starts so: %s", q.Machine, strings.Join(match, ", "))
+}
+
+type historyShowOptions struct {
+	*historyOptions
+	historyQuery
+	Format string
+	ASCII  bool
+}
+
+func newHistoryShowCmd(h *historyOptions) *cobra.Command {
+	o := &historyShowOptions{historyOptions: h}
+	cmd := &cobra.Command{
+		Use:   "show [REGEXP]",
+		Short: "Draw each benchmark's series over commits, per machine, with its steps",
+		Example: "  benchy history show\n  benchy history show '^sum/' --machine 3f2a\n" +
+			"  benchy history show --format html > history.html",
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return historyShow(cmd.Context(), o, args, o.g.Stdout)
+		},
+	}
+	o.historyQuery.bind(cmd.Flags(), "5%")
+	cmd.Flags().StringVar(&o.Format, "format", "text", "output `FORMAT`: "+strings.Join(render.HistoryFormats, ", "))
+	cmd.Flags().BoolVar(&o.ASCII, "ascii", false, "draw the sparklines in ASCII")
+	return cmd
+}
+
+func historyShow(ctx context.Context, o *historyShowOptions, args []string, stdout io.Writer) error {
+	if err := checkFormat(o.Format, render.HistoryFormats); err != nil {
+		return err
+	}
+	js, s, err := o.judge(orBackground(ctx), o.historyOptions, args)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if len(js) == 0 && o.Format == "text" {
+		fmt.Fprintf(stdout, "%s holds no results%s\n", s.Show(), matching(args))
+		return nil
+	}
+	ropts := render.HistoryOptions{Width: terminalWidth(stdout), ASCII: o.ASCII || !utf8Locale(), Threshold: o.threshold, Store: s.Show()}
+	return render.WriteHistory(stdout, js, o.Format, ropts)
+}
+
+func matching(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return " of a benchmark matching " + args[0]
+}
+
+type historyCheckOptions struct {
+	*historyOptions
+	historyQuery
+}
+
+func newHistoryCheckCmd(h *historyOptions) *cobra.Command {
+	o := &historyCheckOptions{historyOptions: h}
+	cmd := &cobra.Command{
+		Use:   "check [REGEXP]",
+		Short: "Exit 1 when a benchmark got slower by a step beyond the threshold that still holds",
+		Long: `check judges every benchmark's series over commits on each machine and names
+each step to a slower level, beyond --threshold, that the newest commits
+still show, with the commit range it happened in. Exit 0 when there is none,
+1 when there is one, 4 when a series has too few commits to judge (6), 2 for
+bad input or a store that cannot be opened.`,
+		Example: "  benchy history check\n  benchy history check '^Benchmark(Parse|Encode)' --threshold 3%",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return historyCheck(cmd.Context(), o, args, o.g.Stdout)
+		},
+	}
+	o.historyQuery.bind(cmd.Flags(), "5%")
+	return cmd
+}
+
+func historyCheck(ctx context.Context, o *historyCheckOptions, args []string, stdout io.Writer) error {
+	js, s, err := o.judge(orBackground(ctx), o.historyOptions, args)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if len(js) == 0 {
+		return &ExitError{Code: ExitCannotJudge, Msg: fmt.Sprintf("history check: %s holds no results%s: nothing to judge", s.Show(), matching(args))}
+	}
+	var slower, short []string
+	for _, j := range js {
+		ser := j.Series
+		if !j.Judged {
+			short = append(short, fmt.Sprintf("%s on %s (%s)", ser.Benchmark, ser.Machine, units.Count(len(ser.Commits), "commit")))
+			continue
+		}
+		for _, st := range j.Regressions {
+			line := fmt.Sprintf("%s on %s: %s, %s to %s (%s), between %s", ser.Benchmark, ser.Machine, units.Change(st.Change()),
+				render.HistoryValue(st.Before, ser.Unit), render.HistoryValue(st.After, ser.Unit), ser.Basis, ser.Range(st))
+			fmt.Fprintln(stdout, line)
+			slower = append(slower, ser.Benchmark+" "+units.Change(st.Change())+" at "+ser.Range(st))
+		}
+	}
+	judged := len(js) - len(short)
+	switch {
+	case len(slower) > 0:
+		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("history check: %s slower by more than %s: %s",
+			units.Count(len(slower), "step"), units.Percent(o.threshold), strings.Join(slower, "; "))}
+	case len(short) > 0:
+		return &ExitError{Code: ExitCannotJudge, Msg: fmt.Sprintf("history check: cannot judge %s: fewer than %d commits (exit 4); %s judged, no regression",
+			strings.Join(short, ", "), history.MinPoints, seriesCount(judged))}
+	}
+	fmt.Fprintf(stdout, "no step slower by more than %s in %s\n", units.Percent(o.threshold), seriesCount(judged))
+	return nil
+}
+
+func orBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}
+
+// storeResult stores r after a command that measured (run, gotest, exec)
+// wrote it, with the commit it measured; it says on stderr what it did.
+// A failure is exit 1: the result was written, only not stored.
+func storeResult(addr history.Address, command, dir string, r *result.Result, stderr io.Writer) error {
+	if dir == "" {
+		dir = "."
+	}
+	src, err := history.SourceOf(command, dir)
+	if err != nil {
+		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("--store: not stored: no commit known (%s); store it with benchy history import --commit REV", oneLine(err.Error()))}
+	}
+	rec, added, err := history.Save(context.Background(), addr, r, src)
+	if err != nil {
+		return &ExitError{Code: ExitFailed, Msg: "--store " + addr.Show() + ": not stored: " + oneLine(err.Error())}
+	}
+	what := "stored in"
+	if !added {
+		what = "already in"
+	}
+	dirty := ""
+	if src.Dirty {
+		dirty = " (the tree has uncommitted changes: kept out of the series)"
+	}
+	fmt.Fprintf(stderr, "benchy: %s %s as commit %s on machine %s%s\n", what, addr.Show(), history.Short(src.Commit), rec.Machine.ID, dirty)
+	return nil
+}
+
+// checkStore resolves and opens --store before anything is measured, so
+// that a store that cannot be used fails at once (exit 2).
+func checkStore(flag string) (history.Address, error) {
+	a, err := history.Resolve(flag, os.Getenv)
+	if err != nil {
+		return a, &UsageError{Msg: "--store: " + err.Error()}
+	}
+	s, err := history.Open(context.Background(), a)
+	if err != nil {
+		return a, &UsageError{Msg: "--store " + oneLine(err.Error())}
+	}
+	return a, s.Close()
+}
+
+
+// seriesCount is "1 series", "3 series": the noun is its own plural.
+func seriesCount(n int) string { return fmt.Sprintf("%d series", n) }
