@@ -387,6 +387,5 @@ func checkStore(flag string) (history.Address, error) {
 	return a, s.Close()
 }
 
-
 // seriesCount is "1 series", "3 series": the noun is its own plural.
 func seriesCount(n int) string { return fmt.Sprintf("%d series", n) }

@@ -41,7 +41,7 @@ type outputOptions struct {
 	store              *history.Address
 	command            string // the command's name, for the stored commit
 	storeDir           string // the directory of the measured code, "" for here
-	width              int           // of the terminal stdout is, 0 when not one
+	width              int    // of the terminal stdout is, 0 when not one
 }
 
 // bind adds the flags to f; samples says the command can write raw
