@@ -201,7 +201,11 @@ func historyChart(j history.Judgement) string {
 	}
 	n := float64(len(s.Commits))
 	c := newChart(900, 240, -0.5, n-0.5, lo, hi, s.Benchmark+" over "+units.Count(len(s.Commits), "commit"))
-	c.yTicks(func(v float64) string { return HistoryValue(v, s.Unit) })
+	if s.Unit == "ns" {
+		c.yAxis(durationTicks(lo, hi, 4))
+	} else {
+		c.yAxis(scaledTicks(lo, hi, 4, s.Unit, 1))
+	}
 	bounds := []int{0}
 	for _, st := range j.Steps {
 		bounds = append(bounds, st.At)
