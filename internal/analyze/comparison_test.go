@@ -26,7 +26,7 @@ func TestAnalyzeComparesInterleavedRuns(t *testing.T) {
 	}
 	b, c := r.Comparison[0], r.Comparison[1]
 	if b.Candidate != "b" || b.Verdict != "faster" || b.Comparisons != 2 {
-		t.Errorf("b: %+v, want faster, Holm over 2", b)
+		t.Errorf("b: %+v, want faster, Bonferroni over 2", b)
 	}
 	if c.Candidate != "c" || c.Verdict != "no difference detected" {
 		t.Errorf("c: %+v, want no difference", c)

@@ -57,9 +57,10 @@ variation such runs usually have (3%), and the sentence says how large a
 change one run per side can tell. Comparisons are in cycles where the clock
 was measured around the experiment, on on-CPU time where another task took
 the CPU, and "inconclusive" where nothing measured can leave out what
-interfered. A change is claimed only when the interval excludes 1, the
-p-value (Holm-adjusted over all experiments) is below 0.05, and both the
-change and the whole interval lie beyond --threshold. Before the numbers it
+interfered. A change is claimed only when the interval excludes 1 (with
+several experiments the intervals are held to 5% together, Bonferroni, and
+agree with the adjusted p-values) and both the change and the whole
+interval lie beyond --threshold. Before the numbers it
 lists every difference of machine or settings that could explain a change.
 
 With --fail-on-regression PCT it exits 1 when an experiment is
@@ -244,7 +245,8 @@ func method(f compare.Files) string {
 	case n == 1:
 		how += " (one comparison: no adjustment)"
 	case n > 1:
-		how += fmt.Sprintf("; p-values Holm-adjusted over %d comparisons", n)
+		how += fmt.Sprintf("; %d comparisons held to %s together: intervals at %s and p-values Bonferroni-adjusted",
+			n, units.Percent(f.Alpha), units.Level(f.Level()))
 	}
 	return fmt.Sprintf("%s; a change is claimed when the interval excludes 1, p < %s, and the change and the whole interval lie beyond %s",
 		how, strconv.FormatFloat(f.Alpha, 'f', -1, 64), units.Percent(f.Threshold))
@@ -392,7 +394,11 @@ func geomeanCells(g compare.Geomean) []string {
 	return []string{perOpCell(g.Old, g.Basis), perOpCell(g.New, g.Basis), units.Change(g.Ratio - 1), "", "", n}
 }
 
-var compareHeader = []string{"experiment", "old", "new", "change", "95% CI", "p", "verdict"}
+// compareHeader is the table's header; the interval's level is the
+// comparisons' (95% for one, higher for several held together).
+func compareHeader(c compare.Files) []string {
+	return []string{"experiment", "old", "new", "change", units.Level(c.Level()) + " CI", "p", "verdict"}
+}
 
 func writeCompareText(w io.Writer, c comparison) error {
 	var b strings.Builder
@@ -408,7 +414,7 @@ func writeCompareText(w io.Writer, c comparison) error {
 		render.WriteLeft(&b, rows)
 		b.WriteByte('\n')
 	}
-	rows := [][]string{compareHeader}
+	rows := [][]string{compareHeader(c.Files)}
 	for _, r := range c.Rows {
 		rows = append(rows, append([]string{r.Name}, cells(r)...))
 	}
@@ -481,7 +487,7 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("| " + strings.Join(compareHeader, " | ") + " |\n")
+	b.WriteString("| " + strings.Join(compareHeader(c.Files), " | ") + " |\n")
 	b.WriteString("|:--|--:|--:|--:|:--|--:|:--|\n")
 	for _, r := range c.Rows {
 		cs := cells(r)

@@ -245,13 +245,14 @@ func writeRuns(t *testing.T, dir, prefix string, shifts []float64, slow string, 
 // Several runs per side: the run is the unit. A 6% slowdown that one run
 // per side cannot tell from run-to-run variation is found with three runs
 // per side whose medians agree within 1%; three runs of identical code
-// claim nothing.
+// claim nothing. (Its interval, one of four held together at 98.8%, is
+// +2.4% to +9.7%: a 2% gate fires, a 3% one could not.)
 func TestCompareRunsAsTheUnit(t *testing.T) {
 	dir := t.TempDir()
 	olds := writeRuns(t, dir, "old", []float64{1, 1.01, 0.995}, "", 1)
 	news := writeRuns(t, dir, "new", []float64{1.005, 0.99, 1.01}, "sort/copy-8000", 1.06)
 	same := writeRuns(t, dir, "same", []float64{1.008, 0.992, 1.002}, "", 1)
-	out, stderr, code := runCompare("--fail-on-regression", "3%", olds, news)
+	out, stderr, code := runCompare("--fail-on-regression", "2%", olds, news)
 	if code != ExitFailed || !strings.Contains(stderr, "sort/copy-8000 +6.") {
 		t.Errorf("exit %d, stderr %q; want the 6%% regression found\n%s", code, stderr, out)
 	}

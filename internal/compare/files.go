@@ -1,5 +1,5 @@
 // Package compare holds both kinds of comparison benchy makes, built the
-// same way (basis, per op, statistics, unusable sides, Holm): the
+// same way (basis, per op, statistics, unusable sides, the family): the
 // candidates of an interleaved run against its baseline (Interleaved), and
 // two sets of result files experiment by experiment (Results), with the
 // differences of machine and settings that can explain a change and the
@@ -134,9 +134,9 @@ type side struct {
 // clock around the experiment, on on-CPU time where the machine took the
 // CPU away, and is inconclusive where nothing measured can leave out what
 // interfered (Basis). An experiment that failed or cannot be right
-// on either side is "not comparable"; the p-values of the others are
-// stats.Holm-adjusted over all of them, since a gate over many
-// experiments must not fire on the one that was unlucky.
+// on either side is "not comparable"; the others are one family (Family:
+// intervals at stats.FamilyLevel, Bonferroni-adjusted p-values), since a
+// gate over many experiments must not fire on the one that was unlucky.
 func Results(olds, news []*result.Result, threshold float64) (Files, error) {
 	// Empty lists, not null, in JSON: scripts index them without a check.
 	f := Files{Threshold: stats.CleanThreshold(threshold), Alpha: stats.DefaultAlpha, RunNoise: stats.DefaultRunNoise,
@@ -147,27 +147,32 @@ func Results(olds, news []*result.Result, threshold float64) (Files, error) {
 	}
 	oldSides, oldNames := collect("old", olds)
 	newSides, newNames := collect("new", news)
+	var common []string
 	for _, name := range oldNames {
-		n, ok := newSides[name]
-		if !ok {
+		if _, ok := newSides[name]; !ok {
 			f.OnlyOld = append(f.OnlyOld, name)
 			continue
 		}
-		f.Rows = append(f.Rows, compareSides(name, oldSides[name], n, f.Threshold))
+		common = append(common, name)
 	}
 	for _, name := range newNames {
 		if _, ok := oldSides[name]; !ok {
 			f.OnlyNew = append(f.OnlyNew, name)
 		}
 	}
-	if len(f.Rows) == 0 {
+	if len(common) == 0 {
 		return f, ErrNothingInCommon
 	}
-	pairs := make([]result.Pair, len(f.Rows))
-	for i, r := range f.Rows {
-		pairs[i] = r.Pair
-	}
-	stats.Holm(pairs, stats.DefaultAlpha)
+	pairs := Family(func(level float64) []result.Pair {
+		f.Rows = f.Rows[:0]
+		var pairs []result.Pair
+		for _, name := range common {
+			row := compareSides(name, oldSides[name], newSides[name], f.Threshold, level)
+			f.Rows = append(f.Rows, row)
+			pairs = append(pairs, row.Pair)
+		}
+		return pairs
+	})
 	for i := range f.Rows {
 		f.Rows[i].Pair = pairs[i]
 	}
@@ -196,7 +201,7 @@ func collect(label string, rs []*result.Result) (map[string]*side, []string) {
 }
 
 // compareSides is one row: the runs of old against those of new.
-func compareSides(name string, old, cur *side, threshold float64) Row {
+func compareSides(name string, old, cur *side, threshold, level float64) Row {
 	var sides []Side
 	for _, s := range []*side{old, cur} {
 		for i, e := range s.es {
@@ -204,7 +209,7 @@ func compareSides(name string, old, cur *side, threshold float64) Row {
 		}
 	}
 	basis, busy := Basis(sides, true)
-	row := Row{Name: name, Pair: stats.Runs(old.runs(basis), cur.runs(basis), threshold, stats.DefaultRunNoise)}
+	row := Row{Name: name, Pair: stats.RunsAt(old.runs(basis), cur.runs(basis), threshold, stats.DefaultRunNoise, level)}
 	row.Basis = basis
 	row.Base, row.Candidate = "old "+name, "new "+name
 	for i, e := range cur.es {
@@ -309,6 +314,12 @@ func (f Files) Adjusted() int {
 		}
 	}
 	return 0
+}
+
+// Level is the confidence level of the intervals: 0.95 for one
+// comparison, stats.FamilyLevel for several made at once.
+func (f Files) Level() float64 {
+	return stats.FamilyLevel(f.Adjusted(), f.Alpha)
 }
 
 // notComparable says why an experiment gets no verdict: a run of a side

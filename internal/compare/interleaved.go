@@ -8,10 +8,14 @@ import (
 )
 
 // Interleaved judges an interleaved run (--compare): every
-// candidate against the first, the baseline, paired round by round. With
-// more than one candidate the p-values are Holm-adjusted, since the chance
+// candidate against the first, the baseline, paired round by round
+// (stats.PairedWith: the sign test and its interval). With more than one
+// candidate the comparisons are one family: intervals at
+// stats.FamilyLevel and Bonferroni-adjusted p-values, since the chance
 // that one of several comparisons shows noise as a difference grows with
-// their number. A side that failed or cannot be right makes its pair "not
+// their number. The threshold is measured (stats.Design.Measured): the
+// larger of the floor in the settings and the drift of the ratio over the
+// run. A side that failed or cannot be right makes its pair "not
 // comparable": a verdict on a number that cannot be right would be worse
 // than none. When the machine interfered, the pair is judged on on-CPU time
 // or is inconclusive (Basis).
@@ -22,30 +26,45 @@ func Interleaved(r *result.Result) []result.Pair {
 	}
 	base := r.Find(names[0])
 	run := RunInterference(r)
-	var pairs []result.Pair
-	for _, name := range names[1:] {
-		cand := r.Find(name)
-		if base == nil || cand == nil {
-			p := result.Pair{Paired: true, Threshold: r.Settings.Threshold}
-			p.Base, p.Candidate = names[0], name
-			stats.MarkNotComparable(&p, "not measured: the run ended before it")
-			pairs = append(pairs, p)
-			continue
+	judge := func(level float64) []result.Pair {
+		var pairs []result.Pair
+		for _, name := range names[1:] {
+			cand := r.Find(name)
+			if base == nil || cand == nil {
+				p := result.Pair{Paired: true, Threshold: r.Settings.Threshold}
+				p.Base, p.Candidate = names[0], name
+				stats.MarkNotComparable(&p, "not measured: the run ended before it")
+				pairs = append(pairs, p)
+				continue
+			}
+			d := stats.Design{Level: level, Threshold: r.Settings.Threshold, Measured: true}
+			pairs = append(pairs, comparePaired(base, cand, run, d))
 		}
-		pairs = append(pairs, comparePaired(base, cand, run, r.Settings.Threshold))
+		return pairs
 	}
-	if len(pairs) > 1 {
-		stats.Holm(pairs, stats.DefaultAlpha)
+	return Family(judge)
+}
+
+// Family judges a family of comparisons: judge(level) makes every pair
+// with its interval at level. They are judged at 95% first to learn how
+// many have a test (m); with more than one, again at stats.FamilyLevel(m)
+// and with Bonferroni-adjusted p-values, so that each interval agrees with
+// its adjusted p-value.
+func Family(judge func(level float64) []result.Pair) []result.Pair {
+	pairs := judge(stats.Confidence)
+	if m := stats.Tested(pairs); m > 1 {
+		pairs = judge(stats.FamilyLevel(m, stats.DefaultAlpha))
+		stats.Bonferroni(pairs, stats.DefaultAlpha)
 	}
 	return pairs
 }
 
 // comparePaired is one pair of an interleaved run.
-func comparePaired(base, cand *result.Experiment, run []string, threshold float64) result.Pair {
+func comparePaired(base, cand *result.Experiment, run []string, d stats.Design) result.Pair {
 	basis, busy := Basis([]Side{{Label: base.Name, E: base, Run: run}, {Label: cand.Name, E: cand, Run: run}}, false)
 	b, _ := result.PerOp(*base, basis)
 	c, _ := result.PerOp(*cand, basis)
-	p := stats.Paired(b, c, threshold)
+	p := stats.PairedWith(b, c, d)
 	p.Basis = basis
 	p.Base, p.Candidate = base.Name, cand.Name
 	var why []string

@@ -381,7 +381,7 @@ func busyChart(r *result.Result) string {
 }
 
 // roundsChart is, for an interleaved comparison, the candidate/base ratio
-// of every round, with the 95% interval of the ratio and the threshold
+// of every round, with the interval of the ratio and the threshold
 // band around 1 (inside it no difference is claimed).
 func roundsChart(r *result.Result, p result.Pair) string {
 	base, cand := r.Find(p.Base), r.Find(p.Candidate)
@@ -422,6 +422,6 @@ func roundsChart(r *result.Result, p result.Pair) string {
 		fmt.Fprintf(&c.b, "<circle class=\"round\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"#3569a8\"/>\n", c.X(float64(i)+0.5), c.Y(lg(x)))
 	}
 	c.text(marginL, c.h-2, "start", "first round")
-	c.text(c.w-marginR, c.h-2, "end", "grey: threshold band; orange: ratio and its 95% interval")
+	c.text(c.w-marginR, c.h-2, "end", "grey: threshold band; orange: ratio and its "+units.Level(p.Level)+" interval")
 	return c.svg()
 }

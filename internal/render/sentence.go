@@ -38,8 +38,8 @@ func Sentence(p result.Pair) string {
 		return s + ")"
 	}
 	lo, r, hi := fmtRatios(p.CILow, p.Ratio, p.CIHigh)
-	s := fmt.Sprintf("%s vs %s: no difference detected (ratio %s, 95%% CI %s-%s, %s, %s%s",
-		cand, base, r, lo, hi, pText(p), nText(p), BasisText(p))
+	s := fmt.Sprintf("%s vs %s: no difference detected (ratio %s, %s CI %s-%s, %s, %s%s",
+		cand, base, r, units.Level(p.Level), lo, hi, pText(p), nText(p), BasisText(p))
 	if p.CILow > 1 || p.CIHigh < 1 {
 		// The interval excludes 1: a change was measured, and is not
 		// claimed for the reason given. Saying "no difference" would be
@@ -80,16 +80,17 @@ func amount(p result.Pair) string {
 }
 
 // ciText is p's interval in the form of amount: "95% CI 39.8x-42.5x" or
-// "95% CI +10.1% to +14.0%" (signed changes of time per op).
+// "95% CI +10.1% to +14.0%" (signed changes of time per op); the level is
+// the pair's (98.3% for one of three comparisons at once).
 func ciText(p result.Pair) string {
 	if factor(p.Ratio) >= factorFrom {
 		lo, hi := factor(p.CIHigh), factor(p.CILow) // faster: 1/hi is the smaller factor
 		if p.Ratio > 1 {
 			lo, hi = p.CILow, p.CIHigh
 		}
-		return "95% CI " + units.Sig(lo, 3) + "x-" + units.Sig(hi, 3) + "x"
+		return units.Level(p.Level) + " CI " + units.Sig(lo, 3) + "x-" + units.Sig(hi, 3) + "x"
 	}
-	return "95% CI " + units.Change(p.CILow-1) + " to " + units.Change(p.CIHigh-1)
+	return units.Level(p.Level) + " CI " + units.Change(p.CILow-1) + " to " + units.Change(p.CIHigh-1)
 }
 
 // factor is how many times faster or slower a ratio is (always >= 1).
@@ -100,14 +101,15 @@ func factor(r float64) float64 {
 	return r
 }
 
-// pText is the p-value as the sentence gives it, naming the correction.
+// pText is the p-value as the sentence gives it, naming the correction
+// (the interval beside it is at the family's level: they agree).
 func pText(p result.Pair) string {
 	s := "p=" + units.PValue(p.AdjustedP)
 	if p.AdjustedP < 0.001 {
 		s = "p<0.001"
 	}
 	if p.Comparisons > 1 {
-		s += fmt.Sprintf(" Holm-adjusted for %d comparisons", p.Comparisons)
+		s += fmt.Sprintf(" Bonferroni-adjusted for %d comparisons", p.Comparisons)
 	}
 	return s
 }

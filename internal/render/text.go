@@ -348,7 +348,10 @@ func writeComparison(w *errWriter, r *result.Result) {
 	}
 	w.printf("\ncomparison (interleaved rounds on cpu%d, baseline %s", r.CPU, r.Settings.Compare[0])
 	if m := r.Comparison[0].Comparisons; m > 1 {
-		w.printf("; p-values Holm-adjusted over %d comparisons", m)
+		w.printf("; %d comparisons held to 5%% together: intervals at %s, p-values Bonferroni-adjusted", m, units.Level(r.Comparison[0].Level))
+	}
+	if r.Comparison[0].ThresholdMeasured {
+		w.printf("; threshold the larger of %s and the ratio's drift", units.Percent(r.Settings.Threshold))
 	}
 	w.printf("):\n")
 	for _, p := range r.Comparison {

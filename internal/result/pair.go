@@ -51,17 +51,22 @@ type Pair struct {
 	// estimate its interval belongs to), for separate runs the ratio of
 	// the medians.
 	Ratio float64 `json:"ratio"`
-	// CILow and CIHigh bound the 95% confidence interval of Ratio;
-	// Confidence is its actual coverage (order-statistic intervals cover
-	// at least 95%, usually a little more).
+	// CILow and CIHigh bound the confidence interval of Ratio at Level:
+	// 0.95, or 1-Alpha/Comparisons when several comparisons are made at
+	// once (Bonferroni: the intervals then hold together). Confidence is
+	// its actual coverage (order-statistic intervals cover at least the
+	// level, usually a little more).
 	CILow      float64 `json:"ci_low"`
 	CIHigh     float64 `json:"ci_high"`
+	Level      float64 `json:"level"`
 	Confidence float64 `json:"confidence"`
 
-	// P is the two-sided p-value of the comparison's test (see the
-	// package doc); AdjustedP is P after the
-	// Holm-Bonferroni correction over Comparisons comparisons (= P when
-	// there is one). Alpha is the level AdjustedP is held to.
+	// P is the two-sided p-value of the comparison's test, the test its
+	// interval inverts (the sign test for interleaved rounds); AdjustedP
+	// is P after the Bonferroni correction over Comparisons comparisons,
+	// min(1, Comparisons·P) (= P when there is one), so the interval
+	// excludes 1 exactly when AdjustedP < Alpha. Alpha is the level
+	// AdjustedP is held to.
 	P           float64 `json:"p"`
 	AdjustedP   float64 `json:"adjusted_p"`
 	Comparisons int     `json:"comparisons"`
@@ -73,9 +78,17 @@ type Pair struct {
 	BaseN      int `json:"base_n"`
 	CandidateN int `json:"candidate_n"`
 
+	// Drift is, for interleaved rounds, how far the ratio moved during
+	// the run: half the distance between the median ratios of its first
+	// and second halves (0.003 = 0.3%), what the interval does not see.
+	Drift float64 `json:"drift,omitempty"`
+
 	// Threshold is the smallest relative change claimed (0.02 = 2%).
-	Threshold float64 `json:"threshold"`
-	Verdict   string  `json:"verdict"`
+	// ThresholdMeasured says it was taken from the run: the larger of the
+	// floor asked for (--threshold, 0 when none) and Drift.
+	Threshold         float64 `json:"threshold"`
+	ThresholdMeasured bool    `json:"threshold_measured,omitempty"`
+	Verdict           string  `json:"verdict"`
 	// Reason says why no difference is claimed, or why the two are not
 	// comparable; empty for faster and slower.
 	Reason string `json:"reason,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // noisy returns n times around center with a relative spread sd (normal
@@ -169,30 +170,30 @@ func TestNotComparable(t *testing.T) {
 			if p.Verdict != result.NotComparable || !strings.Contains(p.Reason, tt.reason) {
 				t.Errorf("verdict %q reason %q, want not comparable: %s", p.Verdict, p.Reason, tt.reason)
 			}
-			// Holm leaves it alone.
+			// Bonferroni leaves it alone.
 			ps := []result.Pair{p}
-			Holm(ps, DefaultAlpha)
+			Bonferroni(ps, DefaultAlpha)
 			if ps[0].Verdict != result.NotComparable {
-				t.Errorf("Holm decided a pair that is not comparable: %q", ps[0].Verdict)
+				t.Errorf("Bonferroni decided a pair that is not comparable: %q", ps[0].Verdict)
 			}
 		})
 	}
 }
 
-// Holm on the textbook example: p = 0.01, 0.04, 0.03, 0.005 adjust to
-// 0.03, 0.06, 0.06, 0.02 (R: p.adjust(c(.01,.04,.03,.005), "holm")); at
-// alpha 0.05 the first and the last are rejected.
-func TestHolm(t *testing.T) {
+// Bonferroni multiplies each p-value by the number tested: p = 0.01, 0.04,
+// 0.03, 0.005 adjust to 0.04, 0.16, 0.12, 0.02; at alpha 0.05 the first
+// and the last are rejected. The pair not comparable is left out of m.
+func TestBonferroni(t *testing.T) {
 	raw := []float64{0.01, 0.04, 0.03, 0.005}
-	want := []float64{0.03, 0.06, 0.06, 0.02}
+	want := []float64{0.04, 0.16, 0.12, 0.02}
 	wantVerdict := []string{result.Faster, result.NoDifference, result.NoDifference, result.Faster}
 	pairs := make([]result.Pair, len(raw))
 	for i, p := range raw {
 		pairs[i] = result.Pair{Ratio: 0.5, CILow: 0.4, CIHigh: 0.6, P: p, AdjustedP: p, Alpha: DefaultAlpha,
-			Comparisons: 1, Threshold: DefaultThreshold, Paired: true, N: 31}
+			Comparisons: 1, Threshold: DefaultThreshold, Paired: true, N: 31, Level: FamilyLevel(4, DefaultAlpha)}
 	}
 	pairs = append(pairs, result.Pair{Verdict: result.NotComparable, Reason: "too few rounds", P: math.NaN()})
-	Holm(pairs, 0.05)
+	Bonferroni(pairs, 0.05)
 	for i := range raw {
 		if math.Abs(pairs[i].AdjustedP-want[i]) > 1e-12 {
 			t.Errorf("p=%v adjusted to %v, want %v", raw[i], pairs[i].AdjustedP, want[i])
@@ -201,14 +202,57 @@ func TestHolm(t *testing.T) {
 			t.Errorf("p=%v: verdict %q over %d comparisons, want %q over 4", raw[i], pairs[i].Verdict, pairs[i].Comparisons, wantVerdict[i])
 		}
 	}
-	if pairs[1].Reason != "p=0.060 is not below 0.050" {
+	if pairs[1].Reason != "p=0.16 is not below 0.050" {
 		t.Errorf("reason %q", pairs[1].Reason)
+	}
+	if pairs[4].Verdict != result.NotComparable {
+		t.Errorf("not comparable pair decided: %q", pairs[4].Verdict)
 	}
 	// One comparison: nothing to adjust.
 	one := []result.Pair{{Ratio: 0.5, CILow: 0.4, CIHigh: 0.6, P: 0.03, Threshold: DefaultThreshold}}
-	Holm(one, 0.05)
+	Bonferroni(one, 0.05)
 	if one[0].AdjustedP != 0.03 || one[0].Comparisons != 1 || one[0].Verdict != result.Faster {
 		t.Errorf("one comparison: %+v", one[0])
+	}
+}
+
+func TestFamilyLevel(t *testing.T) {
+	for _, tt := range []struct {
+		m    int
+		want string
+	}{{0, "95%"}, {1, "95%"}, {3, "98.3%"}, {100, "99.95%"}} {
+		if got := units.Level(FamilyLevel(tt.m, DefaultAlpha)); got != tt.want {
+			t.Errorf("m=%d: level %s, want %s", tt.m, got, tt.want)
+		}
+	}
+	if units.Level(0) != "95%" {
+		t.Errorf("level 0 (an older file) reads %s, want 95%%", units.Level(0))
+	}
+}
+
+// A family of interleaved comparisons: the intervals at 1-alpha/m agree
+// with the Bonferroni-adjusted p-values in every pair, and with too few
+// rounds for that level the pair says how many it needs.
+func TestPairedFamilyAgrees(t *testing.T) {
+	const m = 3
+	level := FamilyLevel(m, DefaultAlpha)
+	for i := range uint64(300) {
+		base := noisy(7000+i, 9+int(i%40), 100, 0.02)
+		pairs := []result.Pair{
+			PairedWith(base, scaled(8000+i, base, 1+0.002*float64(i%10), 0.02), Design{Level: level}),
+			PairedWith(base, scaled(9000+i, base, 1, 0.02), Design{Level: level}),
+			PairedWith(base, scaled(9500+i, base, 0.99, 0.02), Design{Level: level}),
+		}
+		Bonferroni(pairs, DefaultAlpha)
+		for _, p := range pairs {
+			if excludesOne(p) != (p.AdjustedP < p.Alpha) || p.Comparisons != m || p.Level != level {
+				t.Fatalf("n=%d: interval [%v, %v] at %v and adjusted p %v over %d disagree", p.N, p.CILow, p.CIHigh, p.Level, p.AdjustedP, p.Comparisons)
+			}
+		}
+	}
+	p := PairedWith(noisy(1, 6, 100, 0.01), noisy(2, 6, 100, 0.01), Design{Level: level})
+	if p.Verdict != result.NotComparable || !strings.Contains(p.Reason, "need at least 7") || !strings.Contains(p.Reason, "98.3") {
+		t.Errorf("6 rounds at %v: %q (%s), want not comparable, need 7", level, p.Verdict, p.Reason)
 	}
 }
 
@@ -399,8 +443,8 @@ func TestInconclusive(t *testing.T) {
 		t.Errorf("%+v", p)
 	}
 	ps := []result.Pair{p, Paired(noisy(72, 31, 100, 0.01), noisy(73, 31, 50, 0.01), DefaultThreshold)}
-	Holm(ps, DefaultAlpha)
+	Bonferroni(ps, DefaultAlpha)
 	if ps[0].Verdict != result.Inconclusive || ps[0].Comparisons != 2 {
-		t.Errorf("after Holm: %q over %d comparisons, want inconclusive over 2", ps[0].Verdict, ps[0].Comparisons)
+		t.Errorf("after Bonferroni: %q over %d comparisons, want inconclusive over 2", ps[0].Verdict, ps[0].Comparisons)
 	}
 }

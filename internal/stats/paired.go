@@ -13,26 +13,57 @@ import (
 // drift of the machine (clock, neighbours, heat) changes both alike and
 // cancels in their ratio cand[i]/base[i].
 //
-// Method: the ratio is the median of the per-round ratios, and its 95%
-// confidence interval is the distribution-free order-statistic interval of
-// that median (MedianCI on the ratios): the number
-// of ratios below the true median is Binomial(n, 1/2), which gives the two
-// order statistics that bracket it with at least 95% probability.
-// Assumption: the per-round ratios are independent and identically
-// distributed, no more (not normal, not symmetric). Rounds taken in ABBA
-// order make a linear drift hit both sides equally on average. The p-value
-// is the two-sided Wilcoxon signed-rank test of the per-round log ratios
-// (WilcoxonSignedRank): it uses the pairing, so a drifting machine
-// does not hide a real change. (A Mann-Whitney test of the two samples
-// throws the pairing away: in simulation a true +3% with a drifting
-// machine was found 78% of the time that way, against 100% by the paired
-// interval.)
+// Method: one estimate, one test, one interval. The ratio is the median of
+// the per-round ratios; the p-value is the exact sign test that this
+// median is 1 (SignTest), and the interval is the one the sign test
+// inverts (SignInterval), so the interval excludes 1 exactly when p is
+// below 1 - its level. Assumption: the per-round ratios are independent
+// and identically distributed, no more (not normal, not symmetric).
+// Rounds taken in ABBA order make a linear drift, and a cost of going
+// first or second, hit both sides equally (with an odd count, one round
+// more one way). Using the pairing matters: a Mann-Whitney test of the two
+// samples throws it away (in simulation a true +3% with a drifting machine
+// was found 78% of the time that way, against 100% paired).
 //
-// Minimum: MinSamples (6) rounds, and base and cand of the same length;
-// otherwise the verdict is "not comparable" with the reason. A threshold
-// below 0 (or NaN) counts as 0.
+// Rounds taken ABBA (two candidates) meet a cost of going first or second
+// equally often each way: the per-round ratios are then a balanced mix of
+// "A first" and "B first", whose median is the order-free ratio, and the
+// count of ratios below it varies less than the sign test assumes, so the
+// interval is, if anything, wide (in simulation a 1% order effect over 31
+// rounds made 1.8% of A/A intervals exclude 1). Averaging each AB+BA pair
+// into one unit would cancel the order exactly, but it spreads every
+// outlier over two rounds: with a 15% chance of a slow sample it found a
+// real +1% in 29% of runs against 50% per round.
+//
+// Minimum: MinSamples (6) rounds at 95% (more at a family level:
+// SignRoundsFor), and base and cand of the same length; otherwise the
+// verdict is "not comparable" with the reason. A threshold below 0 (or
+// NaN) counts as 0.
 func Paired(base, cand []float64, threshold float64) result.Pair {
-	p := newPair(true, base, cand, threshold)
+	return PairedWith(base, cand, Design{Level: Confidence, Threshold: threshold})
+}
+
+// A Design says how interleaved rounds were taken and are judged.
+type Design struct {
+	// Level is the confidence level of the interval: Confidence, or
+	// FamilyLevel for one of several comparisons made at once.
+	Level float64
+	// Threshold is the smallest change claimed: the floor asked for
+	// (--threshold), 0 for none.
+	Threshold float64
+	// Measured makes the threshold the larger of Threshold and the drift
+	// the run measured (Pair.Drift): what the interval does not see.
+	Measured bool
+}
+
+// PairedWith is Paired for the design d.
+func PairedWith(base, cand []float64, d Design) result.Pair {
+	level := d.Level
+	if !(level > 0 && level < 1) {
+		level = Confidence
+	}
+	p := newPair(true, base, cand, d.Threshold)
+	p.Level = level
 	p.N = min(len(base), len(cand))
 	if r := checkTimes("base", base) + checkTimes("candidate", cand); r != "" {
 		MarkNotComparable(&p, r)
@@ -43,25 +74,44 @@ func Paired(base, cand []float64, threshold float64) result.Pair {
 			strconv.Itoa(len(base))+" base, "+strconv.Itoa(len(cand))+" candidate")
 		return p
 	}
-	if p.N < MinSamples {
-		MarkNotComparable(&p, "too few rounds: "+strconv.Itoa(p.N)+", need at least "+strconv.Itoa(MinSamples)+" to tell")
+	if need := max(MinSamples, SignRoundsFor(level)); p.N < need {
+		MarkNotComparable(&p, "too few rounds: "+strconv.Itoa(p.N)+", need at least "+strconv.Itoa(need)+" to tell"+atLevel(level))
 		return p
 	}
 	ratios := make([]float64, p.N)
 	for i := range ratios {
 		ratios[i] = cand[i] / base[i]
 	}
-	p.Ratio = Median(ratios)
 	sorted := slices.Sorted(slices.Values(ratios))
-	p.CILow, p.CIHigh, p.Confidence = MedianCI(sorted, Confidence)
-	logs := make([]float64, p.N)
-	for i, r := range ratios {
-		logs[i] = math.Log(r)
-	}
-	p.P = WilcoxonSignedRank(logs)
+	p.Ratio = MedianSorted(sorted)
+	p.CILow, p.CIHigh, p.Confidence = SignInterval(sorted, level)
+	p.P = SignTest(ratios, 1)
 	p.AdjustedP = p.P
+	p.Drift = drift(ratios)
+	if d.Measured {
+		p.Threshold = max(p.Threshold, p.Drift)
+		p.ThresholdMeasured = true
+	}
 	decide(&p)
 	return p
+}
+
+// drift is how far the ratio moved during the run, as a relative change:
+// half the distance between the median ratio of the first half of the
+// units and that of the second half (exp(|ln m2 - ln m1|/2) - 1). The
+// interval assumes the units are independent draws of one distribution;
+// a ratio that wanders (one side's code warming, its memory moving, a
+// neighbour that slows one more than the other) breaks that, and the
+// interval cannot see it. Over identical code it measures the noise of
+// the two half-medians: about 0.7 of the standard error of the whole
+// median, a third of the interval's half-width.
+func drift(ratios []float64) float64 {
+	h := len(ratios) / 2
+	if h < 1 {
+		return 0
+	}
+	first, second := Median(ratios[:h]), Median(ratios[len(ratios)-h:])
+	return math.Exp(math.Abs(math.Log(second)-math.Log(first))/2) - 1
 }
 
 // newPair fills what every comparison has before any statistics.
@@ -74,6 +124,7 @@ func newPair(paired bool, base, cand []float64, threshold float64) result.Pair {
 		Alpha:       DefaultAlpha,
 		Comparisons: 1,
 		Confidence:  Confidence,
+		Level:       Confidence,
 		P:           math.NaN(),
 		AdjustedP:   math.NaN(),
 		Ratio:       math.NaN(),

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -19,6 +21,14 @@ const DefaultRunNoise = 0.03
 
 // z975 is the 97.5th percentile of the standard normal distribution.
 const z975 = 1.959963984540054
+
+// zFor is the two-sided normal quantile of level: z975 at 0.95.
+func zFor(level float64) float64 {
+	if level == Confidence {
+		return z975
+	}
+	return distuv.UnitNormal.Quantile(1 - (1-level)/2)
+}
 
 // Runs compares two sides of separate runs, base and cand, each given as
 // the samples of every run (or every process) in it: the run is the unit,
@@ -43,32 +53,42 @@ const z975 = 1.959963984540054
 // smaller than that is claimed from one run per side. A runNoise of 0 is
 // plain Unpaired.
 //
-// Minimum: MinSamples samples on each side, as Unpaired.
+// Minimum: MinSamples samples on each side, as Unpaired. The interval is
+// at 95%; RunsAt gives it at another level (FamilyLevel).
 func Runs(base, cand [][]float64, threshold, runNoise float64) result.Pair {
+	return RunsAt(base, cand, threshold, runNoise, Confidence)
+}
+
+// RunsAt is Runs with the interval at level. The test is the one the
+// interval inverts (Welch's t, or the normal test of the widened
+// interval): the interval excludes 1 exactly when p < 1-level.
+func RunsAt(base, cand [][]float64, threshold, runNoise, level float64) result.Pair {
 	allBase, allCand := flatten(base), flatten(cand)
 	if len(base) >= 2 && len(cand) >= 2 {
-		return betweenRuns(base, cand, allBase, allCand, threshold)
+		return betweenRuns(base, cand, allBase, allCand, threshold, level)
 	}
-	p := Unpaired(allBase, allCand, threshold)
+	p := UnpairedAt(allBase, allCand, threshold, level)
 	p.BaseRuns, p.CandidateRuns = len(base), len(cand)
 	if p.Verdict == result.NotComparable || !(runNoise > 0) {
 		return p
 	}
-	within := (math.Log(p.CIHigh) - math.Log(p.CILow)) / (2 * z975)
+	z := zFor(level)
+	within := (math.Log(p.CIHigh) - math.Log(p.CILow)) / (2 * z)
 	se := math.Sqrt(within*within + 2*runNoise*runNoise)
 	logRatio := math.Log(p.Ratio)
-	p.CILow, p.CIHigh = math.Exp(logRatio-z975*se), math.Exp(logRatio+z975*se)
-	p.Confidence = Confidence
+	p.CILow, p.CIHigh = math.Exp(logRatio-z*se), math.Exp(logRatio+z*se)
+	p.Confidence = level
 	p.P = math.Erfc(math.Abs(logRatio) / se / math.Sqrt2)
 	p.AdjustedP = p.P
-	p.Detectable = math.Exp(z975*math.Sqrt2*runNoise) - 1
+	p.Detectable = math.Exp(z*math.Sqrt2*runNoise) - 1
 	decide(&p)
 	return p
 }
 
 // betweenRuns is Runs with two runs or more on each side.
-func betweenRuns(base, cand [][]float64, allBase, allCand []float64, threshold float64) result.Pair {
+func betweenRuns(base, cand [][]float64, allBase, allCand []float64, threshold, level float64) result.Pair {
 	p := newPair(false, allBase, allCand, threshold)
+	p.Level, p.Confidence = level, level
 	p.BaseRuns, p.CandidateRuns = len(base), len(cand)
 	p.N = min(len(base), len(cand))
 	if r := checkTimes("base", allBase) + checkTimes("candidate", allCand); r != "" {
@@ -85,7 +105,7 @@ func betweenRuns(base, cand [][]float64, allBase, allCand []float64, threshold f
 		MarkNotComparable(&p, "a run has no sample")
 		return p
 	}
-	diff, lo, hi, pv, _ := Welch(lb, lc, Confidence)
+	diff, lo, hi, pv, _ := Welch(lb, lc, level)
 	p.Ratio, p.CILow, p.CIHigh = math.Exp(diff), math.Exp(lo), math.Exp(hi)
 	p.BaseMedian, p.CandidateMedian = math.Exp(Mean(lb)), math.Exp(Mean(lc))
 	p.P, p.AdjustedP = pv, pv

@@ -28,7 +28,15 @@ import (
 // Minimum: MinSamples (6) samples on each side; otherwise the verdict is
 // "not comparable" with the reason.
 func Unpaired(base, cand []float64, threshold float64) result.Pair {
+	return UnpairedAt(base, cand, threshold, Confidence)
+}
+
+// UnpairedAt is Unpaired with the bootstrap interval at level. Its test,
+// Mann-Whitney, is not the one the interval inverts: Runs, which benchy
+// compares separate runs with, replaces both by one that is.
+func UnpairedAt(base, cand []float64, threshold, level float64) result.Pair {
 	p := newPair(false, base, cand, threshold)
+	p.Level, p.Confidence = level, level
 	p.N = min(len(base), len(cand))
 	if r := checkTimes("base", base) + checkTimes("candidate", cand); r != "" {
 		MarkNotComparable(&p, r)
@@ -40,7 +48,7 @@ func Unpaired(base, cand []float64, threshold float64) result.Pair {
 		return p
 	}
 	p.Ratio = p.CandidateMedian / p.BaseMedian
-	p.CILow, p.CIHigh = bootstrapRatio(base, cand)
+	p.CILow, p.CIHigh = bootstrapRatio(base, cand, level)
 	// The percentile interval of a discrete statistic can, rarely, miss the
 	// estimate itself; an interval must contain its estimate.
 	p.CILow, p.CIHigh = min(p.CILow, p.Ratio), max(p.CIHigh, p.Ratio)
@@ -61,9 +69,9 @@ func Resamples(n int) int {
 // bootstrapSeed fixes the generator: the same data give the same interval.
 const bootstrapSeed = 0x62656e636879 // "benchy"
 
-// bootstrapRatio is the 95% percentile-bootstrap interval of
+// bootstrapRatio is the level percentile-bootstrap interval of
 // median(cand)/median(base).
-func bootstrapRatio(base, cand []float64) (lo, hi float64) {
+func bootstrapRatio(base, cand []float64, level float64) (lo, hi float64) {
 	rng := rand.New(rand.NewPCG(bootstrapSeed, 1))
 	b := newResampler(base)
 	c := newResampler(cand)
@@ -72,7 +80,7 @@ func bootstrapRatio(base, cand []float64) (lo, hi float64) {
 		ratios[i] = c.median(rng) / b.median(rng)
 	}
 	slices.Sort(ratios)
-	tail := (1 - Confidence) / 2
+	tail := (1 - level) / 2
 	n := float64(len(ratios))
 	return ratios[int(math.Floor(tail*n))], ratios[int(math.Ceil((1-tail)*n))-1]
 }
