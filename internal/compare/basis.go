@@ -76,8 +76,10 @@ var (
 // on-CPU time. inconclusive is the reason no verdict can be stood behind
 // ("" when one can): a shared core, a moved clock that cycles could not
 // remove, or time off the CPU without the on-CPU time to leave it out.
-// Interleaved rounds (separate false) share one clock round by round, so a
-// clock that moved moved for both sides and the pairing leaves it out.
+// Interleaved rounds (separate false) share one clock and one core round
+// by round, so a clock that moved, or a core that ran slow, did so for
+// both sides and the pairing leaves it out; for separate runs a slow core
+// is inconclusive.
 func Basis(sides []Side, separate bool) (basis string, busy Busy) {
 	cycles := separate
 	for _, s := range sides {
@@ -92,6 +94,11 @@ func Basis(sides []Side, separate bool) (basis string, busy Busy) {
 			case slices.Contains(clockCodes, c) && (cycles || !separate):
 				// counted in cycles, or paired round by round: the
 				// clock's change is left out
+			case slices.Contains(sharedCodes, c) && !separate:
+				// paired round by round: a core shared with another
+				// hardware thread or the host slows both samples of a
+				// round alike, and what it does not share alike varies
+				// from round to round, which the interval sees
 			default:
 				hard = append(hard, labelled(s.Label, c))
 				busy.Bound = max(busy.Bound, distortion(s, c))
