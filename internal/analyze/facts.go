@@ -34,8 +34,10 @@ type Facts struct {
 	// calibrated to reach SampleTime.
 	SampleTime time.Duration
 	FixedIters int64
-	// TargetCI and MaxTime are the precision asked and the time allowed
-	// for it (--target-ci, --max-time); 0 when none was asked.
+	// TargetCI and MaxTime are the precision asked of each experiment's
+	// median and the time allowed for it (--target-ci, --max-time); 0
+	// when none was asked, and in a comparison, whose precision is that of
+	// the ratio (its interval is in the comparison, beside the verdict).
 	TargetCI float64
 	MaxTime  time.Duration
 	// RunClockHz is the highest clock measured anywhere in the run (before,
@@ -67,9 +69,18 @@ func FactsOf(r *result.Result) Facts {
 		GranularityNs: r.Clock.GranularityNs,
 		SampleTime:    r.Settings.SampleTime,
 		FixedIters:    r.Settings.Iters,
-		TargetCI:      r.Settings.TargetCI,
+		TargetCI:      ownTargetCI(r.Settings),
 		MaxTime:       r.Settings.MaxTime,
 	}
+}
+
+// ownTargetCI is the precision asked of each experiment's own median: 0 in
+// an interleaved comparison, where --target-ci aims at the ratios.
+func ownTargetCI(st result.Settings) float64 {
+	if len(st.Compare) >= 2 {
+		return 0
+	}
+	return st.TargetCI
 }
 
 // FallbackMaxHz is the clock assumed when nothing better is known: the

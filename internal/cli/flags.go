@@ -97,7 +97,7 @@ type precisionOptions struct {
 const defaultMaxTime = 30 * time.Second
 
 func (p *precisionOptions) bind(f *pflag.FlagSet) {
-	f.StringVar(&p.TargetCI, "target-ci", "", "sample until the 95% interval of the median is within ±`PCT` (e.g. 1%)")
+	f.StringVar(&p.TargetCI, "target-ci", "", "sample until the 95% interval of the median is within ±`PCT` (e.g. 1%); in a comparison, the interval of each ratio to the baseline, judged each time the rounds double")
 	f.DurationVar(&p.MaxTime, "max-time", defaultMaxTime, "with --target-ci: stop sampling after `D` of wall time (per experiment; interleaved ones share it)")
 }
 

@@ -70,8 +70,12 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		spent := make([]time.Duration, len(ms))
 		ci := make([]precision, len(ms))
 		began := time.Now() // MaxTime bounds the rounds of all of them
+		look := 0           // the next look of moreRounds
 		more := func() bool {
 			elapsed := time.Since(began)
+			if opts.TargetCI > 0 && len(ms) >= 2 {
+				return opts.moreRounds(outs, spent, elapsed, &look)
+			}
 			for i, d := range spent {
 				if opts.more(outs[i].Samples, d, elapsed, &ci[i]) {
 					return true

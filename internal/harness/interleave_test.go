@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/targets/fake"
@@ -101,5 +102,31 @@ func TestInterleaveStopped(t *testing.T) {
 		if last := ft.Calls[len(ft.Calls)-1]; last != "close stopped" {
 			t.Errorf("%s closed with %q, want close stopped", ft.ID, last)
 		}
+	}
+}
+
+// With --target-ci, candidates in rounds stop on their ratio's interval,
+// judged only when the rounds double: a target the first look meets stops
+// there; one no look can meet runs until --max-time, and ends on a look
+// or on the time.
+func TestInterleaveTargetCIAimsAtTheRatio(t *testing.T) {
+	run := func(target float64, maxTime time.Duration) int {
+		a, b := fake.New("a", time.Microsecond), fake.New("b", time.Microsecond)
+		a.Noise, b.Noise = 0.05, 0.02 // unlike: equal patterns would cancel in every ratio
+		opts := quickOptions(0)
+		opts.Iters = 10
+		opts.Samples = 8
+		opts.TargetCI, opts.MaxTime = target, maxTime
+		outs := harness.Interleave([]harness.Target{a, b}, opts)
+		if outs[0].Err != nil || len(outs[0].Samples) != len(outs[1].Samples) {
+			t.Fatalf("err %v, %d and %d rounds", outs[0].Err, len(outs[0].Samples), len(outs[1].Samples))
+		}
+		return len(outs[0].Samples)
+	}
+	if n := run(0.5, time.Minute); n != 8 {
+		t.Errorf("a ±50%% target: %d rounds, want the first look's 8", n)
+	}
+	if n := run(1e-9, 50*time.Millisecond); n < 16 {
+		t.Errorf("an unreachable target: %d rounds, want sampling past the first look until --max-time", n)
 	}
 }

@@ -31,7 +31,9 @@ type Options struct {
 	MinTime time.Duration
 	// TargetCI, when > 0, keeps sampling past Samples until the 95%
 	// interval of the median time per op is within ±TargetCI of it
-	// (0.01 for ±1%), or MaxTime has passed since the first sample.
+	// (0.01 for ±1%), or MaxTime has passed since the first sample; for
+	// candidates interleaved in rounds, until the interval of each one's
+	// ratio to the first is (moreRounds).
 	// MaxTime is wall time, so it bounds the sampling whole: the samples
 	// and all that comes between them (a command's --prepare, starting
 	// it, reading its counters), and, for targets interleaved in rounds,
@@ -81,6 +83,59 @@ func (o Options) more(samples []result.Sample, spent, elapsed time.Duration, p *
 		return !p.reached(samples, o.TargetCI)
 	}
 	return false
+}
+
+// moreRounds is more for candidates interleaved in rounds with TargetCI:
+// the precision that decides a comparison is that of each candidate's
+// ratio to the first, not of each one's own median, so TargetCI aims at
+// the interval of the median per-round ratio (the sign-test interval
+// Paired judges with, at the level of the family of comparisons). It is
+// judged only at pre-set looks, when the rounds reach Samples, then twice
+// as many, four times, and so on: judging after every round would stop on
+// the first round whose interval happened to be narrow, and a run that
+// stops when it looks precise reports intervals that cover less than they
+// say. Looking at counts fixed in advance, and at the width only (never at
+// where the interval lies), keeps that to a handful of looks (at most 12
+// up to MaxSamples). MaxTime and MaxSamples bound it as for one target.
+func (o Options) moreRounds(outs []Outcome, spent []time.Duration, elapsed time.Duration, look *int) bool {
+	n := len(outs[0].Samples)
+	for _, out := range outs[1:] {
+		n = min(n, len(out.Samples))
+	}
+	switch {
+	case n < o.Samples:
+		return true
+	case n >= MaxSamples, elapsed >= o.MaxTime:
+		return false
+	case o.MinTime > 0 && slices.Min(spent) < o.MinTime:
+		return true
+	case n < *look:
+		return true
+	}
+	*look = 2 * max(n, 1)
+	return !ratiosReached(outs, o.TargetCI)
+}
+
+// ratiosReached reports whether the interval of every candidate's median
+// per-round ratio to the first (outs[0]) is within ±target of it.
+func ratiosReached(outs []Outcome, target float64) bool {
+	level := stats.FamilyLevel(len(outs)-1, stats.DefaultAlpha)
+	base := outs[0].Samples
+	for _, out := range outs[1:] {
+		var ratios []float64
+		for i := range min(len(base), len(out.Samples)) {
+			if b, c := base[i], out.Samples[i]; b.Iters > 0 && c.Iters > 0 && b.NsPerOp() > 0 {
+				ratios = append(ratios, c.NsPerOp()/b.NsPerOp())
+			}
+		}
+		slices.Sort(ratios)
+		m := stats.MedianSorted(ratios)
+		lo, hi, _ := stats.SignInterval(ratios, level)
+		if len(ratios) == 0 || !(m > 0) || !(max(m-lo, hi-m)/m <= target) {
+			return false
+		}
+	}
+	return true
 }
 
 // precision judges whether a target's samples reached TargetCI. Past 200
