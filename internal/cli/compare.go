@@ -52,9 +52,10 @@ each, whether NEW is faster, slower, or not detectably different from OLD.
 
 Runs differ as wholes, so the run is the unit: give several result files
 per side (comma-separated) and their run medians are compared (Welch's t on
-the logs); with one run per side the interval is widened by the run-to-run
-variation such runs usually have (3%), and the sentence says how large a
-change one run per side can tell. Comparisons are in cycles where the clock
+the logs); with one run on a side the interval is widened by the run-to-run
+variation measured on the other side's runs, or, with one run on each side,
+by the 3% such runs usually have, assumed, and the sentence says how large
+a change it can tell. Comparisons are in cycles where the clock
 was measured around the experiment, on on-CPU time where another task took
 the CPU, and "inconclusive" where nothing measured can leave out what
 interfered. A change is claimed only when the interval excludes 1 (with
@@ -232,13 +233,26 @@ func loadSide(list string) ([]*result.Result, error) {
 
 // method says how the numbers were computed and when a change is claimed.
 func method(f compare.Files) string {
-	runs := false
+	runs, pairedRuns := false, false
 	for _, r := range f.Rows {
 		runs = runs || (r.BaseRuns > 1 && r.CandidateRuns > 1)
+		pairedRuns = pairedRuns || r.PairedRuns
 	}
-	how := fmt.Sprintf("one run per side: ratio of medians new/old with a 95%% percentile-bootstrap interval (fixed seed) and "+
-		"Mann-Whitney U, widened by a %s run-to-run variation", units.Percent(f.RunNoise))
-	if runs {
+	assumed := false
+	for _, r := range f.Rows {
+		assumed = assumed || r.RunNoiseAssumed
+	}
+	how := "one run on a side: ratio of medians new/old with a percentile-bootstrap interval (fixed seed), " +
+		"widened by the run-to-run variation measured on the other side's runs"
+	if assumed {
+		how = fmt.Sprintf("one run per side: ratio of medians new/old with a percentile-bootstrap interval (fixed seed), "+
+			"widened by a %s run-to-run variation, assumed (nothing measures it: give several runs per side)", units.Percent(f.RunNoise))
+	}
+	switch {
+	case pairedRuns:
+		how = "processes in pairs (process k of old and of new ran in one round): the geometric mean of the ratios of their medians new/old, " +
+			"with the paired t-test on their logs"
+	case runs:
 		how = "runs as the unit: ratio of the geometric means of the run medians new/old, with Welch's t-test on their logs"
 	}
 	switch n := f.Adjusted(); {
@@ -343,8 +357,8 @@ func (c comparison) gateMessage() string {
 	if len(c.gate.Regressions) > 0 {
 		var rs []string
 		for _, r := range c.gate.Regressions {
-			rs = append(rs, fmt.Sprintf("%s %s (95%% CI %s to %s)", r.Name,
-				units.Change(r.Change()), units.Change(r.CILow-1), units.Change(r.CIHigh-1)))
+			rs = append(rs, fmt.Sprintf("%s %s (%s CI %s to %s)", r.Name,
+				units.Change(r.Change()), units.Level(r.Level), units.Change(r.CILow-1), units.Change(r.CIHigh-1)))
 		}
 		parts = append(parts, fmt.Sprintf("%s slower by more than %s with the whole confidence interval: %s",
 			units.Count(len(rs), "experiment"), limit, strings.Join(rs, ", ")))

@@ -116,7 +116,7 @@ flagged (spawn-dominated).`,
 	f.VarP(scanFlag{&opts.Scans}, "parameter-list", "L", "`NAME A,B,C`: run with {NAME} each of A, B, C (repeatable; with -P too)")
 	opts.cpuOptions.bind(f, "the runs")
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let benchy's other threads run on the measured CPU")
-	opts.thresholdOption.bind(f, "smallest change claimed as a difference between commands (`PCT`)")
+	opts.thresholdOption.bind(f, "2%", "smallest change claimed as a difference between commands (`PCT`)")
 	opts.precisionOptions.bind(f)
 	opts.outputOptions.bind(f, execFormats, true)
 	return cmd

@@ -194,9 +194,9 @@ type thresholdOption struct {
 	flags     *pflag.FlagSet
 }
 
-func (t *thresholdOption) bind(f *pflag.FlagSet, usage string) {
+func (t *thresholdOption) bind(f *pflag.FlagSet, def, usage string) {
 	t.flags = f
-	f.StringVar(&t.Threshold, "threshold", "2%", usage)
+	f.StringVar(&t.Threshold, "threshold", def, usage)
 }
 
 // given says whether --threshold was given.

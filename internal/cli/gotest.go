@@ -132,7 +132,7 @@ for both: the output is benchy compare's.`,
 	intFlag(f, &opts.Processes, "processes", gotestProcesses, "spread the samples over `K` runs of the test binary")
 	opts.precisionOptions.bind(f)
 	f.StringVar(&opts.Against, "against", "", "compare with git revision `REV`, interleaved (e.g. HEAD, main)")
-	opts.thresholdOption.bind(f, "with --against: smallest change claimed (`PCT`)")
+	opts.thresholdOption.bind(f, "2%", "with --against: smallest change claimed (`PCT`)")
 	f.StringVar(&opts.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
 	opts.outputOptions.bind(f, render.Formats, true)
 	_ = cmd.RegisterFlagCompletionFunc("bench", completeGotestBench)
@@ -274,7 +274,7 @@ func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, stdout io.Writer, 
 			return &ExitError{Code: ExitFailed, Msg: err.Error()}
 		}
 	}
-	files, err := compare.Results([]*result.Result{old}, []*result.Result{cur}, o.threshold)
+	files, err := compare.Against(old, cur, o.threshold)
 	switch {
 	case errors.Is(err, compare.ErrNothingInCommon) && w != nil && w.Signal() != nil:
 		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before both sides were measured: no comparison"}

@@ -5,11 +5,13 @@ import (
 	"io"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/render"
@@ -68,11 +70,13 @@ func newRunCmd(g *globalOptions, runF func(*runOptions) error) *cobra.Command {
 		Use:   "run",
 		Short: "Measure the experiments pinned to one CPU, and say what to believe",
 		Long: `run measures each experiment on one CPU: it pins the measured thread,
-keeps Go's other threads off that CPU, turns the collector off, warms up,
-calibrates the iterations per sample and takes many samples. It prints the
-state of the machine in three lines, min/median/p90 per op with a verdict
-for each experiment, and the most likely cause of any doubt; -v prints
-everything behind the verdicts.`,
+keeps Go's other threads off that CPU, warms up, calibrates the iterations
+per sample and takes many samples (the collector runs, as in any Go
+program; --gc off leaves it out). It prints the state of the machine in
+three lines, min/median/p90/max per op with a verdict for each experiment,
+and the most likely cause of any doubt; -v prints everything behind the
+verdicts. --compare measures experiments in interleaved rounds and says
+whether B is faster than A.`,
 		Example: `  benchy run                                 # every experiment
   benchy run --bench '^sum/' --samples 51      # some, with more samples
   benchy run --compare concat/quadratic,concat/builder   # is B faster than A?
@@ -84,6 +88,9 @@ everything behind the verdicts.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.benchSet = cmd.Flags().Changed("bench")
 			opts.compareSet = cmd.Flags().Changed("compare")
+			if opts.compareSet && !opts.Smoke && !cmd.Flags().Changed("samples") {
+				opts.Samples = compare.DefaultRounds
+			}
 			if opts.Smoke {
 				for flag, set := range map[string]func(){
 					"samples":     func() { opts.Samples = smokeSamples },
@@ -107,7 +114,7 @@ everything behind the verdicts.`,
 	f := cmd.Flags()
 	opts.cpuOptions.bind(f, "the measured thread")
 	f.StringVar(&opts.Bench, "bench", ".", "run the experiments whose name matches `REGEXP`")
-	intFlag(f, &opts.Samples, "samples", 31, "samples per experiment, 1-100000, in total over --processes")
+	intFlag(f, &opts.Samples, "samples", 31, "samples per experiment, 1-100000, in total over --processes (with --compare: rounds, default "+strconv.Itoa(compare.DefaultRounds)+")")
 	f.DurationVar(&opts.Warmup, "warmup", 100*time.Millisecond, "warm-up time per experiment, at most 10m")
 	f.DurationVar(&opts.SampleTime, "sample-time", 10*time.Millisecond, "least duration of one sample, at most 10s")
 	intFlag(f, &opts.Iters, "iters", 0, "fixed iterations per sample (default: calibrated)")
@@ -122,7 +129,7 @@ everything behind the verdicts.`,
 	f.MarkHidden("child-spec")
 	opts.outputOptions.bind(f, render.Formats, true)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
-	opts.thresholdOption.bind(f, "with --compare: smallest change claimed as a difference (`PCT`)")
+	opts.thresholdOption.bind(f, units.Percent(compare.DefaultFloor), "with --compare: smallest change claimed as a difference (`PCT`); the run raises it to how far the ratio drifted")
 	_ = cmd.RegisterFlagCompletionFunc("bench", completeExperiments(g))
 	_ = cmd.RegisterFlagCompletionFunc("compare", completeCompare(g))
 	return cmd

@@ -138,6 +138,19 @@ type side struct {
 // intervals at stats.FamilyLevel, Bonferroni-adjusted p-values), since a
 // gate over many experiments must not fire on the one that was unlucky.
 func Results(olds, news []*result.Result, threshold float64) (Files, error) {
+	return results(olds, news, threshold, false)
+}
+
+// Against compares the two sides of one interleaved run of two builds
+// (gotest --against): process k of old and process k of new ran in the
+// same round, so each experiment is judged on the pairs
+// (stats.PairedRuns) where both sides have the same processes, and as
+// Results does otherwise.
+func Against(old, cur *result.Result, threshold float64) (Files, error) {
+	return results([]*result.Result{old}, []*result.Result{cur}, threshold, true)
+}
+
+func results(olds, news []*result.Result, threshold float64, paired bool) (Files, error) {
 	// Empty lists, not null, in JSON: scripts index them without a check.
 	f := Files{Threshold: stats.CleanThreshold(threshold), Alpha: stats.DefaultAlpha, RunNoise: stats.DefaultRunNoise,
 		Differences: Differences(olds[0], news[0]),
@@ -167,7 +180,7 @@ func Results(olds, news []*result.Result, threshold float64) (Files, error) {
 		f.Rows = f.Rows[:0]
 		var pairs []result.Pair
 		for _, name := range common {
-			row := compareSides(name, oldSides[name], newSides[name], f.Threshold, level)
+			row := compareSides(name, oldSides[name], newSides[name], f.Threshold, level, paired)
 			f.Rows = append(f.Rows, row)
 			pairs = append(pairs, row.Pair)
 		}
@@ -201,7 +214,7 @@ func collect(label string, rs []*result.Result) (map[string]*side, []string) {
 }
 
 // compareSides is one row: the runs of old against those of new.
-func compareSides(name string, old, cur *side, threshold, level float64) Row {
+func compareSides(name string, old, cur *side, threshold, level float64, paired bool) Row {
 	var sides []Side
 	for _, s := range []*side{old, cur} {
 		for i, e := range s.es {
@@ -209,7 +222,13 @@ func compareSides(name string, old, cur *side, threshold, level float64) Row {
 		}
 	}
 	basis, busy := Basis(sides, true)
-	row := Row{Name: name, Pair: stats.RunsAt(old.runs(basis), cur.runs(basis), threshold, stats.DefaultRunNoise, level)}
+	oldRuns, curRuns := old.runs(basis), cur.runs(basis)
+	row := Row{Name: name}
+	if paired && len(oldRuns) == len(curRuns) && len(oldRuns) >= 2 {
+		row.Pair = stats.PairedRuns(oldRuns, curRuns, threshold, level)
+	} else {
+		row.Pair = stats.RunsAt(oldRuns, curRuns, threshold, stats.DefaultRunNoise, level)
+	}
 	row.Basis = basis
 	row.Base, row.Candidate = "old "+name, "new "+name
 	for i, e := range cur.es {

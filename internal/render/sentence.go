@@ -50,7 +50,14 @@ func Sentence(p result.Pair) string {
 	if p.Reason != "" && !strings.Contains(p.Reason, "interval includes 1") {
 		s += "; " + p.Reason
 	}
-	if p.Detectable > 0 {
+	switch {
+	case p.Detectable > 0 && p.RunNoiseAssumed:
+		s += fmt.Sprintf("; one run per side tells only changes beyond %s from run-to-run variation (assumed %s, not measured): give several runs per side",
+			units.Pct(p.Detectable), units.Pct(p.RunNoise))
+	case p.Detectable > 0 && p.RunNoise > 0:
+		s += fmt.Sprintf("; one run on a side tells only changes beyond %s from run-to-run variation (%s, measured on the other side's runs)",
+			units.Pct(p.Detectable), units.Pct(p.RunNoise))
+	case p.Detectable > 0:
 		s += fmt.Sprintf("; one run per side tells only changes beyond %s from run-to-run variation: give several runs per side",
 			units.Pct(p.Detectable))
 	}
@@ -115,13 +122,16 @@ func pText(p result.Pair) string {
 }
 
 // nText is the amount of data: "31 rounds", "31+30 samples" or, when
-// the run was the unit, "3+3 runs".
+// the run was the unit, "3+3 runs", or "3 paired runs" when run k of each
+// side was taken together.
 func nText(p result.Pair) string {
 	switch {
 	case p.Paired && p.N == 1:
 		return "1 round"
 	case p.Paired:
 		return itoa(p.N) + " rounds"
+	case p.PairedRuns:
+		return itoa(p.N) + " paired runs"
 	case p.BaseRuns > 1 && p.CandidateRuns > 1:
 		return itoa(p.BaseRuns) + "+" + itoa(p.CandidateRuns) + " runs"
 	}

@@ -34,6 +34,10 @@ type Pair struct {
 	// of each side when the run was the unit of the comparison.
 	BaseRuns      int `json:"base_runs,omitempty"`
 	CandidateRuns int `json:"candidate_runs,omitempty"`
+	// PairedRuns is true when run k of one side and run k of the other
+	// were taken together (gotest --against) and compared as pairs
+	// (stats.PairedRuns).
+	PairedRuns bool `json:"paired_runs,omitempty"`
 	// Busy, when not empty, says what interfered with the measurement of a
 	// side that a claimed difference is larger than, and BusyBound how
 	// much it could have distorted (see Despite).
@@ -43,6 +47,12 @@ type Pair struct {
 	// relative change run-to-run variation lets one run per side tell
 	// (RunNoise); 0 otherwise.
 	Detectable float64 `json:"detectable,omitempty"`
+	// RunNoise is, for separate runs with one run on a side, the
+	// run-to-run variation the interval was widened by (the standard
+	// deviation of a run's log median): measured on the other side's runs
+	// where it has several, assumed (RunNoiseAssumed) where neither has.
+	RunNoise        float64 `json:"run_noise,omitempty"`
+	RunNoiseAssumed bool    `json:"run_noise_assumed,omitempty"`
 
 	BaseMedian      float64 `json:"base_median_ns"`
 	CandidateMedian float64 `json:"candidate_median_ns"`
@@ -79,8 +89,9 @@ type Pair struct {
 	CandidateN int `json:"candidate_n"`
 
 	// Drift is, for interleaved rounds, how far the ratio moved during
-	// the run: half the distance between the median ratios of its first
-	// and second halves (0.003 = 0.3%), what the interval does not see.
+	// the run beyond what its noise explains: half the gap between the
+	// 95% intervals of the median ratio of its first and second halves
+	// (0.003 = 0.3%; 0 when they overlap), what the interval does not see.
 	Drift float64 `json:"drift,omitempty"`
 
 	// Threshold is the smallest relative change claimed (0.02 = 2%).

@@ -448,3 +448,77 @@ func TestInconclusive(t *testing.T) {
 		t.Errorf("after Bonferroni: %q over %d comparisons, want inconclusive over 2", ps[0].Verdict, ps[0].Comparisons)
 	}
 }
+
+// One run against several: the run-to-run variation is measured on the
+// side with several runs, not assumed. Three old runs whose medians agree
+// within 0.5% let one new run tell a 6% change that one run per side,
+// assuming 3%, cannot; three that spread by 10% tell it less than the
+// assumption would.
+func TestOneRunAgainstSeveralMeasuresTheNoise(t *testing.T) {
+	cand := [][]float64{noisy(80, 31, 106, 0.005)}
+	tight := [][]float64{noisy(81, 31, 100, 0.005), noisy(82, 31, 100.5, 0.005), noisy(83, 31, 99.7, 0.005)}
+	p := Runs(tight, cand, DefaultThreshold, DefaultRunNoise)
+	if p.RunNoiseAssumed || !(p.RunNoise > 0 && p.RunNoise < 0.01) || p.Verdict != result.Slower {
+		t.Errorf("+6%% against 3 tight runs: %q (%s), noise %v assumed %v; want slower, noise measured below 1%%", p.Verdict, p.Reason, p.RunNoise, p.RunNoiseAssumed)
+	}
+	one := Runs(tight[:1], cand, DefaultThreshold, DefaultRunNoise)
+	if !one.RunNoiseAssumed || one.RunNoise != DefaultRunNoise || one.Verdict != result.NoDifference {
+		t.Errorf("+6%% one run a side: %q, noise %v assumed %v; want no difference, 3%% assumed", one.Verdict, one.RunNoise, one.RunNoiseAssumed)
+	}
+	wide := [][]float64{noisy(84, 31, 100, 0.005), noisy(85, 31, 110, 0.005), noisy(86, 31, 91, 0.005)}
+	w := Runs(wide, cand, DefaultThreshold, DefaultRunNoise)
+	if w.RunNoiseAssumed || !(w.RunNoise > 0.05) || !(w.Detectable > one.Detectable) || w.Verdict == result.Slower {
+		t.Errorf("+6%% against 3 spread runs: %q, noise %v, detectable %v (one a side %v)", w.Verdict, w.RunNoise, w.Detectable, one.Detectable)
+	}
+	if excludesOne(p) != (p.AdjustedP < p.Alpha) || excludesOne(w) != (w.AdjustedP < w.Alpha) {
+		t.Errorf("interval and p disagree: %+v %+v", p, w)
+	}
+}
+
+// pairedProcesses is k rounds of one process of each side: each round's
+// machine state (±4%) is shared by both of its processes, each process
+// has its own ±0.3% and 11 samples of 0.5% noise; cand is change slower.
+func pairedProcesses(seed uint64, k int, change float64) (base, cand [][]float64) {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	for i := range k {
+		round := 100 * (1 + 0.04*rng.NormFloat64())
+		b := round * (1 + 0.003*rng.NormFloat64())
+		c := round * (1 + 0.003*rng.NormFloat64()) * (1 + change)
+		base = append(base, noisy(seed*100+uint64(i), 11, b, 0.005))
+		cand = append(cand, noisy(seed*100+50+uint64(i), 11, c, 0.005))
+	}
+	return base, cand
+}
+
+// Processes taken in pairs keep their pairing: a 3% slowdown that
+// rounds' shared ±4% hides from a comparison of the sides as separate
+// runs (Welch on 5+5 process medians) is found on the per-pair ratios,
+// and identical code is claimed rarely.
+func TestPairedRunsKeepThePairing(t *testing.T) {
+	found, foundApart, false_ := 0, 0, 0
+	for i := range uint64(100) {
+		base, cand := pairedProcesses(300+i, 5, 0.03)
+		p := PairedRuns(base, cand, DefaultThreshold, Confidence)
+		if !p.PairedRuns || excludesOne(p) != (p.AdjustedP < p.Alpha) {
+			t.Fatalf("paired runs: %+v", p)
+		}
+		if p.Verdict == result.Slower {
+			found++
+		}
+		if Runs(base, cand, DefaultThreshold, DefaultRunNoise).Verdict == result.Slower {
+			foundApart++
+		}
+		base, cand = pairedProcesses(700+i, 5, 0)
+		if v := PairedRuns(base, cand, 0, Confidence).Verdict; v == result.Slower || v == result.Faster {
+			false_++
+		}
+	}
+	if found < 80 || foundApart > found/2 || false_ > 10 {
+		t.Errorf("+3%%: found in %d of 100 paired, %d as separate runs; A/A claimed %d of 100 with no threshold", found, foundApart, false_)
+	}
+	t.Logf("+3%%: found in %d of 100 paired, %d as separate runs; A/A claimed %d of 100 with no threshold", found, foundApart, false_)
+	p := PairedRuns([][]float64{{1, 2, 3}}, [][]float64{{1, 2, 3}, {1, 2, 3}}, 0, Confidence)
+	if p.Verdict != result.NotComparable || !strings.Contains(p.Reason, "as many of each") {
+		t.Errorf("unequal runs: %q (%s)", p.Verdict, p.Reason)
+	}
+}

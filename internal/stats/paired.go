@@ -96,22 +96,29 @@ func PairedWith(base, cand []float64, d Design) result.Pair {
 	return p
 }
 
-// drift is how far the ratio moved during the run, as a relative change:
-// half the distance between the median ratio of the first half of the
-// units and that of the second half (exp(|ln m2 - ln m1|/2) - 1). The
-// interval assumes the units are independent draws of one distribution;
-// a ratio that wanders (one side's code warming, its memory moving, a
-// neighbour that slows one more than the other) breaks that, and the
-// interval cannot see it. Over identical code it measures the noise of
-// the two half-medians: about 0.7 of the standard error of the whole
-// median, a third of the interval's half-width.
+// drift is how far the ratio moved during the run beyond what its noise
+// explains, as a relative change: the gap between the 95% intervals of the
+// median ratio of the first half of the rounds and of the second half, in
+// logs, halved (exp(gap/2) - 1), and 0 when the two intervals overlap or
+// a half has too few rounds for one. The interval of the whole assumes the
+// rounds are independent draws of one distribution; a ratio that wanders
+// (one side's code warming, its memory moving, a neighbour that slows one
+// more than the other) breaks that, and the interval cannot see it. Only
+// the part of the halves' difference their own noise cannot explain
+// counts: the difference itself is, over identical code, about 0.7 of the
+// whole median's standard error, and with few rounds it is mostly noise.
 func drift(ratios []float64) float64 {
 	h := len(ratios) / 2
 	if h < 1 {
 		return 0
 	}
-	first, second := Median(ratios[:h]), Median(ratios[len(ratios)-h:])
-	return math.Exp(math.Abs(math.Log(second)-math.Log(first))/2) - 1
+	lo1, hi1, _ := SignInterval(slices.Sorted(slices.Values(ratios[:h])), Confidence)
+	lo2, hi2, _ := SignInterval(slices.Sorted(slices.Values(ratios[len(ratios)-h:])), Confidence)
+	gap := max(math.Log(lo2)-math.Log(hi1), math.Log(lo1)-math.Log(hi2))
+	if !(gap > 0) || math.IsInf(gap, 0) {
+		return 0
+	}
+	return math.Exp(gap/2) - 1
 }
 
 // newPair fills what every comparison has before any statistics.

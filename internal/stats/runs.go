@@ -43,15 +43,18 @@ func zFor(level float64) float64 {
 // (Welch). Assumption: the run medians of a side vary as independent
 // draws of one log-normal distribution.
 //
-// With one run on a side, run-to-run variation cannot be measured: the
-// within-run comparison (Unpaired: samples pooled, percentile bootstrap of
-// the ratio of medians, Mann-Whitney) is widened by runNoise, the assumed
-// standard deviation of a run's log median, on each side: the interval is
-// the ratio times exp(±1.96 √(s² + 2 runNoise²)), s the within-run
-// standard error read off the bootstrap interval, and p is the normal
-// test of that interval. Detectable is then 1.96·√2·runNoise: no change
-// smaller than that is claimed from one run per side. A runNoise of 0 is
-// plain Unpaired.
+// With one run on a side, the within-run comparison (Unpaired: samples
+// pooled, percentile bootstrap of the ratio of medians) is widened by the
+// run-to-run variation σ, the standard deviation of a run's log median:
+// the interval is the ratio times exp(±q √(s² + σ²(1/k₁ + 1/k₂))), s the
+// within-run standard error read off the bootstrap interval, k₁ and k₂ the
+// runs per side, and p is the test of that interval. When the other side
+// has several runs, σ is measured there (the spread of its run medians)
+// and q is Student's t on its runs-1 degrees of freedom; with one run on
+// each side nothing measures it, σ is runNoise, assumed, q is normal, and
+// the pair says so (RunNoiseAssumed). Detectable is q·σ·√(1/k₁ + 1/k₂):
+// no change smaller than that is claimed. A runNoise of 0 is plain
+// Unpaired (and then only when nothing measures σ).
 //
 // Minimum: MinSamples samples on each side, as Unpaired. The interval is
 // at 95%; RunsAt gives it at another level (FamilyLevel).
@@ -69,20 +72,55 @@ func RunsAt(base, cand [][]float64, threshold, runNoise, level float64) result.P
 	}
 	p := UnpairedAt(allBase, allCand, threshold, level)
 	p.BaseRuns, p.CandidateRuns = len(base), len(cand)
-	if p.Verdict == result.NotComparable || !(runNoise > 0) {
+	if p.Verdict == result.NotComparable || (!(runNoise > 0) && len(longer(base, cand)) < 2) {
 		return p
 	}
-	z := zFor(level)
-	within := (math.Log(p.CIHigh) - math.Log(p.CILow)) / (2 * z)
-	se := math.Sqrt(within*within + 2*runNoise*runNoise)
+	// The run-to-run variation: measured on the side with several runs,
+	// where there is one (its run medians' spread, with a t quantile of
+	// its runs-1 degrees of freedom), else assumed.
+	noise, q := runNoise, zFor(level)
+	p.RunNoiseAssumed = true
+	if multi := longer(base, cand); len(multi) >= 2 {
+		if lm := logMedians(multi); lm != nil {
+			_, v := meanVar(lm)
+			noise, p.RunNoiseAssumed = math.Sqrt(v), false
+			q = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(multi) - 1)}.Quantile(1 - (1-level)/2)
+		}
+	}
+	p.RunNoise = noise
+	within := (math.Log(p.CIHigh) - math.Log(p.CILow)) / (2 * zFor(level))
+	runs := noise * math.Sqrt(1/float64(len(base))+1/float64(len(cand)))
+	se := math.Sqrt(within*within + runs*runs)
 	logRatio := math.Log(p.Ratio)
-	p.CILow, p.CIHigh = math.Exp(logRatio-z*se), math.Exp(logRatio+z*se)
+	p.CILow, p.CIHigh = math.Exp(logRatio-q*se), math.Exp(logRatio+q*se)
 	p.Confidence = level
-	p.P = math.Erfc(math.Abs(logRatio) / se / math.Sqrt2)
+	p.P = 1
+	if se > 0 {
+		p.P = 2 * survival(math.Abs(logRatio)/se, len(longer(base, cand)))
+	}
 	p.AdjustedP = p.P
-	p.Detectable = math.Exp(z*math.Sqrt2*runNoise) - 1
+	p.Detectable = math.Exp(q*runs) - 1
 	decide(&p)
 	return p
+}
+
+// survival is P(T > x) for the distribution the interval's quantile was
+// taken from: the
+// standard normal when the noise was assumed (a side of one run each),
+// Student's t with runs-1 degrees of freedom when it was measured.
+func survival(x float64, runs int) float64 {
+	if runs < 2 {
+		return distuv.UnitNormal.Survival(x)
+	}
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(runs - 1)}.Survival(x)
+}
+
+// longer is the side with more runs.
+func longer(base, cand [][]float64) [][]float64 {
+	if len(cand) > len(base) {
+		return cand
+	}
+	return base
 }
 
 // betweenRuns is Runs with two runs or more on each side.

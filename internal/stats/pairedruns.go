@@ -1,0 +1,80 @@
+package stats
+
+import (
+	"math"
+	"strconv"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// PairedRuns compares two sides of runs taken in pairs: base[k] and
+// cand[k] ran one right after the other (gotest --against runs process k
+// of the old binary and process k of the new in the same round, in ABBA
+// order), so what the machine did around that round, and the state a
+// process starts in, is shared by both and cancels in the ratio of their
+// medians. Comparing the sides as separate runs (Welch on the run medians)
+// would throw away the pairing the interleaving paid for.
+//
+// Method: each pair is summarized by d[k] = ln(median(cand[k]) /
+// median(base[k])); the ratio is exp(mean d), and the paired t-test on d
+// gives its interval at level and the p-value, the test the interval
+// inverts. Assumption: the d[k] are independent draws of one normal
+// distribution (the log of a ratio of medians of many samples is close to
+// normal). Minimum: two pairs (one degree of freedom: with two or three
+// the interval is wide, t(0.975, 2) = 4.3, and says so), and MinSamples
+// samples on each side; sides of unequal run counts are not paired
+// (Runs compares them).
+func PairedRuns(base, cand [][]float64, threshold, level float64) result.Pair {
+	allBase, allCand := flatten(base), flatten(cand)
+	p := newPair(false, allBase, allCand, threshold)
+	p.Level, p.Confidence = level, level
+	p.BaseRuns, p.CandidateRuns = len(base), len(cand)
+	p.PairedRuns = true
+	p.N = min(len(base), len(cand))
+	if r := checkTimes("base", allBase) + checkTimes("candidate", allCand); r != "" {
+		MarkNotComparable(&p, r)
+		return p
+	}
+	switch {
+	case len(base) != len(cand):
+		MarkNotComparable(&p, "paired runs need as many of each: "+strconv.Itoa(len(base))+" base, "+strconv.Itoa(len(cand))+" candidate")
+		return p
+	case len(base) < 2:
+		MarkNotComparable(&p, "too few paired runs: "+strconv.Itoa(len(base))+", need at least 2 to tell")
+		return p
+	case len(allBase) < MinSamples || len(allCand) < MinSamples:
+		MarkNotComparable(&p, "too few samples: "+strconv.Itoa(len(allBase))+"+"+strconv.Itoa(len(allCand))+
+			", need at least "+strconv.Itoa(MinSamples)+" on each side to tell")
+		return p
+	}
+	lb, lc := logMedians(base), logMedians(cand)
+	if lb == nil || lc == nil {
+		MarkNotComparable(&p, "a run has no sample")
+		return p
+	}
+	d := make([]float64, len(lb))
+	for k := range d {
+		d[k] = lc[k] - lb[k]
+	}
+	mean, v := meanVar(d)
+	se := math.Sqrt(v / float64(len(d)))
+	p.Ratio = math.Exp(mean)
+	p.BaseMedian, p.CandidateMedian = math.Exp(Mean(lb)), math.Exp(Mean(lc))
+	if se == 0 {
+		p.CILow, p.CIHigh = p.Ratio, p.Ratio
+		p.P = 1
+		if mean != 0 {
+			p.P = 0
+		}
+	} else {
+		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(d) - 1)}
+		q := t.Quantile(1 - (1-level)/2)
+		p.CILow, p.CIHigh = math.Exp(mean-q*se), math.Exp(mean+q*se)
+		p.P = min(1, 2*t.Survival(math.Abs(mean)/se))
+	}
+	p.AdjustedP = p.P
+	decide(&p)
+	return p
+}
