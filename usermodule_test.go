@@ -27,6 +27,13 @@ func TestUserModule(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build the user module: %v\n%s", err, out)
 	}
+	// small, the kernels the comparison defaults were measured with, must
+	// keep building too.
+	small := exec.Command("go", "build", "-o", filepath.Join(t.TempDir(), "small"), "./small")
+	small.Dir = build.Dir
+	if out, err := small.CombinedOutput(); err != nil {
+		t.Fatalf("build examples/mine/small: %v\n%s", err, out)
+	}
 
 	list, err := exec.Command(bin, "list").Output()
 	if err != nil {

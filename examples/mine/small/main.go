@@ -3,8 +3,9 @@
 // A/A pair), +1%, +2% and +5%. It is how the defaults of an interleaved
 // comparison were measured (docs/statistics.md):
 //
-//	go run . run --compare small/sum-100,small/sum-100b   # A/A: nothing to claim
-//	go run . run --compare small/sum-100,small/sum-101    # a real +1%
+//	cd examples/mine
+//	go run ./small run --compare small/sum-100,small/sum-100b   # A/A: nothing to claim
+//	go run ./small run --compare small/sum-100,small/sum-101    # a real +1%
 //
 // sum adds values (a loop that loads); chain is a dependent chain of
 // multiply-adds (a loop the CPU cannot overlap). Each is a function the
