@@ -208,3 +208,34 @@ func TestBeyondWhatTheMachineCouldExplain(t *testing.T) {
 		}
 	}
 }
+
+// A +1.5% change with a tight interval is claimed on a quiet run at the
+// default floor, but not when the run was judged on on-CPU time (the
+// machine took the CPU away): there the floor is the fixed 2%, since the
+// other work's effect on the thread while it ran is not in the interval.
+func TestOnCPUBasisKeepsTheFixedFloor(t *testing.T) {
+	n := 101
+	for _, busy := range []bool{false, true} {
+		wallA, onA, wallB, onB := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range n {
+			x := 100 + 0.1*float64(i%5)
+			onA[i], onB[i] = x, 1.015*x+0.05*float64(i%3)
+			wallA[i], wallB[i] = onA[i], onB[i]
+			if busy && i%4 == 0 {
+				wallA[i], wallB[i] = 1.5*onA[i], 1.5*onB[i] // off the CPU a third of the sample
+			}
+		}
+		r := &result.Result{
+			Settings:    result.Settings{Compare: []string{"a", "b"}, Threshold: 0.0025},
+			Experiments: []result.Experiment{{Name: "a", Samples: resulttest.OnCPU(wallA, onA)}, {Name: "b", Samples: resulttest.OnCPU(wallB, onB)}},
+		}
+		Analyze(r)
+		p := r.Comparison[0]
+		switch {
+		case !busy && (p.Verdict != result.Slower || p.Basis != result.BasisWall):
+			t.Errorf("quiet: %q on %q (%s), want slower on wall time", p.Verdict, p.Basis, p.Reason)
+		case busy && (p.Basis != result.BasisOnCPU || p.Verdict == result.Slower || p.Threshold < 0.02):
+			t.Errorf("busy: %q on %q at threshold %v (%s), want on-CPU time, not claimed, threshold 2%%", p.Verdict, p.Basis, p.Threshold, p.Reason)
+		}
+	}
+}
