@@ -1,0 +1,239 @@
+// Package callgrind counts the instructions a program executes by running
+// it under valgrind's callgrind, and reads callgrind's output. A count
+// does not depend on what else the machine does, so it compares runs made
+// on different days or machines where time cannot; it is a second basis
+// beside time, never a replacement (a cache miss or a slow clock costs
+// time and no instruction).
+package callgrind
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// ErrMissing is returned when valgrind is not on PATH.
+var ErrMissing = errors.New("valgrind is not installed: --measure instructions counts with valgrind's callgrind (apt-get install valgrind)")
+
+// ErrStopped is returned when a stop request ended the run.
+var ErrStopped = errors.New("stopped")
+
+// Error is a program that valgrind could not run to the end, in one line.
+type Error struct {
+	Program string
+	Msg     string
+}
+
+func (e *Error) Error() string { return e.Program + " under valgrind: " + e.Msg }
+
+// Path is valgrind's path on PATH, or ErrMissing.
+func Path() (string, error) {
+	p, err := exec.LookPath("valgrind")
+	if err != nil {
+		return "", ErrMissing
+	}
+	return p, nil
+}
+
+// Options say how a program is run under callgrind.
+type Options struct {
+	// Toggle is the symbol of the function to count in ("pkg.BenchmarkX",
+	// "main.main.func1"): callgrind collects only while it is on the
+	// stack. Empty counts the whole program.
+	Toggle string
+	// CacheSim adds callgrind's cache simulation (L1 and last-level
+	// misses), which the estimated cycles need; it makes runs slower.
+	CacheSim bool
+	Dir      string   // the program's working directory; "" for benchy's
+	Env      []string // the program's environment; nil for benchy's
+	// Stop, when closed, kills the run.
+	Stop <-chan struct{}
+	// Start starts the command (on a thread kept off the measured CPU,
+	// say); nil is exec.Cmd.Start.
+	Start func(*exec.Cmd) error
+}
+
+// Run is one run of a program under callgrind.
+type Run struct {
+	*Profile
+	Wall time.Duration // the whole run, valgrind's start included
+}
+
+// Env is the environment a Go program needs under valgrind 3.19, added to
+// env: asynchronous preemption off (its signals trip an assertion in
+// callgrind's signal handling), and on amd64 RDTSCP off (Go's
+// runtime.cputicks uses it where the CPU has it, and valgrind 3.19 does not
+// decode it: the program dies of SIGILL). Both change what the runtime
+// does, not what the measured code does. An existing GODEBUG is kept, its
+// own settings last so they win.
+func Env(env []string) []string {
+	debug := "asyncpreemptoff=1"
+	if runtime.GOARCH == "amd64" {
+		debug += ",cpu.rdtscp=off"
+	}
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
+			if v != "" {
+				debug += "," + v
+			}
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "GODEBUG="+debug)
+}
+
+// Args are valgrind's arguments for o, writing the output file out and
+// its own messages to log, then the program's.
+func (o Options) Args(out, log string, argv []string) []string {
+	args := []string{"--tool=callgrind", "--callgrind-out-file=" + out, "--log-file=" + log,
+		// No children: a program that starts others counts itself only.
+		"--trace-children=no"}
+	if o.Toggle != "" {
+		args = append(args, "--toggle-collect="+o.Toggle)
+	}
+	if o.CacheSim {
+		args = append(args, "--cache-sim=yes")
+	}
+	return append(append(args, "--"), argv...)
+}
+
+// Count runs argv under callgrind and returns its totals. The output file
+// and valgrind's log are written to a temporary directory, removed after.
+// A program that exits non-zero, or that valgrind cannot run, is an
+// *Error in one line; valgrind missing is ErrMissing.
+func Count(argv []string, o Options) (*Run, error) {
+	vg, err := Path()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "benchy-callgrind-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	out, log := filepath.Join(dir, "callgrind.out"), filepath.Join(dir, "valgrind.log")
+	cmd := exec.Command(vg, o.Args(out, log, argv)...)
+	cmd.Dir = o.Dir
+	env := o.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = Env(env)
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
+	ownGroup(cmd)
+	start := o.Start
+	if start == nil {
+		start = (*exec.Cmd).Start
+	}
+	began := time.Now()
+	if err := start(cmd); err != nil {
+		return nil, fmt.Errorf("starting valgrind: %w", err)
+	}
+	done := make(chan struct{})
+	stopped := make(chan bool, 1)
+	go func() {
+		select {
+		case <-o.Stop:
+			killGroup(cmd)
+			stopped <- true
+		case <-done:
+			stopped <- false
+		}
+	}()
+	err = cmd.Wait()
+	close(done)
+	wall := time.Since(began)
+	if <-stopped {
+		return nil, ErrStopped
+	}
+	logText, _ := os.ReadFile(log)
+	prog := filepath.Base(argv[0])
+	if err != nil {
+		return nil, &Error{Program: prog, Msg: why(err, string(logText), output.String())}
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		return nil, &Error{Program: prog, Msg: "callgrind wrote no output file: " + firstMessage(string(logText))}
+	}
+	defer f.Close()
+	p, err := Parse(f)
+	if err != nil {
+		return nil, &Error{Program: prog, Msg: err.Error()}
+	}
+	return &Run{Profile: p, Wall: wall}, nil
+}
+
+// valgrindPrefix is the "==1234== " before each line of valgrind's log.
+var valgrindPrefix = regexp.MustCompile(`^==\d+==\s?`)
+
+// why is one line saying why a run under valgrind failed: what valgrind
+// said when it was valgrind (an instruction it does not know, its own
+// assertion), else how the program ended and its last line of output.
+func why(err error, log, output string) string {
+	lines := logLines(log)
+	for i, l := range lines {
+		switch {
+		case strings.Contains(l, "Unrecognised instruction"):
+			where := ""
+			if i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "at ") {
+				where = " (" + strings.TrimSpace(lines[i+1]) + ")"
+			}
+			return "valgrind does not know an instruction the program runs" + where + ": " + l
+		case strings.Contains(l, "Assertion") && strings.Contains(l, "failed"),
+			strings.Contains(l, "the 'impossible' happened"):
+			return "valgrind failed (its own assertion; a Go program needs GODEBUG=asyncpreemptoff=1, which benchy sets): " + l
+		}
+	}
+	last := lastLine(output)
+	if last == "" {
+		return fmt.Sprintf("the program ended with %v", err)
+	}
+	return fmt.Sprintf("the program ended with %v: %s", err, last)
+}
+
+// logLines are the lines of valgrind's log without their pid prefix.
+func logLines(log string) []string {
+	var out []string
+	for _, l := range strings.Split(log, "\n") {
+		l = strings.TrimSpace(valgrindPrefix.ReplaceAllString(l, ""))
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// firstMessage is the first line of valgrind's log past its banner.
+func firstMessage(log string) string {
+	for _, l := range logLines(log) {
+		if strings.HasPrefix(l, "Callgrind,") || strings.HasPrefix(l, "Copyright") || strings.HasPrefix(l, "Using Valgrind") ||
+			strings.HasPrefix(l, "Command:") || strings.HasPrefix(l, "For interactive control") {
+			continue
+		}
+		return l
+	}
+	return "valgrind said nothing"
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			if len(l) > 200 {
+				l = l[:200] + "…"
+			}
+			return l
+		}
+	}
+	return ""
+}
