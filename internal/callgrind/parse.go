@@ -29,7 +29,9 @@ type SyntaxError struct {
 	Msg  string
 }
 
-func (e *SyntaxError) Error() string { return fmt.Sprintf("callgrind output line %d: %s", e.Line, e.Msg) }
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("callgrind output line %d: %s", e.Line, e.Msg)
+}
 
 // maxLine bounds one line of a callgrind file: function names can be
 // long (Go's generic instantiations), but no line of a real file is near
