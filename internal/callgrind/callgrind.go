@@ -42,6 +42,17 @@ func Path() (string, error) {
 	return p, nil
 }
 
+// Command is a program to count, as a target describes it.
+type Command struct {
+	Argv   []string
+	Dir    string
+	Env    []string // nil for benchy's own
+	Symbol string   // the function to count in; "" for the whole program
+	// PerRun says the program is one op whatever the n asked (a whole
+	// program, run by exec): each run is a sample of one op.
+	PerRun bool
+}
+
 // Options say how a program is run under callgrind.
 type Options struct {
 	// Toggle is the symbol of the function to count in ("pkg.BenchmarkX",
@@ -64,6 +75,10 @@ type Options struct {
 type Run struct {
 	*Profile
 	Wall time.Duration // the whole run, valgrind's start included
+	// CPU is the CPU time (user and system) valgrind and the program
+	// used: unlike the wall time, it does not grow when other tasks share
+	// the CPU, so calibration goes by it.
+	CPU time.Duration
 }
 
 // Env is the environment a Go program needs under valgrind 3.19, added to
@@ -170,7 +185,8 @@ func Count(argv []string, o Options) (*Run, error) {
 	if err != nil {
 		return nil, &Error{Program: prog, Msg: err.Error()}
 	}
-	return &Run{Profile: p, Wall: wall}, nil
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	return &Run{Profile: p, Wall: wall, CPU: cpu}, nil
 }
 
 // valgrindPrefix is the "==1234== " before each line of valgrind's log.

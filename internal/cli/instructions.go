@@ -1,0 +1,112 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/benchy-dev/benchy/internal/callgrind"
+	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// countOptions are the flags of the second basis, the instructions
+// counted per op beside the time (never instead: time is always
+// measured).
+type countOptions struct {
+	Measure  string // "time" or "instructions"
+	CacheSim bool
+	on       bool // --measure instructions
+}
+
+// Choices of --measure.
+const (
+	measureTime         = "time"
+	measureInstructions = "instructions"
+)
+
+func (c *countOptions) bind(f *pflag.FlagSet) {
+	f.StringVar(&c.Measure, "measure", measureTime, "`BASIS`: time, or instructions (counted under valgrind's callgrind, beside the time)")
+	f.BoolVar(&c.CacheSim, "cache-sim", false, "with --measure instructions: simulate the caches (L1 and last-level misses, estimated cycles)")
+}
+
+// validate refuses an unknown basis, and valgrind missing before
+// anything is measured.
+func (c *countOptions) validate() error {
+	switch c.Measure {
+	case measureTime:
+		if c.CacheSim {
+			return Usagef("--cache-sim simulates the caches while counting instructions: give --measure instructions too")
+		}
+		return nil
+	case measureInstructions:
+		c.on = true
+		if _, err := callgrind.Path(); err != nil {
+			return Usagef("--measure instructions: %v", err)
+		}
+		return nil
+	}
+	return Usagef("--measure %q: must be time or instructions", c.Measure)
+}
+
+// options are the pipeline's counting options for these flags, nil
+// without --measure instructions: a progress line on a terminal, and the
+// stop of the run.
+func (c *countOptions) options(m *measuring) *pipeline.CountOptions {
+	if !c.on {
+		return nil
+	}
+	o := &pipeline.CountOptions{CacheSim: c.CacheSim, Stop: m.Stop}
+	if m.Progress != nil {
+		p := newProgress(m.Progress, 1, estimate{})
+		o.Progress = func(line string) {
+			if line == "" {
+				p.clear()
+				return
+			}
+			p.show(line)
+		}
+	}
+	return o
+}
+
+// count counts the instructions of every target in ts into r (see
+// options). A stop marks r interrupted.
+func (c *countOptions) count(r *result.Result, ts []pipeline.Countable, m *measuring) error {
+	o := c.options(m)
+	if o == nil || len(ts) == 0 {
+		return nil
+	}
+	err := pipeline.Count(r, ts, *o)
+	if errors.Is(err, pipeline.ErrCountStopped) {
+		r.Interrupted = true
+		return nil
+	}
+	return countError(err)
+}
+
+// countError is valgrind missing as bad usage (exit 2); other errors as
+// they are.
+func countError(err error) error {
+	if errors.Is(err, callgrind.ErrMissing) {
+		return Usagef("--measure instructions: %v", err)
+	}
+	return err
+}
+
+// countFailed is the error of the experiments whose instructions could not
+// be counted (exit 1), or nil.
+func countFailed(r *result.Result) error {
+	var failed []string
+	for _, e := range r.Experiments {
+		if e.Count != nil && e.Count.Error != "" && e.Error == "" {
+			failed = append(failed, e.Name+": "+e.Count.Error)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("instructions not counted: %s", strings.Join(failed, "; "))}
+}

@@ -1,0 +1,226 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/callgrind"
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// Countable is a target whose instructions can be counted apart from its
+// time, by running it under callgrind.
+type Countable interface {
+	Name() string
+	// CountCommand is the program that runs n ops of the target once, and
+	// the function to count in ("" for the whole program).
+	CountCommand(n int64) (callgrind.Command, error)
+}
+
+// CountOptions say how the instructions are counted.
+type CountOptions struct {
+	// CacheSim adds callgrind's cache simulation: L1 and last-level
+	// misses per op, and the estimated cycles.
+	CacheSim bool
+	// Work is about how long, under callgrind, the largest counted run's
+	// ops take (0: DefaultCountWork); Points is how many N are counted (0:
+	// DefaultCountPoints, at least 2), spread evenly up to that run's.
+	Work   time.Duration
+	Points int
+	// Stop, when closed, ends the counting; Progress, when not nil, is
+	// told what is being counted, and "" when the counting is over.
+	Stop     <-chan struct{}
+	Progress func(string)
+	// count runs one command; nil for callgrind.Count (tests fake it).
+	count func(callgrind.Command, callgrind.Options) (*callgrind.Run, error)
+}
+
+// Defaults of the counting: the largest run's ops take about 0.2 s under
+// callgrind (long enough that the runtime's own work in it averages out,
+// short beside valgrind's start of ~0.5 s), at N/4, N/2, 3N/4 and N, so
+// the slope rests on four points and a run's constant costs cancel.
+const (
+	DefaultCountWork   = 200 * time.Millisecond
+	DefaultCountPoints = 4
+	// countSlowdown is a first guess of how much slower code runs under
+	// callgrind than on the CPU; the probes measure it.
+	countSlowdown = 50
+	// maxCountIters bounds N, as MaxIters bounds a sample.
+	maxCountIters = 1 << 40
+)
+
+// ErrCountStopped is returned when Stop ended the counting.
+var ErrCountStopped = errors.New("counting stopped")
+
+// Count counts the instructions of every experiment of r that ts has a
+// Countable for, and stores them in the experiment's Count. nsPerOp is each
+// target's time per op on the CPU (the median of its samples), from which a
+// first N is guessed. A target whose count fails keeps the error in its
+// Count and the others go on; valgrind missing, or a stop, ends it all.
+func Count(r *result.Result, ts []Countable, o CountOptions) error {
+	if o.count == nil {
+		o.count = func(c callgrind.Command, co callgrind.Options) (*callgrind.Run, error) {
+			return callgrind.Count(c.Argv, co)
+		}
+	}
+	if o.Progress != nil {
+		defer o.Progress("")
+	}
+	for i, t := range ts {
+		e := r.Find(t.Name())
+		if e == nil || e.Error != "" {
+			continue
+		}
+		if o.Progress != nil {
+			o.Progress(fmt.Sprintf("[%d/%d] %s: counting instructions under callgrind", i+1, len(ts), t.Name()))
+		}
+		c, err := countOne(t, e.Stats.Median, o)
+		if errors.Is(err, callgrind.ErrMissing) {
+			return err
+		}
+		if err != nil {
+			c.Error = err.Error()
+		}
+		e.Count = c
+		if errors.Is(err, ErrCountStopped) {
+			return err
+		}
+	}
+	return nil
+}
+
+// countOne calibrates N and counts the points. Every run's wall time is
+// added to the count's, the probes' included.
+func countOne(t Countable, nsPerOp float64, o CountOptions) (*result.Count, error) {
+	c := &result.Count{Counter: result.CounterCallgrind, Samples: []result.CountSample{}}
+	run := func(n int64) (*callgrind.Run, error) {
+		cmd, err := t.CountCommand(n)
+		if err != nil {
+			return nil, err
+		}
+		if c.Symbol == "" {
+			c.Symbol = cmd.Symbol
+		}
+		r, err := o.count(cmd, callgrind.Options{Toggle: cmd.Symbol, CacheSim: o.CacheSim, Dir: cmd.Dir, Env: cmd.Env, Stop: o.Stop})
+		if errors.Is(err, callgrind.ErrStopped) {
+			return nil, ErrCountStopped
+		}
+		if err != nil {
+			return nil, err
+		}
+		c.WallNs += r.Wall.Nanoseconds()
+		c.Tool = r.Creator
+		c.Caches = r.Caches
+		return r, nil
+	}
+	points := DefaultCountPoints
+	if o.Points >= 2 {
+		points = o.Points
+	}
+	probe, err := t.CountCommand(1)
+	if err != nil {
+		return c, err
+	}
+	var ns []int64
+	if probe.PerRun {
+		ns = slices.Repeat([]int64{1}, points)
+	} else {
+		n, err := calibrateCount(run, nsPerOp, o)
+		if err != nil {
+			return c, err
+		}
+		ns = countPoints(n, points)
+	}
+	for _, n := range ns {
+		r, err := run(n)
+		if err != nil {
+			return c, err
+		}
+		if c.Events == nil {
+			c.Events = eventNames(r.Profile)
+		}
+		c.Samples = append(c.Samples, result.CountSample{Iters: n, Events: r.Counts(), WallNs: r.Wall.Nanoseconds()})
+	}
+	return c, nil
+}
+
+// eventNames are the profile's events under benchy's names, in its order.
+func eventNames(p *callgrind.Profile) []string {
+	var out []string
+	for _, e := range p.Events {
+		if e == "Ir" {
+			e = result.EventInstructions
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// calibrateCount finds the N whose ops take about o.Work under callgrind:
+// a run of one op measures what a run costs (valgrind's start, the
+// program's), a run at the N guessed from the time on the CPU measures
+// what an op costs, both in CPU time (which other tasks do not stretch); while that run's ops took too little time to tell
+// (less than a tenth of the work), N grows tenfold. Both probes are
+// dropped: their N is far from the points'.
+func calibrateCount(run func(int64) (*callgrind.Run, error), nsPerOp float64, o CountOptions) (int64, error) {
+	work := o.Work
+	if work <= 0 {
+		work = DefaultCountWork
+	}
+	base, err := run(1)
+	if err != nil {
+		return 0, err
+	}
+	n := guessCount(nsPerOp, work)
+	for range 6 {
+		r, err := run(n)
+		if err != nil {
+			return 0, err
+		}
+		spent := r.CPU - base.CPU
+		if spent >= work/10 || n >= maxCountIters {
+			return scaleCount(n, spent, work), nil
+		}
+		n = min(n*10, maxCountIters)
+	}
+	return n, nil
+}
+
+// guessCount is the N whose ops would take work under callgrind if it ran
+// code countSlowdown times slower than the CPU; at least 2. Unknown time
+// (0) guesses 1000.
+func guessCount(nsPerOp float64, work time.Duration) int64 {
+	if nsPerOp <= 0 || math.IsNaN(nsPerOp) {
+		return 1000
+	}
+	n := float64(work) / (nsPerOp * countSlowdown)
+	return int64(math.Min(math.Max(n, 2), maxCountIters))
+}
+
+// scaleCount is the N whose ops take work, when n ops took spent: at
+// least 1, and at most 100 times n (a probe that read a little time
+// because its ops were lost in valgrind's own is not extrapolated far).
+func scaleCount(n int64, spent, work time.Duration) int64 {
+	if spent <= 0 {
+		return min(n*100, maxCountIters)
+	}
+	x := float64(n) * float64(work) / float64(spent)
+	return int64(math.Min(math.Max(x, 1), math.Min(float64(n)*100, maxCountIters)))
+}
+
+// countPoints are points Ns evenly spread up to n (n/points, 2n/points,
+// ..., n), each at least one more than the one before, so that there are
+// always points different Ns.
+func countPoints(n int64, points int) []int64 {
+	out := make([]int64, points)
+	var last int64
+	for k := range points {
+		v := max(n*int64(k+1)/int64(points), last+1)
+		out[k] = v
+		last = v
+	}
+	return out
+}
