@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -51,6 +52,10 @@ type Command struct {
 	// PerRun says the program is one op whatever the n asked (a whole
 	// program, run by exec): each run is a sample of one op.
 	PerRun bool
+	// Children counts the programs it starts too (sh -c, a pipeline).
+	Children bool
+	// Stdin is the file the program reads; "" for /dev/null.
+	Stdin string
 }
 
 // Options say how a program is run under callgrind.
@@ -62,8 +67,12 @@ type Options struct {
 	// CacheSim adds callgrind's cache simulation (L1 and last-level
 	// misses), which the estimated cycles need; it makes runs slower.
 	CacheSim bool
+	// Children counts every program it starts too, each in a file of its
+	// own, summed: a whole command line (sh -c, a pipeline) is counted.
+	Children bool
 	Dir      string   // the program's working directory; "" for benchy's
 	Env      []string // the program's environment; nil for benchy's
+	Stdin    string   // the file the program reads; "" for /dev/null
 	// Stop, when closed, kills the run.
 	Stop <-chan struct{}
 	// Start starts the command (on a thread kept off the measured CPU,
@@ -109,9 +118,13 @@ func Env(env []string) []string {
 // Args are valgrind's arguments for o, writing the output file out and
 // its own messages to log, then the program's.
 func (o Options) Args(out, log string, argv []string) []string {
-	args := []string{"--tool=callgrind", "--callgrind-out-file=" + out, "--log-file=" + log,
-		// No children: a program that starts others counts itself only.
-		"--trace-children=no"}
+	args := []string{"--tool=callgrind", "--callgrind-out-file=" + out, "--log-file=" + log}
+	if o.Children {
+		args = append(args, "--trace-children=yes")
+	} else {
+		// A program that starts others counts itself only.
+		args = append(args, "--trace-children=no")
+	}
 	if o.Toggle != "" {
 		args = append(args, "--toggle-collect="+o.Toggle)
 	}
@@ -135,7 +148,7 @@ func Count(argv []string, o Options) (*Run, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	out, log := filepath.Join(dir, "callgrind.out"), filepath.Join(dir, "valgrind.log")
+	out, log := filepath.Join(dir, "callgrind.out.%p"), filepath.Join(dir, "valgrind.log.%p")
 	cmd := exec.Command(vg, o.Args(out, log, argv)...)
 	cmd.Dir = o.Dir
 	env := o.Env
@@ -145,6 +158,14 @@ func Count(argv []string, o Options) (*Run, error) {
 	cmd.Env = Env(env)
 	var output bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &output, &output
+	if o.Stdin != "" {
+		in, err := os.Open(o.Stdin)
+		if err != nil {
+			return nil, err
+		}
+		defer in.Close()
+		cmd.Stdin = in
+	}
 	ownGroup(cmd)
 	start := o.Start
 	if start == nil {
@@ -171,22 +192,62 @@ func Count(argv []string, o Options) (*Run, error) {
 	if <-stopped {
 		return nil, ErrStopped
 	}
-	logText, _ := os.ReadFile(log)
+	logText := readAll(dir, "valgrind.log.")
 	prog := filepath.Base(argv[0])
 	if err != nil {
-		return nil, &Error{Program: prog, Msg: why(err, string(logText), output.String())}
+		return nil, &Error{Program: prog, Msg: why(err, logText, output.String())}
 	}
-	f, err := os.Open(out)
+	p, err := parseDir(dir)
 	if err != nil {
-		return nil, &Error{Program: prog, Msg: "callgrind wrote no output file: " + firstMessage(string(logText))}
-	}
-	defer f.Close()
-	p, err := Parse(f)
-	if err != nil {
-		return nil, &Error{Program: prog, Msg: err.Error()}
+		return nil, &Error{Program: prog, Msg: err.Error() + ": " + firstMessage(logText)}
 	}
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return &Run{Profile: p, Wall: wall, CPU: cpu}, nil
+}
+
+// readAll is the files of dir whose names start with prefix, one after
+// another, in name order.
+func readAll(dir, prefix string) string {
+	names, _ := filepath.Glob(filepath.Join(dir, prefix+"*"))
+	var b strings.Builder
+	for _, n := range names {
+		data, _ := os.ReadFile(n)
+		b.Write(data)
+	}
+	return b.String()
+}
+
+// parseDir reads every callgrind output file in dir (one per process
+// counted) and sums their totals; the first file's creator, command and
+// caches are the profile's.
+func parseDir(dir string) (*Profile, error) {
+	names, _ := filepath.Glob(filepath.Join(dir, "callgrind.out.*"))
+	if len(names) == 0 {
+		return nil, errors.New("callgrind wrote no output file")
+	}
+	var sum *Profile
+	for _, n := range names {
+		f, err := os.Open(n)
+		if err != nil {
+			return nil, err
+		}
+		p, err := Parse(f)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		if sum == nil {
+			sum = p
+			continue
+		}
+		for _, ev := range p.Events {
+			if !slices.Contains(sum.Events, ev) {
+				sum.Events = append(sum.Events, ev)
+			}
+			sum.Totals[ev] += p.Totals[ev]
+		}
+	}
+	return sum, nil
 }
 
 // valgrindPrefix is the "==1234== " before each line of valgrind's log.

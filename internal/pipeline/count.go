@@ -104,7 +104,8 @@ func countOne(t Countable, nsPerOp float64, o CountOptions) (*result.Count, erro
 		if c.Symbol == "" {
 			c.Symbol = cmd.Symbol
 		}
-		r, err := o.count(cmd, callgrind.Options{Toggle: cmd.Symbol, CacheSim: o.CacheSim, Dir: cmd.Dir, Env: cmd.Env, Stop: o.Stop})
+		r, err := o.count(cmd, callgrind.Options{Toggle: cmd.Symbol, CacheSim: o.CacheSim, Children: cmd.Children,
+			Dir: cmd.Dir, Env: cmd.Env, Stdin: cmd.Stdin, Stop: o.Stop})
 		if errors.Is(err, callgrind.ErrStopped) {
 			return nil, ErrCountStopped
 		}
