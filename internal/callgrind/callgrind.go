@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -48,7 +49,11 @@ type Command struct {
 	Argv   []string
 	Dir    string
 	Env    []string // nil for benchy's own
-	Symbol string   // the function to count in; "" for the whole program
+	Symbol string   // the function counted, for the record; "" for the whole program
+	// MarkStart and MarkEnd are the marks (see Options); Dumps is how
+	// many times the program reaches MarkEnd (0: not checked).
+	MarkStart, MarkEnd string
+	Dumps              int
 	// PerRun says the program is one op whatever the n asked (a whole
 	// program, run by exec): each run is a sample of one op.
 	PerRun bool
@@ -60,10 +65,19 @@ type Command struct {
 
 // Options say how a program is run under callgrind.
 type Options struct {
-	// Toggle is the symbol of the function to count in ("pkg.BenchmarkX",
-	// "main.main.func1"): callgrind collects only while it is on the
-	// stack. Empty counts the whole program.
-	Toggle string
+	// MarkStart and MarkEnd are the symbols of two functions the program calls
+	// around the work to count, on one thread (patterns with * allowed):
+	// callgrind zeroes the costs when Start is entered and writes the
+	// costs of the thread that enters MarkEnd. The last such dump is the
+	// count. Empty counts the whole program.
+	//
+	// Marks rather than --toggle-collect on the measured function:
+	// toggle-collect follows calls and returns, and Go's switches to the
+	// system stack (a malloc refilling its cache) look like returns to
+	// it, so code that allocates lost counts, different from run to run.
+	// Counting one thread leaves out the runtime's other threads
+	// (sysmon, whose work grows with the wall time).
+	MarkStart, MarkEnd string
 	// CacheSim adds callgrind's cache simulation (L1 and last-level
 	// misses), which the estimated cycles need; it makes runs slower.
 	CacheSim bool
@@ -125,8 +139,8 @@ func (o Options) Args(out, log string, argv []string) []string {
 		// A program that starts others counts itself only.
 		args = append(args, "--trace-children=no")
 	}
-	if o.Toggle != "" {
-		args = append(args, "--toggle-collect="+o.Toggle)
+	if o.MarkEnd != "" {
+		args = append(args, "--separate-threads=yes", "--zero-before="+o.MarkStart, "--dump-before="+o.MarkEnd)
 	}
 	if o.CacheSim {
 		args = append(args, "--cache-sim=yes")
@@ -149,6 +163,9 @@ func Count(argv []string, o Options) (*Run, error) {
 	}
 	defer os.RemoveAll(dir)
 	out, log := filepath.Join(dir, "callgrind.out.%p"), filepath.Join(dir, "valgrind.log.%p")
+	if o.MarkEnd != "" {
+		out = filepath.Join(dir, "callgrind.out") // one process, its dumps callgrind.out.K-TT
+	}
 	cmd := exec.Command(vg, o.Args(out, log, argv)...)
 	cmd.Dir = o.Dir
 	env := o.Env
@@ -197,7 +214,11 @@ func Count(argv []string, o Options) (*Run, error) {
 	if err != nil {
 		return nil, &Error{Program: prog, Msg: why(err, logText, output.String())}
 	}
-	p, err := parseDir(dir)
+	parse := parseDir
+	if o.MarkEnd != "" {
+		parse = parseLastDump
+	}
+	p, err := parse(dir)
 	if err != nil {
 		return nil, &Error{Program: prog, Msg: err.Error() + ": " + firstMessage(logText)}
 	}
@@ -217,6 +238,68 @@ func readAll(dir, prefix string) string {
 	return b.String()
 }
 
+// dumpFile is the name of a dump that reaching End wrote: the dump's
+// number, then the thread's.
+var dumpFile = regexp.MustCompile(`^callgrind\.out\.(\d+)-(\d+)$`)
+
+// parseLastDump reads the last dump the End mark wrote (the highest
+// number; one file per thread, summed, though one thread ends the count)
+// and says how many dumps there were.
+func parseLastDump(dir string) (*Profile, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	last, dumps := 0, map[int]bool{}
+	for _, e := range entries {
+		if m := dumpFile.FindStringSubmatch(e.Name()); m != nil {
+			k, _ := strconv.Atoi(m[1])
+			dumps[k] = true
+			last = max(last, k)
+		}
+	}
+	if last == 0 {
+		return nil, errors.New("the program never reached the end of the count (its end mark was not called)")
+	}
+	var sum *Profile
+	for _, e := range entries {
+		m := dumpFile.FindStringSubmatch(e.Name())
+		if m == nil || m[1] != strconv.Itoa(last) {
+			continue
+		}
+		p, err := parseFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		sum = add(sum, p)
+	}
+	sum.Dumps = len(dumps)
+	return sum, nil
+}
+
+func parseFile(path string) (*Profile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Parse(f)
+}
+
+// add adds p's totals to sum's (sum nil: p).
+func add(sum, p *Profile) *Profile {
+	if sum == nil {
+		return p
+	}
+	for _, ev := range p.Events {
+		if !slices.Contains(sum.Events, ev) {
+			sum.Events = append(sum.Events, ev)
+		}
+		sum.Totals[ev] += p.Totals[ev]
+	}
+	return sum
+}
+
 // parseDir reads every callgrind output file in dir (one per process
 // counted) and sums their totals; the first file's creator, command and
 // caches are the profile's.
@@ -227,25 +310,11 @@ func parseDir(dir string) (*Profile, error) {
 	}
 	var sum *Profile
 	for _, n := range names {
-		f, err := os.Open(n)
+		p, err := parseFile(n)
 		if err != nil {
 			return nil, err
 		}
-		p, err := Parse(f)
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-		if sum == nil {
-			sum = p
-			continue
-		}
-		for _, ev := range p.Events {
-			if !slices.Contains(sum.Events, ev) {
-				sum.Events = append(sum.Events, ev)
-			}
-			sum.Totals[ev] += p.Totals[ev]
-		}
+		sum = add(sum, p)
 	}
 	return sum, nil
 }

@@ -2,6 +2,7 @@ package callgrind
 
 import (
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -34,12 +35,12 @@ func TestCountSlope(t *testing.T) {
 	needValgrind(t)
 	bin := buildWork(t)
 	count := func(n int, cache bool) map[string]int64 {
-		r, err := Count([]string{bin, strconv.Itoa(n)}, Options{Toggle: "main.work", CacheSim: cache})
+		r, err := Count([]string{bin, strconv.Itoa(n)}, Options{MarkStart: "main.countStart", MarkEnd: "*.countEnd", CacheSim: cache})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !strings.HasPrefix(r.Creator, "callgrind-") || r.Wall <= 0 {
-			t.Errorf("creator %q, wall %v", r.Creator, r.Wall)
+		if !strings.HasPrefix(r.Creator, "callgrind-") || r.Wall <= 0 || r.Dumps != 1 {
+			t.Errorf("creator %q, wall %v, dumps %d", r.Creator, r.Wall, r.Dumps)
 		}
 		return r.Counts()
 	}
@@ -65,6 +66,37 @@ func TestCountSlope(t *testing.T) {
 	}
 }
 
+// The marks count code that allocates the same from run to run (with the
+// collector off): --toggle-collect on the function lost counts to Go's
+// switches to the system stack, a different share each run.
+func TestCountAllocatingStable(t *testing.T) {
+	needValgrind(t)
+	bin := buildWork(t)
+	env := append(os.Environ(), "GOGC=off")
+	count := func(n int) float64 {
+		r, err := Count([]string{bin, strconv.Itoa(n), "build"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd", Env: env})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return float64(r.Totals["Ir"])
+	}
+	slope := func() float64 { return (count(3000) - count(1000)) / 2000 }
+	a, b := slope(), slope()
+	if a <= 0 || b <= 0 || a/b > 1.01 || b/a > 1.01 {
+		t.Errorf("two slopes of the same allocating loop: %.0f and %.0f instructions per op, want within 1%%", a, b)
+	}
+}
+
+func TestCountNoEnd(t *testing.T) {
+	needValgrind(t)
+	bin := buildWork(t)
+	_, err := Count([]string{bin, "1"}, Options{MarkStart: "main.countStart", MarkEnd: "main.noSuchFunction"})
+	var ce *Error
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "never reached the end of the count") {
+		t.Errorf("Count with an end mark never called = %v", err)
+	}
+}
+
 func TestCountWholeProgram(t *testing.T) {
 	needValgrind(t)
 	bin := buildWork(t)
@@ -81,7 +113,7 @@ func TestCountWholeProgram(t *testing.T) {
 func TestCountFailure(t *testing.T) {
 	needValgrind(t)
 	bin := buildWork(t)
-	_, err := Count([]string{bin, "x"}, Options{Toggle: "main.work"})
+	_, err := Count([]string{bin, "x"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd"})
 	var ce *Error
 	if !errors.As(err, &ce) {
 		t.Fatalf("Count of a program that exits 3 = %v, want an *Error", err)
@@ -96,7 +128,7 @@ func TestCountStopped(t *testing.T) {
 	bin := buildWork(t)
 	stop := make(chan struct{})
 	close(stop)
-	if _, err := Count([]string{bin, "100000000"}, Options{Toggle: "main.work", Stop: stop}); !errors.Is(err, ErrStopped) {
+	if _, err := Count([]string{bin, "100000000"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd", Stop: stop}); !errors.Is(err, ErrStopped) {
 		t.Errorf("Count with a closed stop = %v, want ErrStopped", err)
 	}
 }

@@ -21,6 +21,9 @@ type Profile struct {
 	// associative"), when --cache-sim=yes: callgrind's model of the CPU it
 	// emulates, not the host's caches.
 	Caches map[string]string
+	// Dumps is how many dumps the end mark wrote (Options.End); 0 for a
+	// whole program.
+	Dumps int
 }
 
 // SyntaxError is a callgrind file that is not what callgrind writes.

@@ -301,7 +301,7 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	for i, t := range ts {
 		counted[i] = t.(*command.Target)
 	}
-	if err := o.count.count(r, counted, &o.measuring); err != nil {
+	if err := o.count.count(r, counted, nil, &o.measuring); err != nil {
 		return err
 	}
 	if err := o.write(r, stdout, o.g.Stderr); err != nil {

@@ -219,7 +219,9 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 	if w != nil {
 		plan.OnExit = w.onExit
 	}
-	plan.Count = o.count.options(&o.measuring)
+	if plan.Count = o.count.options(&o.measuring); plan.Count != nil {
+		plan.Count.Env = goCountEnv()
+	}
 	run, err := pipeline.GoTest(plan)
 	if err != nil {
 		return countError(o.gotestError(err, w))

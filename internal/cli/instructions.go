@@ -8,8 +8,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/benchy-dev/benchy/internal/callgrind"
+	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
 // countOptions are the flags of the second basis, the instructions
@@ -74,11 +76,12 @@ func (c *countOptions) options(m *measuring) *pipeline.CountOptions {
 
 // count counts the instructions of every target in ts into r (see
 // options). A stop marks r interrupted.
-func (c *countOptions) count(r *result.Result, ts []pipeline.Countable, m *measuring) error {
+func (c *countOptions) count(r *result.Result, ts []pipeline.Countable, env []string, m *measuring) error {
 	o := c.options(m)
 	if o == nil || len(ts) == 0 {
 		return nil
 	}
+	o.Env = env
 	err := pipeline.Count(r, ts, *o)
 	if errors.Is(err, pipeline.ErrCountStopped) {
 		r.Interrupted = true
@@ -109,4 +112,35 @@ func countFailed(r *result.Result) error {
 		return nil
 	}
 	return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("instructions not counted: %s", strings.Join(failed, "; "))}
+}
+
+// countLoops counts the instructions of run's experiments: from the
+// hardware counter read around every sample where the PMU allowed it (at
+// native speed, CountFromSamples), else each loop under callgrind in a
+// process of its own.
+func (c *countOptions) countLoops(r *result.Result, ws []inproc.Workload, m *measuring) error {
+	if !c.on {
+		return nil
+	}
+	if !c.CacheSim && pipeline.CountFromSamples(r) {
+		return nil
+	}
+	ts := make([]pipeline.Countable, len(ws))
+	for i, w := range ws {
+		ts[i] = inproc.New(w, inproc.Options{CountArgs: countLoopArgs})
+	}
+	return c.count(r, ts, goCountEnv(), m)
+}
+
+// goCountEnv is the environment of counted Go code: the collector off
+// (GOGC=off), for the collector's work is counted in the measured thread
+// (assists, sweeping) and differs from run to run by several percent;
+// with half the memory as a soft limit (GOMEMLIMIT), so that a loop that
+// allocates much collects rather than being killed.
+func goCountEnv() []string {
+	env := []string{"GOGC=off"}
+	if budget, _, _ := machine.MemoryBudget("/"); budget > 0 {
+		env = append(env, fmt.Sprintf("GOMEMLIMIT=%d", budget/2))
+	}
+	return env
 }

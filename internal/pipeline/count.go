@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"time"
 
@@ -30,6 +31,10 @@ type CountOptions struct {
 	// DefaultCountPoints, at least 2), spread evenly up to that run's.
 	Work   time.Duration
 	Points int
+	// Env is added to every counted program's environment: GOGC=off for
+	// Go code, so that the collector's work, which varies from run to
+	// run, is not counted.
+	Env []string
 	// Stop, when closed, ends the counting; Progress, when not nil, is
 	// told what is being counted, and "" when the counting is over.
 	Stop     <-chan struct{}
@@ -104,13 +109,23 @@ func countOne(t Countable, nsPerOp float64, o CountOptions) (*result.Count, erro
 		if c.Symbol == "" {
 			c.Symbol = cmd.Symbol
 		}
-		r, err := o.count(cmd, callgrind.Options{Toggle: cmd.Symbol, CacheSim: o.CacheSim, Children: cmd.Children,
-			Dir: cmd.Dir, Env: cmd.Env, Stdin: cmd.Stdin, Stop: o.Stop})
+		env := cmd.Env
+		if len(o.Env) > 0 {
+			if env == nil {
+				env = os.Environ()
+			}
+			env = append(slices.Clip(env), o.Env...)
+		}
+		r, err := o.count(cmd, callgrind.Options{MarkStart: cmd.MarkStart, MarkEnd: cmd.MarkEnd, CacheSim: o.CacheSim,
+			Children: cmd.Children, Dir: cmd.Dir, Env: env, Stdin: cmd.Stdin, Stop: o.Stop})
 		if errors.Is(err, callgrind.ErrStopped) {
 			return nil, ErrCountStopped
 		}
 		if err != nil {
 			return nil, err
+		}
+		if cmd.Dumps > 0 && r.Dumps != cmd.Dumps {
+			return nil, fmt.Errorf("the count's end was reached %d times, not %d: the program did not run as counted", r.Dumps, cmd.Dumps)
 		}
 		c.WallNs += r.Wall.Nanoseconds()
 		c.Tool = r.Creator

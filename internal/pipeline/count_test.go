@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,7 +24,8 @@ func (c countTarget) CountCommand(n int64) (callgrind.Command, error) {
 	if c.fail != nil {
 		return callgrind.Command{}, c.fail
 	}
-	return callgrind.Command{Argv: []string{c.name, strconv.FormatInt(n, 10)}, Symbol: "pkg." + c.name, PerRun: c.perRun}, nil
+	return callgrind.Command{Argv: []string{c.name, strconv.FormatInt(n, 10)}, Symbol: "pkg." + c.name, PerRun: c.perRun,
+		MarkStart: "start." + c.name, MarkEnd: "end." + c.name}, nil
 }
 
 // fakeCallgrind counts perOp instructions an op plus base a run, and takes
@@ -32,13 +34,19 @@ type fakeCallgrind struct {
 	perOp, base int64
 	cpuPerOp    time.Duration
 	ns          []int64
+	wantEnv     []string
 }
 
 func (f *fakeCallgrind) count(c callgrind.Command, o callgrind.Options) (*callgrind.Run, error) {
 	n, _ := strconv.ParseInt(c.Argv[1], 10, 64)
 	f.ns = append(f.ns, n)
-	if o.Toggle != "pkg."+c.Argv[0] {
-		return nil, errors.New("toggle " + o.Toggle)
+	if o.MarkStart != "start."+c.Argv[0] || o.MarkEnd != "end."+c.Argv[0] {
+		return nil, errors.New("marks " + o.MarkStart + " " + o.MarkEnd)
+	}
+	for _, kv := range f.wantEnv {
+		if !slices.Contains(o.Env, kv) {
+			return nil, errors.New("no " + kv + " in the environment")
+		}
 	}
 	p := &callgrind.Profile{Creator: "callgrind-3.19.0", Events: []string{"Ir"}, Totals: map[string]int64{"Ir": f.perOp*n + f.base}}
 	cpu := 500*time.Millisecond + time.Duration(n)*f.cpuPerOp
@@ -56,10 +64,11 @@ func countResult(names ...string) *result.Result {
 func TestCountCalibratesAndSlopes(t *testing.T) {
 	// 1 µs an op on the CPU guesses 4000 ops for 0.2 s at 50x; under this
 	// callgrind an op costs 100 µs of CPU, so 2000 ops make 0.2 s.
-	f := &fakeCallgrind{perOp: 16_000, base: 3_000_000, cpuPerOp: 100 * time.Microsecond}
+	f := &fakeCallgrind{perOp: 16_000, base: 3_000_000, cpuPerOp: 100 * time.Microsecond, wantEnv: []string{"GOGC=off"}}
 	r := countResult("Sum")
 	var lines []string
-	err := Count(r, []Countable{countTarget{name: "Sum"}}, CountOptions{count: f.count, Progress: func(s string) { lines = append(lines, s) }})
+	err := Count(r, []Countable{countTarget{name: "Sum"}}, CountOptions{count: f.count, Env: []string{"GOGC=off"},
+		Progress: func(s string) { lines = append(lines, s) }})
 	if err != nil {
 		t.Fatal(err)
 	}

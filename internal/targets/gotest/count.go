@@ -9,10 +9,10 @@ import (
 )
 
 // CountCommand runs the benchmark once at exactly n iterations
-// (-test.benchtime=Nx) in an ordinary run of the binary (the helper does
-// nothing without benchy's environment), to be counted in the benchmark's
-// own function: testing's first call at N=1 is in every run, a constant
-// that the slope over N cancels.
+// (-test.benchtime=Nx), the helper marking each call of the benchmark's
+// function (envCount) on one thread: the count is the last call's, at n,
+// and what a call costs once (its setup) is a constant that the slope over
+// N cancels.
 func (t *Target) CountCommand(n int64) (callgrind.Command, error) {
 	if t.Fail != "" {
 		return callgrind.Command{}, errors.New(t.Fail)
@@ -26,6 +26,11 @@ func (t *Target) CountCommand(n int64) (callgrind.Command, error) {
 	}
 	args := []string{t.Bin.Path, "-test.run=^$", "-test.bench=" + benchRegexp(t.Bench),
 		"-test.benchtime=" + strconv.FormatInt(n, 10) + "x", "-test.count=1", "-test.timeout=0"}
-	env := append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(t.opts.GOMAXPROCS))
-	return callgrind.Command{Argv: args, Dir: t.Bin.Package.Dir, Env: env, Symbol: fn}, nil
+	env := append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(t.opts.GOMAXPROCS), envCount+"="+t.Bench)
+	dumps := 2 // testing's first call at N=1, then the call at n
+	if n == 1 {
+		dumps = 1
+	}
+	return callgrind.Command{Argv: args, Dir: t.Bin.Package.Dir, Env: env, Symbol: fn,
+		MarkStart: "*.benchyCountStart", MarkEnd: "*.benchyCountEnd", Dumps: dumps}, nil
 }
