@@ -208,3 +208,48 @@ func median(xs []float64) float64 {
 	}
 	return (s[n/2-1] + s[n/2]) / 2
 }
+
+// RelError is the relative standard error of the per-op figure of event:
+// of the slope, from the scatter of the counted runs about the line
+// (with three runs or more); of the median of runs of one N, their
+// standard deviation over √n. 0 when it cannot be told (two runs on a
+// line, one run), and then only the floor of the run-to-run variation
+// stands for the noise.
+func (c *Count) RelError(event string) float64 {
+	per, ok := c.PerOp(event)
+	if !ok || per == 0 {
+		return 0
+	}
+	var xs, ys []float64
+	for _, s := range c.Samples {
+		if v, counted := s.Events[event]; counted && s.Iters > 0 {
+			xs = append(xs, float64(s.Iters))
+			ys = append(ys, float64(v))
+		}
+	}
+	n := float64(len(xs))
+	if len(xs) < 3 {
+		return 0
+	}
+	slope, a, _ := c.fit(event)
+	if !c.Sloped() {
+		var ss float64
+		for i := range xs {
+			d := ys[i]/xs[i] - slope
+			ss += d * d
+		}
+		return math.Sqrt(ss/(n-1)) / math.Sqrt(n) / math.Abs(per)
+	}
+	var mx float64
+	for _, x := range xs {
+		mx += x
+	}
+	mx /= n
+	var ssr, sxx float64
+	for i := range xs {
+		r := ys[i] - (slope*xs[i] + a)
+		ssr += r * r
+		sxx += (xs[i] - mx) * (xs[i] - mx)
+	}
+	return math.Sqrt(ssr/(n-2)/sxx) / math.Abs(per)
+}

@@ -83,3 +83,27 @@ func TestEstimatedCycles(t *testing.T) {
 		t.Errorf("est-cycles per sample %v", xs)
 	}
 }
+
+func TestCountRelError(t *testing.T) {
+	exact := &Count{}
+	noisy := &Count{}
+	for i, n := range []int64{100, 200, 300, 400} {
+		exact.Samples = append(exact.Samples, CountSample{Iters: n, Events: map[string]int64{EventInstructions: 1000 * n}})
+		noisy.Samples = append(noisy.Samples, CountSample{Iters: n, Events: map[string]int64{EventInstructions: 1000*n + int64([]int{500, -500, -500, 500}[i])}})
+	}
+	if e := exact.RelError(EventInstructions); e != 0 {
+		t.Errorf("error %v of runs on a line", e)
+	}
+	// Residuals ±500 about the fit: s = sqrt(1e6/2), Sxx = 50000.
+	want := math.Sqrt(1e6/2/50000) / 1000
+	if e := noisy.RelError(EventInstructions); !near(e, want) {
+		t.Errorf("error %v, want %v", e, want)
+	}
+	runs := &Count{}
+	for _, v := range []int64{99, 100, 101} {
+		runs.Samples = append(runs.Samples, CountSample{Iters: 1, Events: map[string]int64{EventInstructions: v}})
+	}
+	if e := runs.RelError(EventInstructions); !near(e, 1/math.Sqrt(3)/100) {
+		t.Errorf("error of the median of runs %v", e)
+	}
+}
