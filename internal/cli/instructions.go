@@ -30,7 +30,7 @@ const (
 )
 
 func (c *countOptions) bind(f *pflag.FlagSet) {
-	f.StringVar(&c.Measure, "measure", measureTime, "`BASIS`: time, or instructions (counted under valgrind's callgrind, beside the time)")
+	f.StringVar(&c.Measure, "measure", measureTime, "measure on `BASIS`: time, or instructions too (counted under valgrind's callgrind; time is always measured)")
 	f.BoolVar(&c.CacheSim, "cache-sim", false, "with --measure instructions: simulate the caches (L1 and last-level misses, estimated cycles)")
 }
 
