@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"time"
 
 	"github.com/benchy-dev/benchy/internal/callgrind"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -26,10 +25,10 @@ type CountOptions struct {
 	// CacheSim adds callgrind's cache simulation: L1 and last-level
 	// misses per op, and the estimated cycles.
 	CacheSim bool
-	// Work is about how long, under callgrind, the largest counted run's
-	// ops take (0: DefaultCountWork); Points is how many N are counted (0:
+	// Work is how many instructions the largest counted run's ops count
+	// (0: DefaultCountWork); Points is how many N are counted (0:
 	// DefaultCountPoints, at least 2), spread evenly up to that run's.
-	Work   time.Duration
+	Work   int64
 	Points int
 	// Env is added to every counted program's environment: GOGC=off for
 	// Go code, so that the collector's work, which varies from run to
@@ -43,16 +42,15 @@ type CountOptions struct {
 	count func(callgrind.Command, callgrind.Options) (*callgrind.Run, error)
 }
 
-// Defaults of the counting: the largest run's ops take about 0.2 s under
-// callgrind (long enough that the runtime's own work in it averages out,
-// short beside valgrind's start of ~0.5 s), at N/4, N/2, 3N/4 and N, so
-// the slope rests on four points and a run's constant costs cancel.
+// Defaults of the counting: the largest run's ops count 16 million
+// instructions, about 0.2 s of counted work under callgrind here (which
+// ran 60-90 million a second on a 2-vCPU VM), long enough that the
+// runtime's own work in it averages out and short beside valgrind's start
+// (~0.5 s); at N/4, N/2, 3N/4 and N, so the slope rests on four points and
+// a run's constant costs cancel.
 const (
-	DefaultCountWork   = 200 * time.Millisecond
+	DefaultCountWork   = 16_000_000
 	DefaultCountPoints = 4
-	// countSlowdown is a first guess of how much slower code runs under
-	// callgrind than on the CPU; the probes measure it.
-	countSlowdown = 50
 	// maxCountIters bounds N, as MaxIters bounds a sample.
 	maxCountIters = 1 << 40
 )
@@ -61,9 +59,8 @@ const (
 var ErrCountStopped = errors.New("counting stopped")
 
 // Count counts the instructions of every experiment of r that ts has a
-// Countable for, and stores them in the experiment's Count. nsPerOp is each
-// target's time per op on the CPU (the median of its samples), from which a
-// first N is guessed. A target whose count fails keeps the error in its
+// Countable for, and stores them in the experiment's Count. A target whose
+// count fails keeps the error in its
 // Count and the others go on; valgrind missing, or a stop, ends it all.
 func Count(r *result.Result, ts []Countable, o CountOptions) error {
 	if o.count == nil {
@@ -82,7 +79,7 @@ func Count(r *result.Result, ts []Countable, o CountOptions) error {
 		if o.Progress != nil {
 			o.Progress(fmt.Sprintf("[%d/%d] %s: counting instructions under callgrind", i+1, len(ts), t.Name()))
 		}
-		c, err := countOne(t, e.Stats.Median, o)
+		c, err := countOne(t, o)
 		if errors.Is(err, callgrind.ErrMissing) {
 			return err
 		}
@@ -99,7 +96,7 @@ func Count(r *result.Result, ts []Countable, o CountOptions) error {
 
 // countOne calibrates N and counts the points. Every run's wall time is
 // added to the count's, the probes' included.
-func countOne(t Countable, nsPerOp float64, o CountOptions) (*result.Count, error) {
+func countOne(t Countable, o CountOptions) (*result.Count, error) {
 	c := &result.Count{Counter: result.CounterCallgrind, Samples: []result.CountSample{}}
 	run := func(n int64) (*callgrind.Run, error) {
 		cmd, err := t.CountCommand(n)
@@ -144,7 +141,7 @@ func countOne(t Countable, nsPerOp float64, o CountOptions) (*result.Count, erro
 	if probe.PerRun {
 		ns = slices.Repeat([]int64{1}, points)
 	} else {
-		n, err := calibrateCount(run, nsPerOp, o)
+		n, err := calibrateCount(run, o)
 		if err != nil {
 			return c, err
 		}
@@ -175,13 +172,14 @@ func eventNames(p *callgrind.Profile) []string {
 	return out
 }
 
-// calibrateCount finds the N whose ops take about o.Work under callgrind:
-// a run of one op measures what a run costs (valgrind's start, the
-// program's), a run at the N guessed from the time on the CPU measures
-// what an op costs, both in CPU time (which other tasks do not stretch); while that run's ops took too little time to tell
-// (less than a tenth of the work), N grows tenfold. Both probes are
-// dropped: their N is far from the points'.
-func calibrateCount(run func(int64) (*callgrind.Run, error), nsPerOp float64, o CountOptions) (int64, error) {
+// calibrateCount finds the N whose ops count about o.Work instructions,
+// by counting, not timing: the N of a run is then the same from run to run
+// whatever the machine does. A run of one op counts an op and what a run
+// costs once; a run at the N that those would take to reach the work
+// measures an op apart from that constant, and while its ops counted too
+// little to tell (less than a tenth of the work), N grows tenfold. Both
+// probes are dropped: their N is far from the points'.
+func calibrateCount(run func(int64) (*callgrind.Run, error), o CountOptions) (int64, error) {
 	work := o.Work
 	if work <= 0 {
 		work = DefaultCountWork
@@ -190,41 +188,34 @@ func calibrateCount(run func(int64) (*callgrind.Run, error), nsPerOp float64, o 
 	if err != nil {
 		return 0, err
 	}
-	n := guessCount(nsPerOp, work)
-	for range 6 {
+	one := base.Counts()[result.EventInstructions]
+	n := int64(2)
+	if one > 0 {
+		n = max(2, min(work/one, maxCountIters))
+	}
+	for range 8 {
 		r, err := run(n)
 		if err != nil {
 			return 0, err
 		}
-		spent := r.CPU - base.CPU
+		spent := r.Counts()[result.EventInstructions] - one
 		if spent >= work/10 || n >= maxCountIters {
-			return scaleCount(n, spent, work), nil
+			return scaleCount(n-1, spent, work), nil
 		}
 		n = min(n*10, maxCountIters)
 	}
 	return n, nil
 }
 
-// guessCount is the N whose ops would take work under callgrind if it ran
-// code countSlowdown times slower than the CPU; at least 2. Unknown time
-// (0) guesses 1000.
-func guessCount(nsPerOp float64, work time.Duration) int64 {
-	if nsPerOp <= 0 || math.IsNaN(nsPerOp) {
-		return 1000
-	}
-	n := float64(work) / (nsPerOp * countSlowdown)
-	return int64(math.Min(math.Max(n, 2), maxCountIters))
-}
-
-// scaleCount is the N whose ops take work, when n ops took spent: at
-// least 1, and at most 100 times n (a probe that read a little time
-// because its ops were lost in valgrind's own is not extrapolated far).
-func scaleCount(n int64, spent, work time.Duration) int64 {
+// scaleCount is the N whose ops count work instructions, when ops ops
+// counted spent: at least 1, and at most 100 times ops (a probe whose ops
+// were lost in the run's own constant is not extrapolated far).
+func scaleCount(ops, spent, work int64) int64 {
 	if spent <= 0 {
-		return min(n*100, maxCountIters)
+		return min(max(ops, 1)*100, maxCountIters)
 	}
-	x := float64(n) * float64(work) / float64(spent)
-	return int64(math.Min(math.Max(x, 1), math.Min(float64(n)*100, maxCountIters)))
+	x := float64(ops) * float64(work) / float64(spent)
+	return int64(math.Min(math.Max(x, 1), math.Min(float64(max(ops, 1))*100, maxCountIters)))
 }
 
 // countPoints are points Ns evenly spread up to n (n/points, 2n/points,

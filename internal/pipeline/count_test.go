@@ -62,9 +62,11 @@ func countResult(names ...string) *result.Result {
 }
 
 func TestCountCalibratesAndSlopes(t *testing.T) {
-	// 1 µs an op on the CPU guesses 4000 ops for 0.2 s at 50x; under this
-	// callgrind an op costs 100 µs of CPU, so 2000 ops make 0.2 s.
-	f := &fakeCallgrind{perOp: 16_000, base: 3_000_000, cpuPerOp: 100 * time.Microsecond, wantEnv: []string{"GOGC=off"}}
+	// 16,000 instructions an op and 3,000,000 a run: the first probe (one
+	// op) says 5 ops reach the work, too few to tell an op from the run's
+	// constant; the probe grows tenfold until its ops count a tenth of the
+	// work, and the largest point's ops then count the work.
+	f := &fakeCallgrind{perOp: 16_000, base: 3_000_000, cpuPerOp: time.Microsecond, wantEnv: []string{"GOGC=off"}}
 	r := countResult("Sum")
 	var lines []string
 	err := Count(r, []Countable{countTarget{name: "Sum"}}, CountOptions{count: f.count, Env: []string{"GOGC=off"},
@@ -76,17 +78,20 @@ func TestCountCalibratesAndSlopes(t *testing.T) {
 	if c == nil || c.Error != "" {
 		t.Fatalf("count %+v", c)
 	}
-	if f.ns[0] != 1 || f.ns[1] != 4000 {
-		t.Errorf("probes at %v, want 1 then the guess 4000", f.ns[:2])
+	if want := []int64{1, 5, 50, 500}; !slices.Equal(f.ns[:4], want) {
+		t.Errorf("probes at %v, want %v", f.ns[:4], want)
 	}
-	want := []int64{500, 1000, 1500, 2000}
-	got := f.ns[2:]
-	if len(got) != len(want) {
-		t.Fatalf("points %v, want %v", got, want)
+	points := f.ns[4:]
+	if len(points) != DefaultCountPoints {
+		t.Fatalf("points %v", points)
 	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("points %v, want %v", got, want)
+	last := points[len(points)-1]
+	if w := last * 16_000; w < DefaultCountWork*99/100 || w > DefaultCountWork*101/100 {
+		t.Errorf("largest point %d ops counts %d instructions, want about %d", last, w, DefaultCountWork)
+	}
+	for i, n := range points {
+		if want := last * int64(i+1) / int64(len(points)); n < want-1 || n > want+1 {
+			t.Errorf("points %v are not evenly spread up to %d", points, last)
 			break
 		}
 	}
@@ -99,25 +104,8 @@ func TestCountCalibratesAndSlopes(t *testing.T) {
 	if c.WallNs <= c.Samples[0].WallNs {
 		t.Errorf("wall %d: the probes' time is not in it", c.WallNs)
 	}
-	if len(lines) != 1 || !strings.Contains(lines[0], "[1/1] Sum") {
-		t.Errorf("progress %q", lines)
-	}
-}
-
-func TestCountGrowsTooShortProbe(t *testing.T) {
-	// The time on the CPU guessed far too few ops: the probe grows tenfold
-	// until its ops take a tenth of the work.
-	f := &fakeCallgrind{perOp: 10, base: 100, cpuPerOp: 10 * time.Nanosecond}
-	r := countResult("Tiny")
-	if err := Count(r, []Countable{countTarget{name: "Tiny"}}, CountOptions{count: f.count}); err != nil {
-		t.Fatal(err)
-	}
-	if f.ns[1] != 4000 || f.ns[2] != 40_000 {
-		t.Errorf("probes %v", f.ns)
-	}
-	last := f.ns[len(f.ns)-1]
-	if cpu := time.Duration(last) * f.cpuPerOp; cpu < 150*time.Millisecond || cpu > 250*time.Millisecond {
-		t.Errorf("largest point %d ops takes %v of CPU, want about 0.2 s", last, cpu)
+	if len(lines) != 2 || !strings.Contains(lines[0], "[1/1] Sum") || lines[1] != "" {
+		t.Errorf("progress %q: want the line, then its clearing", lines)
 	}
 }
 
@@ -183,13 +171,13 @@ func TestCountPoints(t *testing.T) {
 			}
 		}
 	}
-	if g := guessCount(0, time.Second); g != 1000 {
-		t.Errorf("guess with no time %d", g)
+	if s := scaleCount(10, 0, 1000); s != 1000 {
+		t.Errorf("scale with nothing counted %d, want at most 100x", s)
 	}
-	if g := guessCount(1e12, time.Second); g != 2 {
-		t.Errorf("guess for a slow op %d, want at least 2", g)
+	if s := scaleCount(10, 10, 1_000_000); s != 1000 {
+		t.Errorf("scale of a probe lost in the constant %d, want at most 100x", s)
 	}
-	if s := scaleCount(10, 0, time.Second); s != 1000 {
-		t.Errorf("scale with no time read %d, want at most 100x", s)
+	if s := scaleCount(100, 1000, 4000); s != 400 {
+		t.Errorf("scale %d, want 400", s)
 	}
 }
