@@ -15,12 +15,14 @@ import (
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
-// CountFloor is the least relative variation of a count between separate runs
-// of one binary, whatever a run's own scatter says: measured here (see
-// docs/instructions.md) over ten runs of four benchmarks, quiet and with a
-// CPU hog, the per-op counts of loops that do not allocate were the same
-// to the instruction, and those that allocate (with the collector off)
-// moved by less than 0.05%; twice that is the floor.
+// CountFloor is the least relative standard error a run's count is given,
+// whatever its own scatter says. Measured here (docs/instructions.md): the
+// per-op counts of benchmarks that do not allocate were the same to the
+// instruction over ten separate runs, quiet and with a CPU hog on the
+// measured CPU; one that allocates moved by 1% (quiet) to 4% (hog), which
+// its runs' own scatter shows and the interval takes in. A count that read
+// the same ten times is no promise that the runtime never adds to it: 0.1%
+// stands for what no run showed.
 const CountFloor = 0.001
 
 // countZ is how many standard errors a change must be from zero to be claimed:
@@ -184,6 +186,9 @@ func (r *CountRow) Judge(timeVerdict string, timeChange float64) {
 	case moved && r.Verdict == SameInstructions:
 		r.Both = fmt.Sprintf("%s: time %s, instructions %s (within their noise, ±%s): the machine, the memory or the code's layout moved, not the code",
 			r.Name, t, c, countPct(r.Noise))
+	case (timeVerdict == result.Inconclusive || timeVerdict == result.NotComparable) && r.Verdict != SameInstructions:
+		r.Both = fmt.Sprintf("%s: instructions %s (beyond their noise, ±%s), the time could not be judged (%s): the count alone says the code changed",
+			r.Name, c, countPct(r.Noise), timeVerdict)
 	case timeVerdict == result.NoDifference && r.Verdict != SameInstructions:
 		r.Both = fmt.Sprintf("%s: instructions %s (beyond their noise, ±%s), time %s within its noise: the code changed by less than time can tell between runs",
 			r.Name, c, countPct(r.Noise), t)

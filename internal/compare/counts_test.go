@@ -93,6 +93,11 @@ func TestJudgeBothBases(t *testing.T) {
 	if !strings.Contains(against.Both, "slower in time (+10.0%) with fewer instructions") {
 		t.Errorf("against: %q", against.Both)
 	}
+	busy := CountRow{Name: "X", Verdict: MoreInstructions, Change: 0.01, Noise: 0.004}
+	busy.Judge(result.Inconclusive, 0.3)
+	if !strings.Contains(busy.Both, "the time could not be judged (inconclusive): the count alone says the code changed") {
+		t.Errorf("time inconclusive: %q", busy.Both)
+	}
 	quiet := CountRow{Name: "X", Verdict: SameInstructions}
 	quiet.Judge(result.NoDifference, 0)
 	if quiet.Both != "" {
