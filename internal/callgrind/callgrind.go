@@ -22,7 +22,7 @@ import (
 )
 
 // ErrMissing is returned when valgrind is not on PATH.
-var ErrMissing = errors.New("valgrind is not installed: --measure instructions counts with valgrind's callgrind (apt-get install valgrind)")
+var ErrMissing = errors.New("--measure instructions counts under valgrind's callgrind, and valgrind is not installed (apt-get install valgrind)")
 
 // ErrStopped is returned when a stop request ended the run.
 var ErrStopped = errors.New("stopped")

@@ -46,7 +46,7 @@ func (c *countOptions) validate() error {
 	case measureInstructions:
 		c.on = true
 		if _, err := callgrind.Path(); err != nil {
-			return Usagef("--measure instructions: %v", err)
+			return Usagef("%v", err)
 		}
 		return nil
 	}
@@ -94,7 +94,7 @@ func (c *countOptions) count(r *result.Result, ts []pipeline.Countable, env []st
 // they are.
 func countError(err error) error {
 	if errors.Is(err, callgrind.ErrMissing) {
-		return Usagef("--measure instructions: %v", err)
+		return Usagef("%v", err)
 	}
 	return err
 }
