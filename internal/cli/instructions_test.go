@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/callgrind"
-	"github.com/benchy-dev/benchy/internal/result"
 )
 
 func TestMeasureFlagRefused(t *testing.T) {
@@ -44,53 +42,6 @@ func TestMeasureWithoutValgrind(t *testing.T) {
 		if out.Len() > 0 {
 			t.Errorf("%v: measured: %s", args, out.String())
 		}
-	}
-}
-
-// run --measure instructions: the real binary counts the loop of
-// sum/sink in a process of its own (count-loop), exactly as the loop's
-// code says: the same count at every N.
-func TestRunMeasureInstructions(t *testing.T) {
-	if _, err := callgrind.Path(); err != nil {
-		t.Skip("valgrind is not installed (apt-get install valgrind)")
-	}
-	bin := benchyBinary(t)
-	out := filepath.Join(t.TempDir(), "r.json")
-	cmd := exec.Command(bin, "run", "--bench", "^sum/sink$", "--smoke", "--measure", "instructions", "--out", out)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%v: %s", err, stderr.String())
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var r result.Result
-	if err := json.Unmarshal(data, &r); err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range r.Experiments {
-		c := e.Count
-		if c == nil || c.Error != "" || c.Counter != result.CounterCallgrind || len(c.Samples) != 4 || !c.Sloped() {
-			t.Fatalf("%s: count %+v", e.Name, c)
-		}
-		per, _ := c.PerOp(result.EventInstructions)
-		switch e.Name {
-		case "sum/sink":
-			// 4096 words, a load and an add each at least.
-			if per < 8192 || per > 4096*8 || c.Symbol == "" {
-				t.Errorf("sum/sink: %.0f instructions per op, symbol %q", per, c.Symbol)
-			}
-			if c.Spread(result.EventInstructions) > 0.001 {
-				t.Errorf("sum/sink: spread %v of a loop that neither allocates nor calls", c.Spread(result.EventInstructions))
-			}
-		}
-	}
-	// The count goes to gobench output, for benchstat.
-	gb, err := exec.Command(bin, "report", out, "--format", "gobench").Output()
-	if err != nil || !strings.Contains(string(gb), "instructions/op") {
-		t.Errorf("gobench: %v\n%s", err, gb)
 	}
 }
 
