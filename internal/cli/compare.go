@@ -158,6 +158,7 @@ func compareRun(opts *compareOptions, w io.Writer) error {
 		return err
 	}
 	c := newComparison(sides(strings.Split(opts.Old, ","), old), sides(strings.Split(opts.New, ","), cur), files, opts.FailOnRegression)
+	c.Instructions = countRows(old, cur, files.Rows)
 	if err := c.write(w, opts.Format); err != nil {
 		return err
 	}
@@ -304,7 +305,10 @@ type comparison struct {
 	Regressions      []string `json:"regressions"`
 	Failed           []string `json:"failed,omitempty"`
 	CannotJudge      []string `json:"cannot_judge,omitempty"`
-	gate             compare.Gate
+	// Instructions compares the experiments counted on both sides on
+	// their instructions per op (--measure instructions).
+	Instructions []compare.CountRow `json:"instructions,omitempty"`
+	gate         compare.Gate
 }
 
 // fileSide says which run one side of the comparison is.
@@ -460,6 +464,7 @@ func writeCompareText(w io.Writer, c comparison) error {
 			fmt.Fprintf(&b, "  %s\n", render.Wrap("caution: "+r.Caution, textWidth-2, "    "))
 		}
 	}
+	b.WriteString(countText(c.Instructions))
 	fmt.Fprintf(&b, "\n%s\n", render.Wrap("method: "+c.Method, textWidth, "  "))
 	if g := c.gateLine(); g != "" {
 		fmt.Fprintf(&b, "%s\n", render.Wrap(g, textWidth, "  "))
@@ -531,6 +536,7 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 	if len(notes) > 0 {
 		b.WriteString("\n" + strings.Join(notes, ""))
 	}
+	b.WriteString(countMarkdown(c.Instructions))
 	fmt.Fprintf(&b, "\n<sub>%s</sub>\n", render.MarkdownCell(c.Method))
 	if g := c.gateLine(); g != "" {
 		fmt.Fprintf(&b, "\n**%s**\n", render.MarkdownCell(g))

@@ -40,6 +40,7 @@ type execOptions struct {
 	thresholdOption
 
 	measuring
+	count countOptions
 }
 
 // execFormats: the result formats of exec.
@@ -117,6 +118,7 @@ flagged (spawn-dominated).`,
 	opts.cpuOptions.bind(f, "the runs")
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let benchy's other threads run on the measured CPU")
 	opts.thresholdOption.bind(f, "2%", "smallest change claimed as a difference between commands (`PCT`)")
+	opts.count.bind(f)
 	opts.precisionOptions.bind(f)
 	opts.outputOptions.bind(f, execFormats, true)
 	return cmd
@@ -208,6 +210,12 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	if err := checkLive(o.g, "exec"); err != nil {
 		return err
 	}
+	if err := o.count.validate(); err != nil {
+		return err
+	}
+	if o.count.on && (o.Setup != "" || o.Prepare != "" || o.Cleanup != "") {
+		return Usagef("--measure instructions counts each command alone, without --setup, --prepare or --cleanup: leave them out, or count a script that runs them")
+	}
 	if err := o.thresholdOption.validate(); err != nil {
 		return err
 	}
@@ -289,7 +297,17 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	if err != nil {
 		return err
 	}
+	counted := make([]pipeline.Countable, len(ts))
+	for i, t := range ts {
+		counted[i] = t.(*command.Target)
+	}
+	if err := o.count.count(r, counted, nil, &o.measuring); err != nil {
+		return err
+	}
 	if err := o.write(r, stdout, o.g.Stderr); err != nil {
+		return err
+	}
+	if err := countFailed(r); err != nil {
 		return err
 	}
 	return runExit(r, o.Strict)

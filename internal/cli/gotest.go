@@ -43,6 +43,7 @@ type gotestOptions struct {
 	againstSet bool   // --against was given, perhaps empty
 
 	measuring
+	count countOptions
 }
 
 // Defaults of gotest: 30 samples of at least 100ms in 3 processes, so a
@@ -135,12 +136,19 @@ for both: the output is benchy compare's.`,
 	opts.thresholdOption.bind(f, "2%", "with --against: smallest change claimed (`PCT`)")
 	f.StringVar(&opts.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
 	opts.outputOptions.bind(f, render.Formats, true)
+	opts.count.bind(f)
 	_ = cmd.RegisterFlagCompletionFunc("bench", completeGotestBench)
 	return cmd
 }
 
 // validate checks every flag before anything is built.
 func (o *gotestOptions) validate() (err error) {
+	if err := o.count.validate(); err != nil {
+		return err
+	}
+	if o.count.on && o.againstSet {
+		return Usagef("--measure instructions counts one revision: save each with --out and compare the files with benchy compare")
+	}
 	if runtime.GOOS != "linux" {
 		return Usagef("gotest pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
 	}
@@ -211,12 +219,18 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 	if w != nil {
 		plan.OnExit = w.onExit
 	}
+	if plan.Count = o.count.options(&o.measuring); plan.Count != nil {
+		plan.Count.Env = goCountEnv()
+	}
 	run, err := pipeline.GoTest(plan)
 	if err != nil {
-		return o.gotestError(err, w)
+		return countError(o.gotestError(err, w))
 	}
 	if run.Old == nil {
 		if err := o.write(run.Result, stdout, o.g.Stderr); err != nil {
+			return err
+		}
+		if err := countFailed(run.Result); err != nil {
 			return err
 		}
 		return runExit(run.Result, o.Strict)

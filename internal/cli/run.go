@@ -42,6 +42,7 @@ type runOptions struct {
 	thresholdOption
 	benchSet   bool // --bench was given
 	compareSet bool // --compare was given
+	count      countOptions
 
 	// Stop ends the run after the current sample (a stop signal);
 	// Progress, when not nil, receives a progress line (a terminal's
@@ -130,6 +131,7 @@ whether B is faster than A.`,
 	opts.outputOptions.bind(f, render.Formats, true)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
 	opts.thresholdOption.bind(f, units.Percent(compare.DefaultFloor), "with --compare: smallest change claimed as a difference (`PCT`); the run raises it to how far the ratio drifted")
+	opts.count.bind(f)
 	_ = cmd.RegisterFlagCompletionFunc("bench", completeExperiments(g))
 	_ = cmd.RegisterFlagCompletionFunc("compare", completeCompare(g))
 	return cmd
@@ -174,6 +176,9 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 		return nil, Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
 	}
 	if err := checkLive(o.g, "run"); err != nil {
+		return nil, err
+	}
+	if err := o.count.validate(); err != nil {
 		return nil, err
 	}
 	return re, nil
@@ -288,11 +293,21 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	if r == nil {
 		return err
 	}
+	if err == nil && !r.Interrupted {
+		// Counted once, by this process: a count does not vary between
+		// processes as times do (docs/instructions.md).
+		if err := o.count.countLoops(r, ws, &o.measuring); err != nil {
+			return err
+		}
+	}
 	if err := o.write(r, stdout, o.g.Stderr); err != nil {
 		return err
 	}
 	if err != nil {
 		return err // a process failed: what finished is written
+	}
+	if err := countFailed(r); err != nil {
+		return err
 	}
 	return runExit(r, o.Strict)
 }

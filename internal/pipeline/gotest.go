@@ -39,6 +39,9 @@ type GoTestPlan struct {
 	// worktrees removed, which revision the old side is, benchmarks of
 	// one side only.
 	Notes io.Writer
+	// Count, when not nil, counts the instructions of every benchmark
+	// (without Against) after its time, while its binary is still there.
+	Count *CountOptions
 	// OnExit, when not nil, is given what to do if benchy must exit at
 	// once (a second signal): stop the commands, remove the worktree and
 	// the temporary directory.
@@ -140,9 +143,13 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		plan.Group = 2                                                // each benchmark's old and new, interleaved
 	}
 	var only []string // benchmarks of one side only, with --against
+	var counted []Countable
 	plan.Prepare = func(cpu int) ([]Target, error) {
 		topts.CPU = cpu
 		news, err := calibrate(cur, topts)
+		for _, t := range news {
+			counted = append(counted, t)
+		}
 		if err != nil || old == nil {
 			return targetsOf(news), err
 		}
@@ -163,6 +170,14 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 	}
 	run := &GoTestRun{Result: r}
 	if old == nil {
+		if p.Count != nil {
+			err := Count(r, counted, *p.Count)
+			if errors.Is(err, ErrCountStopped) {
+				r.Interrupted = true
+			} else if err != nil {
+				return nil, err
+			}
+		}
 		return run, nil
 	}
 	for _, name := range only {

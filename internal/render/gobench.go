@@ -58,6 +58,9 @@ func writeGobench(w io.Writer, r *result.Result) error {
 				return err
 			}
 		}
+		if err := gobenchCount(bw, &res, e); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -26,6 +26,7 @@ func writeMarkdown(w io.Writer, r *result.Result) error {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", MarkdownCode(e.Name), strings.Join(cells, " | "), MarkdownCell(verdictCell(e)))
 	}
+	writeCountMarkdown(&b, r)
 	if len(r.Comparison) > 0 {
 		b.WriteString("\n")
 		for _, p := range r.Comparison {

@@ -44,6 +44,7 @@ func writeText(w io.Writer, r *result.Result, o Options) error {
 	if err := writeTable(tw, tableHeader(r), tableRows(r)); err != nil {
 		return err
 	}
+	writeCountText(tw, r, o.width())
 	for _, e := range r.Experiments {
 		tw.printf("\n%s: %s", e.Name, cmp.Or(e.Verdict, "no verdict"))
 		if len(e.Reasons) > 0 {

@@ -70,6 +70,7 @@ func writeCompact(w io.Writer, r *result.Result, o Options) error {
 	for _, f := range footnotes {
 		tw.printf("%s\n", Wrap(f, width, "  "))
 	}
+	writeCountText(tw, r, width)
 	if len(r.Comparison) > 0 {
 		tw.printf("\n")
 		for _, p := range r.Comparison {

@@ -220,6 +220,9 @@ type Experiment struct {
 	Iters   int64    `json:"iters_per_sample"`
 	Samples []Sample `json:"samples"`
 	GC      GCStats  `json:"gc"`
+	// Count is the instructions counted per op (--measure instructions),
+	// beside the time of the samples; absent when not counted.
+	Count *Count `json:"count,omitempty"`
 
 	// Stats, Series, Disturbed, Findings and Verdict are derived from the
 	// fields above (and the run's clock and machine); `benchy report`

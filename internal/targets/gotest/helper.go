@@ -12,6 +12,9 @@ import (
 const (
 	envRecords = "BENCHY_GOTEST_RECORDS_FD"
 	envCPU     = "BENCHY_GOTEST_CPU"
+	// envCount names the benchmark whose calls the helper marks for
+	// callgrind (--measure instructions).
+	envCount = "BENCHY_GOTEST_COUNT"
 )
 
 // helperFile is the name of the file added to the package under test.

@@ -29,6 +29,10 @@ type Options struct {
 	// OpenCounters, when not nil, opens the counters in place of
 	// counters.Open (a test's own source).
 	OpenCounters func() (counters.Source, result.CounterReport)
+	// CountArgs, when not nil, is the command line that runs the
+	// experiment named name at n ops in a process of its own
+	// (CountCommand).
+	CountArgs func(name string, n int64) ([]string, error)
 	// MemoryBudget is how many bytes this process may use (its cgroup
 	// limit, or the RAM; machine.MemoryBudget), 0 when unknown. With the
 	// collector off the heap is kept well inside it (see HeapGrowth and

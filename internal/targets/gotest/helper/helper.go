@@ -78,6 +78,10 @@ func benchyWrap(f func(*testing.B)) func(*testing.B) {
 // end record: benchy reads that from the start record.
 func benchyRun(b *testing.B, f func(*testing.B)) {
 	if benchyOut == nil {
+		if benchyCountName != "" && b.Name() == benchyCountName {
+			benchyCounted(b, f)
+			return
+		}
 		f(b)
 		return
 	}
@@ -95,6 +99,32 @@ func benchyRun(b *testing.B, f func(*testing.B)) {
 	benchyMeasure(b, f, &m)
 	m.returned = true
 }
+
+// benchyCountName is the benchmark benchy counts under callgrind
+// (--measure instructions): its calls are marked, nothing is recorded.
+var benchyCountName = os.Getenv("BENCHY_GOTEST_COUNT")
+
+// benchyCounted runs one call between the two marks callgrind starts and
+// ends its count at (--zero-before, --dump-before), on one thread, since
+// callgrind counts per thread.
+func benchyCounted(b *testing.B, f func(*testing.B)) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	benchyCountStart()
+	f(b)
+	benchyCountEnd()
+}
+
+// benchyCountStart and benchyCountEnd are the marks: functions that are
+// called, never inlined.
+//
+//go:noinline
+func benchyCountStart() { benchyCountMark++ }
+
+//go:noinline
+func benchyCountEnd() { benchyCountMark++ }
+
+var benchyCountMark int
 
 // benchyCall is what benchyMeasure saw of one call.
 type benchyCall struct {

@@ -1,0 +1,174 @@
+package callgrind
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// needValgrind skips a test that runs valgrind where it is not installed,
+// saying so; .ci/run installs it, so CI runs them.
+func needValgrind(t *testing.T) {
+	t.Helper()
+	if _, err := Path(); err != nil {
+		t.Skip("valgrind is not installed (apt-get install valgrind)")
+	}
+}
+
+// buildWork builds testdata/work into a temporary directory.
+func buildWork(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "work")
+	cmd := exec.Command("go", "build", "-o", bin, "./testdata/work")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func TestCountSlope(t *testing.T) {
+	needValgrind(t)
+	bin := buildWork(t)
+	count := func(n int, cache bool) map[string]int64 {
+		r, err := Count([]string{bin, strconv.Itoa(n)}, Options{MarkStart: "main.countStart", MarkEnd: "*.countEnd", CacheSim: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(r.Creator, "callgrind-") || r.Wall <= 0 || r.Dumps != 1 {
+			t.Errorf("creator %q, wall %v, dumps %d", r.Creator, r.Wall, r.Dumps)
+		}
+		return r.Counts()
+	}
+	c1, c2 := count(100, false), count(200, true)
+	per := float64(c2["instructions"]-c1["instructions"]) / 100
+	// One op sums 1024 words: at least an add and a load per word (the
+	// compiler may unroll, it cannot skip), and far less than 16
+	// instructions a word.
+	if per < 1024 || per > 16*1024 {
+		t.Errorf("%.0f instructions per op (counts %d, %d), want between 1024 and 16384", per, c1["instructions"], c2["instructions"])
+	}
+	if _, ok := c1["D1mr"]; ok {
+		t.Errorf("no cache simulation asked, yet %v", c1)
+	}
+	for _, ev := range []string{"Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw"} {
+		if _, ok := c2[ev]; !ok {
+			t.Errorf("--cache-sim=yes: no %s in %v", ev, c2)
+		}
+	}
+	// Reads: at least one a word.
+	if c2["Dr"] < 200*1024 {
+		t.Errorf("Dr = %d over 200 ops of 1024 loads", c2["Dr"])
+	}
+}
+
+// The marks count code that allocates the same from run to run (with the
+// collector off): --toggle-collect on the function lost counts to Go's
+// switches to the system stack, a different share each run.
+func TestCountAllocatingStable(t *testing.T) {
+	needValgrind(t)
+	bin := buildWork(t)
+	env := append(os.Environ(), "GOGC=off")
+	count := func(n int) float64 {
+		r, err := Count([]string{bin, strconv.Itoa(n), "build"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd", Env: env})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return float64(r.Totals["Ir"])
+	}
+	slope := func() float64 { return (count(3000) - count(1000)) / 2000 }
+	a, b := slope(), slope()
+	if a <= 0 || b <= 0 || a/b > 1.01 || b/a > 1.01 {
+		t.Errorf("two slopes of the same allocating loop: %.0f and %.0f instructions per op, want within 1%%", a, b)
+	}
+}
+
+func TestCountNoEnd(t *testing.T) {
+	needValgrind(t)
+	bin := buildWork(t)
+	_, err := Count([]string{bin, "1"}, Options{MarkStart: "main.countStart", MarkEnd: "main.noSuchFunction"})
+	var ce *Error
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "never reached the end of the count") {
+		t.Errorf("Count with an end mark never called = %v", err)
+	}
+}
+
+func TestCountWholeProgram(t *testing.T) {
+	needValgrind(t)
+	bin := buildWork(t)
+	r, err := Count([]string{bin, "10"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The runtime's start alone is far more than ten sums.
+	if r.Totals["Ir"] < 100_000 {
+		t.Errorf("the whole program counted %d instructions", r.Totals["Ir"])
+	}
+}
+
+func TestCountFailure(t *testing.T) {
+	needValgrind(t)
+	bin := buildWork(t)
+	_, err := Count([]string{bin, "x"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd"})
+	var ce *Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("Count of a program that exits 3 = %v, want an *Error", err)
+	}
+	if !strings.Contains(ce.Error(), "exit status 3") || !strings.Contains(ce.Error(), "invalid syntax") || strings.Contains(ce.Error(), "\n") {
+		t.Errorf("error %q: want one line with the exit and the program's last words", ce)
+	}
+}
+
+func TestCountStopped(t *testing.T) {
+	needValgrind(t)
+	bin := buildWork(t)
+	stop := make(chan struct{})
+	close(stop)
+	if _, err := Count([]string{bin, "100000000"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd", Stop: stop}); !errors.Is(err, ErrStopped) {
+		t.Errorf("Count with a closed stop = %v, want ErrStopped", err)
+	}
+}
+
+func TestMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := Count([]string{"/bin/true"}, Options{})
+	if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "apt-get install valgrind") {
+		t.Errorf("Count without valgrind = %v", err)
+	}
+}
+
+func TestWhy(t *testing.T) {
+	log := `==6254== Callgrind, a call-graph generating cache profiler
+==6254== Command: ./sum.test
+==6254== valgrind: Unrecognised instruction at address 0x48a5a9.
+==6254==    at 0x48A5A9: runtime.cputicks.abi0 (asm_amd64.s:1261)
+`
+	got := why(errors.New("exit status 132"), log, "SIGILL: illegal instruction\n")
+	if !strings.Contains(got, "does not know an instruction") || !strings.Contains(got, "runtime.cputicks") {
+		t.Errorf("why = %q", got)
+	}
+	got = why(errors.New("exit status 1"), "==1== Callgrind\n", "a\nlast words\n\n")
+	if got != "the program ended with exit status 1: last words" {
+		t.Errorf("why = %q", got)
+	}
+}
+
+func TestEnv(t *testing.T) {
+	env := Env([]string{"A=1", "GODEBUG=gctrace=1"})
+	if !slices.Contains(env, "A=1") {
+		t.Errorf("env %v lost A", env)
+	}
+	var debug []string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GODEBUG="); ok {
+			debug = append(debug, v)
+		}
+	}
+	if len(debug) != 1 || !strings.HasPrefix(debug[0], "asyncpreemptoff=1") || !strings.HasSuffix(debug[0], ",gctrace=1") {
+		t.Errorf("GODEBUG %v: want one, asyncpreemptoff first and the user's settings kept last", debug)
+	}
+}

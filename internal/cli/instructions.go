@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/benchy-dev/benchy/internal/callgrind"
+	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/targets/inproc"
+)
+
+// countOptions are the flags of the second basis, the instructions
+// counted per op beside the time (never instead: time is always
+// measured).
+type countOptions struct {
+	Measure  string // "time" or "instructions"
+	CacheSim bool
+	on       bool // --measure instructions
+}
+
+// Choices of --measure.
+const (
+	measureTime         = "time"
+	measureInstructions = "instructions"
+)
+
+func (c *countOptions) bind(f *pflag.FlagSet) {
+	f.StringVar(&c.Measure, "measure", measureTime, "measure on `BASIS`: time, or instructions too (counted under valgrind's callgrind; time is always measured)")
+	f.BoolVar(&c.CacheSim, "cache-sim", false, "with --measure instructions: simulate the caches (L1 and last-level misses, estimated cycles)")
+}
+
+// validate refuses an unknown basis, and valgrind missing before
+// anything is measured.
+func (c *countOptions) validate() error {
+	switch c.Measure {
+	case measureTime:
+		if c.CacheSim {
+			return Usagef("--cache-sim simulates the caches while counting instructions: give --measure instructions too")
+		}
+		return nil
+	case measureInstructions:
+		c.on = true
+		if _, err := callgrind.Path(); err != nil {
+			return Usagef("%v", err)
+		}
+		return nil
+	}
+	return Usagef("--measure %q: must be time or instructions", c.Measure)
+}
+
+// options are the pipeline's counting options for these flags, nil
+// without --measure instructions: a progress line on a terminal, and the
+// stop of the run.
+func (c *countOptions) options(m *measuring) *pipeline.CountOptions {
+	if !c.on {
+		return nil
+	}
+	o := &pipeline.CountOptions{CacheSim: c.CacheSim, Stop: m.Stop}
+	if m.Progress != nil {
+		p := newProgress(m.Progress, 1, estimate{})
+		o.Progress = func(line string) {
+			if line == "" {
+				p.clear()
+				return
+			}
+			p.show(line)
+		}
+	}
+	return o
+}
+
+// count counts the instructions of every target in ts into r (see
+// options). A stop marks r interrupted.
+func (c *countOptions) count(r *result.Result, ts []pipeline.Countable, env []string, m *measuring) error {
+	o := c.options(m)
+	if o == nil || len(ts) == 0 {
+		return nil
+	}
+	o.Env = env
+	err := pipeline.Count(r, ts, *o)
+	if errors.Is(err, pipeline.ErrCountStopped) {
+		r.Interrupted = true
+		return nil
+	}
+	return countError(err)
+}
+
+// countError is valgrind missing as bad usage (exit 2); other errors as
+// they are.
+func countError(err error) error {
+	if errors.Is(err, callgrind.ErrMissing) {
+		return Usagef("%v", err)
+	}
+	return err
+}
+
+// countFailed is the error of the experiments whose instructions could not
+// be counted (exit 1), or nil.
+func countFailed(r *result.Result) error {
+	var failed []string
+	for _, e := range r.Experiments {
+		if e.Count != nil && e.Count.Error != "" && e.Error == "" {
+			failed = append(failed, e.Name+": "+e.Count.Error)
+		}
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("instructions not counted: %s", strings.Join(failed, "; "))}
+}
+
+// countLoops counts the instructions of run's experiments: from the
+// hardware counter read around every sample where the PMU allowed it (at
+// native speed, CountFromSamples), else each loop under callgrind in a
+// process of its own.
+func (c *countOptions) countLoops(r *result.Result, ws []inproc.Workload, m *measuring) error {
+	if !c.on {
+		return nil
+	}
+	if !c.CacheSim && pipeline.CountFromSamples(r) {
+		return nil
+	}
+	ts := make([]pipeline.Countable, len(ws))
+	for i, w := range ws {
+		ts[i] = inproc.New(w, inproc.Options{CountArgs: countLoopArgs})
+	}
+	return c.count(r, ts, goCountEnv(), m)
+}
+
+// goCountEnv is the environment of counted Go code: the collector off
+// (GOGC=off), for the collector's work is counted in the measured thread
+// (assists, sweeping) and differs from run to run by several percent;
+// with half the memory as a soft limit (GOMEMLIMIT), so that a loop that
+// allocates much collects rather than being killed.
+func goCountEnv() []string {
+	env := []string{"GOGC=off"}
+	if budget, _, _ := machine.MemoryBudget("/"); budget > 0 {
+		env = append(env, fmt.Sprintf("GOMEMLIMIT=%d", budget/2))
+	}
+	return env
+}

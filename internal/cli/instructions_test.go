@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/callgrind"
+)
+
+func TestMeasureFlagRefused(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "--measure", "cycles"}, `--measure "cycles": must be time or instructions`},
+		{[]string{"exec", "--measure", "wall", "true"}, `--measure "wall": must be time or instructions`},
+		{[]string{"run", "--cache-sim"}, "give --measure instructions too"},
+		{[]string{"exec", "--measure", "instructions", "--prepare", "sync", "true"}, "without --setup, --prepare or --cleanup"},
+	} {
+		var out, errb bytes.Buffer
+		code := testMain(tt.args, &out, &errb)
+		if code != ExitUsage || !strings.Contains(errb.String(), tt.want) || strings.Count(strings.TrimSpace(errb.String()), "\n") > 0 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line with %q", tt.args, code, errb.String(), tt.want)
+		}
+	}
+}
+
+// Without valgrind, --measure instructions is refused before anything is
+// measured, naming what to install.
+func TestMeasureWithoutValgrind(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	for _, args := range [][]string{{"run", "--measure", "instructions"}, {"exec", "--measure", "instructions", "/bin/true"}} {
+		var out, errb bytes.Buffer
+		code := testMain(args, &out, &errb)
+		if code != ExitUsage || !strings.Contains(errb.String(), "valgrind is not installed") || !strings.Contains(errb.String(), "apt-get install valgrind") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
+		}
+		if out.Len() > 0 {
+			t.Errorf("%v: measured: %s", args, out.String())
+		}
+	}
+}
+
+// A program valgrind cannot run fails its count in one line, exit 1, and
+// the time is still written.
+func TestExecCountFails(t *testing.T) {
+	if _, err := callgrind.Path(); err != nil {
+		t.Skip("valgrind is not installed (apt-get install valgrind)")
+	}
+	bin := benchyBinary(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	cmd := exec.Command(bin, "exec", "--runs", "3", "-i", "--measure", "instructions", "--out", out, "sh -c 'exit 3'")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	ee, ok := err.(*exec.ExitError)
+	if !ok || ee.ExitCode() != ExitFailed {
+		t.Fatalf("exit %v: %s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "instructions not counted") || !strings.Contains(stderr.String(), "exit status 3") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("the time was not written: %v", err)
+	}
+}

@@ -1,0 +1,233 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+
+	"github.com/benchy-dev/benchy/internal/callgrind"
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// Countable is a target whose instructions can be counted apart from its
+// time, by running it under callgrind.
+type Countable interface {
+	Name() string
+	// CountCommand is the program that runs n ops of the target once, and
+	// the function to count in ("" for the whole program).
+	CountCommand(n int64) (callgrind.Command, error)
+}
+
+// CountOptions say how the instructions are counted.
+type CountOptions struct {
+	// CacheSim adds callgrind's cache simulation: L1 and last-level
+	// misses per op, and the estimated cycles.
+	CacheSim bool
+	// Work is how many instructions the largest counted run's ops count
+	// (0: DefaultCountWork); Points is how many N are counted (0:
+	// DefaultCountPoints, at least 2), spread evenly up to that run's.
+	Work   int64
+	Points int
+	// Env is added to every counted program's environment: GOGC=off for
+	// Go code, so that the collector's work, which varies from run to
+	// run, is not counted.
+	Env []string
+	// Stop, when closed, ends the counting; Progress, when not nil, is
+	// told what is being counted, and "" when the counting is over.
+	Stop     <-chan struct{}
+	Progress func(string)
+	// count runs one command; nil for callgrind.Count (tests fake it).
+	count func(callgrind.Command, callgrind.Options) (*callgrind.Run, error)
+}
+
+// Defaults of the counting: the largest run's ops count 16 million
+// instructions, about 0.2 s of counted work under callgrind here (which
+// ran 60-90 million a second on a 2-vCPU VM), long enough that the
+// runtime's own work in it averages out and short beside valgrind's start
+// (~0.5 s); at N/4, N/2, 3N/4 and N, so the slope rests on four points and
+// a run's constant costs cancel.
+const (
+	DefaultCountWork   = 16_000_000
+	DefaultCountPoints = 4
+	// maxCountIters bounds N, as MaxIters bounds a sample.
+	maxCountIters = 1 << 40
+)
+
+// ErrCountStopped is returned when Stop ended the counting.
+var ErrCountStopped = errors.New("counting stopped")
+
+// Count counts the instructions of every experiment of r that ts has a
+// Countable for, and stores them in the experiment's Count. A target whose
+// count fails keeps the error in its
+// Count and the others go on; valgrind missing, or a stop, ends it all.
+func Count(r *result.Result, ts []Countable, o CountOptions) error {
+	if o.count == nil {
+		o.count = func(c callgrind.Command, co callgrind.Options) (*callgrind.Run, error) {
+			return callgrind.Count(c.Argv, co)
+		}
+	}
+	if o.Progress != nil {
+		defer o.Progress("")
+	}
+	for i, t := range ts {
+		e := r.Find(t.Name())
+		if e == nil || e.Error != "" {
+			continue
+		}
+		if o.Progress != nil {
+			o.Progress(fmt.Sprintf("[%d/%d] %s: counting instructions under callgrind", i+1, len(ts), t.Name()))
+		}
+		c, err := countOne(t, o)
+		if errors.Is(err, callgrind.ErrMissing) {
+			return err
+		}
+		if err != nil {
+			c.Error = err.Error()
+		}
+		e.Count = c
+		if errors.Is(err, ErrCountStopped) {
+			return err
+		}
+	}
+	return nil
+}
+
+// countOne calibrates N and counts the points. Every run's wall time is
+// added to the count's, the probes' included.
+func countOne(t Countable, o CountOptions) (*result.Count, error) {
+	c := &result.Count{Counter: result.CounterCallgrind, Samples: []result.CountSample{}}
+	run := func(n int64) (*callgrind.Run, error) {
+		cmd, err := t.CountCommand(n)
+		if err != nil {
+			return nil, err
+		}
+		if c.Symbol == "" {
+			c.Symbol = cmd.Symbol
+		}
+		env := cmd.Env
+		if len(o.Env) > 0 {
+			if env == nil {
+				env = os.Environ()
+			}
+			env = append(slices.Clip(env), o.Env...)
+		}
+		r, err := o.count(cmd, callgrind.Options{MarkStart: cmd.MarkStart, MarkEnd: cmd.MarkEnd, CacheSim: o.CacheSim,
+			Children: cmd.Children, Dir: cmd.Dir, Env: env, Stdin: cmd.Stdin, Stop: o.Stop})
+		if errors.Is(err, callgrind.ErrStopped) {
+			return nil, ErrCountStopped
+		}
+		if err != nil {
+			return nil, err
+		}
+		if cmd.Dumps > 0 && r.Dumps != cmd.Dumps {
+			return nil, fmt.Errorf("the count's end was reached %d times, not %d: the program did not run as counted", r.Dumps, cmd.Dumps)
+		}
+		c.WallNs += r.Wall.Nanoseconds()
+		c.Tool = r.Creator
+		c.Caches = r.Caches
+		return r, nil
+	}
+	points := DefaultCountPoints
+	if o.Points >= 2 {
+		points = o.Points
+	}
+	probe, err := t.CountCommand(1)
+	if err != nil {
+		return c, err
+	}
+	var ns []int64
+	if probe.PerRun {
+		ns = slices.Repeat([]int64{1}, points)
+	} else {
+		n, err := calibrateCount(run, o)
+		if err != nil {
+			return c, err
+		}
+		ns = countPoints(n, points)
+	}
+	for _, n := range ns {
+		r, err := run(n)
+		if err != nil {
+			return c, err
+		}
+		if c.Events == nil {
+			c.Events = eventNames(r.Profile)
+		}
+		c.Samples = append(c.Samples, result.CountSample{Iters: n, Events: r.Counts(), WallNs: r.Wall.Nanoseconds()})
+	}
+	return c, nil
+}
+
+// eventNames are the profile's events under benchy's names, in its order.
+func eventNames(p *callgrind.Profile) []string {
+	var out []string
+	for _, e := range p.Events {
+		if e == "Ir" {
+			e = result.EventInstructions
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// calibrateCount finds the N whose ops count about o.Work instructions,
+// by counting, not timing: the N of a run is then the same from run to run
+// whatever the machine does. A run of one op counts an op and what a run
+// costs once; a run at the N that those would take to reach the work
+// measures an op apart from that constant, and while its ops counted too
+// little to tell (less than a tenth of the work), N grows tenfold. Both
+// probes are dropped: their N is far from the points'.
+func calibrateCount(run func(int64) (*callgrind.Run, error), o CountOptions) (int64, error) {
+	work := o.Work
+	if work <= 0 {
+		work = DefaultCountWork
+	}
+	base, err := run(1)
+	if err != nil {
+		return 0, err
+	}
+	one := base.Counts()[result.EventInstructions]
+	n := int64(2)
+	if one > 0 {
+		n = max(2, min(work/one, maxCountIters))
+	}
+	for range 8 {
+		r, err := run(n)
+		if err != nil {
+			return 0, err
+		}
+		spent := r.Counts()[result.EventInstructions] - one
+		if spent >= work/10 || n >= maxCountIters {
+			return scaleCount(n-1, spent, work), nil
+		}
+		n = min(n*10, maxCountIters)
+	}
+	return n, nil
+}
+
+// scaleCount is the N whose ops count work instructions, when ops ops
+// counted spent: at least 1, and at most 100 times ops (a probe whose ops
+// were lost in the run's own constant is not extrapolated far).
+func scaleCount(ops, spent, work int64) int64 {
+	if spent <= 0 {
+		return min(max(ops, 1)*100, maxCountIters)
+	}
+	x := float64(ops) * float64(work) / float64(spent)
+	return int64(math.Min(math.Max(x, 1), math.Min(float64(max(ops, 1))*100, maxCountIters)))
+}
+
+// countPoints are points Ns evenly spread up to n (n/points, 2n/points,
+// ..., n), each at least one more than the one before, so that there are
+// always points different Ns.
+func countPoints(n int64, points int) []int64 {
+	out := make([]int64, points)
+	var last int64
+	for k := range points {
+		v := max(n*int64(k+1)/int64(points), last+1)
+		out[k] = v
+		last = v
+	}
+	return out
+}
