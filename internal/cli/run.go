@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/profiles"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
@@ -23,6 +24,7 @@ type runOptions struct {
 	g *globalOptions
 	outputOptions
 	precisionOptions
+	profileOptions
 
 	cpuOptions
 	Bench      string
@@ -121,6 +123,7 @@ everything behind the verdicts.`,
 	f.StringVar(&opts.ChildSpec, "child-spec", "", "measure what `FILE` says, as one process of --processes")
 	f.MarkHidden("child-spec")
 	opts.outputOptions.bind(f, render.Formats, true)
+	opts.profileOptions.bind(f)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
 	opts.thresholdOption.bind(f, "with --compare: smallest change claimed as a difference (`PCT`)")
 	_ = cmd.RegisterFlagCompletionFunc("bench", completeExperiments(g))
@@ -168,6 +171,12 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	}
 	if err := checkLive(o.g, "run"); err != nil {
 		return nil, err
+	}
+	if err := o.profileOptions.validate(); err != nil {
+		return nil, err
+	}
+	if o.Profile != "" && o.Processes > 1 {
+		return nil, Usagef("--profile with --processes %d: the profiles are of one process; profile without --processes", o.Processes)
 	}
 	return re, nil
 }
@@ -276,7 +285,13 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	if o.Processes > 1 {
 		r, err = runProcesses(plan, ws, o.Processes, o.Progress, est, w)
 	} else {
-		r, err = runPlan(plan, inprocTargets(ws, plan), o.Progress, est, w)
+		var prof *profiles.Recorder
+		if o.dir != "" {
+			if prof, err = profiles.NewRecorder(o.dir); err != nil {
+				return &ExitError{Code: ExitFailed, Msg: err.Error()}
+			}
+		}
+		r, err = runPlan(plan, inprocTargets(ws, plan, prof), o.Progress, est, w)
 	}
 	if r == nil {
 		return err
@@ -284,15 +299,18 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	if err := o.write(r, stdout, o.g.Stderr); err != nil {
 		return err
 	}
+	profileNotes(r, o.dir, o.g.Stderr)
 	if err != nil {
 		return err // a process failed: what finished is written
 	}
 	return runExit(r, o.Strict)
 }
 
-// inprocTargets are the in-process targets of ws as plan measures them.
-func inprocTargets(ws []inproc.Workload, plan pipeline.Plan) []pipeline.Target {
-	iopts := inproc.Options{GC: plan.Settings.GC, Count: true}
+// inprocTargets are the in-process targets of ws as plan measures them,
+// their measured calls profiled into prof when it is not nil (--profile,
+// which is of one process: never a process of --processes).
+func inprocTargets(ws []inproc.Workload, plan pipeline.Plan, prof *profiles.Recorder) []pipeline.Target {
+	iopts := inproc.Options{GC: plan.Settings.GC, Count: true, Profile: prof}
 	iopts.MemoryBudget, _, _ = machine.MemoryBudget("/")
 	ts := make([]pipeline.Target, len(ws))
 	for i, w := range ws {

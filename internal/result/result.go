@@ -91,6 +91,9 @@ type Result struct {
 	// Comparison holds, for an interleaved run (Settings.Compare), every
 	// candidate judged against the baseline; derived by Analyze.
 	Comparison []Pair `json:"comparison,omitempty"`
+	// ProfileDiffs are, for two revisions profiled (gotest --against
+	// --profile), each benchmark's CPU profile of new less old's.
+	ProfileDiffs []ProfileDiff `json:"profile_diffs,omitempty"`
 
 	// Summary counts the verdicts, for scripts; derived by Analyze.
 	Summary *Counts `json:"summary,omitempty"`
@@ -220,6 +223,9 @@ type Experiment struct {
 	Iters   int64    `json:"iters_per_sample"`
 	Samples []Sample `json:"samples"`
 	GC      GCStats  `json:"gc"`
+	// Profile is what --profile recorded of the measured calls; absent
+	// without it.
+	Profile *Profile `json:"profile,omitempty"`
 
 	// Stats, Series, Disturbed, Findings and Verdict are derived from the
 	// fields above (and the run's clock and machine); `benchy report`
