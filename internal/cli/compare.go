@@ -288,7 +288,10 @@ type comparison struct {
 	Regressions      []string `json:"regressions"`
 	Failed           []string `json:"failed,omitempty"`
 	CannotJudge      []string `json:"cannot_judge,omitempty"`
-	gate             compare.Gate
+	// ProfileDiffs are the profiles of the two sides diffed (gotest
+	// --against --profile).
+	ProfileDiffs []result.ProfileDiff `json:"profile_diffs,omitempty"`
+	gate         compare.Gate
 }
 
 // fileSide says which run one side of the comparison is.
@@ -440,6 +443,7 @@ func writeCompareText(w io.Writer, c comparison) error {
 			fmt.Fprintf(&b, "  %s\n", render.Wrap("caution: "+r.Caution, textWidth-2, "    "))
 		}
 	}
+	writeProfileDiffsText(&b, c.ProfileDiffs)
 	fmt.Fprintf(&b, "\n%s\n", render.Wrap("method: "+c.Method, textWidth, "  "))
 	if g := c.gateLine(); g != "" {
 		fmt.Fprintf(&b, "%s\n", render.Wrap(g, textWidth, "  "))
@@ -511,6 +515,7 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 	if len(notes) > 0 {
 		b.WriteString("\n" + strings.Join(notes, ""))
 	}
+	writeProfileDiffsMarkdown(&b, c.ProfileDiffs)
 	fmt.Fprintf(&b, "\n<sub>%s</sub>\n", render.MarkdownCell(c.Method))
 	if g := c.gateLine(); g != "" {
 		fmt.Fprintf(&b, "\n**%s**\n", render.MarkdownCell(g))

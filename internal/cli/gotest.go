@@ -25,6 +25,7 @@ type gotestOptions struct {
 	g *globalOptions
 	outputOptions
 	precisionOptions
+	profileOptions
 
 	Packages   []string
 	BuildFlags []string // after "--": go test -c's flags (-tags, -gcflags)
@@ -135,6 +136,7 @@ for both: the output is benchy compare's.`,
 	opts.thresholdOption.bind(f, "with --against: smallest change claimed (`PCT`)")
 	f.StringVar(&opts.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
 	opts.outputOptions.bind(f, render.Formats, true)
+	opts.profileOptions.bind(f)
 	_ = cmd.RegisterFlagCompletionFunc("bench", completeGotestBench)
 	return cmd
 }
@@ -180,7 +182,7 @@ func (o *gotestOptions) validate() (err error) {
 	if fi, err := os.Stat(o.dir); err != nil || !fi.IsDir() {
 		return Usagef("-C %s: not a directory", o.Dir)
 	}
-	return nil
+	return o.profileOptions.validate()
 }
 
 // gotestRun builds, calibrates, measures (pipeline.GoTest) and writes.
@@ -197,7 +199,7 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 		},
 		Dir: o.dir, Packages: o.Packages, BuildFlags: o.BuildFlags, Bench: o.Bench,
 		SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: runtime.GOMAXPROCS(0),
-		Against: o.Against, Notes: o.g.Stderr,
+		Against: o.Against, Profile: o.profileOptions.dir, Notes: o.g.Stderr,
 	}
 	o.precisionOptions.settings(&plan.Plan.Settings)
 	if o.Progress != nil {
@@ -219,9 +221,12 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 		if err := o.write(run.Result, stdout, o.g.Stderr); err != nil {
 			return err
 		}
+		profileNotes(run.Result, o.profileOptions.dir, o.g.Stderr)
 		return runExit(run.Result, o.Strict)
 	}
-	return o.writeAgainst(run, stdout, w)
+	err = o.writeAgainst(run, stdout, w)
+	profileNotes(run.Result, o.profileOptions.dir, o.g.Stderr)
+	return err
 }
 
 // gotestError turns what pipeline.GoTest returned into the command's
@@ -287,6 +292,7 @@ func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, stdout io.Writer, 
 	label := func(s string, x *result.Result) []fileSide { return sides([]string{s}, []*result.Result{x}) }
 	c := newComparison(label(fmt.Sprintf("%s (%s)", run.Rev, run.Short), old),
 		label("working tree", cur), files, o.fail)
+	c.ProfileDiffs = r.ProfileDiffs
 	render := func(w io.Writer) error { return c.write(w, o.Format) }
 	if o.out != nil {
 		if err := writeFile(o.out, o.Out, render, o.g.Stderr); err != nil {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/profiles"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -35,6 +36,10 @@ type GoTestPlan struct {
 	GOMAXPROCS int
 	// Against is the git revision of the old side ("" for none).
 	Against string
+	// Profile, when not "", is the directory (absolute) the profiles of
+	// every benchmark's measured calls go into (--profile); with Against
+	// both sides are profiled and their differences written there too.
+	Profile string
 	// Notes receives what the user should know as it happens: stale
 	// worktrees removed, which revision the old side is, benchmarks of
 	// one side only.
@@ -49,7 +54,8 @@ type GoTestPlan struct {
 // the run. With it, Result holds both sides' benchmarks interleaved, named
 // "old NAME" and "new NAME", and Old and New are the same run split into
 // the two sides under the benchmarks' own names, as benchy compare reads
-// two files.
+// two files; with Profile, Result.ProfileDiffs are the differences of the
+// two sides' profiles.
 type GoTestRun struct {
 	Result   *result.Result
 	Old, New *result.Result
@@ -139,6 +145,11 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		topts.Packages = append(topts.Packages, old.importPaths()...) // one name for a package on both sides
 		plan.Group = 2                                                // each benchmark's old and new, interleaved
 	}
+	if p.Profile != "" {
+		if topts.Profile, err = profiles.NewDir(p.Profile); err != nil {
+			return nil, err
+		}
+	}
 	var only []string // benchmarks of one side only, with --against
 	plan.Prepare = func(cpu int) ([]Target, error) {
 		topts.CPU = cpu
@@ -170,6 +181,7 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 	}
 	run.Old, run.New = splitSides(r)
 	run.Rev, run.Short = wt.Rev, wt.Short()
+	r.ProfileDiffs = profileDiffs(run.Old, run.New, topts.Profile)
 	return run, nil
 }
 
@@ -197,7 +209,7 @@ func buildSide(p GoTestPlan, ch *gotest.Children, dir, out string) (*side, error
 	s := &side{}
 	var none error
 	for _, pkg := range pkgs {
-		b, err := gotest.Build(ch, pkg, out, p.BuildFlags)
+		b, err := gotest.BuildWith(ch, pkg, out, p.BuildFlags, gotest.BuildOptions{Profile: p.Profile != ""})
 		var ue *gotest.UsageError
 		if errors.As(err, &ue) && len(pkgs) > 1 {
 			none = err
