@@ -291,7 +291,9 @@ type comparison struct {
 	// ProfileDiffs are the profiles of the two sides diffed (gotest
 	// --against --profile).
 	ProfileDiffs []result.ProfileDiff `json:"profile_diffs,omitempty"`
-	gate         compare.Gate
+	// Layouts is what the layouts did (gotest --against --layouts).
+	Layouts *result.Layouts `json:"layouts,omitempty"`
+	gate    compare.Gate
 }
 
 // fileSide says which run one side of the comparison is.
@@ -443,6 +445,7 @@ func writeCompareText(w io.Writer, c comparison) error {
 			fmt.Fprintf(&b, "  %s\n", render.Wrap("caution: "+r.Caution, textWidth-2, "    "))
 		}
 	}
+	writeLayoutsText(&b, c.Layouts)
 	writeProfileDiffsText(&b, c.ProfileDiffs)
 	fmt.Fprintf(&b, "\n%s\n", render.Wrap("method: "+c.Method, textWidth, "  "))
 	if g := c.gateLine(); g != "" {

@@ -94,6 +94,9 @@ type Result struct {
 	// ProfileDiffs are, for two revisions profiled (gotest --against
 	// --profile), each benchmark's CPU profile of new less old's.
 	ProfileDiffs []ProfileDiff `json:"profile_diffs,omitempty"`
+	// Layouts says how the binaries were linked and what the layouts did
+	// (gotest --layouts); absent without it.
+	Layouts *Layouts `json:"layouts,omitempty"`
 
 	// Summary counts the verdicts, for scripts; derived by Analyze.
 	Summary *Counts `json:"summary,omitempty"`
