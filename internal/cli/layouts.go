@@ -18,7 +18,9 @@ func writeLayoutsText(w io.Writer, l *result.Layouts) {
 		return
 	}
 	fmt.Fprintf(w, "\n%s\n", render.Wrap(fmt.Sprintf("layouts: %d links of each revision (-ldflags=-randlayout=SEED, seeds %s), %s each, interleaved", len(l.Seeds), seedList(l.Seeds), units.Count(l.Processes, "process")), textWidth, "  "))
-	rows := [][]string{{"  benchmark", "layouts move", "sd layout", "sd process", "layout range", "change", ""}}
+	// Short headings: the row of a layout-sensitive benchmark fits 80
+	// columns with a name of up to 15 characters.
+	rows := [][]string{{"  benchmark", "move", "sd layout", "sd process", "range", "change", ""}}
 	for _, sp := range l.Benchmarks {
 		change, verdict := "-", ""
 		if sp.Change != 0 {
@@ -30,7 +32,7 @@ func writeLayoutsText(w io.Writer, l *result.Layouts) {
 		rows = append(rows, []string{"  " + sp.Name, "±" + units.Pct(sp.Move), units.Pct(sp.LayoutSD), units.Pct(sp.ProcessSD), units.Pct(sp.Range), change, verdict})
 	}
 	render.WriteLeft(w, rows)
-	fmt.Fprintf(w, "%s\n", render.Wrap("layouts move a benchmark by twice the standard deviation between layouts (the processes' own variation taken out); a claimed change no larger is layout-sensitive", textWidth, "  "))
+	fmt.Fprintf(w, "%s\n", render.Wrap("move: what layouts alone move a benchmark by, twice the standard deviation between layouts (the processes' own variation taken out); a claimed change no larger is layout-sensitive. range: the largest gap between two layouts' medians, process noise included", textWidth, "  "))
 }
 
 func seedList(seeds []int64) string {

@@ -13,10 +13,10 @@ import (
 
 // TestWriteLayoutsText: the layouts' table names the seeds, what the
 // layouts move each benchmark by and which claimed change is
-// layout-sensitive.
+// layout-sensitive, within 80 columns.
 func TestWriteLayoutsText(t *testing.T) {
 	l := &result.Layouts{Seeds: []int64{1, 2, 3, 4}, Processes: 2, Benchmarks: []result.LayoutSpread{
-		{Name: "Small", Move: 0.05, LayoutSD: 0.025, Change: 0.03, Sensitive: true},
+		{Name: "Parse/small-128", Move: 0.05, LayoutSD: 0.025, Change: 0.03, Sensitive: true},
 		{Name: "Large", Move: 0.05, LayoutSD: 0.025, Change: 0.30},
 	}}
 	var b strings.Builder
@@ -29,6 +29,9 @@ func TestWriteLayoutsText(t *testing.T) {
 	for _, line := range strings.Split(b.String(), "\n") {
 		if strings.Contains(line, "Large") && strings.Contains(line, "layout-sensitive") {
 			t.Errorf("Large, 30%% against layouts' 5%%, is not layout-sensitive: %q", line)
+		}
+		if len([]rune(line)) > 80 {
+			t.Errorf("line wider than 80 columns: %q", line)
 		}
 	}
 	var none strings.Builder
