@@ -308,7 +308,12 @@ type comparison struct {
 	// Instructions compares the experiments counted on both sides on
 	// their instructions per op (--measure instructions).
 	Instructions []compare.CountRow `json:"instructions,omitempty"`
-	gate         compare.Gate
+	// ProfileDiffs are the profiles of the two sides diffed (gotest
+	// --against --profile).
+	ProfileDiffs []result.ProfileDiff `json:"profile_diffs,omitempty"`
+	// Layouts is what the layouts did (gotest --against --layouts).
+	Layouts *result.Layouts `json:"layouts,omitempty"`
+	gate    compare.Gate
 }
 
 // fileSide says which run one side of the comparison is.
@@ -465,6 +470,8 @@ func writeCompareText(w io.Writer, c comparison) error {
 		}
 	}
 	b.WriteString(countText(c.Instructions))
+	writeLayoutsText(&b, c.Layouts)
+	writeProfileDiffsText(&b, c.ProfileDiffs)
 	fmt.Fprintf(&b, "\n%s\n", render.Wrap("method: "+c.Method, textWidth, "  "))
 	if g := c.gateLine(); g != "" {
 		fmt.Fprintf(&b, "%s\n", render.Wrap(g, textWidth, "  "))
@@ -537,6 +544,7 @@ func writeCompareMarkdown(w io.Writer, c comparison) error {
 		b.WriteString("\n" + strings.Join(notes, ""))
 	}
 	b.WriteString(countMarkdown(c.Instructions))
+	writeProfileDiffsMarkdown(&b, c.ProfileDiffs)
 	fmt.Fprintf(&b, "\n<sub>%s</sub>\n", render.MarkdownCell(c.Method))
 	if g := c.gateLine(); g != "" {
 		fmt.Fprintf(&b, "\n**%s**\n", render.MarkdownCell(g))

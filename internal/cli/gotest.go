@@ -25,6 +25,7 @@ type gotestOptions struct {
 	g *globalOptions
 	outputOptions
 	precisionOptions
+	profileOptions
 
 	Packages   []string
 	BuildFlags []string // after "--": go test -c's flags (-tags, -gcflags)
@@ -35,7 +36,8 @@ type gotestOptions struct {
 	Processes  int
 	Against    string
 	thresholdOption
-	Fail string // --fail-on-regression, with --against
+	Fail    string // --fail-on-regression, with --against
+	Layouts int    // --layouts: links of each revision, 0 for one
 
 	Dir        string // -C: where the packages are resolved (default: the working directory)
 	fail       float64
@@ -137,6 +139,9 @@ for both: the output is benchy compare's.`,
 	f.StringVar(&opts.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
 	opts.outputOptions.bind(f, render.Formats, true)
 	opts.count.bind(f)
+	opts.profileOptions.bind(f)
+	intFlag(f, &opts.Layouts, "layouts", 0, "link each revision `K` times with -ldflags=-randlayout=1..K, interleaved, and tell the layouts' variation from the processes'")
+	f.Lookup("layouts").DefValue = ""
 	_ = cmd.RegisterFlagCompletionFunc("bench", completeGotestBench)
 	return cmd
 }
@@ -188,7 +193,10 @@ func (o *gotestOptions) validate() (err error) {
 	if fi, err := os.Stat(o.dir); err != nil || !fi.IsDir() {
 		return Usagef("-C %s: not a directory", o.Dir)
 	}
-	return nil
+	if o.Layouts != 0 && (o.Layouts < 2 || o.Layouts > pipeline.MaxLayouts) {
+		return Usagef("--layouts %d: must be between 2 and %d (the links of each revision)", o.Layouts, pipeline.MaxLayouts)
+	}
+	return o.profileOptions.validate()
 }
 
 // gotestRun builds, calibrates, measures (pipeline.GoTest) and writes.
@@ -205,7 +213,7 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 		},
 		Dir: o.dir, Packages: o.Packages, BuildFlags: o.BuildFlags, Bench: o.Bench,
 		SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: runtime.GOMAXPROCS(0),
-		Against: o.Against, Notes: o.g.Stderr,
+		Against: o.Against, Profile: o.profileOptions.dir, Layouts: o.Layouts, Notes: o.g.Stderr,
 	}
 	o.precisionOptions.settings(&plan.Plan.Settings)
 	if o.Progress != nil {
@@ -233,9 +241,15 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 		if err := countFailed(run.Result); err != nil {
 			return err
 		}
+		if o.Format == "text" && o.out == nil {
+			writeLayoutsText(stdout, run.Result.Layouts)
+		}
+		profileNotes(run.Result, o.profileOptions.dir, o.g.Stderr)
 		return runExit(run.Result, o.Strict)
 	}
-	return o.writeAgainst(run, stdout, w)
+	err = o.writeAgainst(run, stdout, w)
+	profileNotes(run.Result, o.profileOptions.dir, o.g.Stderr)
+	return err
 }
 
 // gotestError turns what pipeline.GoTest returned into the command's
@@ -276,6 +290,10 @@ func (o *gotestOptions) gotestError(err error, w *watcher) error {
 // compare does, to --out or stdout.
 func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, stdout io.Writer, w *watcher) error {
 	r, old, cur := run.Result, run.Old, run.New
+	files, err := compare.Against(old, cur, o.threshold)
+	if err == nil {
+		run.JudgeLayouts(&files) // before the page: its findings are on it
+	}
 	if o.samples != nil {
 		// Both sides' samples, "old NAME" and "new NAME", as the page shows them.
 		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return render.Write(w, r, "csv") }); err != nil {
@@ -288,7 +306,6 @@ func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, stdout io.Writer, 
 			return &ExitError{Code: ExitFailed, Msg: err.Error()}
 		}
 	}
-	files, err := compare.Against(old, cur, o.threshold)
 	switch {
 	case errors.Is(err, compare.ErrNothingInCommon) && w != nil && w.Signal() != nil:
 		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before both sides were measured: no comparison"}
@@ -301,6 +318,7 @@ func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, stdout io.Writer, 
 	label := func(s string, x *result.Result) []fileSide { return sides([]string{s}, []*result.Result{x}) }
 	c := newComparison(label(fmt.Sprintf("%s (%s)", run.Rev, run.Short), old),
 		label("working tree", cur), files, o.fail)
+	c.ProfileDiffs, c.Layouts = r.ProfileDiffs, r.Layouts
 	render := func(w io.Writer) error { return c.write(w, o.Format) }
 	if o.out != nil {
 		if err := writeFile(o.out, o.Out, render, o.g.Stderr); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/profiles"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
@@ -25,6 +26,7 @@ type runOptions struct {
 	g *globalOptions
 	outputOptions
 	precisionOptions
+	profileOptions
 
 	cpuOptions
 	Bench      string
@@ -129,6 +131,7 @@ whether B is faster than A.`,
 	f.StringVar(&opts.ChildSpec, "child-spec", "", "measure what `FILE` says, as one process of --processes")
 	f.MarkHidden("child-spec")
 	opts.outputOptions.bind(f, render.Formats, true)
+	opts.profileOptions.bind(f)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
 	opts.thresholdOption.bind(f, units.Percent(compare.DefaultFloor), "with --compare: smallest change claimed as a difference (`PCT`); the run raises it to how far the ratio drifted")
 	opts.count.bind(f)
@@ -180,6 +183,12 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	}
 	if err := o.count.validate(); err != nil {
 		return nil, err
+	}
+	if err := o.profileOptions.validate(); err != nil {
+		return nil, err
+	}
+	if o.Profile != "" && o.Processes > 1 {
+		return nil, Usagef("--profile with --processes %d: the profiles are of one process; profile without --processes", o.Processes)
 	}
 	return re, nil
 }
@@ -288,7 +297,13 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	if o.Processes > 1 {
 		r, err = runProcesses(plan, ws, o.Processes, o.Progress, est, w)
 	} else {
-		r, err = runPlan(plan, inprocTargets(ws, plan), o.Progress, est, w)
+		var prof *profiles.Recorder
+		if o.dir != "" {
+			if prof, err = profiles.NewRecorder(o.dir); err != nil {
+				return &ExitError{Code: ExitFailed, Msg: err.Error()}
+			}
+		}
+		r, err = runPlan(plan, inprocTargets(ws, plan, prof), o.Progress, est, w)
 	}
 	if r == nil {
 		return err
@@ -303,6 +318,7 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	if err := o.write(r, stdout, o.g.Stderr); err != nil {
 		return err
 	}
+	profileNotes(r, o.dir, o.g.Stderr)
 	if err != nil {
 		return err // a process failed: what finished is written
 	}
@@ -312,9 +328,11 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	return runExit(r, o.Strict)
 }
 
-// inprocTargets are the in-process targets of ws as plan measures them.
-func inprocTargets(ws []inproc.Workload, plan pipeline.Plan) []pipeline.Target {
-	iopts := inproc.Options{GC: plan.Settings.GC, Count: true}
+// inprocTargets are the in-process targets of ws as plan measures them,
+// their measured calls profiled into prof when it is not nil (--profile,
+// which is of one process: never a process of --processes).
+func inprocTargets(ws []inproc.Workload, plan pipeline.Plan, prof *profiles.Recorder) []pipeline.Target {
+	iopts := inproc.Options{GC: plan.Settings.GC, Count: true, Profile: prof}
 	iopts.MemoryBudget, _, _ = machine.MemoryBudget("/")
 	ts := make([]pipeline.Target, len(ws))
 	for i, w := range ws {

@@ -12,6 +12,8 @@ import (
 
 func TestRunBadInput(t *testing.T) {
 	dir := t.TempDir()
+	notDir := filepath.Join(dir, "file")
+	os.WriteFile(notDir, nil, 0o644)
 	tests := []struct {
 		name string
 		args []string
@@ -38,6 +40,8 @@ func TestRunBadInput(t *testing.T) {
 		{"compare unknown experiment", []string{"--compare", "sum/sink,sum/nothing"}, "benchy list"},
 		{"bad threshold", []string{"--compare", "sum/sink,sum/keep", "--threshold", "lots"}, "not a percentage"},
 		{"unknown flag", []string{"--fast"}, "unknown flag"},
+		{"profile into a file", []string{"--profile", notDir}, "not a directory"},
+		{"profile of processes", []string{"--profile", dir, "--processes", "2"}, "profiles are of one process"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/layout"
+	"github.com/benchy-dev/benchy/internal/profiles"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -20,7 +22,8 @@ import (
 // the first.
 type GoTestPlan struct {
 	// Plan is how to measure. Its Settings.Samples is the total over
-	// Processes, rounded up to a multiple of them.
+	// Processes, rounded up to a multiple of them; with Layouts each
+	// process of every layout takes that share.
 	Plan Plan
 	// Dir is where the packages are resolved (absolute), Packages as go
 	// test takes them, BuildFlags go test -c's own (-tags, -gcflags).
@@ -35,6 +38,16 @@ type GoTestPlan struct {
 	GOMAXPROCS int
 	// Against is the git revision of the old side ("" for none).
 	Against string
+	// Profile, when not "", is the directory (absolute) the profiles of
+	// every benchmark's measured calls go into (--profile); with Against
+	// both sides are profiled and their differences written there too.
+	Profile string
+	// Layouts, when not 0, links each revision that many times with
+	// -ldflags=-randlayout=1..Layouts (2 to MaxLayouts), all of a
+	// benchmark's binaries interleaved in one group and each layout run
+	// in Processes/Layouts processes, two at least: Result.Layouts says
+	// what the layouts did (see GoTestRun.JudgeLayouts).
+	Layouts int
 	// Notes receives what the user should know as it happens: stale
 	// worktrees removed, which revision the old side is, benchmarks of
 	// one side only.
@@ -52,7 +65,8 @@ type GoTestPlan struct {
 // the run. With it, Result holds both sides' benchmarks interleaved, named
 // "old NAME" and "new NAME", and Old and New are the same run split into
 // the two sides under the benchmarks' own names, as benchy compare reads
-// two files.
+// two files; with Profile, Result.ProfileDiffs are the differences of the
+// two sides' profiles.
 type GoTestRun struct {
 	Result   *result.Result
 	Old, New *result.Result
@@ -121,30 +135,48 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		wt = added
 		mu.Unlock()
 	}
-	cur, err := buildSide(p, ch, p.Dir, filepath.Join(wd.Path, "new"))
+	var seeds []int64 // one per layout, none without Layouts
+	if p.Layouts > 0 {
+		seeds = layout.Seeds(p.Layouts)
+	}
+	curs, err := buildLayouts(p, ch, "new", p.Dir, filepath.Join(wd.Path, "new"), seeds)
 	if err != nil {
 		return nil, &StageError{"building the test binaries", err}
 	}
+	cur := curs[0]
 	var old *side
+	var olds []*side
 	if wt != nil {
 		fmt.Fprintf(p.Notes, "benchy: old is %s (%s), built in a temporary worktree; new is your tree as it is\n", wt.Rev, wt.Short())
-		if old, err = buildSide(p, ch, wt.Path(), filepath.Join(wd.Path, "old")); err != nil {
+		if olds, err = buildLayouts(p, ch, "old", wt.Path(), filepath.Join(wd.Path, "old"), seeds); err != nil {
 			return nil, &StageError{"building the test binaries of " + p.Against, fmt.Errorf("%s: %w", p.Against, againstError(err, wt))}
 		}
+		old = olds[0]
+	}
+	processes := p.Processes // of each layout
+	if p.Layouts > 0 {
+		processes = layoutProcesses(p.Processes, p.Layouts)
 	}
 	plan := p.Plan
 	perProcess := (plan.Settings.Samples + p.Processes - 1) / p.Processes
-	plan.Settings.Samples = perProcess * p.Processes
+	plan.Settings.Samples = perProcess * processes
 	plan.Package = strings.Join(cur.importPaths(), " ")
 	topts := gotest.Options{BenchText: p.Bench, SampleTime: p.SampleTime,
 		PerProcess: perProcess, GOMAXPROCS: p.GOMAXPROCS, Stop: plan.Stop, Packages: cur.importPaths()}
+	group := 1
 	if old != nil {
 		topts.Packages = append(topts.Packages, old.importPaths()...) // one name for a package on both sides
-		plan.Group = 2                                                // each benchmark's old and new, interleaved
+		group = 2                                                     // each benchmark's old and new, interleaved
+	}
+	plan.Group = group * max(1, p.Layouts) // and all their layouts
+	if p.Profile != "" {
+		if topts.Profile, err = profiles.NewDir(p.Profile); err != nil {
+			return nil, err
+		}
 	}
 	var only []string // benchmarks of one side only, with --against
 	var counted []Countable
-	plan.Prepare = func(cpu int) ([]Target, error) {
+	prepare := func(cpu int) ([]Target, error) {
 		topts.CPU = cpu
 		news, err := calibrate(cur, topts)
 		for _, t := range news {
@@ -164,9 +196,24 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		}
 		return ts, nil
 	}
+	plan.Prepare = func(cpu int) ([]Target, error) {
+		ts, err := prepare(cpu)
+		if err != nil || p.Layouts == 0 {
+			return ts, err
+		}
+		sides := [][]*side{curs}
+		if old != nil {
+			sides = [][]*side{olds, curs}
+		}
+		return withLayouts(ts, group, sides)
+	}
 	r, err := Run(plan, nil)
 	if err != nil {
 		return nil, err
+	}
+	if p.Layouts > 0 {
+		mergeLayouts(r, p.Layouts, processes)
+		r.Layouts = &result.Layouts{Seeds: seeds, Processes: processes}
 	}
 	run := &GoTestRun{Result: r}
 	if old == nil {
@@ -178,6 +225,9 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 				return nil, err
 			}
 		}
+		if r.Layouts != nil {
+			r.Layouts.Benchmarks = layout.Spreads(nil, r, nil, r.Layouts)
+		}
 		return run, nil
 	}
 	for _, name := range only {
@@ -185,12 +235,14 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 	}
 	run.Old, run.New = splitSides(r)
 	run.Rev, run.Short = wt.Rev, wt.Short()
+	r.ProfileDiffs = profileDiffs(run.Old, run.New, topts.Profile)
 	return run, nil
 }
 
-// side is one revision's test binaries.
+// side is one revision's test binaries, in one layout with Layouts.
 type side struct {
-	bins []*gotest.Binary
+	label string // "old" or "new"
+	bins  []*gotest.Binary
 }
 
 func (s *side) importPaths() []string {
@@ -202,17 +254,17 @@ func (s *side) importPaths() []string {
 }
 
 // buildSide resolves the packages in dir and builds their test binaries
-// into out; a package with test files but no benchmark is skipped when
-// others have some.
-func buildSide(p GoTestPlan, ch *gotest.Children, dir, out string) (*side, error) {
-	pkgs, err := gotest.List(ch, dir, p.Packages, p.BuildFlags)
+// into out with buildFlags; a package with test files but no benchmark is
+// skipped when others have some.
+func buildSide(p GoTestPlan, ch *gotest.Children, dir, out string, buildFlags []string) (*side, error) {
+	pkgs, err := gotest.List(ch, dir, p.Packages, buildFlags)
 	if err != nil {
 		return nil, err
 	}
 	s := &side{}
 	var none error
 	for _, pkg := range pkgs {
-		b, err := gotest.Build(ch, pkg, out, p.BuildFlags)
+		b, err := gotest.BuildWith(ch, pkg, out, buildFlags, gotest.BuildOptions{Profile: p.Profile != ""})
 		var ue *gotest.UsageError
 		if errors.As(err, &ue) && len(pkgs) > 1 {
 			none = err

@@ -39,6 +39,12 @@ type Target interface {
 	Check() []finding.Finding
 }
 
+// Profiled is a target that profiled its measured calls (--profile): its
+// Profile, read after its samples, is the experiment's.
+type Profiled interface {
+	Profile() *result.Profile
+}
+
 // Plan is what to measure and how: the settings the result records, and
 // what only the run needs.
 type Plan struct {
@@ -268,6 +274,9 @@ func assemble(r *result.Result, plan Plan, ts []Target, outs []harness.Outcome) 
 			r.Counters = t.Counters()
 		}
 		e := experimentOf(t.Info(), out)
+		if p, ok := t.(Profiled); ok {
+			e.Profile = p.Profile()
+		}
 		if !plan.NoCheck {
 			e.Findings = append(e.Findings, t.Check()...)
 		}

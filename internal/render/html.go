@@ -49,6 +49,7 @@ func writeHTML(w io.Writer, r *result.Result) error {
 			tw.printf("<section class=\"comparison\">\n<p>%s</p>\n%s</section>\n", esc(Sentence(p)), roundsChart(r, p))
 		}
 	}
+	writeProfileDiffsHTML(tw, r.ProfileDiffs)
 	for _, e := range r.Experiments {
 		tw.printf("<section class=\"experiment\" id=\"%s\">\n<h2>%s <span class=\"verdict %s\">%s</span></h2>\n",
 			esc(e.Name), esc(e.Name), verdictClass(e.Verdict), esc(verdictCell(e)))
@@ -68,6 +69,7 @@ func writeHTML(w io.Writer, r *result.Result) error {
 			}
 			tw.printf("</ul>\n")
 		}
+		writeProfileHTML(tw, e.Profile)
 		tw.printf("</section>\n")
 	}
 	if len(r.BusyDuring) > 0 {
@@ -141,7 +143,7 @@ h1{font-size:20px}h2{font-size:16px;margin:1.5em 0 .3em}.head{margin:0;color:#55
 .believable{background:#d8f0d8}.doubtful{background:#fbeec2}.notbelievable{background:#f7d0d0}
 .charts{display:flex;flex-wrap:wrap;gap:12px}svg{background:#fafafa;border:1px solid #ddd}
 svg text{font:11px sans-serif;fill:#444}.findings li.error b{color:#b00}.findings li.warn b{color:#a60}
-.findings li.info b{color:#666}.desc,.foot,.note{color:#666}.note{max-width:900px}section{border-top:1px solid #eee}`
+.findings li.info b{color:#666}p.warn{color:#a60}.desc,.foot,.note{color:#666}.note{max-width:900px}section{border-top:1px solid #eee}`
 
 func esc(s string) string { return html.EscapeString(s) }
 

@@ -61,6 +61,7 @@ func writeText(w io.Writer, r *result.Result, o Options) error {
 		if len(quiet) > 0 {
 			tw.printf("  info  also noted: %s (details in --format json)\n", strings.Join(quiet, ", "))
 		}
+		writeProfileText(tw, e.Profile)
 	}
 	writeComparison(tw, r)
 	tw.printf("\nbusy during the run:\n")

@@ -59,6 +59,9 @@ const (
 	// setup-in-timer.
 	CodeSetupUnknown = "setup-unknown"
 	CodeDebugBuild   = "debug-build"
+	// CodeLayoutSensitive: linked with --layouts, the code layout alone
+	// moved the benchmark as much as the change claimed.
+	CodeLayoutSensitive = "layout-sensitive"
 )
 
 // Codes of the classification of an experiment's series (changepoint):
@@ -148,6 +151,7 @@ var Codes = []CodeInfo{
 	{CodeLeftProcesses, ScopeRun, "runs left processes running after they exited (benchy killed them): wait for what the command starts"},
 	{CodeSetupUnknown, ScopeRun, ""},
 	{CodeDebugBuild, ScopeRun, "the test binary was built to debug or instrument: build it without -N -l, -race or -cover"},
+	{CodeLayoutSensitive, ScopeRun, "the code layout alone moves the benchmark as much as the change: the difference may be where the linker put the functions, not the code"},
 
 	{CodeCPUShared, ScopeEnvironment, "another benchy process measured on the same CPU: run one at a time, or give each its own --cpu"},
 	{machine.CodeNoCPUFreq, ScopeEnvironment, ""},

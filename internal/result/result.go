@@ -91,6 +91,12 @@ type Result struct {
 	// Comparison holds, for an interleaved run (Settings.Compare), every
 	// candidate judged against the baseline; derived by Analyze.
 	Comparison []Pair `json:"comparison,omitempty"`
+	// ProfileDiffs are, for two revisions profiled (gotest --against
+	// --profile), each benchmark's CPU profile of new less old's.
+	ProfileDiffs []ProfileDiff `json:"profile_diffs,omitempty"`
+	// Layouts says how the binaries were linked and what the layouts did
+	// (gotest --layouts); absent without it.
+	Layouts *Layouts `json:"layouts,omitempty"`
 
 	// Summary counts the verdicts, for scripts; derived by Analyze.
 	Summary *Counts `json:"summary,omitempty"`
@@ -223,6 +229,9 @@ type Experiment struct {
 	// Count is the instructions counted per op (--measure instructions),
 	// beside the time of the samples; absent when not counted.
 	Count *Count `json:"count,omitempty"`
+	// Profile is what --profile recorded of the measured calls; absent
+	// without it.
+	Profile *Profile `json:"profile,omitempty"`
 
 	// Stats, Series, Disturbed, Findings and Verdict are derived from the
 	// fields above (and the run's clock and machine); `benchy report`

@@ -65,6 +65,7 @@ func (b *Binary) Exec(o Options, args []string, timeout time.Duration, start fun
 	cmd.Dir = b.Package.Dir
 	cmd.Env = append(os.Environ(), envRecords+"=3", envCPU+"="+strconv.Itoa(o.CPU),
 		"GOMAXPROCS="+strconv.Itoa(o.GOMAXPROCS))
+	cmd.Env = append(cmd.Env, o.env...)
 	cmd.ExtraFiles = []*os.File{rec} // fd 3
 	cmd.Stdout, cmd.Stderr = out, out
 	if start == nil {

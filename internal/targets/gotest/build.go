@@ -149,6 +149,11 @@ func (e *BuildError) Error() string {
 // the build was stopped (its messages are then those of a killed
 // compiler, not the user's errors).
 func Build(ch *Children, p Package, dir string, buildFlags []string) (*Binary, error) {
+	return BuildWith(ch, p, dir, buildFlags, BuildOptions{})
+}
+
+// BuildWith is Build with options.
+func BuildWith(ch *Children, p Package, dir string, buildFlags []string, o BuildOptions) (*Binary, error) {
 	overlay := map[string]string{}
 	names := map[string]bool{} // the package names that got a benchmark
 	var firstErr error
@@ -183,6 +188,16 @@ func Build(ch *Children, p Package, dir string, buildFlags []string) (*Binary, e
 			return nil, err
 		}
 		overlay[filepath.Join(p.Dir, name)] = tmp
+	}
+	if o.Profile {
+		for pkg, src := range profilers(p, names) {
+			name := strings.TrimSuffix(profilerFile, "_test.go") + "_" + pkg + "_test.go"
+			tmp := filepath.Join(dir, "src", p.ImportPath, name)
+			if err := writeFile(tmp, src); err != nil {
+				return nil, err
+			}
+			overlay[filepath.Join(p.Dir, name)] = tmp
+		}
 	}
 	ov, err := json.Marshal(map[string]any{"Replace": overlay})
 	if err != nil {
@@ -263,3 +278,12 @@ func hasFlag(value, flag string) bool {
 	}
 	return false
 }
+
+// BuildOptions say what a test binary is built with besides the helper.
+type BuildOptions struct {
+	// Profile adds the profiler (profilers) that --profile needs.
+	Profile bool
+}
+
+// profilerFile is the name of the file --profile adds.
+const profilerFile = "zz_benchy_profiler_test.go"

@@ -2,6 +2,7 @@ package gotest
 
 import (
 	_ "embed"
+	"strconv"
 	"strings"
 )
 
@@ -37,4 +38,50 @@ var helperSource string
 // helper returns the helper file for package pkg.
 func helper(pkg string) []byte {
 	return []byte(strings.Replace(helperSource, "\npackage helper\n", "\npackage "+pkg+"\n", 1))
+}
+
+// Environment of a sample run with --profile: the directory of the
+// profiles and the b.N of the calls to profile.
+const (
+	envProfile  = "BENCHY_GOTEST_PROFILE"
+	envProfileN = "BENCHY_GOTEST_PROFILE_N"
+)
+
+// profilerSource is the file added with --profile (helper/profiler.go):
+// it sets the helper's BenchyProfiler to a function that profiles one
+// call with runtime/pprof.
+//
+//go:embed helper/profiler.go
+var profilerSource string
+
+// profilerSet is the line of profilerSource that sets the helper's hook.
+const profilerSet = "\tBenchyProfiler = benchyProfile\n"
+
+// profilers are the files added with --profile to p's test build, by the
+// package each is in: one per package with a helper (names), except that
+// the hook of p's own package (not main, which cannot be imported) is set
+// from p's external test package, through p's import path, since a
+// package runtime/pprof depends on (strconv, sort, bufio) would otherwise
+// import itself; that file sets the external package's own hook too when
+// it has a helper.
+func profilers(p Package, names map[string]bool) map[string][]byte {
+	lines := map[string][]string{}
+	bridged := false
+	for pkg := range names {
+		if pkg == p.Name && p.Name != "main" {
+			bridged = true
+			lines[p.Name+"_test"] = append(lines[p.Name+"_test"], "\tbenchyp.BenchyProfiler = benchyProfile\n")
+			continue
+		}
+		lines[pkg] = append(lines[pkg], profilerSet)
+	}
+	out := map[string][]byte{}
+	for pkg, ls := range lines {
+		src := strings.Replace(profilerSource, "\npackage helper\n", "\npackage "+pkg+"\n", 1)
+		if bridged && pkg == p.Name+"_test" {
+			src = strings.Replace(src, "\t\"runtime/pprof\"\n", "\t\"runtime/pprof\"\n\n\tbenchyp "+strconv.Quote(p.ImportPath)+"\n", 1)
+		}
+		out[pkg] = []byte(strings.Replace(src, profilerSet, strings.Join(ls, ""), 1))
+	}
+	return out
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/profiles"
 )
 
 // Options say how the benchmarks are measured.
@@ -28,6 +29,12 @@ type Options struct {
 	// Timeout, when positive, is every run's -test.timeout instead of the
 	// rule of Options.timeout.
 	Timeout time.Duration
+	// Profile, when not nil, is where the profiles of the measured
+	// calls go (--profile); the binaries must be built with
+	// BuildOptions.Profile.
+	Profile *profiles.Dir
+
+	env []string // added to a run's environment
 }
 
 // Calibrate runs every benchmark of bin that the options match once with

@@ -37,6 +37,9 @@ type Record struct {
 	Bytes    int64              `json:"bytes"`
 	SetBytes int64              `json:"set_bytes"` // b.SetBytes
 	Metrics  map[string]float64 `json:"metrics"`   // b.ReportMetric
+	// Profile is the prefix of the call's profile files (--profile):
+	// PREFIX.cpu, PREFIX.heap0 and PREFIX.heap1.
+	Profile string `json:"profile"`
 
 	// Ended and Nested are not written by the helper: parseLog sets them.
 	Ended  bool `json:"-"` // the call has its end record

@@ -37,6 +37,7 @@ type Target struct {
 	fn       string
 	bytes    []float64
 	allocs   []float64
+	profiled profiledCalls
 }
 
 // Name is the experiment's name.
@@ -80,7 +81,11 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 		return nil, errors.New(t.Fail)
 	}
 	runs := t.opts.PerProcess + 1
-	r, err := t.Bin.Exec(t.opts, sampleArgs(t.Bench, n, runs), t.opts.timeout(runs), t.start)
+	o, err := t.profileRun(n)
+	if err != nil {
+		return nil, err
+	}
+	r, err := t.Bin.Exec(o, sampleArgs(t.Bench, n, runs), t.opts.timeout(runs), t.start)
 	if err != nil {
 		return nil, err
 	}
@@ -109,6 +114,7 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	for i, x := range calls[1:] { // the first call of a process is its warm-up
 		out[i] = t.sample(x)
 	}
+	t.keepProfiles(calls[0], calls[1:])
 	t.process++
 	return out, nil
 }

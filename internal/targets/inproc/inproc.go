@@ -15,6 +15,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/profiles"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -38,6 +39,8 @@ type Options struct {
 	// collector off the heap is kept well inside it (see HeapGrowth and
 	// MemoryLimit).
 	MemoryBudget int64
+	// Profile, when not nil, profiles the measured calls (--profile).
+	Profile *profiles.Recorder
 }
 
 // HeapGrowth is how much a workload may allocate, with the collector off,
@@ -78,6 +81,7 @@ type Target struct {
 	// heapMark is the cumulative heap allocation at the last forced
 	// collection (see between).
 	heapMark uint64
+	prof     profiled
 }
 
 // New returns the target that measures w.
@@ -164,6 +168,7 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	// takes microseconds. Yielding here, outside the timed region, restarts
 	// that 10 ms, so samples shorter than it are never preempted.
 	runtime.Gosched()
+	t.beginProfile()
 	var before map[string]int64
 	if t.counters != nil {
 		c, err := t.counters.Read()
@@ -173,7 +178,7 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 		before = c
 	}
 	cycles, gcCPU := gcCycles(), gcCPUSeconds()
-	d := t.timed(n)
+	d := t.measured(n)
 	cyclesAfter, gcCPUAfter := gcCycles(), gcCPUSeconds()
 	s := result.Sample{Iters: n, Ns: d.Nanoseconds(), CPU: -1}
 	if t.counters != nil {
@@ -209,6 +214,7 @@ func (t *Target) Between() { t.collectIfLarge(true) }
 // when the samples failed), puts the collector back and closes the
 // counters.
 func (t *Target) Close(end harness.End) harness.Totals {
+	t.endProfile()
 	if t.samples > 0 && end != harness.EndFailed {
 		t.totals.AllocsPerOp, t.totals.BytesPerOp = t.measureAllocs(end == harness.EndStopped)
 		t.totals.AllocsMeasured = true

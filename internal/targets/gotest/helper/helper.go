@@ -42,7 +42,20 @@ var (
 	benchyMu  sync.Mutex
 	// benchyPar is set when the running call starts b.RunParallel.
 	benchyPar atomic.Bool
+	// benchyProfDir and benchyProfN, when benchy asks for profiles
+	// (--profile), are where to write them and the b.N of the calls
+	// to profile: the measured calls, not testing's N=1 probe.
+	benchyProfDir string
+	benchyProfN   = -1
+	benchyProfSeq int
 )
+
+// BenchyProfiler, set by the file benchy adds with --profile, starts
+// (begin) and ends the profiles of one call, written to files named
+// prefix.cpu, prefix.heap0 and prefix.heap1. It is exported because the
+// file that sets it may be in the package's external test package: a
+// package that runtime/pprof depends on (strconv, sort) cannot import it.
+var BenchyProfiler func(begin bool, prefix string) error
 
 // The environment benchy sets: the descriptor of the records and the CPU
 // to pin to. Without them the helper does nothing and the binary is an
@@ -56,6 +69,9 @@ func init() {
 	// Not passed on to the programs a benchmark starts.
 	syscall.CloseOnExec(fd)
 	benchyCPU, benchyOut = cpu, os.NewFile(uintptr(fd), "benchy-records")
+	if n, err := strconv.Atoi(os.Getenv("BENCHY_GOTEST_PROFILE_N")); err == nil && os.Getenv("BENCHY_GOTEST_PROFILE") != "" {
+		benchyProfDir, benchyProfN = os.Getenv("BENCHY_GOTEST_PROFILE"), n
+	}
 }
 
 // benchyParallel marks the running call as one that runs b.RunParallel:
@@ -133,6 +149,7 @@ type benchyCall struct {
 	cpu              int
 	counters         map[string]int64
 	fn               string
+	profile          string // the prefix of the call's profiles
 }
 
 // benchyMeasure runs f on its goroutine's thread, locked and pinned to the
@@ -155,6 +172,17 @@ func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 		runtime.Gosched() // the kernel moves the thread at the next scheduling point
 	}
 	c := map[string]int64{}
+	prefix := ""
+	if BenchyProfiler != nil && benchyProfDir != "" && b.N == benchyProfN {
+		// Outside the counters and testing's timer: the profiles'
+		// own work (a collection, writing the heap profile) is not
+		// the call's.
+		benchyProfSeq++
+		prefix = benchyProfDir + "/" + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(benchyProfSeq)
+		if BenchyProfiler(true, prefix) != nil {
+			prefix = ""
+		}
+	}
 	benchyHeap(c, -1)
 	benchyCounters(c, -1)
 	start := time.Now()
@@ -165,6 +193,9 @@ func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 	m.ns = b.Elapsed().Nanoseconds()
 	benchyCounters(c, 1)
 	benchyHeap(c, 1)
+	if prefix != "" && BenchyProfiler(false, prefix) == nil {
+		m.profile = prefix
+	}
 	cpu := int32(-1)
 	if nr, ok := benchyGetcpu[runtime.GOARCH]; ok {
 		syscall.RawSyscall(nr, uintptr(unsafe.Pointer(&cpu)), 0, 0)
@@ -203,6 +234,9 @@ func benchyEnd(b *testing.B, name string, m *benchyCall, p any) string {
 			`,"cpu":` + strconv.Itoa(m.cpu) + `,"pinned":` + strconv.FormatBool(m.pinned) +
 			`,"parallel":` + strconv.FormatBool(benchyPar.Load()) + `,"func":` + benchyQuote(m.fn) +
 			`,"counters":` + benchyInts(m.counters))
+		if m.profile != "" {
+			s.WriteString(`,"profile":` + benchyQuote(m.profile))
+		}
 		benchyTestingCounts(&s, b)
 	}
 	s.WriteString("}")

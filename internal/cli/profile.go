@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/benchy-dev/benchy/internal/render"
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// profileOptions are the --profile flag of the commands that measure Go
+// code (run, gotest).
+type profileOptions struct {
+	Profile string
+	dir     string // Profile, absolute
+}
+
+func (o *profileOptions) bind(f *pflag.FlagSet) {
+	f.StringVar(&o.Profile, "profile", "", "write a CPU and an allocation profile of each experiment's measured calls (pprof) into `DIR`")
+}
+
+// validate refuses a --profile that cannot be a directory, before
+// anything is measured.
+func (o *profileOptions) validate() error {
+	if o.Profile == "" {
+		return nil
+	}
+	abs, err := filepath.Abs(o.Profile)
+	if err != nil {
+		return Usagef("--profile %s: %v", o.Profile, err)
+	}
+	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+		return Usagef("--profile %s: not a directory (profiles are written into a directory, one file per experiment)", o.Profile)
+	}
+	o.dir = abs
+	return nil
+}
+
+// profileNotes tells on stderr where the profiles went and which hold too
+// few samples to read; nothing without --profile.
+func profileNotes(r *result.Result, dir string, stderr io.Writer) {
+	if dir == "" {
+		return
+	}
+	var sparse, none []string
+	example := ""
+	for _, e := range r.Experiments {
+		switch p := e.Profile; {
+		case p == nil || p.CPU == "":
+			none = append(none, e.Name)
+		case p.Sparse():
+			sparse = append(sparse, fmt.Sprintf("%s (%d)", e.Name, p.Samples))
+			fallthrough
+		default:
+			if example == "" {
+				example = p.CPU
+			}
+		}
+	}
+	if example != "" {
+		rel := example
+		if wd, err := os.Getwd(); err == nil {
+			if r, err := filepath.Rel(wd, example); err == nil && !strings.HasPrefix(r, "..") {
+				rel = r
+			}
+		}
+		fmt.Fprintf(stderr, "benchy: profiles of the measured calls in %s (go tool pprof -top %s); -v shows the top functions\n", dir, rel)
+	}
+	if len(sparse) > 0 {
+		fmt.Fprintf(stderr, "benchy: too few profile samples to read (under %d; the profiler takes 100 per second of CPU): %s; raise --samples or --sample-time\n",
+			result.ProfileMinSamples, strings.Join(sparse, ", "))
+	}
+	if len(none) > 0 {
+		fmt.Fprintf(stderr, "benchy: no profile of %s (see the result)\n", strings.Join(none, ", "))
+	}
+}
+
+// profileDiffRows is how many functions of a difference the text shows.
+const profileDiffRows = 8
+
+// writeProfileDiffsText writes the differences of the profiles under a
+// comparison: per benchmark a line, then the functions whose time per op
+// grew most, first.
+func writeProfileDiffsText(b *strings.Builder, ds []result.ProfileDiff) {
+	if len(ds) == 0 {
+		return
+	}
+	b.WriteString("\nprofiles, new less old, CPU per op (what grew most first):\n")
+	for _, d := range ds {
+		fmt.Fprintf(b, "  %s\n", render.Wrap(render.ProfileDiffLine(d), textWidth-2, "    "))
+		if len(d.Rows) == 0 {
+			continue
+		}
+		rows := render.ProfileDiffRows(d, profileDiffRows)
+		for i := range rows {
+			rows[i][0] = "    " + rows[i][0]
+		}
+		render.WriteLeft(b, rows)
+	}
+}
+
+// writeProfileDiffsMarkdown is writeProfileDiffsText for a pull request.
+func writeProfileDiffsMarkdown(b *strings.Builder, ds []result.ProfileDiff) {
+	if len(ds) == 0 {
+		return
+	}
+	b.WriteString("\n**Profiles, new less old** (CPU per op, what grew most first)\n")
+	for _, d := range ds {
+		fmt.Fprintf(b, "\n%s\n", render.MarkdownCell(render.ProfileDiffLine(d)))
+		if len(d.Rows) == 0 {
+			continue
+		}
+		rows := render.ProfileDiffRows(d, profileDiffRows)
+		b.WriteString("\n| " + strings.Join(rows[0], " | ") + " |\n|:--|--:|--:|--:|--:|\n")
+		for _, r := range rows[1:] {
+			fmt.Fprintf(b, "| %s | %s |\n", render.MarkdownCode(r[0]), strings.Join(mdCells(r[1:]), " | "))
+		}
+	}
+}
