@@ -82,8 +82,13 @@ func TestCountAllocatingStable(t *testing.T) {
 	}
 	slope := func() float64 { return (count(3000) - count(1000)) / 2000 }
 	a, b := slope(), slope()
-	if a <= 0 || b <= 0 || a/b > 1.01 || b/a > 1.01 {
-		t.Errorf("two slopes of the same allocating loop: %.0f and %.0f instructions per op, want within 1%%", a, b)
+	// Counted with --toggle-collect, the same loop read 130k to 390k an op
+	// where 494k is right: a loss of that kind is what this catches. Two
+	// slopes of an allocating loop were seen 1.5% apart on a clean run (the
+	// runtime's own work now and then lands inside the marks), so the
+	// bound is 5%, not the 0.1% of a loop that does not allocate.
+	if a <= 0 || b <= 0 || a/b > 1.05 || b/a > 1.05 {
+		t.Errorf("two slopes of the same allocating loop: %.0f and %.0f instructions per op, want within 5%%", a, b)
 	}
 }
 
