@@ -146,3 +146,10 @@ func checkTimes(side string, xs []float64) string {
 	}
 	return ""
 }
+
+// tooFewSamples is why nb and nc samples on the two sides are too few for
+// a verdict (fewer than MinSamples on a side).
+func tooFewSamples(nb, nc int) string {
+	return "too few samples: " + strconv.Itoa(nb) + "+" + strconv.Itoa(nc) +
+		", need at least " + strconv.Itoa(MinSamples) + " on each side to tell"
+}

@@ -45,8 +45,7 @@ func PairedRuns(base, cand [][]float64, threshold, level float64) result.Pair {
 		MarkNotComparable(&p, "too few paired runs: "+strconv.Itoa(len(base))+", need at least 2 to tell")
 		return p
 	case len(allBase) < MinSamples || len(allCand) < MinSamples:
-		MarkNotComparable(&p, "too few samples: "+strconv.Itoa(len(allBase))+"+"+strconv.Itoa(len(allCand))+
-			", need at least "+strconv.Itoa(MinSamples)+" on each side to tell")
+		MarkNotComparable(&p, tooFewSamples(len(allBase), len(allCand)))
 		return p
 	}
 	lb, lc := logMedians(base), logMedians(cand)

@@ -2,7 +2,6 @@ package stats
 
 import (
 	"math"
-	"strconv"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -134,8 +133,7 @@ func betweenRuns(base, cand [][]float64, allBase, allCand []float64, threshold, 
 		return p
 	}
 	if len(allBase) < MinSamples || len(allCand) < MinSamples {
-		MarkNotComparable(&p, "too few samples: "+strconv.Itoa(len(allBase))+"+"+strconv.Itoa(len(allCand))+
-			", need at least "+strconv.Itoa(MinSamples)+" on each side to tell")
+		MarkNotComparable(&p, tooFewSamples(len(allBase), len(allCand)))
 		return p
 	}
 	lb, lc := logMedians(base), logMedians(cand)

@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 
 	"github.com/benchy-dev/benchy/internal/result"
 )
@@ -43,8 +42,7 @@ func UnpairedAt(base, cand []float64, threshold, level float64) result.Pair {
 		return p
 	}
 	if p.N < MinSamples {
-		MarkNotComparable(&p, "too few samples: "+strconv.Itoa(len(base))+"+"+strconv.Itoa(len(cand))+
-			", need at least "+strconv.Itoa(MinSamples)+" on each side to tell")
+		MarkNotComparable(&p, tooFewSamples(len(base), len(cand)))
 		return p
 	}
 	p.Ratio = p.CandidateMedian / p.BaseMedian
