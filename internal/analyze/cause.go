@@ -1,16 +1,11 @@
 package analyze
 
-import (
-	"strings"
-
-	"github.com/benchy-dev/benchy/internal/result"
-)
+import "github.com/benchy-dev/benchy/internal/result"
 
 // likelyCause names the most likely cause of the numbers that are not
 // believable or doubtful: the first reason shared by most of them (an
 // error's first), the experiments it applies to, and what to do, from the
-// registry of codes; nil when all are believable. Advice to do what the
-// run already did (use --compare in a comparison) is left out.
+// registry of codes; nil when all are believable.
 func likelyCause(r *result.Result) *result.Cause {
 	count := map[string][]string{}
 	var order []string
@@ -36,9 +31,5 @@ func likelyCause(r *result.Result) *result.Cause {
 		}
 	}
 	info, _ := result.LookupCode(best)
-	text := info.Cause
-	if len(r.Settings.Compare) > 0 {
-		text = strings.TrimSuffix(text, ", or use --compare")
-	}
-	return &result.Cause{Code: best, Text: text, Experiments: count[best], OtherReasons: len(order) - 1}
+	return &result.Cause{Code: best, Text: info.Cause, Experiments: count[best], OtherReasons: len(order) - 1}
 }

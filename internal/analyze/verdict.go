@@ -51,15 +51,18 @@ func bears(f finding.Finding, interfered bool) bool {
 }
 
 // reasonOrder ranks the reasons of a verdict, most telling first: what
-// shows the number cannot be right, then what removed the work, then what
-// the machine did to the samples, then what the samples show, and last
-// what only says there were too few of them. The first reason is the one
-// the one-screen report shows; codes not listed rank before the last three,
+// shows the number cannot be right, then what removed the work, then a
+// fault of the benchmark itself (setup timed with it, a parallel benchmark
+// that cannot be pinned), which stays on any machine, then what the machine
+// did to the samples, then what the samples show, and last what only says
+// there were too few of them. The first reason is the one
+// the one-screen report shows; codes not listed rank before the last two,
 // and the environment's after all of the experiment's own.
 var reasonOrder = []string{
 	result.CodeFailed, result.CodeNoSamples, result.CodeImpossible, result.CodeEmptyLoop, result.CodeFolded, result.CodeDebugBuild, result.CodeBelowClock,
-	result.CodeMigrated, result.CodeNoLoadInLoop, result.CodeDisturbed, result.CodeSlowCore, result.CodeSlowClock, result.CodeFreqChange, result.CodeDrift,
-	result.CodeUnstable, result.CodeSetupInTimer, result.CodeFirstSlow, result.CodeSpawn, result.CodePageFaults, result.CodeGC, result.CodeNotPinned, result.CodeShortSamples, result.CodeFewSamples,
+	result.CodeMigrated, result.CodeNoLoadInLoop, result.CodeSetupInTimer, result.CodeNotPinned,
+	result.CodeDisturbed, result.CodeSlowCore, result.CodeSlowClock, result.CodeFreqChange, result.CodeDrift,
+	result.CodeUnstable, result.CodeFirstSlow, result.CodeSpawn, result.CodePageFaults, result.CodeGC, result.CodeShortSamples, result.CodeFewSamples,
 }
 
 // rank is code's place in reasonOrder.
@@ -67,7 +70,7 @@ func rank(code string) int {
 	if i := slices.Index(reasonOrder, code); i >= 0 {
 		return i
 	}
-	return slices.Index(reasonOrder, result.CodeNotPinned)
+	return slices.Index(reasonOrder, result.CodeShortSamples)
 }
 
 // Verdict judges one experiment from its own findings and the run's

@@ -1,7 +1,9 @@
 package analyze
 
 import (
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/finding"
@@ -36,6 +38,12 @@ func TestVerdict(t *testing.T) {
 			result.VerdictBelievable, nil},
 		{"env error of any code", nil, []finding.Finding{f("something-new", finding.Error)}, result.VerdictDoubtful, []string{"something-new"}},
 		{"env info steal", nil, []finding.Finding{f("steal", finding.Info)}, result.VerdictBelievable, nil},
+		{"a fault of the benchmark before what the machine did", []finding.Finding{f("disturbed", finding.Warn), f("setup-in-timer", finding.Warn), f("slow-clock", finding.Warn)}, nil,
+			result.VerdictDoubtful, []string{"setup-in-timer", "disturbed", "slow-clock"}},
+		{"a parallel benchmark's pin before a drift", []finding.Finding{f("drift", finding.Warn), f("not-pinned", finding.Warn)}, nil,
+			result.VerdictDoubtful, []string{"not-pinned", "drift"}},
+		{"an unlisted code before the counts", []finding.Finding{f("few-samples", finding.Warn), f("something-new", finding.Warn)}, nil,
+			result.VerdictDoubtful, []string{"something-new", "few-samples"}},
 		{"env never makes it not believable", []finding.Finding{f("drift", finding.Warn)}, []finding.Finding{f("steal", finding.Error)},
 			result.VerdictDoubtful, []string{"drift", "steal"}},
 		{"duplicate codes once", []finding.Finding{f("gc", finding.Warn), f("gc", finding.Warn)}, nil, result.VerdictDoubtful, []string{"gc"}},
@@ -135,5 +143,33 @@ func TestAnalyzeCPUShared(t *testing.T) {
 		return f.Code == result.CodeCPUShared && f.Severity == finding.Warn && f.Message == r.SharedCPU
 	}) {
 		t.Errorf("environment %v: want cpu-shared with the lock's message", r.Environment)
+	}
+}
+
+// TestReasonOrderDocumented keeps docs/findings.md's list of the reason
+// order the same as reasonOrder.
+func TestReasonOrderDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/findings.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(doc), "<!-- reason order -->")
+	if !ok {
+		t.Fatal("docs/findings.md has no <!-- reason order --> list")
+	}
+	list, _, _ := strings.Cut(after, ";")
+	var got []string
+	for _, w := range strings.Split(list, ",") {
+		w = strings.TrimSpace(w)
+		if w == "(any other code)" {
+			w = "*"
+		}
+		got = append(got, strings.Trim(w, "`"))
+	}
+	want := slices.Clone(reasonOrder)
+	at := slices.Index(want, result.CodeShortSamples)
+	want = slices.Insert(want, at, "*")
+	if !slices.Equal(got, want) {
+		t.Errorf("docs/findings.md lists the reasons as\n%q\nthe code ranks them\n%q", got, want)
 	}
 }

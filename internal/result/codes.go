@@ -124,7 +124,7 @@ var Codes = []CodeInfo{
 	{CodeOutliers, ScopeAnalysis, ""},
 	{CodeFirstSlow, ScopeAnalysis, "the warm-up was too short: raise --warmup"},
 	{CodeDrift, ScopeAnalysis, "something changed during the run: the machine or the program's state"},
-	{CodeDisturbed, ScopeAnalysis, "other tasks took the CPU while measuring: stop them, try another --cpu, or use --compare"},
+	{CodeDisturbed, ScopeAnalysis, "other tasks took the CPU while measuring: stop them, or try another --cpu"},
 	{CodeMigrated, ScopeAnalysis, "the pin did not hold: samples ran on other CPUs"},
 	{CodeGC, ScopeAnalysis, "the collector ran inside samples"},
 	{CodeAllocs, ScopeAnalysis, ""},
