@@ -30,6 +30,9 @@
 //   - && benchy ... runs another benchy command in the same block, in the
 //     same directory (a later command may read a file an earlier one wrote;
 //     so may a later block);
+//   - a command may be cc instead of benchy, to build a program that a
+//     later command of the block times (cc -O2 -o x testdata/exec/x.c &&
+//     benchy exec ./x)
 //   - > /dev/null and 2> /dev/null drop stdout or stderr; 2>&1 sends
 //     stderr into the pipe below;
 //   - | head -n N, | tail -n N, | grep [-v] [-F] [-e PATTERN]... filter stdout
@@ -154,9 +157,9 @@ func run(check bool, only, bin string, files []string) error {
 			switch {
 			case err != nil:
 				failed++
-				fmt.Fprintf(os.Stderr, "%s: FAILED: benchy %s: %v\n", where, b.command, err)
+				fmt.Fprintf(os.Stderr, "%s: FAILED: %s: %v\n", where, shown(b.command), err)
 			case out == b.content:
-				fmt.Fprintf(os.Stderr, "%s: unchanged (%v): benchy %s\n", where, took, b.command)
+				fmt.Fprintf(os.Stderr, "%s: unchanged (%v): %s\n", where, took, shown(b.command))
 			default:
 				changed++
 				b.content = out
@@ -164,7 +167,7 @@ func run(check bool, only, bin string, files []string) error {
 				if check {
 					verb = "would change"
 				}
-				fmt.Fprintf(os.Stderr, "%s: %s (%v): benchy %s\n", where, verb, took, b.command)
+				fmt.Fprintf(os.Stderr, "%s: %s (%v): %s\n", where, verb, took, shown(b.command))
 			}
 		}
 		if text := doc.String(); !check && text != string(data) {
@@ -299,7 +302,7 @@ func (r *runner) block(command string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		out.WriteString("$ benchy " + s.shown + "\n")
+		out.WriteString("$ " + s.prog + " " + s.shown + "\n")
 		out.WriteString(text)
 	}
 	if strings.Contains(out.String(), "```") {
@@ -308,9 +311,18 @@ func (r *runner) block(command string) (string, error) {
 	return out.String(), nil
 }
 
+// shown is a block's command line as a shell would read it.
+func shown(command string) string {
+	if strings.HasPrefix(command, "cc ") {
+		return command
+	}
+	return "benchy " + command
+}
+
 // A segment is one benchy command of a block, with its redirections,
 // filters and whether its status is printed.
 type segment struct {
+	prog       string   // "benchy", or "cc" to build a program a later command times
 	shown      string   // as written, for the "$ " line
 	args       []string // benchy's arguments
 	merge      bool     // 2>&1
@@ -333,18 +345,18 @@ func parseCommand(command string) ([]segment, error) {
 			continue
 		}
 		ws, rs := words[start:i], raws[start:i]
-		if len(segs) > 0 {
-			if len(ws) == 0 || ws[0] != "benchy" {
-				return nil, errors.New("&& must be followed by another benchy command")
-			}
-			ws, rs = ws[1:], rs[1:]
-		} else if len(ws) > 0 && ws[0] == "benchy" {
-			ws, rs = ws[1:], rs[1:]
+		prog := "benchy"
+		switch {
+		case len(ws) > 0 && (ws[0] == "benchy" || ws[0] == "cc"):
+			prog, ws, rs = ws[0], ws[1:], rs[1:]
+		case len(segs) > 0:
+			return nil, errors.New("&& must be followed by another benchy (or cc) command")
 		}
 		s, err := parseSegment(ws, rs)
 		if err != nil {
 			return nil, err
 		}
+		s.prog = prog
 		if first := i - len(ws); len(ws) > 0 {
 			s.shown = command[spans[first][0]:spans[i-1][1]]
 		}
@@ -563,7 +575,11 @@ func apply(f []string, text string) string {
 func (r *runner) segment(s segment) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, r.bin, s.args...)
+	bin := r.bin
+	if s.prog != "benchy" {
+		bin = s.prog
+	}
+	cmd := exec.CommandContext(ctx, bin, s.args...)
 	cmd.Dir = r.work
 	cmd.Env = environment()
 	// The stream the filters read: stdout, and stderr with 2>&1 (or when

@@ -16,6 +16,8 @@ func TestParseCommand(t *testing.T) {
 		{"run --bench '^sum/(a|b)$' | tail -n 3", [][]string{{"run", "--bench", "^sum/(a|b)$"}}, []string{"run --bench '^sum/(a|b)$' | tail -n 3"}, true},
 		{"compare a b --fail-on-regression 5% > /dev/null; echo $?", [][]string{{"compare", "a", "b", "--fail-on-regression", "5%"}}, []string{"compare a b --fail-on-regression 5% > /dev/null; echo $?"}, true},
 		{"run --out a.json && benchy report a.json -v", [][]string{{"run", "--out", "a.json"}, {"report", "a.json", "-v"}}, []string{"run --out a.json", "report a.json -v"}, true},
+		{"cc -O2 -o x x.c && benchy exec ./x", [][]string{{"-O2", "-o", "x", "x.c"}, {"exec", "./x"}}, []string{"-O2 -o x x.c", "exec ./x"}, true},
+		{"cc x.c && gcc y.c", nil, nil, false},
 		{"run && report a.json", nil, nil, false},
 		{"run | sort", nil, nil, false},
 		{"run | tail -n 3; echo $?", nil, nil, false},
@@ -37,6 +39,20 @@ func TestParseCommand(t *testing.T) {
 				t.Errorf("%q: segment %d shown %q, want %q", tt.line, i, s.shown, tt.shown[i])
 			}
 		}
+	}
+}
+
+func TestParseCommandPrograms(t *testing.T) {
+	segs, err := parseCommand("cc -O2 -o x x.c && benchy exec ./x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progs []string
+	for _, s := range segs {
+		progs = append(progs, s.prog)
+	}
+	if !slices.Equal(progs, []string{"cc", "benchy"}) {
+		t.Errorf("programs %q, want cc then benchy", progs)
 	}
 }
 
