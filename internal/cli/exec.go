@@ -62,7 +62,7 @@ func newExecCmd(g *globalOptions, runF func(*execOptions) error) *cobra.Command 
 	opts := &execOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "exec [flags] COMMAND...",
-		Short: "Time whole programs pinned to one CPU, interleaved when there are several",
+		Short: "Time whole programs pinned to one CPU, interleaved when several",
 		Long: `exec runs each COMMAND many times on one CPU and times every run from
 start to exit: the child is started from the pinned thread and inherits the
 pin, and benchy's other threads are kept off that CPU. Each argument is one
@@ -76,7 +76,7 @@ memory, context switches and page faults; the cost of starting a process is
 measured once, and a command that takes less than ten times that is
 flagged (spawn-dominated).`,
 		Example: `  benchy exec 'sleep 0.01'
-  benchy exec './prog-O0 input.txt' './prog-O2 input.txt'     # is B faster than A?
+  benchy exec './prog-O0 input.txt' './prog-O2 input.txt'  # B faster than A?
   benchy exec --warmup 3 --prepare 'sync' 'sort big.txt'
   benchy exec -P n 1 4 'xz -{n} -k -c data.bin'
   benchy exec -L alg zstd,xz '{alg} -c data.bin' --format json --out r.json`,

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"bytes"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 )
@@ -71,5 +74,28 @@ func TestExecFlags(t *testing.T) {
 	}
 	if err := got.cpuOptions.validate(); err != nil || !got.CPUSet {
 		t.Errorf("--cpu 0 not noted as given (%v)", err)
+	}
+}
+
+// TestHelpFitsEightyColumns: every command's --help, written where there
+// is no terminal, fits 80 columns (pflag alone writes each flag on one
+// line, and run's --help had 26 lines wider than that).
+func TestHelpFitsEightyColumns(t *testing.T) {
+	root := newRootCmd(testGlobals())
+	cmds := append([]*cobra.Command{root}, root.Commands()...)
+	for _, c := range root.Commands() {
+		cmds = append(cmds, c.Commands()...)
+	}
+	for _, c := range cmds {
+		var out bytes.Buffer
+		c.SetOut(&out)
+		if err := c.Usage(); err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(out.String(), "\n") {
+			if n := utf8.RuneCountInString(line); n > 80 {
+				t.Errorf("%s --help: a line of %d columns: %q", c.CommandPath(), n, line)
+			}
+		}
 	}
 }

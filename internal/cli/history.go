@@ -33,7 +33,7 @@ func newHistoryCmd(g *globalOptions) *cobra.Command {
 	o := &historyOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "history",
-		Short: "Keep results over commits, draw their trends, find the commit that made a benchmark slower",
+		Short: "Keep results over commits; find the commit that made one slower",
 		Long: `history keeps every result it is given, with the commit it measured and the
 machine it ran on, and judges each benchmark's series over commits: a step
 to a slower level that holds is a regression, named with its commit range.`,
@@ -68,7 +68,7 @@ func newHistoryImportCmd(h *historyOptions) *cobra.Command {
 	o := &historyImportOptions{historyOptions: h}
 	cmd := &cobra.Command{
 		Use:   "import FILE...",
-		Short: "Store result files; each is stored once, however often it is imported",
+		Short: "Store result files, each once however often it is imported",
 		Long: `import stores each result file with the commit it measured: --commit REV, else
 HEAD of the git work tree here (marked dirty when the tree has changes,
 which keeps the result out of the series). Every file is read first: when
@@ -240,7 +240,7 @@ func newHistoryShowCmd(h *historyOptions) *cobra.Command {
 	o := &historyShowOptions{historyOptions: h}
 	cmd := &cobra.Command{
 		Use:   "show [REGEXP]",
-		Short: "Draw each benchmark's series over commits, per machine, with its steps",
+		Short: "Draw each benchmark's series over commits, with its steps",
 		Example: "  benchy history show\n  benchy history show '^sum/' --machine 3f2a\n" +
 			"  benchy history show --format html > history.html",
 		Args: cobra.MaximumNArgs(1),
@@ -287,7 +287,7 @@ func newHistoryCheckCmd(h *historyOptions) *cobra.Command {
 	o := &historyCheckOptions{historyOptions: h}
 	cmd := &cobra.Command{
 		Use:   "check [REGEXP]",
-		Short: "Exit 1 when a benchmark got slower by a step beyond the threshold that still holds",
+		Short: "Exit 1 when a benchmark's step beyond the threshold still holds",
 		Long: `check judges every benchmark's series over commits on each machine and names
 each step to a slower level, beyond --threshold, that the newest commits
 still show, with the commit range it happened in. Exit 0 when there is none,

@@ -86,8 +86,7 @@ when one is a warning (the check for a CI runner that must be quiet).`,
 	f.Lookup("cpu").DefValue = ""
 	f.DurationVar(&opts.Window, "window", time.Second, "measure every CPU's busy over `D` (0 < D <= 60s)")
 	f.StringVar(&opts.Format, "format", "text", "output `format`: text or json")
-	f.StringVar(&opts.Strict, "strict", "", "exit 3 when a finding is an error; --strict warn also when one is a warning")
-	f.Lookup("strict").NoOptDefVal = "error"
+	addStrictFlag(f, &opts.Strict, "exit 3 when a finding is an error; --strict warn also when one is a warning")
 	return cmd
 }
 

@@ -57,8 +57,7 @@ func (o *outputOptions) bind(f *pflag.FlagSet, formats []string, samples bool) {
 		f.StringVar(&o.Store, "store", "", "also keep the result in the history: "+storeHelp)
 	}
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "text: everything (machine facts, counters, every finding), not one screen")
-	f.StringVar(&o.Strict, "strict", "", "exit 3 when an experiment is not believable; --strict warn also when doubtful")
-	f.Lookup("strict").NoOptDefVal = "error"
+	addStrictFlag(f, &o.Strict, "exit 3 when an experiment is not believable; --strict warn also when doubtful")
 	f.BoolVar(&o.Force, "force", false, "replace an --out file even if it is read-only")
 	f.BoolVar(&o.ASCII, "ascii", false, "text: draw the run-order sparklines in ASCII (the default where the locale is not UTF-8)")
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
@@ -102,10 +103,28 @@ and says which numbers to believe and why.`,
 		return &UsageError{Msg: err.Error()}
 	})
 	root.CompletionOptions.HiddenDefaultCmd = false
+	wrapFlagHelp(root)
 	for _, add := range commands {
 		root.AddCommand(add(g))
 	}
 	return root
+}
+
+// wrapFlagHelp makes --help wrap each flag's text to the terminal's width
+// (80 columns when it is not one): pflag writes every flag on one line,
+// and half of run's lines were wider than 80.
+func wrapFlagHelp(root *cobra.Command) {
+	cobra.AddTemplateFunc("wrappedFlagUsages", func(fs *pflag.FlagSet) string {
+		cols := terminalWidth(root.OutOrStdout())
+		if cols <= 0 {
+			cols = 80
+		}
+		return fs.FlagUsagesWrapped(cols - 1)
+	})
+	t := root.UsageTemplate()
+	t = strings.ReplaceAll(t, ".LocalFlags.FlagUsages", "wrappedFlagUsages .LocalFlags")
+	t = strings.ReplaceAll(t, ".InheritedFlags.FlagUsages", "wrappedFlagUsages .InheritedFlags")
+	root.SetUsageTemplate(t)
 }
 
 // versionLine is what `benchy version` and `benchy --version` print.

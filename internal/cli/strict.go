@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/benchy-dev/benchy/internal/finding"
 )
@@ -36,3 +37,19 @@ func strictLevel(v string) (finding.Severity, bool) {
 	}
 	return 0, false
 }
+
+// addStrictFlag defines --strict on f, bound to p: a bare --strict means
+// "error", and --help shows it as --strict[=error] rather than pflag's
+// --strict string[="error"].
+func addStrictFlag(f *pflag.FlagSet, p *string, usage string) {
+	f.Var((*strictValue)(p), "strict", usage)
+	f.Lookup("strict").NoOptDefVal = "error"
+}
+
+// strictValue is a --strict level as a flag value. Its empty Type keeps
+// the type's name out of --help; checkStrict judges the level.
+type strictValue string
+
+func (s *strictValue) String() string     { return string(*s) }
+func (s *strictValue) Set(v string) error { *s = strictValue(v); return nil }
+func (s *strictValue) Type() string       { return "" }

@@ -88,6 +88,8 @@ func Plural(noun string) string {
 	switch {
 	case noun == "":
 		return "units"
+	case noun == "series", strings.HasSuffix(noun, " series"):
+		return noun // the same in the plural
 	case strings.HasSuffix(noun, "y") && len(noun) > 1 && !strings.ContainsRune("aeiou", rune(noun[len(noun)-2])):
 		return noun[:len(noun)-1] + "ies"
 	case strings.HasSuffix(noun, "s"), strings.HasSuffix(noun, "x"),

@@ -37,7 +37,7 @@ func TestSigHzPluralChange(t *testing.T) {
 	for _, tt := range []struct{ got, want string }{
 		{Sig(0.1414, 2), "0.14"}, {Sig(4096, 2), "4096"}, {Sig(41.23, 3), "41.2"}, {Sig(2.0, 3), "2"},
 		{Hz(3.69e9), "3.69 GHz"}, {Hz(800e6), "800 MHz"},
-		{Plural("add"), "adds"}, {Plural("multiply"), "multiplies"}, {Plural("pass"), "passes"}, {Plural("day"), "days"},
+		{Plural("add"), "adds"}, {Plural("multiply"), "multiplies"}, {Plural("pass"), "passes"}, {Plural("day"), "days"}, {Plural("series"), "series"}, {Count(2, "time series"), "2 time series"},
 		{Count(1, "sample"), "1 sample"}, {Count(uint64(3), "tick"), "3 ticks"},
 		{Change(0.123), "+12.3%"}, {Change(-0.0048), "-0.48%"}, {Change(0), "+0.0%"}, {Change(-0.00001), "+0.0%"},
 		{Percent(0.02), "2%"}, {Percent(0.005), "0.5%"}, {Pct(0.053), "5.3%"},
