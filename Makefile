@@ -15,16 +15,26 @@ smoke: build
 	./$(BIN) run --smoke
 
 # The packages with goroutines and signals are tested again under the race
-# detector (the machine-code tests skip there: it rewrites every loop).
-RACE_PKGS := ./internal/harness/... ./internal/targets/... ./internal/pipeline ./internal/outfile ./internal/cli ./internal/cpulock .
+# detector (the machine-code tests skip there: it rewrites every loop). The
+# cli's end-to-end tests run benchy, go and the user's code as child
+# processes, which the detector does not see: under it the cli runs -short,
+# its in-process tests only.
+RACE_PKGS := ./internal/harness/... ./internal/targets/... ./internal/pipeline ./internal/outfile ./internal/cpulock .
+
+# -timeout is a guard against a hang, not a speed goal: on a machine busy
+# with other work the end-to-end tests take three times as long, and the
+# cli's passed 10 minutes, go test's default.
+TEST := $(GO) test -count=1 -timeout 30m
 
 test: cross
 	$(GO) vet ./...
-	$(GO) test -count=1 ./...
-	$(GO) test -race -count=1 $(RACE_PKGS)
+	$(TEST) ./...
+	$(TEST) -race $(RACE_PKGS)
+	$(TEST) -race -short ./internal/cli
 
 race:
-	$(GO) test -race -count=1 $(RACE_PKGS)
+	$(TEST) -race $(RACE_PKGS)
+	$(TEST) -race -short ./internal/cli
 
 # Regenerate the sample outputs of README.md and docs/ (real runs: do it
 # on a quiet machine).
