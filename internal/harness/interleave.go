@@ -71,8 +71,12 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		ci := make([]precision, len(ms))
 		began := time.Now() // MaxTime bounds the rounds of all of them
 		look := 0           // the next look of moreRounds
+		stop := ""          // why sequentialMore ended the rounds early
 		more := func() bool {
 			elapsed := time.Since(began)
+			if len(opts.Looks) > 0 && len(ms) >= 2 {
+				return opts.sequentialMore(outs, elapsed, &stop)
+			}
 			if opts.TargetCI > 0 && len(ms) >= 2 {
 				return opts.moreRounds(outs, spent, elapsed, &look)
 			}
@@ -107,6 +111,7 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		completed = true
 		for i := range outs {
 			outs[i].Before, outs[i].After = before, after
+			outs[i].Stop = stop
 			if err := checkPin(outs[i].Samples, opts); err != nil {
 				outs[i].Err = err
 			}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/analyze"
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/cpulock"
 	"github.com/benchy-dev/benchy/internal/finding"
@@ -204,6 +205,8 @@ func harnessOptions(plan Plan, cpu int) harness.Options {
 		CPU: cpu, Unpinned: !harness.CanPin, Samples: st.Samples, Warmup: st.Warmup, WarmupRuns: st.WarmupRuns,
 		SampleTime: st.SampleTime, Iters: st.Iters, Isolate: st.Isolate, Stop: plan.Stop, Progress: plan.Progress,
 		MinTime: plan.MinTime, TargetCI: st.TargetCI, MaxTime: st.MaxTime,
+		Looks: st.Looks, Budget: st.RoundsBudget, MinRounds: compare.MinRounds(len(st.Compare) - 1),
+		Decided: func(outs []harness.Outcome) bool { return decided(st, outs) },
 		Probe: func() harness.Probe {
 			return harness.Probe{ClockHz: counters.MeasureClock(probeWin), RefNs: harness.ReferenceLoopNs(probeWin)}
 		},
@@ -258,6 +261,25 @@ func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []harness.Ou
 	return ts, outs, nil
 }
 
+// decided is compare.Decided on the wall-time ns/op of the rounds so far:
+// the first outcome is the baseline.
+func decided(st result.Settings, outs []harness.Outcome) bool {
+	perOp := func(o harness.Outcome) []float64 {
+		xs := make([]float64, 0, len(o.Samples))
+		for _, s := range o.Samples {
+			if s.Iters > 0 {
+				xs = append(xs, s.NsPerOp())
+			}
+		}
+		return xs
+	}
+	var cands [][]float64
+	for _, o := range outs[1:] {
+		cands = append(cands, perOp(o))
+	}
+	return compare.Decided(st, perOp(outs[0]), cands)
+}
+
 // assemble completes r after the measurement: the machine after, the
 // memory, one experiment per outcome with the findings of its code, and
 // whether the run was interrupted; then what the command adds.
@@ -270,6 +292,7 @@ func assemble(r *result.Result, plan Plan, ts []Target, outs []harness.Outcome) 
 	}
 	for i, out := range outs {
 		t := ts[i]
+		r.RoundsStop = cmp.Or(r.RoundsStop, out.Stop)
 		if len(r.Counters.Opened) == 0 {
 			r.Counters = t.Counters()
 		}
