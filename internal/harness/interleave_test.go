@@ -24,8 +24,8 @@ func TestRoundOrder(t *testing.T) {
 	for r := range 4 {
 		three = append(three, harness.RoundOrder(3, r))
 	}
-	if want := [][]int{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 1, 2}}; !reflect.DeepEqual(three, want) {
-		t.Errorf("three candidates: %v, want a rotation %v", three, want)
+	if want := [][]int{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}; !reflect.DeepEqual(three, want) {
+		t.Errorf("three candidates: %v, want a Williams design %v", three, want)
 	}
 	// Every candidate takes every position equally often over k rounds.
 	for k := 1; k <= 5; k++ {
@@ -46,6 +46,45 @@ func TestRoundOrder(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Every candidate follows every other equally often over the design's
+// rows (k for even k, 2k for odd), and every round is a permutation: the
+// first-order carry-over of one sample into the next is balanced. A
+// rotation fails this for k >= 3 (B follows A k-1 times, A follows B 0).
+func TestRoundOrderBalancesCarryOver(t *testing.T) {
+	for k := 2; k <= 7; k++ {
+		rows := k
+		if k%2 == 1 {
+			rows = 2 * k
+		}
+		follows := map[[2]int]int{}
+		for r := range 3 * rows {
+			order := harness.RoundOrder(k, r)
+			if seen := slices.Sorted(slices.Values(order)); !slices.Equal(seen, seq(k)) {
+				t.Fatalf("k=%d round %d: %v is not a permutation", k, r, order)
+			}
+			for j := 1; j < k; j++ {
+				follows[[2]int{order[j-1], order[j]}]++
+			}
+		}
+		want := 3 * rows * (k - 1) / (k * (k - 1))
+		for a := range k {
+			for b := range k {
+				if a != b && follows[[2]int{a, b}] != want {
+					t.Errorf("k=%d: %d right after %d %d times in %d rounds, want %d", k, b, a, follows[[2]int{a, b}], 3*rows, want)
+				}
+			}
+		}
+	}
+}
+
+func seq(k int) []int {
+	s := make([]int, k)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }
 
 func TestInterleaveSamplesEveryCandidateEveryRound(t *testing.T) {
