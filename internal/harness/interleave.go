@@ -91,7 +91,7 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		more := func() bool {
 			elapsed := time.Since(began)
 			if len(opts.Looks) > 0 && len(ms) >= 2 {
-				return opts.sequentialMore(outs, elapsed, &stop)
+				return opts.sequentialMore(outs, &stop)
 			}
 			if opts.TargetCI > 0 && len(ms) >= 2 {
 				return opts.moreRounds(outs, spent, elapsed, &look)

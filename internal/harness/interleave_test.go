@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/fake"
 )
 
@@ -167,5 +168,38 @@ func TestInterleaveTargetCIAimsAtTheRatio(t *testing.T) {
 	}
 	if n := run(1e-9, 50*time.Millisecond); n < 16 {
 		t.Errorf("an unreachable target: %d rounds, want sampling past the first look until --max-time", n)
+	}
+}
+
+// Rounds with looks end at the first look Decided accepts, and say so;
+// Decided is asked at the looks only; a deadline that has passed ends
+// them once MinRounds are taken; without either they take Samples.
+func TestInterleaveLooks(t *testing.T) {
+	run := func(decideAt int, deadline time.Time) ([]harness.Outcome, []int) {
+		a, b := fake.New("a", time.Microsecond), fake.New("b", time.Microsecond)
+		opts := quickOptions(0)
+		opts.Iters = 10
+		opts.Samples = 30
+		opts.Looks = []int{10, 20, 30}
+		opts.MinRounds = 5
+		opts.Deadline = deadline
+		var asked []int
+		opts.Decided = func(outs []harness.Outcome) bool {
+			asked = append(asked, len(outs[0].Samples))
+			return len(outs[0].Samples) == decideAt
+		}
+		return harness.Interleave([]harness.Target{a, b}, opts), asked
+	}
+	outs, asked := run(20, time.Time{})
+	if n := len(outs[0].Samples); n != 20 || outs[0].Stop != result.StopDecided || !slices.Equal(asked, []int{10, 20}) {
+		t.Errorf("decided at 20: %d rounds, stop %q, asked at %v; want 20, %q, [10 20]", n, outs[0].Stop, asked, result.StopDecided)
+	}
+	outs, _ = run(-1, time.Time{})
+	if n := len(outs[0].Samples); n != 30 || outs[0].Stop != "" {
+		t.Errorf("never decided: %d rounds, stop %q; want all 30 and no stop", n, outs[0].Stop)
+	}
+	outs, _ = run(-1, time.Now().Add(-time.Second))
+	if n := len(outs[0].Samples); n != 5 || outs[0].Stop != result.StopBudget || len(outs[1].Samples) != 5 {
+		t.Errorf("deadline passed: %d and %d rounds, stop %q; want MinRounds (5) each and %q", n, len(outs[1].Samples), outs[0].Stop, result.StopBudget)
 	}
 }

@@ -45,13 +45,13 @@ type Options struct {
 	MaxTime  time.Duration
 	// Looks, for targets interleaved in rounds, are the round counts at
 	// which Decided is asked whether the rounds may end (the last is
-	// Samples): it is given every outcome so far. Budget, when > 0, ends
-	// the rounds at the end of the first round that finds it spent since
-	// the first round began, once there are MinRounds. An Outcome's Stop
-	// says which ended them early.
+	// Samples): it is given every outcome so far. Deadline, when not
+	// zero, ends the rounds at the end of the first round that finds it
+	// passed, once there are MinRounds. An Outcome's Stop says which ended
+	// them early.
 	Looks      []int
 	Decided    func(outs []Outcome) bool
-	Budget     time.Duration
+	Deadline   time.Time
 	MinRounds  int
 	Warmup     time.Duration // time spent running the target before calibration
 	WarmupRuns int           // or a number of runs of one iteration (when > 0)
@@ -128,9 +128,9 @@ func (o Options) moreRounds(outs []Outcome, spent []time.Duration, elapsed time.
 
 // sequentialMore is more for candidates interleaved in rounds with Looks:
 // another round, unless Samples are taken, or n is a look at which every
-// comparison is decided, or Budget is spent (after MinRounds). It says on
-// stop why the rounds ended early.
-func (o Options) sequentialMore(outs []Outcome, elapsed time.Duration, stop *string) bool {
+// comparison is decided, or Deadline has passed (after MinRounds). It says
+// on stop why the rounds ended early.
+func (o Options) sequentialMore(outs []Outcome, stop *string) bool {
 	n := len(outs[0].Samples)
 	for _, out := range outs[1:] {
 		n = min(n, len(out.Samples))
@@ -141,7 +141,7 @@ func (o Options) sequentialMore(outs []Outcome, elapsed time.Duration, stop *str
 	case slices.Contains(o.Looks, n) && o.Decided != nil && o.Decided(outs):
 		*stop = result.StopDecided
 		return false
-	case o.Budget > 0 && elapsed >= o.Budget && n >= o.MinRounds:
+	case !o.Deadline.IsZero() && time.Now().After(o.Deadline) && n >= o.MinRounds:
 		*stop = result.StopBudget
 		return false
 	}

@@ -205,7 +205,7 @@ func harnessOptions(plan Plan, cpu int) harness.Options {
 		CPU: cpu, Unpinned: !harness.CanPin, Samples: st.Samples, Warmup: st.Warmup, WarmupRuns: st.WarmupRuns,
 		SampleTime: st.SampleTime, Iters: st.Iters, Isolate: st.Isolate, Stop: plan.Stop, Progress: plan.Progress,
 		MinTime: plan.MinTime, TargetCI: st.TargetCI, MaxTime: st.MaxTime,
-		Looks: st.Looks, Budget: st.RoundsBudget, MinRounds: compare.MinRounds(len(st.Compare) - 1),
+		Looks: st.Looks, MinRounds: compare.MinRounds(len(st.Compare) - 1),
 		Decided: func(outs []harness.Outcome) bool { return decided(st, outs) },
 		Probe: func() harness.Probe {
 			return harness.Probe{ClockHz: counters.MeasureClock(probeWin), RefNs: harness.ReferenceLoopNs(probeWin)}
@@ -224,6 +224,9 @@ func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []harness.Ou
 		clockWin = smokeClockWindow
 	}
 	hopts := harnessOptions(plan, cpu)
+	if b := plan.Settings.RoundsBudget; b > 0 {
+		hopts.Deadline = r.Start.Add(b) // the whole run's time, not only the rounds'
+	}
 	var before, after clockReading
 	if err := harness.OnThread(hopts, func() error {
 		if hopts.Isolate {

@@ -159,7 +159,7 @@ func sampleSettings(r *result.Result, sep string) string {
 	}
 	if len(st.Looks) > 0 {
 		// Rounds that may stop early (compare.Looks, the budget).
-		return fmt.Sprintf("up to %d rounds in %v, samples %s %v, %v warm-up", st.Samples, st.RoundsBudget, sep, st.SampleTime, st.Warmup)
+		return fmt.Sprintf("up to %d rounds or %v, samples %s %v, %v warm-up", st.Samples, st.RoundsBudget, sep, st.SampleTime, st.Warmup)
 	}
 	return fmt.Sprintf("%s samples %s %v, %v warm-up", n, sep, st.SampleTime, st.Warmup)
 }

@@ -158,7 +158,8 @@ type Settings struct {
 	MaxTime  time.Duration `json:"max_time_ns,omitempty"`
 	// Looks are, for an interleaved comparison that may stop early, the
 	// round counts it is judged at (Samples the last); RoundsBudget is the
-	// wall time of rounds after which it stops at the end of a round. Both
+	// wall time from the start of the run after which the rounds stop at
+	// the end of the round they are in. Both
 	// empty for a comparison that takes all its rounds.
 	Looks        []int         `json:"looks,omitempty"`
 	RoundsBudget time.Duration `json:"rounds_budget_ns,omitempty"`
