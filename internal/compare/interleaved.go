@@ -46,23 +46,38 @@ func MinRounds(m int) int {
 }
 
 // Decided reports whether every candidate's comparison with the baseline
-// is already clear at a look of a run with the settings st: its interval,
-// at the look's level (stats.LookShare), lies wholly beyond the threshold
-// (claimed) or wholly within it (no change the threshold lets through can
-// be there). base and cands are the ns/op of the rounds so far, in wall
-// time: the basis the analysis chooses later may differ, which can cost a
-// claim but not the interval's coverage (each look's level holds whatever
-// made the run stop there).
-func Decided(st result.Settings, base []float64, cands [][]float64) bool {
-	level := stats.FamilyLevel(len(cands), stats.DefaultAlpha)
-	d := stats.Design{Level: level, Threshold: st.Threshold, Measured: true,
-		Share: stats.LookShare(st.Looks, len(base), true)}
-	for _, c := range cands {
-		p := stats.PairedWith(base, c, d)
-		claimed := p.Verdict == result.Faster || p.Verdict == result.Slower
-		within := p.CILow > 1/(1+p.Threshold) && p.CIHigh < 1+p.Threshold
-		if p.Verdict == result.NotComparable || !(claimed || within) {
-			return false
+// (es[0]) is already clear at a look of a run with the settings st: its
+// interval, at the look's level (stats.LookShare), lies wholly beyond the
+// threshold (claimed) or wholly within it (no change the threshold lets
+// through can be there). The basis the analysis will choose is not known
+// yet, so the comparison must be clear in wall time and, where the
+// samples have it, on on-CPU time with its fixed floor (comparePaired):
+// on a busy machine wall time alone can look clear where on-CPU time is
+// not. A basis choice that differs can cost a claim, not the interval's
+// coverage: each look's level holds whatever made the run stop there.
+func Decided(st result.Settings, es []result.Experiment) bool {
+	level := stats.FamilyLevel(len(es)-1, stats.DefaultAlpha)
+	for _, basis := range []string{result.BasisWall, result.BasisOnCPU} {
+		d := stats.Design{Level: level, Threshold: st.Threshold, Measured: true}
+		if basis == result.BasisOnCPU {
+			d.Threshold = max(d.Threshold, stats.DefaultThreshold)
+		}
+		base, ok := result.PerOp(es[0], basis)
+		if !ok {
+			continue // no on-CPU time in these samples
+		}
+		d.Share = stats.LookShare(st.Looks, len(base), true)
+		for _, e := range es[1:] {
+			c, ok := result.PerOp(e, basis)
+			if !ok {
+				return false
+			}
+			p := stats.PairedWith(base, c, d)
+			claimed := p.Verdict == result.Faster || p.Verdict == result.Slower
+			within := p.CILow > 1/(1+p.Threshold) && p.CIHigh < 1+p.Threshold
+			if p.Verdict == result.NotComparable || !(claimed || within) {
+				return false
+			}
 		}
 	}
 	return true

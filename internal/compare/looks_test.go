@@ -33,7 +33,7 @@ func playRun(rng *rand.Rand, m noise, change, threshold float64, budget int, loo
 	var base, cand []float64
 	stop := ""
 	for n := 0; n < DefaultRounds; n++ {
-		if contains(looks, n) && Decided(st, base, [][]float64{cand}) {
+		if contains(looks, n) && Decided(st, experiments(base, cand)) {
 			stop = result.StopDecided
 			break
 		}
@@ -44,7 +44,13 @@ func playRun(rng *rand.Rand, m noise, change, threshold float64, budget int, loo
 		b, c := m.draw(rng, change)
 		base, cand = append(base, b), append(cand, c)
 	}
-	res := &result.Result{Settings: st, RoundsStop: stop}
+	res := &result.Result{Settings: st, RoundsStop: stop, Experiments: experiments(base, cand)}
+	return Interleaved(res)[0]
+}
+
+// experiments are "a" and "b" with the ns/op of base and cand.
+func experiments(base, cand []float64) []result.Experiment {
+	var es []result.Experiment
 	for _, side := range []struct {
 		name string
 		xs   []float64
@@ -53,9 +59,9 @@ func playRun(rng *rand.Rand, m noise, change, threshold float64, budget int, loo
 		for _, x := range side.xs {
 			e.Samples = append(e.Samples, result.Sample{Iters: 1000, Ns: int64(x * 1000)})
 		}
-		res.Experiments = append(res.Experiments, e)
+		es = append(es, e)
 	}
-	return Interleaved(res)[0]
+	return es
 }
 
 func contains(xs []int, x int) bool {
@@ -168,5 +174,32 @@ func TestLooksKeepCoverage(t *testing.T) {
 			t.Errorf("%s: claimed %d of %d, want at least %.0f%%", c.name, claims, runs, 100*c.claims)
 		}
 		t.Logf("%s: missed %d, claimed %d of %d, %.1f rounds on average", c.name, missed, claims, runs, float64(rounds)/runs)
+	}
+}
+
+// A look is decided only when the comparison is clear on every basis the
+// analysis may choose: here wall time shows the candidate 5% slower (the
+// machine took the CPU from it) while on-CPU time, which the analysis of
+// a busy run judges on, shows the same code with ±3% noise.
+func TestDecidedOnEveryBasis(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 5))
+	st := result.Settings{Samples: DefaultRounds, Looks: Looks(DefaultRounds), Threshold: DefaultFloor}
+	wallOnly := experiments(nil, nil)
+	both := experiments(nil, nil)
+	for range 61 {
+		for side := range 2 {
+			on := int64(100_000 * math.Exp(0.03*rng.NormFloat64()))
+			wall := int64(100_000*(1+0.05*float64(side))) + 1000
+			s := result.Sample{Iters: 1000, Ns: wall, Counters: map[string]int64{result.CounterThreadCPU: on}}
+			both[side].Samples = append(both[side].Samples, s)
+			s.Counters = nil
+			wallOnly[side].Samples = append(wallOnly[side].Samples, s)
+		}
+	}
+	if !Decided(st, wallOnly) {
+		t.Errorf("wall time alone, 5%% slower in every round: not decided, want decided")
+	}
+	if Decided(st, both) {
+		t.Errorf("on-CPU time the same with ±3%% noise: decided, want not (the analysis may judge on it)")
 	}
 }

@@ -264,23 +264,14 @@ func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []harness.Ou
 	return ts, outs, nil
 }
 
-// decided is compare.Decided on the wall-time ns/op of the rounds so far:
-// the first outcome is the baseline.
+// decided is compare.Decided on the rounds so far: the first outcome is
+// the baseline.
 func decided(st result.Settings, outs []harness.Outcome) bool {
-	perOp := func(o harness.Outcome) []float64 {
-		xs := make([]float64, 0, len(o.Samples))
-		for _, s := range o.Samples {
-			if s.Iters > 0 {
-				xs = append(xs, s.NsPerOp())
-			}
-		}
-		return xs
+	es := make([]result.Experiment, len(outs))
+	for i, o := range outs {
+		es[i] = result.Experiment{Name: o.Name, Samples: o.Samples}
 	}
-	var cands [][]float64
-	for _, o := range outs[1:] {
-		cands = append(cands, perOp(o))
-	}
-	return compare.Decided(st, perOp(outs[0]), cands)
+	return compare.Decided(st, es)
 }
 
 // assemble completes r after the measurement: the machine after, the
