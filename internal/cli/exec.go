@@ -68,8 +68,8 @@ start to exit: the child is started from the pinned thread and inherits the
 pin, and benchy's other threads are kept off that CPU. Each argument is one
 command line, split into words as a shell would (quotes, backslashes) but
 run without one; --shell runs it with sh -c instead. Two commands or more
-are measured in interleaved rounds (ABBA for two, rotation for more), each
-judged against the first.
+are measured in interleaved rounds (ABBA for two, a Williams design for
+more), each judged against the first.
 
 Every run records its wall time, user and system time, the child's own peak
 memory, context switches and page faults; the cost of starting a process is

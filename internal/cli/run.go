@@ -44,6 +44,7 @@ type runOptions struct {
 	thresholdOption
 	benchSet   bool // --bench was given
 	compareSet bool // --compare was given
+	looks      bool // --compare with the default rounds: they may stop early
 	count      countOptions
 
 	// Stop ends the run after the current sample (a stop signal);
@@ -93,6 +94,7 @@ whether B is faster than A.`,
 			opts.compareSet = cmd.Flags().Changed("compare")
 			if opts.compareSet && !opts.Smoke && !cmd.Flags().Changed("samples") {
 				opts.Samples = compare.DefaultRounds
+				opts.looks = true
 			}
 			if opts.Smoke {
 				for flag, set := range map[string]func(){
@@ -265,6 +267,13 @@ func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 		plan.Settings.Bench = ""
 		plan.Group = len(ws)
 		plan.Settings.Threshold = o.threshold
+		if o.looks && o.targetCI == 0 && o.Processes == 1 {
+			// The default rounds may stop early: at a look where every
+			// verdict is clear, or when their time is up (a fixed
+			// --samples takes them all).
+			plan.Settings.Looks = compare.Looks(o.Samples)
+			plan.Settings.RoundsBudget = compare.DefaultBudget
+		}
 		for _, w := range ws {
 			plan.Settings.Compare = append(plan.Settings.Compare, w.Name)
 		}

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"strings"
+	"time"
 
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
@@ -24,7 +25,63 @@ const (
 	// claimed in 3 of 4000 runs at 31 rounds and 0 at 101 (4.8% with no
 	// threshold at all), while a fixed 2% claimed a real +2% in 2%.
 	DefaultFloor = 0.0025
+	// DefaultBudget is the wall time from the start of a run after which
+	// a comparison with looks stops at the end of the round it is in, so
+	// that a default run stays within about 10 s however busy the machine
+	// is (101 rounds took up to 68 s at a load of 12). It counts from the
+	// start, not from the first round: at a load of 14 reading the
+	// machine, the warm-up and the calibration took 2.4-5.6 s.
+	DefaultBudget = 8500 * time.Millisecond
 )
+
+// Looks are the looks of a comparison of rounds rounds that may stop early
+// (stats.Looks): 31, 61 and 101 for the default.
+func Looks(rounds int) []int { return stats.Looks(rounds) }
+
+// MinRounds are the fewest rounds a comparison of m candidates with the
+// baseline takes before its budget may end it: twice the fewest for which
+// the sign test has an interval at the family's level (12 for one).
+func MinRounds(m int) int {
+	return 2 * stats.SignRoundsFor(stats.FamilyLevel(max(m, 1), stats.DefaultAlpha))
+}
+
+// Decided reports whether every candidate's comparison with the baseline
+// (es[0]) is already clear at a look of a run with the settings st: its
+// interval, at the look's level (stats.LookShare), lies wholly beyond the
+// threshold (claimed) or wholly within it (no change the threshold lets
+// through can be there). The basis the analysis will choose is not known
+// yet, so the comparison must be clear in wall time and, where the
+// samples have it, on on-CPU time with its fixed floor (comparePaired):
+// on a busy machine wall time alone can look clear where on-CPU time is
+// not. A basis choice that differs can cost a claim, not the interval's
+// coverage: each look's level holds whatever made the run stop there.
+func Decided(st result.Settings, es []result.Experiment) bool {
+	level := stats.FamilyLevel(len(es)-1, stats.DefaultAlpha)
+	for _, basis := range []string{result.BasisWall, result.BasisOnCPU} {
+		d := stats.Design{Level: level, Threshold: st.Threshold, Measured: true}
+		if basis == result.BasisOnCPU {
+			d.Threshold = max(d.Threshold, stats.DefaultThreshold)
+		}
+		base, ok := result.PerOp(es[0], basis)
+		if !ok {
+			continue // no on-CPU time in these samples
+		}
+		d.Share = stats.LookShare(st.Looks, len(base), true)
+		for _, e := range es[1:] {
+			c, ok := result.PerOp(e, basis)
+			if !ok {
+				return false
+			}
+			p := stats.PairedWith(base, c, d)
+			claimed := p.Verdict == result.Faster || p.Verdict == result.Slower
+			within := p.CILow > 1/(1+p.Threshold) && p.CIHigh < 1+p.Threshold
+			if p.Verdict == result.NotComparable || !(claimed || within) {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // Interleaved judges an interleaved run (--compare): every
 // candidate against the first, the baseline, paired round by round
@@ -57,7 +114,8 @@ func Interleaved(r *result.Result) []result.Pair {
 				continue
 			}
 			d := stats.Design{Level: level, Threshold: r.Settings.Threshold, Measured: true}
-			pairs = append(pairs, comparePaired(base, cand, run, d))
+			p := comparePaired(base, cand, run, d, r.Settings.Looks, r.RoundsStop)
+			pairs = append(pairs, p)
 		}
 		return pairs
 	}
@@ -78,11 +136,13 @@ func Family(judge func(level float64) []result.Pair) []result.Pair {
 	return pairs
 }
 
-// comparePaired is one pair of an interleaved run.
-func comparePaired(base, cand *result.Experiment, run []string, d stats.Design) result.Pair {
+// comparePaired is one pair of an interleaved run, judged at its last
+// look when the run had looks (stopped says why it ended early).
+func comparePaired(base, cand *result.Experiment, run []string, d stats.Design, looks []int, stopped string) result.Pair {
 	basis, busy := Basis([]Side{{Label: base.Name, E: base, Run: run}, {Label: cand.Name, E: cand, Run: run}}, false)
 	b, _ := result.PerOp(*base, basis)
 	c, _ := result.PerOp(*cand, basis)
+	d.Share = stats.LookShare(looks, min(len(b), len(c)), stopped == result.StopDecided)
 	if basis == result.BasisOnCPU || basis == result.BasisOnCPUCycles {
 		// The machine took the CPU away: on-CPU time leaves out the time
 		// off it, not what the other work did to the thread's caches and
@@ -93,6 +153,9 @@ func comparePaired(base, cand *result.Experiment, run []string, d stats.Design) 
 		d.Threshold = max(d.Threshold, stats.DefaultThreshold)
 	}
 	p := stats.PairedWith(b, c, d)
+	if len(looks) > 0 {
+		p.PlannedRounds, p.Stop = looks[len(looks)-1], stopped
+	}
 	p.Basis = basis
 	p.Base, p.Candidate = base.Name, cand.Name
 	var why []string

@@ -4,25 +4,41 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"time"
 )
 
-// RoundOrder is the order in which round r (0-based) samples k candidates.
-// Two candidates alternate ABBA (A B, B A, A B, ...), so a slow drift of
-// the machine is met by both equally often first and second. More
-// candidates rotate (ABC, BCA, CAB, ...): each takes every position in turn.
+// RoundOrder is the order in which round r (0-based) samples k candidates:
+// the rows of a Williams design, in turn. Every candidate takes every
+// position equally often, and, what a rotation (ABC, BCA, CAB) does not
+// give, follows every other candidate equally often: a rotation puts B
+// after A in every round and A after B in none, so a candidate that
+// warms the caches or the clock for the next one (a carry-over) helps
+// one comparison every time and another never. For even k one Latin
+// square of k rows does it, each ordered pair once; for odd k the square
+// and its mirror, 2k rows, each ordered pair twice. Two candidates
+// alternate ABBA (A B, B A, ...): the same design.
 func RoundOrder(k, r int) []int {
-	order := make([]int, k)
-	if k == 2 {
-		if r%2 == 0 {
-			order[0], order[1] = 0, 1
+	// The first row 0, 1, k-1, 2, k-2, ...; row i adds i to it (mod k).
+	first := make([]int, k)
+	for j, lo, hi := 1, 1, k-1; j < k; j++ {
+		if j%2 == 1 {
+			first[j], lo = lo, lo+1
 		} else {
-			order[0], order[1] = 1, 0
+			first[j], hi = hi, hi-1
 		}
-		return order
 	}
-	for i := range order {
-		order[i] = (r + i) % k
+	rows := k
+	if k%2 == 1 {
+		rows = 2 * k
+	}
+	i := r % max(rows, 1)
+	order := make([]int, k)
+	for j := range order {
+		order[j] = (first[j] + i) % k
+	}
+	if i >= k { // the mirror square of an odd k
+		slices.Reverse(order)
 	}
 	return order
 }
@@ -71,8 +87,12 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		ci := make([]precision, len(ms))
 		began := time.Now() // MaxTime bounds the rounds of all of them
 		look := 0           // the next look of moreRounds
+		stop := ""          // why sequentialMore ended the rounds early
 		more := func() bool {
 			elapsed := time.Since(began)
+			if len(opts.Looks) > 0 && len(ms) >= 2 {
+				return opts.sequentialMore(outs, &stop)
+			}
 			if opts.TargetCI > 0 && len(ms) >= 2 {
 				return opts.moreRounds(outs, spent, elapsed, &look)
 			}
@@ -107,6 +127,7 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		completed = true
 		for i := range outs {
 			outs[i].Before, outs[i].After = before, after
+			outs[i].Stop = stop
 			if err := checkPin(outs[i].Samples, opts); err != nil {
 				outs[i].Err = err
 			}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/fake"
 )
 
@@ -24,8 +25,8 @@ func TestRoundOrder(t *testing.T) {
 	for r := range 4 {
 		three = append(three, harness.RoundOrder(3, r))
 	}
-	if want := [][]int{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 1, 2}}; !reflect.DeepEqual(three, want) {
-		t.Errorf("three candidates: %v, want a rotation %v", three, want)
+	if want := [][]int{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}}; !reflect.DeepEqual(three, want) {
+		t.Errorf("three candidates: %v, want a Williams design %v", three, want)
 	}
 	// Every candidate takes every position equally often over k rounds.
 	for k := 1; k <= 5; k++ {
@@ -46,6 +47,45 @@ func TestRoundOrder(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Every candidate follows every other equally often over the design's
+// rows (k for even k, 2k for odd), and every round is a permutation: the
+// first-order carry-over of one sample into the next is balanced. A
+// rotation fails this for k >= 3 (B follows A k-1 times, A follows B 0).
+func TestRoundOrderBalancesCarryOver(t *testing.T) {
+	for k := 2; k <= 7; k++ {
+		rows := k
+		if k%2 == 1 {
+			rows = 2 * k
+		}
+		follows := map[[2]int]int{}
+		for r := range 3 * rows {
+			order := harness.RoundOrder(k, r)
+			if seen := slices.Sorted(slices.Values(order)); !slices.Equal(seen, seq(k)) {
+				t.Fatalf("k=%d round %d: %v is not a permutation", k, r, order)
+			}
+			for j := 1; j < k; j++ {
+				follows[[2]int{order[j-1], order[j]}]++
+			}
+		}
+		want := 3 * rows * (k - 1) / (k * (k - 1))
+		for a := range k {
+			for b := range k {
+				if a != b && follows[[2]int{a, b}] != want {
+					t.Errorf("k=%d: %d right after %d %d times in %d rounds, want %d", k, b, a, follows[[2]int{a, b}], 3*rows, want)
+				}
+			}
+		}
+	}
+}
+
+func seq(k int) []int {
+	s := make([]int, k)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }
 
 func TestInterleaveSamplesEveryCandidateEveryRound(t *testing.T) {
@@ -128,5 +168,38 @@ func TestInterleaveTargetCIAimsAtTheRatio(t *testing.T) {
 	}
 	if n := run(1e-9, 50*time.Millisecond); n < 16 {
 		t.Errorf("an unreachable target: %d rounds, want sampling past the first look until --max-time", n)
+	}
+}
+
+// Rounds with looks end at the first look Decided accepts, and say so;
+// Decided is asked at the looks only; a deadline that has passed ends
+// them once MinRounds are taken; without either they take Samples.
+func TestInterleaveLooks(t *testing.T) {
+	run := func(decideAt int, deadline time.Time) ([]harness.Outcome, []int) {
+		a, b := fake.New("a", time.Microsecond), fake.New("b", time.Microsecond)
+		opts := quickOptions(0)
+		opts.Iters = 10
+		opts.Samples = 30
+		opts.Looks = []int{10, 20, 30}
+		opts.MinRounds = 5
+		opts.Deadline = deadline
+		var asked []int
+		opts.Decided = func(outs []harness.Outcome) bool {
+			asked = append(asked, len(outs[0].Samples))
+			return len(outs[0].Samples) == decideAt
+		}
+		return harness.Interleave([]harness.Target{a, b}, opts), asked
+	}
+	outs, asked := run(20, time.Time{})
+	if n := len(outs[0].Samples); n != 20 || outs[0].Stop != result.StopDecided || !slices.Equal(asked, []int{10, 20}) {
+		t.Errorf("decided at 20: %d rounds, stop %q, asked at %v; want 20, %q, [10 20]", n, outs[0].Stop, asked, result.StopDecided)
+	}
+	outs, _ = run(-1, time.Time{})
+	if n := len(outs[0].Samples); n != 30 || outs[0].Stop != "" {
+		t.Errorf("never decided: %d rounds, stop %q; want all 30 and no stop", n, outs[0].Stop)
+	}
+	outs, _ = run(-1, time.Now().Add(-time.Second))
+	if n := len(outs[0].Samples); n != 5 || outs[0].Stop != result.StopBudget || len(outs[1].Samples) != 5 {
+		t.Errorf("deadline passed: %d and %d rounds, stop %q; want MinRounds (5) each and %q", n, len(outs[1].Samples), outs[0].Stop, result.StopBudget)
 	}
 }

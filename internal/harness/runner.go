@@ -41,8 +41,18 @@ type Options struct {
 	// never the first Samples samples, nor anything before the first
 	// sample (warm-up, calibration, a setup); a sample begun before it
 	// runs out is finished.
-	TargetCI   float64
-	MaxTime    time.Duration
+	TargetCI float64
+	MaxTime  time.Duration
+	// Looks, for targets interleaved in rounds, are the round counts at
+	// which Decided is asked whether the rounds may end (the last is
+	// Samples): it is given every outcome so far. Deadline, when not
+	// zero, ends the rounds at the end of the first round that finds it
+	// passed, once there are MinRounds. An Outcome's Stop says which ended
+	// them early.
+	Looks      []int
+	Decided    func(outs []Outcome) bool
+	Deadline   time.Time
+	MinRounds  int
 	Warmup     time.Duration // time spent running the target before calibration
 	WarmupRuns int           // or a number of runs of one iteration (when > 0)
 	SampleTime time.Duration // least duration of one sample
@@ -114,6 +124,28 @@ func (o Options) moreRounds(outs []Outcome, spent []time.Duration, elapsed time.
 	}
 	*look = 2 * max(n, 1)
 	return !ratiosReached(outs, o.TargetCI)
+}
+
+// sequentialMore is more for candidates interleaved in rounds with Looks:
+// another round, unless Samples are taken, or n is a look at which every
+// comparison is decided, or Deadline has passed (after MinRounds). It says
+// on stop why the rounds ended early.
+func (o Options) sequentialMore(outs []Outcome, stop *string) bool {
+	n := len(outs[0].Samples)
+	for _, out := range outs[1:] {
+		n = min(n, len(out.Samples))
+	}
+	switch {
+	case n >= o.Samples:
+		return false
+	case slices.Contains(o.Looks, n) && o.Decided != nil && o.Decided(outs):
+		*stop = result.StopDecided
+		return false
+	case !o.Deadline.IsZero() && time.Now().After(o.Deadline) && n >= o.MinRounds:
+		*stop = result.StopBudget
+		return false
+	}
+	return true
 }
 
 // ratiosReached reports whether the interval of every candidate's median
@@ -188,6 +220,9 @@ type Outcome struct {
 	Err error
 	// Interrupted is set when Stop ended the target early.
 	Interrupted bool
+	// Stop says why rounds with looks (Options.Looks) ended before
+	// Samples: result.StopDecided or result.StopBudget; empty otherwise.
+	Stop string
 }
 
 // Ops is the number of ops performed across all samples.

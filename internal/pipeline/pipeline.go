@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/analyze"
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/cpulock"
 	"github.com/benchy-dev/benchy/internal/finding"
@@ -204,6 +205,8 @@ func harnessOptions(plan Plan, cpu int) harness.Options {
 		CPU: cpu, Unpinned: !harness.CanPin, Samples: st.Samples, Warmup: st.Warmup, WarmupRuns: st.WarmupRuns,
 		SampleTime: st.SampleTime, Iters: st.Iters, Isolate: st.Isolate, Stop: plan.Stop, Progress: plan.Progress,
 		MinTime: plan.MinTime, TargetCI: st.TargetCI, MaxTime: st.MaxTime,
+		Looks: st.Looks, MinRounds: compare.MinRounds(len(st.Compare) - 1),
+		Decided: func(outs []harness.Outcome) bool { return decided(st, outs) },
 		Probe: func() harness.Probe {
 			return harness.Probe{ClockHz: counters.MeasureClock(probeWin), RefNs: harness.ReferenceLoopNs(probeWin)}
 		},
@@ -221,6 +224,9 @@ func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []harness.Ou
 		clockWin = smokeClockWindow
 	}
 	hopts := harnessOptions(plan, cpu)
+	if b := plan.Settings.RoundsBudget; b > 0 {
+		hopts.Deadline = r.Start.Add(b) // the whole run's time, not only the rounds'
+	}
 	var before, after clockReading
 	if err := harness.OnThread(hopts, func() error {
 		if hopts.Isolate {
@@ -258,6 +264,16 @@ func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []harness.Ou
 	return ts, outs, nil
 }
 
+// decided is compare.Decided on the rounds so far: the first outcome is
+// the baseline.
+func decided(st result.Settings, outs []harness.Outcome) bool {
+	es := make([]result.Experiment, len(outs))
+	for i, o := range outs {
+		es[i] = result.Experiment{Name: o.Name, Samples: o.Samples}
+	}
+	return compare.Decided(st, es)
+}
+
 // assemble completes r after the measurement: the machine after, the
 // memory, one experiment per outcome with the findings of its code, and
 // whether the run was interrupted; then what the command adds.
@@ -270,6 +286,7 @@ func assemble(r *result.Result, plan Plan, ts []Target, outs []harness.Outcome) 
 	}
 	for i, out := range outs {
 		t := ts[i]
+		r.RoundsStop = cmp.Or(r.RoundsStop, out.Stop)
 		if len(r.Counters.Opened) == 0 {
 			r.Counters = t.Counters()
 		}

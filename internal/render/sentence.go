@@ -121,13 +121,19 @@ func pText(p result.Pair) string {
 	return s
 }
 
-// nText is the amount of data: "31 rounds", "31+30 samples" or, when
+// nText is the amount of data: "31 rounds" ("31 of 101 rounds, stopped
+// at a look: decided" when a run with looks stopped early), "31+30
+// samples" or, when
 // the run was the unit, "3+3 runs", or "3 paired runs" when run k of each
 // side was taken together.
 func nText(p result.Pair) string {
 	switch {
 	case p.Paired && p.N == 1:
 		return "1 round"
+	case p.Paired && p.PlannedRounds > p.N && p.Stop == result.StopDecided:
+		return itoa(p.N) + " of " + itoa(p.PlannedRounds) + " rounds, stopped at a look: decided"
+	case p.Paired && p.PlannedRounds > p.N && p.Stop == result.StopBudget:
+		return itoa(p.N) + " of " + itoa(p.PlannedRounds) + " rounds, stopped when their time ran out"
 	case p.Paired:
 		return itoa(p.N) + " rounds"
 	case p.PairedRuns:

@@ -157,6 +157,10 @@ func sampleSettings(r *result.Result, sep string) string {
 	if procs := processCount(r); procs > 1 {
 		return fmt.Sprintf("%s samples %s %v in each of %d processes, %v warm-up", n, sep, st.SampleTime, procs, st.Warmup)
 	}
+	if len(st.Looks) > 0 {
+		// Rounds that may stop early (compare.Looks, the budget).
+		return fmt.Sprintf("up to %d rounds or %v, samples %s %v, %v warm-up", st.Samples, st.RoundsBudget, sep, st.SampleTime, st.Warmup)
+	}
 	return fmt.Sprintf("%s samples %s %v, %v warm-up", n, sep, st.SampleTime, st.Warmup)
 }
 

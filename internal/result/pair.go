@@ -77,10 +77,21 @@ type Pair struct {
 	// min(1, Comparisons·P) (= P when there is one), so the interval
 	// excludes 1 exactly when AdjustedP < Alpha. Alpha is the level
 	// AdjustedP is held to.
-	P           float64 `json:"p"`
-	AdjustedP   float64 `json:"adjusted_p"`
-	Comparisons int     `json:"comparisons"`
-	Alpha       float64 `json:"alpha"`
+	// LookShare is, for a run judged at looks (stats.LookShare), the share
+	// of Alpha the look it stopped at spends: the interval is at 1 -
+	// LookShare·(1 - the level without looks), and AdjustedP is divided by
+	// it. 0 for a run judged once (a share of 1).
+	LookShare float64 `json:"look_share,omitempty"`
+	// PlannedRounds is, for a run with looks, the most rounds it would
+	// have taken, and Stop why it took fewer: "decided" (the verdict was
+	// clear at a look) or "budget" (its time ran out); empty when it took
+	// them all.
+	PlannedRounds int     `json:"planned_rounds,omitempty"`
+	Stop          string  `json:"stop,omitempty"`
+	P             float64 `json:"p"`
+	AdjustedP     float64 `json:"adjusted_p"`
+	Comparisons   int     `json:"comparisons"`
+	Alpha         float64 `json:"alpha"`
 
 	// N is the number of rounds (paired) or the smaller sample (separate
 	// runs); BaseN and CandidateN are the sample counts of each side.
@@ -116,3 +127,18 @@ func (p Pair) Change() float64 { return p.Ratio - 1 }
 func (p Pair) Judged() bool {
 	return p.Verdict == Faster || p.Verdict == Slower || p.Verdict == NoDifference
 }
+
+// Share is the share of alpha of the look p was judged at: LookShare, or
+// 1 when it was judged once.
+func (p Pair) Share() float64 {
+	if p.LookShare > 0 && p.LookShare < 1 {
+		return p.LookShare
+	}
+	return 1
+}
+
+// Stop reasons of a run with looks (Result.RoundsStop, Pair.Stop).
+const (
+	StopDecided = "decided" // every verdict was clear at a look
+	StopBudget  = "budget"  // the time for the rounds ran out
+)

@@ -29,6 +29,10 @@ type Result struct {
 	// Interrupted is true when the run was stopped (Ctrl-C) before the end:
 	// what was measured is kept, the rest is missing.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// RoundsStop says why an interleaved comparison with looks
+	// (Settings.Looks) took fewer rounds than planned: StopDecided or
+	// StopBudget; empty when it took them all.
+	RoundsStop string `json:"rounds_stop,omitempty"`
 
 	CPU        int    `json:"cpu"`        // the CPU the measured thread was pinned to
 	CPUChoice  string `json:"cpu_choice"` // why this CPU: "--cpu 2" or the chooser's reason
@@ -152,6 +156,13 @@ type Settings struct {
 	// or the samples of an experiment had lasted MaxTime.
 	TargetCI float64       `json:"target_ci,omitempty"`
 	MaxTime  time.Duration `json:"max_time_ns,omitempty"`
+	// Looks are, for an interleaved comparison that may stop early, the
+	// round counts it is judged at (Samples the last); RoundsBudget is the
+	// wall time from the start of the run after which the rounds stop at
+	// the end of the round they are in. Both
+	// empty for a comparison that takes all its rounds.
+	Looks        []int         `json:"looks,omitempty"`
+	RoundsBudget time.Duration `json:"rounds_budget_ns,omitempty"`
 }
 
 // Clock describes time.Now as measured at the start of the run.

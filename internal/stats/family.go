@@ -32,7 +32,9 @@ func FamilyLevel(m int, alpha float64) float64 {
 
 // Bonferroni adjusts the p-values of a family of comparisons whose
 // intervals were taken at FamilyLevel(m, alpha), m the number of them that
-// have a test, and decides every verdict again: AdjustedP = min(1, m·P).
+// have a test, and decides every verdict again: AdjustedP = min(1, m·P),
+// divided by the share of alpha of the look for a run with looks
+// (LookShare).
 // Pairs that are not comparable have no test and are left out of m;
 // inconclusive ones were tested and count. With one comparison AdjustedP
 // = P. An alpha outside (0, 1) means DefaultAlpha.
@@ -45,7 +47,7 @@ func Bonferroni(pairs []result.Pair, alpha float64) {
 		if pairs[i].Verdict == result.NotComparable {
 			continue
 		}
-		pairs[i].AdjustedP = min(1, float64(m)*pairs[i].P)
+		pairs[i].AdjustedP = min(1, float64(m)*pairs[i].P/pairs[i].Share())
 		pairs[i].Comparisons = m
 		pairs[i].Alpha = alpha
 		decide(&pairs[i])

@@ -54,6 +54,10 @@ type Design struct {
 	// Measured makes the threshold the larger of Threshold and the drift
 	// the run measured (Pair.Drift): what the interval does not see.
 	Measured bool
+	// Share is the share of 1-Level this look of a run with looks may
+	// spend (LookShare): the interval is taken at 1-(1-Level)·Share and
+	// the p-value divided by Share. 0 means 1: a run judged once.
+	Share float64
 }
 
 // PairedWith is Paired for the design d.
@@ -63,6 +67,10 @@ func PairedWith(base, cand []float64, d Design) result.Pair {
 		level = Confidence
 	}
 	p := newPair(true, base, cand, d.Threshold)
+	if d.Share > 0 && d.Share < 1 {
+		p.LookShare = d.Share
+		level = 1 - (1-level)*d.Share
+	}
 	p.Level = level
 	p.N = min(len(base), len(cand))
 	if r := checkTimes("base", base) + checkTimes("candidate", cand); r != "" {
@@ -86,7 +94,7 @@ func PairedWith(base, cand []float64, d Design) result.Pair {
 	p.Ratio = MedianSorted(sorted)
 	p.CILow, p.CIHigh, p.Confidence = SignInterval(sorted, level)
 	p.P = SignTest(ratios, 1)
-	p.AdjustedP = p.P
+	p.AdjustedP = min(1, p.P/p.Share())
 	p.Drift = drift(ratios)
 	if d.Measured {
 		p.Threshold = max(p.Threshold, p.Drift)
