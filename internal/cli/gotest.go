@@ -34,6 +34,7 @@ type gotestOptions struct {
 	Samples    int
 	SampleTime time.Duration
 	Processes  int
+	GOMAXPROCS int // --gomaxprocs: every benchmark's; 0 for 1 (b.RunParallel: the machine's)
 	Against    string
 	thresholdOption
 	Fail    string // --fail-on-regression, with --against
@@ -43,6 +44,8 @@ type gotestOptions struct {
 	fail       float64
 	dir        string // Dir, absolute
 	againstSet bool   // --against was given, perhaps empty
+	// gomaxprocsSet: --gomaxprocs was given (0 is refused, not the default).
+	gomaxprocsSet bool
 
 	measuring
 	count countOptions
@@ -56,6 +59,9 @@ const (
 	gotestProcesses  = 3
 	gotestSampleTime = 100 * time.Millisecond
 	maxProcesses     = 1000
+	// maxGOMAXPROCS bounds --gomaxprocs: every P costs memory, and no
+	// machine benchy measures on has more CPUs.
+	maxGOMAXPROCS = 1024
 )
 
 func init() {
@@ -108,6 +114,7 @@ for both: the output is benchy compare's.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.againstSet = cmd.Flags().Changed("against")
+			opts.gomaxprocsSet = cmd.Flags().Changed("gomaxprocs")
 			if opts.Against != "" {
 				opts.formats = compareFormats
 			}
@@ -133,6 +140,8 @@ for both: the output is benchy compare's.`,
 	intFlag(f, &opts.Samples, "samples", gotestSamples, "samples of each benchmark, over all processes")
 	f.DurationVar(&opts.SampleTime, "sample-time", gotestSampleTime, "each sample lasts at least `D` (b.N calibrated once)")
 	intFlag(f, &opts.Processes, "processes", gotestProcesses, "spread the samples over `K` runs of the test binary")
+	intFlag(f, &opts.GOMAXPROCS, "gomaxprocs", 0, "run every benchmark at GOMAXPROCS `N`, as go test -cpu N (default: 1, as taskset -c CPU go test; b.RunParallel at the machine's)")
+	f.Lookup("gomaxprocs").DefValue = ""
 	opts.precisionOptions.bind(f)
 	f.StringVar(&opts.Against, "against", "", "compare with git revision `REV`, interleaved (e.g. HEAD, main)")
 	opts.thresholdOption.bind(f, "2%", "with --against: smallest change claimed (`PCT`)")
@@ -168,6 +177,9 @@ func (o *gotestOptions) validate() (err error) {
 	}
 	if o.Processes < 1 || o.Processes > maxProcesses || o.Processes > o.Samples {
 		return Usagef("--processes %d: must be between 1 and --samples (%d)", o.Processes, min(o.Samples, maxProcesses))
+	}
+	if o.gomaxprocsSet && (o.GOMAXPROCS < 1 || o.GOMAXPROCS > maxGOMAXPROCS) {
+		return Usagef("--gomaxprocs %d: must be between 1 and %d", o.GOMAXPROCS, maxGOMAXPROCS)
 	}
 	if err := checkDuration("--sample-time", o.SampleTime, maxSampleTime); err != nil {
 		return err
@@ -212,8 +224,11 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 			CPU: o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
 		},
 		Dir: o.dir, Packages: o.Packages, BuildFlags: o.BuildFlags, Bench: o.Bench,
-		SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: runtime.GOMAXPROCS(0),
+		SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0),
 		Against: o.Against, Profile: o.profileOptions.dir, Layouts: o.Layouts, Notes: o.g.Stderr,
+	}
+	if o.GOMAXPROCS > 0 {
+		plan.GOMAXPROCS, plan.ParallelGOMAXPROCS = o.GOMAXPROCS, o.GOMAXPROCS
 	}
 	o.precisionOptions.settings(&plan.Plan.Settings)
 	if o.Progress != nil {

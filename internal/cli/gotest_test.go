@@ -222,6 +222,7 @@ func TestGotestBadInput(t *testing.T) {
 		{"fail without against", gotestData, []string{"--fail-on-regression", "5%"}, "give --against REV too"},
 		{"processes over samples", gotestData, []string{"--samples", "2", "--processes", "3"}, "--processes 3"},
 		{"bad format", gotestData, []string{"--format", "svg"}, "valid"},
+		{"gomaxprocs 0", gotestData, []string{"--gomaxprocs", "0"}, "--gomaxprocs 0: must be between 1 and"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -34,8 +34,11 @@ type GoTestPlan struct {
 	Bench      string
 	SampleTime time.Duration
 	Processes  int
-	// GOMAXPROCS is the test binary's.
-	GOMAXPROCS int
+	// GOMAXPROCS is the test binary's (Result.GOMAXPROCS), and
+	// ParallelGOMAXPROCS, when not 0, that of a benchmark that runs
+	// b.RunParallel (its Experiment.GOMAXPROCS): see gotest.Options.
+	GOMAXPROCS         int
+	ParallelGOMAXPROCS int
 	// Against is the git revision of the old side ("" for none).
 	Against string
 	// Profile, when not "", is the directory (absolute) the profiles of
@@ -162,7 +165,8 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 	plan.Settings.Samples = perProcess * processes
 	plan.Package = strings.Join(cur.importPaths(), " ")
 	topts := gotest.Options{BenchText: p.Bench, SampleTime: p.SampleTime,
-		PerProcess: perProcess, GOMAXPROCS: p.GOMAXPROCS, Stop: plan.Stop, Packages: cur.importPaths()}
+		PerProcess: perProcess, GOMAXPROCS: p.GOMAXPROCS, ParallelGOMAXPROCS: p.ParallelGOMAXPROCS,
+		Stop: plan.Stop, Packages: cur.importPaths()}
 	group := 1
 	if old != nil {
 		topts.Packages = append(topts.Packages, old.importPaths()...) // one name for a package on both sides
@@ -211,6 +215,7 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.GOMAXPROCS = p.GOMAXPROCS // the benchmarks', not benchy's own
 	if p.Layouts > 0 {
 		mergeLayouts(r, p.Layouts, processes)
 		r.Layouts = &result.Layouts{Seeds: seeds, Processes: processes}

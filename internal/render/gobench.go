@@ -35,7 +35,7 @@ func writeGobench(w io.Writer, r *result.Result) error {
 		if e.Error != "" {
 			continue
 		}
-		res.Name = benchfmt.Name(gobenchName(e.Name, r.GOMAXPROCS))
+		res.Name = benchfmt.Name(gobenchName(e.Name, cmp.Or(e.GOMAXPROCS, r.GOMAXPROCS)))
 		allocs := allocsKnown(r, e)
 		for _, s := range e.Samples {
 			if s.Iters <= 0 {
@@ -96,7 +96,8 @@ func gobenchConfig(r *result.Result) [][2]string {
 
 // gobenchName makes an experiment name a Go benchmark name: the first
 // letter upper case (go test requires it), spaces replaced, and the
-// GOMAXPROCS suffix ("sum/sink" -> "Sum/sink-2").
+// GOMAXPROCS suffix ("sum/sink" -> "Sum/sink-2"), none at GOMAXPROCS 1,
+// as testing names it, so that benchstat pairs it with go test's line.
 func gobenchName(name string, procs int) string {
 	name = strings.Join(strings.Fields(name), "_")
 	if name == "" {
@@ -104,7 +105,7 @@ func gobenchName(name string, procs int) string {
 	}
 	r, n := utf8.DecodeRuneInString(name)
 	name = string(unicode.ToUpper(r)) + name[n:]
-	if procs > 0 {
+	if procs > 1 {
 		name += "-" + strconv.Itoa(procs)
 	}
 	return name

@@ -154,7 +154,7 @@ func settingsLine(r *result.Result) string {
 		parts[0] += " (" + r.CPUChoice + ")"
 	}
 	if r.GOMAXPROCS > 0 {
-		parts = append(parts, fmt.Sprintf("GOMAXPROCS %d", r.GOMAXPROCS))
+		parts = append(parts, gomaxprocsText(r))
 	}
 	if allKind(r, result.KindBenchmark) || st.TargetCI > 0 || processCount(r) > 1 {
 		parts = append(parts, sampleSettings(r, "of at least"))
@@ -362,4 +362,22 @@ func writeComparison(w *errWriter, r *result.Result) {
 			w.printf("    why: %s\n", p.Reason)
 		}
 	}
+}
+
+// gomaxprocsText is "GOMAXPROCS 1", and the GOMAXPROCS of experiments
+// that ran with another (gotest's b.RunParallel benchmarks, which cannot
+// be pinned and run at the machine's): "GOMAXPROCS 1 (2 for
+// b.RunParallel)".
+func gomaxprocsText(r *result.Result) string {
+	s := fmt.Sprintf("GOMAXPROCS %d", r.GOMAXPROCS)
+	var other []string
+	for _, e := range r.Experiments {
+		if v := strconv.Itoa(e.GOMAXPROCS); e.GOMAXPROCS > 0 && e.GOMAXPROCS != r.GOMAXPROCS && !slices.Contains(other, v) {
+			other = append(other, v)
+		}
+	}
+	if len(other) > 0 {
+		s += " (" + strings.Join(other, ", ") + " for b.RunParallel)"
+	}
+	return s
 }

@@ -146,14 +146,33 @@ func processCount(r *result.Result) int {
 // sampleSettings says how many samples of what length were taken, and
 // after what warm-up: a Go benchmark's is the first call of each process.
 func sampleSettings(r *result.Result, sep string) string {
+	if allKind(r, result.KindBenchmark) {
+		return benchmarkSamples(r, sep) + " (the first call of each dropped)"
+	}
+	return loopSamples(r, sep)
+}
+
+// benchmarkSamples is how many samples of Go benchmarks of what length
+// were taken, in how many processes. The one-screen header says no more:
+// with GOMAXPROCS and where Go's threads run it fills 80 columns.
+func benchmarkSamples(r *result.Result, sep string) string {
+	return fmt.Sprintf("%s samples %s %v in %s", sampleCount(r), sep, r.Settings.SampleTime, units.Count(processCount(r), "process"))
+}
+
+// sampleCount is the samples asked for, and the target of --target-ci.
+func sampleCount(r *result.Result) string {
 	st := r.Settings
 	n := strconv.Itoa(st.Samples)
 	if st.TargetCI > 0 {
 		n += fmt.Sprintf("+ (until ±%s, at most %v)", units.Pct(st.TargetCI), st.MaxTime)
 	}
-	if allKind(r, result.KindBenchmark) {
-		return fmt.Sprintf("%s samples %s %v in %s (the first call of each dropped)", n, sep, st.SampleTime, units.Count(processCount(r), "process"))
-	}
+	return n
+}
+
+// loopSamples is sampleSettings of loops and commands.
+func loopSamples(r *result.Result, sep string) string {
+	st := r.Settings
+	n := sampleCount(r)
 	if procs := processCount(r); procs > 1 {
 		return fmt.Sprintf("%s samples %s %v in each of %d processes, %v warm-up", n, sep, st.SampleTime, procs, st.Warmup)
 	}
@@ -183,19 +202,14 @@ func compactSettings(r *result.Result) string {
 			runs += fmt.Sprintf(" after %s", units.Count(st.WarmupRuns, "untimed run"))
 		}
 		parts = append(parts, runs)
+	case allKind(r, result.KindBenchmark):
+		parts = append(parts, benchmarkSamples(r, ">="), gcText(r))
 	default:
 		parts = append(parts, sampleSettings(r, ">="))
 		if st.Iters > 0 {
 			parts = append(parts, fmt.Sprintf("%d iterations each", st.Iters))
 		}
-		gc := "GC off"
-		if st.GC {
-			gc = "GC on"
-		}
-		if r.GOMAXPROCS > 0 {
-			gc += fmt.Sprintf(", GOMAXPROCS %d", r.GOMAXPROCS)
-		}
-		parts = append(parts, gc)
+		parts = append(parts, gcText(r))
 	}
 	switch {
 	case st.Isolate && r.NotIsolated != "":
@@ -207,6 +221,18 @@ func compactSettings(r *result.Result) string {
 		parts = append(parts, "bench "+strconv.Quote(st.Bench))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// gcText is whether the collector ran, and GOMAXPROCS.
+func gcText(r *result.Result) string {
+	gc := "GC off"
+	if r.Settings.GC {
+		gc = "GC on"
+	}
+	if r.GOMAXPROCS > 0 {
+		gc += ", " + gomaxprocsText(r)
+	}
+	return gc
 }
 
 // compactTable is one row per experiment: min, median and p90 in one unit

@@ -164,10 +164,11 @@ func TestGobenchName(t *testing.T) {
 		procs int
 		want  string
 	}{
-		{"sum/sink", 1, "Sum/sink-1"},
+		{"sum/sink", 1, "Sum/sink"}, // testing adds no -1
+		{"sum/sink", 4, "Sum/sink-4"},
 		{"empty", 2, "Empty-2"},
 		{"a b", 0, "A_b"},
-		{"", 1, "Unnamed-1"},
+		{"", 2, "Unnamed-2"},
 	} {
 		if got := gobenchName(tt.in, tt.procs); got != tt.want {
 			t.Errorf("gobenchName(%q, %d) = %q, want %q", tt.in, tt.procs, got, tt.want)

@@ -197,6 +197,9 @@ type Info struct {
 	Unit        string  // what one unit is
 	FloorCycles float64 // least cycles per unit on any core; 0 for DefaultFloorCycles
 	ReadsMemory bool    // the work reads its input from memory
+	// GOMAXPROCS is what the experiment's process ran with, when that is
+	// not benchy's own (a gotest benchmark's test binary); 0 otherwise.
+	GOMAXPROCS int
 }
 
 // NewExperiment starts the record of the experiment info describes, with
@@ -205,7 +208,7 @@ func NewExperiment(info Info) Experiment {
 	return Experiment{
 		Kind: info.Kind, Name: info.Name, Description: info.Description, Units: info.Units, Unit: info.Unit,
 		FloorCycles: Floor(info.FloorCycles), ReadsMemory: info.ReadsMemory,
-		Samples: []Sample{},
+		GOMAXPROCS: info.GOMAXPROCS, Samples: []Sample{},
 	}
 }
 
@@ -219,6 +222,11 @@ type Experiment struct {
 	Unit        string  `json:"unit"`         // what one unit is
 	FloorCycles float64 `json:"floor_cycles"` // least cycles per unit on any core
 	ReadsMemory bool    `json:"reads_memory,omitempty"`
+	// GOMAXPROCS is what the experiment's own process ran with (a gotest
+	// benchmark's test binary: 1 for one pinned to its CPU, more for one
+	// that runs b.RunParallel), 0 when it ran in benchy's, whose
+	// Result.GOMAXPROCS says.
+	GOMAXPROCS int `json:"gomaxprocs,omitempty"`
 
 	// Error is set when the workload failed (panicked, pin did not hold);
 	// then Samples may be empty.

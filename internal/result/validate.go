@@ -68,6 +68,7 @@ func checkValues(r *Result) error {
 			nonNeg("iters_per_sample", float64(e.Iters), math.MaxInt64),
 			nonNeg("gc.allocs_per_op", e.GC.AllocsPerOp, math.MaxFloat64),
 			nonNeg("gc.bytes_per_op", e.GC.BytesPerOp, math.MaxFloat64),
+			nonNeg("gomaxprocs", float64(e.GOMAXPROCS), math.MaxInt32),
 		} {
 			if err != nil {
 				return fmt.Errorf("%s: %w", where, err)

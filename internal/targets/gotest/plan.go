@@ -18,7 +18,14 @@ type Options struct {
 	SampleTime time.Duration // testing's ramp aims each sample at it
 	PerProcess int           // samples per process
 	CPU        int
-	GOMAXPROCS int
+	// GOMAXPROCS is the test binary's, and ParallelGOMAXPROCS, when not
+	// 0, that of a benchmark that runs b.RunParallel: its goroutines
+	// cannot be pinned, and at GOMAXPROCS 1 they would take turns on one
+	// P. Which one a benchmark needs is known from its calibration run,
+	// made at GOMAXPROCS and made again at ParallelGOMAXPROCS for one
+	// that ran b.RunParallel.
+	GOMAXPROCS         int
+	ParallelGOMAXPROCS int
 	// Packages are the import paths of every package measured together
 	// (both revisions' with --against): a benchmark's name carries as much
 	// of its package's path as tells it from the others' (see prefixes).
@@ -71,10 +78,19 @@ func Calibrate(bin *Binary, o Options) ([]*Target, error) {
 		if err != nil {
 			return nil, err
 		}
+		op := o
+		if o.ParallelGOMAXPROCS > 0 && o.ParallelGOMAXPROCS != o.GOMAXPROCS && !r.Stopped && r.parallel() {
+			// testing's ramp settled on an N for other Ps: again,
+			// at the GOMAXPROCS it is measured at.
+			op.GOMAXPROCS = o.ParallelGOMAXPROCS
+			if r, err = bin.Exec(op, calibrateArgs(bench, o.SampleTime), o.timeout(rampCalls), start); err != nil {
+				return nil, err
+			}
+		}
 		if r.Stopped {
 			return nil, fmt.Errorf("calibrating %s: %w", top, harness.ErrStopped)
 		}
-		ts = append(ts, o.calibrated(bin, top, r, start)...)
+		ts = append(ts, op.calibrated(bin, top, r, start)...)
 	}
 	if harness.Stopped(o.Stop) {
 		return nil, ErrStopped // the last calibration may have been cut short

@@ -111,6 +111,16 @@ func (l Log) named(name string) []Record {
 	return out
 }
 
+// parallel reports whether a call that returned ran b.RunParallel.
+func (l Log) parallel() bool {
+	for _, c := range l.Calls {
+		if c.Ended && c.Returned && c.Parallel {
+			return true
+		}
+	}
+	return false
+}
+
 // names is the benchmarks that were called, in the order of their first
 // call.
 func (l Log) names() []string {

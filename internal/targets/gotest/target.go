@@ -50,7 +50,7 @@ func (t *Target) Iters() int64 { return t.N }
 // no loop iteration takes less than a compare and a branch: one cycle.
 func (t *Target) Info() result.Info {
 	return result.Info{Kind: result.KindBenchmark, Name: t.Display, Description: "go test benchmark " + t.Bin.Package.ImportPath + "." + t.Bench,
-		Units: 1, Unit: "loop iteration", FloorCycles: 1}
+		Units: 1, Unit: "loop iteration", FloorCycles: 1, GOMAXPROCS: t.opts.GOMAXPROCS}
 }
 
 // Counters are what the helper reads in the test process: it uses the
@@ -231,7 +231,8 @@ func (t *Target) Check() []finding.Finding {
 	switch {
 	case t.parallel:
 		fs = append(fs, finding.Finding{Code: result.CodeNotPinned, Severity: finding.Warn,
-			Message: "the benchmark runs b.RunParallel: its goroutines run on threads of their own, which cannot be pinned, so it was measured unpinned"})
+			Message:  fmt.Sprintf("the benchmark runs b.RunParallel: its goroutines run on threads of their own, which cannot be pinned, so it was measured unpinned, at GOMAXPROCS %d", t.opts.GOMAXPROCS),
+			Evidence: map[string]any{"gomaxprocs": t.opts.GOMAXPROCS}})
 	case !t.pinned:
 		fs = append(fs, finding.Finding{Code: result.CodeNotPinned, Severity: finding.Warn,
 			Message: "the benchmark's thread could not be pinned (sched_setaffinity failed in the test process)"})

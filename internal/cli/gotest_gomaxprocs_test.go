@@ -1,0 +1,91 @@
+//go:build linux
+
+package cli
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// A benchmark pinned to its CPU runs at GOMAXPROCS 1, as taskset -c CPU go
+// test runs it; one that runs b.RunParallel at the machine's; --gomaxprocs
+// sets both. What the test binary saw (its own runtime.GOMAXPROCS, as a
+// metric) is what the result records and the header says.
+func TestGotestGOMAXPROCS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	machine := runtime.GOMAXPROCS(0)
+	for _, tt := range []struct {
+		name     string
+		args     []string
+		seq, par int
+	}{
+		{"default", nil, 1, machine},
+		{"--gomaxprocs 2", []string{"--gomaxprocs", "2"}, 2, 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, stderr, code := gotestJSON(t, gotestData, append([]string{"./maxprocs"}, tt.args...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			if r.GOMAXPROCS != tt.seq {
+				t.Errorf("the result's GOMAXPROCS is %d, want %d", r.GOMAXPROCS, tt.seq)
+			}
+			for name, want := range map[string]int{"Seq": tt.seq, "Par": tt.par} {
+				e := r.Find(name)
+				if e == nil {
+					t.Fatalf("no experiment %s", name)
+				}
+				if e.GOMAXPROCS != want {
+					t.Errorf("%s: recorded GOMAXPROCS %d, want %d", name, e.GOMAXPROCS, want)
+				}
+				if len(e.Samples) == 0 {
+					t.Fatalf("%s: no samples: %s", name, e.Error)
+				}
+				for i, s := range e.Samples {
+					if got := s.Metrics["gomaxprocs"]; got != float64(want) {
+						t.Errorf("%s, sample %d: the test binary ran at GOMAXPROCS %v, want %d", name, i, got, want)
+					}
+				}
+			}
+			text, _, _ := runBinaryIn(t, gotestData, append(append(append([]string{"gotest"}, quick...), "./maxprocs"), tt.args...)...)
+			want := fmt.Sprintf("GOMAXPROCS %d,", tt.seq)
+			if tt.par != tt.seq {
+				want = fmt.Sprintf("GOMAXPROCS %d (%d for b.RunParallel),", tt.seq, tt.par)
+			}
+			if !strings.Contains(text, want) {
+				t.Errorf("the header does not say %q:\n%s", want, text)
+			}
+		})
+	}
+}
+
+// The GOMAXPROCS of a benchmark that runs b.RunParallel is in its
+// not-pinned finding.
+func TestGotestParallelFinding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	r, stderr, code := gotestJSON(t, gotestData, "./maxprocs", "--bench", "Par")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	e := r.Find("Par")
+	if e == nil {
+		t.Fatal("no experiment Par")
+	}
+	for _, f := range e.Findings {
+		if f.Code == result.CodeNotPinned {
+			if want := fmt.Sprintf("at GOMAXPROCS %d", runtime.GOMAXPROCS(0)); !strings.Contains(f.Message, want) {
+				t.Errorf("not-pinned says %q, want %q in it", f.Message, want)
+			}
+			return
+		}
+	}
+	t.Errorf("Par: no not-pinned finding: %v", codes(*e))
+}
