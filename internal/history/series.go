@@ -39,6 +39,10 @@ type Commit struct {
 	Lo       float64   `json:"lo"`
 	Hi       float64   `json:"hi"`
 	Runs     int       `json:"runs"`
+	// Results are the hashes of the stored results of its runs, in the
+	// order measured: where `history check --confirm` reads how the
+	// benchmark was measured.
+	Results []string `json:"-"`
 }
 
 // Short is a commit's hash as people read it.
@@ -110,6 +114,7 @@ func Build(rows []Row, re *regexp.Regexp) []Series {
 				vals = append(vals, nil)
 			}
 			s.Commits[i].Measured = r.when
+			s.Commits[i].Results = append(s.Commits[i].Results, r.hash)
 			vals[i] = append(vals[i], p)
 		}
 		for i, ps := range vals {
