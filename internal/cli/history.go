@@ -301,9 +301,9 @@ bad input or a store that cannot be opened.
 benchy gotest, the commit before the step and the one after it are built
 in temporary worktrees of the repository -C names and run interleaved, as
 gotest --against does. Only a slowdown that run confirms exits 1; a step it
-does not confirm is printed with both figures and passes; 4 when no step
-could be judged. A step of benchy run or exec cannot be rebuilt: it is
-printed as "cannot confirm" and counts as without --confirm.`,
+does not confirm is printed with both figures and passes; 4 when none was
+confirmed and one could not be judged. A step of benchy run or exec cannot
+be rebuilt: it is printed as "cannot confirm" and counts as without --confirm.`,
 		Example: "  benchy history check\n  benchy history check '^Benchmark(Parse|Encode)' --threshold 3%\n  benchy history check --confirm -C ~/src/mymodule",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

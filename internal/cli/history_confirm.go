@@ -37,12 +37,12 @@ type confirmOptions struct {
 var confirmFlags = []string{"dir", "samples", "processes", "sample-time", "cpu", "window"}
 
 func (c *confirmOptions) bind(f *pflag.FlagSet) {
-	f.BoolVar(&c.Confirm, "confirm", false, "measure each step again, the commits either side of it built and run interleaved (gotest benchmarks)")
-	f.StringVarP(&c.Dir, "dir", "C", ".", "with --confirm: the git repository the results came from, as `DIR`")
-	intFlag(f, &c.Samples, "samples", gotestSamples, "with --confirm: samples of each commit, over all processes")
-	intFlag(f, &c.Processes, "processes", gotestProcesses, "with --confirm: spread the samples over `K` runs of each test binary")
-	f.DurationVar(&c.SampleTime, "sample-time", gotestSampleTime, "with --confirm: each sample lasts at least `D`")
-	c.cpuOptions.bind(f, "the benchmarks of --confirm")
+	f.BoolVar(&c.Confirm, "confirm", false, "measure each step again, interleaved")
+	f.StringVarP(&c.Dir, "dir", "C", ".", "with --confirm: the results' git repository, `DIR`")
+	intFlag(f, &c.Samples, "samples", gotestSamples, "with --confirm: samples of each commit")
+	intFlag(f, &c.Processes, "processes", gotestProcesses, "with --confirm: `K` runs of each test binary")
+	f.DurationVar(&c.SampleTime, "sample-time", gotestSampleTime, "with --confirm: a sample lasts at least `D`")
+	c.cpuOptions.bind(f, "--confirm")
 }
 
 // check refuses the measuring flags without --confirm, and a bad one with
