@@ -74,3 +74,18 @@ func TestSuspects(t *testing.T) {
 		t.Errorf("suspect %s..%s, why %q", Short(x.Before.Commit), Short(x.After.Commit), x.Why)
 	}
 }
+
+// Whatever a stored description says, gotestBenchmark does not panic, and
+// the package and name it reads make the description back.
+func FuzzGotestBenchmark(f *testing.F) {
+	f.Add("go test benchmark example.com/work.BenchmarkWork", "example.com/work")
+	f.Add("go test benchmark a.b/c.BenchmarkX/y.Benchmark", "")
+	f.Add("go test benchmark .Benchmark", "x y")
+	f.Fuzz(func(t *testing.T, desc, pkgs string) {
+		r := &result.Result{Package: pkgs, Experiments: []result.Experiment{{Name: "e", Kind: result.KindBenchmark, Description: desc}}}
+		pkg, bench, why := gotestBenchmark(r, "e")
+		if why == "" && (gotestPrefix+pkg+"."+bench != desc || pkg == "" || !strings.HasPrefix(bench, "Benchmark")) {
+			t.Errorf("%q read as %q . %q", desc, pkg, bench)
+		}
+	})
+}
