@@ -179,8 +179,8 @@ func confirmExit(stdout io.Writer, all []confirmed, short []string, judged int, 
 		name := ser.Benchmark + " " + at
 		switch {
 		case x.c == nil:
-			fmt.Fprintf(stdout, "%s on %s: cannot confirm: %s\n", ser.Benchmark, ser.Machine, x.sus.Why)
-			slower = append(slower, name+" (not confirmed: "+x.sus.Why+")")
+			fmt.Fprintf(stdout, "%s on %s: cannot confirm\n", ser.Benchmark, ser.Machine)
+			slower = append(slower, name+" (cannot confirm: "+x.sus.Why+")")
 		case x.c.Outcome == pipeline.Confirmed:
 			fmt.Fprintf(stdout, "%s on %s: confirmed, slower\n", ser.Benchmark, ser.Machine)
 			slower = append(slower, ser.Benchmark+" "+units.Change(x.c.Row.Ratio-1)+" interleaved (history "+at+")")
@@ -188,13 +188,21 @@ func confirmExit(stdout io.Writer, all []confirmed, short []string, judged int, 
 			fmt.Fprintf(stdout, "%s on %s: not confirmed\n", ser.Benchmark, ser.Machine)
 			unconfirmed = append(unconfirmed, name)
 		default:
-			fmt.Fprintf(stdout, "%s on %s: could not judge: %s\n", ser.Benchmark, ser.Machine, x.c.Why)
+			fmt.Fprintf(stdout, "%s on %s: could not judge\n", ser.Benchmark, ser.Machine)
 			notJudged = append(notJudged, name)
 		}
 		fmt.Fprintf(stdout, "  history      %s (%s to %s, %s)\n", at,
 			render.HistoryValue(st.Before, ser.Unit), render.HistoryValue(st.After, ser.Unit), ser.Basis)
-		if x.c != nil && x.c.Row != nil {
+		switch {
+		case x.c == nil:
+			fmt.Fprintf(stdout, "  why          %s\n", x.sus.Why)
+		case x.c.Row != nil:
 			fmt.Fprintf(stdout, "  interleaved  %s\n", interleavedFigure(*x.c.Row))
+			if x.c.Row.Reason != "" && x.c.Row.Verdict != result.Slower {
+				fmt.Fprintf(stdout, "  why          %s\n", x.c.Row.Reason)
+			}
+		case x.c.Why != "":
+			fmt.Fprintf(stdout, "  why          %s\n", x.c.Why)
 		}
 	}
 	switch {
@@ -219,9 +227,6 @@ func confirmExit(stdout io.Writer, all []confirmed, short []string, judged int, 
 // and verdict: "+198.0% (95% CI +190.1% to +205.2%): slower".
 func interleavedFigure(r compare.Row) string {
 	v := r.Verdict
-	if r.Reason != "" && r.Verdict != result.Slower {
-		v += " (" + r.Reason + ")"
-	}
 	if !(r.Ratio > 0) {
 		return v
 	}

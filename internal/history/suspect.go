@@ -63,12 +63,12 @@ func gotestBenchmark(r *result.Result, name string) (pkg, bench, why string) {
 	}
 	switch e.Kind {
 	case result.KindLoop:
-		return "", "", "measured by benchy run, a loop in a program of its own: only a benchmark of benchy gotest can be rebuilt at both commits"
+		return "", "", "measured by benchy run; only gotest benchmarks are rebuilt"
 	case result.KindProcess:
-		return "", "", "measured by benchy exec, a command: only a benchmark of benchy gotest can be rebuilt at both commits"
+		return "", "", "measured by benchy exec; only gotest benchmarks are rebuilt"
 	case result.KindBenchmark:
 	default:
-		return "", "", fmt.Sprintf("measured as a %q, not a benchmark of benchy gotest", e.Kind)
+		return "", "", fmt.Sprintf("measured as a %q, not by gotest", e.Kind)
 	}
 	desc, ok := strings.CutPrefix(e.Description, gotestPrefix)
 	if !ok {
