@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# run.sh: measure, keep the result, and compare it with the last one.
+# run.sh: measure, keep the result in the history, and check the history.
 #
-# Keep this script beside your experiments and run it after every change
+# Keep this script beside your experiments and run it after every commit
 # (or in CI). It builds benchy, runs the chosen experiments pinned to one
-# CPU, writes results/<date>-<host>.json with the text report next to it
-# (.txt), and compares the new result with the previous one in the same
-# directory, failing when an experiment got significantly slower:
+# CPU, stores the result in the history (a SQLite file, at the commit of
+# benchy's source, BENCHY_SRC), writes the text report to
+# results/<date>-<host>.txt, and then checks the history: it fails when an
+# experiment got slower by a step that still holds, naming the commits:
 #
 #   examples/run.sh                       # all experiments
 #   BENCHY_BENCH='^sum/' examples/run.sh  # only some
@@ -14,21 +15,27 @@
 # Settings (environment):
 #   BENCHY_BENCH           experiments to run, a Go regexp (default: all)
 #   BENCHY_CPU             CPU to pin to (default: benchy chooses a quiet one)
-#   BENCHY_RESULTS         directory of results (default: results/ at the top
-#                          of the project this script is in)
-#   BENCHY_MAX_REGRESSION  fail when an experiment is slower by more than
-#                          this, with its whole 95% confidence interval
-#                          (default 5%)
+#   BENCHY_RESULTS         directory of the reports and of the history
+#                          (default: results/ at the top of the project
+#                          this script is in)
+#   BENCHY_STORE           the history: a SQLite file or postgres://...
+#                          (default: history.db in BENCHY_RESULTS)
+#   BENCHY_MAX_REGRESSION  fail when an experiment got slower by a step of
+#                          more than this (default 5%)
 #   BENCHY_SMOKE=1         quick check that everything still works (3 samples
-#                          of ~1 ms): the comparison is printed but does not
-#                          gate, since smoke numbers are noise and too few to
-#                          tell a difference
+#                          of ~1 ms): the result goes into smoke.db in
+#                          BENCHY_RESULTS, never into the history, and its
+#                          check is printed but does not gate, since smoke
+#                          numbers are noise
 #   BENCHY_SRC             benchy's source to build (default: this project)
 #
-# Exit status: 0 ok (or no previous result), 1 a significant regression or
-# a failed run, 2 bad input (e.g. no experiment in common with the previous
-# result), 3 a result not believable under --strict, 4 the comparison could
-# not judge (too noisy: run again on a quieter machine); a failed build
+# A result of a tree with uncommitted changes is stored but kept out of the
+# series: commit first. Two runs of one commit count as one point.
+#
+# Exit status: 0 ok, 1 a step slower that still holds, a failed run or a
+# result that could not be stored, 2 bad input (e.g. a store that cannot
+# be opened), 3 a result not believable under --strict, 4 the history
+# cannot judge yet (fewer than 6 commits of an experiment); a failed build
 # exits with go build's status. Read the messages on stderr to tell them
 # apart.
 set -euo pipefail
@@ -50,22 +57,21 @@ bin="$tmp/benchy"
 (cd "$src" && go build -o "$bin" ./cmd/benchy)
 
 mkdir -p "$results"
+store="${BENCHY_STORE:-$results/history.db}"
+if [[ -n "$smoke" ]]; then
+	store="$results/smoke.db"
+fi
 
-# The previous result is the newest before this run (names sort by time).
-previous=""
-for f in "$results"/*.json; do
-	[[ -e "$f" ]] && previous="$f"
-done
-
-# results/<date>-<host>.json; two runs in the same second wait for the next.
+# results/<date>-<host>.txt; two runs in the same second wait for the next.
 host="$(uname -n | tr -c 'A-Za-z0-9._\n-' '_')"
 host="${host%%.*}"
 while :; do
-	out="$results/$(date -u +%Y%m%dT%H%M%SZ)-$host.json"
-	[[ -e "$out" ]] || break
+	report="$results/$(date -u +%Y%m%dT%H%M%SZ)-$host.txt"
+	[[ -e "$report" ]] || break
 	sleep 1
 done
 
+out="$tmp/result.json"
 args=(run --bench "$bench" --format json --out "$out")
 if [[ -n "${BENCHY_CPU:-}" ]]; then
 	args+=(--cpu "$BENCHY_CPU")
@@ -74,21 +80,20 @@ if [[ -n "$smoke" ]]; then
 	args+=(--smoke)
 fi
 "$bin" "${args[@]}" "$@"
-"$bin" report --format text "$out" >"${out%.json}.txt"
-echo "run.sh: result $out, report ${out%.json}.txt" >&2
+"$bin" report --format text "$out" >"$report"
+# Stored at the commit of benchy's source, which the experiments are part
+# of (HEAD there, marked dirty when the tree has changes).
+(cd "$src" && "$bin" history import --store "$store" "$out")
+echo "run.sh: report $report, history $store" >&2
 
-if [[ -z "$previous" ]]; then
-	echo "run.sh: no previous result in $results: nothing to compare" >&2
-	exit 0
-fi
-
-compare=(compare "$previous" "$out")
-if [[ -n "$smoke" ]]; then
-	echo "run.sh: smoke run: comparing without a gate (smoke numbers are noise)" >&2
-else
-	compare+=(--fail-on-regression "$max_regression")
+check=(history check --store "$store" --threshold "$max_regression")
+if [[ "$bench" != "." ]]; then
+	check+=("$bench")
 fi
 status=0
-"$bin" "${compare[@]}" >"${out%.json}.compare.txt" || status=$?
-cat "${out%.json}.compare.txt"
+"$bin" "${check[@]}" || status=$?
+if [[ -n "$smoke" ]]; then
+	echo "run.sh: smoke run: the history check does not gate (smoke numbers are noise; it exited $status)" >&2
+	exit 0
+fi
 exit "$status"

@@ -136,8 +136,12 @@ func detect(ys []float64, floor, sigma, penalty float64) []int {
 
 // detectOn is detect weighing at most most positions as changepoints.
 func detectOn(ys []float64, floor, sigma, penalty float64, most int) []int {
-	n := len(ys)
-	c := newCosts(clip(ys, sigma, spikeK), floor)
+	return search(newCosts(clip(ys, sigma, spikeK), floor), len(ys), penalty, most)
+}
+
+// search is the optimal segmentation of a series of n samples under the
+// costs c, weighing at most most positions as changepoints.
+func search(c costs, n int, penalty float64, most int) []int {
 	step := gridStep(n, most)
 	cps := c.pelt(grid(n, step), max(penalty, 0), MinSegment)
 	if step > 1 {
@@ -207,9 +211,11 @@ func pelt(ys []float64, pen float64, minSeg int, floor float64) []int {
 }
 
 // costs gives the cost of any segment of one series in O(1), from prefix
-// sums of its values and of their squares.
+// sums of its values and of their squares; with weights (see
+// DetectWeighted), of the weights and the weighted values and squares.
 type costs struct {
 	s1, s2          []float64
+	s0              []float64 // prefix sums of the weights; nil: every weight 1
 	floor, logFloor float64
 }
 
@@ -229,11 +235,17 @@ func newCosts(ys []float64, floor float64) costs {
 	return c
 }
 
-// cost is the cost of the segment ys[s:t] (see Detect).
+// cost is the cost of the segment ys[s:t] (see Detect and DetectWeighted).
 func (c costs) cost(s, t int) float64 {
 	m := float64(t - s)
-	mean := (c.s1[t] - c.s1[s]) / m
-	v := max((c.s2[t]-c.s2[s])/m-mean*mean, 0)
+	var v float64
+	if c.s0 == nil {
+		mean := (c.s1[t] - c.s1[s]) / m
+		v = max((c.s2[t]-c.s2[s])/m-mean*mean, 0)
+	} else {
+		sw, swy := c.s0[t]-c.s0[s], c.s1[t]-c.s1[s]
+		v = max((c.s2[t]-c.s2[s]-swy*swy/sw)/m, 0)
+	}
 	if v >= c.floor {
 		return m * math.Log(v)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -463,8 +465,9 @@ func TestFmtTime(t *testing.T) {
 }
 
 // examples/run.sh, the script users keep, still works: two smoke runs into
-// an empty directory write two results with their reports, and the second
-// compares with the first without gating.
+// an empty directory write two reports and store both results in the
+// smoke store beside them (never the history), and each checks that
+// store without gating.
 func TestExampleScript(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs benchy twice")
@@ -474,47 +477,64 @@ func TestExampleScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func() (string, string) {
+	run := func() string {
 		t.Helper()
 		cmd := exec.Command("bash", script)
 		cmd.Dir = t.TempDir() // any working directory
-		cmd.Env = append(os.Environ(), "BENCHY_SMOKE=1", "BENCHY_RESULTS="+results, "BENCHY_BENCH=^(sum/sink|empty)$")
+		cmd.Env = append(os.Environ(), "BENCHY_SMOKE=1", "BENCHY_RESULTS="+results, "BENCHY_BENCH=^(sum/sink|empty)$",
+			"BENCHY_STORE="+filepath.Join(results, "not-for-smoke.db"))
 		var out, errb bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &errb
 		if err := cmd.Run(); err != nil {
 			t.Fatalf("run.sh: %v\nstdout:\n%s\nstderr:\n%s", err, out.String(), errb.String())
 		}
-		return out.String(), errb.String()
+		return out.String() + errb.String()
 	}
-	_, stderr := run()
-	if !strings.Contains(stderr, "nothing to compare") {
-		t.Errorf("first run: stderr does not say there is nothing to compare:\n%s", stderr)
-	}
-	out, stderr := run()
-	if !strings.Contains(stderr, "without a gate") {
-		t.Errorf("second run: stderr does not say the smoke comparison does not gate:\n%s", stderr)
-	}
-	for _, want := range []string{"old: ", "new: ", "sum/sink", "empty", "verdict"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("second run: comparison lacks %q:\n%s", want, out)
+	for i := range 2 {
+		out := run()
+		for _, want := range []string{"stored as commit", "history check", "does not gate"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("run %d: output lacks %q:\n%s", i+1, want, out)
+			}
 		}
 	}
 	jsons, _ := filepath.Glob(filepath.Join(results, "*.json"))
 	texts, _ := filepath.Glob(filepath.Join(results, "*.txt"))
-	if len(jsons) != 2 || len(texts) != 3 { // two reports and one comparison
-		t.Fatalf("results: %v %v", jsons, texts)
+	if len(jsons) != 0 || len(texts) != 2 {
+		t.Fatalf("results: %v %v; want two reports and no loose result", jsons, texts)
 	}
-	for _, j := range jsons {
-		r, err := result.Load(j)
-		if err != nil {
-			t.Fatal(err)
+	for _, txt := range texts {
+		b, err := os.ReadFile(txt)
+		if err != nil || !strings.Contains(string(b), "summary:") {
+			t.Errorf("%s: text report missing or incomplete (%v)", txt, err)
 		}
-		if !r.Settings.Smoke || len(r.Experiments) != 2 {
-			t.Errorf("%s: smoke %v, %d experiments", j, r.Settings.Smoke, len(r.Experiments))
+	}
+	if _, err := os.Stat(filepath.Join(results, "not-for-smoke.db")); err == nil {
+		t.Error("a smoke run wrote into BENCHY_STORE")
+	}
+	ctx := context.Background()
+	s, err := history.Open(ctx, history.Address{Kind: history.KindSQLite, Path: filepath.Join(results, "smoke.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rows, err := s.Rows(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := map[string][]string{}
+	for _, r := range rows {
+		if r.Basis == history.BasisTime {
+			stored[r.Hash] = append(stored[r.Hash], r.Benchmark)
 		}
-		txt, err := os.ReadFile(strings.TrimSuffix(j, ".json") + ".txt")
-		if err != nil || !strings.Contains(string(txt), "summary:") {
-			t.Errorf("%s: text report missing or incomplete (%v)", j, err)
+	}
+	if len(stored) != 2 {
+		t.Fatalf("%d results stored, want 2: %v", len(stored), stored)
+	}
+	for h, names := range stored {
+		r, err := s.Result(ctx, h)
+		if err != nil || !r.Settings.Smoke || len(names) != 2 {
+			t.Errorf("result %s: %v, smoke %v, experiments %v", history.Short(h), err, r != nil && r.Settings.Smoke, names)
 		}
 	}
 }

@@ -40,7 +40,7 @@ to a slower level that holds is a regression, named with its commit range.`,
 		Example: "  benchy gotest ./... --store ci.db\n  benchy history import results/*.json\n  benchy history show 'Sum' --format html > history.html\n  benchy history check --threshold 5%",
 	}
 	cmd.PersistentFlags().StringVar(&o.Store, "store", "", storeHelp)
-	cmd.AddCommand(newHistoryImportCmd(o), newHistoryShowCmd(o), newHistoryCheckCmd(o))
+	cmd.AddCommand(newHistoryImportCmd(o), newHistoryShowCmd(o), newHistoryCheckCmd(o, nil))
 	return cmd
 }
 
@@ -281,9 +281,12 @@ func matching(args []string) string {
 type historyCheckOptions struct {
 	*historyOptions
 	historyQuery
+	confirmOptions
 }
 
-func newHistoryCheckCmd(h *historyOptions) *cobra.Command {
+// newHistoryCheckCmd makes the command; runF, when not nil, is called
+// with the options in place of running (tests read what the flags became).
+func newHistoryCheckCmd(h *historyOptions, runF func(*historyCheckOptions) error) *cobra.Command {
 	o := &historyCheckOptions{historyOptions: h}
 	cmd := &cobra.Command{
 		Use:   "check [REGEXP]",
@@ -292,14 +295,32 @@ func newHistoryCheckCmd(h *historyOptions) *cobra.Command {
 each step to a slower level, beyond --threshold, that the newest commits
 still show, with the commit range it happened in. Exit 0 when there is none,
 1 when there is one, 4 when a series has too few commits to judge (6), 2 for
-bad input or a store that cannot be opened.`,
-		Example: "  benchy history check\n  benchy history check '^Benchmark(Parse|Encode)' --threshold 3%",
+bad input or a store that cannot be opened.
+
+--confirm measures each step again before it counts: for a benchmark of
+benchy gotest, the commit before the step and the one after it are built
+in temporary worktrees of the repository -C names and run interleaved, as
+gotest --against does. Only a slowdown that run confirms exits 1; a step it
+does not confirm is printed with both figures and passes; 4 when none was
+confirmed and one could not be judged. A step of benchy run or exec cannot
+be rebuilt: it is printed as "cannot confirm" and counts as without --confirm.`,
+		Example: "  benchy history check\n  benchy history check '^Benchmark(Parse|Encode)' --threshold 3%\n  benchy history check --confirm -C ~/src/mymodule",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.confirmOptions.check(cmd.Flags()); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			if o.Confirm {
+				return historyConfirm(cmd.Context(), o, args, o.g.Stdout)
+			}
 			return historyCheck(cmd.Context(), o, args, o.g.Stdout)
 		},
 	}
 	o.historyQuery.bind(cmd.Flags(), "5%")
+	o.confirmOptions.bind(cmd.Flags())
 	return cmd
 }
 

@@ -221,7 +221,7 @@ func compareSides(name string, old, cur *side, threshold, level float64, paired 
 			sides = append(sides, Side{Label: s.label, E: e, Run: RunInterference(s.rs[i])})
 		}
 	}
-	basis, busy := Basis(sides, true)
+	basis, busy := Basis(sides, !paired)
 	oldRuns, curRuns := old.runs(basis), cur.runs(basis)
 	row := Row{Name: name}
 	if paired && len(oldRuns) == len(curRuns) && len(oldRuns) >= 2 {

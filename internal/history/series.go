@@ -39,6 +39,15 @@ type Commit struct {
 	Lo       float64   `json:"lo"`
 	Hi       float64   `json:"hi"`
 	Runs     int       `json:"runs"`
+	// Results are the hashes of the stored results of its runs, in the
+	// order measured: where `history check --confirm` reads how the
+	// benchmark was measured.
+	Results []string `json:"-"`
+	// SE is the standard error of the log of Value from the runs' own
+	// intervals (the median of their 95% intervals' half-widths over
+	// 1.96, over √Runs); 0 when no run had an interval. The step search
+	// weighs the commit by it (Weights).
+	SE float64 `json:"-"`
 }
 
 // Short is a commit's hash as people read it.
@@ -110,17 +119,24 @@ func Build(rows []Row, re *regexp.Regexp) []Series {
 				vals = append(vals, nil)
 			}
 			s.Commits[i].Measured = r.when
+			s.Commits[i].Results = append(s.Commits[i].Results, r.hash)
 			vals[i] = append(vals[i], p)
 		}
 		for i, ps := range vals {
 			c := &s.Commits[i]
-			var ms []float64
+			var ms, halves []float64
 			c.Lo, c.Hi = math.Inf(1), 0
 			for _, p := range ps {
 				ms = append(ms, p.Median)
 				c.Lo, c.Hi = min(c.Lo, p.Lo), max(c.Hi, p.Hi)
+				if p.Lo > 0 && p.Hi > p.Lo {
+					halves = append(halves, math.Log(p.Hi/p.Lo)/2/1.96)
+				}
 			}
 			c.Value, c.Runs = stats.Median(ms), len(ps)
+			if len(halves) > 0 {
+				c.SE = stats.Median(halves) / math.Sqrt(float64(len(ps)))
+			}
 		}
 		out = append(out, s)
 	}
@@ -184,6 +200,16 @@ func unitOf(basis string) string {
 		return "instructions"
 	}
 	return "ns"
+}
+
+// SEs are the standard errors of the series' per-commit log values
+// (Commit.SE), in commit order.
+func (s Series) SEs() []float64 {
+	ses := make([]float64, len(s.Commits))
+	for i, c := range s.Commits {
+		ses[i] = c.SE
+	}
+	return ses
 }
 
 // Values are the series' per-commit values, in commit order.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	_ "modernc.org/sqlite" // pure Go: the darwin and windows builds stay cgo-free
 )
@@ -38,19 +39,61 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 	default:
 		return nil, err
 	}
-	// WAL lets readers go on while one process writes; _txlock=immediate
-	// takes the write lock when a transaction begins, so two writers wait
-	// for each other (busy_timeout) instead of one failing when it
-	// upgrades a read lock.
-	db, err := sql.Open("sqlite", sqliteDSN(path, "_pragma=busy_timeout("+fmt.Sprint(busyTimeoutMs)+")&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_txlock=immediate"))
+	// _txlock=immediate takes the write lock when a transaction begins,
+	// so two writers wait for each other (busy_timeout) instead of one
+	// failing when it upgrades a read lock.
+	db, err := sql.Open("sqlite", sqliteDSN(path, "_pragma=busy_timeout("+fmt.Sprint(busyTimeoutMs)+")&_pragma=foreign_keys(1)&_txlock=immediate"))
 	if err != nil {
 		return nil, err
 	}
-	if err := migrate(ctx, db, sqliteDialect, path); err != nil {
+	// WAL lets readers go on while one process writes. The mode is kept
+	// in the file, so it is set once here rather than on every
+	// connection; it and the migration are retried on SQLITE_BUSY, which
+	// the busy timeout does not always cover: two processes switching a
+	// new file to WAL at once both hold a read lock and want the
+	// exclusive one, and SQLite fails one of them at once rather than
+	// let them wait for each other.
+	err = retryBusy(ctx, busyTimeoutMs*time.Millisecond, func() error {
+		_, err := db.ExecContext(ctx, `PRAGMA journal_mode=WAL`)
+		return err
+	})
+	if err == nil {
+		err = retryBusy(ctx, busyTimeoutMs*time.Millisecond, func() error { return migrate(ctx, db, sqliteDialect, path) })
+	}
+	if err != nil {
 		db.Close()
 		return nil, wrap(path, sqliteError(err))
 	}
 	return &sqlStore{db: db, d: sqliteDialect, show: path}, nil
+}
+
+// retryBusy runs f until it returns anything but SQLITE_BUSY, for at most
+// limit (then its last error), waiting a little longer each time.
+func retryBusy(ctx context.Context, limit time.Duration, f func() error) error {
+	deadline := time.Now().Add(limit)
+	wait := 5 * time.Millisecond
+	for {
+		err := f()
+		if !isBusy(err) || time.Now().Add(wait).After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, 200*time.Millisecond)
+	}
+}
+
+// isBusy says whether err is SQLite's SQLITE_BUSY (or SQLITE_LOCKED):
+// another connection holds the lock it needed.
+func isBusy(err error) bool {
+	if err == nil {
+		return false
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_LOCKED")
 }
 
 // checkSQLite reads the existing file at path read-only and says why it

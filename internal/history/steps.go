@@ -40,12 +40,16 @@ type Step struct {
 func (s Step) Change() float64 { return s.After/s.Before - 1 }
 
 // Steps finds the changes of level in per-commit values xs by PELT
-// (changepoint.Detect: a normal model of the log values, a spike filter
-// first, so one slow run is not a step) with the given penalty, and
-// gives each with the medians of the levels either side. Fewer than
-// MinPoints values have no steps.
-func Steps(xs []float64, penalty float64) []Step {
+// (changepoint.DetectWeighted: a normal model of the log values, each
+// weighted by ws, a spike filter first, so one slow run is not a step)
+// with the given penalty, and gives each with the medians of the levels
+// either side. ws nil weighs every commit alike. Fewer than MinPoints
+// values have no steps.
+func Steps(xs, ws []float64, penalty float64) []Step {
 	cps := changepoint.Detect(xs, penalty)
+	if ws != nil {
+		cps = changepoint.DetectWeighted(xs, ws, penalty)
+	}
 	bounds := append(append([]int{0}, cps...), len(xs))
 	var out []Step
 	for i, c := range cps {
@@ -76,7 +80,7 @@ func Judge(s Series, threshold float64) Judgement {
 		return j
 	}
 	xs := s.Values()
-	j.Steps = Steps(xs, Penalty(len(xs)))
+	j.Steps = Steps(xs, Weights(s.SEs(), xs), Penalty(len(xs)))
 	if len(j.Steps) == 0 {
 		return j
 	}
@@ -94,3 +98,41 @@ func Judge(s Series, threshold float64) Judgement {
 func (s Series) Range(st Step) string {
 	return fmt.Sprintf("%s..%s", Short(s.Commits[st.At-1].Source.Commit), Short(s.Commits[st.At].Source.Commit))
 }
+
+// Weights are the weights of commits whose log values have the standard
+// errors ses (0 where unknown) in the step search: the inverse of each
+// commit's variance, the run-to-run noise of the series plus what its own
+// interval says beyond the typical commit's, as asv weighs each commit by
+// its interval. The run-to-run noise, which a commit's own interval does
+// not show when it had one run, is estimated from the series (the
+// median absolute difference of successive values), and so already holds
+// the typical commit's own spread: only the excess over the median
+// standard error is added. A commit measured badly, with an interval ten
+// times the others', then counts for a fraction; commits alike weigh
+// alike, as without weights.
+func Weights(ses []float64, xs []float64) []float64 {
+	if len(xs) < 2 || len(ses) != len(xs) {
+		return nil
+	}
+	d := make([]float64, len(xs)-1)
+	for i := range d {
+		d[i] = math.Abs(math.Log(xs[i+1] / xs[i]))
+	}
+	noise := stats.Median(d) / (0.6745 * math.Sqrt2) // |x-y| of normal noise has median 0.6745·√2·σ
+	noise = max(noise, weightFloor)
+	sq := make([]float64, len(ses))
+	for i, se := range ses {
+		sq[i] = se * se
+	}
+	typical := stats.Median(sq)
+	ws := make([]float64, len(ses))
+	for i := range ses {
+		ws[i] = 1 / (noise*noise + max(sq[i]-typical, 0))
+	}
+	return ws
+}
+
+// weightFloor is the least run-to-run noise Weights assumes (0.1%, the
+// changepoint search's floor): without it a series of equal values would
+// weigh a commit with any interval at next to nothing.
+const weightFloor = 1e-3

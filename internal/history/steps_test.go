@@ -96,3 +96,25 @@ func TestBuild(t *testing.T) {
 		t.Errorf("instructions in one run only: basis %q, want time", got)
 	}
 }
+
+// Weights: commits alike weigh alike; one whose interval is ten times the
+// others' weighs a fraction; an unknown interval (0) weighs as a typical
+// one.
+func TestWeights(t *testing.T) {
+	xs := []float64{100, 101, 99, 100, 102, 100, 98, 101}
+	ses := []float64{0.005, 0.005, 0.005, 0.005, 0.005, 0.005, 0.005, 0.005}
+	ws := Weights(ses, xs)
+	for _, w := range ws {
+		if w != ws[0] {
+			t.Fatalf("equal intervals, unequal weights %v", ws)
+		}
+	}
+	ses[3], ses[5] = 0.05, 0
+	ws = Weights(ses, xs)
+	if !(ws[3] < ws[0]/5) || ws[5] != ws[0] {
+		t.Errorf("weights %v: commit 3 (10x interval) should weigh a fraction, commit 5 (unknown) as the others", ws)
+	}
+	if Weights(ses[:3], xs) != nil {
+		t.Error("weights of mismatched lengths")
+	}
+}

@@ -4,9 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Store keeps results and reads them back as points. Both stores hold
@@ -23,6 +26,8 @@ type Store interface {
 	Rows(ctx context.Context, machine string) ([]Row, error)
 	// Machines are the stored machine identities.
 	Machines(ctx context.Context) ([]Machine, error)
+	// Result is the stored result of the given hash (a Row's Hash).
+	Result(ctx context.Context, hash string) (*result.Result, error)
 	// Show is the store's address as messages name it.
 	Show() string
 	Close() error
@@ -161,6 +166,18 @@ func (s *sqlStore) Machines(ctx context.Context) ([]Machine, error) {
 		out = append(out, m)
 	}
 	return out, rows.Err()
+}
+
+func (s *sqlStore) Result(ctx context.Context, hash string) (*result.Result, error) {
+	var body []byte
+	err := s.db.QueryRowContext(ctx, s.d.rebind(`SELECT body FROM benchy_results WHERE hash = ?`), hash).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("no result %s in the store", Short(hash))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return DecodeBody(body)
 }
 
 func boolInt(b bool) int {

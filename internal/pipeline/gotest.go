@@ -41,6 +41,9 @@ type GoTestPlan struct {
 	ParallelGOMAXPROCS int
 	// Against is the git revision of the old side ("" for none).
 	Against string
+	// New, with Against, is the git revision of the new side, built in a
+	// second temporary worktree; "" for the tree at Dir as it is.
+	New string
 	// Profile, when not "", is the directory (absolute) the profiles of
 	// every benchmark's measured calls go into (--profile); with Against
 	// both sides are profiled and their differences written there too.
@@ -103,15 +106,17 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 	// out and at a second signal alike (mu: the signal's goroutine).
 	var (
 		mu      sync.Mutex
-		wt      *gotest.Worktree
+		wt, nwt *gotest.Worktree // the old side's, the new side's with New
 		cleaned bool
 	)
 	clean := func() {
 		mu.Lock()
 		defer mu.Unlock()
-		if wt != nil && !cleaned {
-			if err := wt.Remove(); err != nil {
-				fmt.Fprintf(p.Notes, "benchy: could not remove the worktree %s: %v (git worktree remove --force %s)\n", wt.Dir, err, wt.Dir)
+		for _, w := range []*gotest.Worktree{wt, nwt} {
+			if w != nil && !cleaned {
+				if err := w.Remove(); err != nil {
+					fmt.Fprintf(p.Notes, "benchy: could not remove the worktree %s: %v (git worktree remove --force %s)\n", w.Dir, err, w.Dir)
+				}
 			}
 		}
 		cleaned = true
@@ -138,19 +143,37 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		wt = added
 		mu.Unlock()
 	}
+	newDir := p.Dir
+	if p.Against != "" && p.New != "" {
+		added, err := gotest.AddWorktree(ch, p.Dir, p.New, wd.NewWorktree())
+		if err != nil {
+			return nil, &StageError{"checking out " + p.New, err}
+		}
+		mu.Lock()
+		nwt = added
+		mu.Unlock()
+		newDir = nwt.Path()
+	}
 	var seeds []int64 // one per layout, none without Layouts
 	if p.Layouts > 0 {
 		seeds = layout.Seeds(p.Layouts)
 	}
-	curs, err := buildLayouts(p, ch, "new", p.Dir, filepath.Join(wd.Path, "new"), seeds)
+	curs, err := buildLayouts(p, ch, "new", newDir, filepath.Join(wd.Path, "new"), seeds)
 	if err != nil {
+		if nwt != nil {
+			return nil, &StageError{"building the test binaries of " + p.New, fmt.Errorf("%s: %w", p.New, againstError(err, nwt))}
+		}
 		return nil, &StageError{"building the test binaries", err}
 	}
 	cur := curs[0]
 	var old *side
 	var olds []*side
 	if wt != nil {
-		fmt.Fprintf(p.Notes, "benchy: old is %s (%s), built in a temporary worktree; new is your tree as it is\n", wt.Rev, wt.Short())
+		if nwt != nil {
+			fmt.Fprintf(p.Notes, "benchy: old is %s, new is %s, each built in a temporary worktree\n", wt.Short(), nwt.Short())
+		} else {
+			fmt.Fprintf(p.Notes, "benchy: old is %s (%s), built in a temporary worktree; new is your tree as it is\n", wt.Rev, wt.Short())
+		}
 		if olds, err = buildLayouts(p, ch, "old", wt.Path(), filepath.Join(wd.Path, "old"), seeds); err != nil {
 			return nil, &StageError{"building the test binaries of " + p.Against, fmt.Errorf("%s: %w", p.Against, againstError(err, wt))}
 		}

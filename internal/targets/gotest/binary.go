@@ -168,10 +168,10 @@ func (r *Run) processFailure() string {
 	return fmt.Sprintf("the test process failed (%s)%s", r.how(), why)
 }
 
-// benchRegexp is the -test.bench value that runs exactly the benchmark
+// BenchRegexp is the -test.bench value that runs exactly the benchmark
 // named name ("BenchmarkX/sub a"): testing matches each level of the name
 // with its own part of the expression.
-func benchRegexp(name string) string {
+func BenchRegexp(name string) string {
 	parts := strings.Split(name, "/")
 	for i, p := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
@@ -240,6 +240,6 @@ func calibrateArgs(bench string, sampleTime time.Duration) []string {
 
 // sampleArgs runs the benchmark name count times at exactly n iterations.
 func sampleArgs(name string, n int64, count int) []string {
-	return []string{"-test.run=^$", "-test.bench=" + benchRegexp(name), "-test.benchtime=" + strconv.FormatInt(n, 10) + "x",
+	return []string{"-test.run=^$", "-test.bench=" + BenchRegexp(name), "-test.benchtime=" + strconv.FormatInt(n, 10) + "x",
 		"-test.count=" + strconv.Itoa(count), "-test.benchmem"}
 }

@@ -24,7 +24,7 @@ func (t *Target) CountCommand(n int64) (callgrind.Command, error) {
 	if fn == "" {
 		return callgrind.Command{}, errors.New(t.Bench + ": the benchmark's function is not known (no call of it was recorded)")
 	}
-	args := []string{t.Bin.Path, "-test.run=^$", "-test.bench=" + benchRegexp(t.Bench),
+	args := []string{t.Bin.Path, "-test.run=^$", "-test.bench=" + BenchRegexp(t.Bench),
 		"-test.benchtime=" + strconv.FormatInt(n, 10) + "x", "-test.count=1", "-test.timeout=0"}
 	env := append(os.Environ(), "GOMAXPROCS="+strconv.Itoa(t.opts.GOMAXPROCS), envCount+"="+t.Bench)
 	dumps := 2 // testing's first call at N=1, then the call at n

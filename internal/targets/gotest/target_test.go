@@ -50,8 +50,8 @@ func TestOnCPU(t *testing.T) {
 
 // The benchmark regexp runs exactly one benchmark, level by level.
 func TestBenchRegexp(t *testing.T) {
-	if got := benchRegexp("BenchmarkX/a.b(c)"); got != `^BenchmarkX$/^a\.b\(c\)$` {
-		t.Errorf("benchRegexp = %q", got)
+	if got := BenchRegexp("BenchmarkX/a.b(c)"); got != `^BenchmarkX$/^a\.b\(c\)$` {
+		t.Errorf("BenchRegexp = %q", got)
 	}
 }
 

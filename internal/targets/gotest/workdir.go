@@ -13,6 +13,7 @@ import (
 const (
 	workDirPrefix = "benchy-gotest-"
 	oldTreeName   = "old-tree"
+	newTreeName   = "new-tree" // the new side's, when it is a revision too
 )
 
 // WorkDir is the temporary directory of one gotest run: the rewritten
@@ -42,6 +43,10 @@ func NewWorkDir() (*WorkDir, error) {
 // Worktree is where the worktree of --against goes.
 func (d *WorkDir) Worktree() string { return filepath.Join(d.Path, oldTreeName) }
 
+// NewWorktree is where the worktree of the new side goes when it is a
+// revision as well (history check --confirm).
+func (d *WorkDir) NewWorktree() string { return filepath.Join(d.Path, newTreeName) }
+
 // Remove deletes the directory, then lets go of its lock.
 func (d *WorkDir) Remove() error {
 	err := os.RemoveAll(d.Path)
@@ -52,11 +57,12 @@ func (d *WorkDir) Remove() error {
 }
 
 // staleWorkDir reports whether worktree is an --against worktree of a
-// benchy gotest that no longer runs: <temp>/benchy-gotest-*/old-tree, its
+// benchy gotest that no longer runs: <temp>/benchy-gotest-*/old-tree (or
+// new-tree, the new side of history check --confirm), its
 // directory held by no lock (or gone). It returns the directory.
 func staleWorkDir(worktree string) (string, bool) {
 	dir := filepath.Dir(worktree)
-	if filepath.Base(worktree) != oldTreeName || !strings.HasPrefix(filepath.Base(dir), workDirPrefix) ||
+	if base := filepath.Base(worktree); base != oldTreeName && base != newTreeName || !strings.HasPrefix(filepath.Base(dir), workDirPrefix) ||
 		!sameDir(filepath.Dir(dir), os.TempDir()) {
 		return "", false
 	}

@@ -1,0 +1,242 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/render"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// confirmOptions are the flags of history check --confirm: the
+// repository to rebuild the commits of, and how gotest measures them.
+type confirmOptions struct {
+	Confirm    bool
+	Dir        string // -C: a directory of the repository the results came from
+	Samples    int
+	Processes  int
+	SampleTime time.Duration
+	cpuOptions
+	dir string // Dir, absolute
+}
+
+// confirmFlags are the flags that only --confirm uses.
+var confirmFlags = []string{"dir", "samples", "processes", "sample-time", "cpu", "window"}
+
+func (c *confirmOptions) bind(f *pflag.FlagSet) {
+	f.BoolVar(&c.Confirm, "confirm", false, "measure each step again, interleaved")
+	f.StringVarP(&c.Dir, "dir", "C", ".", "with --confirm: the results' git repository, `DIR`")
+	intFlag(f, &c.Samples, "samples", gotestSamples, "with --confirm: samples of each commit")
+	intFlag(f, &c.Processes, "processes", gotestProcesses, "with --confirm: `K` runs of each test binary")
+	f.DurationVar(&c.SampleTime, "sample-time", gotestSampleTime, "with --confirm: a sample lasts at least `D`")
+	c.cpuOptions.bind(f, "--confirm")
+}
+
+// check refuses the measuring flags without --confirm, and a bad one with
+// it; with --confirm, -C must be in a git repository.
+func (c *confirmOptions) check(f *pflag.FlagSet) error {
+	if !c.Confirm {
+		for _, name := range confirmFlags {
+			if f.Changed(name) {
+				return Usagef("--%s is for --confirm, which measures the steps again: give --confirm too", name)
+			}
+		}
+		return nil
+	}
+	if runtime.GOOS != "linux" {
+		return Usagef("--confirm pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
+	}
+	if err := checkSamples(c.Samples); err != nil {
+		return err
+	}
+	if c.Processes < 1 || c.Processes > maxProcesses || c.Processes > c.Samples {
+		return Usagef("--processes %d: must be between 1 and --samples (%d)", c.Processes, min(c.Samples, maxProcesses))
+	}
+	if err := checkDuration("--sample-time", c.SampleTime, maxSampleTime); err != nil {
+		return err
+	}
+	if err := c.cpuOptions.validate(); err != nil {
+		return err
+	}
+	var err error
+	if c.dir, err = filepath.Abs(c.Dir); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(c.dir); err != nil || !fi.IsDir() {
+		return Usagef("-C %s: not a directory", c.Dir)
+	}
+	if _, err := history.GitCommit(c.dir, "HEAD"); err != nil {
+		return Usagef("-C %s: not in a git repository with a commit: --confirm rebuilds commits of the repository the results came from", c.Dir)
+	}
+	return nil
+}
+
+// A judged suspect: what the history saw and what the run made of it
+// (nil for a step that cannot be confirmed).
+type confirmed struct {
+	sus history.Suspect
+	c   *pipeline.Confirmation
+}
+
+// historyConfirm is history check --confirm: the steps check finds, each
+// measured again (pipeline.Confirm) before it counts.
+func historyConfirm(ctx context.Context, o *historyCheckOptions, args []string, stdout io.Writer) error {
+	ctx = orBackground(ctx)
+	js, s, err := o.judge(ctx, o.historyOptions, args)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if len(js) == 0 {
+		return &ExitError{Code: ExitCannotJudge, Msg: fmt.Sprintf("history check: %s holds no results%s: nothing to judge", s.Show(), matching(args))}
+	}
+	var all []confirmed
+	var steps []pipeline.ConfirmStep
+	var short []string
+	for _, j := range js {
+		if !j.Judged {
+			short = append(short, fmt.Sprintf("%s on %s (%s)", j.Series.Benchmark, j.Series.Machine, units.Count(len(j.Series.Commits), "commit")))
+			continue
+		}
+		sus, err := history.Suspects(ctx, s, j)
+		if err != nil {
+			return &ExitError{Code: ExitFailed, Msg: "store " + s.Show() + ": " + oneLine(err.Error())}
+		}
+		for _, x := range sus {
+			all = append(all, confirmed{sus: x})
+			if x.Why == "" {
+				steps = append(steps, pipeline.ConfirmStep{Package: x.Package, Bench: x.Bench, Name: x.Series.Benchmark,
+					Before: x.Before.Commit, After: x.After.Commit})
+			}
+		}
+	}
+	cs, err := o.measureSteps(steps)
+	for i, k := 0, 0; i < len(all) && k < len(cs); i++ {
+		if all[i].sus.Why == "" {
+			all[i].c = &cs[k]
+			k++
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return confirmExit(stdout, all, short, len(js)-len(short), o.threshold)
+}
+
+// measureSteps runs pipeline.Confirm on steps with the signals watched:
+// a first signal stops the measurement, a second exits at once.
+func (o *historyCheckOptions) measureSteps(steps []pipeline.ConfirmStep) ([]pipeline.Confirmation, error) {
+	if len(steps) == 0 {
+		return nil, nil
+	}
+	w := watchSignals(o.g.Stderr)
+	defer w.stop()
+	plan := pipeline.ConfirmPlan{
+		GoTest: pipeline.GoTestPlan{
+			Plan: pipeline.Plan{
+				Settings: result.Settings{Samples: o.Samples, SampleTime: o.SampleTime, GC: true, Isolate: true, Window: o.Window},
+				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + Version, Command: o.g.Args, Stop: w.Stop,
+			},
+			Dir: o.dir, SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: runtime.GOMAXPROCS(0),
+			Notes: o.g.Stderr, OnExit: w.onExit,
+		},
+		Threshold: o.threshold,
+		Steps:     steps,
+	}
+	cs, err := pipeline.Confirm(plan)
+	if errors.Is(err, pipeline.ErrStopped) {
+		msg := fmt.Sprintf("stopped after %s of %s", units.Count(len(cs), "step"), units.Count(len(steps), "step"))
+		if s := w.Signal(); s != nil {
+			return cs, &ExitError{Code: signalExit(s), Msg: signalName(s) + ": " + msg}
+		}
+		return cs, &ExitError{Code: ExitInterrupted, Msg: msg}
+	}
+	return cs, err
+}
+
+// confirmExit writes each suspected step with both figures and returns
+// the exit: 1 for a confirmed slowdown or a step that cannot be
+// confirmed (as without --confirm), else 4 when a step or a series could
+// not be judged, else 0.
+func confirmExit(stdout io.Writer, all []confirmed, short []string, judged int, threshold float64) error {
+	var slower, unconfirmed, notJudged []string
+	for _, x := range all {
+		ser, st := x.sus.Series, x.sus.Step
+		at := units.Change(st.Change()) + " at " + ser.Range(st)
+		name := ser.Benchmark + " " + at
+		switch {
+		case x.c == nil:
+			fmt.Fprintf(stdout, "%s on %s: cannot confirm\n", ser.Benchmark, ser.Machine)
+			slower = append(slower, name+" (cannot confirm: "+x.sus.Why+")")
+		case x.c.Outcome == pipeline.Confirmed:
+			fmt.Fprintf(stdout, "%s on %s: confirmed, slower\n", ser.Benchmark, ser.Machine)
+			slower = append(slower, ser.Benchmark+" "+units.Change(x.c.Row.Ratio-1)+" interleaved (history "+at+")")
+		case x.c.Outcome == pipeline.NotConfirmed:
+			fmt.Fprintf(stdout, "%s on %s: not confirmed\n", ser.Benchmark, ser.Machine)
+			unconfirmed = append(unconfirmed, name)
+		default:
+			fmt.Fprintf(stdout, "%s on %s: could not judge\n", ser.Benchmark, ser.Machine)
+			notJudged = append(notJudged, name)
+		}
+		fmt.Fprintf(stdout, "  history      %s (%s to %s, %s)\n", at,
+			render.HistoryValue(st.Before, ser.Unit), render.HistoryValue(st.After, ser.Unit), ser.Basis)
+		switch {
+		case x.c == nil:
+			fmt.Fprintf(stdout, "  why          %s\n", x.sus.Why)
+		case x.c.Row != nil:
+			fmt.Fprintf(stdout, "  interleaved  %s\n", interleavedFigure(*x.c.Row))
+			if x.c.Row.Reason != "" && x.c.Row.Verdict != result.Slower {
+				fmt.Fprintf(stdout, "  why          %s\n", x.c.Row.Reason)
+			}
+		case x.c.Why != "":
+			fmt.Fprintf(stdout, "  why          %s\n", x.c.Why)
+		}
+	}
+	switch {
+	case len(slower) > 0:
+		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("history check --confirm: %s slower by more than %s: %s",
+			units.Count(len(slower), "step"), units.Percent(threshold), strings.Join(slower, "; "))}
+	case len(notJudged) > 0 || len(short) > 0:
+		var why []string
+		if len(notJudged) > 0 {
+			why = append(why, "could not judge "+strings.Join(notJudged, ", "))
+		}
+		if len(short) > 0 {
+			why = append(why, fmt.Sprintf("cannot judge %s: fewer than %d commits", strings.Join(short, ", "), history.MinPoints))
+		}
+		return &ExitError{Code: ExitCannotJudge, Msg: "history check --confirm: " + strings.Join(why, "; ") + " (exit 4); no slowdown confirmed"}
+	}
+	fmt.Fprintf(stdout, "no step slower by more than %s in %s%s\n", units.Percent(threshold), seriesCount(judged), notConfirmedNote(unconfirmed))
+	return nil
+}
+
+// interleavedFigure is the ratio of the interleaved run with its interval
+// and verdict: "+198.0% (95% CI +190.1% to +205.2%): slower".
+func interleavedFigure(r compare.Row) string {
+	v := r.Verdict
+	if !(r.Ratio > 0) {
+		return v
+	}
+	return fmt.Sprintf("%s (%s CI %s to %s): %s", units.Change(r.Ratio-1), units.Level(r.Level),
+		units.Change(r.CILow-1), units.Change(r.CIHigh-1), v)
+}
+
+func notConfirmedNote(unconfirmed []string) string {
+	if len(unconfirmed) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s the history suspected not confirmed)", units.Count(len(unconfirmed), "step"))
+}

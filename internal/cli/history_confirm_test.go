@@ -1,0 +1,236 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// What check's flags become: the measuring flags only with --confirm
+// (exit 2 without it), -C made absolute and checked to be a repository.
+func TestHistoryCheckConfirmFlags(t *testing.T) {
+	dir := t.TempDir()
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "commit", "-q", "--allow-empty", "-m", "one")
+	var got *historyCheckOptions
+	capture := func(o *historyCheckOptions) error { got = o; return nil }
+	parse(t, newHistoryCheckCmd(&historyOptions{g: testGlobals()}, capture), "--confirm", "-C", dir, "--samples", "12",
+		"--processes", "4", "--sample-time", "10ms", "--cpu", "1", "--threshold", "3%")
+	if !got.Confirm || got.dir != dir || got.Samples != 12 || got.Processes != 4 || got.SampleTime != 10*time.Millisecond ||
+		got.CPU != 1 || !got.CPUSet || got.Threshold != "3%" {
+		t.Errorf("--confirm: %+v", got.confirmOptions)
+	}
+	got = nil
+	parse(t, newHistoryCheckCmd(&historyOptions{g: testGlobals()}, capture))
+	if got.Confirm || got.Samples != gotestSamples || got.Processes != gotestProcesses || got.SampleTime != gotestSampleTime || got.Dir != "." {
+		t.Errorf("defaults: %+v", got.confirmOptions)
+	}
+
+	bad := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--samples", "5"}, "--samples is for --confirm"},
+		{[]string{"-C", dir}, "--dir is for --confirm"},
+		{[]string{"--confirm", "-C", t.TempDir()}, "not in a git repository"},
+		{[]string{"--confirm", "-C", filepath.Join(dir, "nothing")}, "not a directory"},
+		{[]string{"--confirm", "-C", dir, "--processes", "40", "--samples", "10"}, "--processes 40"},
+	}
+	for _, b := range bad {
+		cmd := newHistoryCheckCmd(&historyOptions{g: testGlobals()}, capture)
+		cmd.SetArgs(b.args)
+		cmd.SetOut(&bytes.Buffer{})
+		cmd.SetErr(&bytes.Buffer{})
+		err := cmd.Execute()
+		if code := exitCode(err); code != ExitUsage || err == nil || !strings.Contains(err.Error(), b.want) {
+			t.Errorf("%v: exit %d, %v; want exit 2 naming %q", b.args, code, err, b.want)
+		}
+	}
+}
+
+// The exit of --confirm, from what each step came to: a confirmed
+// slowdown and a step that cannot be confirmed (run, exec) fail; a step
+// the run did not confirm passes; one it could not judge is exit 4.
+func TestHistoryConfirmExit(t *testing.T) {
+	ser := history.Series{Key: history.Key{Benchmark: "Work", Machine: "m1"}, Basis: history.BasisTime, Unit: "ns",
+		Commits: []history.Commit{{Source: history.Source{Commit: strings.Repeat("a", 40)}}, {Source: history.Source{Commit: strings.Repeat("b", 40)}}}}
+	st := history.Step{At: 1, Before: 100, After: 300}
+	row := func(verdict string, ratio float64) *compare.Row {
+		return &compare.Row{Name: "Work", Pair: result.Pair{Verdict: verdict, Ratio: ratio, CILow: ratio - 0.01, CIHigh: ratio + 0.01, Level: 0.95}}
+	}
+	step := func(outcome string, r *compare.Row) confirmed {
+		return confirmed{sus: history.Suspect{Series: ser, Step: st}, c: &pipeline.Confirmation{Outcome: outcome, Row: r, Why: "why"}}
+	}
+	cannot := confirmed{sus: history.Suspect{Series: ser, Step: st, Why: "measured by benchy run"}}
+	tests := []struct {
+		name  string
+		steps []confirmed
+		short []string
+		code  int
+		out   []string
+	}{
+		{"confirmed", []confirmed{step(pipeline.Confirmed, row(result.Slower, 3))}, nil, ExitFailed,
+			[]string{"Work on m1: confirmed, slower", "history      +200.0% at aaaaaaaaaaaa..bbbbbbbbbbbb", "interleaved  +200.0% (95% CI +199.0% to +201.0%): slower"}},
+		{"not confirmed", []confirmed{step(pipeline.NotConfirmed, row(result.NoDifference, 1.001))}, nil, ExitOK,
+			[]string{"Work on m1: not confirmed", "+200.0% at", "interleaved  +0.10%", "(1 step the history suspected not confirmed)"}},
+		{"not judged", []confirmed{step(pipeline.NotJudged, nil)}, nil, ExitCannotJudge, []string{"Work on m1: could not judge\n", "  why          why\n"}},
+		{"a short series", []confirmed{step(pipeline.NotConfirmed, row(result.NoDifference, 1))}, []string{"X on m1 (2 commits)"}, ExitCannotJudge, nil},
+		{"cannot confirm", []confirmed{cannot, step(pipeline.NotConfirmed, row(result.NoDifference, 1))}, nil, ExitFailed,
+			[]string{"Work on m1: cannot confirm\n", "  why          measured by benchy run\n"}},
+		{"nothing suspected", nil, nil, ExitOK, []string{"no step slower by more than 5% in 1 series"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			err := confirmExit(&out, tt.steps, tt.short, 1, 0.05)
+			if code := exitCode(err); code != tt.code {
+				t.Errorf("exit %d (%v), want %d", code, err, tt.code)
+			}
+			for _, w := range tt.out {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}
+
+// history check --confirm on a real repository: Work does one pass over
+// its data in commits 1-4, three in commits 5-8 (a change far beyond any
+// noise), and the same three in commits 9-12, whose stored results say
+// 20% slower still though the code did not change. The history sees two
+// steps; the interleaved runs must confirm the first and not the second.
+func TestHistoryCheckConfirm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and measures four revisions")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	work := func(passes int) string {
+		return "package work\n\n// Work sums xs.\nfunc Work(xs []int) int {\n\ts := 0\n\tfor p := 0; p < " +
+			strings.Repeat("1+", passes-1) + "1; p++ {\n\t\tfor _, x := range xs {\n\t\t\ts += x ^ p\n\t\t}\n\t}\n\treturn s\n}\n"
+	}
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/work\n\ngo 1.24\n", "work_test.go": againstBench})
+	gitIn(t, dir, "init", "-q")
+	var commits []string
+	for k := 1; k <= 12; k++ {
+		passes := 1
+		if k >= 5 {
+			passes = 3
+		}
+		files := map[string]string{"work.go": work(passes), "NOTES": fmt.Sprintf("commit %d\n", k)}
+		for name, body := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		gitIn(t, dir, "add", ".")
+		gitIn(t, dir, "commit", "-q", "-m", fmt.Sprintf("commit %d", k))
+		commits = append(commits, strings.TrimSpace(gitIn(t, dir, "rev-parse", "HEAD")))
+	}
+
+	store := filepath.Join(t.TempDir(), "h.db")
+	files := t.TempDir()
+	for k, c := range commits {
+		factor := 1.0
+		switch {
+		case k >= 8:
+			factor = 3.6 // the code of commit 8, said to be slower
+		case k >= 4:
+			factor = 3
+		}
+		p := filepath.Join(files, fmt.Sprintf("r%02d.json", k+1))
+		writeScaledGotest(t, p, factor*(1+0.003*math.Sin(float64(7*k))))
+		if _, errs, code := runHistory("import", "--store", store, "--commit", c, "--time", fmt.Sprintf("@%d", 1700000000+k*86400), p); code != 0 {
+			t.Fatalf("import: exit %d: %s", code, errs)
+		}
+	}
+	real := history.Short(commits[3]) + ".." + history.Short(commits[4])
+	fake := history.Short(commits[7]) + ".." + history.Short(commits[8])
+	out, errs, code := runHistory("check", "--store", store)
+	if code != ExitFailed || !strings.Contains(out, real) || !strings.Contains(out, fake) {
+		t.Fatalf("the history should show both steps: exit %d\n%s%s", code, out, errs)
+	}
+
+	out, errs, code = runBinaryIn(t, dir, "history", "check", "--confirm", "--store", store, "--samples", "20", "--processes", "10",
+		"--sample-time", "50ms", "--window", "100ms")
+	t.Logf("exit %d\n%s%s", code, out, errs)
+	blocks := map[string]string{} // by commit range: the block's first line
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "  history ") && i > 0 {
+			for _, r := range []string{real, fake} {
+				if strings.Contains(l, r) {
+					blocks[r] = lines[i-1]
+				}
+			}
+		}
+	}
+	// On a machine busier than two CPU hogs the interleaved run may be
+	// unable to judge even a threefold change (it says why, and the exit
+	// is 4); it must never call it "not confirmed", nor confirm the step
+	// of identical code.
+	realOK := strings.HasSuffix(blocks[real], ": confirmed, slower")
+	if !realOK && !strings.HasSuffix(blocks[real], ": could not judge") {
+		t.Errorf("the step of three passes for one: %q, want confirmed", blocks[real])
+	}
+	if b := blocks[fake]; b == "" || strings.Contains(b, ": confirmed") {
+		t.Errorf("the step of identical code: %q, want not confirmed (or not judged)", b)
+	}
+	switch {
+	case realOK && (code != ExitFailed || !strings.Contains(errs, "1 step slower by more than 5%")):
+		t.Errorf("exit %d, want 1 naming one step\n%s", code, errs)
+	case !realOK && code != ExitCannotJudge:
+		t.Errorf("exit %d with no step confirmed and one not judged, want 4", code)
+	}
+	if strings.Count(out, "\n  interleaved  ") != 2 {
+		t.Errorf("not both steps with the interleaved run's figures:\n%s", out)
+	}
+	// No worktree is left behind.
+	if wts := gitIn(t, dir, "worktree", "list"); strings.Count(wts, "\n") != 1 {
+		t.Errorf("worktrees left:\n%s", wts)
+	}
+}
+
+// writeScaledGotest writes the recorded gotest result of Work
+// (example.com/work) with every sample taking factor times as long.
+func writeScaledGotest(t *testing.T, path string, factor float64) {
+	t.Helper()
+	r, err := result.Load(compareFile("gotest-old.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := r.Find("Work")
+	if e == nil {
+		t.Fatal(errors.New("no Work in gotest-old.json"))
+	}
+	for j := range e.Samples {
+		s := &e.Samples[j]
+		s.Ns = int64(float64(s.Ns) * factor)
+		for c, v := range s.Counters {
+			if strings.HasSuffix(c, "-ns") { // the on-CPU times and the run delays
+				s.Counters[c] = int64(float64(v) * factor)
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := result.Encode(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

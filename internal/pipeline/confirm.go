@@ -1,0 +1,139 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/targets/gotest"
+)
+
+// ConfirmPlan is what `benchy history check --confirm` measures: each
+// step a history found, measured again by building the commits either
+// side of it and running them interleaved, as gotest --against does. A
+// history compares numbers measured apart, on other days and machines'
+// moods; the interleaved run compares the two commits under the same
+// conditions, so only what it confirms is a regression.
+type ConfirmPlan struct {
+	// GoTest is how each step is measured: its Plan, Dir (a directory
+	// of the repository the results came from, where the packages
+	// resolve), Processes, SampleTime, GOMAXPROCS, Notes and OnExit.
+	// Packages, Bench, Against and New are set for each step.
+	GoTest GoTestPlan
+	// Threshold is the history's: a step is confirmed when the
+	// interleaved run finds After slower than Before with its whole
+	// interval beyond Threshold (the verdict "slower" at that threshold).
+	Threshold float64
+	Steps     []ConfirmStep
+}
+
+// ConfirmStep is one step to measure again: the benchmark Name (the
+// experiment's name; Bench is testing's, "BenchmarkX/sub") of the test
+// package Package, at the commit before the step and the first after it.
+type ConfirmStep struct {
+	Package, Bench, Name string
+	Before, After        string
+}
+
+// What the interleaved run made of a step.
+const (
+	Confirmed    = "confirmed"       // After is slower, beyond the threshold
+	NotConfirmed = "not confirmed"   // judged: no slowdown beyond the threshold
+	NotJudged    = "could not judge" // not built, not measured, or the run could not tell
+)
+
+// Confirmation is the outcome of one step. Row is the interleaved
+// comparison of After (new) with Before (old) when both were measured;
+// Why says what kept a step NotJudged, or why it is not confirmed.
+type Confirmation struct {
+	Step    ConfirmStep
+	Outcome string
+	Row     *compare.Row
+	Why     string
+}
+
+// Confirm measures every step of p in turn. A step that cannot be built
+// or measured is NotJudged with why, and the next is measured; an error
+// is returned only when the run was stopped (a signal), with the steps
+// done so far.
+func Confirm(p ConfirmPlan) ([]Confirmation, error) {
+	var out []Confirmation
+	for _, st := range p.Steps {
+		c, err := confirmStep(p, st)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, error) {
+	c := Confirmation{Step: st, Outcome: NotJudged}
+	g := p.GoTest
+	g.Packages, g.Bench, g.Against, g.New = []string{st.Package}, gotest.BenchRegexp(st.Bench), st.Before, st.After
+	g.Plan.Settings.Bench = g.Bench
+	fmt.Fprintf(g.Notes, "benchy: measuring %s at %s and at %s, interleaved\n", st.Name, short(st.Before), short(st.After))
+	run, err := GoTest(g)
+	if stopped(g.Plan.Stop) || errors.Is(err, gotest.ErrStopped) {
+		return c, ErrStopped
+	}
+	if err != nil {
+		c.Why = stepError(err)
+		return c, nil
+	}
+	if run.Result.Interrupted {
+		return c, ErrStopped
+	}
+	files, err := compare.Against(run.Old, run.New, p.Threshold)
+	if err != nil {
+		c.Why = "nothing was measured at both commits"
+		return c, nil
+	}
+	for i := range files.Rows {
+		if files.Rows[i].Name == st.Name || len(files.Rows) == 1 {
+			c.Row = &files.Rows[i]
+			break
+		}
+	}
+	switch r := c.Row; {
+	case r == nil:
+		c.Why = st.Name + " was not measured at both commits"
+	case r.Verdict == result.Slower:
+		c.Outcome = Confirmed
+	case r.Judged():
+		c.Outcome, c.Why = NotConfirmed, r.Reason
+	default:
+		c.Why = r.Verdict
+		if r.Reason != "" {
+			c.Why += ": " + r.Reason
+		}
+	}
+	return c, nil
+}
+
+// stepError is one line of why a step could not be built or measured.
+func stepError(err error) string {
+	msg := strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ")
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	var se *StageError
+	if errors.As(err, &se) {
+		return se.Doing + ": " + msg
+	}
+	return msg
+}
+
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
+
+func short(commit string) string { return commit[:min(12, len(commit))] }
