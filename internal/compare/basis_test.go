@@ -11,6 +11,11 @@ import (
 func TestBasis(t *testing.T) {
 	clean := &result.Experiment{Samples: resulttest.OnCPU([]float64{100, 100}, []float64{100, 100}), Clock: &result.EffectiveClock{BeforeHz: 3e9, AfterHz: 3e9}}
 	noOnCPU := &result.Experiment{Samples: []result.Sample{{Iters: 1000, Ns: 100000}, {Iters: 1000, Ns: 100000}}}
+	// A run delay read as longer than its sample leaves that sample's
+	// on-CPU time unknown (it once read as 0, which no statistic takes).
+	waitedAll := &result.Experiment{Samples: []result.Sample{{Iters: 1000, Ns: 100000, Counters: map[string]int64{result.CounterRunDelay: 100}},
+		{Iters: 1000, Ns: 100000, Counters: map[string]int64{result.CounterRunDelay: 120000}}},
+		Findings: []finding.Finding{{Code: result.CodeDisturbed, Severity: finding.Warn}}}
 	warn := func(code string) *result.Experiment {
 		e := *clean
 		e.Findings = []finding.Finding{{Code: code, Severity: finding.Warn}}
@@ -29,6 +34,8 @@ func TestBasis(t *testing.T) {
 		{"disturbed in cycles", []Side{{"old", warn(result.CodeDisturbed), nil}, {"new", clean, nil}}, true, result.BasisOnCPUCycles, ""},
 		{"steal during the run", []Side{{"old", clean, []string{"steal"}}, {"new", clean, nil}}, false, result.BasisOnCPU, ""},
 		{"disturbed without on-CPU time", []Side{{"old", warn(result.CodeDisturbed), nil}, {"new", noOnCPU, nil}}, false, "",
+			"the machine was busy (new: time off the CPU, and no on-CPU time to judge on)"},
+		{"a sample that waited all its time", []Side{{"old", clean, nil}, {"new", waitedAll, nil}}, false, "",
 			"the machine was busy (new: time off the CPU, and no on-CPU time to judge on)"},
 		{"shared core", []Side{{"old", clean, nil}, {"new", warn(result.CodeSlowCore), nil}}, true, result.BasisCycles, "the machine was busy (new: slow-core)"},
 		{"busy sibling", []Side{{"old", clean, []string{"sibling-busy"}}, {"new", clean, nil}}, true, result.BasisCycles, "the machine was busy (old: sibling-busy)"},

@@ -5,7 +5,11 @@ package result
 // wall time less the time the thread waited for the CPU (run-delay-ns,
 // where the thread's CPU time also counts work that was not timed, or
 // waits that are the work's own: a Go benchmark that stops its timer or
-// blocks); false when the sample has none of them.
+// blocks); false when the sample has none of them, or when its run delay
+// is as long as the sample itself: the delay is read around the timed
+// region (and for a benchmark that stops its timer, estimated from the
+// whole call), so on a very busy machine it can exceed the time it is
+// taken from, and the on-CPU time is then not known, rather than 0.
 func OnCPUNs(s Sample) (int64, bool) {
 	if v, ok := s.Counters[CounterTaskClock]; ok {
 		return v, true
@@ -13,8 +17,8 @@ func OnCPUNs(s Sample) (int64, bool) {
 	if v, ok := s.Counters[CounterThreadCPU]; ok {
 		return v, true
 	}
-	if d, ok := s.Counters[CounterRunDelay]; ok {
-		return max(0, s.Ns-d), true
+	if d, ok := s.Counters[CounterRunDelay]; ok && d < s.Ns {
+		return s.Ns - d, true
 	}
 	return 0, false
 }
@@ -28,9 +32,18 @@ func OnCPUNs(s Sample) (int64, bool) {
 // never preempted (no involuntary context switch) spent its time off the
 // CPU waiting for the collector, as any Go program does: its own cost,
 // not another task's, so 0.
+//
+// A sample whose run delay is as long as itself was off the CPU all of
+// its time, as far as can be told: 1.
 func OffCPUShare(s Sample) (float64, bool) {
+	if s.Ns <= 0 {
+		return 0, false
+	}
 	on, ok := OnCPUNs(s)
-	if !ok || s.Ns <= 0 {
+	if d, delayed := s.Counters[CounterRunDelay]; !ok && delayed && d >= s.Ns {
+		return 1, true
+	}
+	if !ok {
 		return 0, false
 	}
 	if s.Counters[CounterGCCycles] > 0 {

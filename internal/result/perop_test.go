@@ -19,3 +19,27 @@ func TestOffCPUShareCollector(t *testing.T) {
 		t.Errorf("no collection: %v, want 0.4", v)
 	}
 }
+
+// A run delay as long as the sample (read around it, on a very busy
+// machine) leaves its on-CPU time unknown, never 0, and the sample off
+// the CPU for all of its time.
+func TestRunDelayAsLongAsTheSample(t *testing.T) {
+	long := Sample{Iters: 10, Ns: 1000, Counters: map[string]int64{CounterRunDelay: 1200}}
+	if on, ok := OnCPUNs(long); ok {
+		t.Errorf("on-CPU time %d known, want unknown", on)
+	}
+	if v, ok := OffCPUShare(long); !ok || v != 1 {
+		t.Errorf("off-CPU share %v %v, want 1", v, ok)
+	}
+	short := Sample{Iters: 10, Ns: 1000, Counters: map[string]int64{CounterRunDelay: 300}}
+	if on, ok := OnCPUNs(short); !ok || on != 700 {
+		t.Errorf("on-CPU time %d %v, want 700", on, ok)
+	}
+	e := Experiment{Samples: []Sample{short, long}}
+	if xs, ok := OnCPUPerOp(e); ok {
+		t.Errorf("on-CPU per op %v of an experiment with an unknown sample, want none", xs)
+	}
+	if xs, ok := OffCPUShares(e); !ok || xs[0] != 0.3 || xs[1] != 1 {
+		t.Errorf("off-CPU shares %v %v, want [0.3 1]", xs, ok)
+	}
+}
