@@ -179,3 +179,20 @@ func TestExecStore(t *testing.T) {
 		t.Errorf("a result file as --store: exit %d, %s", code, errs)
 	}
 }
+
+// TestStoreWithoutACommit: --store where no commit can be known is refused
+// before anything is measured, not after the measurement.
+func TestStoreWithoutACommit(t *testing.T) {
+	dir := t.TempDir() // not in a git work tree
+	store := filepath.Join(dir, "h.db")
+	out, errs, code := runBinaryIn(t, dir, "exec", "--store", store, "--runs", "10", "true")
+	if code != ExitUsage || !strings.Contains(errs, "no commit known") || !strings.Contains(errs, "history import") {
+		t.Errorf("exit %d, stderr %q; want exit 2 naming the missing commit and history import", code, errs)
+	}
+	if out != "" || strings.Contains(errs, "summary") {
+		t.Errorf("it measured before refusing: stdout %q, stderr %q", out, errs)
+	}
+	if _, err := os.Stat(store); err == nil {
+		t.Errorf("the store %s was made", store)
+	}
+}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -111,11 +112,15 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 		return err
 	}
 	if o.Store != "" {
+		o.command = cmd.Name()
+		if err := o.checkSource(); err != nil {
+			return err
+		}
 		a, err := checkStore(o.Store)
 		if err != nil {
 			return err
 		}
-		o.store, o.command = &a, cmd.Name()
+		o.store = &a
 	}
 	var err error
 	opts := outfile.Options{Replace: o.Force}
@@ -209,6 +214,16 @@ func writeFile(dest *outfile.Dest, name string, render func(io.Writer) error, st
 		return err
 	}
 	fmt.Fprintf(stderr, "benchy: wrote %s\n", name)
+	return nil
+}
+
+// checkSource makes sure, before anything is measured, that --store will
+// know the commit of the measured code: finding out at the end would leave
+// a measurement with nowhere to go.
+func (o *outputOptions) checkSource() error {
+	if _, err := history.SourceOf(o.command, cmp.Or(o.storeDir, ".")); err != nil {
+		return Usagef("--store: no commit known for the measured code (%s); measure in a git work tree, or write --out FILE.json and store it with benchy history import FILE --commit REV", oneLine(err.Error()))
+	}
 	return nil
 }
 
