@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,6 +31,8 @@ type gotestOptions struct {
 	Packages   []string
 	BuildFlags []string // after "--": go test -c's flags (-tags, -gcflags)
 	Bench      string
+	Shard      string // --shard I/N as given
+	shard      gotest.Shard
 	cpuOptions
 	Samples    int
 	SampleTime time.Duration
@@ -136,6 +139,7 @@ for both: the output is benchy compare's.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.Dir, "dir", "C", ".", "resolve the packages in `DIR`, as go -C does")
 	f.StringVar(&opts.Bench, "bench", ".", "run the benchmarks matching `REGEXP`, as go test -bench (sub-benchmarks too)")
+	f.StringVar(&opts.Shard, "shard", "", "measure share `I/N` of the benchmarks (by a hash of package and name), for N CI jobs")
 	opts.cpuOptions.bind(f, "the benchmarks")
 	intFlag(f, &opts.Samples, "samples", gotestSamples, "samples of each benchmark, over all processes")
 	f.DurationVar(&opts.SampleTime, "sample-time", gotestSampleTime, "each sample lasts at least `D` (b.N calibrated once)")
@@ -193,6 +197,9 @@ func (o *gotestOptions) validate() (err error) {
 	if err := o.thresholdOption.validate(); err != nil {
 		return err
 	}
+	if o.shard, err = parseShard(o.Shard); err != nil {
+		return err
+	}
 	o.fail = -1
 	if o.Fail != "" {
 		if o.fail, err = parseFraction("--fail-on-regression", o.Fail); err != nil {
@@ -219,11 +226,11 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 	}
 	plan := pipeline.GoTestPlan{
 		Plan: pipeline.Plan{
-			Settings: result.Settings{Bench: o.Bench, Samples: o.Samples, SampleTime: o.SampleTime, GC: true,
+			Settings: result.Settings{Bench: o.Bench, Shard: o.shard.String(), Samples: o.Samples, SampleTime: o.SampleTime, GC: true,
 				Isolate: true, Window: o.Window},
 			CPU: o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
 		},
-		Dir: o.dir, Packages: o.Packages, BuildFlags: o.BuildFlags, Bench: o.Bench,
+		Dir: o.dir, Packages: o.Packages, BuildFlags: o.BuildFlags, Bench: o.Bench, Shard: o.shard,
 		SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0),
 		Against: o.Against, Profile: o.profileOptions.dir, Layouts: o.Layouts, Notes: o.g.Stderr,
 	}
@@ -288,6 +295,10 @@ func (o *gotestOptions) gotestError(err error, w *watcher) error {
 		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
 	case errors.Is(err, pipeline.ErrUsage):
 		return &UsageError{Msg: strings.TrimPrefix(err.Error(), pipeline.ErrUsage.Error()+": ")}
+	case errors.Is(err, pipeline.ErrEmptyShard):
+		// A job of a CI matrix with nothing to measure passes.
+		fmt.Fprintf(o.g.Stderr, "benchy: %s: no result\n", err)
+		return nil
 	}
 	var be *gotest.BuildError
 	if errors.As(err, &be) {
@@ -349,4 +360,20 @@ func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, stdout io.Writer, 
 		return err
 	}
 	return failedError(r, "benchmark")
+}
+
+// parseShard reads --shard I/N: 1 <= I <= N; "" is every benchmark.
+func parseShard(v string) (gotest.Shard, error) {
+	if v == "" {
+		return gotest.Shard{}, nil
+	}
+	i, n, ok := strings.Cut(v, "/")
+	s := gotest.Shard{}
+	var err1, err2 error
+	s.I, err1 = strconv.Atoi(i)
+	s.N, err2 = strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || s.N < 1 || s.I < 1 || s.I > s.N {
+		return gotest.Shard{}, Usagef("--shard %q: give I/N with 1 <= I <= N, e.g. --shard 2/4 in the second of four jobs", v)
+	}
+	return s, nil
 }

@@ -5,6 +5,7 @@ package cli
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -211,6 +212,9 @@ func TestGotestBadInput(t *testing.T) {
 		{"no test files", gotestData, []string{"./notests"}, "has no test files"},
 		{"no benchmark matches", gotestData, []string{"./failing", "--bench", "NoSuchBench"}, `no benchmark in example.com/gotestdata/failing matches --bench "NoSuchBench"`},
 		{"bad regexp", gotestData, []string{"--bench", "("}, "not a Go regular expression"},
+		{"shard beyond its count", gotestData, []string{"--shard", "4/3"}, "give I/N with 1 <= I <= N"},
+		{"shard not a fraction", gotestData, []string{"--shard", "half"}, "give I/N with 1 <= I <= N"},
+		{"no benchmark matches in a shard", gotestData, []string{"./failing", "--bench", "NoSuchBench", "--shard", "1/2"}, `no benchmark in example.com/gotestdata/failing matches --bench "NoSuchBench"`},
 		{"build error", broken, nil, "does not build"},
 		{"no benchmark at all", broken, []string{"./nob"}, "has no benchmarks"},
 		{"not in a module", loose, nil, "module"},
@@ -524,5 +528,46 @@ func TestGotestAgainstSubmodules(t *testing.T) {
 	}
 	if wt := gitIn(t, dir, "worktree", "list"); strings.Count(wt, "\n") != 1 {
 		t.Errorf("worktrees left:\n%s", wt)
+	}
+}
+
+// TestGotestShards: the shards of a suite hold each of its benchmarks
+// once, and record which share they are.
+func TestGotestShards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build and the benchmarks")
+	}
+	const n = 3
+	seen := map[string]int{}
+	for i := 1; i <= n; i++ {
+		r, errs, _ := gotestJSON(t, gotestData, "./lies", "--shard", fmt.Sprintf("%d/%d", i, n))
+		if r == nil {
+			t.Fatalf("shard %d/%d: no result: %s", i, n, errs)
+		}
+		if r.Settings.Shard != fmt.Sprintf("%d/%d", i, n) {
+			t.Errorf("shard %d/%d recorded as %q", i, n, r.Settings.Shard)
+		}
+		for _, e := range r.Experiments {
+			seen[e.Name]++
+		}
+	}
+	all, errs, _ := gotestJSON(t, gotestData, "./lies")
+	if all == nil {
+		t.Fatalf("no result: %s", errs)
+	}
+	for _, e := range all.Experiments {
+		if seen[e.Name] != 1 {
+			t.Errorf("%s is in %d of the %d shards, want 1", e.Name, seen[e.Name], n)
+		}
+		delete(seen, e.Name)
+	}
+	for name := range seen {
+		t.Errorf("%s is in a shard but not in the suite", name)
+	}
+	// BenchmarkSum falls in shard 3 of 3: the job of shard 1 has nothing
+	// to measure, which passes.
+	out, errs, code := runBinaryIn(t, gotestData, "gotest", "./lies", "--bench", "^BenchmarkSum$", "--shard", "1/3")
+	if code != 0 || out != "" || !strings.Contains(errs, "falls in shard 1/3") {
+		t.Errorf("an empty shard: exit %d, stdout %q, stderr %q; want exit 0 saying nothing falls in it", code, out, errs)
 	}
 }

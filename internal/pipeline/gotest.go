@@ -30,8 +30,10 @@ type GoTestPlan struct {
 	Dir        string
 	Packages   []string
 	BuildFlags []string
-	// Bench is --bench as given (a Go regular expression).
+	// Bench is --bench as given (a Go regular expression), and Shard the
+	// share of the benchmarks it matches that is measured (--shard).
 	Bench      string
+	Shard      gotest.Shard
 	SampleTime time.Duration
 	Processes  int
 	// GOMAXPROCS is the test binary's (Result.GOMAXPROCS), and
@@ -189,7 +191,7 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 	plan.Package = strings.Join(cur.importPaths(), " ")
 	topts := gotest.Options{BenchText: p.Bench, SampleTime: p.SampleTime,
 		PerProcess: perProcess, GOMAXPROCS: p.GOMAXPROCS, ParallelGOMAXPROCS: p.ParallelGOMAXPROCS,
-		Stop: plan.Stop, Packages: cur.importPaths()}
+		Stop: plan.Stop, Packages: cur.importPaths(), Shard: p.Shard}
 	group := 1
 	if old != nil {
 		topts.Packages = append(topts.Packages, old.importPaths()...) // one name for a package on both sides
@@ -332,11 +334,23 @@ func calibrate(s *side, o gotest.Options) ([]*gotest.Target, error) {
 		}
 		ts = append(ts, t...)
 	}
+	if len(ts) == 0 && o.Shard.N > 1 {
+		for _, b := range s.bins {
+			if tops, err := gotest.Matching(b, o); err == nil && len(tops) > 0 {
+				return nil, fmt.Errorf("%w: none of the benchmarks that --bench %q matches falls in shard %s", ErrEmptyShard, o.BenchText, o.Shard)
+			}
+		}
+	}
 	if len(ts) == 0 {
 		return nil, fmt.Errorf("%w: no benchmark in %s matches --bench %q", ErrUsage, strings.Join(s.importPaths(), " "), o.BenchText)
 	}
 	return ts, nil
 }
+
+// ErrEmptyShard says that --shard I/N holds none of the benchmarks
+// --bench matches: in a CI matrix of more jobs than a small suite has
+// benchmarks, a job with nothing to measure, not a mistake.
+var ErrEmptyShard = errors.New("nothing to measure")
 
 func targetsOf(ts []*gotest.Target) []Target {
 	out := make([]Target, len(ts))

@@ -134,7 +134,10 @@ type Counts struct {
 
 // Settings are the options the run was made with.
 type Settings struct {
-	Bench   string        `json:"bench"`
+	Bench string `json:"bench"`
+	// Shard is gotest's --shard I/N: the share of the benchmarks Bench
+	// matches that this result holds ("" for all of them).
+	Shard   string        `json:"shard,omitempty"`
 	Samples int           `json:"samples"`
 	Warmup  time.Duration `json:"warmup_ns"`
 	// WarmupRuns, when > 0, is a number of untimed runs in place of a

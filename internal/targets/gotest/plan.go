@@ -36,12 +36,30 @@ type Options struct {
 	// Timeout, when positive, is every run's -test.timeout instead of the
 	// rule of Options.timeout.
 	Timeout time.Duration
+	// Shard, when not the zero Shard, is the share of the top-level
+	// benchmarks measured (--shard I/N).
+	Shard Shard
 	// Profile, when not nil, is where the profiles of the measured
 	// calls go (--profile); the binaries must be built with
 	// BuildOptions.Profile.
 	Profile *profiles.Dir
 
 	env []string // added to a run's environment
+}
+
+// Matching is the top-level benchmarks of bin that the first level of
+// o.BenchText matches, in any shard.
+func Matching(bin *Binary, o Options) ([]string, error) {
+	tops, err := bin.List(o)
+	if err != nil {
+		return nil, err
+	}
+	first, _, _ := strings.Cut(o.BenchText, "/")
+	topRe, err := regexp.Compile(first)
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(tops, func(top string) bool { return !topRe.MatchString(top) }), nil
 }
 
 // Calibrate runs every benchmark of bin that the options match once with
@@ -52,19 +70,15 @@ type Options struct {
 // panics fails alone. A stop request ends it with an error that wraps
 // harness.ErrStopped.
 func Calibrate(bin *Binary, o Options) ([]*Target, error) {
-	tops, err := bin.List(o)
+	tops, err := Matching(bin, o)
 	if err != nil {
 		return nil, err
 	}
-	first, rest, _ := strings.Cut(o.BenchText, "/")
-	topRe, err := regexp.Compile(first)
-	if err != nil {
-		return nil, err
-	}
+	_, rest, _ := strings.Cut(o.BenchText, "/")
 	var ts []*Target
 	start := StartOffCPU(o.CPU)
 	for _, top := range tops {
-		if !topRe.MatchString(top) {
+		if !o.Shard.Holds(bin.Package.ImportPath, top) {
 			continue
 		}
 		if harness.Stopped(o.Stop) {
