@@ -108,18 +108,28 @@ func DefaultPenalty(n int) float64 {
 // of the noise estimates, O(n) for the costs' prefix sums and the
 // refinement, and at most O(MaxCandidates²) for PELT itself, whatever n.
 func Detect(xs []float64, penalty float64) []int {
-	n := len(xs)
-	if n < 2*MinSegment || math.IsNaN(penalty) || math.IsInf(penalty, 0) {
+	ys, floor, sigma, ok := prepare(xs, penalty)
+	if !ok {
 		return nil
+	}
+	return detect(ys, floor, sigma, penalty)
+}
+
+// prepare is what Detect and DetectWeighted search: the logs of xs, the
+// floor of a segment's variance and the noise's sigma; false when xs are
+// too few, or not all positive and finite, or the penalty is not finite.
+func prepare(xs []float64, penalty float64) (ys []float64, floor, sigma float64, ok bool) {
+	if len(xs) < 2*MinSegment || math.IsNaN(penalty) || math.IsInf(penalty, 0) {
+		return nil, 0, 0, false
 	}
 	for _, x := range xs {
 		if !(x > 0) || math.IsInf(x, 1) {
-			return nil
+			return nil, 0, 0, false
 		}
 	}
-	ys := logs(xs)
-	floor := varianceFloor(ys)
-	return detect(ys, floor, noiseSigma(ys, floor), penalty)
+	ys = logs(xs)
+	floor = varianceFloor(ys)
+	return ys, floor, noiseSigma(ys, floor), true
 }
 
 // MaxCandidates is the most positions Detect weighs as changepoints in one

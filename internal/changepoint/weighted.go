@@ -23,17 +23,10 @@ func DetectWeighted(xs, ws []float64, penalty float64) []int {
 	if len(ws) != n || slices.ContainsFunc(ws, func(w float64) bool { return !(w > 0) || math.IsInf(w, 1) }) {
 		return Detect(xs, penalty)
 	}
-	if n < 2*MinSegment || math.IsNaN(penalty) || math.IsInf(penalty, 0) {
+	ys, floor, sigma, ok := prepare(xs, penalty)
+	if !ok {
 		return nil
 	}
-	for _, x := range xs {
-		if !(x > 0) || math.IsInf(x, 1) {
-			return nil
-		}
-	}
-	ys := logs(xs)
-	floor := varianceFloor(ys)
-	sigma := noiseSigma(ys, floor)
 	return search(newWeightedCosts(clip(ys, sigma, spikeK), ws, floor), n, penalty, MaxCandidates)
 }
 

@@ -159,6 +159,19 @@ for both: the output is benchy compare's.`,
 	return cmd
 }
 
+// validateSelection checks the flags that choose what runs and how:
+// --bench, --shard, --gomaxprocs.
+func (o *gotestOptions) validateSelection() (err error) {
+	if o.gomaxprocsSet && (o.GOMAXPROCS < 1 || o.GOMAXPROCS > maxGOMAXPROCS) {
+		return Usagef("--gomaxprocs %d: must be between 1 and %d", o.GOMAXPROCS, maxGOMAXPROCS)
+	}
+	if _, err := regexp.Compile(o.Bench); err != nil {
+		return Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
+	}
+	o.shard, err = parseShard(o.Shard)
+	return err
+}
+
 // validate checks every flag before anything is built.
 func (o *gotestOptions) validate() (err error) {
 	if err := o.count.validate(); err != nil {
@@ -182,22 +195,16 @@ func (o *gotestOptions) validate() (err error) {
 	if o.Processes < 1 || o.Processes > maxProcesses || o.Processes > o.Samples {
 		return Usagef("--processes %d: must be between 1 and --samples (%d)", o.Processes, min(o.Samples, maxProcesses))
 	}
-	if o.gomaxprocsSet && (o.GOMAXPROCS < 1 || o.GOMAXPROCS > maxGOMAXPROCS) {
-		return Usagef("--gomaxprocs %d: must be between 1 and %d", o.GOMAXPROCS, maxGOMAXPROCS)
-	}
 	if err := checkDuration("--sample-time", o.SampleTime, maxSampleTime); err != nil {
 		return err
 	}
 	if err := o.cpuOptions.validate(); err != nil {
 		return err
 	}
-	if _, err := regexp.Compile(o.Bench); err != nil {
-		return Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
-	}
-	if err := o.thresholdOption.validate(); err != nil {
+	if err := o.validateSelection(); err != nil {
 		return err
 	}
-	if o.shard, err = parseShard(o.Shard); err != nil {
+	if err := o.thresholdOption.validate(); err != nil {
 		return err
 	}
 	o.fail = -1
