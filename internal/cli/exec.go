@@ -46,7 +46,8 @@ type execOptions struct {
 // execFormats: the result formats of exec.
 var execFormats = render.Formats
 
-// Default runs, as hyperfine's: at least 10, and at least 3 s of them.
+// Default runs, as hyperfine's: at least 10, and at least 3 s of them (of the
+// slowest command's, when several are interleaved).
 const (
 	execMinRuns = 10
 	execMinTime = 3 * time.Second
@@ -100,7 +101,7 @@ flagged (spawn-dominated).`,
 		},
 	}
 	f := cmd.Flags()
-	intFlag(f, &opts.Runs, "runs", 0, "runs of each command (default: at least 10, and at least 3s of runs)")
+	intFlag(f, &opts.Runs, "runs", 0, "runs of each command (default: at least 10, and 3s of the slowest command's runs)")
 	f.Lookup("runs").DefValue = ""
 	intFlag(f, &opts.Warmup, "warmup", 0, "untimed runs of each command first")
 	f.StringVar(&opts.Prepare, "prepare", "", "run `CMD` (sh -c, untimed) before every run")

@@ -96,8 +96,13 @@ func Interleave(ts []Target, opts Options) []Outcome {
 			if opts.TargetCI > 0 && len(ms) >= 2 {
 				return opts.moreRounds(outs, spent, elapsed, &look)
 			}
-			for i, d := range spent {
-				if opts.more(outs[i].Samples, d, elapsed, &ci[i]) {
+			// Rounds give every candidate the same count, so MinTime is
+			// judged on the slowest: on the fastest, it would take the
+			// slowest along for as many rounds as the fastest needs
+			// (exec of gzip against xz: 409 rounds, 31 s).
+			slowest := slices.Max(spent)
+			for i := range spent {
+				if opts.more(outs[i].Samples, slowest, elapsed, &ci[i]) {
 					return true
 				}
 			}

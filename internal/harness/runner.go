@@ -27,7 +27,8 @@ type Options struct {
 	Samples  int // samples per target (the least, with MinTime)
 	// MinTime, when > 0, keeps sampling past Samples until the samples
 	// of a target have lasted that long in all (hyperfine's "at least 3 s
-	// of runs"), up to MaxSamples.
+	// of runs"), up to MaxSamples; for targets interleaved in rounds,
+	// until those of the slowest have.
 	MinTime time.Duration
 	// TargetCI, when > 0, keeps sampling past Samples until the 95%
 	// interval of the median time per op is within ±TargetCI of it
@@ -117,7 +118,8 @@ func (o Options) moreRounds(outs []Outcome, spent []time.Duration, elapsed time.
 		return true
 	case n >= MaxSamples, elapsed >= o.MaxTime:
 		return false
-	case o.MinTime > 0 && slices.Min(spent) < o.MinTime:
+	case o.MinTime > 0 && slices.Max(spent) < o.MinTime:
+		// judged on the slowest, as in Interleave
 		return true
 	case n < *look:
 		return true

@@ -366,8 +366,8 @@ func TestRunMinTime(t *testing.T) {
 	}
 	a, b := fake.New("a", time.Millisecond), fake.New("b", 3*time.Millisecond)
 	outs := harness.Interleave([]harness.Target{a, b}, harness.Options{CPU: 0, Isolate: true, Iters: 1, Samples: 5, MinTime: 30 * time.Millisecond, Clock: harness.ClockInfo{Granularity: 1}})
-	if len(outs[0].Samples) != 30 || len(outs[1].Samples) != 30 {
-		t.Errorf("interleaved: %d and %d rounds, want 30: until each candidate has its 30 ms", len(outs[0].Samples), len(outs[1].Samples))
+	if len(outs[0].Samples) != 10 || len(outs[1].Samples) != 10 {
+		t.Errorf("interleaved: %d and %d rounds, want 10: until the slowest candidate has its 30 ms", len(outs[0].Samples), len(outs[1].Samples))
 	}
 }
 
