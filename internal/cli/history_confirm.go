@@ -150,7 +150,7 @@ func (o *historyCheckOptions) measureSteps(steps []pipeline.ConfirmStep) ([]pipe
 				Settings: result.Settings{Samples: o.Samples, SampleTime: o.SampleTime, GC: true, Isolate: true, Window: o.Window},
 				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + Version, Command: o.g.Args, Stop: w.Stop,
 			},
-			Dir: o.dir, SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: runtime.GOMAXPROCS(0),
+			Dir: o.dir, SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0), // as gotest measures
 			Notes: o.g.Stderr, OnExit: w.onExit,
 		},
 		Threshold: o.threshold,

@@ -98,19 +98,11 @@ func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, error) {
 			break
 		}
 	}
-	switch r := c.Row; {
-	case r == nil:
+	if c.Row == nil {
 		c.Why = st.Name + " was not measured at both commits"
-	case r.Verdict == result.Slower:
-		c.Outcome = Confirmed
-	case r.Judged():
-		c.Outcome, c.Why = NotConfirmed, r.Reason
-	default:
-		c.Why = r.Verdict
-		if r.Reason != "" {
-			c.Why += ": " + r.Reason
-		}
+		return c, nil
 	}
+	c.Outcome, c.Why = outcome(*c.Row)
 	return c, nil
 }
 
@@ -137,3 +129,28 @@ func stopped(stop <-chan struct{}) bool {
 }
 
 func short(commit string) string { return commit[:min(12, len(commit))] }
+
+// outcome is what the interleaved comparison r says of a suspected step:
+// Confirmed when it claims the slowdown; NotConfirmed only when its
+// interval rules out a slowdown beyond the threshold; otherwise NotJudged
+// with why (an interval that reaches past the threshold, though nothing
+// was claimed, does not let the step pass).
+func outcome(r compare.Row) (string, string) {
+	switch {
+	case r.Verdict == result.Slower:
+		return Confirmed, ""
+	case r.Judged() && r.CIHigh-1 <= r.Threshold:
+		return NotConfirmed, r.Reason
+	case r.Judged():
+		why := "the interval reaches beyond the threshold: a slowdown that large is not ruled out"
+		if r.Reason != "" {
+			why = r.Reason + "; " + why
+		}
+		return NotJudged, why
+	}
+	why := r.Verdict
+	if r.Reason != "" {
+		why += ": " + r.Reason
+	}
+	return NotJudged, why
+}

@@ -1,7 +1,9 @@
 package render
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
@@ -85,5 +87,15 @@ func TestFormats(t *testing.T) {
 		if got := a + " " + b + " " + c; got != tt.want {
 			t.Errorf("fmtRatios(%v, %v, %v) = %q, want %q", tt.lo, tt.r, tt.hi, got, tt.want)
 		}
+	}
+}
+
+// The -v settings line of a comparison with looks gives the most rounds
+// it may take, as the one-screen header does, not that it took them all.
+func TestSettingsLineWithLooks(t *testing.T) {
+	r := &result.Result{Settings: result.Settings{Samples: 101, Looks: []int{31, 61, 101}, RoundsBudget: 8500 * time.Millisecond,
+		SampleTime: 10 * time.Millisecond, Warmup: 100 * time.Millisecond}}
+	if got := settingsLine(r); !strings.Contains(got, "up to 101 rounds or 8.5s") || strings.Contains(got, "101 samples") {
+		t.Errorf("settings line %q, want up to 101 rounds or 8.5s", got)
 	}
 }

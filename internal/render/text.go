@@ -156,7 +156,7 @@ func settingsLine(r *result.Result) string {
 	if r.GOMAXPROCS > 0 {
 		parts = append(parts, gomaxprocsText(r))
 	}
-	if allKind(r, result.KindBenchmark) || st.TargetCI > 0 || processCount(r) > 1 {
+	if allKind(r, result.KindBenchmark) || st.TargetCI > 0 || processCount(r) > 1 || len(st.Looks) > 0 {
 		parts = append(parts, sampleSettings(r, "of at least"))
 	} else {
 		parts = append(parts, fmt.Sprintf("%d samples of at least %v after %v warm-up", st.Samples, st.SampleTime, st.Warmup))
