@@ -105,3 +105,26 @@ func TestAgainstKeepsTheProcessPairs(t *testing.T) {
 		t.Errorf("separate runs: %q paired %v; want the rounds' spread to hide it", p.Verdict, p.PairedRuns)
 	}
 }
+
+// Too few rounds to measure a drift keep the fixed 2% threshold: a tight
+// +1.2% is claimed at the default rounds and not at 15.
+func TestFewRoundsKeepTheFixedThreshold(t *testing.T) {
+	d := stats.Design{Level: stats.Confidence, Threshold: DefaultFloor, Measured: true}
+	exp := func(name string, n int, scale float64) *result.Experiment {
+		e := &result.Experiment{Name: name}
+		for i := range n {
+			ns := 1e6 * (1 + 0.01*float64(i%7)) * scale * (1 + 0.0005*float64(i%3))
+			e.Samples = append(e.Samples, result.Sample{Iters: 1000, Ns: int64(ns)})
+		}
+		return e
+	}
+	for _, tt := range []struct {
+		rounds int
+		want   string
+	}{{DefaultRounds, result.Slower}, {15, result.NoDifference}} {
+		p := comparePaired(exp("a", tt.rounds, 1), exp("b", tt.rounds, 1.012), nil, d, nil, "")
+		if p.Verdict != tt.want {
+			t.Errorf("%d rounds: %s (threshold %v, %s), want %s", tt.rounds, p.Verdict, p.Threshold, p.Reason, tt.want)
+		}
+	}
+}
