@@ -368,16 +368,10 @@ func orBackground(ctx context.Context) context.Context {
 }
 
 // storeResult stores r after a command that measured (run, gotest, exec)
-// wrote it, with the commit it measured; it says on stderr what it did.
-// A failure is exit 1: the result was written, only not stored.
-func storeResult(addr history.Address, command, dir string, r *result.Result, stderr io.Writer) error {
-	if dir == "" {
-		dir = "."
-	}
-	src, err := history.SourceOf(command, dir)
-	if err != nil {
-		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("--store: not stored: no commit known (%s); store it with benchy history import --commit REV", oneLine(err.Error()))}
-	}
+// wrote it, at src, the commit it measured (outputOptions.checkSource);
+// it says on stderr what it did. A failure is exit 1: the result was
+// written, only not stored.
+func storeResult(addr history.Address, src history.Source, r *result.Result, stderr io.Writer) error {
 	rec, added, err := history.Save(context.Background(), addr, r, src)
 	if err != nil {
 		return &ExitError{Code: ExitFailed, Msg: "--store " + addr.Show() + ": not stored: " + oneLine(err.Error())}

@@ -40,9 +40,10 @@ type outputOptions struct {
 
 	out, samples, html *outfile.Dest // checked before anything is measured
 	store              *history.Address
-	command            string // the command's name, for the stored commit
-	storeDir           string // the directory of the measured code, "" for here
-	width              int    // of the terminal stdout is, 0 when not one
+	command            string         // the command's name, for the stored commit
+	storeDir           string         // the directory of the measured code, "" for here
+	source             history.Source // its commit, read before anything is measured
+	width              int            // of the terminal stdout is, 0 when not one
 }
 
 // bind adds the flags to f; samples says the command can write raw
@@ -188,7 +189,7 @@ func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error 
 			fmt.Fprintf(stderr, "benchy: --store: not stored: the run was interrupted, its result is not the commit's\n")
 			return nil
 		}
-		return storeResult(*o.store, o.command, o.storeDir, r, stderr)
+		return storeResult(*o.store, o.source, r, stderr)
 	}
 	return nil
 }
@@ -217,11 +218,12 @@ func writeFile(dest *outfile.Dest, name string, render func(io.Writer) error, st
 	return nil
 }
 
-// checkSource makes sure, before anything is measured, that --store will
-// know the commit of the measured code: finding out at the end would leave
-// a measurement with nowhere to go.
-func (o *outputOptions) checkSource() error {
-	if _, err := history.SourceOf(o.command, cmp.Or(o.storeDir, ".")); err != nil {
+// checkSource reads, before anything is measured, the commit --store will
+// store the result at: finding out at the end that none is known would
+// leave a measurement with nowhere to go, and the commit is the code's as
+// the run began.
+func (o *outputOptions) checkSource() (err error) {
+	if o.source, err = history.SourceOf(o.command, cmp.Or(o.storeDir, ".")); err != nil {
 		return Usagef("--store: no commit known for the measured code (%s); measure in a git work tree, or write --out FILE.json and store it with benchy history import FILE --commit REV", oneLine(err.Error()))
 	}
 	return nil
