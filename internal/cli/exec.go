@@ -69,8 +69,8 @@ start to exit: the child is started from the pinned thread and inherits the
 pin, and benchy's other threads are kept off that CPU. Each argument is one
 command line, split into words as a shell would (quotes, backslashes) but
 run without one; --shell runs it with sh -c instead. Two commands or more
-are measured in interleaved rounds (ABBA for two, a Williams design for
-more), each judged against the first.
+are measured in interleaved rounds (each round in an order drawn at random,
+a row of a Williams design), each judged against the first.
 
 Every run records its wall time, user and system time, the child's own peak
 memory, context switches and page faults; the cost of starting a process is
@@ -292,6 +292,7 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	o.precisionOptions.settings(&plan.Settings)
 	if len(ts) > 1 {
 		plan.Settings.Compare, plan.Settings.Threshold = names, o.threshold
+		plan.RandomOrder = true
 		plan.Group = len(ts)
 	}
 	r, err := runPlan(plan, ts, o.Progress, estimate{Samples: runs, SampleTime: 100 * time.Millisecond, Window: o.Window}, w)

@@ -79,6 +79,9 @@ func TestExecComparesCommands(t *testing.T) {
 	if p := r.Comparison[0]; p.Verdict == "faster" {
 		t.Errorf("3x the work: %s", p.Sentence)
 	}
+	if r.Settings.RoundSeed == 0 {
+		t.Errorf("settings %+v: no round_seed, want the seed the rounds drew their order from", r.Settings)
+	}
 	r, _, _ = execJSON(t, "--runs", "10", loop(5000), loop(5000))
 	if p := r.Comparison[0]; p.Verdict == "faster" || p.Verdict == "slower" {
 		t.Errorf("the same command twice: %s", p.Sentence)

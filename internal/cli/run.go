@@ -267,6 +267,7 @@ func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 		plan.Settings.Bench = ""
 		plan.Group = len(ws)
 		plan.Settings.Threshold = o.threshold
+		plan.RandomOrder = true
 		if o.looks && o.targetCI == 0 && o.Processes == 1 {
 			// The default rounds may stop early: at a look where every
 			// verdict is clear, or when their time is up (a fixed

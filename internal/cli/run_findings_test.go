@@ -155,6 +155,9 @@ func TestRunCompareInterleaved(t *testing.T) {
 	if !strings.Contains(p.Sentence, "concat/builder is") || !strings.Contains(p.Sentence, "faster than concat/quadratic") {
 		t.Errorf("sentence %q", p.Sentence)
 	}
+	if r.Settings.RoundSeed == 0 {
+		t.Errorf("settings %+v: no round_seed, want the seed the rounds drew their order from", r.Settings)
+	}
 }
 
 func TestRunCompareAA(t *testing.T) {

@@ -3,6 +3,7 @@
 package harness_test
 
 import (
+	"fmt"
 	"reflect"
 	"slices"
 	"testing"
@@ -201,5 +202,47 @@ func TestInterleaveLooks(t *testing.T) {
 	outs, _ = run(-1, time.Now().Add(-time.Second))
 	if n := len(outs[0].Samples); n != 5 || outs[0].Stop != result.StopBudget || len(outs[1].Samples) != 5 {
 		t.Errorf("deadline passed: %d and %d rounds, stop %q; want MinRounds (5) each and %q", n, len(outs[1].Samples), outs[0].Stop, result.StopBudget)
+	}
+}
+
+// With a seed, every round is a row of the design, drawn at random: the
+// same seed gives the same rounds, and over many rounds each candidate
+// goes first about as often as the other, with no period.
+func TestRoundOrdersAtRandom(t *testing.T) {
+	if got := harness.RoundOrders(2, 0)(3); !slices.Equal(got, []int{1, 0}) {
+		t.Errorf("seed 0, round 3: %v, want the design's row in turn [1 0]", got)
+	}
+	for _, k := range []int{2, 3, 4} {
+		a, b := harness.RoundOrders(k, 7), harness.RoundOrders(k, 7)
+		rows := map[string]bool{}
+		for r := range harness.DesignRows(k) {
+			rows[fmt.Sprint(harness.RoundOrder(k, r))] = true
+		}
+		first := make([]int, k)
+		for r := range 2000 {
+			order := a(r)
+			if other := b(r); !slices.Equal(order, other) {
+				t.Fatalf("k=%d round %d: %v and %v from one seed", k, r, order, other)
+			}
+			if !rows[fmt.Sprint(order)] {
+				t.Fatalf("k=%d round %d: %v is not a row of the design", k, r, order)
+			}
+			first[order[0]]++
+		}
+		for c, n := range first {
+			if want := 2000 / k; n < want*8/10 || n > want*12/10 {
+				t.Errorf("k=%d: candidate %d first in %d of 2000 rounds, want about %d", k, c, n, want)
+			}
+		}
+	}
+	fixed, random := harness.RoundOrders(2, 0), harness.RoundOrders(2, 11)
+	same := 0
+	for r := range 400 {
+		if slices.Equal(fixed(r), random(r)) {
+			same++
+		}
+	}
+	if same < 150 || same > 250 {
+		t.Errorf("random rows matched the fixed ABBA order in %d of 400 rounds, want about half", same)
 	}
 }

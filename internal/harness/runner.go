@@ -50,8 +50,12 @@ type Options struct {
 	// zero, ends the rounds at the end of the first round that finds it
 	// passed, once there are MinRounds. An Outcome's Stop says which ended
 	// them early.
-	Looks      []int
-	Decided    func(outs []Outcome) bool
+	Looks   []int
+	Decided func(outs []Outcome) bool
+	// RoundSeed, when not 0, has every round of targets interleaved in
+	// rounds take a row of the design drawn at random from this seed
+	// (RoundOrders); 0 takes the rows in turn.
+	RoundSeed  uint64
 	Deadline   time.Time
 	MinRounds  int
 	Warmup     time.Duration // time spent running the target before calibration

@@ -66,6 +66,11 @@ type Plan struct {
 	// interleaved rounds: 0 or 1 one after another, len(targets) all of
 	// them (run --compare), 2 in pairs (two revisions of each benchmark).
 	Group int
+	// RandomOrder has the interleaved rounds draw their orders at random
+	// from a seed drawn for the run and recorded (Settings.RoundSeed),
+	// where rounds are many and short (run --compare, exec); without it
+	// they take the design's rows in turn.
+	RandomOrder bool
 	// Prepare, when not nil, makes the targets once the CPU is chosen and
 	// the machine read (a Go test binary calibrates on that CPU), in place
 	// of the targets given to Run; an error ends the run unmeasured.
@@ -183,6 +188,9 @@ func readAndClaim(plan Plan, targets int) (*result.Result, *cpulock.Lock, error)
 		Environment: machine.Check(snap, cpu),
 		SharedCPU:   shared,
 	}
+	if plan.RandomOrder && plan.Group > 1 {
+		r.Settings.RoundSeed = harness.NewRoundSeed()
+	}
 	if model, ok := snap.CPUModel.Get(); ok {
 		r.CPUModel = model
 	}
@@ -224,6 +232,7 @@ func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []harness.Ou
 		clockWin = smokeClockWindow
 	}
 	hopts := harnessOptions(plan, cpu)
+	hopts.RoundSeed = r.Settings.RoundSeed
 	if b := plan.Settings.RoundsBudget; b > 0 {
 		hopts.Deadline = r.Start.Add(b) // the whole run's time, not only the rounds'
 	}

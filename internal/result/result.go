@@ -166,6 +166,12 @@ type Settings struct {
 	// empty for a comparison that takes all its rounds.
 	Looks        []int         `json:"looks,omitempty"`
 	RoundsBudget time.Duration `json:"rounds_budget_ns,omitempty"`
+	// RoundSeed is the seed each round of an interleaved comparison drew
+	// its order from (harness.RoundOrders): rounds in a fixed order line
+	// up with anything periodic on the machine. Absent where the rounds
+	// took the design's rows in turn (gotest --against's few processes,
+	// where balance matters more).
+	RoundSeed uint64 `json:"round_seed,omitempty"`
 }
 
 // Clock describes time.Now as measured at the start of the run.

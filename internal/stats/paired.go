@@ -19,21 +19,19 @@ import (
 // inverts (SignInterval), so the interval excludes 1 exactly when p is
 // below 1 - its level. Assumption: the per-round ratios are independent
 // and identically distributed, no more (not normal, not symmetric).
-// Rounds taken in ABBA order make a linear drift, and a cost of going
-// first or second, hit both sides equally (with an odd count, one round
-// more one way). Using the pairing matters: a Mann-Whitney test of the two
+// The rounds take their order at random (harness.RoundOrders): a cost of
+// going first or second, and a drift of the machine within a round, then
+// move a round's ratio one way or the other at random, which adds noise
+// the interval sees rather than a difference, and nothing periodic on the
+// machine can line up with the order (a fixed ABBA order repeats every
+// four samples). Using the pairing matters: a Mann-Whitney test of the two
 // samples throws it away (in simulation a true +3% with a drifting machine
 // was found 78% of the time that way, against 100% paired).
 //
-// Rounds taken ABBA (two candidates) meet a cost of going first or second
-// equally often each way: the per-round ratios are then a balanced mix of
-// "A first" and "B first", whose median is the order-free ratio, and the
-// count of ratios below it varies less than the sign test assumes, so the
-// interval is, if anything, wide (in simulation a 1% order effect over 31
-// rounds made 1.8% of A/A intervals exclude 1). Averaging each AB+BA pair
-// into one unit would cancel the order exactly, but it spreads every
-// outlier over two rounds: with a 15% chance of a slow sample it found a
-// real +1% in 29% of runs against 50% per round.
+// Averaging each AB+BA pair of rounds into one unit would cancel the
+// order exactly, but it spreads every outlier over two rounds: with a 15%
+// chance of a slow sample it found a real +1% in 29% of runs against 50%
+// per round.
 //
 // Minimum: MinSamples (6) rounds at 95% (more at a family level:
 // SignRoundsFor), and base and cand of the same length; otherwise the
