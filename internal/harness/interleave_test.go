@@ -246,3 +246,14 @@ func TestRoundOrdersAtRandom(t *testing.T) {
 		t.Errorf("random rows matched the fixed ABBA order in %d of 400 rounds, want about half", same)
 	}
 }
+
+// A run's seed is never 0 (no seed: the fixed order) and survives a JSON
+// reader that holds numbers as float64.
+func TestNewRoundSeed(t *testing.T) {
+	for range 1000 {
+		s := harness.NewRoundSeed()
+		if s == 0 || uint64(float64(s)) != s {
+			t.Fatalf("seed %d: want non-zero and exact as a float64", s)
+		}
+	}
+}
