@@ -495,7 +495,8 @@ func sharedBasis(rows []compare.Row) string {
 	return first
 }
 
-// textWidth is the width the prose of a comparison is wrapped to.
+// textWidth is the width text reports are written for (the prose of a
+// comparison, the list, the machine): an 80-column terminal.
 const textWidth = 80
 
 // writeCompareMarkdown writes a pull-request comment: the machine

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"text/tabwriter"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -71,16 +72,24 @@ func listRun(opts *listOptions, g *globalOptions, w io.Writer) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(entries)
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tWORK PER OP\tDESCRIPTION")
-	for _, e := range entries {
-		work := "none declared"
+	// The descriptions wrap under their own column, so that the list
+	// reads on an 80-column terminal.
+	works := make([]string, len(entries))
+	nameW, workW := len("NAME"), len("WORK PER OP")
+	for i, e := range entries {
+		works[i] = "none declared"
 		if e.Units > 0 {
-			work = fmt.Sprintf("%g %s", e.Units, workOf(e.Unit, e.Units))
+			works[i] = fmt.Sprintf("%g %s", e.Units, workOf(e.Unit, e.Units))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", e.Name, work, e.Description)
+		nameW, workW = max(nameW, len(e.Name)), max(workW, len(works[i]))
 	}
-	return tw.Flush()
+	indent := strings.Repeat(" ", nameW+2+workW+2)
+	fmt.Fprintf(w, "%-*s  %-*s  DESCRIPTION\n", nameW, "NAME", workW, "WORK PER OP")
+	for i, e := range entries {
+		desc := strings.ReplaceAll(render.Wrap(e.Description, max(textWidth-len(indent), 30), ""), "\n", "\n"+indent)
+		fmt.Fprintf(w, "%-*s  %-*s  %s\n", nameW, e.Name, workW, works[i], desc)
+	}
+	return nil
 }
 
 // workOf names the work of one op: "4096 adds", "1 multiply".

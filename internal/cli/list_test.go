@@ -14,14 +14,30 @@ func TestListText(t *testing.T) {
 	if err := listRun(&listOptions{Format: "text"}, builtins(), &out); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+	// Rows start at the left; a description's wrapped lines are indented
+	// under its column, and no line passes 80 columns.
+	text := out.String()
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if !strings.HasPrefix(lines[0], "NAME") {
+		t.Fatalf("no header:\n%s", text)
+	}
+	var rows []string
+	for _, l := range lines[1:] {
+		if len(l) > 80 {
+			t.Errorf("line of %d columns: %q", len(l), l)
+		}
+		if strings.HasPrefix(l, " ") {
+			rows[len(rows)-1] += " " + strings.TrimSpace(l)
+		} else {
+			rows = append(rows, l)
+		}
+	}
 	all := workload.All()
-	if len(lines) != len(all)+1 || !strings.HasPrefix(lines[0], "NAME") {
-		t.Fatalf("want a header and %d rows, got:\n%s", len(all), out.String())
+	if len(rows) != len(all) {
+		t.Fatalf("want %d rows, got:\n%s", len(all), text)
 	}
 	for i, w := range all {
-		row := lines[i+1]
-		if !strings.HasPrefix(row, w.Name+" ") || !strings.HasSuffix(row, w.Description) {
+		if row := rows[i]; !strings.HasPrefix(row, w.Name+" ") || !strings.HasSuffix(row, w.Description) {
 			t.Errorf("row %d = %q, want %s ... %s", i, row, w.Name, w.Description)
 		}
 	}

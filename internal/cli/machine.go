@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/render"
 )
 
 func init() {
@@ -132,13 +134,15 @@ func machineRun(opts *machineOptions, w io.Writer) error {
 			return err
 		}
 	default:
-		if err := s.WriteHeader(w, cpu); err != nil {
+		var b bytes.Buffer
+		if err := s.WriteHeader(&b, cpu); err != nil {
 			return err
 		}
-		if _, err := fmt.Fprintf(w, "cpu%d chosen: %s\n", cpu, why); err != nil {
+		fmt.Fprintf(&b, "cpu%d chosen: %s\n", cpu, why)
+		if err := writeFindings(&b, cpu, fs); err != nil {
 			return err
 		}
-		if err := writeFindings(w, cpu, fs); err != nil {
+		if _, err := io.WriteString(w, render.WrapLines(b.String(), textWidth)); err != nil {
 			return err
 		}
 	}

@@ -49,13 +49,17 @@ func WriteBusyGrid(w io.Writer, busy []CPUBusy) error {
 	return err
 }
 
+// gridRow is how many CPUs a row of the grid holds: six cells of ten
+// columns and their gaps fit an 80-column terminal.
+const gridRow = 6
+
 func writeGrid(b *strings.Builder, busy []CPUBusy, pct func(CPUBusy) Fact[float64]) {
 	for i, c := range busy {
-		if i%8 != 0 {
+		if i%gridRow != 0 {
 			b.WriteString("  ")
 		}
 		fmt.Fprintf(b, "%-5s%5s", fmt.Sprintf("cpu%d", c.CPU), gridCell(c, pct(c)))
-		if i%8 == 7 || i == len(busy)-1 {
+		if i%gridRow == gridRow-1 || i == len(busy)-1 {
 			b.WriteByte('\n')
 		}
 	}

@@ -253,8 +253,9 @@ func TestWriteBusyGrid(t *testing.T) {
 	if err := WriteBusyGrid(&b, busy); err != nil {
 		t.Fatal(err)
 	}
-	want := "cpu0    0%  cpu1   11%  cpu2   22%  cpu3   33%  cpu4   44%  cpu5   55%  cpu6   66%  cpu7   77%\n" +
-		"cpu8   88%  cpu9   99%\n"
+	// Six to a row: 70 columns, within an 80-column terminal.
+	want := "cpu0    0%  cpu1   11%  cpu2   22%  cpu3   33%  cpu4   44%  cpu5   55%\n" +
+		"cpu6   66%  cpu7   77%  cpu8   88%  cpu9   99%\n"
 	if b.String() != want {
 		t.Errorf("grid:\n%s\nwant:\n%s", b.String(), want)
 	}

@@ -22,6 +22,28 @@ import (
 // findings, how busy the CPUs were during the run, the environment
 // findings and the summary line.
 func writeText(w io.Writer, r *result.Result, o Options) error {
+	// The header and the prose after the table wrap to the width (long
+	// facts of the machine, the counters' list); the table does not.
+	var head, tail strings.Builder
+	if err := writeTextHeader(&head, r); err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, WrapLines(head.String(), o.width())); err != nil {
+		return err
+	}
+	if err := writeTable(w, tableHeader(r), tableRows(r)); err != nil {
+		return err
+	}
+	if err := writeTextBody(&tail, r, o); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, WrapLines(tail.String(), o.width()))
+	return err
+}
+
+// writeTextHeader writes what comes before the table: the machine, the
+// clock, the counters and the settings.
+func writeTextHeader(w io.Writer, r *result.Result) error {
 	tw := &errWriter{w: w}
 	if r.Interrupted {
 		tw.printf("INTERRUPTED: the run was stopped before the end; only what was measured is shown\n\n")
@@ -38,12 +60,14 @@ func writeText(w io.Writer, r *result.Result, o Options) error {
 		tw.printf("%s\n", c)
 	}
 	tw.printf("%s\n\n", settingsLine(r))
-	if tw.err != nil {
-		return tw.err
-	}
-	if err := writeTable(tw, tableHeader(r), tableRows(r)); err != nil {
-		return err
-	}
+	return tw.err
+}
+
+// writeTextBody writes what comes after the table: the counts, each
+// experiment's verdict and findings, the comparison, how busy the CPUs
+// were, the environment and the summary.
+func writeTextBody(w io.Writer, r *result.Result, o Options) error {
+	tw := &errWriter{w: w}
 	writeCountText(tw, r, o.width())
 	for _, e := range r.Experiments {
 		tw.printf("\n%s: %s", e.Name, cmp.Or(e.Verdict, "no verdict"))

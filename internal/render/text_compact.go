@@ -455,6 +455,60 @@ func Wrap(s string, width int, indent string) string {
 	return b.String()
 }
 
+// WrapLines wraps every line of text longer than width at spaces, so
+// that a report of long lines (the machine's facts, a finding's sentence)
+// reads on an 80-column terminal. The lines it adds start under the
+// line's value, where a column of two spaces or more begins it ("  warn
+// cpu-busy: ...", "  cpufreq         unknown: ..."), or, in an indented
+// line, after its first word ("  error impossible: ..."); else four
+// columns in.
+// The spacing within a line is kept.
+func WrapLines(text string, width int) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(text, "\n") {
+		body, nl := strings.CutSuffix(l, "\n")
+		b.WriteString(wrapLine(body, width))
+		if nl {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+func wrapLine(line string, width int) string {
+	if utf8.RuneCountInString(line) <= width {
+		return line
+	}
+	lead := len(line) - len(strings.TrimLeft(line, " "))
+	indent := lead + 4
+	if i := strings.Index(line[lead:], "  "); i >= 0 && lead+i < width/2 {
+		indent = lead + i + len(line[lead+i:]) - len(strings.TrimLeft(line[lead+i:], " "))
+	} else if i := strings.IndexByte(line[lead:], ' '); lead > 0 && i >= 0 && lead+i < width/2 {
+		indent = lead + i + 1 // "  error impossible: ...": under the sentence
+	}
+	pad := strings.Repeat(" ", indent)
+	var out []string
+	for rest, first := line, true; ; first = false {
+		min := lead
+		if !first {
+			rest, min = pad+strings.TrimLeft(rest, " "), indent
+		}
+		if utf8.RuneCountInString(rest) <= width {
+			return strings.Join(append(out, rest), "\n")
+		}
+		cut := strings.LastIndex(string([]rune(rest)[:width+1]), " ")
+		if cut <= min { // one word longer than the line: break after it
+			next := strings.Index(rest[min:], " ")
+			if next < 0 {
+				return strings.Join(append(out, rest), "\n")
+			}
+			cut = min + next
+		}
+		out = append(out, strings.TrimRight(rest[:cut], " "))
+		rest = rest[cut:]
+	}
+}
+
 // causeLine is the line under the table naming the most likely cause of
 // the doubts, as the analysis found it; "" when every number is
 // believable.
