@@ -131,6 +131,9 @@ func historyConfirm(ctx context.Context, o *historyCheckOptions, args []string, 
 		}
 	}
 	if err != nil {
+		// Stopped: what was judged before the stop is still said, the
+		// steps not reached are not (the error counts them).
+		writeConfirmed(stdout, reached(all))
 		return err
 	}
 	return confirmExit(stdout, all, short, len(js)-len(short), o.threshold)
@@ -172,7 +175,41 @@ func (o *historyCheckOptions) measureSteps(steps []pipeline.ConfirmStep) ([]pipe
 // confirmed (as without --confirm), else 4 when a step or a series could
 // not be judged, else 0.
 func confirmExit(stdout io.Writer, all []confirmed, short []string, judged int, threshold float64) error {
-	var slower, unconfirmed, notJudged []string
+	slower, unconfirmed, notJudged := writeConfirmed(stdout, all)
+	switch {
+	case len(slower) > 0:
+		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("history check --confirm: %s slower by more than %s: %s",
+			units.Count(len(slower), "step"), units.Percent(threshold), strings.Join(slower, "; "))}
+	case len(notJudged) > 0 || len(short) > 0:
+		var why []string
+		if len(notJudged) > 0 {
+			why = append(why, "could not judge "+strings.Join(notJudged, ", "))
+		}
+		if len(short) > 0 {
+			why = append(why, fmt.Sprintf("cannot judge %s: fewer than %d commits", strings.Join(short, ", "), history.MinPoints))
+		}
+		return &ExitError{Code: ExitCannotJudge, Msg: "history check --confirm: " + strings.Join(why, "; ") + " (exit 4); no slowdown confirmed"}
+	}
+	fmt.Fprintf(stdout, "no step slower by more than %s in %s%s\n", units.Percent(threshold), seriesCount(judged), notConfirmedNote(unconfirmed))
+	return nil
+}
+
+// reached are the steps of all that a stopped run judged: those measured
+// before the stop, and those that cannot be confirmed at all.
+func reached(all []confirmed) []confirmed {
+	var done []confirmed
+	for _, x := range all {
+		if x.c != nil || x.sus.Why != "" {
+			done = append(done, x)
+		}
+	}
+	return done
+}
+
+// writeConfirmed writes each step of all with both figures, and returns
+// the steps that count as slower (confirmed, or that cannot be
+// confirmed), those not confirmed and those not judged.
+func writeConfirmed(stdout io.Writer, all []confirmed) (slower, unconfirmed, notJudged []string) {
 	for _, x := range all {
 		ser, st := x.sus.Series, x.sus.Step
 		at := units.Change(st.Change()) + " at " + ser.Range(st)
@@ -205,22 +242,7 @@ func confirmExit(stdout io.Writer, all []confirmed, short []string, judged int, 
 			fmt.Fprintf(stdout, "  why          %s\n", x.c.Why)
 		}
 	}
-	switch {
-	case len(slower) > 0:
-		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("history check --confirm: %s slower by more than %s: %s",
-			units.Count(len(slower), "step"), units.Percent(threshold), strings.Join(slower, "; "))}
-	case len(notJudged) > 0 || len(short) > 0:
-		var why []string
-		if len(notJudged) > 0 {
-			why = append(why, "could not judge "+strings.Join(notJudged, ", "))
-		}
-		if len(short) > 0 {
-			why = append(why, fmt.Sprintf("cannot judge %s: fewer than %d commits", strings.Join(short, ", "), history.MinPoints))
-		}
-		return &ExitError{Code: ExitCannotJudge, Msg: "history check --confirm: " + strings.Join(why, "; ") + " (exit 4); no slowdown confirmed"}
-	}
-	fmt.Fprintf(stdout, "no step slower by more than %s in %s%s\n", units.Percent(threshold), seriesCount(judged), notConfirmedNote(unconfirmed))
-	return nil
+	return slower, unconfirmed, notJudged
 }
 
 // interleavedFigure is the ratio of the interleaved run with its interval

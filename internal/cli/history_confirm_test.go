@@ -107,6 +107,27 @@ func TestHistoryConfirmExit(t *testing.T) {
 	}
 }
 
+// A run stopped after its first step still says what that step and the
+// steps that cannot be confirmed came to, and nothing of the steps it did
+// not reach.
+func TestHistoryConfirmReached(t *testing.T) {
+	ser := history.Series{Key: history.Key{Benchmark: "Work", Machine: "m1"}, Basis: history.BasisTime, Unit: "ns",
+		Commits: []history.Commit{{Source: history.Source{Commit: strings.Repeat("a", 40)}}, {Source: history.Source{Commit: strings.Repeat("b", 40)}}}}
+	measured := confirmed{sus: history.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 300}},
+		c: &pipeline.Confirmation{Outcome: pipeline.Confirmed, Row: &compare.Row{Name: "Work", Pair: result.Pair{Verdict: result.Slower, Ratio: 3, CILow: 2.9, CIHigh: 3.1, Level: 0.95}}}}
+	cannot := confirmed{sus: history.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 150}, Why: "measured by benchy run"}}
+	notReached := confirmed{sus: history.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 400}}}
+	got := reached([]confirmed{measured, notReached, cannot})
+	if len(got) != 2 || got[0].c != measured.c || got[1].sus.Why != cannot.sus.Why {
+		t.Fatalf("reached %+v, want the measured step and the one that cannot be confirmed", got)
+	}
+	var out bytes.Buffer
+	writeConfirmed(&out, got)
+	if s := out.String(); !strings.Contains(s, "Work on m1: confirmed, slower") || !strings.Contains(s, "cannot confirm") || strings.Contains(s, "+300.0%") {
+		t.Errorf("output:\n%s\nwant the confirmed step and the one that cannot be, not the +300%% step never measured", s)
+	}
+}
+
 // history check --confirm on a real repository: Work does one pass over
 // its data in commits 1-4, three in commits 5-8 (a change far beyond any
 // noise), and the same three in commits 9-12, whose stored results say
