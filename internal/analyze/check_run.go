@@ -38,6 +38,19 @@ func moved(s result.Sample, cpu int) bool {
 		s.Counters[result.CounterNrMigrations] > 0
 }
 
+// OffCPUDisturbed and OffCPUMinNs: a sample whose thread was off the CPU
+// for more than 1% of its wall time, and more than 50 µs, was disturbed.
+// On a quiet pinned CPU the thread is off for a few µs at a time (the
+// runtime parking and waking it, about once per 10 ms): at most about 0.2%
+// of a 10 ms sample, up to 1% of a 1 ms one, which the floor keeps from
+// counting; another task that takes the CPU holds it for a scheduler slice
+// of 0.75 ms or more. On this kind of machine every result corrupted by a
+// competing task lost 43-62%.
+const (
+	OffCPUDisturbed = 0.01
+	OffCPUMinNs     = 50_000
+)
+
 // OffCPUInflated: when the median sample lost more than 5% of its time off
 // the CPU, the median itself is that much too high: the number is not
 // believable. 5% is the least change benchy calls a difference elsewhere.
@@ -95,9 +108,17 @@ func checkDisturbed(e result.Experiment) (finding.Finding, bool) {
 	}, true
 }
 
+// offCPUDisturbed reports whether sample s lost enough of its wall time
+// off the CPU to be disturbed (OffCPUDisturbed, OffCPUMinNs); false when
+// it has no on-CPU time.
+func offCPUDisturbed(s result.Sample) bool {
+	share, ok := result.OffCPUShare(s)
+	return ok && share > OffCPUDisturbed && share*float64(s.Ns) > OffCPUMinNs
+}
+
 // disturbedSamples lists, by index, the samples of e that were disturbed:
 // by the time the thread spent off the CPU where on-CPU time was counted
-// (result.Disturbed), else by an involuntary context switch; a sample that
+// (OffCPUDisturbed), else by an involuntary context switch; a sample that
 // moved to another CPU counts too. nil when nothing tells (no sample has
 // the counters to judge by).
 func disturbedSamples(e result.Experiment, cpu int) []int {
@@ -107,7 +128,7 @@ func disturbedSamples(e result.Experiment, cpu int) []int {
 		var hit bool
 		switch {
 		case byTime && s.Iters > 0:
-			hit, known = result.Disturbed(s), true
+			hit, known = offCPUDisturbed(s), true
 		default:
 			sw, k := switched(s)
 			hit, known = sw, known || k
@@ -127,7 +148,7 @@ func disturbedSamples(e result.Experiment, cpu int) []int {
 func disturbedByTime(e result.Experiment, shares []float64) (finding.Finding, bool) {
 	n := 0
 	for _, s := range e.Samples {
-		if s.Iters > 0 && result.Disturbed(s) {
+		if s.Iters > 0 && offCPUDisturbed(s) {
 			n++
 		}
 	}
@@ -155,9 +176,9 @@ func disturbedByTime(e result.Experiment, shares []float64) (finding.Finding, bo
 		Code:     result.CodeDisturbed,
 		Severity: sev,
 		Message: fmt.Sprintf("%d of %s lost more than %s of their time off the CPU (the worst %s): %s",
-			n, units.Count(total, "sample"), units.Pct(result.OffCPUDisturbed), units.Pct(worst), tail),
+			n, units.Count(total, "sample"), units.Pct(OffCPUDisturbed), units.Pct(worst), tail),
 		Evidence: map[string]any{"disturbed_samples": n, "samples": total, "above_p90": above,
-			"median_off_cpu_share": med, "max_off_cpu_share": worst, "threshold": result.OffCPUDisturbed, "min_ns": result.OffCPUMinNs},
+			"median_off_cpu_share": med, "max_off_cpu_share": worst, "threshold": OffCPUDisturbed, "min_ns": OffCPUMinNs},
 	}, true
 }
 

@@ -67,7 +67,7 @@ func TestSeriesHogHalfway(t *testing.T) {
 	before := e.Samples[:len(e.Samples)/4]
 	disturbed := 0
 	for _, s := range before {
-		if share, ok := result.OffCPUShare(s); ok && share > result.OffCPUDisturbed {
+		if share, ok := result.OffCPUShare(s); ok && share > analyze.OffCPUDisturbed {
 			disturbed++
 		}
 	}

@@ -146,12 +146,6 @@ func comparePaired(base, cand *result.Experiment, run []string, d stats.Design, 
 	basis, busy := Basis([]Side{{Label: base.Name, E: base, Run: run}, {Label: cand.Name, E: cand, Run: run}}, false)
 	b, _ := result.PerOp(*base, basis)
 	c, _ := result.PerOp(*cand, basis)
-	leftOut := 0
-	if basis == result.BasisOnCPU {
-		if ub, uc, n, ok := undisturbedRounds(base, cand); ok {
-			basis, b, c, leftOut = result.BasisWall, ub, uc, n
-		}
-	}
 	d.Share = stats.LookShare(looks, min(len(b), len(c)), stopped == result.StopDecided)
 	if basis == result.BasisOnCPU || basis == result.BasisOnCPUCycles {
 		// The machine took the CPU away: on-CPU time leaves out the time
@@ -174,7 +168,7 @@ func comparePaired(base, cand *result.Experiment, run []string, d stats.Design, 
 	if len(looks) > 0 {
 		p.PlannedRounds, p.Stop = looks[len(looks)-1], stopped
 	}
-	p.Basis, p.LeftOut = basis, leftOut
+	p.Basis = basis
 	p.Base, p.Candidate = base.Name, cand.Name
 	var why []string
 	for _, e := range []*result.Experiment{base, cand} {
@@ -189,48 +183,4 @@ func comparePaired(base, cand *result.Experiment, run []string, d stats.Design, 
 		stats.Despite(&p, busy.Reason, busy.Bound)
 	}
 	return p
-}
-
-// MaxLeftOut is the largest share of an interleaved run's rounds that
-// may be left out as disturbed (undisturbedRounds); with more, the run is
-// judged on on-CPU time.
-const MaxLeftOut = 0.25
-
-// undisturbedRounds are the wall times per op of base and cand in the
-// rounds where another task took the CPU in neither sample
-// (result.Disturbed), and how many rounds were left out; false when a
-// sample has no on-CPU time to tell by, when more than MaxLeftOut of the
-// rounds were disturbed, or when fewer than MinDriftRounds are left.
-//
-// Why: a moment of other work (a few samples that lost 1-2% of their time
-// off the CPU, on a machine otherwise quiet) made the whole run be judged
-// on on-CPU time, whose 2% floor no real 2% change clears: 5 of 10 quiet
-// runs of a +2% pair. Which rounds are disturbed is read from the thread's
-// time off the CPU, not from the ratio, so leaving them out selects
-// nothing about the difference; the rounds kept are as undisturbed as a
-// quiet run's, and the measured threshold holds for them. Each round is
-// left out whole, both samples, so the pairing stays.
-func undisturbedRounds(base, cand *result.Experiment) (b, c []float64, leftOut int, ok bool) {
-	n := min(len(base.Samples), len(cand.Samples))
-	for i := range n {
-		x, y := base.Samples[i], cand.Samples[i]
-		if x.Iters <= 0 || y.Iters <= 0 {
-			continue
-		}
-		if _, known := result.OffCPUShare(x); !known {
-			return nil, nil, 0, false
-		}
-		if _, known := result.OffCPUShare(y); !known {
-			return nil, nil, 0, false
-		}
-		if result.Disturbed(x) || result.Disturbed(y) {
-			leftOut++
-			continue
-		}
-		b, c = append(b, x.NsPerOp()), append(c, y.NsPerOp())
-	}
-	if float64(leftOut) > MaxLeftOut*float64(len(b)+leftOut) || len(b) < MinDriftRounds {
-		return nil, nil, 0, false
-	}
-	return b, c, leftOut, true
 }

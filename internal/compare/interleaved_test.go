@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 )
@@ -126,50 +125,6 @@ func TestFewRoundsKeepTheFixedThreshold(t *testing.T) {
 		p := comparePaired(exp("a", tt.rounds, 1), exp("b", tt.rounds, 1.012), nil, d, nil, "")
 		if p.Verdict != tt.want {
 			t.Errorf("%d rounds: %s (threshold %v, %s), want %s", tt.rounds, p.Verdict, p.Threshold, p.Reason, tt.want)
-		}
-	}
-}
-
-// A few rounds disturbed by other work are left out and the rest judged
-// on wall time with the measured threshold: a tight +2% is claimed where
-// on-CPU time and its 2% floor could not claim it. Many disturbed rounds
-// keep on-CPU time.
-func TestFewDisturbedRoundsAreLeftOut(t *testing.T) {
-	d := stats.Design{Level: stats.Confidence, Threshold: DefaultFloor, Measured: true}
-	// exp is n rounds of 10 ms samples, scale slower, each one's on-CPU
-	// time (task-clock) 0.05% below its wall time; the rounds in hit
-	// lost 1.5% of it to another task in this side's sample.
-	exp := func(name string, n int, scale float64, hit func(int) bool) *result.Experiment {
-		e := &result.Experiment{Name: name, Findings: []finding.Finding{{Code: result.CodeDisturbed, Severity: finding.Warn}}}
-		for i := range n {
-			ns := 1e7 * scale * (1 + 0.002*float64(i%7))
-			on := ns * 0.9995
-			if hit(i) {
-				ns *= 1.015
-			}
-			e.Samples = append(e.Samples, result.Sample{Iters: 1000, Ns: int64(ns),
-				Counters: map[string]int64{result.CounterTaskClock: int64(on)}})
-		}
-		return e
-	}
-	none := func(int) bool { return false }
-	for _, tt := range []struct {
-		name    string
-		hit     func(int) bool
-		basis   string
-		leftOut int
-		verdict string
-		nRounds int
-	}{
-		{"10 of 101 disturbed", func(i int) bool { return i%10 == 3 }, result.BasisWall, 10, result.Slower, 91},
-		{"34 of 101 disturbed", func(i int) bool { return i%3 == 0 }, result.BasisOnCPU, 0, result.NoDifference, 101},
-	} {
-		base := exp("a", DefaultRounds, 1, tt.hit)
-		cand := exp("b", DefaultRounds, 1.02, none)
-		p := comparePaired(base, cand, nil, d, nil, "")
-		if p.Basis != tt.basis || p.LeftOut != tt.leftOut || p.Verdict != tt.verdict || p.N != tt.nRounds {
-			t.Errorf("%s: basis %q, %d left out, %s over %d rounds (threshold %v); want %q, %d, %s over %d",
-				tt.name, p.Basis, p.LeftOut, p.Verdict, p.N, p.Threshold, tt.basis, tt.leftOut, tt.verdict, tt.nRounds)
 		}
 	}
 }

@@ -74,9 +74,6 @@ func BasisText(p result.Pair) string {
 	case result.BasisOnCPU, result.BasisOnCPUCycles:
 		return "; judged on " + p.Basis + ": the machine was busy, and the time the thread was off the CPU is left out"
 	}
-	if p.LeftOut > 0 {
-		return "; " + units.Count(p.LeftOut, "round") + " in which another task took the CPU left out"
-	}
 	return ""
 }
 
@@ -130,9 +127,6 @@ func pText(p result.Pair) string {
 // the run was the unit, "3+3 runs", or "3 paired runs" when run k of each
 // side was taken together.
 func nText(p result.Pair) string {
-	if p.Paired {
-		p.N += p.LeftOut // the rounds taken; BasisText says how many were left out
-	}
 	switch {
 	case p.Paired && p.N == 1:
 		return "1 round"

@@ -104,11 +104,6 @@ type Pair struct {
 	// 95% intervals of the median ratio of its first and second halves
 	// (0.003 = 0.3%; 0 when they overlap), what the interval does not see.
 	Drift float64 `json:"drift,omitempty"`
-	// LeftOut counts the rounds of an interleaved comparison left out of
-	// it because another task took the CPU in one of their samples (N
-	// counts the rounds judged): few enough that the rest are judged on
-	// wall time rather than on on-CPU time.
-	LeftOut int `json:"left_out_rounds,omitempty"`
 
 	// Threshold is the smallest relative change claimed (0.02 = 2%).
 	// ThresholdMeasured says it was taken from the run: the larger of the

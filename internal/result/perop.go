@@ -54,27 +54,6 @@ func OffCPUShare(s Sample) (float64, bool) {
 	return min(1, max(0, float64(s.Ns-on)/float64(s.Ns))), true
 }
 
-// OffCPUDisturbed and OffCPUMinNs: a sample whose thread was off the CPU
-// for more than 1% of its wall time, and more than 50 µs, was disturbed.
-// On a quiet pinned CPU the thread is off for a few µs at a time (the
-// runtime parking and waking it, about once per 10 ms): at most about 0.2%
-// of a 10 ms sample, up to 1% of a 1 ms one, which the floor keeps from
-// counting; another task that takes the CPU holds it for a scheduler slice
-// of 0.75 ms or more. On this kind of machine every result corrupted by a
-// competing task lost 43-62%.
-const (
-	OffCPUDisturbed = 0.01
-	OffCPUMinNs     = 50_000
-)
-
-// Disturbed reports whether sample s lost enough of its wall time off the
-// CPU to another task (OffCPUDisturbed, OffCPUMinNs); false when it has no
-// on-CPU time to tell by.
-func Disturbed(s Sample) bool {
-	share, ok := OffCPUShare(s)
-	return ok && share > OffCPUDisturbed && share*float64(s.Ns) > OffCPUMinNs
-}
-
 // OffCPUShares is OffCPUShare of every sample with iterations; false when
 // any of them has no on-CPU time (then the shares are not used at all).
 func OffCPUShares(e Experiment) ([]float64, bool) {
