@@ -62,6 +62,7 @@ func writeCompact(w io.Writer, r *result.Result, o Options) error {
 	}
 	tw.printf("\n")
 	header, rows, footnotes := compactTable(r)
+	header, rows, footnotes = fitAllocs(header, rows, footnotes, width)
 	header, rows = addRunOrder(r, header, rows, width, o.ASCII)
 	rows = fitLastColumn(header, rows, width)
 	if tw.err == nil {
@@ -341,6 +342,79 @@ func addRunOrder(r *result.Result, header []string, rows [][]string, width int, 
 	return withCol(header, "run order"), out
 }
 
+// allocsColumn is where compactTable puts allocations per op (max RSS
+// for programs), the column fitAllocs may move under the table.
+const allocsColumn = 6
+
+// fitAllocs keeps verdicts on their rows. When a verdict and its first
+// reason do not fit width beside the allocations column, the column moves
+// under the table as a footnote naming the experiments that allocate, if
+// that footnote takes at most two lines and fewer verdicts then need a
+// line of their own. Such lines double the table's height, and the table
+// then no longer fits one screen; the allocations read as well in a line.
+func fitAllocs(header []string, rows [][]string, footnotes []string, width int) ([]string, [][]string, []string) {
+	wrapped := verdictsTooWide(header, rows, width)
+	if wrapped == 0 {
+		return header, rows, footnotes
+	}
+	drop := func(row []string) []string {
+		return append(slices.Clone(row[:allocsColumn]), row[allocsColumn+1:]...)
+	}
+	narrow := make([][]string, len(rows))
+	var parts []string
+	for i, row := range rows {
+		narrow[i] = drop(row)
+		if cell := row[allocsColumn]; cell != "0" && cell != "-" {
+			parts = append(parts, row[0]+" "+cell)
+		}
+	}
+	note := header[allocsColumn] + ": " + strings.Join(parts, ", ") + "; 0 in the others"
+	switch {
+	case len(parts) == 0:
+		note = header[allocsColumn] + ": 0 in every experiment"
+	case len(parts) == len(rows):
+		note = header[allocsColumn] + ": " + strings.Join(parts, ", ")
+	}
+	if header[allocsColumn] == "allocs" {
+		note = "allocs/op" + strings.TrimPrefix(note, "allocs")
+	}
+	if strings.Count(Wrap(note, width, "  "), "\n") > 1 || verdictsTooWide(drop(header), narrow, width) >= wrapped {
+		return header, rows, footnotes
+	}
+	return drop(header), narrow, append([]string{note}, footnotes...)
+}
+
+// verdictsTooWide counts the verdict cells that, with their first reason,
+// do not fit in what width leaves the last column.
+func verdictsTooWide(header []string, rows [][]string, width int) int {
+	room := width - columnsWidth(header, rows)
+	n := 0
+	for _, row := range rows {
+		cell := row[len(row)-1]
+		if i := strings.LastIndex(cell, " +"); i > 0 {
+			cell = cell[:i] // the count of more reasons may go
+		}
+		if utf8.RuneCountInString(cell) > room {
+			n++
+		}
+	}
+	return n
+}
+
+// columnsWidth is the width of every column but the last, with the two
+// spaces before each.
+func columnsWidth(header []string, rows [][]string) int {
+	used := 0
+	for i := range len(header) - 1 {
+		col := utf8.RuneCountInString(header[i])
+		for _, row := range rows {
+			col = max(col, utf8.RuneCountInString(row[i]))
+		}
+		used += col + 2
+	}
+	return used
+}
+
 // verdictCell is the verdict and its first reason: "doubtful: unstable",
 // with "+2" when two more reasons decided it.
 func verdictCell(e result.Experiment) string {
@@ -361,16 +435,7 @@ func verdictCell(e result.Experiment) string {
 // its reason to a line of its own under the verdict (the reason is the
 // first thing to check). It returns the rows with those lines added.
 func fitLastColumn(header []string, rows [][]string, width int) [][]string {
-	all := append([][]string{header}, rows...)
-	used := 0
-	for i := range len(header) - 1 {
-		col := 0
-		for _, row := range all {
-			col = max(col, utf8.RuneCountInString(row[i]))
-		}
-		used += col + 2
-	}
-	room := max(width-used, 12)
+	room := max(width-columnsWidth(header, rows), 12)
 	var out [][]string
 	for _, row := range rows {
 		last := len(row) - 1
