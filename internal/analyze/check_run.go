@@ -17,11 +17,9 @@ import (
 // involuntary context switch (getrusage). Voluntary switches are left out
 // on purpose: a pinned compute loop blocks only when Go's own scheduler
 // parks its locked thread (sysmon preempts a goroutine that ran 10 ms,
-// and a locked thread sleeps until its goroutine is handed back), which is
-// not another task on the CPU. The in-process harness times its loop in
-// stretches shorter than those 10 ms (inproc.MaxStretch), so that this
-// happens only inside an op longer than a stretch, or in a user's program
-// that blocks. Only where getrusage is missing does perf's
+// and a locked thread sleeps until its goroutine is handed back), which
+// costs microseconds, happens in every sample of 10 ms or more, and is
+// not another task on the CPU. Only where getrusage is missing does perf's
 // context-switches (which does not split the two) stand in. known is false
 // when s has neither counter.
 func switched(s result.Sample) (yes, known bool) {
@@ -42,13 +40,12 @@ func moved(s result.Sample, cpu int) bool {
 
 // OffCPUDisturbed and OffCPUMinNs: a sample whose thread was off the CPU
 // for more than 1% of its wall time, and more than 50 µs, was disturbed.
-// On a quiet pinned CPU the thread is off for a few µs at a time
-// (interrupts, the counters' reads): well under 1%, which the floor keeps
-// from counting on samples of 1 ms. When Go's scheduler parks the locked
-// thread (an op running past sysmon's 10 ms) it is off 150-200 µs, 1-2% of
-// a 10 ms sample, and another task that takes the CPU holds it for a
-// scheduler slice of 0.75 ms or more. On this kind of machine every result
-// corrupted by a competing task lost 43-62%.
+// On a quiet pinned CPU the thread is off for a few µs at a time (the
+// runtime parking and waking it, about once per 10 ms): at most about 0.2%
+// of a 10 ms sample, up to 1% of a 1 ms one, which the floor keeps from
+// counting; another task that takes the CPU holds it for a scheduler slice
+// of 0.75 ms or more. On this kind of machine every result corrupted by a
+// competing task lost 43-62%.
 const (
 	OffCPUDisturbed = 0.01
 	OffCPUMinNs     = 50_000

@@ -6,7 +6,6 @@ package inproc
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -83,9 +82,6 @@ type Target struct {
 	// collection (see between).
 	heapMark uint64
 	prof     profiled
-	// nsPerOp is the time per op of the last timed run, which timed
-	// splits its next run by (see MaxStretch); 0 before the first.
-	nsPerOp float64
 }
 
 // New returns the target that measures w.
@@ -152,104 +148,46 @@ func (t *Target) Check() []finding.Finding {
 // Time runs n iterations and returns how long they took, then collects
 // garbage if the heap grew large (not counted: nothing is recorded yet).
 func (t *Target) Time(n int64) (time.Duration, error) {
-	d, err := t.timed(n, nil)
+	d := t.timed(n)
 	t.collectIfLarge(false)
-	return d, err
-}
-
-// MaxStretch is the longest the loop runs timed without passing through
-// the scheduler. Go's sysmon preempts a goroutine that has run for 10 ms,
-// and the measured goroutine is locked to its pinned thread: to run it
-// again, the runtime parks that thread, wakes another on another CPU,
-// which finds the goroutine and wakes the locked thread back. That is one
-// voluntary context switch, 150-200 µs off the CPU on a 2-vCPU VM,
-// measured inside the sample: 7 of 31 samples of 12-13 ms lost it, in
-// none of them another task took the CPU. Timing the loop in stretches
-// of at most 6 ms, with a yield (untimed) between them, restarts the 10 ms
-// before it runs out, with room for a stretch that runs 1.6x slower than
-// the last one did.
-const MaxStretch = 6 * time.Millisecond
-
-// timed runs n iterations of the loop and returns how long they took:
-// in one stretch, or in several of about equal iterations when n at the
-// last known time per op would run longer than MaxStretch, summed, with a
-// yield before each but the first (the caller yields before the first).
-// edge, when not nil, runs just before and just after each stretch, so
-// that what it reads (the counters) leaves the yields out as the time
-// does. A stretch is never below one iteration: an op longer than
-// MaxStretch is preempted inside its time regardless.
-func (t *Target) timed(n int64, edge func(after bool) error) (time.Duration, error) {
-	k := stretches(n, t.nsPerOp)
-	var d time.Duration
-	left := n
-	for i := range k {
-		m := left / (k - i)
-		if i > 0 {
-			runtime.Gosched()
-		}
-		if edge != nil {
-			if err := edge(false); err != nil {
-				return 0, err
-			}
-		}
-		start := time.Now()
-		t.w.Loop(int(m))
-		d += time.Since(start)
-		if edge != nil {
-			if err := edge(true); err != nil {
-				return 0, err
-			}
-		}
-		left -= m
-	}
-	if n > 0 {
-		t.nsPerOp = float64(d.Nanoseconds()) / float64(n)
-	}
 	return d, nil
 }
 
-// stretches is how many stretches timed splits n iterations into, at
-// nsPerOp (0 when not yet known: one).
-func stretches(n int64, nsPerOp float64) int64 {
-	total := float64(n) * nsPerOp
-	if total <= float64(MaxStretch) {
-		return 1
-	}
-	return min(n, int64(math.Ceil(total/float64(MaxStretch))))
+// timed runs n iterations of the loop and returns how long they took.
+func (t *Target) timed(n int64) time.Duration {
+	start := time.Now()
+	t.w.Loop(int(n))
+	return time.Since(start)
 }
 
 // Sample takes one timed sample, with counters read just outside the
 // timed region and the CPU read at its end.
 func (t *Target) Sample(n int64) ([]result.Sample, error) {
-	// Yielding here, outside the timed region and the counters, restarts
-	// the 10 ms after which Go's sysmon preempts the loop (see MaxStretch).
+	// Go's sysmon preempts a goroutine that has run for 10 ms without
+	// passing through the scheduler, and parking and waking a locked thread
+	// takes microseconds. Yielding here, outside the timed region, restarts
+	// that 10 ms, so samples shorter than it are never preempted.
 	runtime.Gosched()
 	t.beginProfile()
-	var before, counts map[string]int64
-	stretch := 0
-	edge := func(after bool) error {
-		if t.counters == nil {
-			return nil
-		}
+	var before map[string]int64
+	if t.counters != nil {
 		c, err := t.counters.Read()
 		if err != nil {
-			return fmt.Errorf("read counters: %w", err)
+			return nil, fmt.Errorf("read counters: %w", err)
 		}
-		if !after {
-			before = c
-			return nil
-		}
-		counts = addCounts(counts, counters.Delta(before, c), stretch == 0) // Delta drops counts it cannot trust
-		stretch++
-		return nil
+		before = c
 	}
 	cycles, gcCPU := gcCycles(), gcCPUSeconds()
-	d, err := t.measured(n, edge)
-	if err != nil {
-		return nil, err
-	}
+	d := t.measured(n)
 	cyclesAfter, gcCPUAfter := gcCycles(), gcCPUSeconds()
-	s := result.Sample{Iters: n, Ns: d.Nanoseconds(), CPU: -1, Counters: counts}
+	s := result.Sample{Iters: n, Ns: d.Nanoseconds(), CPU: -1}
+	if t.counters != nil {
+		after, err := t.counters.Read()
+		if err != nil {
+			return nil, fmt.Errorf("read counters: %w", err)
+		}
+		s.Counters = counters.Delta(before, after) // it drops counts it cannot trust
+	}
 	if t.opts.GC {
 		// The collections a sample paid for explain its time: a sample
 		// with one is slower for that reason, not for the code's.
@@ -266,24 +204,6 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	t.iters = n
 	t.samples++
 	return []result.Sample{s}, nil
-}
-
-// addCounts adds the counts of one stretch, d, to those of the stretches
-// before it, total (the first stretch's are the total). A count missing
-// from a stretch is dropped from the total: part of a sample's count is
-// not its count.
-func addCounts(total, d map[string]int64, first bool) map[string]int64 {
-	if first {
-		return d
-	}
-	for k, v := range total {
-		if dv, ok := d[k]; ok {
-			total[k] = v + dv
-		} else {
-			delete(total, k)
-		}
-	}
-	return total
 }
 
 // Between collects garbage, outside any timed region, when the heap grew

@@ -47,13 +47,13 @@ func (t *Target) endProfile() {
 
 // measured runs n iterations as a measured call: timed, and labelled for
 // the CPU profile when profiling.
-func (t *Target) measured(n int64, edge func(after bool) error) (d time.Duration, err error) {
+func (t *Target) measured(n int64) (d time.Duration) {
 	if !t.prof.began {
-		return t.timed(n, edge)
+		return t.timed(n)
 	}
 	t.prof.ops += n
-	profiles.Measure(t.w.Name, func() { d, err = t.timed(n, edge) })
-	return d, err
+	profiles.Measure(t.w.Name, func() { d = t.timed(n) })
+	return d
 }
 
 // Profile is what --profile recorded of the experiment: nil without it.
