@@ -245,7 +245,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 	header = []string{"experiment", "min", "median", "p90", "max", "", "allocs", "verdict"}
 	processes := allKind(r, result.KindProcess)
 	if processes {
-		header[6] = "max RSS" // a program's memory is its peak, not its allocations
+		header[allocsColumn] = "max RSS" // a program's memory is its peak, not its allocations
 	}
 	var onCPUNotes []string
 	var onCPUAbove, onCPUBelow bool
@@ -368,15 +368,16 @@ func fitAllocs(header []string, rows [][]string, footnotes []string, width int) 
 			parts = append(parts, row[0]+" "+cell)
 		}
 	}
-	note := header[allocsColumn] + ": " + strings.Join(parts, ", ") + "; 0 in the others"
+	label := header[allocsColumn]
+	if label == "allocs" {
+		label = "allocs/op"
+	}
+	note := label + ": " + strings.Join(parts, ", ") + "; 0 in the others"
 	switch {
 	case len(parts) == 0:
-		note = header[allocsColumn] + ": 0 in every experiment"
+		note = label + ": 0 in every experiment"
 	case len(parts) == len(rows):
-		note = header[allocsColumn] + ": " + strings.Join(parts, ", ")
-	}
-	if header[allocsColumn] == "allocs" {
-		note = "allocs/op" + strings.TrimPrefix(note, "allocs")
+		note = label + ": " + strings.Join(parts, ", ")
 	}
 	if strings.Count(Wrap(note, width, "  "), "\n") > 1 || verdictsTooWide(drop(header), narrow, width) >= wrapped {
 		return header, rows, footnotes
@@ -384,21 +385,23 @@ func fitAllocs(header []string, rows [][]string, footnotes []string, width int) 
 	return drop(header), narrow, append([]string{note}, footnotes...)
 }
 
-// verdictsTooWide counts the verdict cells that, with their first reason,
-// do not fit in what width leaves the last column.
+// verdictsTooWide counts the verdict cells that fitLastColumn would split
+// onto a line of their own.
 func verdictsTooWide(header []string, rows [][]string, width int) int {
-	room := width - columnsWidth(header, rows)
+	room := verdictRoom(header, rows, width)
 	n := 0
 	for _, row := range rows {
-		cell := row[len(row)-1]
-		if i := strings.LastIndex(cell, " +"); i > 0 {
-			cell = cell[:i] // the count of more reasons may go
-		}
-		if utf8.RuneCountInString(cell) > room {
+		if _, more := splitVerdict(row[len(row)-1], room); more != "" {
 			n++
 		}
 	}
 	return n
+}
+
+// verdictRoom is the width the last column, the verdict, has: what the
+// other columns leave of width, and never below 12 runes.
+func verdictRoom(header []string, rows [][]string, width int) int {
+	return max(width-columnsWidth(header, rows), 12)
 }
 
 // columnsWidth is the width of every column but the last, with the two
@@ -435,7 +438,7 @@ func verdictCell(e result.Experiment) string {
 // its reason to a line of its own under the verdict (the reason is the
 // first thing to check). It returns the rows with those lines added.
 func fitLastColumn(header []string, rows [][]string, width int) [][]string {
-	room := max(width-columnsWidth(header, rows), 12)
+	room := verdictRoom(header, rows, width)
 	var out [][]string
 	for _, row := range rows {
 		last := len(row) - 1
