@@ -40,12 +40,12 @@ func moved(s result.Sample, cpu int) bool {
 
 // OffCPUDisturbed and OffCPUMinNs: a sample whose thread was off the CPU
 // for more than 1% of its wall time, and more than 50 µs, was disturbed.
-// On a quiet pinned CPU the thread is off for a few µs at a time (the
-// runtime parking and waking it, about once per 10 ms): at most about 0.2%
-// of a 10 ms sample, up to 1% of a 1 ms one, which the floor keeps from
-// counting; another task that takes the CPU holds it for a scheduler slice
-// of 0.75 ms or more. On this kind of machine every result corrupted by a
-// competing task lost 43-62%.
+// Another task that takes the CPU holds it for a scheduler slice of
+// 0.75 ms or more; the floor keeps shorter waits of the thread's own from
+// counting in short samples. (Go's runtime parking the locked thread when
+// sysmon preempts it costs 150-200 µs per 10 ms here, and does count.) On
+// this kind of machine every result corrupted by a competing task lost
+// 43-62%. Waiting for the collector is left out by result.OffCPUShare.
 const (
 	OffCPUDisturbed = 0.01
 	OffCPUMinNs     = 50_000

@@ -204,7 +204,7 @@ func TestOpenPerfForbiddenEverywhere(t *testing.T) {
 	}
 	onLockedThread(t, func() {
 		refuse := func(*unix.PerfEventAttr, int, int, int, int) (int, error) { return -1, unix.EACCES }
-		s, rep := open(refuse, paranoid, filepath.Join(dir, "no-sched"))
+		s, rep := open(refuse, paranoid, filepath.Join(dir, "no-sched"), filepath.Join(dir, "no-schedstat"))
 		defer s.Close()
 		want := []string{result.CounterVoluntaryCS, result.CounterInvoluntaryCS, result.CounterMinorFaults, result.CounterThreadCPU}
 		if !slices.Equal(rep.Opened, want) {
@@ -216,6 +216,9 @@ func TestOpenPerfForbiddenEverywhere(t *testing.T) {
 		if got := rep.Unavailable[result.CounterNrMigrations]; !strings.Contains(got, "no-sched") {
 			t.Errorf("nr-migrations: %q does not name the file", got)
 		}
+		if got := rep.Unavailable[result.CounterRunDelay]; !strings.Contains(got, "no-schedstat") {
+			t.Errorf("run-delay-ns: %q does not name the file", got)
+		}
 		r, err := s.Read()
 		if err != nil || len(r) != len(want) {
 			t.Errorf("Read = %v, %v", r, err)
@@ -223,7 +226,7 @@ func TestOpenPerfForbiddenEverywhere(t *testing.T) {
 	})
 	onLockedThread(t, func() {
 		refuse := func(*unix.PerfEventAttr, int, int, int, int) (int, error) { return -1, unix.EPERM }
-		s, rep := open(refuse, paranoid, "/proc/thread-self/sched")
+		s, rep := open(refuse, paranoid, "/proc/thread-self/sched", "/proc/thread-self/schedstat")
 		defer s.Close()
 		if _, err := os.Stat("/proc/thread-self/sched"); err != nil {
 			t.Skipf("no sched file here: %v", err)
@@ -233,6 +236,32 @@ func TestOpenPerfForbiddenEverywhere(t *testing.T) {
 		}
 		if r, err := s.Read(); err != nil || r[result.CounterNrMigrations] < 0 {
 			t.Errorf("Read = %v, %v", r, err)
+		}
+	})
+}
+
+// TestOpenRunDelay: the run delay is read from the thread's schedstat, and
+// grows while the thread waits for a CPU another thread holds.
+func TestOpenRunDelay(t *testing.T) {
+	if _, err := os.Stat("/proc/thread-self/schedstat"); err != nil {
+		t.Skipf("no schedstat file here: %v", err)
+	}
+	onLockedThread(t, func() {
+		s, rep := Open()
+		defer s.Close()
+		if !slices.Contains(rep.Opened, result.CounterRunDelay) {
+			t.Skipf("run-delay-ns not opened: %s", rep.Unavailable[result.CounterRunDelay])
+		}
+		a, err := s.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := b[result.CounterRunDelay] - a[result.CounterRunDelay]; d < 0 {
+			t.Errorf("run delay went back by %d ns between two reads", -d)
 		}
 	})
 }

@@ -39,10 +39,10 @@ type source struct {
 // the first context switch after perf_event_open was missed by
 // context-switches (getrusage counted it).
 func Open() (Source, result.CounterReport) {
-	return open(unix.PerfEventOpen, "/proc/sys/kernel/perf_event_paranoid", "/proc/thread-self/sched")
+	return open(unix.PerfEventOpen, "/proc/sys/kernel/perf_event_paranoid", "/proc/thread-self/sched", "/proc/thread-self/schedstat")
 }
 
-func open(perfOpen openFunc, paranoidPath, schedPath string) (Source, result.CounterReport) {
+func open(perfOpen openFunc, paranoidPath, schedPath, schedstatPath string) (Source, result.CounterReport) {
 	rep := result.CounterReport{Opened: []string{}}
 	s := &source{tid: unix.Gettid()}
 	paranoid := readParanoid(paranoidPath)
@@ -84,6 +84,17 @@ func open(perfOpen openFunc, paranoidPath, schedPath string) (Source, result.Cou
 	} else {
 		s.parts = append(s.parts, sp)
 		rep.AddOpened(result.CounterNrMigrations)
+	}
+
+	// The time off the CPU has two parts: the thread waited runnable while
+	// another task ran (run delay: interference), or it blocked on its own
+	// (the collector, a lock, Go's scheduler handing it its goroutine).
+	// Only the run delay tells them apart.
+	if sp, err := openSchedstat(schedstatPath); err != nil {
+		rep.SetUnavailable(result.CounterRunDelay, err.Error())
+	} else {
+		s.parts = append(s.parts, sp)
+		rep.AddOpened(result.CounterRunDelay)
 	}
 	return s, rep
 }
@@ -179,3 +190,39 @@ func (p *schedPart) read(into map[string]int64) error {
 }
 
 func (p *schedPart) close() error { return unix.Close(p.fd) }
+
+// schedstatPart rereads the calling thread's schedstat file, opened once
+// through /proc/thread-self like the sched file. The kernel formats one
+// short line, a few µs, read outside the timed region.
+type schedstatPart struct {
+	fd  int
+	buf [96]byte
+}
+
+func openSchedstat(path string) (*schedstatPart, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	p := &schedstatPart{fd: fd}
+	if err := p.read(map[string]int64{}); err != nil {
+		unix.Close(fd)
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *schedstatPart) read(into map[string]int64) error {
+	n, err := unix.Pread(p.fd, p.buf[:], 0)
+	if err != nil {
+		return fmt.Errorf("read schedstat: %w", err)
+	}
+	v, err := parseSchedstat(p.buf[:n])
+	if err != nil {
+		return err
+	}
+	into[result.CounterRunDelay] = v
+	return nil
+}
+
+func (p *schedstatPart) close() error { return unix.Close(p.fd) }

@@ -28,10 +28,13 @@ func OnCPUNs(s Sample) (int64, bool) {
 // the CPU for that long. The counters are read just outside the timed
 // region, so an undisturbed sample reads a hair below 0, and 0 here.
 //
-// A sample in which the collector ran (gc-cycles) and the thread was
-// never preempted (no involuntary context switch) spent its time off the
-// CPU waiting for the collector, as any Go program does: its own cost,
-// not another task's, so 0.
+// A sample in which the collector ran (gc-cycles) spent part of its time
+// off the CPU waiting for the collector, as any Go program does: its own
+// cost, not another task's. Of such a sample only the run delay counts
+// (the time it waited runnable for the CPU, another task having it),
+// where it was read; else 0 when the thread was never preempted (no
+// involuntary context switch), and all of its time off the CPU when it
+// was, which cannot be split.
 //
 // A sample whose run delay is as long as itself was off the CPU all of
 // its time, as far as can be told: 1.
@@ -47,6 +50,9 @@ func OffCPUShare(s Sample) (float64, bool) {
 		return 0, false
 	}
 	if s.Counters[CounterGCCycles] > 0 {
+		if d, counted := s.Counters[CounterRunDelay]; counted {
+			return min(1, max(0, float64(d)/float64(s.Ns))), true
+		}
 		if inv, counted := s.Counters[CounterInvoluntaryCS]; counted && inv == 0 {
 			return 0, true
 		}

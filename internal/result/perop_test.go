@@ -3,7 +3,8 @@ package result
 import "testing"
 
 // Time off the CPU waiting for the collector is the program's own, not
-// another task's; once the thread was preempted it counts.
+// another task's: of a sample with collections only the run delay counts
+// where it was read, else all of it once the thread was preempted.
 func TestOffCPUShareCollector(t *testing.T) {
 	s := Sample{Iters: 1, Ns: 1000, Counters: map[string]int64{CounterTaskClock: 600, CounterGCCycles: 1, CounterInvoluntaryCS: 0}}
 	if v, ok := OffCPUShare(s); !ok || v != 0 {
@@ -13,10 +14,21 @@ func TestOffCPUShareCollector(t *testing.T) {
 	if v, _ := OffCPUShare(s); v != 0.4 {
 		t.Errorf("preempted during a collection: %v, want 0.4", v)
 	}
-	delete(s.Counters, CounterGCCycles)
+	s.Counters[CounterRunDelay] = 100
+	if v, _ := OffCPUShare(s); v != 0.1 {
+		t.Errorf("preempted during a collection, run delay read: %v, want its 0.1", v)
+	}
 	s.Counters[CounterInvoluntaryCS] = 0
+	if v, _ := OffCPUShare(s); v != 0.1 {
+		t.Errorf("waiting runnable during a collection: %v, want 0.1", v)
+	}
+	delete(s.Counters, CounterGCCycles)
 	if v, _ := OffCPUShare(s); v != 0.4 {
-		t.Errorf("no collection: %v, want 0.4", v)
+		t.Errorf("no collection: %v, want 0.4 (blocking of its own is the harness's, or another task's)", v)
+	}
+	delete(s.Counters, CounterRunDelay)
+	if v, _ := OffCPUShare(s); v != 0.4 {
+		t.Errorf("no collection, no run delay: %v, want 0.4", v)
 	}
 }
 
