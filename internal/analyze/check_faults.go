@@ -125,7 +125,7 @@ func checkPageFaults(e result.Experiment) (finding.Finding, bool) {
 	case share > PageFaultsMaxShare:
 		sev = finding.Warn
 		tail = fmt.Sprintf("at ~%s each they take about %s of a typical sample (over %s): the time includes the kernel mapping memory "+
-			"(the heap grew, or pages returned to the OS were touched again); a longer warm-up or --gc may help",
+			"(the heap grew, or pages returned to the OS were touched again); a longer --warmup may help, if the heap was still growing",
 			units.Duration(FaultCostNs), units.Pct(share), units.Pct(PageFaultsMaxShare))
 	case fewest == float64(most):
 		tail = "every sample faulted equally often, so the faults are part of every time, not of a few slow samples"
@@ -141,7 +141,7 @@ func checkPageFaults(e result.Experiment) (finding.Finding, bool) {
 	default:
 		sev = finding.Warn
 		tail = fmt.Sprintf("%s%s are the slow ones (median %s/op against %s/op) and more than lie above p90 (%d), so they move the median or p90: "+
-			"memory was mapped while measuring (the heap grew, or pages returned to the OS were touched again); a longer warm-up or --gc may help",
+			"memory was mapped while measuring (the heap grew, or pages returned to the OS were touched again); a longer --warmup may help, if the heap was still growing",
 			lead, they, units.Duration(heavyMed), units.Duration(restMed), above)
 	}
 	return finding.Finding{
