@@ -248,7 +248,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 		header[allocsColumn] = "max RSS" // a program's memory is its peak, not its allocations
 	}
 	var onCPUNotes []string
-	var onCPUAbove, onCPUBelow bool
+	var onCPUAbove, onCPUBelow, onCPUCollector bool
 	gcOffMark, atFloor := false, false
 	for _, e := range r.Experiments {
 		st := e.Stats
@@ -271,6 +271,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 				onCPUAbove = true
 			} else {
 				onCPUBelow = true
+				onCPUCollector = onCPUCollector || collected(e)
 			}
 		}
 		allocs := allocsCell(e.GC.AllocsPerOp, allocsKnown(r, e))
@@ -292,7 +293,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 		footnotes = append(footnotes, "≤ the program's peak memory is at most this: the kernel counts for a started program the memory of the process that started it, and this one needed no more")
 	}
 	if len(onCPUNotes) > 0 {
-		footnotes = append(footnotes, "† on-CPU median: "+strings.Join(onCPUNotes, ", ")+" ("+onCPUWhy(onCPUAbove, onCPUBelow)+")")
+		footnotes = append(footnotes, "† on-CPU median: "+strings.Join(onCPUNotes, ", ")+" ("+onCPUWhy(onCPUAbove, onCPUBelow, onCPUCollector)+")")
 	}
 	if gcOffMark {
 		footnotes = append(footnotes, "* allocates with the collector off: the time leaves out collecting the garbage, which a real program pays (--gc on measures it)")
@@ -603,14 +604,26 @@ func hasFinding(e result.Experiment, code string) bool {
 // onCPUWhy says which way the on-CPU medians of the † footnote lie from
 // the wall time, and what that means: below, the thread was off the CPU
 // the rest; above, the CPU time also counts work outside the timed part
-// (a benchmark's untimed setup, the collector's assists).
-func onCPUWhy(above, below bool) string {
+// (a benchmark's untimed setup, the collector's assists). collector says
+// a median below ran collections: its thread waited for the collector,
+// which the program pays as any Go program does, so the wall time is the
+// number to read, not the lower one.
+func onCPUWhy(above, below, collector bool) string {
 	lim := units.Pct(OnCPUMaterial)
+	why := ""
+	if collector {
+		why = ", most likely waiting for the collector, which the program pays too"
+	}
 	switch {
 	case above && below:
-		return "more than " + lim + " from the wall time: below it the thread was off the CPU, above it the CPU time counts untimed work too"
+		return "more than " + lim + " from the wall time: below it the thread was off the CPU" + why + "; above it the CPU time counts untimed work too"
 	case above:
 		return "more than " + lim + " above the wall time: the CPU time counts work outside the timed part too"
 	}
-	return "more than " + lim + " below the wall time: the thread was off the CPU the rest"
+	return "more than " + lim + " below the wall time: the thread was off the CPU the rest" + why
+}
+
+// collected reports whether the collector ran in any sample of e.
+func collected(e result.Experiment) bool {
+	return slices.ContainsFunc(e.Samples, func(s result.Sample) bool { return s.Counters[result.CounterGCCycles] > 0 })
 }

@@ -291,6 +291,31 @@ func TestOnCPUFootnoteDirection(t *testing.T) {
 	}
 }
 
+// Below the wall time, the † footnote names the collector only when the
+// samples ran collections: then the lower on-CPU number leaves out what
+// the program pays.
+func TestOnCPUFootnoteCollector(t *testing.T) {
+	for _, gc := range []int64{0, 3} {
+		samples := spread(11, 1000, 100, 0, 1, -1, 2, 0, -2, 1, 0, 1, -1, 0)
+		for i := range samples {
+			samples[i].Counters = map[string]int64{result.CounterTaskClock: samples[i].Ns * 7 / 10}
+			if gc > 0 {
+				samples[i].Counters[result.CounterGCCycles] = gc
+			}
+		}
+		r := &result.Result{Schema: result.SchemaVersion, Tool: "benchy test", CPU: 1, Settings: result.Settings{GC: true},
+			Experiments: []result.Experiment{{Name: "x", Units: 1, Unit: "op", Iters: 1000, Samples: samples}}}
+		analyze.Analyze(r)
+		var b strings.Builder
+		if err := Write(&b, r, "text"); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "waiting for the collector"); got != (gc > 0) {
+			t.Errorf("%d collections a sample: footnote names the collector %v, want %v in\n%s", gc, got, gc > 0, b.String())
+		}
+	}
+}
+
 // A name with backticks reads as written in a markdown code span.
 func TestMarkdownCode(t *testing.T) {
 	for in, want := range map[string]string{
