@@ -253,18 +253,23 @@ const SetupShare = 0.05
 
 // setupInTimer fits time = a + b·N to the calls testing's ramp made (all
 // but the first, N=1, which also pays for cold caches; each less its run
-// delay) and reports a fixed
-// cost a that is more than SetupShare of a sample at the calibrated N: an
-// expensive setup inside the timed region, without b.ResetTimer. a is at
-// most what the shortest call spent beyond b·N.
+// delay) and reports a fixed cost a that is more than SetupShare of a
+// sample at the calibrated N: an expensive setup inside the timed region,
+// without b.ResetTimer. a is at most what the shortest call spent beyond
+// b·N, the N=1 call included: a setup is paid by that call too, and its
+// cold caches only make it longer.
 func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
 	var xs, ys []float64
+	first := math.Inf(1) // the N=1 call's time
 	for _, c := range calls {
-		if c.N > 1 {
-			// Less the time another task had the CPU: a call the
-			// machine interrupted is no longer for its N.
-			ns := max(0, c.Ns-onCPU(c)[result.CounterRunDelay]) // the timed part's share
-			xs, ys = append(xs, float64(c.N)), append(ys, float64(ns))
+		// Less the time another task had the CPU: a call the machine
+		// interrupted is no longer for its N.
+		ns := float64(max(0, c.Ns-onCPU(c)[result.CounterRunDelay])) // the timed part's share
+		switch {
+		case c.N > 1:
+			xs, ys = append(xs, float64(c.N)), append(ys, ns)
+		case c.N == 1:
+			first = min(first, ns)
 		}
 	}
 	if len(xs) < 2 {
@@ -283,9 +288,17 @@ func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
 	// least of the calls' time beyond b·N bounds a. One call slowed by
 	// something else (the collector, a fault storm) raises the fitted
 	// line's a, not this bound.
+	//
+	// The N=1 call bounds it too. testing's ramp often makes only two
+	// calls past it, close in N (85 and 111 for a 1 ms op): through two
+	// points the line's a is their difference per op magnified, and a
+	// first call 3% slower per op (a heap still growing) read as a 12 ms
+	// setup in 3 of 5 calibrations of strings' SplitSingleByteSeparator
+	// on a quiet machine, whose N=1 call took 1.4 ms.
 	for i := range xs {
 		a = min(a, ys[i]-b*xs[i])
 	}
+	a = min(a, first-b)
 	// Calls that do not grow with N say nothing of a fixed cost, and one
 	// under untimedNs is the cost of a call itself (caches refilled after
 	// the helper's reads): it is a share of a sample only when testing's

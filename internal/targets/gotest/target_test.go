@@ -111,6 +111,17 @@ func TestSetupInTimer(t *testing.T) {
 	if _, ok := setupInTimer(ramp(2, 0, nil), 5_000_000); ok {
 		t.Error("no fixed cost, a finding")
 	}
+	// Two calls past N=1, close in N and 3% apart per op (strings'
+	// SplitSingleByteSeparator, recorded on a quiet machine): their line
+	// has a fixed cost of 11.7 ms, which the N=1 call, 1.4 ms, did not
+	// pay. Without that call the same ramp is accused.
+	split := []Record{{N: 1, Ns: 1_404_076}, {N: 85, Ns: 90_663_982}, {N: 111, Ns: 114_808_402}}
+	if f, ok := setupInTimer(split, 111); ok {
+		t.Errorf("a first call 3%% slower per op is not a setup: %v", f.Message)
+	}
+	if f, ok := setupInTimer(split[1:], 111); !ok || f.Code != result.CodeSetupInTimer {
+		t.Errorf("without the N=1 call, the two calls' line is not read as a setup: %v %v", f, ok)
+	}
 	// A ramp stopped at N=100 is too short to judge, and says so.
 	short := ramp(2, 5e6, nil)[:2]
 	if f, ok := setupInTimer(short, 100); !ok || f.Code != result.CodeSetupUnknown {
