@@ -67,10 +67,7 @@ func checkExperiment(e result.Experiment, ser Series, f Facts) []finding.Finding
 		add(checkDisturbed(e))
 	}
 	if e.Kind == result.KindLoop {
-		// A Go benchmark runs with the collector on, as under go test:
-		// the heap it grows and the pages the scavenger returns are
-		// faulted in again sample after sample, as part of its work.
-		add(checkPageFaults(e))
+		add(checkPageFaults(e, f))
 	}
 	add(checkSpawn(e, st, f))
 	add(checkMigrated(e, f))

@@ -58,7 +58,19 @@ const PageFaultsMaxShare = 0.05
 // PageFaultsMinExcess above the others': then they are the slow ones, and
 // too many to stay above p90, so they move the p90 or the median.
 // Otherwise the faults are noted (info).
-func checkPageFaults(e result.Experiment) (finding.Finding, bool) {
+//
+// Faults taking more than PageFaultsMaxShare of every sample are a warning
+// too. Neither is, when the collector ran in the samples (f.GCOn, and
+// collections counted): then the faults are the heap's steady state,
+// memory freed and faulted in again cycle after cycle, which the program
+// pays as well and no longer warm-up removes, and the samples that
+// faulted more are those in which more collecting fell: the program's own
+// time varying, which unstable and the series' shape judge. concat/
+// quadratic, 50 collections a sample, faulted 4-10 k times in every one
+// of them and was doubtful for that alone, run after run on a quiet
+// machine; its time follows the collector's CPU time (28-53 ms of
+// 57-92 ms), not its faults. A heap still growing shows in the series.
+func checkPageFaults(e result.Experiment, f Facts) (finding.Finding, bool) {
 	var counts []float64 // faults of every counted sample
 	var times []float64  // its ns/op
 	var shares []float64 // the share of its time FaultCostNs per fault makes
@@ -119,10 +131,12 @@ func checkPageFaults(e result.Experiment) (finding.Finding, bool) {
 		share = stats.Median(shares)
 	}
 	ev["fault_share"] = share
+	cycles := collections(e)
+	steady := f.GCOn && cycles > 0
 	sev := finding.Info
 	var tail string
 	switch {
-	case share > PageFaultsMaxShare:
+	case share > PageFaultsMaxShare && !steady:
 		sev = finding.Warn
 		tail = fmt.Sprintf("at ~%s each they take about %s of a typical sample (over %s): the time includes the kernel mapping memory "+
 			"(the heap grew, or pages returned to the OS were touched again); a longer --warmup may help, if the heap was still growing",
@@ -138,11 +152,26 @@ func checkPageFaults(e result.Experiment) (finding.Finding, bool) {
 		tail = fmt.Sprintf("%s%s are slower (median %s/op against %s/op), but even at %s a fault their faults explain at most %s/op of it: "+
 			"something else slowed those samples",
 			lead, they, units.Duration(heavyMed), units.Duration(restMed), units.Duration(FaultCostMaxNs), units.Duration(stats.Median(heavyFaultNs)))
+	case steady:
+		tail = fmt.Sprintf("%s%s are the slower ones (median %s/op against %s/op), more than lie above p90 (%d), "+
+			"which is how the program's own time varies as collections come and go: unstable and the series' shape judge that",
+			lead, they, units.Duration(heavyMed), units.Duration(restMed), above)
 	default:
 		sev = finding.Warn
 		tail = fmt.Sprintf("%s%s are the slow ones (median %s/op against %s/op) and more than lie above p90 (%d), so they move the median or p90: "+
 			"memory was mapped while measuring (the heap grew, or pages returned to the OS were touched again); a longer --warmup may help, if the heap was still growing",
 			lead, they, units.Duration(heavyMed), units.Duration(restMed), above)
+	}
+	if steady {
+		// Said first: it is why a share or a slow set that would be
+		// a warning is only noted.
+		ev["gc_cycles"] = cycles
+		lead := fmt.Sprintf("the collector ran in the samples (%s), so they are the heap's steady state, memory freed and faulted in again, which the program pays as well",
+			units.Count(int(min(cycles, math.MaxInt32)), "cycle"))
+		if share > PageFaultsMaxShare {
+			lead = fmt.Sprintf("at ~%s each they take about %s of a typical sample, but %s", units.Duration(FaultCostNs), units.Pct(share), lead)
+		}
+		tail = lead + "; " + tail
 	}
 	return finding.Finding{
 		Code:     result.CodePageFaults,
@@ -160,4 +189,17 @@ func satAdd(a, b int64) int64 {
 		return math.MaxInt64
 	}
 	return a + b
+}
+
+// collections is how many collections ran inside e's samples: the
+// experiment's count, else the sum of the samples' own (gc-cycles).
+func collections(e result.Experiment) int64 {
+	if e.GC.Cycles > 0 {
+		return int64(e.GC.Cycles)
+	}
+	var n int64
+	for _, s := range e.Samples {
+		n = satAdd(n, max(0, s.Counters[result.CounterGCCycles]))
+	}
+	return n
 }

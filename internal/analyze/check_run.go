@@ -227,7 +227,7 @@ func checkGC(e result.Experiment, f Facts) (finding.Finding, bool) {
 	if f.GCOn {
 		return finding.Finding{
 			Code: result.CodeGC, Severity: finding.Info,
-			Message:  fmt.Sprintf("%s ran while sampling (--gc): their cost is part of the times", units.Count(int(e.GC.Cycles), "GC cycle")),
+			Message:  fmt.Sprintf("%s ran while sampling, the collector on: their cost is part of the times", units.Count(int(e.GC.Cycles), "GC cycle")),
 			Evidence: map[string]any{"cycles": e.GC.Cycles, "gc_on": true},
 		}, true
 	}

@@ -55,7 +55,28 @@ func TestPageFaults(t *testing.T) {
 	for i := range perfAndRusage.Samples {
 		perfAndRusage.Samples[i].Counters[minor] = 40
 	}
+	// The collector on, and running in the samples (Experiment.GC, or
+	// the samples' own gc-cycles).
+	collected := func(e result.Experiment) result.Experiment {
+		e.GC.Cycles = 62
+		return e
+	}
+	perSample := faulting(pf, 1000, nil, 0, 0)
+	for i := range perSample.Samples {
+		perSample.Samples[i].Counters[result.CounterGCCycles] = 2
+	}
+	gcOn := Facts{GCOn: true}
 	runChecks(t, result.CodePageFaults, []checkCase{
+		{name: "a tenth of every sample, collections", e: collected(faulting(pf, 1000, nil, 0, 0)), f: gcOn, want: true, sev: finding.Info,
+			msg: "at ~1 µs each they take about 10% of a typical sample, but the collector ran in the samples (62 cycles), so they are the heap's steady state, memory freed and faulted in again, which the program pays as well; every sample faulted equally often"},
+		{name: "a tenth of every sample, the samples' own collections", e: perSample, f: gcOn, want: true, sev: finding.Info, msg: "(62 cycles)"},
+		{name: "a tenth of every sample, the collector on but idle", e: faulting(pf, 1000, nil, 0, 0), f: gcOn, want: true, sev: finding.Warn, msg: "over 5%"},
+		{name: "a tenth of every sample, collections with the collector off", e: collected(faulting(pf, 1000, nil, 0, 0)), want: true, sev: finding.Warn, msg: "over 5%"},
+		{name: "collections, and the most-faulting are the slow ones", e: collected(faulting(pf, 3, four, 39481, 500)), f: gcOn, want: true, sev: finding.Info,
+			msg: "31 of 31 samples had page faults (158005 in all, at most 39481 in one sample): the collector ran in the samples (62 cycles), so they are the heap's steady state, memory freed and faulted in again, which the program pays as well; " +
+				"4 had more than 19742 (halfway between the fewest, 3, and the most, 39481), and those are the slower ones (median 500 ns/op against 100 ns/op), more than lie above p90 (3), which is how the program's own time varies as collections come and go"},
+		{name: "the most-faulting are the slow ones, the collector on but idle", e: faulting(pf, 3, four, 39481, 500), f: gcOn, want: true, sev: finding.Warn,
+			msg: "those are the slow ones (median 500 ns/op against 100 ns/op)"},
 		{name: "three slow of 31", e: faulting(pf, 0, []int{0, 5, 9}, 50, 300), want: true, sev: finding.Info,
 			msg: "3 of 31 samples had page faults (150 in all, at most 50 in one sample): they are no more than lie above p90 (3), so min, median and p90 are not moved by the faults"},
 		{name: "four slow of 31", e: faulting(pf, 0, four, 39481, 200), want: true, sev: finding.Warn,

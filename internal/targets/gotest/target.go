@@ -37,6 +37,7 @@ type Target struct {
 	fn       string
 	bytes    []float64
 	allocs   []float64
+	gcCycles int64 // completed inside the measured calls
 	profiled profiledCalls
 }
 
@@ -149,6 +150,7 @@ func (t *Target) sample(x Record) result.Sample {
 		}
 		t.allocs, t.bytes = append(t.allocs, allocs), append(t.bytes, bytes)
 	}
+	t.gcCycles += max(0, x.Counters[result.CounterGCCycles])
 	t.pinned = t.pinned && x.Pinned
 	t.parallel = t.parallel || x.Parallel
 	t.fn = x.Func
@@ -210,13 +212,15 @@ const CounterCallRunDelay = "call-run-delay-ns"
 // Between has nothing to do: each batch is its own process.
 func (t *Target) Between() {}
 
-// Close returns the allocations testing measured (B/op, allocs/op; the
-// collector was on, as under go test).
+// Close returns the allocations testing measured (B/op, allocs/op) and
+// the collections inside the measured calls (the collector was on, as
+// under go test).
 func (t *Target) Close(end harness.End) harness.Totals {
-	if len(t.allocs) == 0 {
-		return harness.Totals{}
+	tot := harness.Totals{GCCycles: uint32(min(t.gcCycles, math.MaxUint32))}
+	if len(t.allocs) > 0 {
+		tot.AllocsMeasured, tot.AllocsPerOp, tot.BytesPerOp = true, stats.Median(t.allocs), stats.Median(t.bytes)
 	}
-	return harness.Totals{AllocsMeasured: true, AllocsPerOp: stats.Median(t.allocs), BytesPerOp: stats.Median(t.bytes)}
+	return tot
 }
 
 // Check judges what the samples cannot: how the binary was built, whether

@@ -388,13 +388,15 @@ func benchyCounters(c map[string]int64, sign int64) {
 	}
 }
 
-// benchyHeap counts the heap allocations (runtime.ReadMemStats stops the
-// world: it is read outside the counters and the wall time).
+// benchyHeap counts the heap allocations and the collections completed
+// (runtime.ReadMemStats stops the world: it is read outside the counters
+// and the wall time).
 func benchyHeap(c map[string]int64, sign int64) {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	c["heap-allocs"] += sign * int64(m.Mallocs)
 	c["heap-alloc-bytes"] += sign * int64(m.TotalAlloc)
+	c["gc-cycles"] += sign * int64(m.NumGC)
 }
 
 // benchyQuote is s as a JSON string (bytes that are not UTF-8 are kept as
