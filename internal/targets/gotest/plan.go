@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"fmt"
+	"math"
 	"os/exec"
 	"regexp"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/profiles"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Options say how the benchmarks are measured.
@@ -144,7 +146,7 @@ func (o Options) calibrated(bin *Binary, top string, r *Run, start func(*exec.Cm
 		if len(done) == 0 || len(done) < len(calls) {
 			continue // a parent, or skipped
 		}
-		t := o.target(bin, name, done[len(done)-1].N, start)
+		t := o.target(bin, name, sampleN(done[len(done)-1], o.SampleTime), start)
 		t.Calibration = done
 		ts = append(ts, t)
 	}
@@ -190,6 +192,30 @@ func subFailed(r *Run, name string) bool {
 		}
 	}
 	return false
+}
+
+// SampleHeadroom is how far past the sample time a sample is aimed: at
+// 5% the median sample stays above it through the 1-3% that calls of one
+// N differ by on a quiet machine.
+const SampleHeadroom = 1.05
+
+// sampleN is the N every sample runs at, from the last call of testing's
+// ramp: the first that lasted the sample time d, which testing aims 20%
+// past d and the luck of its steps can put further (a first call slowed
+// by cold caches makes it predict short, and the next step long). Scaled
+// down to last SampleHeadroom past d at that call's rate (less its run
+// delay: time the machine took is not the benchmark's), samples cost what
+// they promise rather than what the ramp happened to end at: strings'
+// SplitSingleByteSeparator ended at N=121, 128 ms a call for a 100 ms
+// sample time, where go test's own ramps stop at N=100. N never grows:
+// a ramp that ended short of d (at testing's cap of 1e9) keeps its N.
+func sampleN(last Record, d time.Duration) int64 {
+	ns := last.Ns - onCPU(last)[result.CounterRunDelay]
+	if ns <= 0 || d <= 0 {
+		return last.N
+	}
+	n := int64(math.Ceil(SampleHeadroom * float64(d.Nanoseconds()) * float64(last.N) / float64(ns)))
+	return max(1, min(n, last.N))
 }
 
 func (o Options) target(bin *Binary, bench string, n int64, start func(*exec.Cmd) error) *Target {

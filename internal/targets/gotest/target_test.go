@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchy-dev/benchy/internal/result"
 )
@@ -126,5 +127,31 @@ func TestSetupInTimer(t *testing.T) {
 	short := ramp(2, 5e6, nil)[:2]
 	if f, ok := setupInTimer(short, 100); !ok || f.Code != result.CodeSetupUnknown {
 		t.Errorf("a ramp of N=1 and 100 only: %v %v, want setup-unknown", f, ok)
+	}
+}
+
+// The samples' N: the ramp's last call scaled to 5% past the sample time,
+// never above it, less the time the machine took.
+func TestSampleN(t *testing.T) {
+	const d = 100 * time.Millisecond
+	for _, c := range []struct {
+		name string
+		last Record
+		want int64
+	}{
+		// strings' SplitSingleByteSeparator: the ramp ended at 128 ms.
+		{"overshot", Record{N: 121, Ns: 128_000_000}, 100},
+		{"just past", Record{N: 100, Ns: 103_000_000}, 100},
+		{"exactly", Record{N: 100, Ns: 100_000_000}, 100},
+		{"twice", Record{N: 1_000_000, Ns: 200_000_000}, 525_000},
+		{"20 ms of it another task's", Record{N: 1000, Ns: 125_000_000, Counters: map[string]int64{result.CounterRunDelay: 20_000_000}}, 1000},
+		{"60 ms of 170 another task's", Record{N: 1000, Ns: 170_000_000, Counters: map[string]int64{result.CounterRunDelay: 60_000_000}}, 955},
+		{"stopped short (N at testing's cap)", Record{N: 1_000_000_000, Ns: 50_000_000}, 1_000_000_000},
+		{"one call lasts longer", Record{N: 1, Ns: 900_000_000}, 1},
+		{"no time", Record{N: 7}, 7},
+	} {
+		if got := sampleN(c.last, d); got != c.want {
+			t.Errorf("%s: sampleN(N=%d, %d ns) = %d, want %d", c.name, c.last.N, c.last.Ns, got, c.want)
+		}
 	}
 }
