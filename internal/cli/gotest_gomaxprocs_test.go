@@ -7,7 +7,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -88,4 +90,39 @@ func TestGotestParallelFinding(t *testing.T) {
 		}
 	}
 	t.Errorf("Par: no not-pinned finding: %v", codes(*e))
+}
+
+// The busy window runs while the test binary builds, with benchy's own
+// CPU time (its threads, go and the compilers) counted per CPU and taken
+// out of it, where perf lets benchy count it; else after the build, as a
+// window of its own.
+func TestGotestWindowDuringBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	r, stderr, code := gotestJSON(t, gotestData, "./maxprocs", "--bench", "Seq")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if r.Before == nil || !r.Before.Busy.Known() {
+		t.Fatalf("no busy window: %+v", r.Before)
+	}
+	p, err := counters.OpenPerCPU()
+	if err != nil {
+		if r.Before.BusyOwn != 0 {
+			t.Errorf("per-CPU counters are refused here (%v), yet %v of benchy's own work was taken out", err, r.Before.BusyOwn)
+		}
+		t.Skipf("per-CPU counters refused here: %v", err)
+	}
+	p.Close()
+	if r.Before.BusyOwn <= 0 {
+		t.Errorf("the window ran during the build, but none of benchy's own work was taken out of it")
+	}
+	if r.Before.BusyWindow < 100*time.Millisecond {
+		t.Errorf("the window lasted %v, less than --window 100ms", r.Before.BusyWindow)
+	}
+	text, _, _ := runBinaryIn(t, gotestData, append(append([]string{"gotest", "-v"}, quick...), "./maxprocs", "--bench", "Seq")...)
+	if !strings.Contains(text, "of CPU left out):") {
+		t.Errorf("-v does not say benchy's own work was left out of the busy window:\n%s", text)
+	}
 }

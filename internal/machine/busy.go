@@ -37,6 +37,26 @@ type CPUBusy struct {
 	// second of window; below MinBusyTicks the percentages are too coarse
 	// to judge (see Judged).
 	Ticks uint64 `json:"ticks"`
+	// Own is the share of the window benchy's own work ran on this CPU
+	// (ReadOptions.Own), already taken out of Busy.
+	Own float64 `json:"own_pct,omitempty"`
+}
+
+// tick is the length of a USER_HZ tick, the unit of /proc/stat.
+const tick = 10 * time.Millisecond
+
+// less is c without own, time benchy's own work ran on the CPU: what is
+// left of Busy is other tasks', never below the steal (which is the
+// hypervisor's, not benchy's) or 0.
+func (c CPUBusy) less(own time.Duration) CPUBusy {
+	busy, ok := c.Busy.Get()
+	if !ok || c.Ticks == 0 || own <= 0 {
+		return c
+	}
+	c.Own = min(100, 100*float64(own)/float64(time.Duration(c.Ticks)*tick))
+	steal, _ := c.Steal.Get()
+	c.Busy = Known(max(steal, busy-c.Own, 0))
+	return c
 }
 
 // Judged reports whether the busy is known and counted over at least

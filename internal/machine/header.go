@@ -17,7 +17,11 @@ func (s *Snapshot) WriteHeader(w io.Writer, cpu int) error {
 	b.WriteString(s.loadLine() + "\n")
 	b.WriteString(s.targetLine(cpu) + "\n")
 	if busy, ok := s.Busy.Get(); ok {
-		fmt.Fprintf(&b, "busy CPUs over %s:\n", roundWindow(s.BusyWindow))
+		own := ""
+		if s.BusyOwn > 0 {
+			own = fmt.Sprintf(" (benchy's own %s of CPU left out)", roundWindow(s.BusyOwn))
+		}
+		fmt.Fprintf(&b, "busy CPUs over %s%s:\n", roundWindow(s.BusyWindow), own)
 		if err := WriteBusyGrid(&b, busy); err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ package machine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -57,6 +58,9 @@ type Snapshot struct {
 	// two reads of /proc/stat).
 	BusyWindow time.Duration   `json:"busy_window_ns"`
 	Busy       Fact[[]CPUBusy] `json:"busy"`
+	// BusyOwn is the CPU time of benchy's own work in the window (the
+	// builds of benchy gotest), already taken out of Busy.
+	BusyOwn time.Duration `json:"busy_own_ns,omitempty"`
 }
 
 // Runtime is the Go side of the process that reads the machine.
@@ -97,6 +101,28 @@ type ReadOptions struct {
 	// Stop, when closed, ends the busy window at once (Ctrl-C); the busy
 	// is then unknown, "interrupted".
 	Stop <-chan struct{}
+	// Opened, when not nil, is a busy window opened earlier (OpenWindow),
+	// so that benchy's own work (gotest's builds) runs while it is open:
+	// its first read is the window's, which lasts at least Window from
+	// then. Own is that work's CPU time on each CPU, taken out of each
+	// CPU's busy; when Own fails, the opened window is dropped and the
+	// busy read over a window of its own, as without Opened.
+	Opened *Window
+	Own    func() (map[int]time.Duration, error)
+}
+
+// Window is the first read of a busy window opened ahead of the Read
+// that closes it.
+type Window struct {
+	before Stat
+	err    error
+	start  time.Time
+}
+
+// OpenWindow takes the first read of a busy window now.
+func OpenWindow(root string) *Window {
+	before, err := ReadStat(root)
+	return &Window{before: before, err: err, start: time.Now()}
 }
 
 // Read reads a snapshot of the machine under root. Facts that cannot be
@@ -122,7 +148,10 @@ func Read(root string, opts ReadOptions) (*Snapshot, error) {
 	var before Stat
 	var beforeErr error
 	var start time.Time
-	if opts.Window > 0 {
+	switch {
+	case opts.Window > 0 && opts.Opened != nil:
+		before, beforeErr, start = opts.Opened.before, opts.Opened.err, opts.Opened.start
+	case opts.Window > 0:
 		before, beforeErr = ReadStat(root)
 		start = time.Now()
 	}
@@ -139,8 +168,38 @@ func Read(root string, opts ReadOptions) (*Snapshot, error) {
 		s.Busy = Unknown[[]CPUBusy]("proc/stat: %s", why("proc/stat", beforeErr, "no proc/stat"))
 	default:
 		s.Busy, s.BusyWindow = readBusyAfter(r, opts, before, start)
+		if opts.Opened != nil && s.Busy.Known() {
+			s.takeOutOwn(r, opts)
+		}
 	}
 	return s, nil
+}
+
+// takeOutOwn takes benchy's own work in an opened window out of every
+// CPU's busy, or, when it is not known, reads the busy again over a window
+// of its own.
+func (s *Snapshot) takeOutOwn(r FS, opts ReadOptions) {
+	var own map[int]time.Duration
+	err := errors.New("not counted")
+	if opts.Own != nil {
+		own, err = opts.Own()
+	}
+	if err != nil {
+		before, err := ReadStat(s.Root)
+		if err != nil {
+			s.Busy = Unknown[[]CPUBusy]("proc/stat: %s", why("proc/stat", err, "no proc/stat"))
+			return
+		}
+		s.Busy, s.BusyWindow = readBusyAfter(r, opts, before, time.Now())
+		return
+	}
+	busy, _ := s.Busy.Get()
+	out := make([]CPUBusy, len(busy))
+	for i, b := range busy {
+		out[i] = b.less(own[b.CPU])
+		s.BusyOwn += own[b.CPU]
+	}
+	s.Busy = Known(out)
 }
 
 // readBusyAfter takes the second read of the window: proc/stat again

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -469,5 +470,54 @@ func TestMemTotal(t *testing.T) {
 	}
 	if old.MemTotal.Known() || !strings.Contains(old.MemTotal.String(), "not recorded") {
 		t.Errorf("old snapshot MemTotal %v, want unknown: not recorded", old.MemTotal)
+	}
+}
+
+// A window opened ahead (benchy gotest builds while it is open) has the
+// build's CPU time taken out of each CPU's busy, never below the steal;
+// when that time is not known, the busy is read over a window of its own.
+// vm's window: cpu0 9% busy (3% steal), cpu1 6% (2% steal), 100 ticks each.
+func TestOpenedWindowTakesOutOwnWork(t *testing.T) {
+	root := "../../testdata/machines/vm"
+	read := func(own func() (map[int]time.Duration, error)) *Snapshot {
+		t.Helper()
+		s, err := Read(root, ReadOptions{Window: time.Second, Runtime: fixedRuntime, Opened: OpenWindow(root), Own: own})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	busy := func(s *Snapshot) (pcts, owns []float64) {
+		bs, ok := s.Busy.Get()
+		if !ok {
+			t.Fatalf("busy unknown: %v", s.Busy)
+		}
+		for _, b := range bs {
+			v, _ := b.Busy.Get()
+			pcts, owns = append(pcts, math.Round(v*100)/100), append(owns, b.Own)
+		}
+		return pcts, owns
+	}
+	for _, c := range []struct {
+		name       string
+		own        func() (map[int]time.Duration, error)
+		busy, owns []float64
+		total      time.Duration
+	}{
+		{"a build on both", func() (map[int]time.Duration, error) {
+			return map[int]time.Duration{0: 40 * time.Millisecond, 1: 30 * time.Millisecond}, nil
+		}, []float64{5, 3}, []float64{4, 3}, 70 * time.Millisecond},
+		{"more than the busy", func() (map[int]time.Duration, error) {
+			return map[int]time.Duration{1: 200 * time.Millisecond}, nil
+		}, []float64{9, 2}, []float64{0, 20}, 200 * time.Millisecond},
+		{"not counted", func() (map[int]time.Duration, error) { return nil, errors.New("perf refused") },
+			[]float64{9, 6}, []float64{0, 0}, 0},
+		{"no Own", nil, []float64{9, 6}, []float64{0, 0}, 0},
+	} {
+		s := read(c.own)
+		pcts, owns := busy(s)
+		if !slices.Equal(pcts, c.busy) || !slices.Equal(owns, c.owns) || s.BusyOwn != c.total {
+			t.Errorf("%s: busy %v, own %v, total %v; want %v, %v, %v", c.name, pcts, owns, s.BusyOwn, c.busy, c.owns, c.total)
+		}
 	}
 }

@@ -89,6 +89,11 @@ type Plan struct {
 	// when not nil, is told what is being done.
 	Stop     <-chan struct{}        `json:"-"`
 	Progress func(harness.Progress) `json:"-"`
+	// Opened, when not nil, is the busy window, opened before the run
+	// (benchy gotest builds while it is open), and Own the CPU time of
+	// that work on each CPU, taken out of it (machine.ReadOptions).
+	Opened *machine.Window                       `json:"-"`
+	Own    func() (map[int]time.Duration, error) `json:"-"`
 }
 
 // Progress is what a run tells of itself as it goes (harness.Progress).
@@ -137,26 +142,33 @@ func Run(plan Plan, ts []Target) (*result.Result, error) {
 // root is the machine a run reads: this one.
 const root = "/"
 
+// checkCPU refuses a CPU the user named (--cpu) that cannot be used, from
+// a read without a busy window: before the window, not a second (or a
+// minute) later.
+func checkCPU(plan Plan) error {
+	if !plan.CPUSet {
+		return nil
+	}
+	quick, err := machine.Read(root, machine.ReadOptions{Live: true})
+	if err != nil {
+		return fmt.Errorf("read the machine: %w", err)
+	}
+	_, _, err = pickCPU(quick, plan)
+	return err
+}
+
 // readAndClaim reads the machine (over the busy window), chooses the CPU
 // and takes its lock, and starts the result with what is known before
 // anything is measured.
 func readAndClaim(plan Plan, targets int) (*result.Result, *cpulock.Lock, error) {
 	start := time.Now().UTC()
-	if plan.CPUSet {
-		// A CPU that cannot be used is refused before the busy window,
-		// not a second (or a minute) later.
-		quick, err := machine.Read(root, machine.ReadOptions{Live: true})
-		if err != nil {
-			return nil, nil, fmt.Errorf("read the machine: %w", err)
-		}
-		if _, _, err := pickCPU(quick, plan); err != nil {
-			return nil, nil, err
-		}
+	if err := checkCPU(plan); err != nil {
+		return nil, nil, err
 	}
 	if plan.Progress != nil {
 		plan.Progress(harness.Progress{Phase: "reading the machine", Total: targets})
 	}
-	snap, err := machine.Read(root, machine.ReadOptions{Live: true, Window: plan.Settings.Window, Stop: plan.Stop})
+	snap, err := machine.Read(root, machine.ReadOptions{Live: true, Window: plan.Settings.Window, Stop: plan.Stop, Opened: plan.Opened, Own: plan.Own})
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the machine: %w", err)
 	}
