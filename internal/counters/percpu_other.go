@@ -16,7 +16,9 @@ func OpenPerCPU() (*PerCPU, error) {
 }
 
 // Read is never reached: OpenPerCPU fails.
-func (p *PerCPU) Read() (map[int]time.Duration, error) { return nil, errors.New("per-CPU counters need Linux") }
+func (p *PerCPU) Read() (map[int]time.Duration, error) {
+	return nil, errors.New("per-CPU counters need Linux")
+}
 
 // Close has nothing to close.
 func (p *PerCPU) Close() error { return nil }
