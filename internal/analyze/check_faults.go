@@ -60,8 +60,9 @@ const PageFaultsMaxShare = 0.05
 // Otherwise the faults are noted (info).
 //
 // Faults taking more than PageFaultsMaxShare of every sample are a warning
-// too. Neither is, when the collector ran in the samples (f.GCOn, and
-// collections counted): then the faults are the heap's steady state,
+// too. Neither is, when the collector ran in most samples (f.GCOn, and
+// collections counted: see collections): then the faults are the heap's
+// steady state,
 // memory freed and faulted in again cycle after cycle, which the program
 // pays as well and no longer warm-up removes, and the samples that
 // faulted more are those in which more collecting fell: the program's own
@@ -131,8 +132,8 @@ func checkPageFaults(e result.Experiment, f Facts) (finding.Finding, bool) {
 		share = stats.Median(shares)
 	}
 	ev["fault_share"] = share
-	cycles := collections(e)
-	steady := f.GCOn && cycles > 0
+	cycles, steady := collections(e)
+	steady = steady && f.GCOn
 	sev := finding.Info
 	var tail string
 	switch {
@@ -191,15 +192,30 @@ func satAdd(a, b int64) int64 {
 	return a + b
 }
 
-// collections is how many collections ran inside e's samples: the
-// experiment's count, else the sum of the samples' own (gc-cycles).
-func collections(e result.Experiment) int64 {
-	if e.GC.Cycles > 0 {
-		return int64(e.GC.Cycles)
-	}
-	var n int64
+// collections is how many collections ran inside e's samples (the
+// experiment's count, else the sum of the samples' own gc-cycles), and
+// whether they ran in most of them: more than half of the samples that
+// count their collections had one, or, where none counts them, there were
+// at least as many as samples. A heap still growing collects too, once
+// each time it doubles, but in a few samples, not in most.
+func collections(e result.Experiment) (n int64, most bool) {
+	counted, collected := 0, 0
 	for _, s := range e.Samples {
-		n = satAdd(n, max(0, s.Counters[result.CounterGCCycles]))
+		c, ok := s.Counters[result.CounterGCCycles]
+		if !ok || s.Iters <= 0 {
+			continue
+		}
+		counted++
+		if c > 0 {
+			collected++
+			n = satAdd(n, c)
+		}
 	}
-	return n
+	if e.GC.Cycles > 0 {
+		n = int64(e.GC.Cycles)
+	}
+	if counted > 0 {
+		return n, 2*collected > counted
+	}
+	return n, n > 0 && n >= int64(len(e.Samples))
 }

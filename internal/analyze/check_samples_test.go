@@ -66,10 +66,25 @@ func TestPageFaults(t *testing.T) {
 		perSample.Samples[i].Counters[result.CounterGCCycles] = 2
 	}
 	gcOn := Facts{GCOn: true}
+	// A heap still growing collects once each time it doubles: in a few
+	// samples, not in most.
+	growing := faulting(pf, 1000, nil, 0, 0)
+	for i := range growing.Samples {
+		growing.Samples[i].Counters[result.CounterGCCycles] = 0
+	}
+	for _, i := range []int{0, 3, 9} {
+		growing.Samples[i].Counters[result.CounterGCCycles] = 1
+	}
 	runChecks(t, result.CodePageFaults, []checkCase{
 		{name: "a tenth of every sample, collections", e: collected(faulting(pf, 1000, nil, 0, 0)), f: gcOn, want: true, sev: finding.Info,
 			msg: "at ~1 µs each they take about 10% of a typical sample, but the collector ran in the samples (62 cycles), so they are the heap's steady state, memory freed and faulted in again, which the program pays as well; every sample faulted equally often"},
 		{name: "a tenth of every sample, the samples' own collections", e: perSample, f: gcOn, want: true, sev: finding.Info, msg: "(62 cycles)"},
+		{name: "a tenth of every sample, collections in 3 of 31", e: growing, f: gcOn, want: true, sev: finding.Warn, msg: "over 5%"},
+		{name: "a tenth of every sample, 3 collections in all", e: func() result.Experiment {
+			e := faulting(pf, 1000, nil, 0, 0)
+			e.GC.Cycles = 3
+			return e
+		}(), f: gcOn, want: true, sev: finding.Warn, msg: "over 5%"},
 		{name: "a tenth of every sample, the collector on but idle", e: faulting(pf, 1000, nil, 0, 0), f: gcOn, want: true, sev: finding.Warn, msg: "over 5%"},
 		{name: "a tenth of every sample, collections with the collector off", e: collected(faulting(pf, 1000, nil, 0, 0)), want: true, sev: finding.Warn, msg: "over 5%"},
 		{name: "collections, and the most-faulting are the slow ones", e: collected(faulting(pf, 3, four, 39481, 500)), f: gcOn, want: true, sev: finding.Info,

@@ -9,7 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/benchy-dev/benchy/internal/counters"
+	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -95,7 +98,8 @@ func TestGotestParallelFinding(t *testing.T) {
 // The busy window runs while the test binary builds, with benchy's own
 // CPU time (its threads, go and the compilers) counted per CPU and taken
 // out of it, where perf lets benchy count it; else after the build, as a
-// window of its own.
+// window of its own. Tens of milliseconds at least are the build's: a
+// window read after it holds a few of benchy's own.
 func TestGotestWindowDuringBuild(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
@@ -107,7 +111,8 @@ func TestGotestWindowDuringBuild(t *testing.T) {
 	if r.Before == nil || !r.Before.Busy.Known() {
 		t.Fatalf("no busy window: %+v", r.Before)
 	}
-	p, err := counters.OpenPerCPU()
+	cpus, _ := machine.AllowedCPUs().Get()
+	p, err := counters.OpenPerCPU([]int{unix.Gettid()}, cpus)
 	if err != nil {
 		if r.Before.BusyOwn != 0 {
 			t.Errorf("per-CPU counters are refused here (%v), yet %v of benchy's own work was taken out", err, r.Before.BusyOwn)
@@ -115,14 +120,14 @@ func TestGotestWindowDuringBuild(t *testing.T) {
 		t.Skipf("per-CPU counters refused here: %v", err)
 	}
 	p.Close()
-	if r.Before.BusyOwn <= 0 {
-		t.Errorf("the window ran during the build, but none of benchy's own work was taken out of it")
+	if r.Before.BusyNote != "" {
+		t.Skipf("the window was read after the build: %s", r.Before.BusyNote)
 	}
-	if r.Before.BusyWindow < 100*time.Millisecond {
-		t.Errorf("the window lasted %v, less than --window 100ms", r.Before.BusyWindow)
+	if r.Before.BusyOwn < 50*time.Millisecond {
+		t.Errorf("the window ran during the build, but only %v of benchy's own work was taken out of it", r.Before.BusyOwn)
 	}
 	text, _, _ := runBinaryIn(t, gotestData, append(append([]string{"gotest", "-v"}, quick...), "./maxprocs", "--bench", "Seq")...)
-	if !strings.Contains(text, "of CPU left out):") {
-		t.Errorf("-v does not say benchy's own work was left out of the busy window:\n%s", text)
+	if !strings.Contains(text, "of CPU left out):") && !strings.Contains(text, "(read after the build: ") {
+		t.Errorf("-v says neither how much of benchy's own work was left out of the busy window nor why it was not:\n%s", text)
 	}
 }

@@ -7,37 +7,42 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/machine"
 )
 
 // A child the process starts, pinned to one CPU, is counted on that CPU
 // once it has ended: as much as its own CPU time (getrusage of the
-// children), and little on the others (the process's own threads).
+// children), and little on the others (the process's own threads). After
+// Close, Read fails rather than say nothing was counted.
 func TestPerCPUCountsChildren(t *testing.T) {
-	var allowed unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &allowed); err != nil {
-		t.Fatal(err)
+	cpus, ok := machine.AllowedCPUs().Get()
+	if !ok {
+		t.Fatal("no affinity")
 	}
-	var cpus []int
-	for c := 0; c < 1024; c++ {
-		if allowed.IsSet(c) {
-			cpus = append(cpus, c)
-		}
+	tids, err := harness.Threads()
+	if err != nil {
+		t.Fatal(err)
 	}
 	pinned := cpus[len(cpus)-1]
 	var got map[int]time.Duration
 	var child time.Duration
 	onLockedThread(t, func() {
-		p, err := OpenPerCPU()
+		p, err := OpenPerCPU(tids, cpus)
 		if err != nil {
 			t.Skipf("per-CPU counters refused here: %v", err)
 		}
 		defer p.Close()
-		var one unix.CPUSet
+		var all, one unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &all); err != nil {
+			t.Fatal(err)
+		}
 		one.Set(pinned)
 		if err := unix.SchedSetaffinity(0, &one); err != nil {
 			t.Fatal(err)
 		}
-		defer unix.SchedSetaffinity(0, &allowed)
+		defer unix.SchedSetaffinity(0, &all)
 		var before, after syscall.Rusage
 		syscall.Getrusage(syscall.RUSAGE_CHILDREN, &before)
 		// A busy shell loop: its CPU time, not its wall time, is what
@@ -51,10 +56,11 @@ func TestPerCPUCountsChildren(t *testing.T) {
 		if got, err = p.Read(); err != nil {
 			t.Fatal(err)
 		}
+		p.Close()
+		if _, err := p.Read(); err == nil {
+			t.Error("Read after Close did not fail")
+		}
 	})
-	if child <= 0 {
-		t.Skip("the child's CPU time was not measured")
-	}
 	var others time.Duration
 	for c, d := range got {
 		if c != pinned {
@@ -68,5 +74,33 @@ func TestPerCPUCountsChildren(t *testing.T) {
 	}
 	if others > got[pinned]/4 {
 		t.Errorf("the other CPUs counted %v, the pinned one %v", others, got[pinned])
+	}
+}
+
+// A thread missed, or counted twice, shows against getrusage.
+func TestPerCPUAgree(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		count, rus time.Duration
+		want       bool
+	}{
+		{500 * ms, 500 * ms, true},
+		{460 * ms, 500 * ms, true},   // 8% short
+		{440 * ms, 500 * ms, false},  // a thread missed
+		{1000 * ms, 500 * ms, false}, // counted twice
+		{15 * ms, 0, true},           // the opening's own work
+		{30 * ms, 0, false},
+	} {
+		if got := agree(c.count, c.rus); got != c.want {
+			t.Errorf("agree(%v, %v) = %v, want %v", c.count, c.rus, got, c.want)
+		}
+	}
+}
+
+// More counters than MaxPerCPUCounters are refused before any opens.
+func TestPerCPUTooMany(t *testing.T) {
+	tids := make([]int, MaxPerCPUCounters)
+	if _, err := OpenPerCPU(tids, []int{0, 1}); err == nil {
+		t.Error("1024 counters opened")
 	}
 }

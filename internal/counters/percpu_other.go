@@ -11,7 +11,7 @@ import (
 type PerCPU struct{}
 
 // OpenPerCPU fails: per-CPU counters of a process need Linux.
-func OpenPerCPU() (*PerCPU, error) {
+func OpenPerCPU(tids, cpus []int) (*PerCPU, error) {
 	return nil, errors.New("per-CPU counters need Linux")
 }
 

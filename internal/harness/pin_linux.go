@@ -114,13 +114,12 @@ func isolatePass(cpu int) (changed bool, err error) {
 // It stops at f's first error.
 func otherThreadsOn(cpu int, f func(tid int, set *unix.CPUSet) error) error {
 	self := unix.Gettid()
-	entries, err := os.ReadDir("/proc/self/task")
+	tids, err := Threads()
 	if err != nil {
 		return err
 	}
-	for _, e := range entries {
-		tid, err := strconv.Atoi(e.Name())
-		if err != nil || tid == self {
+	for _, tid := range tids {
+		if tid == self {
 			continue
 		}
 		var set unix.CPUSet
@@ -154,4 +153,19 @@ func OthersOn(cpu int) int {
 	n := 0
 	otherThreadsOn(cpu, func(int, *unix.CPUSet) error { n++; return nil })
 	return n
+}
+
+// Threads lists the threads of this process (/proc/self/task).
+func Threads() ([]int, error) {
+	entries, err := os.ReadDir("/proc/self/task")
+	if err != nil {
+		return nil, err
+	}
+	var tids []int
+	for _, e := range entries {
+		if tid, err := strconv.Atoi(e.Name()); err == nil {
+			tids = append(tids, tid)
+		}
+	}
+	return tids, nil
 }

@@ -20,3 +20,6 @@ const CanPin = false
 
 // OthersOn is 0 where nothing can be pinned.
 func OthersOn(cpu int) int { return 0 }
+
+// Threads needs /proc, which is Linux's.
+func Threads() ([]int, error) { return nil, errors.New("listing threads needs Linux") }

@@ -17,7 +17,7 @@ import (
 const MinBusyTicks = 50
 
 // minBusyWindow is the window that gives MinBusyTicks at USER_HZ 100.
-const minBusyWindow = MinBusyTicks * 10 * time.Millisecond
+const minBusyWindow = MinBusyTicks * tick
 
 // CPUBusy is how one CPU spent a window between two reads of /proc/stat,
 // in percent of the ticks that passed on that CPU. When the busy of the CPU
@@ -46,16 +46,18 @@ type CPUBusy struct {
 const tick = 10 * time.Millisecond
 
 // less is c without own, time benchy's own work ran on the CPU: what is
-// left of Busy is other tasks', never below the steal (which is the
-// hypervisor's, not benchy's) or 0.
+// left of Busy is other tasks', never below the steal, which is the
+// hypervisor's. A task's clock runs on while the hypervisor steals the
+// CPU from it, and /proc/stat counts that time as steal, so own is first
+// reduced by the CPU's share of steal.
 func (c CPUBusy) less(own time.Duration) CPUBusy {
 	busy, ok := c.Busy.Get()
 	if !ok || c.Ticks == 0 || own <= 0 {
 		return c
 	}
-	c.Own = min(100, 100*float64(own)/float64(time.Duration(c.Ticks)*tick))
 	steal, _ := c.Steal.Get()
-	c.Busy = Known(max(steal, busy-c.Own, 0))
+	c.Own = min(100, 100*float64(own)/float64(time.Duration(c.Ticks)*tick)*(1-steal/100))
+	c.Busy = Known(max(steal, busy-c.Own))
 	return c
 }
 

@@ -18,8 +18,11 @@ func (s *Snapshot) WriteHeader(w io.Writer, cpu int) error {
 	b.WriteString(s.targetLine(cpu) + "\n")
 	if busy, ok := s.Busy.Get(); ok {
 		own := ""
-		if s.BusyOwn > 0 {
-			own = fmt.Sprintf(" (benchy's own %s of CPU left out)", roundWindow(s.BusyOwn))
+		switch {
+		case s.BusyOwn > 0:
+			own = fmt.Sprintf(" (benchy's own %s of CPU left out)", units.Duration(float64(s.BusyOwn)))
+		case s.BusyNote != "":
+			own = " (" + s.BusyNote + ")"
 		}
 		fmt.Fprintf(&b, "busy CPUs over %s%s:\n", roundWindow(s.BusyWindow), own)
 		if err := WriteBusyGrid(&b, busy); err != nil {

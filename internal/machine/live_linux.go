@@ -2,8 +2,8 @@ package machine
 
 import "golang.org/x/sys/unix"
 
-// liveAllowed is this thread's affinity mask.
-func liveAllowed() Fact[CPUList] {
+// AllowedCPUs is the CPUs this thread may run on (its affinity mask).
+func AllowedCPUs() Fact[CPUList] {
 	var set unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &set); err != nil {
 		return Unknown[CPUList]("sched_getaffinity: %v", err)

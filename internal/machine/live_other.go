@@ -4,8 +4,8 @@ package machine
 
 import "runtime"
 
-// liveAllowed needs sched_getaffinity, which only Linux has.
-func liveAllowed() Fact[CPUList] {
+// AllowedCPUs needs sched_getaffinity, which only Linux has.
+func AllowedCPUs() Fact[CPUList] {
 	return Unknown[CPUList]("sched_getaffinity needs Linux; this is %s", runtime.GOOS)
 }
 

@@ -59,8 +59,10 @@ type Snapshot struct {
 	BusyWindow time.Duration   `json:"busy_window_ns"`
 	Busy       Fact[[]CPUBusy] `json:"busy"`
 	// BusyOwn is the CPU time of benchy's own work in the window (the
-	// builds of benchy gotest), already taken out of Busy.
-	BusyOwn time.Duration `json:"busy_own_ns,omitempty"`
+	// builds of benchy gotest), already taken out of Busy; BusyNote says
+	// why a window opened during the build was read again after it.
+	BusyOwn  time.Duration `json:"busy_own_ns,omitempty"`
+	BusyNote string        `json:"busy_note,omitempty"`
 }
 
 // Runtime is the Go side of the process that reads the machine.
@@ -175,16 +177,27 @@ func Read(root string, opts ReadOptions) (*Snapshot, error) {
 	return s, nil
 }
 
+// MaxOpenedWindow is how many times the window an opened window may last
+// (a cold build, two revisions with --against): beyond it the busy would
+// be an average over minutes, in which a task that started a few seconds
+// before the end weighs little, so it is read again over a window of its
+// own.
+const MaxOpenedWindow = 3
+
 // takeOutOwn takes benchy's own work in an opened window out of every
-// CPU's busy, or, when it is not known, reads the busy again over a window
-// of its own.
+// CPU's busy; when that work is not known, or the window lasted too long,
+// it reads the busy again over a window of its own and says why.
 func (s *Snapshot) takeOutOwn(r FS, opts ReadOptions) {
 	var own map[int]time.Duration
 	err := errors.New("not counted")
 	if opts.Own != nil {
 		own, err = opts.Own()
 	}
+	if err == nil && s.BusyWindow > MaxOpenedWindow*opts.Window {
+		err = fmt.Errorf("the build took %s, more than %d times the window", roundWindow(s.BusyWindow), MaxOpenedWindow)
+	}
 	if err != nil {
+		s.BusyNote = fmt.Sprintf("read after the build: %v", err)
 		before, err := ReadStat(s.Root)
 		if err != nil {
 			s.Busy = Unknown[[]CPUBusy]("proc/stat: %s", why("proc/stat", err, "no proc/stat"))
@@ -197,7 +210,9 @@ func (s *Snapshot) takeOutOwn(r FS, opts ReadOptions) {
 	out := make([]CPUBusy, len(busy))
 	for i, b := range busy {
 		out[i] = b.less(own[b.CPU])
-		s.BusyOwn += own[b.CPU]
+		if out[i].Own > 0 {
+			s.BusyOwn += own[b.CPU]
+		}
 	}
 	s.Busy = Known(out)
 }
@@ -276,7 +291,7 @@ func (s *Snapshot) readCPUs(r FS, live bool) {
 	s.Isolated = r.listFact(cpuDir+"/isolated", "no isolated file: kernel older than 4.2")
 	s.NohzFull = readNohzFull(r)
 	if live {
-		s.Allowed, s.AllowedFrom = liveAllowed(), "sched_getaffinity"
+		s.Allowed, s.AllowedFrom = AllowedCPUs(), "sched_getaffinity"
 	} else {
 		s.Allowed, s.AllowedFrom = statusAllowed(r), "proc/self/status"
 	}

@@ -475,13 +475,25 @@ func TestMemTotal(t *testing.T) {
 
 // A window opened ahead (benchy gotest builds while it is open) has the
 // build's CPU time taken out of each CPU's busy, never below the steal;
-// when that time is not known, the busy is read over a window of its own.
-// vm's window: cpu0 9% busy (3% steal), cpu1 6% (2% steal), 100 ticks each.
+// when that time is not known, the busy is read over a window of its own
+// (the tree's two reads). The opened window's first read is vm's
+// proc/stat with 100 more ticks of user time to come on cpu1: over it
+// cpu0 is 9% busy (3% steal, 100 ticks) and cpu1 53% (1% steal, 200
+// ticks); over the tree's own two reads, 9% and 6%.
 func TestOpenedWindowTakesOutOwnWork(t *testing.T) {
 	root := "../../testdata/machines/vm"
+	b, err := os.ReadFile(filepath.Join(root, "proc/stat"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := parseStat([]byte(strings.Replace(string(b), "cpu1 1407 ", "cpu1 1307 ", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	read := func(own func() (map[int]time.Duration, error)) *Snapshot {
 		t.Helper()
-		s, err := Read(root, ReadOptions{Window: time.Second, Runtime: fixedRuntime, Opened: OpenWindow(root), Own: own})
+		opened := &Window{before: first, start: time.Now()}
+		s, err := Read(root, ReadOptions{Window: time.Second, Runtime: fixedRuntime, Opened: opened, Own: own})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -494,30 +506,34 @@ func TestOpenedWindowTakesOutOwnWork(t *testing.T) {
 		}
 		for _, b := range bs {
 			v, _ := b.Busy.Get()
-			pcts, owns = append(pcts, math.Round(v*100)/100), append(owns, b.Own)
+			pcts, owns = append(pcts, math.Round(v*100)/100), append(owns, math.Round(b.Own*100)/100)
 		}
 		return pcts, owns
 	}
+	ms := time.Millisecond
 	for _, c := range []struct {
 		name       string
 		own        func() (map[int]time.Duration, error)
 		busy, owns []float64
 		total      time.Duration
+		note       string
 	}{
+		// cpu0: 40 ms of 100 ticks less 3% steal is 3.88%; cpu1: 600 ms
+		// of 200 ticks less 1% steal, 29.7%.
 		{"a build on both", func() (map[int]time.Duration, error) {
-			return map[int]time.Duration{0: 40 * time.Millisecond, 1: 30 * time.Millisecond}, nil
-		}, []float64{5, 3}, []float64{4, 3}, 70 * time.Millisecond},
+			return map[int]time.Duration{0: 40 * ms, 1: 600 * ms}, nil
+		}, []float64{5.12, 23.3}, []float64{3.88, 29.7}, 640 * ms, ""},
 		{"more than the busy", func() (map[int]time.Duration, error) {
-			return map[int]time.Duration{1: 200 * time.Millisecond}, nil
-		}, []float64{9, 2}, []float64{0, 20}, 200 * time.Millisecond},
+			return map[int]time.Duration{1: 1500 * ms}, nil
+		}, []float64{9, 1}, []float64{0, 74.25}, 1500 * ms, ""},
 		{"not counted", func() (map[int]time.Duration, error) { return nil, errors.New("perf refused") },
-			[]float64{9, 6}, []float64{0, 0}, 0},
-		{"no Own", nil, []float64{9, 6}, []float64{0, 0}, 0},
+			[]float64{9, 6}, []float64{0, 0}, 0, "read after the build: perf refused"},
+		{"no Own", nil, []float64{9, 6}, []float64{0, 0}, 0, "read after the build: not counted"},
 	} {
 		s := read(c.own)
 		pcts, owns := busy(s)
-		if !slices.Equal(pcts, c.busy) || !slices.Equal(owns, c.owns) || s.BusyOwn != c.total {
-			t.Errorf("%s: busy %v, own %v, total %v; want %v, %v, %v", c.name, pcts, owns, s.BusyOwn, c.busy, c.owns, c.total)
+		if !slices.Equal(pcts, c.busy) || !slices.Equal(owns, c.owns) || s.BusyOwn != c.total || s.BusyNote != c.note {
+			t.Errorf("%s: busy %v, own %v, total %v, note %q; want %v, %v, %v, %q", c.name, pcts, owns, s.BusyOwn, s.BusyNote, c.busy, c.owns, c.total, c.note)
 		}
 	}
 }
