@@ -340,11 +340,12 @@ func sides(paths []string, rs []*result.Result) []fileSide {
 // sidesText is the files of a side, one line each.
 func sidesText(label string, ss []fileSide) string {
 	var b strings.Builder
+	indent := strings.Repeat(" ", len(label)+2)
 	for i, s := range ss {
 		if i == 0 {
-			fmt.Fprintf(&b, "%s: %s\n", label, s)
+			fmt.Fprintf(&b, "%s\n", render.Wrap(label+": "+s.String(), textWidth, indent))
 		} else {
-			fmt.Fprintf(&b, "%s  %s\n", strings.Repeat(" ", len(label)), s)
+			fmt.Fprintf(&b, "%s\n", render.Wrap(indent+s.String(), textWidth, indent))
 		}
 	}
 	return b.String()
@@ -417,6 +418,9 @@ func geomeanCells(g compare.Geomean) []string {
 	return []string{perOpCell(g.Old, g.Basis), perOpCell(g.New, g.Basis), units.Change(g.Ratio - 1), "", "", n}
 }
 
+// pColumn is the p-value's column in a row of the table.
+const pColumn = 5
+
 // compareHeader is the table's header; the interval's level is the
 // comparisons' (95% for one, higher for several held together).
 func compareHeader(c compare.Files) []string {
@@ -444,7 +448,9 @@ func writeCompareText(w io.Writer, c comparison) error {
 	if c.Geomean.N > 0 {
 		rows = append(rows, append([]string{"geomean"}, geomeanCells(c.Geomean)...))
 	}
-	render.WriteLeft(&b, rows)
+	// Too wide for the terminal, the table loses its p column first
+	// (every row's sentence below gives it), then wraps its verdicts.
+	render.WriteLeft(&b, render.FitLeft(rows, textWidth, pColumn))
 	if len(c.OnlyOld)+len(c.OnlyNew) > 0 {
 		b.WriteByte('\n')
 	}

@@ -66,3 +66,32 @@ func TestFitAllocsNamesMaxRSSForPrograms(t *testing.T) {
 		t.Errorf("footnotes = %q", notes)
 	}
 }
+
+// A comparison table too wide for 80 columns loses the column the text
+// repeats, then wraps its last column at spaces, never inside a word.
+func TestFitLeft(t *testing.T) {
+	header := []string{"experiment", "change", "p", "verdict"}
+	row := []string{"fold/opaque", "-0.05%", "1.00", "no difference detected"}
+	join := func(rows [][]string) string {
+		var b strings.Builder
+		WriteLeft(&b, rows)
+		return b.String()
+	}
+	for _, c := range []struct {
+		name  string
+		width int
+		drop  int
+		want  string
+	}{
+		{"fits", 80, 2, "experiment   change  p     verdict\nfold/opaque  -0.05%  1.00  no difference detected\n"},
+		{"without p", 45, 2, "experiment   change  verdict\nfold/opaque  -0.05%  no difference detected\n"},
+		{"wrapped", 40, 2, "experiment   change  verdict\nfold/opaque  -0.05%  no difference\n                     detected\n"},
+		{"no column to drop", 45, -1, "experiment   change  p     verdict\nfold/opaque  -0.05%  1.00  no difference\n                           detected\n"},
+		{"room below the longest word", 25, 2, "experiment   change  verdict\nfold/opaque  -0.05%  no\n                     difference\n                     detected\n"},
+	} {
+		got := join(FitLeft([][]string{header, row}, c.width, c.drop))
+		if got != c.want {
+			t.Errorf("%s: got\n%s\nwant\n%s", c.name, got, c.want)
+		}
+	}
+}

@@ -75,3 +75,69 @@ func WriteLeft(w io.Writer, rows [][]string) error {
 func sortedKeys(m map[string]int64) []string {
 	return slices.Sorted(maps.Keys(m))
 }
+
+// FitLeft fits rows for WriteLeft (the first is the header) into width
+// runes: as they are when they fit; else without the column drop (-1 for
+// none), one the text says again below the table; else, still too wide,
+// with the last column wrapped at spaces onto lines of its own under each
+// row, in the room the other columns leave, or the longest word's when
+// that is less.
+func FitLeft(rows [][]string, width, drop int) [][]string {
+	if len(rows) == 0 || leftWidth(rows) <= width {
+		return rows
+	}
+	if drop >= 0 {
+		cut := make([][]string, len(rows))
+		for i, row := range rows {
+			cut[i] = row
+			if drop < len(row) {
+				cut[i] = slices.Delete(slices.Clone(row), drop, drop+1)
+			}
+		}
+		if rows = cut; leftWidth(rows) <= width {
+			return rows
+		}
+	}
+	last := len(rows[0]) - 1
+	padded := make([][]string, len(rows))
+	for i, row := range rows {
+		padded[i] = append(slices.Clone(row), make([]string, max(0, len(rows[0])-len(row)))...)[:len(rows[0])]
+	}
+	room := width - columnsWidth(padded[0], padded[1:])
+	for _, row := range padded {
+		for _, w := range strings.Fields(row[last]) {
+			room = max(room, utf8.RuneCountInString(w))
+		}
+	}
+	var out [][]string
+	for _, row := range padded {
+		lines := strings.Split(Wrap(row[last], room, ""), "\n")
+		row[last] = lines[0]
+		out = append(out, row)
+		for _, more := range lines[1:] {
+			cont := make([]string, len(row))
+			cont[last] = more
+			out = append(out, cont)
+		}
+	}
+	return out
+}
+
+// leftWidth is the width WriteLeft gives rows: every column as wide as
+// its widest cell, two spaces apart.
+func leftWidth(rows [][]string) int {
+	var widths []int
+	for _, row := range rows {
+		for i, cell := range row {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
+		}
+	}
+	total := 0
+	for _, w := range widths {
+		total += w
+	}
+	return total + 2*max(0, len(widths)-1)
+}
