@@ -21,14 +21,17 @@ func TestPerCPUCountsChildren(t *testing.T) {
 	if !ok {
 		t.Fatal("no affinity")
 	}
-	tids, err := harness.Threads()
-	if err != nil {
-		t.Fatal(err)
-	}
 	pinned := cpus[len(cpus)-1]
 	var got map[int]time.Duration
 	var child time.Duration
 	onLockedThread(t, func() {
+		// Listed here, so the thread that starts the child is among
+		// them: one made between the listing and the opening would
+		// not be counted, nor its children.
+		tids, err := harness.Threads()
+		if err != nil {
+			t.Fatal(err)
+		}
 		p, err := OpenPerCPU(tids, cpus)
 		if err != nil {
 			t.Skipf("per-CPU counters refused here: %v", err)
