@@ -47,3 +47,35 @@ func TestCompute(t *testing.T) {
 		})
 	}
 }
+
+// After a warm-up the table's median and the on-CPU median are of the
+// same, steady samples: the thread was on the CPU all the time, so they
+// agree. (Over all samples the on-CPU median was the warm-up's, 6% above
+// the wall median of fold/opaque, and the footnote said the CPU time
+// counted untimed work.)
+func TestOnCPUMedianOfTheSteadySamples(t *testing.T) {
+	var ns []int64
+	for i := range 31 {
+		v := int64(2_330_000 + 7_000*(i%3)) // 2.33 ns/op at 1e6 iterations
+		if i < 20 {
+			v = 2_490_000 + 9_000*int64(i%4) - 2_000*int64(i)
+		}
+		ns = append(ns, v)
+	}
+	s := timed(1_000_000, ns...)
+	for i := range s {
+		s[i].Counters = map[string]int64{result.CounterTaskClock: s[i].Ns}
+	}
+	r := &result.Result{CPU: 2, Experiments: []result.Experiment{{Name: "fold/opaque", Kind: result.KindLoop, Samples: s}}}
+	Analyze(r)
+	e := r.Experiments[0]
+	if e.Series == nil || e.Series.Class != "warmup" {
+		t.Fatalf("the series is %+v, not a warm-up: the test needs one", e.Series)
+	}
+	if e.Stats.N >= len(s) {
+		t.Fatalf("the statistics are of %d samples, not of the steady ones", e.Stats.N)
+	}
+	if got, want := e.Stats.OnCPUMedian, e.Stats.Median; math.Abs(got/want-1) > 1e-9 {
+		t.Errorf("on-CPU median %v, wall median %v of the same samples: they differ", got, want)
+	}
+}
