@@ -98,9 +98,14 @@ func TestPrintsAreNotResults(t *testing.T) {
 			t.Errorf("%s: %d samples, %v; want %d", tg.Display, len(samples), err, o.PerProcess)
 			continue
 		}
+		// testing's own counts, not the forged line's 777 allocs/op.
+		// Not 0: a call that prints may allocate (fmt's buffer, after
+		// the collection testing runs before each call), a few bytes an
+		// op at the small N of a busy machine's ramp, a few hundred at
+		// N=1.
 		totals := tg.Close(harness.EndCompleted)
-		if !totals.AllocsMeasured || totals.AllocsPerOp != 0 || totals.BytesPerOp != 0 {
-			t.Errorf("%s: %+v, want 0 allocs/op and 0 B/op, measured", tg.Display, totals)
+		if !totals.AllocsMeasured || totals.AllocsPerOp > 2 || totals.BytesPerOp >= 4096 {
+			t.Errorf("%s: %+v, want testing's own counts (at most 2 allocs/op, under 4 KiB/op), measured", tg.Display, totals)
 		}
 		if tg.Display == "Metrics" {
 			m := samples[0].Metrics
