@@ -141,7 +141,7 @@ func (s *session) abort() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.live != nil {
-		s.live.signal(unix.SIGKILL)
+		s.live.abort()
 	}
 }
 
@@ -190,6 +190,7 @@ type killer struct {
 	mu      sync.Mutex
 	pid     int // 0 before the start, -1 after the reap
 	stopped bool
+	aborted bool // kill at once (abort), the start not yet recorded included
 	sent    bool
 }
 
@@ -212,15 +213,29 @@ func (k *killer) watch(stop <-chan struct{}, done <-chan struct{}) {
 	}
 }
 
-// started records the child; a stop that came first is carried out now.
+// started records the child; a stop or an abort that came first is
+// carried out now. The child runs before its parent gets here, so an abort
+// can land between the fork and this (it did under two CPU hogs, and the
+// run went on for its whole minute).
 func (k *killer) started(pid int) {
 	k.mu.Lock()
 	k.pid = pid
-	stopped := k.stopped
+	stopped, aborted := k.stopped, k.aborted
 	k.mu.Unlock()
-	if stopped {
+	switch {
+	case aborted:
+		k.signal(unix.SIGKILL)
+	case stopped:
 		k.signal(unix.SIGTERM)
 	}
+}
+
+// abort kills the run at once, or as soon as it has started.
+func (k *killer) abort() {
+	k.mu.Lock()
+	k.aborted = true
+	k.mu.Unlock()
+	k.signal(unix.SIGKILL)
 }
 
 func (k *killer) signal(sig unix.Signal) {
