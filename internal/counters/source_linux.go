@@ -152,23 +152,42 @@ func (threadCPUPart) read(into map[string]int64) error {
 
 func (threadCPUPart) close() error { return nil }
 
-// schedPart rereads the calling thread's sched file. The file is opened
-// once, through /proc/thread-self, so it stays the opening thread's file.
-type schedPart struct {
-	fd  int
-	buf []byte
+// threadFilePart rereads one of the calling thread's files and parses one
+// counter from it. The file is opened once, through /proc/thread-self, so
+// it stays the opening thread's file.
+type threadFilePart struct {
+	fd      int
+	buf     []byte
+	file    string // for errors: "sched"
+	counter string
+	parse   func([]byte) (int64, error)
 }
 
 // schedBufSize bounds one read of the sched file (about 2 KiB on 6.x);
 // nr_migrations is among its first lines, so a longer file loses nothing.
 const schedBufSize = 8 << 10
 
-func openSched(path string) (*schedPart, error) {
+// schedstatBufSize holds the schedstat file, one short line. The kernel
+// formats it quickly: a reading of all counters went from 1.23 to 1.86 µs
+// with it (BenchmarkRead), twice per sample, outside the timed region.
+const schedstatBufSize = 96
+
+func openSched(path string) (*threadFilePart, error) {
+	return openThreadFile(path, "sched", result.CounterNrMigrations, schedBufSize, parseSched)
+}
+
+func openSchedstat(path string) (*threadFilePart, error) {
+	return openThreadFile(path, "schedstat", result.CounterRunDelay, schedstatBufSize, parseSchedstat)
+}
+
+// openThreadFile opens the file and reads it once, so that a file that
+// cannot be parsed is refused now rather than at every sample.
+func openThreadFile(path, file, counter string, bufSize int, parse func([]byte) (int64, error)) (*threadFilePart, error) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	p := &schedPart{fd: fd, buf: make([]byte, schedBufSize)}
+	p := &threadFilePart{fd: fd, buf: make([]byte, bufSize), file: file, counter: counter, parse: parse}
 	if err := p.read(map[string]int64{}); err != nil {
 		unix.Close(fd)
 		return nil, err
@@ -176,54 +195,17 @@ func openSched(path string) (*schedPart, error) {
 	return p, nil
 }
 
-func (p *schedPart) read(into map[string]int64) error {
+func (p *threadFilePart) read(into map[string]int64) error {
 	n, err := unix.Pread(p.fd, p.buf, 0)
 	if err != nil {
-		return fmt.Errorf("read sched: %w", err)
+		return fmt.Errorf("read %s: %w", p.file, err)
 	}
-	v, err := parseSched(p.buf[:n])
+	v, err := p.parse(p.buf[:n])
 	if err != nil {
 		return err
 	}
-	into[result.CounterNrMigrations] = v
+	into[p.counter] = v
 	return nil
 }
 
-func (p *schedPart) close() error { return unix.Close(p.fd) }
-
-// schedstatPart rereads the calling thread's schedstat file, opened once
-// through /proc/thread-self like the sched file. The kernel formats one
-// short line: a reading of all counters went from 1.23 to 1.86 µs with
-// it (BenchmarkRead), twice per sample, outside the timed region.
-type schedstatPart struct {
-	fd  int
-	buf [96]byte
-}
-
-func openSchedstat(path string) (*schedstatPart, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	p := &schedstatPart{fd: fd}
-	if err := p.read(map[string]int64{}); err != nil {
-		unix.Close(fd)
-		return nil, err
-	}
-	return p, nil
-}
-
-func (p *schedstatPart) read(into map[string]int64) error {
-	n, err := unix.Pread(p.fd, p.buf[:], 0)
-	if err != nil {
-		return fmt.Errorf("read schedstat: %w", err)
-	}
-	v, err := parseSchedstat(p.buf[:n])
-	if err != nil {
-		return err
-	}
-	into[result.CounterRunDelay] = v
-	return nil
-}
-
-func (p *schedstatPart) close() error { return unix.Close(p.fd) }
+func (p *threadFilePart) close() error { return unix.Close(p.fd) }
