@@ -69,14 +69,14 @@ func OpenPerCPU(tids, cpus []int) (*PerCPU, error) {
 				break // the thread ended: nothing of it to count
 			}
 			if err != nil {
-				closeAll(fds)
+				closeCounters(fds)
 				p.Close()
 				return nil, fmt.Errorf("perf_event_open task-clock of thread %d on cpu %d: %w", tid, cpu, err)
 			}
 			fds = append(fds, fd)
 		}
 		if len(fds) < len(cpus) {
-			closeAll(fds)
+			closeCounters(fds)
 			continue
 		}
 		p.fds = append(p.fds, fds)
@@ -125,10 +125,7 @@ func (p *PerCPU) counts() ([]time.Duration, error) {
 	var buf [8]byte
 	for _, fds := range p.fds {
 		for i, fd := range fds {
-			n, err := unix.Read(fd, buf[:])
-			for err == unix.EINTR {
-				n, err = unix.Read(fd, buf[:])
-			}
+			n, err := readCounter(fd, buf[:])
 			if err != nil || n != len(buf) {
 				return nil, fmt.Errorf("read task-clock on cpu %d: %d bytes, %v", p.cpus[i], n, err)
 			}
@@ -150,22 +147,10 @@ func processCPU() time.Duration {
 
 // Close closes the counters; Read fails after it.
 func (p *PerCPU) Close() error {
-	var first error
+	var errs []error
 	for _, fds := range p.fds {
-		if err := closeAll(fds); err != nil && first == nil {
-			first = err
-		}
+		errs = append(errs, closeCounters(fds))
 	}
 	p.fds = nil
-	return first
-}
-
-func closeAll(fds []int) error {
-	var first error
-	for _, fd := range fds {
-		if err := unix.Close(fd); err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
+	return errors.Join(errs...)
 }

@@ -125,10 +125,7 @@ func openGroup(open openFunc, events []event, isHardware bool, paranoid string, 
 }
 
 func (g *perfGroup) read(into map[string]int64) error {
-	n, err := unix.Read(g.fds[0], g.buf)
-	for err == unix.EINTR {
-		n, err = unix.Read(g.fds[0], g.buf)
-	}
+	n, err := readCounter(g.fds[0], g.buf)
 	if err != nil {
 		return fmt.Errorf("read perf group %s: %w", strings.Join(g.names, ","), err)
 	}
@@ -146,9 +143,23 @@ func (g *perfGroup) read(into map[string]int64) error {
 	return nil
 }
 
-func (g *perfGroup) close() error {
+func (g *perfGroup) close() error { return closeCounters(g.fds) }
+
+// readCounter reads a perf counter's descriptor, again when a signal
+// interrupted the read.
+func readCounter(fd int, buf []byte) (int, error) {
+	n, err := unix.Read(fd, buf)
+	for err == unix.EINTR {
+		n, err = unix.Read(fd, buf)
+	}
+	return n, err
+}
+
+// closeCounters closes perf counters' descriptors, every one of them
+// whatever fails.
+func closeCounters(fds []int) error {
 	var errs []error
-	for _, fd := range g.fds {
+	for _, fd := range fds {
 		if err := unix.Close(fd); err != nil {
 			errs = append(errs, err)
 		}
