@@ -147,15 +147,9 @@ func Read(root string, opts ReadOptions) (*Snapshot, error) {
 	} else {
 		s.Runtime = Runtime{runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.GOMAXPROCS(0), runtime.NumCPU()}
 	}
-	var before Stat
-	var beforeErr error
-	var start time.Time
-	switch {
-	case opts.Window > 0 && opts.Opened != nil:
-		before, beforeErr, start = opts.Opened.before, opts.Opened.err, opts.Opened.start
-	case opts.Window > 0:
-		before, beforeErr = ReadStat(root)
-		start = time.Now()
+	w := opts.Opened
+	if w == nil && opts.Window > 0 {
+		w = OpenWindow(root)
 	}
 
 	s.readIdentity(r, opts.Live)
@@ -163,18 +157,24 @@ func Read(root string, opts ReadOptions) (*Snapshot, error) {
 	s.readLoad(r)
 	s.readClockAndTurbo(r)
 
-	switch {
-	case opts.Window <= 0:
+	if opts.Window <= 0 {
 		s.Busy = Unknown[[]CPUBusy]("not measured (window 0)")
-	case beforeErr != nil:
-		s.Busy = Unknown[[]CPUBusy]("proc/stat: %s", why("proc/stat", beforeErr, "no proc/stat"))
-	default:
-		s.Busy, s.BusyWindow = readBusyAfter(r, opts, before, start)
-		if opts.Opened != nil && s.Busy.Known() {
-			s.takeOutOwn(r, opts)
-		}
+		return s, nil
+	}
+	s.Busy, s.BusyWindow = w.close(r, opts)
+	if opts.Opened != nil && s.Busy.Known() {
+		s.takeOutOwn(r, opts)
 	}
 	return s, nil
+}
+
+// close takes the second read of the window (readBusyAfter): the busy of
+// every CPU since the first, and how long the window lasted.
+func (w *Window) close(r FS, opts ReadOptions) (Fact[[]CPUBusy], time.Duration) {
+	if w.err != nil {
+		return Unknown[[]CPUBusy]("proc/stat: %s", why("proc/stat", w.err, "no proc/stat")), 0
+	}
+	return readBusyAfter(r, opts, w.before, w.start)
 }
 
 // MaxOpenedWindow is how many times the window an opened window may last
@@ -198,12 +198,7 @@ func (s *Snapshot) takeOutOwn(r FS, opts ReadOptions) {
 	}
 	if err != nil {
 		s.BusyNote = fmt.Sprintf("read after the build: %v", err)
-		before, err := ReadStat(s.Root)
-		if err != nil {
-			s.Busy = Unknown[[]CPUBusy]("proc/stat: %s", why("proc/stat", err, "no proc/stat"))
-			return
-		}
-		s.Busy, s.BusyWindow = readBusyAfter(r, opts, before, time.Now())
+		s.Busy, s.BusyWindow = OpenWindow(s.Root).close(r, opts)
 		return
 	}
 	busy, _ := s.Busy.Get()
