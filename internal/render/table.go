@@ -56,19 +56,25 @@ func WriteLeft(w io.Writer, rows [][]string) error {
 	if len(rows) == 0 {
 		return nil
 	}
+	padded := padRows(rows)
+	left := map[int]bool{}
+	for i := range padded[0] {
+		left[i] = true
+	}
+	return writeAligned(w, padded[0], padded[1:], left)
+}
+
+// padRows is rows, copied, each as long as the longest, with empty cells.
+func padRows(rows [][]string) [][]string {
 	n := 0
 	for _, row := range rows {
 		n = max(n, len(row))
 	}
-	left := map[int]bool{}
 	padded := make([][]string, len(rows))
 	for i, row := range rows {
 		padded[i] = append(slices.Clone(row), make([]string, n-len(row))...)
 	}
-	for i := range n {
-		left[i] = true
-	}
-	return writeAligned(w, padded[0], padded[1:], left)
+	return padded
 }
 
 // sortedKeys returns the keys of m in order.
@@ -83,34 +89,32 @@ func sortedKeys(m map[string]int64) []string {
 // row, in the room the other columns leave, or the longest word's when
 // that is less.
 func FitLeft(rows [][]string, width, drop int) [][]string {
-	if len(rows) == 0 || leftWidth(rows) <= width {
+	if len(rows) == 0 {
 		return rows
 	}
-	if drop >= 0 {
-		cut := make([][]string, len(rows))
+	if rows = padRows(rows); len(rows[0]) == 0 {
+		return rows
+	}
+	if leftWidth(rows) <= width {
+		return rows
+	}
+	if drop >= 0 && drop < len(rows[0]) {
 		for i, row := range rows {
-			cut[i] = row
-			if drop < len(row) {
-				cut[i] = slices.Delete(slices.Clone(row), drop, drop+1)
-			}
+			rows[i] = slices.Delete(row, drop, drop+1)
 		}
-		if rows = cut; leftWidth(rows) <= width {
+		if leftWidth(rows) <= width {
 			return rows
 		}
 	}
 	last := len(rows[0]) - 1
-	padded := make([][]string, len(rows))
-	for i, row := range rows {
-		padded[i] = append(slices.Clone(row), make([]string, max(0, len(rows[0])-len(row)))...)[:len(rows[0])]
-	}
-	room := width - columnsWidth(padded[0], padded[1:])
-	for _, row := range padded {
+	room := width - columnsWidth(rows[0], rows[1:])
+	for _, row := range rows {
 		for _, w := range strings.Fields(row[last]) {
 			room = max(room, utf8.RuneCountInString(w))
 		}
 	}
 	var out [][]string
-	for _, row := range padded {
+	for _, row := range rows {
 		lines := strings.Split(Wrap(row[last], room, ""), "\n")
 		row[last] = lines[0]
 		out = append(out, row)
@@ -123,21 +127,12 @@ func FitLeft(rows [][]string, width, drop int) [][]string {
 	return out
 }
 
-// leftWidth is the width WriteLeft gives rows: every column as wide as
-// its widest cell, two spaces apart.
+// leftWidth is the width WriteLeft gives padded rows: every column as
+// wide as its widest cell, two spaces apart.
 func leftWidth(rows [][]string) int {
-	var widths []int
+	last := 0
 	for _, row := range rows {
-		for i, cell := range row {
-			if i == len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
-		}
+		last = max(last, utf8.RuneCountInString(row[len(row)-1]))
 	}
-	total := 0
-	for _, w := range widths {
-		total += w
-	}
-	return total + 2*max(0, len(widths)-1)
+	return columnsWidth(rows[0], rows[1:]) + last
 }
