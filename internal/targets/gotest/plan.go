@@ -11,7 +11,6 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/profiles"
-	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Options say how the benchmarks are measured.
@@ -210,7 +209,7 @@ const SampleHeadroom = 1.05
 // sample time, where go test's own ramps stop at N=100. N never grows:
 // a ramp that ended short of d (at testing's cap of 1e9) keeps its N.
 func sampleN(last Record, d time.Duration) int64 {
-	ns := last.Ns - onCPU(last)[result.CounterRunDelay]
+	ns := ownNs(last)
 	if ns <= 0 || d <= 0 {
 		return last.N
 	}

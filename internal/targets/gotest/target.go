@@ -205,6 +205,13 @@ func onCPU(x Record) map[string]int64 {
 	return c
 }
 
+// ownNs is what testing timed of a call less the time another task had
+// the CPU in it (the timed part's share of the run delay): a call the
+// machine interrupted is no longer for its N.
+func ownNs(x Record) int64 {
+	return max(0, x.Ns-onCPU(x)[result.CounterRunDelay])
+}
+
 // CounterCallRunDelay is the run delay of the whole call, kept under this
 // name when run-delay-ns holds the timed part's estimated share.
 const CounterCallRunDelay = "call-run-delay-ns"
@@ -266,9 +273,7 @@ func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
 	var xs, ys []float64
 	first := math.Inf(1) // the N=1 call's time
 	for _, c := range calls {
-		// Less the time another task had the CPU: a call the machine
-		// interrupted is no longer for its N.
-		ns := float64(max(0, c.Ns-onCPU(c)[result.CounterRunDelay])) // the timed part's share
+		ns := float64(ownNs(c))
 		switch {
 		case c.N > 1:
 			xs, ys = append(xs, float64(c.N)), append(ys, ns)
