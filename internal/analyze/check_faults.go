@@ -62,13 +62,12 @@ const PageFaultsMaxShare = 0.05
 // Faults taking more than PageFaultsMaxShare of every sample are a warning
 // too. Neither is, when the collector ran in most samples (f.GCOn, and
 // collections counted: see collections): then the faults are the heap's
-// steady state,
-// memory freed and faulted in again cycle after cycle, which the program
-// pays as well and no longer warm-up removes, and the samples that
-// faulted more are those in which more collecting fell: the program's own
-// time varying, which unstable and the series' shape judge. concat/
-// quadratic, 50 collections a sample, faulted 4-10 k times in every one
-// of them and was doubtful for that alone, run after run on a quiet
+// steady state, memory freed and faulted in again cycle after cycle,
+// which the program pays as well and no longer warm-up removes, and the
+// samples that faulted more are those in which more collecting fell: the
+// program's own time varying, which unstable and the series' shape judge.
+// concat/quadratic, 50 collections a sample, faulted 4-10 k times in every
+// one of them and was doubtful for that alone, run after run on a quiet
 // machine; its time follows the collector's CPU time (28-53 ms of
 // 57-92 ms), not its faults. A heap still growing shows in the series.
 func checkPageFaults(e result.Experiment, f Facts) (finding.Finding, bool) {
