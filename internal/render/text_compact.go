@@ -248,7 +248,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 		header[allocsColumn] = "max RSS" // a program's memory is its peak, not its allocations
 	}
 	var onCPUNotes []string
-	var onCPUAbove, onCPUBelow, onCPUCollector bool
+	var onCPUAbove, onCPUBelow, onCPUCollector, onCPUTaken bool
 	gcOffMark, atFloor := false, false
 	for _, e := range r.Experiments {
 		st := e.Stats
@@ -272,6 +272,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 			} else {
 				onCPUBelow = true
 				onCPUCollector = onCPUCollector || collected(e)
+				onCPUTaken = onCPUTaken || slices.Contains(e.Reasons, result.CodeDisturbed)
 			}
 		}
 		allocs := allocsCell(e.GC.AllocsPerOp, allocsKnown(r, e))
@@ -293,7 +294,9 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 		footnotes = append(footnotes, "≤ the program's peak memory is at most this: the kernel counts for a started program the memory of the process that started it, and this one needed no more")
 	}
 	if len(onCPUNotes) > 0 {
-		footnotes = append(footnotes, "† on-CPU median: "+strings.Join(onCPUNotes, ", ")+" ("+onCPUWhy(onCPUAbove, onCPUBelow, onCPUCollector)+")")
+		// Where other tasks took the CPU from some of them, that is why
+		// (the why: line says so), not the collector.
+		footnotes = append(footnotes, "† on-CPU median: "+strings.Join(onCPUNotes, ", ")+" ("+onCPUWhy(onCPUAbove, onCPUBelow, onCPUCollector && !onCPUTaken)+")")
 	}
 	if gcOffMark {
 		footnotes = append(footnotes, "* allocates with the collector off: the time leaves out collecting the garbage, which a real program pays (--gc on measures it)")

@@ -316,6 +316,31 @@ func TestOnCPUFootnoteCollector(t *testing.T) {
 	}
 }
 
+// Samples that collected but that other tasks took the CPU from (a run
+// delay of 30%: two CPU hogs) do not have their off-CPU time put on the
+// collector: the disturbed verdict says why.
+func TestOnCPUFootnoteNotTheCollectorWhenDisturbed(t *testing.T) {
+	samples := spread(11, 1000, 10_000, 0, 1, -1, 2, 0, -2, 1, 0, 1, -1, 0)
+	for i := range samples {
+		samples[i].Counters = map[string]int64{result.CounterTaskClock: samples[i].Ns * 7 / 10,
+			result.CounterRunDelay: samples[i].Ns * 3 / 10, result.CounterGCCycles: 3}
+	}
+	r := &result.Result{Schema: result.SchemaVersion, Tool: "benchy test", CPU: 1, Settings: result.Settings{GC: true},
+		Experiments: []result.Experiment{{Name: "x", Units: 1, Unit: "op", Iters: 1000, Samples: samples}}}
+	analyze.Analyze(r)
+	var b strings.Builder
+	if err := Write(&b, r, "text"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "disturbed") || !strings.Contains(out, "† on-CPU median") {
+		t.Fatalf("want a disturbed experiment with an on-CPU footnote:\n%s", out)
+	}
+	if strings.Contains(out, "waiting for the collector") {
+		t.Errorf("the footnote puts the time other tasks took on the collector:\n%s", out)
+	}
+}
+
 // A name with backticks reads as written in a markdown code span.
 func TestMarkdownCode(t *testing.T) {
 	for in, want := range map[string]string{
