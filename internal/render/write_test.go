@@ -303,17 +303,25 @@ func TestOnCPUFootnoteCollector(t *testing.T) {
 				samples[i].Counters[result.CounterGCCycles] = gc
 			}
 		}
-		r := &result.Result{Schema: result.SchemaVersion, Tool: "benchy test", CPU: 1, Settings: result.Settings{GC: true},
-			Experiments: []result.Experiment{{Name: "x", Units: 1, Unit: "op", Iters: 1000, Samples: samples}}}
-		analyze.Analyze(r)
-		var b strings.Builder
-		if err := Write(&b, r, "text"); err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Contains(b.String(), "waiting for the collector"); got != (gc > 0) {
-			t.Errorf("%d collections a sample: footnote names the collector %v, want %v in\n%s", gc, got, gc > 0, b.String())
+		out := analyzedText(t, samples)
+		if got := strings.Contains(out, "waiting for the collector"); got != (gc > 0) {
+			t.Errorf("%d collections a sample: footnote names the collector %v, want %v in\n%s", gc, got, gc > 0, out)
 		}
 	}
+}
+
+// analyzedText is the one-screen text of a run of one experiment, x, with
+// the collector on, after analysis.
+func analyzedText(t *testing.T, samples []result.Sample) string {
+	t.Helper()
+	r := &result.Result{Schema: result.SchemaVersion, Tool: "benchy test", CPU: 1, Settings: result.Settings{GC: true},
+		Experiments: []result.Experiment{{Name: "x", Units: 1, Unit: "op", Iters: 1000, Samples: samples}}}
+	analyze.Analyze(r)
+	var b strings.Builder
+	if err := Write(&b, r, "text"); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
 
 // Samples that collected but that other tasks took the CPU from (a run
@@ -325,14 +333,7 @@ func TestOnCPUFootnoteNotTheCollectorWhenDisturbed(t *testing.T) {
 		samples[i].Counters = map[string]int64{result.CounterTaskClock: samples[i].Ns * 7 / 10,
 			result.CounterRunDelay: samples[i].Ns * 3 / 10, result.CounterGCCycles: 3}
 	}
-	r := &result.Result{Schema: result.SchemaVersion, Tool: "benchy test", CPU: 1, Settings: result.Settings{GC: true},
-		Experiments: []result.Experiment{{Name: "x", Units: 1, Unit: "op", Iters: 1000, Samples: samples}}}
-	analyze.Analyze(r)
-	var b strings.Builder
-	if err := Write(&b, r, "text"); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
+	out := analyzedText(t, samples)
 	if !strings.Contains(out, "disturbed") || !strings.Contains(out, "† on-CPU median") {
 		t.Fatalf("want a disturbed experiment with an on-CPU footnote:\n%s", out)
 	}
