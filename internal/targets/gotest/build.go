@@ -184,7 +184,7 @@ func BuildWith(ch *Children, p Package, dir string, buildFlags []string, o Build
 	for pkg := range names {
 		name := strings.TrimSuffix(helperFile, "_test.go") + "_" + pkg + "_test.go"
 		tmp := filepath.Join(dir, "src", p.ImportPath, name)
-		if err := writeFile(tmp, helper(pkg)); err != nil {
+		if err := writeFile(tmp, helper(p, pkg)); err != nil {
 			return nil, err
 		}
 		overlay[filepath.Join(p.Dir, name)] = tmp

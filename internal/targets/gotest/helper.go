@@ -35,9 +35,27 @@ const helperFile = "zz_benchy_helper_test.go"
 //go:embed helper/helper.go
 var helperSource string
 
-// helper returns the helper file for package pkg.
-func helper(pkg string) []byte {
-	return []byte(strings.Replace(helperSource, "\npackage helper\n", "\npackage "+pkg+"\n", 1))
+// helper returns the helper file for package pkg of p's test build. Only
+// the copy in p's own package exports its profiler hook (the external
+// test package sets it through p's import path, see profilers); in any
+// other package the hook is unexported, since an external test package
+// that dot-imports p would otherwise see p's exported hook beside its
+// own and fail to build (crypto/subtle's tests do that).
+func helper(p Package, pkg string) []byte {
+	src := strings.Replace(helperSource, "\npackage helper\n", "\npackage "+pkg+"\n", 1)
+	return []byte(strings.ReplaceAll(src, exportedHook, hookName(p, pkg)))
+}
+
+// exportedHook is the name of the helper's profiler hook in its source.
+const exportedHook = "BenchyProfiler"
+
+// hookName is the name of the profiler hook in package pkg of p's test
+// build: exported in p's own package only (see helper).
+func hookName(p Package, pkg string) string {
+	if pkg == p.Name {
+		return exportedHook
+	}
+	return "benchyProfiler"
 }
 
 // Environment of a sample run with --profile: the directory of the
@@ -55,7 +73,7 @@ const (
 var profilerSource string
 
 // profilerSet is the line of profilerSource that sets the helper's hook.
-const profilerSet = "\tBenchyProfiler = benchyProfile\n"
+const profilerSet = "\t" + exportedHook + " = benchyProfile\n"
 
 // profilers are the files added with --profile to p's test build, by the
 // package each is in: one per package with a helper (names), except that
@@ -70,10 +88,10 @@ func profilers(p Package, names map[string]bool) map[string][]byte {
 	for pkg := range names {
 		if pkg == p.Name && p.Name != "main" {
 			bridged = true
-			lines[p.Name+"_test"] = append(lines[p.Name+"_test"], "\tbenchyp.BenchyProfiler = benchyProfile\n")
+			lines[p.Name+"_test"] = append(lines[p.Name+"_test"], "\tbenchyp."+exportedHook+" = benchyProfile\n")
 			continue
 		}
-		lines[pkg] = append(lines[pkg], profilerSet)
+		lines[pkg] = append(lines[pkg], "\t"+hookName(p, pkg)+" = benchyProfile\n")
 	}
 	out := map[string][]byte{}
 	for pkg, ls := range lines {

@@ -236,7 +236,7 @@ func TestHelperEnvironment(t *testing.T) {
 			t.Errorf("the helper does not read %s", env)
 		}
 	}
-	if !strings.Contains(string(helper("p_test")), "\npackage p_test\n") {
+	if !strings.Contains(string(helper(Package{Name: "p"}, "p_test")), "\npackage p_test\n") {
 		t.Error("the helper's package clause is not the package's")
 	}
 }

@@ -25,15 +25,22 @@ var testdata, _ = filepath.Abs("../../../testdata/gotest")
 // build builds the test binary of the package pattern of testdata.
 func build(t *testing.T, pattern string) *Binary {
 	t.Helper()
+	return buildIn(t, testdata, pattern, BuildOptions{})
+}
+
+// buildIn builds the test binary of the package pattern of the module in
+// dir, with options o.
+func buildIn(t *testing.T, dir, pattern string, o BuildOptions) *Binary {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
 	}
 	ch := NewChildren(nil)
-	pkgs, err := List(ch, testdata, []string{pattern}, nil)
+	pkgs, err := List(ch, dir, []string{pattern}, nil)
 	if err != nil || len(pkgs) != 1 {
 		t.Fatalf("go list %s: %v %v", pattern, pkgs, err)
 	}
-	bin, err := Build(ch, pkgs[0], t.TempDir(), nil)
+	bin, err := BuildWith(ch, pkgs[0], t.TempDir(), nil, o)
 	if err != nil {
 		var be *BuildError
 		if errors.As(err, &be) {
@@ -337,5 +344,39 @@ func TestRewriteBuilds(t *testing.T) {
 	}
 	if got := displays(ts); !slices.Equal(got, []string{"Dot/sub", "Named"}) {
 		t.Errorf("targets %q, want Dot/sub and Named", got)
+	}
+}
+
+// A module whose go.mod declares an old Go (1.11, from before any; 1.18,
+// from before range over an integer) builds: the helper is compiled at the
+// module's language version. So does a package whose external tests
+// dot-import it, with and without --profile's files: the helper's names
+// in one test package must not meet the other's. Each is measured.
+func TestOldModulesAndDotImportsBuild(t *testing.T) {
+	old, _ := filepath.Abs("../../../testdata/gotest-old")
+	cases := []struct {
+		dir, pattern string
+		profile      bool
+		want         []string
+	}{
+		{filepath.Join(old, "go111"), ".", false, []string{"Sum"}},
+		{filepath.Join(old, "go111"), ".", true, []string{"Sum"}},
+		{filepath.Join(old, "go118"), ".", false, []string{"Max"}},
+		{testdata, "./dotimport", false, []string{"External", "Internal"}},
+		{testdata, "./dotimport", true, []string{"External", "Internal"}},
+	}
+	for _, c := range cases {
+		t.Run(filepath.Base(c.dir)+c.pattern+map[bool]string{true: "/profile"}[c.profile], func(t *testing.T) {
+			bin := buildIn(t, c.dir, c.pattern, BuildOptions{Profile: c.profile})
+			ts, err := Calibrate(bin, quick(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := displays(ts)
+			slices.Sort(got)
+			if !slices.Equal(got, c.want) {
+				t.Errorf("targets %q, want %q", got, c.want)
+			}
+		})
 	}
 }

@@ -82,7 +82,7 @@ func TestHelperImportsOnlyTestingsDependencies(t *testing.T) {
 	for _, p := range strings.Fields(string(out)) {
 		deps[p] = true
 	}
-	f, err := parser.ParseFile(token.NewFileSet(), "helper.go", helper("x"), parser.ImportsOnly)
+	f, err := parser.ParseFile(token.NewFileSet(), "helper.go", helper(Package{Name: "x"}, "x"), parser.ImportsOnly)
 	if err != nil {
 		t.Fatal(err)
 	}

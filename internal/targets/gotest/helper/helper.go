@@ -211,7 +211,7 @@ func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 // benchyEnd is the end record of a call: how it ended (p is what it
 // panicked with), testing's own state of b, and, for a call that
 // returned, what was measured.
-func benchyEnd(b *testing.B, name string, m *benchyCall, p any) string {
+func benchyEnd(b *testing.B, name string, m *benchyCall, p interface{}) string {
 	var s strings.Builder
 	s.WriteString(`{"event":"end","name":` + benchyQuote(name) + `,"n":` + strconv.Itoa(b.N) +
 		`,"returned":` + strconv.FormatBool(m.returned) + `,"failed":` + strconv.FormatBool(b.Failed()) +
@@ -349,7 +349,7 @@ func (m *benchyMask) count() int {
 // have copied an old mask); a thread that may run nowhere else keeps it.
 func benchyIsolate(cpu int) {
 	self := syscall.Gettid()
-	for range 5 {
+	for pass := 0; pass < 5; pass++ {
 		changed := false
 		entries, _ := os.ReadDir("/proc/self/task")
 		for _, e := range entries {
