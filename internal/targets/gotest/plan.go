@@ -55,12 +55,75 @@ func Matching(bin *Binary, o Options) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	first, _, _ := strings.Cut(o.BenchText, "/")
-	topRe, err := regexp.Compile(first)
-	if err != nil {
-		return nil, err
+	var matching []string
+	for _, top := range tops {
+		bench, err := benchFor(o.BenchText, top)
+		if err != nil {
+			return nil, err
+		}
+		if bench != "" {
+			matching = append(matching, top)
+		}
 	}
-	return slices.DeleteFunc(tops, func(top string) bool { return !topRe.MatchString(top) }), nil
+	return matching, nil
+}
+
+// benchAlternatives splits a -bench pattern as package testing does
+// (splitRegexp): into alternatives at each '|' outside brackets and
+// parentheses, and each alternative at each '/' outside them into one
+// pattern per level of sub-benchmarks. So "Sum64/4KB|Sum64String" is
+// Sum64's sub-benchmark 4KB, and every benchmark Sum64String matches.
+func benchAlternatives(s string) [][]string {
+	var alts [][]string
+	var levels []string
+	brackets, parens := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			brackets++
+		case ']':
+			brackets = max(brackets-1, 0) // an unmatched ']' is legal
+		case '(':
+			if brackets == 0 {
+				parens++
+			}
+		case ')':
+			if brackets == 0 {
+				parens--
+			}
+		case '\\':
+			i++
+		case '/', '|':
+			if brackets == 0 && parens == 0 {
+				levels = append(levels, s[:i])
+				if s[i] == '|' {
+					alts, levels = append(alts, levels), nil
+				}
+				s, i = s[i+1:], -1
+			}
+		}
+	}
+	return append(alts, append(levels, s))
+}
+
+// benchFor is the -bench pattern that runs, of what text matches, only
+// what is under the top-level benchmark top: every alternative of text
+// whose first level matches top, with that level made ^top$. It is ""
+// when no alternative matches top. Passing text itself to a process meant
+// for top would run, through another alternative, other top-level
+// benchmarks too: each would be measured twice.
+func benchFor(text, top string) (string, error) {
+	var alts []string
+	for _, levels := range benchAlternatives(text) {
+		re, err := regexp.Compile(levels[0])
+		if err != nil {
+			return "", err
+		}
+		if re.MatchString(top) {
+			alts = append(alts, strings.Join(append([]string{"^" + regexp.QuoteMeta(top) + "$"}, levels[1:]...), "/"))
+		}
+	}
+	return strings.Join(alts, "|"), nil
 }
 
 // Calibrate runs every benchmark of bin that the options match once with
@@ -75,7 +138,6 @@ func Calibrate(bin *Binary, o Options) ([]*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, rest, _ := strings.Cut(o.BenchText, "/")
 	var ts []*Target
 	start := StartOffCPU(o.CPU)
 	for _, top := range tops {
@@ -85,9 +147,9 @@ func Calibrate(bin *Binary, o Options) ([]*Target, error) {
 		if harness.Stopped(o.Stop) {
 			return nil, ErrStopped
 		}
-		bench := "^" + regexp.QuoteMeta(top) + "$"
-		if rest != "" {
-			bench += "/" + rest
+		bench, err := benchFor(o.BenchText, top)
+		if err != nil {
+			return nil, err
 		}
 		r, err := bin.Exec(o, calibrateArgs(bench, o.SampleTime), o.timeout(rampCalls), start)
 		if err != nil {
