@@ -42,6 +42,7 @@ func Analyze(r *result.Result) {
 		if on, ok := result.OnCPUPerOp(result.Experiment{Samples: steady}); ok {
 			e.Stats.OnCPUMedian = stats.Median(on)
 		}
+		e.Reported = reported(steady)
 		e.Series = ser.stored()
 		e.Disturbed = disturbedSamples(*e, r.CPU)
 		for _, f := range e.Findings {

@@ -54,3 +54,23 @@ func Compute(samples []result.Sample) result.Stats {
 	st.MAD = stats.MAD(xs, st.Median)
 	return st
 }
+
+// reported is the median over samples of each per-op value a benchmark
+// reported of itself, by unit (result.Stats.Reported); nil when it
+// reported none.
+func reported(samples []result.Sample) map[string]float64 {
+	by := map[string][]float64{}
+	for _, s := range samples {
+		for unit, v := range s.Metrics {
+			by[unit] = append(by[unit], v)
+		}
+	}
+	if len(by) == 0 {
+		return nil
+	}
+	out := make(map[string]float64, len(by))
+	for unit, xs := range by {
+		out[unit] = stats.Median(xs)
+	}
+	return out
+}

@@ -39,6 +39,9 @@ func writeHTML(w io.Writer, r *result.Result) error {
 	}
 	tw.printf("<p class=\"summary\">summary: %s</p>\n", esc(summaryLine(r)))
 	writeOverview(tw, r)
+	if line := reportedLine(r); line != "" {
+		tw.printf("<p class=\"note\">%s</p>\n", esc(line))
+	}
 	writeCountHTML(tw, r)
 	if len(r.Experiments) > 0 {
 		tw.printf("<p class=\"note\">%s</p>\n", esc(chartsNote))

@@ -34,6 +34,9 @@ func writeText(w io.Writer, r *result.Result, o Options) error {
 	if err := writeTable(w, tableHeader(r), tableRows(r)); err != nil {
 		return err
 	}
+	if line := reportedLine(r); line != "" {
+		tail.WriteString(line + "\n")
+	}
 	if err := writeTextBody(&tail, r, o); err != nil {
 		return err
 	}

@@ -265,6 +265,12 @@ type Experiment struct {
 	// fields above (and the run's clock and machine); `benchy report`
 	// recomputes them.
 	Stats Stats `json:"stats"`
+	// Reported is, by unit, the median over the samples of Stats of each
+	// per-op value a Go benchmark reported of itself: MB/s (b.SetBytes),
+	// b.ReportMetric's units, and its own ns/op where it reported one
+	// (UnitOwnNs), which go test prints in place of the loop's time.
+	// Absent when the benchmark reported nothing.
+	Reported map[string]float64 `json:"reported,omitempty"`
 	// Series is the shape of the samples in run order; absent before the
 	// analysis.
 	Series *Series `json:"series,omitempty"`
@@ -310,6 +316,11 @@ type Stats struct {
 	// median far from it was spent off the CPU, or waiting.
 	OnCPUMedian float64 `json:"on_cpu_median,omitempty"`
 }
+
+// UnitOwnNs is the unit of a benchmark's own time per op
+// (b.ReportMetric(x, "ns/op")): go test prints it in place of the time of
+// the loop, which benchy measures and judges.
+const UnitOwnNs = "ns/op"
 
 // Find is r's experiment named name, or nil.
 func (r *Result) Find(name string) *Experiment {

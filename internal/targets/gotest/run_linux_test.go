@@ -116,8 +116,8 @@ func TestPrintsAreNotResults(t *testing.T) {
 		}
 		if tg.Display == "Metrics" {
 			m := samples[0].Metrics
-			if m["widgets/op"] != 3 || m["MB/s"] <= 0 || len(m) != 2 {
-				t.Errorf("Metrics: %v, want widgets/op 3 and MB/s", m)
+			if m["widgets/op"] != 3 || m["MB/s"] <= 0 || m["ns/op"] != 5 || len(m) != 3 {
+				t.Errorf("Metrics: %v, want widgets/op 3, MB/s, and its own ns/op 5", m)
 			}
 		} else if samples[0].Metrics != nil {
 			t.Errorf("%s: metrics %v", tg.Display, samples[0].Metrics)

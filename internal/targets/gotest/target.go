@@ -121,11 +121,14 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 }
 
 // sample is the sample of one call, and what the target keeps of it: B/op
-// and allocs/op (as testing computes them), whether it held its pin.
+// and allocs/op (as testing computes them), whether it held its pin. What
+// else the benchmark reported of itself is the sample's Metrics: MB/s,
+// b.ReportMetric's units, and its own ns/op (result.UnitOwnNs), never in
+// place of the time the call took.
 func (t *Target) sample(x Record) result.Sample {
 	s := result.Sample{Iters: x.N, Ns: x.Ns, CPU: x.CPU, Counters: onCPU(x), Process: t.process}
 	for unit, v := range x.Metrics {
-		if unit != "ns/op" && unit != "B/op" && unit != "allocs/op" {
+		if unit != "B/op" && unit != "allocs/op" { // those two are the GC figures
 			if s.Metrics == nil {
 				s.Metrics = map[string]float64{}
 			}

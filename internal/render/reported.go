@@ -1,0 +1,70 @@
+package render
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// reportedLine is what the benchmarks reported of themselves, as go test
+// prints it beside each time (MB/s, b.ReportMetric's units), one clause
+// an experiment, the units in go test's order; "" when none reported
+// anything. A benchmark's own ns/op, which go test prints in place of the
+// loop's time, is named as its own: the table and the verdicts are of the
+// time benchy measured.
+func reportedLine(r *result.Result) string {
+	var parts []string
+	own := false
+	for _, e := range r.Experiments {
+		rep := e.Reported
+		if len(rep) == 0 {
+			continue
+		}
+		var figures []string
+		for _, unit := range reportedUnits(rep) {
+			v := rep[unit]
+			if unit == result.UnitOwnNs {
+				figures = append(figures, units.Duration(v)+"/op of its own")
+				own = true
+				continue
+			}
+			figures = append(figures, units.Sig(v, 3)+" "+unit)
+		}
+		parts = append(parts, e.Name+" "+strings.Join(figures, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	line := "reported by the benchmark (median per op): " + strings.Join(parts, "; ")
+	if own {
+		line += " (a time of its own is what go test prints; the table and the verdicts are of the time the loop took)"
+	}
+	return line
+}
+
+// reportedUnits are the units of rep in go test's order: its own ns/op,
+// MB/s, then the others by name.
+func reportedUnits(rep map[string]float64) []string {
+	rank := func(unit string) int {
+		switch unit {
+		case result.UnitOwnNs:
+			return 0
+		case "MB/s":
+			return 1
+		}
+		return 2
+	}
+	us := make([]string, 0, len(rep))
+	for unit := range rep {
+		us = append(us, unit)
+	}
+	slices.SortFunc(us, func(a, b string) int {
+		if d := rank(a) - rank(b); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	return us
+}

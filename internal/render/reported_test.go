@@ -1,0 +1,81 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/analyze"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/result/resulttest"
+)
+
+// reportingResult is a gotest run of benchmarks that report of
+// themselves, as go test prints them: MB/s (b.SetBytes), b.ReportMetric
+// units, a time per op of their own; and one that reports nothing.
+func reportingResult() *result.Result {
+	r := resulttest.Fixture()
+	with := func(samples []result.Sample, metrics map[string]float64) []result.Sample {
+		for i := range samples {
+			samples[i].Metrics = map[string]float64{}
+			for unit, v := range metrics {
+				samples[i].Metrics[unit] = v + float64(i%3-1)*v/1000 // median v
+			}
+		}
+		return samples
+	}
+	bench := func(name string, nsPerOp float64, metrics map[string]float64) result.Experiment {
+		return result.Experiment{Kind: result.KindBenchmark, Name: name, GOMAXPROCS: 1, Iters: 1000,
+			Samples: with(spread(9, 1000, nsPerOp, 0, 2, -1, 1, 0, 3, -2, 0, 1), metrics)}
+	}
+	r.Command = []string{"benchy", "gotest", "."}
+	r.Experiments = []result.Experiment{
+		bench("Encode/4KB", 1292, map[string]float64{"MB/s": 3170}),
+		bench("PoolExpensiveNew", 2100, map[string]float64{"GCs/op": 0.02, "New/op": 1.5}),
+		bench("PoolSTW", 9800, map[string]float64{result.UnitOwnNs: 1250, "p95-ns/STW": 2600}),
+		bench("Plain", 420, nil),
+	}
+	analyze.Analyze(r)
+	return r
+}
+
+// What a benchmark reports of itself is shown in every format, as go test
+// shows it; a time of its own is named as its own, beside the loop's time
+// that the table and the verdicts are of.
+func TestReportedMetrics(t *testing.T) {
+	r := reportingResult()
+	for _, format := range []string{"text", "markdown", "html"} {
+		var b bytes.Buffer
+		if err := Write(&b, r, format); err != nil {
+			t.Fatal(err)
+		}
+		out := strings.Join(strings.Fields(b.String()), " ")
+		_, line, _ := strings.Cut(out, "reported by the benchmark")
+		line, _, _ = strings.Cut(line, ")")
+		for _, want := range []string{"Encode/4KB 3170 MB/s", "PoolExpensiveNew 0.02 GCs/op, 1.5 New/op",
+			"PoolSTW 1.25 µs/op of its own, 2600 p95-ns/STW", "the table and the verdicts are of the time the loop took"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: no %q in %q", format, want, line)
+			}
+		}
+		if strings.Contains(line, "Plain") {
+			t.Errorf("%s: Plain reported nothing, and is said to: %q", format, line)
+		}
+		if format == "text" {
+			checkGolden(t, "reported.text", b.Bytes())
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteWith(&b, r, "text", Options{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "reported by the benchmark") {
+		t.Errorf("-v does not say what the benchmarks reported:\n%s", b.String())
+	}
+	if got := r.Experiments[0].Reported["MB/s"]; got != 3170 {
+		t.Errorf("Encode/4KB's reported MB/s %v, want the median of its samples, 3170", got)
+	}
+	if r.Experiments[3].Reported != nil {
+		t.Errorf("Plain reported %v, want nothing", r.Experiments[3].Reported)
+	}
+}
