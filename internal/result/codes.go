@@ -58,7 +58,11 @@ const (
 	// CodeSetupUnknown: testing's ramp was too short to judge
 	// setup-in-timer.
 	CodeSetupUnknown = "setup-unknown"
-	CodeDebugBuild   = "debug-build"
+	// CodeDependsOnN: a fixed cost every call pays that is not a setup
+	// before the loop (the runtime's, b.RunParallel's goroutines), a share
+	// of a sample large enough that the time per op depends on N.
+	CodeDependsOnN = "cost-depends-on-n"
+	CodeDebugBuild = "debug-build"
 	// CodeLayoutSensitive: linked with --layouts, the code layout alone
 	// moved the benchmark as much as the change claimed.
 	CodeLayoutSensitive = "layout-sensitive"
@@ -150,6 +154,7 @@ var Codes = []CodeInfo{
 	{CodeSetupInTimer, ScopeRun, "work outside the b.N loop is timed: call b.ResetTimer after the setup"},
 	{CodeLeftProcesses, ScopeRun, "runs left processes running after they exited (benchy killed them): wait for what the command starts"},
 	{CodeSetupUnknown, ScopeRun, ""},
+	{CodeDependsOnN, ScopeRun, "a cost paid once per call is spread over N: the time per op holds for the samples' N only (a larger --sample-time gives a larger N)"},
 	{CodeDebugBuild, ScopeRun, "the test binary was built to debug or instrument: build it without -N -l, -race or -cover"},
 	{CodeLayoutSensitive, ScopeRun, "the code layout alone moves the benchmark as much as the change: the difference may be where the linker put the functions, not the code"},
 

@@ -167,12 +167,61 @@ func Calibrate(bin *Binary, o Options) ([]*Target, error) {
 		if r.Stopped {
 			return nil, fmt.Errorf("calibrating %s: %w", top, harness.ErrStopped)
 		}
-		ts = append(ts, op.calibrated(bin, top, r, start)...)
+		for _, t := range op.calibrated(bin, top, r, start) {
+			if err := op.rampLonger(bin, t, start); err != nil {
+				return nil, err
+			}
+			ts = append(ts, t)
+		}
 	}
 	if harness.Stopped(o.Stop) {
 		return nil, ErrStopped // the last calibration may have been cut short
 	}
 	return ts, nil
+}
+
+// LongerRamp is how much longer than the sample time (or the N=1 call)
+// the second ramp of a benchmark whose first stopped early aims
+// (rampLonger).
+const LongerRamp = 4
+
+// rampLonger runs testing's ramp again, to LongerRamp times the sample
+// time, for a target whose ramp made fewer than two calls past N=1, and
+// adds its calls to the target's calibration: a call that lasts the sample
+// time ends the ramp at N=1, and then nothing tells a cost paid once per
+// call from one paid per op. sync's BenchmarkPoolExpensiveNew refills a
+// pool at 1 ms an item after each collection: 116 ms at N=1, 2 ms/op at
+// N=500 under go test. The target's N stays the first ramp's.
+func (o Options) rampLonger(bin *Binary, t *Target, start func(*exec.Cmd) error) error {
+	past, first := 0, time.Duration(0)
+	for _, c := range t.Calibration {
+		if c.N > 1 {
+			past++
+		} else {
+			first = max(first, time.Duration(c.Ns))
+		}
+	}
+	// Aimed past the N=1 call too, else a call longer than the longer
+	// sample time ends this ramp at N=1 as well; but not for a benchmark
+	// that takes seconds an op, where the ramp would cost many seconds
+	// more and the cost per op is the call's anyway.
+	longer := LongerRamp * max(o.SampleTime, first)
+	if t.Fail != "" || past >= 2 || len(t.Calibration) == 0 || longer > max(10*o.SampleTime, time.Second) {
+		return nil
+	}
+	r, err := bin.Exec(o, calibrateArgs(BenchRegexp(t.Bench), longer), o.timeout(LongerRamp*rampCalls), start)
+	if err != nil {
+		return err
+	}
+	if r.Stopped {
+		return fmt.Errorf("calibrating %s: %w", t.Bench, harness.ErrStopped)
+	}
+	for _, c := range r.named(t.Bench) {
+		if c.Ended && c.Returned && c.Leaf() {
+			t.Calibration = append(t.Calibration, c)
+		}
+	}
+	return nil
 }
 
 // calibrated makes the targets of one top-level benchmark's calibration

@@ -109,7 +109,7 @@ func TestSetupInTimerRecorded(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(file), ".json")
 		seen := false
 		for _, r := range rec.Ramps {
-			f, ok := setupInTimer(r.Calls, r.N)
+			f, ok := perCallCost(r.Calls, r.N)
 			flagged := ok && f.Code == result.CodeSetupInTimer
 			switch r.Bench {
 			case "BenchmarkParallel":

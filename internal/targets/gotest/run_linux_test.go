@@ -14,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // The tests below build test binaries of the module of honest, lying and
@@ -378,5 +379,38 @@ func TestOldModulesAndDotImportsBuild(t *testing.T) {
 				t.Errorf("targets %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// A benchmark each of whose calls pays 30 ms beside a tiny op stops
+// testing's ramp at N=1 when the sample time is shorter: a second, longer
+// ramp shows that its time per op depends on N, which is said with the
+// arithmetic, and who pays it (b.RunParallel's goroutines), not as a
+// setup the benchmark does not have.
+func TestCostDependsOnN(t *testing.T) {
+	bin := build(t, "./amortised")
+	o := quick(t)
+	ts, err := Calibrate(bin, o)
+	if err != nil || len(ts) != 1 {
+		t.Fatal(ts, err)
+	}
+	past := 0
+	for _, c := range ts[0].Calibration {
+		if c.N > 1 {
+			past++
+		}
+	}
+	if past < 2 {
+		t.Fatalf("calls past N=1 after the longer ramp: %d, want 2 or more", past)
+	}
+	var got []string
+	for _, f := range ts[0].Check() {
+		got = append(got, f.Code)
+		if f.Code == result.CodeDependsOnN && (!strings.Contains(f.Message, "b.RunParallel") || !strings.Contains(f.Message, "per op at N=1 against ")) {
+			t.Errorf("the finding does not say who pays, or the arithmetic: %s", f.Message)
+		}
+	}
+	if !slices.Contains(got, result.CodeDependsOnN) || slices.Contains(got, result.CodeSetupInTimer) || slices.Contains(got, result.CodeSetupUnknown) {
+		t.Errorf("findings %q, want cost-depends-on-n and neither setup-in-timer nor setup-unknown", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -251,7 +252,7 @@ func (t *Target) Check() []finding.Finding {
 		fs = append(fs, finding.Finding{Code: result.CodeNotPinned, Severity: finding.Warn,
 			Message: "the benchmark's thread could not be pinned (sched_setaffinity failed in the test process)"})
 	}
-	if f, ok := setupInTimer(t.Calibration, t.N); ok {
+	if f, ok := perCallCost(t.Calibration, t.N); ok {
 		fs = append(fs, f)
 	}
 	if t.fn != "" {
@@ -265,21 +266,37 @@ func (t *Target) Check() []finding.Finding {
 // then depends on N).
 const SetupShare = 0.05
 
-// setupInTimer fits time = a + b·N to the calls testing's ramp made (all
+// DependsOnNShare: a fixed cost per call that is more than a quarter of a
+// sample makes the sample's time per op a figure for that N only (sync's
+// BenchmarkPoolExpensiveNew: 116 ms/op at N=1, 2 ms/op at N=500), a warning;
+// less, the cost-depends-on-n finding is a note.
+const DependsOnNShare = 0.25
+
+// perCallCost fits time = a + b·N to the calls testing's ramp made (all
 // but the first, N=1, which also pays for cold caches; each less its run
 // delay) and reports a fixed cost a that is more than SetupShare of a
-// sample at the calibrated N: an expensive setup inside the timed region,
-// without b.ResetTimer. a is at most what the shortest call spent beyond
-// b·N, the N=1 call included: a setup is paid by that call too, and its
-// cold caches only make it longer.
-func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
+// sample at the calibrated N, with the time per op it gives at the
+// smallest and the largest N. a is at most what the shortest call spent
+// beyond b·N, the N=1 call included: a setup is paid by that call too,
+// and its cold caches only make it longer.
+//
+// Who pays the fixed cost decides the words. A call of b.RunParallel
+// starts its goroutines, each running what comes before its pb.Next loop;
+// calls whose collections grow with N allocate in the loop, and testing
+// collects before each call, so the heap grows again in each: both are
+// cost-depends-on-n, which names no culprit (an honest allocating
+// benchmark was accused of a setup in 2 of 11 runs). Only a fixed cost
+// with neither is a setup before the loop timed without b.ResetTimer.
+func perCallCost(calls []Record, n int64) (finding.Finding, bool) {
 	var xs, ys []float64
+	var past []Record    // the calls past N=1
 	first := math.Inf(1) // the N=1 call's time
 	for _, c := range calls {
 		ns := float64(ownNs(c))
 		switch {
 		case c.N > 1:
 			xs, ys = append(xs, float64(c.N)), append(ys, ns)
+			past = append(past, c)
 		case c.N == 1:
 			first = min(first, ns)
 		}
@@ -319,12 +336,60 @@ func setupInTimer(calls []Record, n int64) (finding.Finding, bool) {
 	if !(b > 0 && a > untimedNs && sample > 0 && a/sample > SetupShare) || math.IsInf(a, 0) {
 		return finding.Finding{}, false
 	}
+	share := a / sample
+	lo, hi := slices.Min(xs), max(slices.Max(xs), float64(n))
+	if !math.IsInf(first, 1) {
+		lo = 1
+	}
+	perOp := func(at float64) string { return units.Duration(a/at + b) }
+	arithmetic := fmt.Sprintf("%s per op at N=%.0f against %s at N=%.0f; at the samples' N=%d it is %.0f%% of their time",
+		perOp(lo), lo, perOp(hi), hi, n, 100*share)
+	evidence := map[string]any{"fixed_ns": a, "per_op_ns": b, "share": share, "calls": len(xs), "samples_n": n}
+	var who string
+	switch {
+	case slices.ContainsFunc(calls, func(c Record) bool { return c.Parallel }):
+		who = "b.RunParallel starts its goroutines in every call, and each runs what comes before its pb.Next loop"
+	case collectionsGrow(past):
+		who = "the calls collect more often as N grows: the loop allocates, testing collects before each call, and the heap grows again in each, a cost paid once per call"
+	default:
+		return finding.Finding{
+			Code: result.CodeSetupInTimer, Severity: finding.Warn,
+			Message: fmt.Sprintf("every call of the benchmark costs %s besides %s per op: work outside the b.N loop is timed (a setup before the loop without b.ResetTimer), and the time per op depends on N: %s",
+				units.Duration(a), units.Duration(b), arithmetic),
+			Evidence: evidence,
+		}, true
+	}
+	severity := finding.Info
+	if share > DependsOnNShare {
+		severity = finding.Warn
+	}
 	return finding.Finding{
-		Code: result.CodeSetupInTimer, Severity: finding.Warn,
-		Message: fmt.Sprintf("every call of the benchmark costs %s besides %s per op, %.0f%% of a sample: work outside the b.N loop is timed (a setup before the loop without b.ResetTimer), and the time per op depends on N",
-			units.Duration(a), units.Duration(b), 100*a/sample),
-		Evidence: map[string]any{"fixed_ns": a, "per_op_ns": b, "share": a / sample, "calls": len(xs)},
+		Code: result.CodeDependsOnN, Severity: severity,
+		Message: fmt.Sprintf("the time per op depends on N: every call costs %s besides %s per op (%s), so: %s; a larger --sample-time gives a larger N",
+			units.Duration(a), units.Duration(b), who, arithmetic),
+		Evidence: evidence,
 	}, true
+}
+
+// collectionsGrow reports whether the calls (past N=1, in the ramp's
+// order) collected more often at a larger N, at least twice in the largest
+// call: the loop itself allocates. A setup that allocates collects about as
+// often in every call, whatever N.
+func collectionsGrow(calls []Record) bool {
+	if len(calls) < 2 {
+		return false
+	}
+	small, large := calls[0], calls[0]
+	for _, c := range calls {
+		if c.N < small.N {
+			small = c
+		}
+		if c.N > large.N {
+			large = c
+		}
+	}
+	gc := func(c Record) int64 { return c.Counters[result.CounterGCCycles] }
+	return gc(large) >= 2 && gc(large) > gc(small)
 }
 
 // fitLine is the least-squares line y = a + b·x.

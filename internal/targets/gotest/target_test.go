@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -103,13 +104,13 @@ func TestSetupInTimer(t *testing.T) {
 		}
 		return calls
 	}
-	if f, ok := setupInTimer(ramp(2, 5e6, nil), 5_000_000); !ok || f.Code != result.CodeSetupInTimer {
+	if f, ok := perCallCost(ramp(2, 5e6, nil), 5_000_000); !ok || f.Code != result.CodeSetupInTimer {
 		t.Errorf("a 5 ms setup in every call: %v %v", f, ok)
 	}
-	if f, ok := setupInTimer(ramp(2, 0, map[int64]float64{1_000_000: 2e6}), 5_000_000); ok {
+	if f, ok := perCallCost(ramp(2, 0, map[int64]float64{1_000_000: 2e6}), 5_000_000); ok {
 		t.Errorf("one call 2 ms slow is not a setup: %v", f.Message)
 	}
-	if _, ok := setupInTimer(ramp(2, 0, nil), 5_000_000); ok {
+	if _, ok := perCallCost(ramp(2, 0, nil), 5_000_000); ok {
 		t.Error("no fixed cost, a finding")
 	}
 	// Two calls past N=1, close in N and 3% apart per op (strings'
@@ -117,16 +118,60 @@ func TestSetupInTimer(t *testing.T) {
 	// has a fixed cost of 11.7 ms, which the N=1 call, 1.4 ms, did not
 	// pay. Without that call the same ramp is accused.
 	split := []Record{{N: 1, Ns: 1_404_076}, {N: 85, Ns: 90_663_982}, {N: 111, Ns: 114_808_402}}
-	if f, ok := setupInTimer(split, 111); ok {
+	if f, ok := perCallCost(split, 111); ok {
 		t.Errorf("a first call 3%% slower per op is not a setup: %v", f.Message)
 	}
-	if f, ok := setupInTimer(split[1:], 111); !ok || f.Code != result.CodeSetupInTimer {
+	if f, ok := perCallCost(split[1:], 111); !ok || f.Code != result.CodeSetupInTimer {
 		t.Errorf("without the N=1 call, the two calls' line is not read as a setup: %v %v", f, ok)
 	}
 	// A ramp stopped at N=100 is too short to judge, and says so.
 	short := ramp(2, 5e6, nil)[:2]
-	if f, ok := setupInTimer(short, 100); !ok || f.Code != result.CodeSetupUnknown {
+	if f, ok := perCallCost(short, 100); !ok || f.Code != result.CodeSetupUnknown {
 		t.Errorf("a ramp of N=1 and 100 only: %v %v, want setup-unknown", f, ok)
+	}
+}
+
+// Who pays a fixed cost per call decides the finding: a loop whose
+// collections grow with N, or b.RunParallel's goroutines, make the time per
+// op depend on N (cost-depends-on-n, with the arithmetic), never a setup
+// the benchmark does not have; a setup that allocates, collecting about as
+// often in every call, is still one.
+func TestPerCallCostWho(t *testing.T) {
+	ramp := func(perOp, fixed float64, ns []int64, gcPerOp, gcPerCall float64, parallel bool) []Record {
+		var calls []Record
+		for _, n := range ns {
+			calls = append(calls, Record{N: n, Ns: int64(fixed + perOp*float64(n)), Parallel: parallel,
+				Counters: map[string]int64{result.CounterGCCycles: int64(gcPerCall + gcPerOp*float64(n))}})
+		}
+		return calls
+	}
+	cases := []struct {
+		name     string
+		calls    []Record
+		n        int64
+		code     string
+		severity finding.Severity
+		says     string
+	}{
+		// 160 MB allocated per op, 17.4 ms/op, 7 ms a call more: 2 of 11
+		// default runs were accused of a setup.
+		{"allocating loop", ramp(17.4e6, 7e6, []int64{1, 2, 6}, 40, 0, false), 6, result.CodeDependsOnN, finding.Info,
+			"the loop allocates, testing collects before each call"},
+		// sync's PoolExpensiveNew: a pool refilled at 1 ms an item after
+		// every collection, in b.RunParallel.
+		{"parallel", ramp(2e6, 110e6, []int64{1, 2, 4}, 0.05, 1, true), 4, result.CodeDependsOnN, finding.Warn,
+			"b.RunParallel starts its goroutines"},
+		{"setup that allocates", ramp(2, 5e6, []int64{1, 100, 10_000, 1_000_000, 5_000_000}, 0, 1, false), 5_000_000,
+			result.CodeSetupInTimer, finding.Warn, "a setup before the loop without b.ResetTimer"},
+	}
+	for _, c := range cases {
+		f, ok := perCallCost(c.calls, c.n)
+		if !ok || f.Code != c.code || f.Severity != c.severity || !strings.Contains(f.Message, c.says) {
+			t.Errorf("%s: %v %+v, want %s (%v) saying %q", c.name, ok, f, c.code, c.severity, c.says)
+		}
+		if ok && !strings.Contains(f.Message, "per op at N=1 against ") {
+			t.Errorf("%s: no arithmetic at two N: %s", c.name, f.Message)
+		}
 	}
 }
 
