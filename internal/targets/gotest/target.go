@@ -348,9 +348,9 @@ func perCallCost(calls []Record, n int64) (finding.Finding, bool) {
 	var who string
 	switch {
 	case slices.ContainsFunc(calls, func(c Record) bool { return c.Parallel }):
-		who = "b.RunParallel starts its goroutines in every call, and each runs what comes before its pb.Next loop"
+		who = "paid once per call: it runs b.RunParallel, whose goroutines each run what comes before their pb.Next loop, after the collection testing runs before each call"
 	case collectionsGrow(past):
-		who = "the calls collect more often as N grows: the loop allocates, testing collects before each call, and the heap grows again in each, a cost paid once per call"
+		who = "paid once per call: the calls collect more often as N grows, so the loop allocates; testing collects before each call, and the heap grows again in each"
 	default:
 		return finding.Finding{
 			Code: result.CodeSetupInTimer, Severity: finding.Warn,

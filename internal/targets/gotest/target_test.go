@@ -156,11 +156,11 @@ func TestPerCallCostWho(t *testing.T) {
 		// 160 MB allocated per op, 17.4 ms/op, 7 ms a call more: 2 of 11
 		// default runs were accused of a setup.
 		{"allocating loop", ramp(17.4e6, 7e6, []int64{1, 2, 6}, 40, 0, false), 6, result.CodeDependsOnN, finding.Info,
-			"the loop allocates, testing collects before each call"},
+			"so the loop allocates; testing collects before each call"},
 		// sync's PoolExpensiveNew: a pool refilled at 1 ms an item after
 		// every collection, in b.RunParallel.
 		{"parallel", ramp(2e6, 110e6, []int64{1, 2, 4}, 0.05, 1, true), 4, result.CodeDependsOnN, finding.Warn,
-			"b.RunParallel starts its goroutines"},
+			"it runs b.RunParallel, whose goroutines"},
 		{"setup that allocates", ramp(2, 5e6, []int64{1, 100, 10_000, 1_000_000, 5_000_000}, 0, 1, false), 5_000_000,
 			result.CodeSetupInTimer, finding.Warn, "a setup before the loop without b.ResetTimer"},
 	}
