@@ -61,7 +61,7 @@ With --strict it exits 3 when an experiment is not believable;
 			return reportRun(opts, g.Stdout, g.Stderr)
 		},
 	}
-	opts.outputOptions.bind(cmd.Flags(), render.Formats, false)
+	opts.outputOptions.bind(cmd, g, render.Formats, false)
 	return cmd
 }
 
