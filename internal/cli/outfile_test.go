@@ -189,3 +189,31 @@ func TestComparisonRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// An --out extension that names a format the command does not write is
+// refused, not filled with text: gotest --against --out x.html wrote its
+// text comparison into x.html. Given --format, the name is the user's.
+func TestOutExtensionOfAnotherFormat(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		args []string
+		want string // the error, "" for none
+	}{
+		{[]string{"--against", "HEAD~1", "--out", filepath.Join(dir, "x.html")}, "the extension says html, but the formats here are text, json, markdown"},
+		{[]string{"--against", "HEAD~1", "--out", filepath.Join(dir, "x.csv")}, "the extension says csv"},
+		{[]string{"--against", "HEAD~1", "--format", "text", "--out", filepath.Join(dir, "x.html")}, ""},
+		{[]string{"--against", "HEAD~1", "--out", filepath.Join(dir, "x.md")}, ""},
+		{[]string{"--out", filepath.Join(dir, "x.html")}, ""},
+	} {
+		var got *gotestOptions
+		cmd := newGotestCmd(testGlobals(), func(o *gotestOptions) error { got = o; return nil })
+		parse(t, cmd, tt.args...)
+		err := got.outputOptions.validate(cmd)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("gotest %q: %v", tt.args, err)
+		case tt.want != "" && (exitCode(err) != ExitUsage || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("gotest %q: exit %d, %v; want exit 2, %q", tt.args, exitCode(err), err, tt.want)
+		}
+	}
+}

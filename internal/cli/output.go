@@ -107,8 +107,14 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 	if err := checkFormat(o.Format, o.formats); err != nil {
 		return err
 	}
-	if ext := strings.ToLower(filepath.Ext(o.Out)); o.Out != "" && extensions[ext] != "" && slices.Contains(o.formats, extensions[ext]) {
+	if ext := strings.ToLower(filepath.Ext(o.Out)); o.Out != "" && extensions[ext] != "" {
 		switch {
+		case !slices.Contains(o.formats, extensions[ext]):
+			// Not text under a name that says otherwise (gotest
+			// --against --out x.html wrote its text comparison there).
+			if !o.formatSet {
+				return Usagef("--out %s: the extension says %s, but the formats here are %s: give --format, or name the file for one of them", o.Out, extensions[ext], strings.Join(o.formats, ", "))
+			}
 		case !o.formatSet:
 			o.Format = extensions[ext]
 		case o.Format != extensions[ext]:
