@@ -120,6 +120,7 @@ and says which numbers to believe and why.`,
 	root.Flags().Bool("version", false, "print benchy's version")
 	root.SetVersionTemplate(versionLine() + "\n")
 	root.PersistentFlags().StringVar(&g.Sysroot, "sysroot", "/", "read /proc and /sys under `DIR` (env BENCHY_SYSROOT)")
+	// -v's usage names the commands that take it, once they are added.
 	root.PersistentFlags().BoolVarP(&g.Verbose, "verbose", "v", false, "")
 	// Flag errors are usage errors: exit 2 with one line.
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
