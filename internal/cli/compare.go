@@ -275,6 +275,9 @@ func loadForCompare(path string) (*result.Result, error) {
 	if errors.As(err, &pe) {
 		return nil, Usagef("%s: %v", path, pe.Err)
 	}
+	if ke := (*result.KindError)(nil); errors.As(err, &ke) {
+		return nil, Usagef("%v: compare takes results (the --out FILE.json of run, exec or gotest)", err)
+	}
 	if err != nil {
 		return nil, Usagef("%v", err)
 	}
@@ -585,19 +588,47 @@ func files(ss []fileSide) string {
 	return strings.Join(names, ",")
 }
 
+// comparisonDoc is a comparison as its JSON document holds it: what the
+// document is (a schema, a kind, the benchy that wrote it), so that benchy
+// report reads it back, then the files of each side and the comparison.
+type comparisonDoc struct {
+	Schema int        `json:"schema"`
+	Kind   string     `json:"kind"`
+	Tool   string     `json:"tool"`
+	Old    []fileSide `json:"old"`
+	New    []fileSide `json:"new"`
+	comparison
+}
+
 func writeCompareJSON(w io.Writer, c comparison) error {
 	c.Rows = slices.Clone(c.Rows)
 	for i := range c.Rows {
 		c.Rows[i].Sentence = render.Sentence(c.Rows[i].Pair)
 	}
-	out := struct {
-		Old []fileSide `json:"old"`
-		New []fileSide `json:"new"`
-		comparison
-	}{c.Old, c.New, c}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	return enc.Encode(comparisonDoc{result.SchemaVersion, result.KindComparison, "benchy " + Version, c.Old, c.New, c})
+}
+
+// readComparison reads back what writeCompareJSON wrote (data is a
+// document result.Unmarshal found to be of KindComparison). The gate is
+// the one the file records: its rows hold no samples to judge again.
+func readComparison(data []byte) (comparison, error) {
+	var d comparisonDoc
+	if err := json.Unmarshal(data, &d); err != nil {
+		return comparison{}, fmt.Errorf("not a valid benchy comparison: %s", oneLine(err.Error()))
+	}
+	c := d.comparison
+	c.Old, c.New = d.Old, d.New
+	if c.FailOnRegression != nil {
+		c.gate = compare.Gate{Failed: c.Failed, CannotJudge: c.CannotJudge}
+		for _, r := range c.Rows {
+			if slices.Contains(c.Regressions, r.Name) {
+				c.gate.Regressions = append(c.gate.Regressions, r)
+			}
+		}
+	}
+	return c, nil
 }
 
 // perOpCell is a median on the basis it was compared on: a time, or

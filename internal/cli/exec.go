@@ -121,7 +121,7 @@ flagged (spawn-dominated).`,
 	opts.thresholdOption.bind(f, "2%", "smallest change claimed as a difference between commands (`PCT`)")
 	opts.count.bind(f)
 	opts.precisionOptions.bind(f)
-	opts.outputOptions.bind(f, execFormats, true)
+	opts.outputOptions.bind(cmd, g, execFormats, true)
 	return cmd
 }
 

@@ -99,3 +99,67 @@ func TestHelpFitsEightyColumns(t *testing.T) {
 		}
 	}
 }
+
+// -v is the root's persistent flag: `benchy -v CMD` and `benchy CMD -v`
+// both reach every command that writes a result, as go and git read
+// their flags; a command with nothing more to show refuses it in one
+// line that names those that take it.
+func TestVerboseBeforeOrAfterTheCommand(t *testing.T) {
+	type command struct {
+		name string
+		make func(g *globalOptions, got *outputOptions) *cobra.Command
+		args []string
+	}
+	commands := []command{
+		{"run", func(g *globalOptions, got *outputOptions) *cobra.Command {
+			return newRunCmd(g, func(o *runOptions) error { *got = o.outputOptions; return nil })
+		}, nil},
+		{"exec", func(g *globalOptions, got *outputOptions) *cobra.Command {
+			return newExecCmd(g, func(o *execOptions) error { *got = o.outputOptions; return nil })
+		}, []string{"true"}},
+		{"gotest", func(g *globalOptions, got *outputOptions) *cobra.Command {
+			return newGotestCmd(g, func(o *gotestOptions) error { *got = o.outputOptions; return nil })
+		}, nil},
+		{"report", func(g *globalOptions, got *outputOptions) *cobra.Command {
+			return newReportCmd(g, func(o *reportOptions) error { *got = o.outputOptions; return nil })
+		}, []string{"../../testdata/report/fixture.json"}},
+	}
+	for _, c := range commands {
+		for _, tt := range []struct {
+			where string
+			args  []string
+			want  bool
+		}{
+			{"before", append([]string{"-v", c.name}, c.args...), true},
+			{"after", append(append([]string{c.name}, c.args...), "-v"), true},
+			{"long, before", append([]string{"--verbose", c.name}, c.args...), true},
+			{"absent", append([]string{c.name}, c.args...), false},
+		} {
+			t.Run(c.name+"/"+tt.where, func(t *testing.T) {
+				g := testGlobals()
+				var got outputOptions
+				root := newRoot(g, c.make(g, &got))
+				root.SetArgs(tt.args)
+				if err := root.Execute(); err != nil {
+					t.Fatalf("benchy %q: %v", tt.args, err)
+				}
+				if got.formats == nil {
+					t.Fatalf("benchy %q: the command did not run", tt.args)
+				}
+				if got.verbose() != tt.want {
+					t.Errorf("benchy %q: verbose %v, want %v", tt.args, got.verbose(), tt.want)
+				}
+			})
+		}
+	}
+	for _, args := range [][]string{{"-v", "list"}, {"list", "-v"}} {
+		g := testGlobals()
+		root := newRoot(g, newListCmd(g, func(*listOptions) error { t.Errorf("benchy %q ran", args); return nil }),
+			newRunCmd(g, nil), newReportCmd(g, nil))
+		root.SetArgs(args)
+		err := root.Execute()
+		if exitCode(err) != ExitUsage || err.Error() != "-v/--verbose: list has nothing more to show; -v is for report, run" {
+			t.Errorf("benchy %q: exit %d, %v", args, exitCode(err), err)
+		}
+	}
+}

@@ -150,7 +150,7 @@ for both: the output is benchy compare's.`,
 	f.StringVar(&opts.Against, "against", "", "compare with git revision `REV`, interleaved (e.g. HEAD, main)")
 	opts.thresholdOption.bind(f, "2%", "with --against: smallest change claimed (`PCT`)")
 	f.StringVar(&opts.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
-	opts.outputOptions.bind(f, render.Formats, true)
+	opts.outputOptions.bind(cmd, g, render.Formats, true)
 	opts.count.bind(f)
 	opts.profileOptions.bind(f)
 	intFlag(f, &opts.Layouts, "layouts", 0, "link each revision `K` times with -ldflags=-randlayout=1..K, interleaved, and tell the layouts' variation from the processes'")

@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/history"
@@ -29,7 +28,6 @@ type outputOptions struct {
 	Out         string
 	SamplesFile string
 	HTML        string
-	Verbose     bool
 	Strict      string // "", "error" or "warn"
 	Force       bool
 	ASCII       bool
@@ -37,6 +35,7 @@ type outputOptions struct {
 
 	formats   []string // what this command writes
 	formatSet bool
+	g         *globalOptions // -v is the root's (globalOptions.Verbose)
 
 	out, samples, html *outfile.Dest // checked before anything is measured
 	store              *history.Address
@@ -46,10 +45,15 @@ type outputOptions struct {
 	width              int            // of the terminal stdout is, 0 when not one
 }
 
-// bind adds the flags to f; samples says the command can write raw
-// samples (--samples-file) too.
-func (o *outputOptions) bind(f *pflag.FlagSet, formats []string, samples bool) {
-	o.formats = formats
+// bind adds the flags to cmd, and marks it as taking the root's -v;
+// samples says the command can write raw samples (--samples-file) too.
+func (o *outputOptions) bind(cmd *cobra.Command, g *globalOptions, formats []string, samples bool) {
+	o.formats, o.g = formats, g
+	if cmd.Annotations == nil {
+		cmd.Annotations = map[string]string{}
+	}
+	cmd.Annotations[verboseAnnotation] = "yes"
+	f := cmd.Flags()
 	f.StringVar(&o.Format, "format", "text", "output `FORMAT`: "+strings.Join(formats, ", ")+" (default: from the --out extension, else text)")
 	f.Lookup("format").DefValue = ""
 	f.StringVarP(&o.Out, "out", "o", "", "write the result to `FILE` (atomically) instead of stdout")
@@ -58,11 +62,13 @@ func (o *outputOptions) bind(f *pflag.FlagSet, formats []string, samples bool) {
 		f.StringVar(&o.HTML, "html", "", "also write a report to look at (charts, self-contained HTML) to `FILE`")
 		f.StringVar(&o.Store, "store", "", "also keep the result in the history: "+storeHelp)
 	}
-	f.BoolVarP(&o.Verbose, "verbose", "v", false, "text: everything (machine facts, counters, every finding), not one screen")
 	addStrictFlag(f, &o.Strict, "exit 3 when an experiment is not believable; --strict warn also when doubtful")
 	f.BoolVar(&o.Force, "force", false, "replace an --out file even if it is read-only")
 	f.BoolVar(&o.ASCII, "ascii", false, "text: draw the run-order sparklines in ASCII (the default where the locale is not UTF-8)")
 }
+
+// verbose is -v, given before the command or after it.
+func (o *outputOptions) verbose() bool { return o.g != nil && o.g.Verbose }
 
 // extensions map the file extensions --out recognises to formats.
 var extensions = map[string]string{
@@ -101,8 +107,14 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 	if err := checkFormat(o.Format, o.formats); err != nil {
 		return err
 	}
-	if ext := strings.ToLower(filepath.Ext(o.Out)); o.Out != "" && extensions[ext] != "" && slices.Contains(o.formats, extensions[ext]) {
+	if ext := strings.ToLower(filepath.Ext(o.Out)); o.Out != "" && extensions[ext] != "" {
 		switch {
+		case !slices.Contains(o.formats, extensions[ext]):
+			// Not text under a name that says otherwise (gotest
+			// --against --out x.html wrote its text comparison there).
+			if !o.formatSet {
+				return Usagef("--out %s: the extension says %s, but the formats here are %s: give --format, or name the file for one of them", o.Out, extensions[ext], strings.Join(o.formats, ", "))
+			}
 		case !o.formatSet:
 			o.Format = extensions[ext]
 		case o.Format != extensions[ext]:
@@ -166,7 +178,7 @@ func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error 
 			errs = append(errs, err.Error())
 		}
 	}
-	ropts := render.Options{Verbose: o.Verbose, Width: o.width, ASCII: o.ASCII || !utf8Locale()}
+	ropts := render.Options{Verbose: o.verbose(), Width: o.width, ASCII: o.ASCII || !utf8Locale()}
 	render := func(w io.Writer) error { return render.WriteWith(w, r, o.Format, ropts) }
 	switch {
 	case o.out != nil:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -35,7 +36,9 @@ func newReportCmd(g *globalOptions, runF func(*reportOptions) error) *cobra.Comm
 		Long: `report reads a JSON result written by benchy, recomputes the statistics,
 findings and verdicts from its raw samples, counters and recorded clock,
 and writes it in any format. A result written by an older benchy is judged
-by today's rules. -v shows everything behind the verdicts.
+by today's rules. -v shows everything behind the verdicts. A comparison
+(compare --format json, gotest --against --out x.json) holds no samples:
+it is written as it was judged, as text, json or markdown.
 
 With --strict it exits 3 when an experiment is not believable;
 --strict warn also when one is doubtful.`,
@@ -61,25 +64,58 @@ With --strict it exits 3 when an experiment is not believable;
 			return reportRun(opts, g.Stdout, g.Stderr)
 		},
 	}
-	opts.outputOptions.bind(cmd.Flags(), render.Formats, false)
+	opts.outputOptions.bind(cmd, g, render.Formats, false)
 	return cmd
 }
 
-// reportRun loads opts.File, analyzes it again and writes it.
+// reportRun loads opts.File, analyzes it again and writes it; a
+// comparison it writes as recorded (reportComparison).
 func reportRun(opts *reportOptions, stdout, stderr io.Writer) error {
-	r, err := result.Load(opts.File)
+	data, err := result.ReadFile(opts.File)
 	var pe *os.PathError
 	if errors.As(err, &pe) {
 		return Usagef("%s: %v", opts.File, pe.Err) // "x.json: no such file or directory"
 	}
 	if err != nil {
-		return Usagef("%v", err) // Load names the file
+		return Usagef("%v", err) // ReadFile names the file
+	}
+	r, err := result.Unmarshal(data)
+	if ke := (*result.KindError)(nil); errors.As(err, &ke) && ke.Kind == result.KindComparison {
+		return reportComparison(opts, data, stdout, stderr)
+	}
+	if err != nil {
+		return Usagef("%s: %v", opts.File, err)
 	}
 	analyze.Analyze(r)
 	if err := opts.write(r, stdout, stderr); err != nil {
 		return err
 	}
 	return strictError(r, opts.Strict)
+}
+
+// reportComparison writes the comparison in data (gotest --against,
+// benchy compare --format json) with the writers that first wrote it, in
+// their formats: it holds no samples, which the others are made of, and
+// its verdicts and gate are the ones recorded.
+func reportComparison(opts *reportOptions, data []byte, stdout, stderr io.Writer) error {
+	if !slices.Contains(compareFormats, opts.Format) {
+		return Usagef("--format %s: %s is a comparison, without samples: report writes it as %s", opts.Format, opts.File, strings.Join(compareFormats, ", "))
+	}
+	if opts.Strict != "" {
+		return Usagef("--strict judges a result's experiments: %s is a comparison (its gate is compare's or gotest's --fail-on-regression)", opts.File)
+	}
+	c, err := readComparison(data)
+	if err != nil {
+		return Usagef("%s: %v", opts.File, err)
+	}
+	write := func(w io.Writer) error { return c.write(w, opts.Format) }
+	if opts.out != nil {
+		if err := writeFile(opts.out, opts.Out, write, stderr); err != nil {
+			return &ExitError{Code: ExitFailed, Msg: err.Error()}
+		}
+		return nil
+	}
+	return write(stdout)
 }
 
 // strictError is --strict for results, shared by run and report: with

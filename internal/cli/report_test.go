@@ -179,3 +179,19 @@ func TestStrictError(t *testing.T) {
 		t.Errorf("--strict=warn: exit %d (%v)", code, err)
 	}
 }
+
+// -v before the command writes what -v after it does: the full report,
+// longer than the one screen.
+func TestReportVerboseBeforeTheCommand(t *testing.T) {
+	text := func(args ...string) string {
+		var stdout, stderr bytes.Buffer
+		if code := testMain(args, &stdout, &stderr); code != ExitOK {
+			t.Fatalf("benchy %q: exit %d, %s", args, code, stderr.String())
+		}
+		return stdout.String()
+	}
+	before, after, screen := text("-v", "report", fixtureJSON), text("report", fixtureJSON, "-v"), text("report", fixtureJSON)
+	if before != after || len(before) <= len(screen) {
+		t.Errorf("-v before the command: %d bytes, after: %d, without: %d", len(before), len(after), len(screen))
+	}
+}

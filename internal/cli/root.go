@@ -24,6 +24,9 @@ var Version = "0.1.0"
 type globalOptions struct {
 	// Sysroot is the directory /proc and /sys are read under ("/" live).
 	Sysroot string
+	// Verbose is -v: the whole text report of the commands that write a
+	// result. It is the root's, so it goes before the command or after it.
+	Verbose bool
 	Stdout  io.Writer
 	Stderr  io.Writer
 	Args    []string // the command line, recorded in results
@@ -71,7 +74,23 @@ func oneLine(s string) string {
 	return strings.TrimSpace(strings.ReplaceAll(s, "\n", "; "))
 }
 
+// newRootCmd makes benchy's command line over every registered command.
 func newRootCmd(g *globalOptions) *cobra.Command {
+	cmds := make([]*cobra.Command, len(commands))
+	for i, add := range commands {
+		cmds[i] = add(g)
+	}
+	return newRoot(g, cmds...)
+}
+
+// verboseAnnotation marks a command that takes -v (outputOptions.bind
+// sets it): the others refuse it rather than ignore it.
+const verboseAnnotation = "benchy-verbose"
+
+// newRoot makes the root command over cmds: tests give it commands whose
+// run function they replaced, to read what a command line became.
+func newRoot(g *globalOptions, cmds ...*cobra.Command) *cobra.Command {
+	var verboseCmds []string // the commands that take -v
 	root := &cobra.Command{
 		Use:   "benchy",
 		Short: "Benchmarks you can believe: pinned, sampled, checked",
@@ -90,6 +109,9 @@ and says which numbers to believe and why.`,
 			if fi, err := os.Stat(g.Sysroot); err != nil || !fi.IsDir() {
 				return Usagef("--sysroot %q is not a directory", g.Sysroot)
 			}
+			if g.Verbose && cmd.Annotations[verboseAnnotation] == "" {
+				return Usagef("-v/--verbose: %s has nothing more to show; -v is for %s", cmd.Name(), strings.Join(verboseCmds, ", "))
+			}
 			return nil
 		},
 	}
@@ -98,15 +120,22 @@ and says which numbers to believe and why.`,
 	root.Flags().Bool("version", false, "print benchy's version")
 	root.SetVersionTemplate(versionLine() + "\n")
 	root.PersistentFlags().StringVar(&g.Sysroot, "sysroot", "/", "read /proc and /sys under `DIR` (env BENCHY_SYSROOT)")
+	// -v's usage names the commands that take it, once they are added.
+	root.PersistentFlags().BoolVarP(&g.Verbose, "verbose", "v", false, "")
 	// Flag errors are usage errors: exit 2 with one line.
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
 		return &UsageError{Msg: err.Error()}
 	})
 	root.CompletionOptions.HiddenDefaultCmd = false
 	wrapFlagHelp(root)
-	for _, add := range commands {
-		root.AddCommand(add(g))
+	root.AddCommand(cmds...)
+	for _, c := range root.Commands() {
+		if c.Annotations[verboseAnnotation] != "" {
+			verboseCmds = append(verboseCmds, c.Name())
+		}
 	}
+	root.PersistentFlags().Lookup("verbose").Usage = "text output of " + strings.Join(verboseCmds, ", ") +
+		": everything (machine facts, counters, every finding), not one screen"
 	return root
 }
 

@@ -132,7 +132,7 @@ whether B is faster than A.`,
 	intFlag(f, &opts.Processes, "processes", 1, "spread the samples over `K` runs of benchy, one after another, merged (each process its own heap and layout)")
 	f.StringVar(&opts.ChildSpec, "child-spec", "", "measure what `FILE` says, as one process of --processes")
 	f.MarkHidden("child-spec")
-	opts.outputOptions.bind(f, render.Formats, true)
+	opts.outputOptions.bind(cmd, g, render.Formats, true)
 	opts.profileOptions.bind(f)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
 	opts.thresholdOption.bind(f, units.Percent(compare.DefaultFloor), "with --compare: smallest change claimed as a difference (`PCT`); the run raises it to how far the ratio drifted")

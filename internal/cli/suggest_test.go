@@ -7,7 +7,8 @@ import (
 )
 
 // Typos get a suggestion on one readable line and exit 2; `version` and
-// --version print the version, and -v is never the version.
+// --version print the version, and -v is never the version (it is
+// --verbose, which version refuses).
 func TestSuggestionsAndVersion(t *testing.T) {
 	for _, tt := range []struct {
 		args []string
@@ -21,7 +22,7 @@ func TestSuggestionsAndVersion(t *testing.T) {
 		{[]string{"run", "--compare", "zzzzzz,concat/builder"}, ExitUsage, "", `no experiment "zzzzzz" (see benchy list)`},
 		{[]string{"version"}, 0, "benchy " + Version, ""},
 		{[]string{"--version"}, 0, "benchy " + Version, ""},
-		{[]string{"-v", "run"}, ExitUsage, "", "unknown shorthand flag: 'v'"},
+		{[]string{"-v", "version"}, ExitUsage, "", "-v/--verbose: version has nothing more to show; -v is for exec, gotest, report, run"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := testMain(tt.args, &stdout, &stderr)

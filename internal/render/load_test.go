@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +32,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"no schema", `{"tool": "benchy 0.1.0"}`, `not a benchy result: no "schema" number`},
 		{"bad schema", `{"schema": 1.5, "tool": "benchy 0.1.0"}`, "schema 1.5 is not a version"},
 		{"newer schema", `{"schema": 99, "tool": "benchy 9.0.0"}`, "schema 99 is newer than this benchy reads (1): written by benchy 9.0.0, upgrade benchy"},
+		{"a comparison", `{"schema": 1, "kind": "comparison", "tool": "benchy 0.1.0", "experiments": []}`, "a benchy comparison, not a result"},
+		{"a newer comparison", `{"schema": 99, "kind": "comparison", "tool": "benchy 9.0.0"}`, "schema 99 is newer than this benchy reads (1)"},
 		{"wrong type", `{"schema": 1, "tool": "benchy 0.1.0", "cpu": 1, "settings": {}, "experiments": [{"samples": [{"ns": "fast"}]}]}`,
 			"field experiments.samples.ns holds a JSON string, want int64"},
 		{"trailing garbage", string(good) + "}", "not JSON"},
@@ -67,6 +70,10 @@ func TestDecodeErrors(t *testing.T) {
 			}
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("error is not one line: %q", err)
+			}
+			var ke *result.KindError
+			if errors.As(err, &ke) != strings.HasPrefix(tt.name, "a comparison") {
+				t.Errorf("%v: a KindError: %v", err, errors.As(err, &ke))
 			}
 		})
 	}

@@ -13,11 +13,27 @@ import (
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
-// Load reads the benchy result in the JSON file at path: a regular file,
-// or a pipe (benchy report /dev/stdin). A device is refused before it is
-// read (/dev/zero would be read for a gigabyte), and so is a regular file
-// larger than any result.
+// Load reads the benchy result in the JSON file at path (ReadFile, then
+// Unmarshal).
 func Load(path string) (*Result, error) {
+	data, err := ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := Unmarshal(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
+
+// ReadFile reads the benchy document at path: a regular file, or a pipe
+// (benchy report /dev/stdin). A device is refused before it is read
+// (/dev/zero would be read for a gigabyte), and so is a regular file
+// larger than any result. It reads the file once, so a reader that
+// dispatches on the document's kind (Unmarshal's KindError) reads a pipe
+// too.
+func ReadFile(path string) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -35,11 +51,11 @@ func Load(path string) (*Result, error) {
 		return nil, err
 	}
 	defer f.Close()
-	r, err := Decode(f)
+	data, err := readAll(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return r, nil
+	return data, nil
 }
 
 // MaxFileBytes bounds what Decode reads: 100000 samples of a dozen
@@ -56,6 +72,25 @@ func Decode(rd io.Reader) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Unmarshal(data)
+}
+
+// KindComparison is the "kind" of a comparison document (benchy compare
+// --format json, gotest --against --format json): the rows, verdicts and
+// gate of two sides, without their samples. A result has no "kind".
+const KindComparison = "comparison"
+
+// A KindError is a benchy document of another kind than a result: its
+// schema is one this benchy reads, and Kind says what it holds.
+type KindError struct{ Kind string }
+
+func (e *KindError) Error() string {
+	return fmt.Sprintf("a benchy %s, not a result", e.Kind)
+}
+
+// Unmarshal reads a JSON result from data, as Decode does. A document of
+// another kind (a comparison) is a *KindError.
+func Unmarshal(data []byte) (*Result, error) {
 	if len(data) > MaxFileBytes {
 		return nil, fmt.Errorf("larger than %d bytes: not a benchy result", MaxFileBytes)
 	}
@@ -87,6 +122,9 @@ func Decode(rd io.Reader) (*Result, error) {
 	}
 	if int(schema) > SchemaVersion {
 		return nil, fmt.Errorf("schema %d is newer than this benchy reads (%d): written by %s, upgrade benchy", int(schema), SchemaVersion, tool)
+	}
+	if kind := ""; json.Unmarshal(p.Kind, &kind) == nil && kind != "" {
+		return nil, &KindError{Kind: kind}
 	}
 	// A run that ended before its first experiment writes "experiments":
 	// null; settings and cpu it always writes with a value.
@@ -139,6 +177,7 @@ func readAll(rd io.Reader) ([]byte, error) {
 type probe struct {
 	Schema      json.RawMessage `json:"schema"`
 	Tool        json.RawMessage `json:"tool"`
+	Kind        json.RawMessage `json:"kind"`
 	Experiments present         `json:"experiments"`
 	Settings    present         `json:"settings"`
 	CPU         present         `json:"cpu"`

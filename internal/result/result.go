@@ -10,8 +10,9 @@ import (
 	"github.com/benchy-dev/benchy/internal/machine"
 )
 
-// SchemaVersion is the version of the JSON result format. It grows when a
-// field changes meaning or is removed; adding a field does not change it.
+// SchemaVersion is the version of the JSON formats benchy writes: a
+// result, and a comparison (KindComparison). It grows when a field of
+// either changes meaning or is removed; adding a field does not change it.
 const SchemaVersion = 1
 
 // Result is everything one `benchy run` measured and knew. It is what the
