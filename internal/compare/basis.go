@@ -63,7 +63,9 @@ type Side struct {
 // off the CPU (a preemption, steal) is left out by on-CPU time; a clock
 // that moved is left out by counting cycles at the measured clock; a core
 // shared with another hardware thread slows the thread while it runs, so
-// nothing measured leaves it out.
+// nothing measured leaves it out. The codes of one kind are one cause seen
+// two ways (a busy sibling is both slow-core and sibling-busy), so their
+// distortions do not add up; those of different kinds do.
 var (
 	offCPUCodes = []string{result.CodeDisturbed, machine.CodeSteal}
 	clockCodes  = []string{result.CodeSlowClock, result.CodeFreqChange}
@@ -73,24 +75,41 @@ var (
 // Basis chooses what a comparison of sides is judged on: wall time, or
 // cycles for separate runs whose every side measured its clock; on-CPU
 // time (or cycles) when a side was disturbed and every side counted its
-// on-CPU time. inconclusive is the reason no verdict can be stood behind
-// ("" when one can): a shared core, a moved clock that cycles could not
-// remove, or time off the CPU without the on-CPU time to leave it out.
+// on-CPU time. Each kind of interference is met on its own: the basis
+// leaves out every kind it can, whatever else interfered, and busy names
+// what it cannot leave out (a shared core, a moved clock that cycles could
+// not remove, time off the CPU without the on-CPU time to remove it) with
+// how much that could distort. Falling back to wall time for any of those
+// would leave the time off the CPU in, and unbounded: two runs of
+// identical code on a loaded machine, one on a slow core, read 54% and 78%
+// slower in wall time while their on-CPU times differed by 6%.
+//
 // Interleaved rounds (separate false) share one clock and one core round
 // by round, so a clock that moved, or a core that ran slow, did so for
 // both sides and the pairing leaves it out; for separate runs a slow core
-// is inconclusive.
+// is inconclusive unless the difference lies beyond what it could cause.
 func Basis(sides []Side, separate bool) (basis string, busy Busy) {
-	cycles := separate
+	cycles, onCPU := separate, true
+	var noOnCPU []string
 	for _, s := range sides {
 		cycles = cycles && s.E.ClockHz() > 0
+		if _, ok := result.OnCPUPerOp(*s.E); !ok {
+			onCPU = false
+			noOnCPU = result.AppendOnce(noOnCPU, labelOr(s.Label, "a side"))
+		}
 	}
-	var hard, off []string
+	var hard []string
+	off := false
 	for _, s := range sides {
+		var offBy, clockBy, sharedBy float64 // the distortion of each kind left in
 		for _, c := range interference(s) {
 			switch {
 			case slices.Contains(offCPUCodes, c):
-				off = result.AppendOnce(off, labelOr(s.Label, "a side"))
+				off = true
+				if !onCPU {
+					hard = result.AppendOnce(hard, labelled(s.Label, "time off the CPU"))
+					offBy = max(offBy, distortion(s, result.CodeDisturbed))
+				}
 			case slices.Contains(clockCodes, c) && (cycles || !separate):
 				// counted in cycles, or paired round by round: the
 				// clock's change is left out
@@ -99,30 +118,28 @@ func Basis(sides []Side, separate bool) (basis string, busy Busy) {
 				// hardware thread or the host slows both samples of a
 				// round alike, and what it does not share alike varies
 				// from round to round, which the interval sees
+			case slices.Contains(clockCodes, c):
+				hard = result.AppendOnce(hard, labelled(s.Label, c))
+				clockBy = max(clockBy, distortion(s, c))
 			default:
-				hard = append(hard, labelled(s.Label, c))
-				busy.Bound = max(busy.Bound, distortion(s, c))
+				hard = result.AppendOnce(hard, labelled(s.Label, c))
+				sharedBy = max(sharedBy, distortion(s, c))
 			}
 		}
+		// One side's kinds compound: a thread slowed 12% by a shared
+		// core and then preempted for half its time took 2.24x as long.
+		busy.Bound = max(busy.Bound, (1+offBy)*(1+clockBy)*(1+sharedBy)-1)
 	}
-	if len(off) > 0 {
-		for _, s := range sides {
-			if _, ok := result.OnCPUPerOp(*s.E); !ok {
-				hard = append(hard, labelOr(s.Label, "a side")+": time off the CPU, and no on-CPU time to judge on")
-				for _, s := range sides {
-					busy.Bound = max(busy.Bound, distortion(s, result.CodeDisturbed))
-				}
-				break
-			}
-		}
-		if len(hard) == 0 {
-			basis = result.BasisOnCPU
-			if cycles {
-				basis = result.BasisOnCPUCycles
-			}
-		}
-	} else if cycles {
+	switch {
+	case off && onCPU && cycles:
+		basis = result.BasisOnCPUCycles
+	case off && onCPU:
+		basis = result.BasisOnCPU
+	case cycles:
 		basis = result.BasisCycles
+	}
+	if off && !onCPU {
+		hard = append(hard, "no on-CPU time in "+strings.Join(noOnCPU, ", ")+" to leave it out")
 	}
 	if len(hard) > 0 {
 		busy.Reason = "the machine was busy (" + strings.Join(hard, "; ") + ")"
