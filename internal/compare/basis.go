@@ -98,7 +98,14 @@ func Basis(sides []Side, separate bool) (basis string, busy Busy) {
 			noOnCPU = result.AppendOnce(noOnCPU, labelOr(s.Label, "a side"))
 		}
 	}
-	var hard []string
+	var left []string              // what is left in, in the order first seen
+	where := map[string][]string{} // and on which sides
+	leave := func(s Side, what string) {
+		left = result.AppendOnce(left, what)
+		if s.Label != "" {
+			where[what] = result.AppendOnce(where[what], s.Label)
+		}
+	}
 	off := false
 	for _, s := range sides {
 		var offBy, clockBy, sharedBy float64 // the distortion of each kind left in
@@ -107,7 +114,7 @@ func Basis(sides []Side, separate bool) (basis string, busy Busy) {
 			case slices.Contains(offCPUCodes, c):
 				off = true
 				if !onCPU {
-					hard = result.AppendOnce(hard, labelled(s.Label, "time off the CPU"))
+					leave(s, offCPU)
 					offBy = max(offBy, distortion(s, result.CodeDisturbed))
 				}
 			case slices.Contains(clockCodes, c) && (cycles || !separate):
@@ -119,10 +126,10 @@ func Basis(sides []Side, separate bool) (basis string, busy Busy) {
 				// round alike, and what it does not share alike varies
 				// from round to round, which the interval sees
 			case slices.Contains(clockCodes, c):
-				hard = result.AppendOnce(hard, labelled(s.Label, c))
+				leave(s, c)
 				clockBy = max(clockBy, distortion(s, c))
 			default:
-				hard = result.AppendOnce(hard, labelled(s.Label, c))
+				leave(s, c)
 				sharedBy = max(sharedBy, distortion(s, c))
 			}
 		}
@@ -138,11 +145,15 @@ func Basis(sides []Side, separate bool) (basis string, busy Busy) {
 	case cycles:
 		basis = result.BasisCycles
 	}
-	if off && !onCPU {
-		hard = append(hard, "no on-CPU time in "+strings.Join(noOnCPU, ", ")+" to leave it out")
+	var why []string
+	for _, what := range left {
+		why = append(why, explain(where[what], what))
 	}
-	if len(hard) > 0 {
-		busy.Reason = "the machine was busy (" + strings.Join(hard, "; ") + ")"
+	if off && !onCPU {
+		why = append(why, "no on-CPU time in "+strings.Join(noOnCPU, " and ")+" to leave it out")
+	}
+	if len(why) > 0 {
+		busy.Reason = "the machine was busy (" + strings.Join(why, "; ") + ")"
 	}
 	return basis, busy
 }
@@ -199,11 +210,24 @@ func interference(s Side) []string {
 	return codes
 }
 
-func labelled(label, code string) string {
-	if label == "" {
-		return code
+// offCPU is what Basis names time off the CPU it could not leave out
+// (disturbed, steal).
+const offCPU = "time off the CPU"
+
+// explain names what was left in on the sides labels, and what it means,
+// since a code alone does not say it to a reader: "old and new: slow-core,
+// the core was shared with a busy sibling hardware thread or the host".
+// The meaning is the code's cause (result.Codes) without its detail in
+// parentheses, which would nest in the reason's.
+func explain(labels []string, what string) string {
+	if c, ok := result.LookupCode(what); ok && c.Cause != "" {
+		cause, _, _ := strings.Cut(c.Cause, " (")
+		what += ", " + cause
 	}
-	return label + ": " + code
+	if len(labels) == 0 {
+		return what
+	}
+	return strings.Join(labels, " and ") + ": " + what
 }
 
 func labelOr(label, def string) string {

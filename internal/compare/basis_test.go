@@ -37,14 +37,14 @@ func TestBasis(t *testing.T) {
 			"the machine was busy (old: time off the CPU; no on-CPU time in new to leave it out)"},
 		{"a sample that waited all its time", []Side{{"old", clean, nil}, {"new", waitedAll, nil}}, false, "",
 			"the machine was busy (new: time off the CPU; no on-CPU time in new to leave it out)"},
-		{"shared core", []Side{{"old", clean, nil}, {"new", warn(result.CodeSlowCore), nil}}, true, result.BasisCycles, "the machine was busy (new: slow-core)"},
-		{"busy sibling", []Side{{"old", clean, []string{"sibling-busy"}}, {"new", clean, nil}}, true, result.BasisCycles, "the machine was busy (old: sibling-busy)"},
+		{"shared core", []Side{{"old", clean, nil}, {"new", warn(result.CodeSlowCore), nil}}, true, result.BasisCycles, "the machine was busy (new: slow-core, the core was shared with a busy sibling hardware thread or the host)"},
+		{"busy sibling", []Side{{"old", clean, []string{"sibling-busy"}}, {"new", clean, nil}}, true, result.BasisCycles, "the machine was busy (old: sibling-busy, the SMT sibling of the measured CPU was busy)"},
 		{"shared core in interleaved rounds is paired out", []Side{{"a", warn(result.CodeSlowCore), nil}, {"b", warn(result.CodeSlowCore), nil}}, false, result.BasisWall, ""},
 		{"busy sibling in interleaved rounds is paired out", []Side{{"a", clean, []string{"sibling-busy"}}, {"b", clean, []string{"sibling-busy"}}}, false, result.BasisWall, ""},
 		{"slow clock in cycles is left out", []Side{{"old", warn(result.CodeSlowClock), nil}, {"new", clean, nil}}, true, result.BasisCycles, ""},
 		{"slow clock in interleaved rounds is paired out", []Side{{"old", warn(result.CodeSlowClock), nil}, {"new", clean, nil}}, false, result.BasisWall, ""},
 		{"slow clock, separate runs without a clock", []Side{{"old", &result.Experiment{Samples: clean.Samples, Findings: []finding.Finding{{Code: result.CodeSlowClock, Severity: finding.Warn}}}, nil}, {"new", noOnCPU, nil}}, true, "",
-			"the machine was busy (old: slow-clock)"},
+			"the machine was busy (old: slow-clock, the CPU's clock dropped while measuring)"},
 		{"an info disturbance is none", []Side{{"old", &result.Experiment{Samples: clean.Samples, Findings: []finding.Finding{{Code: result.CodeDisturbed, Severity: finding.Info}}}, nil}, {"new", clean, nil}}, false, result.BasisWall, ""},
 	}
 	for _, tt := range tests {

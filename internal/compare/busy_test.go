@@ -157,8 +157,24 @@ func TestBusyMatrix(t *testing.T) {
 					if d.cycles && !strings.HasSuffix(same.Basis, "cycles") {
 						t.Errorf("a measured clock judged on %q, want cycles", same.Basis)
 					}
-					leftIn := slices.Contains(codes, result.CodeSlowCore) || slices.Contains(codes, machine.CodeSiblingBusy) ||
-						(off && !d.onCPU) || (clock && !d.cycles)
+					var named []string // what the reason must name: what is left in
+					for _, c := range []string{result.CodeSlowCore, machine.CodeSiblingBusy} {
+						if slices.Contains(codes, c) {
+							named = append(named, c)
+						}
+					}
+					if off && !d.onCPU {
+						named = append(named, "time off the CPU")
+					}
+					if clock && !d.cycles {
+						named = append(named, result.CodeSlowClock)
+					}
+					for _, what := range named {
+						if !strings.Contains(same.Reason, what) {
+							t.Errorf("the reason does not name %s: %q", what, same.Reason)
+						}
+					}
+					leftIn := len(named) > 0
 					switch {
 					case leftIn && same.Verdict != result.Inconclusive:
 						t.Errorf("identical code %s (%s), want inconclusive: %s", same.Verdict, same.Basis, same.Reason)
