@@ -89,14 +89,17 @@ var (
 // both sides and the pairing leaves it out; for separate runs a slow core
 // is inconclusive unless the difference lies beyond what it could cause.
 func Basis(sides []Side, separate bool) (basis string, busy Busy) {
-	cycles, onCPU := separate, true
+	cycles, onCPU, off := separate, true, false
 	var noOnCPU []string
-	for _, s := range sides {
+	counted := make([]bool, len(sides)) // the side's on-CPU time is known
+	for i, s := range sides {
 		cycles = cycles && s.E.ClockHz() > 0
-		if _, ok := result.OnCPUPerOp(*s.E); !ok {
+		_, counted[i] = result.OnCPUPerOp(*s.E)
+		if !counted[i] {
 			onCPU = false
 			noOnCPU = result.AppendOnce(noOnCPU, labelOr(s.Label, "a side"))
 		}
+		off = off || slices.ContainsFunc(interference(s), func(c string) bool { return slices.Contains(offCPUCodes, c) })
 	}
 	var left []string              // what is left in, in the order first seen
 	where := map[string][]string{} // and on which sides
@@ -106,13 +109,16 @@ func Basis(sides []Side, separate bool) (basis string, busy Busy) {
 			where[what] = result.AppendOnce(where[what], s.Label)
 		}
 	}
-	off := false
-	for _, s := range sides {
+	for i, s := range sides {
 		var offBy, clockBy, sharedBy float64 // the distortion of each kind left in
+		if off && !onCPU && !counted[i] {
+			// Nothing could tell whether this side was off the CPU
+			// too: as long as a finding of no size says (distortion).
+			offBy = distortion(s, result.CodeDisturbed)
+		}
 		for _, c := range interference(s) {
 			switch {
 			case slices.Contains(offCPUCodes, c):
-				off = true
 				if !onCPU {
 					leave(s, offCPU)
 					offBy = max(offBy, distortion(s, result.CodeDisturbed))

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"math"
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/finding"
@@ -52,6 +53,32 @@ func TestBasis(t *testing.T) {
 			basis, busy := Basis(tt.sides, tt.separate)
 			if basis != tt.basis || busy.Reason != tt.inconc {
 				t.Errorf("Basis = %q, %q; want %q, %q", basis, busy.Reason, tt.basis, tt.inconc)
+			}
+		})
+	}
+}
+
+// Where time off the CPU cannot be left out, the bound is what each side
+// could have lost off the CPU: its finding's share where it has one, up to
+// 2x where nothing counted its on-CPU time (it may have been off the CPU as
+// long), nothing where its on-CPU time shows it was not.
+func TestBasisBoundOffCPU(t *testing.T) {
+	counted := resulttest.OnCPU([]float64{100, 100}, []float64{100, 100})
+	uncounted := []result.Sample{{Iters: 1000, Ns: 100000}, {Iters: 1000, Ns: 100000}}
+	quarter := []finding.Finding{{Code: result.CodeDisturbed, Severity: finding.Warn, Evidence: map[string]any{"median_off_cpu_share": 0.2}}}
+	tests := []struct {
+		name  string
+		a, b  result.Experiment
+		bound float64
+	}{
+		{"a side that did not count it", result.Experiment{Samples: uncounted, Findings: quarter}, result.Experiment{Samples: uncounted}, 1},
+		{"a side whose on-CPU time shows none", result.Experiment{Samples: uncounted, Findings: quarter}, result.Experiment{Samples: counted}, 0.25},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, busy := Basis([]Side{{"a", &tt.a, nil}, {"b", &tt.b, nil}}, false)
+			if math.Abs(busy.Bound-tt.bound) > 1e-9 || busy.Reason == "" {
+				t.Errorf("bound %v (%q), want %v", busy.Bound, busy.Reason, tt.bound)
 			}
 		})
 	}
