@@ -347,6 +347,41 @@ func TestCompareNoise(t *testing.T) {
 	}
 }
 
+// busy-1.json and busy-2.json are two runs of the same code a few seconds
+// apart on the 2-vCPU VM at a load of about 4.5: every experiment of both
+// disturbed (other tasks had 39-69% of the median sample), the old one on
+// a slow core too (the reference loop 12-14% slow). Their wall times
+// differ by -29% to +78%, their on-CPU times by about 6%. Nothing may be
+// claimed from them: judged on on-CPU cycles, what is left (the slow core)
+// could explain the rest, so every experiment is inconclusive, and the
+// gate cannot judge (exit 4).
+func TestCompareBusyRunsClaimNothing(t *testing.T) {
+	out, stderr, code := runCompare("--format", "json", "--fail-on-regression", "5%", compareFile("busy-1.json"), compareFile("busy-2.json"))
+	if code != ExitCannotJudge {
+		t.Errorf("exit %d, want %d; stderr: %s", code, ExitCannotJudge, stderr)
+	}
+	var c struct {
+		Experiments []compare.Row `json:"experiments"`
+	}
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Experiments) != 3 {
+		t.Fatalf("%d experiments, want 3", len(c.Experiments))
+	}
+	for _, r := range c.Experiments {
+		if r.Verdict != result.Inconclusive || r.Basis != result.BasisOnCPUCycles || !strings.Contains(r.Reason, "old: slow-core") {
+			t.Errorf("%s: %s on %q (%s), want inconclusive on on-CPU cycles, naming old's slow core", r.Name, r.Verdict, r.Basis, r.Reason)
+		}
+	}
+	text, _, _ := runCompare(compareFile("busy-1.json"), compareFile("busy-2.json"))
+	for _, claim := range []string{" slower", " faster"} {
+		if strings.Contains(text, claim) {
+			t.Errorf("the report claims%s:\n%s", claim, text)
+		}
+	}
+}
+
 // Every machine difference is listed, before the numbers; experiments on
 // one side only are listed.
 func TestCompareMachineDifferences(t *testing.T) {

@@ -63,7 +63,9 @@ type Side struct {
 // off the CPU (a preemption, steal) is left out by on-CPU time; a clock
 // that moved is left out by counting cycles at the measured clock; a core
 // shared with another hardware thread slows the thread while it runs, so
-// nothing measured leaves it out.
+// nothing measured leaves it out. The codes of one kind are one cause seen
+// two ways (a busy sibling is both slow-core and sibling-busy), so their
+// distortions do not add up; those of different kinds do.
 var (
 	offCPUCodes = []string{result.CodeDisturbed, machine.CodeSteal}
 	clockCodes  = []string{result.CodeSlowClock, result.CodeFreqChange}
@@ -73,24 +75,54 @@ var (
 // Basis chooses what a comparison of sides is judged on: wall time, or
 // cycles for separate runs whose every side measured its clock; on-CPU
 // time (or cycles) when a side was disturbed and every side counted its
-// on-CPU time. inconclusive is the reason no verdict can be stood behind
-// ("" when one can): a shared core, a moved clock that cycles could not
-// remove, or time off the CPU without the on-CPU time to leave it out.
+// on-CPU time. Each kind of interference is met on its own: the basis
+// leaves out every kind it can, whatever else interfered, and busy names
+// what it cannot leave out (a shared core, a moved clock that cycles could
+// not remove, time off the CPU without the on-CPU time to remove it) with
+// how much that could distort. Falling back to wall time for any of those
+// would leave the time off the CPU in, and unbounded: two runs of
+// identical code on a loaded machine, one on a slow core, read 54% and 78%
+// slower in wall time while their on-CPU times differed by 6%.
+//
 // Interleaved rounds (separate false) share one clock and one core round
 // by round, so a clock that moved, or a core that ran slow, did so for
 // both sides and the pairing leaves it out; for separate runs a slow core
-// is inconclusive.
+// is inconclusive unless the difference lies beyond what it could cause.
 func Basis(sides []Side, separate bool) (basis string, busy Busy) {
-	cycles := separate
-	for _, s := range sides {
+	cycles, onCPU, off := separate, true, false
+	var noOnCPU []string
+	counted := make([]bool, len(sides)) // the side's on-CPU time is known
+	for i, s := range sides {
 		cycles = cycles && s.E.ClockHz() > 0
+		_, counted[i] = result.OnCPUPerOp(*s.E)
+		if !counted[i] {
+			onCPU = false
+			noOnCPU = result.AppendOnce(noOnCPU, labelOr(s.Label, "a side"))
+		}
+		off = off || slices.ContainsFunc(interference(s), func(c string) bool { return slices.Contains(offCPUCodes, c) })
 	}
-	var hard, off []string
-	for _, s := range sides {
+	var left []string              // what is left in, in the order first seen
+	where := map[string][]string{} // and on which sides
+	leave := func(s Side, what string) {
+		left = result.AppendOnce(left, what)
+		if s.Label != "" {
+			where[what] = result.AppendOnce(where[what], s.Label)
+		}
+	}
+	for i, s := range sides {
+		var offBy, clockBy, sharedBy float64 // the distortion of each kind left in
+		if off && !onCPU && !counted[i] {
+			// Nothing could tell whether this side was off the CPU
+			// too: as long as a finding of no size says (distortion).
+			offBy = distortion(s, result.CodeDisturbed)
+		}
 		for _, c := range interference(s) {
 			switch {
 			case slices.Contains(offCPUCodes, c):
-				off = result.AppendOnce(off, labelOr(s.Label, "a side"))
+				if !onCPU {
+					leave(s, offCPU)
+					offBy = max(offBy, distortion(s, result.CodeDisturbed))
+				}
 			case slices.Contains(clockCodes, c) && (cycles || !separate):
 				// counted in cycles, or paired round by round: the
 				// clock's change is left out
@@ -99,33 +131,35 @@ func Basis(sides []Side, separate bool) (basis string, busy Busy) {
 				// hardware thread or the host slows both samples of a
 				// round alike, and what it does not share alike varies
 				// from round to round, which the interval sees
+			case slices.Contains(clockCodes, c):
+				leave(s, c)
+				clockBy = max(clockBy, distortion(s, c))
 			default:
-				hard = append(hard, labelled(s.Label, c))
-				busy.Bound = max(busy.Bound, distortion(s, c))
+				leave(s, c)
+				sharedBy = max(sharedBy, distortion(s, c))
 			}
 		}
+		// One side's kinds compound: a thread slowed 12% by a shared
+		// core and then preempted for half its time took 2.24x as long.
+		busy.Bound = max(busy.Bound, (1+offBy)*(1+clockBy)*(1+sharedBy)-1)
 	}
-	if len(off) > 0 {
-		for _, s := range sides {
-			if _, ok := result.OnCPUPerOp(*s.E); !ok {
-				hard = append(hard, labelOr(s.Label, "a side")+": time off the CPU, and no on-CPU time to judge on")
-				for _, s := range sides {
-					busy.Bound = max(busy.Bound, distortion(s, result.CodeDisturbed))
-				}
-				break
-			}
-		}
-		if len(hard) == 0 {
-			basis = result.BasisOnCPU
-			if cycles {
-				basis = result.BasisOnCPUCycles
-			}
-		}
-	} else if cycles {
+	switch {
+	case off && onCPU && cycles:
+		basis = result.BasisOnCPUCycles
+	case off && onCPU:
+		basis = result.BasisOnCPU
+	case cycles:
 		basis = result.BasisCycles
 	}
-	if len(hard) > 0 {
-		busy.Reason = "the machine was busy (" + strings.Join(hard, "; ") + ")"
+	var why []string
+	for _, what := range left {
+		why = append(why, explain(where[what], what))
+	}
+	if off && !onCPU {
+		why = append(why, "no on-CPU time in "+strings.Join(noOnCPU, " and ")+" to leave it out")
+	}
+	if len(why) > 0 {
+		busy.Reason = "the machine was busy (" + strings.Join(why, "; ") + ")"
 	}
 	return basis, busy
 }
@@ -182,11 +216,24 @@ func interference(s Side) []string {
 	return codes
 }
 
-func labelled(label, code string) string {
-	if label == "" {
-		return code
+// offCPU is what Basis names time off the CPU it could not leave out
+// (disturbed, steal).
+const offCPU = "time off the CPU"
+
+// explain names what was left in on the sides labels, and what it means,
+// since a code alone does not say it to a reader: "old and new: slow-core,
+// the core was shared with a busy sibling hardware thread or the host".
+// The meaning is the code's cause (result.Codes) without its detail in
+// parentheses, which would nest in the reason's.
+func explain(labels []string, what string) string {
+	if c, ok := result.LookupCode(what); ok && c.Cause != "" {
+		cause, _, _ := strings.Cut(c.Cause, " (")
+		what += ", " + cause
 	}
-	return label + ": " + code
+	if len(labels) == 0 {
+		return what
+	}
+	return strings.Join(labels, " and ") + ": " + what
 }
 
 func labelOr(label, def string) string {
