@@ -43,6 +43,9 @@ func Analyze(r *result.Result) {
 			e.Stats.OnCPUMedian = stats.Median(on)
 		}
 		e.Reported = reported(steady)
+		if at := e.AtGoTestSettings; at != nil && len(at.NsPerOp) > 0 {
+			at.Median = stats.Median(at.NsPerOp)
+		}
 		e.Series = ser.stored()
 		e.Disturbed = disturbedSamples(*e, r.CPU)
 		for _, f := range e.Findings {

@@ -72,6 +72,7 @@ func checkExperiment(e result.Experiment, ser Series, f Facts) []finding.Finding
 	add(checkSpawn(e, st, f))
 	add(checkMigrated(e, f))
 	add(checkGC(e, f))
+	add(checkGOMAXPROCS(e, st))
 	add(checkAllocs(e, f))
 	add(checkFreqChange(f))
 	add(checkSlowClock(e, f))

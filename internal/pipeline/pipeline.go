@@ -46,6 +46,12 @@ type Profiled interface {
 	Profile() *result.Profile
 }
 
+// MeasuredAsGoTest is a target that may have measured its benchmark
+// again as go test runs it (after its Check): the experiment keeps it.
+type MeasuredAsGoTest interface {
+	AtGoTestSettings() *result.AtSettings
+}
+
 // Plan is what to measure and how: the settings the result records, and
 // what only the run needs.
 type Plan struct {
@@ -317,6 +323,9 @@ func assemble(r *result.Result, plan Plan, ts []Target, outs []harness.Outcome) 
 		}
 		if !plan.NoCheck {
 			e.Findings = append(e.Findings, t.Check()...)
+		}
+		if g, ok := t.(MeasuredAsGoTest); ok {
+			e.AtGoTestSettings = g.AtGoTestSettings()
 		}
 		if !harness.CanPin {
 			e.Findings = append(e.Findings, notPinned())

@@ -39,8 +39,10 @@ func writeHTML(w io.Writer, r *result.Result) error {
 	}
 	tw.printf("<p class=\"summary\">summary: %s</p>\n", esc(summaryLine(r)))
 	writeOverview(tw, r)
-	if line := reportedLine(r); line != "" {
-		tw.printf("<p class=\"note\">%s</p>\n", esc(line))
+	for _, line := range []string{reportedLine(r), goTestLine(r)} {
+		if line != "" {
+			tw.printf("<p class=\"note\">%s</p>\n", esc(line))
+		}
 	}
 	writeCountHTML(tw, r)
 	if len(r.Experiments) > 0 {

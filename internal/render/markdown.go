@@ -26,8 +26,10 @@ func writeMarkdown(w io.Writer, r *result.Result) error {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", MarkdownCode(e.Name), strings.Join(cells, " | "), MarkdownCell(verdictCell(e)))
 	}
-	if line := reportedLine(r); line != "" {
-		fmt.Fprintf(&b, "\n%s\n", MarkdownCell(line))
+	for _, line := range []string{reportedLine(r), goTestLine(r)} {
+		if line != "" {
+			fmt.Fprintf(&b, "\n%s\n", MarkdownCell(line))
+		}
 	}
 	writeCountMarkdown(&b, r)
 	if len(r.Comparison) > 0 {

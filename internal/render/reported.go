@@ -2,6 +2,7 @@ package render
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/result"
@@ -67,4 +68,25 @@ func reportedUnits(rep map[string]float64) []string {
 		return strings.Compare(a, b)
 	})
 	return us
+}
+
+// goTestLine gives, for the benchmarks whose figure moved when measured
+// again as go test runs them (the gomaxprocs-moves finding), that figure
+// beside the table's; "" when none moved.
+func goTestLine(r *result.Result) string {
+	var parts []string
+	procs := 0
+	for _, e := range r.Experiments {
+		at := e.AtGoTestSettings
+		if at == nil || !hasFinding(e, result.CodeGOMAXPROCSMoves) {
+			continue
+		}
+		procs = at.GOMAXPROCS
+		parts = append(parts, e.Name+" "+units.Duration(at.Median)+"/op")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "as go test runs them (GOMAXPROCS " + strconv.Itoa(procs) + ", not pinned): " + strings.Join(parts, ", ") +
+		" (the collector ran in most samples, and its cost moves with GOMAXPROCS and the pin: each figure holds for its settings)"
 }

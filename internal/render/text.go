@@ -34,8 +34,10 @@ func writeText(w io.Writer, r *result.Result, o Options) error {
 	if err := writeTable(w, tableHeader(r), tableRows(r)); err != nil {
 		return err
 	}
-	if line := reportedLine(r); line != "" {
-		tail.WriteString(line + "\n")
+	for _, line := range []string{reportedLine(r), goTestLine(r)} {
+		if line != "" {
+			tail.WriteString(line + "\n")
+		}
 	}
 	if err := writeTextBody(&tail, r, o); err != nil {
 		return err

@@ -71,8 +71,10 @@ func writeCompact(w io.Writer, r *result.Result, o Options) error {
 	for _, f := range footnotes {
 		tw.printf("%s\n", Wrap(f, width, "  "))
 	}
-	if line := reportedLine(r); line != "" {
-		tw.printf("%s\n", Wrap(line, width, "  "))
+	for _, line := range []string{reportedLine(r), goTestLine(r)} {
+		if line != "" {
+			tw.printf("%s\n", Wrap(line, width, "  "))
+		}
 	}
 	writeCountText(tw, r, width)
 	if len(r.Comparison) > 0 {

@@ -10,25 +10,29 @@ import (
 // with these codes and keeps any other (added by the run, for example
 // no-load-in-loop from reading the machine code).
 const (
-	CodeFailed       = "failed"
-	CodeNoSamples    = "no-samples"
-	CodeImpossible   = "impossible"
-	CodeBelowClock   = "below-clock"
-	CodeUnstable     = "unstable"
-	CodeOutliers     = "outliers"
-	CodeFirstSlow    = "first-slow"
-	CodeDrift        = "drift"
-	CodeDisturbed    = "disturbed"
-	CodeMigrated     = "migrated"
-	CodeGC           = "gc"
-	CodeAllocs       = "allocs"
-	CodeFreqChange   = "freq-change"
-	CodeFewSamples   = "few-samples"
-	CodeShortSamples = "short-samples"
-	CodePageFaults   = "page-faults"
-	CodeSlowClock    = "slow-clock"
-	CodeSlowCore     = "slow-core"
-	CodeSpawn        = "spawn-dominated"
+	CodeFailed     = "failed"
+	CodeNoSamples  = "no-samples"
+	CodeImpossible = "impossible"
+	CodeBelowClock = "below-clock"
+	CodeUnstable   = "unstable"
+	CodeOutliers   = "outliers"
+	CodeFirstSlow  = "first-slow"
+	CodeDrift      = "drift"
+	CodeDisturbed  = "disturbed"
+	CodeMigrated   = "migrated"
+	CodeGC         = "gc"
+	// CodeGOMAXPROCSMoves: measured again as go test runs it (another
+	// GOMAXPROCS, not pinned), a benchmark whose samples collected read
+	// another figure, beyond the noise.
+	CodeGOMAXPROCSMoves = "gomaxprocs-moves"
+	CodeAllocs          = "allocs"
+	CodeFreqChange      = "freq-change"
+	CodeFewSamples      = "few-samples"
+	CodeShortSamples    = "short-samples"
+	CodePageFaults      = "page-faults"
+	CodeSlowClock       = "slow-clock"
+	CodeSlowCore        = "slow-core"
+	CodeSpawn           = "spawn-dominated"
 	// CodeWarmup, CodeSlowdown, CodeNoSteadyState and CodeInconsistent
 	// (check_series.go) classify the series.
 )
@@ -131,6 +135,7 @@ var Codes = []CodeInfo{
 	{CodeDisturbed, ScopeAnalysis, "other tasks took the CPU while measuring: stop them, or try another --cpu"},
 	{CodeMigrated, ScopeAnalysis, "the pin did not hold: samples ran on other CPUs"},
 	{CodeGC, ScopeAnalysis, "the collector ran inside samples"},
+	{CodeGOMAXPROCSMoves, ScopeAnalysis, "the collector's cost moves with GOMAXPROCS and the pin: quote the figure of the settings your program runs at (--gomaxprocs)"},
 	{CodeAllocs, ScopeAnalysis, ""},
 	{CodeFreqChange, ScopeAnalysis, "the CPU's clock changed during the run (governor, turbo or the host)"},
 	{CodeFewSamples, ScopeAnalysis, "too few samples to judge: raise --samples (a smoke run checks, it does not measure)"},

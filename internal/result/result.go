@@ -272,6 +272,12 @@ type Experiment struct {
 	// (UnitOwnNs), which go test prints in place of the loop's time.
 	// Absent when the benchmark reported nothing.
 	Reported map[string]float64 `json:"reported,omitempty"`
+	// AtGoTestSettings is the time per op of the same benchmark measured
+	// again as go test -bench runs it on the machine (unpinned, at the
+	// GOMAXPROCS of every CPU), when its samples collected in most calls:
+	// then the collector's cost depends on those settings. Absent
+	// otherwise.
+	AtGoTestSettings *AtSettings `json:"at_go_test_settings,omitempty"`
 	// Series is the shape of the samples in run order; absent before the
 	// analysis.
 	Series *Series `json:"series,omitempty"`
@@ -316,6 +322,15 @@ type Stats struct {
 	// (the thread's, or the child's, CPU time), 0 when not measured: a
 	// median far from it was spent off the CPU, or waiting.
 	OnCPUMedian float64 `json:"on_cpu_median,omitempty"`
+}
+
+// AtSettings is a benchmark measured at other settings than the run's.
+type AtSettings struct {
+	GOMAXPROCS int `json:"gomaxprocs"`
+	// NsPerOp is each call's time per op, at the run's N.
+	NsPerOp []float64 `json:"ns_per_op"`
+	// Median is derived from NsPerOp.
+	Median float64 `json:"median"`
 }
 
 // UnitOwnNs is the unit of a benchmark's own time per op

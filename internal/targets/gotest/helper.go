@@ -16,6 +16,9 @@ const (
 	// envCount names the benchmark whose calls the helper marks for
 	// callgrind (--measure instructions).
 	envCount = "BENCHY_GOTEST_COUNT"
+	// envUnpinned has the helper record the calls without pinning them,
+	// as go test runs them.
+	envUnpinned = "BENCHY_GOTEST_UNPINNED"
 )
 
 // helperFile is the name of the file added to the package under test.

@@ -231,7 +231,7 @@ func FuzzPrefixes(f *testing.F) {
 
 // The helper and benchy agree on the environment.
 func TestHelperEnvironment(t *testing.T) {
-	for _, env := range []string{envRecords, envCPU, envCount} {
+	for _, env := range []string{envRecords, envCPU, envCount, envUnpinned} {
 		if !strings.Contains(helperSource, fmt.Sprintf("os.Getenv(%q)", env)) {
 			t.Errorf("the helper does not read %s", env)
 		}

@@ -390,6 +390,7 @@ func TestOldModulesAndDotImportsBuild(t *testing.T) {
 func TestCostDependsOnN(t *testing.T) {
 	bin := build(t, "./amortised")
 	o := quick(t)
+	o.BenchText = "ParallelStart"
 	ts, err := Calibrate(bin, o)
 	if err != nil || len(ts) != 1 {
 		t.Fatal(ts, err)
@@ -412,5 +413,36 @@ func TestCostDependsOnN(t *testing.T) {
 	}
 	if !slices.Contains(got, result.CodeDependsOnN) || slices.Contains(got, result.CodeSetupInTimer) || slices.Contains(got, result.CodeSetupUnknown) {
 		t.Errorf("findings %q, want cost-depends-on-n and neither setup-in-timer nor setup-unknown", got)
+	}
+}
+
+// A benchmark that collects in every call is measured again as go test
+// runs it, at the GOMAXPROCS of every CPU and not pinned: its samples
+// are kept for analyze to compare.
+func TestMeasuredAsGoTest(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("one CPU: go test's GOMAXPROCS is benchy's")
+	}
+	bin := build(t, "./amortised")
+	o := quick(t)
+	o.GOMAXPROCS = 1
+	o.BenchText = "Concat"
+	ts, err := Calibrate(bin, o)
+	if err != nil || len(ts) != 1 {
+		t.Fatal(ts, err)
+	}
+	tg := ts[0]
+	if err := tg.Open(); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := tg.Sample(tg.N); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tg.Check()
+	at := tg.AtGoTestSettings()
+	if at == nil || at.GOMAXPROCS != runtime.NumCPU() || len(at.NsPerOp) != o.PerProcess {
+		t.Fatalf("as go test: %+v, want GOMAXPROCS %d and %d calls", at, runtime.NumCPU(), o.PerProcess)
 	}
 }

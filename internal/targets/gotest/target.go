@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os/exec"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -40,6 +41,12 @@ type Target struct {
 	allocs   []float64
 	gcCycles int64 // completed inside the measured calls
 	profiled profiledCalls
+	// perOp and collected are the samples' ns per op and how many of
+	// them ran a collection, for measuring again as go test would
+	// (asGoTest); goTest is what that measured.
+	perOp     []float64
+	collected int
+	goTest    *result.AtSettings
 }
 
 // Name is the experiment's name.
@@ -155,6 +162,12 @@ func (t *Target) sample(x Record) result.Sample {
 		t.allocs, t.bytes = append(t.allocs, allocs), append(t.bytes, bytes)
 	}
 	t.gcCycles += max(0, x.Counters[result.CounterGCCycles])
+	if x.N > 0 {
+		t.perOp = append(t.perOp, float64(x.Ns)/float64(x.N))
+	}
+	if x.Counters[result.CounterGCCycles] > 0 {
+		t.collected++
+	}
 	t.pinned = t.pinned && x.Pinned
 	t.parallel = t.parallel || x.Parallel
 	t.fn = x.Func
@@ -258,7 +271,50 @@ func (t *Target) Check() []finding.Finding {
 	if t.fn != "" {
 		fs = append(fs, t.Bin.codeFindings(t.fn)...)
 	}
+	t.goTest = t.asGoTest()
 	return fs
+}
+
+// AtGoTestSettings is what the benchmark measured as go test runs it
+// (asGoTest), or nil when it was not measured so.
+func (t *Target) AtGoTestSettings() *result.AtSettings { return t.goTest }
+
+// asGoTest measures the benchmark again, in one process, as go test -bench
+// runs it on this machine: at GOMAXPROCS of every CPU benchy may use, its
+// thread not pinned, the same N. It does so only for a benchmark that ran
+// a collection in most of its samples: the collector's cost depends on how
+// many Ps it has and where its workers run, so benchy's figure (GOMAXPROCS
+// 1, pinned, as taskset -c CPU go test) and go test's can differ by more
+// than the noise (a quadratic string concatenation: 18 ms/op here, 44-66
+// ms/op under go test). analyze says so when they do.
+func (t *Target) asGoTest() *result.AtSettings {
+	procs := runtime.NumCPU()
+	if t.parallel || procs == t.opts.GOMAXPROCS || 2*t.collected <= len(t.perOp) || harness.Stopped(t.opts.Stop) {
+		return nil
+	}
+	o := t.opts
+	o.GOMAXPROCS = procs
+	o.env = append(o.env[:len(o.env):len(o.env)], envUnpinned+"=1")
+	runs := t.opts.PerProcess + 1
+	r, err := t.Bin.Exec(o, sampleArgs(t.Bench, t.N, runs), t.opts.timeout(runs), nil)
+	if err != nil || r.Err != nil {
+		return nil
+	}
+	at := &result.AtSettings{GOMAXPROCS: procs}
+	first := true
+	for _, c := range r.named(t.Bench) {
+		if c.Ended && c.Returned && c.N == t.N && c.N > 0 {
+			if first { // the process's warm-up, as in Sample
+				first = false
+				continue
+			}
+			at.NsPerOp = append(at.NsPerOp, float64(c.Ns)/float64(c.N))
+		}
+	}
+	if len(at.NsPerOp) == 0 {
+		return nil
+	}
+	return at
 }
 
 // SetupShare: a benchmark whose calls cost a fixed time beyond the per-op

@@ -48,6 +48,10 @@ var (
 	benchyProfDir string
 	benchyProfN   = -1
 	benchyProfSeq int
+	// benchyUnpinned records the calls without pinning them, as go test
+	// runs them: benchy measures a benchmark so when its figure may
+	// depend on the pin.
+	benchyUnpinned bool
 )
 
 // BenchyProfiler, set by the file benchy adds with --profile, starts
@@ -69,6 +73,7 @@ func init() {
 	// Not passed on to the programs a benchmark starts.
 	syscall.CloseOnExec(fd)
 	benchyCPU, benchyOut = cpu, os.NewFile(uintptr(fd), "benchy-records")
+	benchyUnpinned = os.Getenv("BENCHY_GOTEST_UNPINNED") != ""
 	if n, err := strconv.Atoi(os.Getenv("BENCHY_GOTEST_PROFILE_N")); err == nil && os.Getenv("BENCHY_GOTEST_PROFILE") != "" {
 		benchyProfDir, benchyProfN = os.Getenv("BENCHY_GOTEST_PROFILE"), n
 	}
@@ -163,7 +168,7 @@ type benchyCall struct {
 func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 	runtime.LockOSThread()
 	var old benchyMask
-	m.pinned = benchyAffinity(true, 0, &old) == nil
+	m.pinned = !benchyUnpinned && benchyAffinity(true, 0, &old) == nil
 	if m.pinned {
 		benchyIsolate(benchyCPU)
 		var mask benchyMask
