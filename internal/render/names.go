@@ -1,6 +1,7 @@
 package render
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -15,11 +16,10 @@ const minNameRoom = 20
 // long (Encoding/payload-size-in-bytes=4096/with-checksum-...) and a
 // family of them shares most of it. A name wider than what the other
 // columns and the widest last cell leave it (never less than minNameRoom)
-// keeps on its row only its end, indented, after the last '/' that lets
-// it fit; the part before goes on a line of its own above the row
-// (withHeadings), once for the rows in a row that share it, as benchstat
-// groups names by what they share. Names that fit are left whole, so a
-// table that fits does not change.
+// keeps on its row only its last level, indented; the levels before go on
+// a line of their own above the row (withHeadings), once for the rows in
+// a row that share them, as benchstat groups names by what they share.
+// Names that fit are left whole, so a table that fits does not change.
 //
 // It replaces the names of rows by what they keep and returns each row's
 // heading, "" for a name left whole.
@@ -42,17 +42,16 @@ func shortenNames(header []string, rows [][]string, width int) []string {
 }
 
 // cutName breaks name into a head and a tail of at most n runes (n >= 2):
-// after the first '/' that leaves such a tail, so the tail is whole
-// sub-benchmark levels; else, within a level too long for n, after the
-// first mark ('-', '=', '_', ...) or before the first capital that does,
-// or n-1 runes from the end. A tail cut within a level starts with "…",
-// so that it does not read as a sub-benchmark of the head.
+// after its last '/' when the last level fits, so that sub-benchmarks of
+// one parent share their head whatever the length of their own level;
+// else, within the last level, after the first mark ('-', '=', '_', ...)
+// or before the first capital that leaves such a tail, or n-1 runes from
+// the end. A tail cut within a level starts with "…", so that it does not
+// read as a sub-benchmark of the head.
 func cutName(name string, n int) (head, tail string) {
 	rs := []rune(name)
-	for i := max(len(rs)-n, 1); i < len(rs); i++ {
-		if rs[i-1] == '/' {
-			return string(rs[:i]), string(rs[i:])
-		}
+	if i := strings.LastIndexByte(name, '/'); i >= 0 && i < len(name)-1 && utf8.RuneCountInString(name[i+1:]) <= n {
+		return name[:i+1], name[i+1:]
 	}
 	from := max(len(rs)-n+1, 1) // a rune for the "…"
 	for i := from; i < len(rs); i++ {

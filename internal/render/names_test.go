@@ -132,6 +132,19 @@ func TestShortenNamesLeavesNamesThatFit(t *testing.T) {
 	}
 }
 
+// Sub-benchmarks of one parent share its heading, however long their own
+// level: a row keeps its last level, not as many levels as fit.
+func TestShortenNamesGroupsSiblings(t *testing.T) {
+	rows := [][]string{
+		compactRow("Parse/size=4096/small/x", "0", "believable"),
+		compactRow("Parse/size=4096/small/abcdefghijklmn", "0", "believable"),
+	}
+	heads := shortenNames(compactHeaderRow, rows, 40)
+	if heads[0] != "Parse/size=4096/small/" || heads[1] != heads[0] || rows[0][0] != "  x" || rows[1][0] != "  abcdefghijklmn" {
+		t.Errorf("heads %q, rows %q %q: want both under Parse/size=4096/small/", heads, rows[0][0], rows[1][0])
+	}
+}
+
 // At 100 columns the comparison table keeps every verdict whole on its
 // row too, with names of 80 characters.
 func TestFitLeftLongNames(t *testing.T) {
@@ -167,8 +180,10 @@ func TestCutName(t *testing.T) {
 		n          int
 		head, tail string
 	}{
-		{"Encoding/size=4096/mode=fast", 20, "Encoding/", "size=4096/mode=fast"},
-		{"Encoding/size=4096/mode=fast", 12, "Encoding/size=4096/", "mode=fast"},
+		{"Encoding/size=4096/mode=fast", 20, "Encoding/size=4096/", "mode=fast"},
+		{"Encoding/size=4096/mode=fast", 9, "Encoding/size=4096/", "mode=fast"},
+		{"Encoding/size=4096/mode=fast", 8, "Encoding/size=4096/mode=", "…fast"},
+		{"Encoding/", 6, "Enco", "…ding/"},
 		{"payload-size-in-bytes", 10, "payload-size-", "…in-bytes"},
 		{"ParseVeryLongDocumentName", 10, "ParseVeryLongDocument", "…Name"},
 		{"a/bcdefghijkl", 5, "a/bcdefgh", "…ijkl"},
