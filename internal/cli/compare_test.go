@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -626,5 +627,37 @@ func TestCompareTextSaysASharedBasisOnce(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "every row judged on on-CPU cycles") {
 		t.Errorf("no shared basis line:\n%s", b.String())
+	}
+}
+
+// Sub-benchmarks with long names keep the comparison table within 80
+// columns: their family once on a line above, each row its last level.
+func TestCompareTextShortensLongNames(t *testing.T) {
+	family := "Encoding/payload-size-in-bytes=4096/with-checksum-verification-enabled/"
+	var c comparison
+	for _, mode := range []string{"mode=fast", "mode=safe", "mode=slow"} {
+		name := family + mode
+		p := result.Pair{Base: "old " + name, Candidate: "new " + name, Verdict: result.Slower,
+			BaseMedian: 1140, CandidateMedian: 1430, Ratio: 1.25, CILow: 1.12, CIHigh: 1.39, P: 0.001, AdjustedP: 0.001, N: 21}
+		p.Sentence = "new " + name + " is 25% slower than old " + name
+		c.Rows = append(c.Rows, compare.Row{Name: name, Pair: p})
+	}
+	var b strings.Builder
+	if err := writeCompareText(&b, c); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	table := out[strings.Index(out, "experiment "):]
+	table = table[:strings.Index(table, "\n\n")]
+	if strings.Count(table, family+"\n") != 1 {
+		t.Errorf("the family is not once on a line of its own:\n%s", table)
+	}
+	for _, l := range strings.Split(table, "\n") {
+		if n := utf8.RuneCountInString(l); n > textWidth {
+			t.Errorf("a line of %d runes: %q", n, l)
+		}
+		if strings.HasPrefix(l, "  mode=") && !strings.HasSuffix(l, "  slower") {
+			t.Errorf("a row without its verdict: %q", l)
+		}
 	}
 }

@@ -63,8 +63,9 @@ func writeCompact(w io.Writer, r *result.Result, o Options) error {
 	tw.printf("\n")
 	header, rows, footnotes := compactTable(r)
 	header, rows, footnotes = fitAllocs(header, rows, footnotes, width)
+	heads := shortenNames(header, rows, width)
 	header, rows = addRunOrder(r, header, rows, width, o.ASCII)
-	rows = fitLastColumn(header, rows, width)
+	rows = fitLastColumn(header, withHeadings(rows, heads, width), width)
 	if tw.err == nil {
 		tw.err = writeAligned(tw, header, rows, map[int]bool{len(header) - 1: true})
 	}
@@ -414,13 +415,16 @@ func verdictRoom(header []string, rows [][]string, width int) int {
 }
 
 // columnsWidth is the width of every column but the last, with the two
-// spaces before each.
+// spaces before each; headings (withHeadings) span the table, and count
+// in no column.
 func columnsWidth(header []string, rows [][]string) int {
 	used := 0
 	for i := range len(header) - 1 {
 		col := utf8.RuneCountInString(header[i])
 		for _, row := range rows {
-			col = max(col, utf8.RuneCountInString(row[i]))
+			if !isHeading(header, row) {
+				col = max(col, utf8.RuneCountInString(row[i]))
+			}
 		}
 		used += col + 2
 	}
@@ -450,6 +454,10 @@ func fitLastColumn(header []string, rows [][]string, width int) [][]string {
 	room := verdictRoom(header, rows, width)
 	var out [][]string
 	for _, row := range rows {
+		if isHeading(header, row) {
+			out = append(out, row)
+			continue
+		}
 		last := len(row) - 1
 		cell, more := splitVerdict(row[last], room)
 		row[last] = cell
