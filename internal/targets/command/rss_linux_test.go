@@ -3,7 +3,6 @@ package command
 import (
 	"runtime"
 	"testing"
-
 )
 
 // TestMaxRSSOfALargeChild: a child that touches 200 MiB reports about
