@@ -23,12 +23,13 @@ const (
 	CounterSysNs  = "sys-ns"
 	// CounterMaxRSS is the peak resident set of the child in KiB (wait4
 	// ru_maxrss). It is never below the RSS of the process that forked
-	// the child (see Spawner), which CounterRSSFloor records.
+	// the child (see Spawner): the starter's few pages where there is
+	// one, else a Go process's MiB, which CounterRSSFloor records.
 	CounterMaxRSS = "max-rss-kb"
-	// CounterRSSFloor is that floor for the run, in KiB: the RSS of the
-	// process that forked it, read just before the fork (so within a few
-	// pages of what the kernel counts). A max-rss-kb at or near it says
-	// only that the run's peak was no higher.
+	// CounterRSSFloor is that floor for a run forked without the starter,
+	// in KiB: the RSS of the process that forked it, read just before the
+	// fork (so within a few pages of what the kernel counts). A max-rss-kb
+	// at or near it says only that the run's peak was no higher.
 	CounterRSSFloor = "rss-floor-kb"
 	// CounterMajorFaults counts page faults that read from disk (wait4
 	// ru_majflt); the minor ones are result.CounterMinorFaults.

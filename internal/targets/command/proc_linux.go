@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -13,14 +14,22 @@ import (
 
 // rusageNames are the counters every run has from wait4.
 var rusageNames = []string{
-	CounterUserNs, CounterSysNs, CounterMaxRSS, CounterRSSFloor, result.CounterMinorFaults, CounterMajorFaults,
+	CounterUserNs, CounterSysNs, CounterMaxRSS, result.CounterMinorFaults, CounterMajorFaults,
 	result.CounterVoluntaryCS, result.CounterInvoluntaryCS,
 }
 
 // addRusage adds wait4's counters to rep, and task-clock from them when
-// perf could not count it.
-func addRusage(rep *result.CounterReport, perfTaskClock bool) {
+// perf could not count it. noStarter says why the runs are forked
+// directly ("": the starter starts them), so that max-rss-kb has a floor,
+// CounterRSSFloor, which every run records then.
+func addRusage(rep *result.CounterReport, perfTaskClock bool, noStarter string) {
 	rep.Opened = append(rep.Opened, rusageNames...)
+	if noStarter == "" {
+		rep.SetNote(CounterMaxRSS, fmt.Sprintf("the program's own peak RSS (wait4 ru_maxrss, over its process tree): it is started by a program of %d bytes, whose few pages are all it inherits of the process that started it", len(starterImage(starterMachine, starterCode))))
+	} else {
+		rep.Opened = append(rep.Opened, CounterRSSFloor)
+		rep.SetNote(CounterRSSFloor, "the runs are forked directly, without the starter: "+noStarter)
+	}
 	for _, name := range []string{result.CounterVoluntaryCS, result.CounterInvoluntaryCS} {
 		rep.SetNote(name, "over the run's process tree (wait4): a program's own threads taking turns on the pinned CPU count as switches too")
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -96,19 +97,22 @@ func TestChildRunsOnThePinnedCPU(t *testing.T) {
 			if b, err := os.ReadFile(file); err != nil || string(b) != want {
 				t.Errorf("the child's Cpus_allowed_list = %q (%v), want %q", b, err, want)
 			}
+			rep := tg.Counters()
 			for i, s := range out.Samples {
 				if s.CPU != opts.CPU || s.AllowedCPUs != want || s.Iters != 1 || s.Status != "" {
 					t.Errorf("sample %d: cpu %d, allowed %q, iters %d, status %q; want cpu %d, allowed %q, 1 iter, no status",
 						i, s.CPU, s.AllowedCPUs, s.Iters, s.Status, opts.CPU, want)
 				}
-				for _, c := range []string{result.CounterTaskClock, CounterUserNs, CounterSysNs, CounterMaxRSS, CounterRSSFloor,
-					result.CounterMinorFaults, CounterMajorFaults, result.CounterVoluntaryCS, result.CounterInvoluntaryCS} {
+				for _, c := range append([]string{result.CounterTaskClock, CounterUserNs, CounterSysNs, CounterMaxRSS,
+					result.CounterMinorFaults, CounterMajorFaults, result.CounterVoluntaryCS, result.CounterInvoluntaryCS}, rep.Opened...) {
 					if _, ok := s.Counters[c]; !ok {
 						t.Errorf("sample %d has no %s: %v", i, c, s.Counters)
 					}
 				}
+				if _, ok := s.Counters[CounterRSSFloor]; ok == (starterCode != nil) {
+					t.Errorf("sample %d: rss-floor-kb recorded %v, want it only where runs are forked directly (no starter for %s): %v", i, ok, runtime.GOARCH, s.Counters)
+				}
 			}
-			rep := tg.Counters()
 			for _, c := range []string{result.CounterCycles, result.CounterInstructions} {
 				if !slices.Contains(rep.Opened, c) && rep.Unavailable[c] == "" {
 					t.Errorf("%s neither opened nor said unavailable: %+v", c, rep)

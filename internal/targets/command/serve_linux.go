@@ -199,7 +199,7 @@ func (s *server) handle(sess *session, p pending) {
 	case opOpen:
 		rep := sess.report
 		s.done(p.req.ID)
-		s.enc.Encode(reply{ID: p.req.ID, Report: &rep, FloorKB: rssFloor()})
+		s.enc.Encode(reply{ID: p.req.ID, Report: &rep, FloorKB: sess.floorKB()})
 	case opRun:
 		if p.req.Job == nil {
 			s.done(p.req.ID)

@@ -1,9 +1,11 @@
 package command
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -19,7 +21,8 @@ import (
 const killGrace = time.Second
 
 // session forks runs from the thread it was opened on, whose affinity
-// they inherit and whose inherited perf events count them.
+// they inherit and whose inherited perf events count them, through the
+// starter where there is one.
 type session struct {
 	tid            int
 	perf           *childCounters
@@ -27,6 +30,7 @@ type session struct {
 	env            []string
 	stdout, stderr int // the fds of shown output
 	devnull        *os.File
+	starter        *starter // nil: runs are forked directly
 
 	mu   sync.Mutex
 	live *killer // the killer of the run in progress; nil between runs
@@ -37,9 +41,36 @@ func newSession(stdout, stderr int) *session {
 	s := &session{tid: unix.Gettid(), env: os.Environ(), stdout: stdout, stderr: stderr}
 	s.report = result.CounterReport{Opened: []string{}}
 	s.perf = openChildCounters(&s.report)
-	addRusage(&s.report, s.perf.has(taskClock))
 	s.devnull, _ = os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	why := s.useStarter()
+	addRusage(&s.report, s.perf.has(taskClock), why)
 	return s
+}
+
+// useStarter gives the session a starter, after a run through it of a
+// program that cannot be executed ("") has shown that the kernel runs
+// it and it reports; it returns why there is none otherwise.
+func (s *session) useStarter() (why string) {
+	st, err := newStarter()
+	if err != nil {
+		return err.Error()
+	}
+	s.starter = st
+	if s.devnull != nil {
+		fd := s.devnull.Fd()
+		attr := &syscall.ProcAttr{Env: s.env, Files: []uintptr{fd, fd, fd}, Sys: &syscall.SysProcAttr{Setpgid: true}}
+		k := &killer{}
+		var pid, leader int
+		if pid, leader, err = s.start(Job{Path: "", Args: []string{""}}, attr, k); pid > 0 {
+			k.reap(pid, leader, nil, nil)
+		}
+	}
+	if !errors.Is(err, unix.ENOENT) || errors.Is(err, errStarter) {
+		st.close()
+		s.starter = nil
+		return fmt.Sprintf("the starter did not work: %v", err)
+	}
+	return ""
 }
 
 func (s *session) close() {
@@ -47,6 +78,58 @@ func (s *session) close() {
 	if s.devnull != nil {
 		s.devnull.Close()
 	}
+	if s.starter != nil {
+		s.starter.close()
+	}
+}
+
+// floorKB is the least max-rss-kb a run started now can report, in KiB
+// (see rssFloor); 0 when the starter starts the runs, whose few pages
+// are all a run inherits.
+func (s *session) floorKB() int64 {
+	if s.starter != nil {
+		return 0
+	}
+	return rssFloor()
+}
+
+// start forks j and records its process group in k. pid is the run's;
+// leader is the process whose pid names the run's group: the starter,
+// or the run itself. Both are to be reaped (killer.reap), the run first;
+// a run whose execve failed has exited, and pid is > 0 with the error.
+func (s *session) start(j Job, attr *syscall.ProcAttr, k *killer) (pid, leader int, err error) {
+	if s.starter == nil {
+		pid, err := syscall.ForkExec(j.Path, j.Args, attr)
+		if err != nil {
+			return 0, 0, err
+		}
+		k.started(pid)
+		return pid, pid, nil
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return 0, 0, fmt.Errorf("%w: a pipe for its report: %v", errStarter, err)
+	}
+	defer r.Close()
+	a := *attr
+	a.Files = append(slices.Clip(attr.Files), w.Fd()) // fd 3
+	leader, err = syscall.ForkExec(s.starter.path, s.starter.argv(j), &a)
+	w.Close()
+	if err != nil {
+		return 0, 0, fmt.Errorf("%w: %v", errStarter, err)
+	}
+	k.started(leader)
+	// The report ends when the starter exits (the run's execve closed
+	// its copy of the pipe, or the run exited when it failed).
+	report, err := io.ReadAll(r)
+	if err == nil {
+		pid, err = parseStart(report)
+	}
+	if err != nil && pid == 0 {
+		k.reapGroup(leader)
+		return 0, 0, err
+	}
+	return pid, leader, err
 }
 
 // run starts j, waits for it, and measures it. Wall time runs from just
@@ -75,15 +158,20 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 	s.setLive(k)
 	defer s.setLive(nil)
 
-	floor := rssFloor()
+	floor := s.floorKB()
 	before := s.perf.read()
 	attr := &syscall.ProcAttr{Env: s.env, Files: files, Sys: &syscall.SysProcAttr{Setpgid: true}}
 	start := time.Now()
-	pid, err := syscall.ForkExec(j.Path, j.Args, attr)
+	pid, leader, err := s.start(j, attr, k)
 	if err != nil {
+		if pid > 0 {
+			k.reap(pid, leader, nil, nil)
+		}
+		if k.signaled() {
+			return Result{}, ErrStopped
+		}
 		return Result{}, fmt.Errorf("start %s: %w", result.Printable(j.Path), err)
 	}
-	k.started(pid)
 	var info unix.Siginfo
 	for {
 		err = unix.Waitid(unix.P_PID, pid, &info, unix.WEXITED|unix.WNOWAIT, nil)
@@ -99,11 +187,11 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 	r.CPU, r.AllowedCPUs = zombieCPU(pid)
 	var ws unix.WaitStatus
 	var ru unix.Rusage
-	if err := k.reap(pid, &ws, &ru); err != nil {
+	if err := k.reap(pid, leader, &ws, &ru); err != nil {
 		return Result{}, fmt.Errorf("reap %s: %w", result.Printable(j.Path), err)
 	}
 	if !j.LeaveRunning {
-		r.Left = killLeftovers(pid) // before the stderr tail is read: they may hold its pipe
+		r.Left = killLeftovers(leader) // before the stderr tail is read: they may hold its pipe
 	}
 	if k.signaled() {
 		return Result{}, ErrStopped
@@ -188,7 +276,7 @@ func (s *session) files(j Job) ([]uintptr, *tail, func(), error) {
 // reap, when the process group's number may belong to someone else.
 type killer struct {
 	mu      sync.Mutex
-	pid     int // 0 before the start, -1 after the reap
+	pid     int // the group's number: 0 before the start, -1 after the reap
 	stopped bool
 	aborted bool // kill at once (abort), the start not yet recorded included
 	sent    bool
@@ -213,8 +301,8 @@ func (k *killer) watch(stop <-chan struct{}, done <-chan struct{}) {
 	}
 }
 
-// started records the child; a stop or an abort that came first is
-// carried out now. The child runs before its parent gets here, so an abort
+// started records the run's process group (the pid of its leader); a
+// stop or an abort that came first is carried out now. The child runs before its parent gets here, so an abort
 // can land between the fork and this (it did under two CPU hogs, and the
 // run went on for its whole minute).
 func (k *killer) started(pid int) {
@@ -253,11 +341,33 @@ func (k *killer) signaled() bool {
 	return k.sent
 }
 
-// reap waits for the zombie, under the lock signal takes.
-func (k *killer) reap(pid int, ws *unix.WaitStatus, ru *unix.Rusage) error {
+// reap waits for the run, then for the leader of its group when that is
+// another process (the starter), under the lock signal takes: the
+// group's number stays the run's until both are reaped.
+func (k *killer) reap(pid, leader int, ws *unix.WaitStatus, ru *unix.Rusage) error {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	k.pid = -1
+	err := wait4(pid, ws, ru)
+	if leader != pid {
+		wait4(leader, nil, nil)
+	}
+	return err
+}
+
+// reapGroup reaps every child of this process in group pgid: the
+// starter, and the run when a kill ended the starter between its clone
+// and its report, which the run got too (there is no pid to wait for).
+func (k *killer) reapGroup(pgid int) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.pid = -1
+	for wait4(-pgid, nil, nil) == nil {
+	}
+}
+
+// wait4 reaps pid, again when a signal interrupts the wait.
+func wait4(pid int, ws *unix.WaitStatus, ru *unix.Rusage) error {
 	for {
 		_, err := unix.Wait4(pid, ws, 0, ru)
 		if err != unix.EINTR {

@@ -16,17 +16,20 @@ import (
 // it with wait4, perf and /proc. One Spawner serves every target of a
 // benchy run; close it at the end.
 //
-// Peak RSS is why there is a spawner process at all. Go starts children
-// with clone(CLONE_VM|CLONE_VFORK), so until execve the child runs in its
-// parent's address space, and at execve the kernel records that address
-// space's peak RSS as the child's (signal->maxrss, which wait4 reports as
-// ru_maxrss). Forked by benchy holding 300 MiB, `true` would report 300
-// MiB. NewSpawner therefore starts a small helper process, benchy itself
-// re-executed (see MaybeServe), that forks the runs instead. Just before
-// each fork it also resets its own peak to its current RSS (clear_refs),
-// so a run's peak RSS is exact whenever it is above what the helper holds
-// at the fork: its Go runtime and the pages of benchy's binary it has
-// touched, a few MiB, recorded with every run as CounterRSSFloor.
+// Peak RSS is why runs are not simply forked by benchy. Go starts
+// children with clone(CLONE_VM|CLONE_VFORK), so until execve the child
+// runs in its parent's address space, and at execve the kernel records
+// that address space's peak RSS as the child's (signal->maxrss, which
+// wait4 reports as ru_maxrss). Forked by benchy holding 300 MiB, `true`
+// would report 300 MiB. Where there is a starter (amd64), each run is
+// started by it, a program of a few hundred bytes, and inherits its few
+// pages only: max-rss-kb is the program's own (true: 1 MiB, as
+// /usr/bin/time -v says). Elsewhere NewSpawner's helper process, benchy
+// itself re-executed (see MaybeServe), forks the runs; just before each
+// fork it resets its own peak to its current RSS (clear_refs), so a run's
+// peak RSS is exact whenever it is above what the helper holds at the
+// fork: its Go runtime and the pages of benchy's binary it has touched,
+// about 17 MiB, recorded with every run as CounterRSSFloor.
 type Spawner struct {
 	sys spawnerSys // the platform's part: the helper or the local forker
 
@@ -124,9 +127,11 @@ func (s *Spawner) measureCost() (time.Duration, bool) {
 	return walls[len(walls)/2], true
 }
 
-// noteFloor says in the report what bounds max-rss-kb from below.
+// noteFloor says in the report what bounds max-rss-kb from below when
+// the runs are forked directly (the session's note on CounterRSSFloor
+// says why), and leaves the report of runs the starter starts alone.
 func noteFloor(rep result.CounterReport, floorKB int64, local bool) result.CounterReport {
-	if !slices.Contains(rep.Opened, CounterMaxRSS) {
+	if !slices.Contains(rep.Opened, CounterRSSFloor) {
 		return rep
 	}
 	rep.Notes = maps.Clone(rep.Notes) // the caller's report keeps its own
@@ -134,7 +139,11 @@ func noteFloor(rep result.CounterReport, floorKB int64, local bool) result.Count
 	if local {
 		who = "benchy itself (a local spawner: benchy forks the runs)"
 	}
+	why := ""
+	if n := rep.Notes[CounterRSSFloor]; n != "" {
+		why = "; " + n
+	}
 	rep.SetNote(CounterMaxRSS, fmt.Sprintf("peak RSS of the run's process tree (wait4); never below %s, the RSS of %s at the fork (%d KiB at open), which the kernel counts as the run's own at exec", CounterRSSFloor, who, floorKB))
-	rep.SetNote(CounterRSSFloor, "RSS of "+who+" when it forked the run: the least max-rss-kb the run can report")
+	rep.SetNote(CounterRSSFloor, "RSS of "+who+" when it forked the run: the least max-rss-kb the run can report"+why)
 	return rep
 }

@@ -52,7 +52,8 @@ func (s *spawnerSys) local() bool { return s.helper == nil }
 
 func (s *spawnerSys) open() (result.CounterReport, int64, error) {
 	if s.helper == nil {
-		return s.localSession().report, rssFloor(), nil
+		sess := s.localSession()
+		return sess.report, sess.floorKB(), nil
 	}
 	rep, err := s.helper.call(request{Op: opOpen, CPUs: threadCPUs()}, nil)
 	if err != nil {
