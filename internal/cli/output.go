@@ -30,10 +30,12 @@ type outputOptions struct {
 	SamplesFile string
 	HTML        string
 	Verbose     bool
-	Strict      string // "", "error" or "warn"
-	Force       bool
-	ASCII       bool
-	Store       string // --store: also keep the result in the history
+	// GobenchCounters adds benchy's counters to the gobench lines.
+	GobenchCounters bool
+	Strict          string // "", "error" or "warn"
+	Force           bool
+	ASCII           bool
+	Store           string // --store: also keep the result in the history
 
 	formats   []string // what this command writes
 	formatSet bool
@@ -59,6 +61,7 @@ func (o *outputOptions) bind(f *pflag.FlagSet, formats []string, samples bool) {
 		f.StringVar(&o.Store, "store", "", "also keep the result in the history: "+storeHelp)
 	}
 	f.BoolVarP(&o.Verbose, "verbose", "v", false, "text: everything (machine facts, counters, every finding), not one screen")
+	f.BoolVar(&o.GobenchCounters, "gobench-counters", false, "gobench: also write benchy's counters per op (run-delay-ns/op, voluntary-cs/op, ...) after go test's units")
 	addStrictFlag(f, &o.Strict, "exit 3 when an experiment is not believable; --strict warn also when doubtful")
 	f.BoolVar(&o.Force, "force", false, "replace an --out file even if it is read-only")
 	f.BoolVar(&o.ASCII, "ascii", false, "text: draw the run-order sparklines in ASCII (the default where the locale is not UTF-8)")
@@ -108,6 +111,9 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 		case o.Format != extensions[ext]:
 			return Usagef("--format %s but --out %s: the extension says %s; give one or make them agree", o.Format, o.Out, extensions[ext])
 		}
+	}
+	if o.GobenchCounters && o.Format != "gobench" {
+		return Usagef("--gobench-counters needs --format gobench (or --out FILE.gobench); this writes %s", o.Format)
 	}
 	if err := checkStrict(cmd, o.Strict); err != nil {
 		return err
@@ -166,7 +172,7 @@ func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error 
 			errs = append(errs, err.Error())
 		}
 	}
-	ropts := render.Options{Verbose: o.Verbose, Width: o.width, ASCII: o.ASCII || !utf8Locale()}
+	ropts := render.Options{Verbose: o.Verbose, Width: o.width, ASCII: o.ASCII || !utf8Locale(), GobenchCounters: o.GobenchCounters}
 	render := func(w io.Writer) error { return render.WriteWith(w, r, o.Format, ropts) }
 	switch {
 	case o.out != nil:
