@@ -55,7 +55,12 @@ func writeGobench(w io.Writer, r *result.Result, counters bool) error {
 			}
 			for _, unit := range sortedKeys(s.Metrics) {
 				switch unit {
-				case "ns/op", "MB/s", "B/op", "allocs/op": // testing's own, written in their places
+				case "MB/s", "B/op", "allocs/op": // written in go test's places
+					continue
+				case result.UnitOwnNs:
+					// A benchmark's own ns/op, which go test prints in
+					// place of the loop's time: the line's ns/op stays the
+					// time benchy measured and judged, as in its tables.
 					continue
 				}
 				res.Values = append(res.Values, benchfmt.Value{Value: s.Metrics[unit], Unit: unit})
