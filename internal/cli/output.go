@@ -28,10 +28,12 @@ type outputOptions struct {
 	Out         string
 	SamplesFile string
 	HTML        string
-	Strict      string // "", "error" or "warn"
-	Force       bool
-	ASCII       bool
-	Store       string // --store: also keep the result in the history
+	// GobenchCounters adds benchy's counters to the gobench lines.
+	GobenchCounters bool
+	Strict          string // "", "error" or "warn"
+	Force           bool
+	ASCII           bool
+	Store           string // --store: also keep the result in the history
 
 	formats   []string // what this command writes
 	formatSet bool
@@ -62,6 +64,7 @@ func (o *outputOptions) bind(cmd *cobra.Command, g *globalOptions, formats []str
 		f.StringVar(&o.HTML, "html", "", "also write a report to look at (charts, self-contained HTML) to `FILE`")
 		f.StringVar(&o.Store, "store", "", "also keep the result in the history: "+storeHelp)
 	}
+	f.BoolVar(&o.GobenchCounters, "gobench-counters", false, "gobench: also write benchy's counters per op (run-delay-ns/op, voluntary-cs/op, ...) after go test's units")
 	addStrictFlag(f, &o.Strict, "exit 3 when an experiment is not believable; --strict warn also when doubtful")
 	f.BoolVar(&o.Force, "force", false, "replace an --out file even if it is read-only")
 	f.BoolVar(&o.ASCII, "ascii", false, "text: draw the run-order sparklines in ASCII (the default where the locale is not UTF-8)")
@@ -121,6 +124,9 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 			return Usagef("--format %s but --out %s: the extension says %s; give one or make them agree", o.Format, o.Out, extensions[ext])
 		}
 	}
+	if o.GobenchCounters && o.Format != "gobench" {
+		return Usagef("--gobench-counters needs --format gobench (or --out FILE.gobench); this writes %s", o.Format)
+	}
 	if err := checkStrict(cmd, o.Strict); err != nil {
 		return err
 	}
@@ -178,7 +184,7 @@ func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error 
 			errs = append(errs, err.Error())
 		}
 	}
-	ropts := render.Options{Verbose: o.verbose(), Width: o.width, ASCII: o.ASCII || !utf8Locale()}
+	ropts := render.Options{Verbose: o.verbose(), Width: o.width, ASCII: o.ASCII || !utf8Locale(), GobenchCounters: o.GobenchCounters}
 	render := func(w io.Writer) error { return render.WriteWith(w, r, o.Format, ropts) }
 	switch {
 	case o.out != nil:

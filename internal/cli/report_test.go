@@ -35,6 +35,40 @@ func TestReportReproducesGolden(t *testing.T) {
 	}
 }
 
+// --gobench-counters adds benchy's counters to the gobench lines, which
+// hold go test's units alone without it; --out FILE.gobench chooses the
+// format it needs.
+func TestReportGobenchCounters(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.gobench")
+	for _, tt := range []struct {
+		args     []string
+		counters bool
+	}{
+		{[]string{"report", "--format", "gobench", fixtureJSON}, false},
+		{[]string{"report", "--format", "gobench", "--gobench-counters", fixtureJSON}, true},
+		{[]string{"report", "--gobench-counters", "--out", out, fixtureJSON}, true},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := testMain(tt.args, &stdout, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d: %s", tt.args, code, stderr.String())
+		}
+		got := stdout.String()
+		if stdout.Len() == 0 {
+			b, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = string(b)
+		}
+		if !strings.Contains(got, "BenchmarkSum/sink-2 32000 314 ns/op 0 B/op 0 allocs/op") {
+			t.Errorf("%v: no gobench line of sum/sink:\n%s", tt.args, got)
+		}
+		if c := strings.Contains(got, " cycles/op"); c != tt.counters {
+			t.Errorf("%v: counters written %v, want %v", tt.args, c, tt.counters)
+		}
+	}
+}
+
 // writeSubset writes the fixture with only the named experiments.
 func writeSubset(t *testing.T, names ...string) string {
 	t.Helper()
@@ -131,6 +165,7 @@ func TestReportBadInput(t *testing.T) {
 		{"negative iters", []string{"report", negIters}, `experiment "sum/sink" (experiments[0]), samples[0]: iters is -1, below 0`},
 		{"format", []string{"report", "--format", "xml", fixtureJSON}, `--format "xml": valid formats are text, json, csv, gobench`},
 		{"strict level", []string{"report", "--strict=info", fixtureJSON}, "--strict info: valid values are error (the default) and warn"},
+		{"counters without gobench", []string{"report", "--gobench-counters", fixtureJSON}, "--gobench-counters needs --format gobench (or --out FILE.gobench); this writes text"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,10 @@ import (
 // unknownPrefix starts the JSON and text form of a fact that could not be read.
 const unknownPrefix = "unknown: "
 
+// NotRecorded is the reason of a fact that a file written by an older
+// benchy, which did not read it, lacks.
+const NotRecorded = "not recorded (written by an older benchy)"
+
 // Fact is one value read from the machine, or the reason it could not be
 // read. A fact that cannot be read must never look like a value (0, "",
 // false), so it carries its reason instead.

@@ -181,6 +181,18 @@ func (s *Snapshot) targetLine(cpu int) string {
 	return fmt.Sprintf("cpu%d: %s", cpu, strings.Join(parts, ", "))
 }
 
+// brandWords names the CPU as go test does, " (go test: NAME)", where that
+// is known and not the model name: a reader comparing with a go test
+// header then sees why the names differ. Nothing otherwise.
+func (s *Snapshot) brandWords() string {
+	brand, ok := s.CPUBrand.Get()
+	brand = strings.TrimSpace(brand)
+	if model, _ := s.CPUModel.Get(); !ok || brand == "" || brand == model {
+		return ""
+	}
+	return " (go test: " + brand + ")"
+}
+
 func (s *Snapshot) writeFacts(b *strings.Builder) {
 	rt := fmt.Sprintf("%s %s/%s, GOMAXPROCS %d, NumCPU %d", s.GoVersion, s.GOOS, s.GOARCH, s.GOMAXPROCS, s.NumCPU)
 	if s.Live {
@@ -191,7 +203,7 @@ func (s *Snapshot) writeFacts(b *strings.Builder) {
 		fmt.Fprintf(b, "host %s, kernel %s, at %s\n", s.Hostname, s.Kernel, s.When.Format(time.RFC3339))
 		fmt.Fprintf(b, "this process (not the tree): %s\n", rt)
 	}
-	fmt.Fprintf(b, "cpu model %s; hypervisor %s\n", s.CPUModel, yesNo(s.Hypervisor))
+	fmt.Fprintf(b, "cpu model %s%s; hypervisor %s\n", s.CPUModel, s.brandWords(), yesNo(s.Hypervisor))
 	fmt.Fprintf(b, "cpus online %s, possible %s, allowed %s (%s), isolated %s, nohz_full %s\n",
 		listOrNone(s.Online), listOrNone(s.Possible), listOrNone(s.Allowed), s.AllowedFrom,
 		listOrNone(s.Isolated), listOrNone(s.NohzFull))

@@ -28,7 +28,10 @@ type Snapshot struct {
 	Kernel   Fact[string] `json:"kernel_release"`
 	Runtime
 
-	CPUModel   Fact[string] `json:"cpu_model"`
+	CPUModel Fact[string] `json:"cpu_model"`
+	// CPUBrand is the CPU's name as go test prints it in its "cpu:" line
+	// (readCPUBrand), which is not always the model name.
+	CPUBrand   Fact[string] `json:"cpu_brand"`
 	Hypervisor Fact[bool]   `json:"hypervisor"`
 	// MemTotal is the machine's RAM (proc/meminfo MemTotal), in bytes.
 	MemTotal Fact[int64] `json:"mem_total_bytes"`
@@ -261,6 +264,7 @@ func (s *Snapshot) readIdentity(r FS, live bool) {
 	} else {
 		s.MemTotal = Known(m)
 	}
+	s.CPUBrand = readCPUBrand(r, live)
 	b, err := r.read("proc/cpuinfo")
 	if err != nil {
 		reason := why("proc/cpuinfo", err, "")
@@ -360,7 +364,7 @@ func readNohzFull(r FS) Fact[CPUList] {
 // reads as a value.
 func (s *Snapshot) UnmarshalJSON(b []byte) error {
 	type plain Snapshot
-	p := plain{MemTotal: Unknown[int64]("not recorded (written by an older benchy)")}
+	p := plain{MemTotal: Unknown[int64]("%s", NotRecorded), CPUBrand: Unknown[string]("%s", NotRecorded)}
 	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}

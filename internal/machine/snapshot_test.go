@@ -471,6 +471,10 @@ func TestMemTotal(t *testing.T) {
 	if old.MemTotal.Known() || !strings.Contains(old.MemTotal.String(), "not recorded") {
 		t.Errorf("old snapshot MemTotal %v, want unknown: not recorded", old.MemTotal)
 	}
+	// The brand too: a brand of "" would read as a CPU without a name.
+	if old.CPUBrand.Reason != NotRecorded {
+		t.Errorf("old snapshot CPUBrand %v, want unknown: %s", old.CPUBrand, NotRecorded)
+	}
 }
 
 // A window opened ahead (benchy gotest builds while it is open) has the

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -17,13 +18,19 @@ import (
 // the "pkg" configuration key like `go test -bench` does.
 const gobenchPkg = "github.com/benchy-dev/benchy/internal/workload"
 
-// writeGobench writes every sample as one line of the Go benchmark format
-// (BenchmarkSum/sink-2 <iters> <ns> ns/op <B> B/op <allocs> allocs/op, then
-// each counter per op), after configuration lines that describe the run,
-// so that benchstat compares benchy results. Failed experiments and
-// samples without iterations are left out: they have no time per op. B/op
-// and allocs/op are left out where they were not measured (allocsKnown).
-func writeGobench(w io.Writer, r *result.Result) error {
+// writeGobench writes every sample as one line of the Go benchmark format,
+// after configuration lines that describe the run, so that benchstat
+// compares benchy results with each other and with go test's. A line holds
+// what go test prints (-benchmem), in its order: ns/op, MB/s where the
+// benchmark set b.SetBytes, the units of b.ReportMetric, B/op and
+// allocs/op; with counters, then each of benchy's counters per op.
+// Counters are not written by default: benchstat makes a table of every
+// unit, and a dozen counters bury the time (17 tables for one file) in
+// units go test's file does not have. The JSON holds them all. Failed
+// experiments and samples without iterations are left out: they have no
+// time per op. B/op and allocs/op are left out where they were not
+// measured (allocsKnown).
+func writeGobench(w io.Writer, r *result.Result, counters bool) error {
 	bw := benchfmt.NewWriter(w)
 	// File configuration is written as "key: value" lines; a Result built
 	// as a literal may set Config directly (SetConfig makes keys internal).
@@ -43,16 +50,33 @@ func writeGobench(w io.Writer, r *result.Result) error {
 			}
 			res.Iters = int(s.Iters)
 			res.Values = append(res.Values[:0], benchfmt.Value{Value: s.NsPerOp(), Unit: "ns/op"})
+			if v, ok := s.Metrics["MB/s"]; ok {
+				res.Values = append(res.Values, benchfmt.Value{Value: v, Unit: "MB/s"})
+			}
+			for _, unit := range sortedKeys(s.Metrics) {
+				switch unit {
+				case "MB/s", "B/op", "allocs/op": // written in go test's places
+					continue
+				case result.UnitOwnNs:
+					// A benchmark's own ns/op, which go test prints in
+					// place of the loop's time: the line's ns/op stays the
+					// time benchy measured and judged, as in its tables.
+					continue
+				}
+				res.Values = append(res.Values, benchfmt.Value{Value: s.Metrics[unit], Unit: unit})
+			}
 			if allocs {
 				res.Values = append(res.Values,
 					benchfmt.Value{Value: e.GC.BytesPerOp, Unit: "B/op"},
 					benchfmt.Value{Value: e.GC.AllocsPerOp, Unit: "allocs/op"})
 			}
-			for _, c := range sortedKeys(s.Counters) {
-				res.Values = append(res.Values, benchfmt.Value{
-					Value: float64(s.Counters[c]) / float64(s.Iters),
-					Unit:  counterUnit(c),
-				})
+			if counters {
+				for _, c := range sortedKeys(s.Counters) {
+					res.Values = append(res.Values, benchfmt.Value{
+						Value: float64(s.Counters[c]) / float64(s.Iters),
+						Unit:  counterUnit(c),
+					})
+				}
 			}
 			if err := bw.Write(&res); err != nil {
 				return err
@@ -78,20 +102,41 @@ func allocsKnown(r *result.Result, e result.Experiment) bool {
 // run to run of one program on one machine are written: benchstat splits
 // its tables by every key whose value differs, so two runs would never
 // meet in one table with a delta column if a start time, a chosen CPU or a
-// measured clock were among them. Those are in the JSON result.
+// measured clock were among them. Those are in the JSON result. The keys
+// are go test's, with its values: a go test file of the same benchmarks on
+// the same machine then shares the table (benchstat -ignore /gomaxprocs).
+// A value is written as it is, spaces included (benchstat compares it
+// whole), only kept on one line.
 func gobenchConfig(r *result.Result) [][2]string {
 	var kv [][2]string
 	add := func(k, v string) {
-		v = strings.Join(strings.Fields(v), " ") // one line
-		if v != "" {
+		v = strings.NewReplacer("\r", " ", "\n", " ").Replace(v) // one line
+		if strings.TrimSpace(v) != "" {
 			kv = append(kv, [2]string{k, v})
 		}
 	}
 	add("goos", r.GOOS)
 	add("goarch", r.GOARCH)
 	add("pkg", cmp.Or(r.Package, gobenchPkg))
-	add("cpu", r.CPUModel)
+	add("cpu", gobenchCPU(r))
 	return kv
+}
+
+// gobenchCPU is the value of the cpu key: the CPU's name as go test
+// prints it (the snapshot's brand), none where go test prints no cpu line,
+// and the model name for a result that holds no brand (written before
+// benchy read it, or made without a snapshot), the closest it has.
+func gobenchCPU(r *result.Result) string {
+	if r.Before == nil {
+		return r.CPUModel
+	}
+	if brand, ok := r.Before.CPUBrand.Get(); ok {
+		return brand
+	}
+	if r.Before.CPUBrand.Reason == machine.NotRecorded {
+		return r.CPUModel
+	}
+	return ""
 }
 
 // gobenchName makes an experiment name a Go benchmark name: the first

@@ -92,7 +92,7 @@ func padRows(rows [][]string) [][]string {
 }
 
 // sortedKeys returns the keys of m in order.
-func sortedKeys(m map[string]int64) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	return slices.Sorted(maps.Keys(m))
 }
 

@@ -27,6 +27,9 @@ type Options struct {
 	// ASCII draws sparklines in ASCII, for terminals that cannot show
 	// Unicode block characters.
 	ASCII bool
+	// GobenchCounters adds benchy's counters per op (run-delay-ns/op,
+	// voluntary-cs/op, ...) to every gobench line, after go test's units.
+	GobenchCounters bool
 }
 
 func (o Options) width() int {

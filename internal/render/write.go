@@ -20,7 +20,8 @@ func Write(w io.Writer, r *result.Result, format string) error {
 	return WriteWith(w, r, format, Options{})
 }
 
-// WriteWith is Write with options for the text: verbose, and the width.
+// WriteWith is Write with options: for the text, verbose and the width;
+// for gobench, the counters.
 func WriteWith(w io.Writer, r *result.Result, format string, o Options) error {
 	switch format {
 	case "text":
@@ -33,7 +34,7 @@ func WriteWith(w io.Writer, r *result.Result, format string, o Options) error {
 	case "csv":
 		return writeCSV(w, r)
 	case "gobench":
-		return writeGobench(w, r)
+		return writeGobench(w, r, o.GobenchCounters)
 	case "markdown":
 		return writeMarkdown(w, r)
 	case "html":

@@ -115,46 +115,49 @@ func TestTextInterruptedAndSnapshot(t *testing.T) {
 }
 
 // benchstat's reader must take every line: no syntax errors, one result
-// per sample with iterations, the config and units carried.
+// per sample with iterations, the config and units carried; benchy's
+// counters only when asked for.
 func TestGobenchParses(t *testing.T) {
-	r := fixtureResult()
-	var b bytes.Buffer
-	if err := Write(&b, r, "gobench"); err != nil {
-		t.Fatal(err)
-	}
-	want := 0
-	for _, e := range r.Experiments {
-		want += e.Stats.N
-	}
-	rd := benchfmt.NewReader(&b, "fixture.gobench")
-	n := 0
-	for rd.Scan() {
-		switch rec := rd.Result().(type) {
-		case *benchfmt.SyntaxError:
-			t.Errorf("syntax error: %v", rec)
-		case *benchfmt.Result:
-			n++
-			if rec.GetConfig("goos") != "linux" || rec.GetConfig("pkg") == "" || rec.GetConfig("cpu") == "" {
-				t.Errorf("config not carried: %v", rec.Config)
-			}
-			if _, ok := rec.Value("sec/op"); !ok {
-				t.Errorf("%s: no time value: %v", rec.Name, rec.Values)
-			}
-			if _, ok := rec.Value("allocs/op"); !ok {
-				t.Errorf("%s: no allocs/op", rec.Name)
-			}
-			if strings.HasPrefix(rec.Name.String(), "Sum/sink") {
-				if _, ok := rec.Value("cycles/op"); !ok {
-					t.Errorf("counters not carried: %v", rec.Values)
+	for _, counters := range []bool{false, true} {
+		r := fixtureResult()
+		var b bytes.Buffer
+		if err := WriteWith(&b, r, "gobench", Options{GobenchCounters: counters}); err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		for _, e := range r.Experiments {
+			want += e.Stats.N
+		}
+		rd := benchfmt.NewReader(&b, "fixture.gobench")
+		n := 0
+		for rd.Scan() {
+			switch rec := rd.Result().(type) {
+			case *benchfmt.SyntaxError:
+				t.Errorf("syntax error: %v", rec)
+			case *benchfmt.Result:
+				n++
+				if rec.GetConfig("goos") != "linux" || rec.GetConfig("pkg") == "" || rec.GetConfig("cpu") == "" {
+					t.Errorf("config not carried: %v", rec.Config)
+				}
+				if _, ok := rec.Value("sec/op"); !ok {
+					t.Errorf("%s: no time value: %v", rec.Name, rec.Values)
+				}
+				if _, ok := rec.Value("allocs/op"); !ok {
+					t.Errorf("%s: no allocs/op", rec.Name)
+				}
+				if strings.HasPrefix(rec.Name.String(), "Sum/sink") {
+					if _, ok := rec.Value("cycles/op"); ok != counters {
+						t.Errorf("counters %v, cycles/op written %v: %v", counters, ok, rec.Values)
+					}
 				}
 			}
 		}
-	}
-	if err := rd.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if n != want {
-		t.Errorf("%d results, want %d", n, want)
+		if err := rd.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if n != want {
+			t.Errorf("%d results, want %d", n, want)
+		}
 	}
 }
 
