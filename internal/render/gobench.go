@@ -49,7 +49,18 @@ func writeGobench(w io.Writer, r *result.Result, counters bool) error {
 				continue
 			}
 			res.Iters = int(s.Iters)
-			res.Values = append(res.Values[:0], benchfmt.Value{Value: s.NsPerOp(), Unit: "ns/op"})
+			// A benchmark's own ns/op (b.ReportMetric(x, "ns/op")) is
+			// what go test prints in place of the loop's time, and this
+			// file sits beside go test's: so here it is the line's ns/op
+			// (none when it is 0, as go test prints none). benchy's
+			// tables and verdicts stay of the loop's time, which the JSON
+			// keeps.
+			res.Values = res.Values[:0]
+			if own, ok := s.Metrics[result.UnitOwnNs]; !ok {
+				res.Values = append(res.Values, benchfmt.Value{Value: s.NsPerOp(), Unit: "ns/op"})
+			} else if own != 0 {
+				res.Values = append(res.Values, benchfmt.Value{Value: own, Unit: "ns/op"})
+			}
 			if v, ok := s.Metrics["MB/s"]; ok {
 				res.Values = append(res.Values, benchfmt.Value{Value: v, Unit: "MB/s"})
 			}
@@ -57,10 +68,7 @@ func writeGobench(w io.Writer, r *result.Result, counters bool) error {
 				switch unit {
 				case "MB/s", "B/op", "allocs/op": // written in go test's places
 					continue
-				case result.UnitOwnNs:
-					// A benchmark's own ns/op, which go test prints in
-					// place of the loop's time: the line's ns/op stays the
-					// time benchy measured and judged, as in its tables.
+				case result.UnitOwnNs: // the line's ns/op, above
 					continue
 				}
 				res.Values = append(res.Values, benchfmt.Value{Value: s.Metrics[unit], Unit: unit})

@@ -50,6 +50,16 @@ func TestGobenchLine(t *testing.T) {
 	if got := line(Options{GobenchCounters: true}); got != want {
 		t.Errorf("with counters\n got %q\nwant %q", got, want)
 	}
+	// A time of the benchmark's own is the line's ns/op, as go test
+	// prints it; 0 suppresses it, as in go test.
+	r.Experiments[0].Samples[0].Metrics = map[string]float64{"ns/op": 7, "frames/op": 3}
+	if got, want := line(Options{}), "BenchmarkDecode 10 7 ns/op 3 frames/op 16 B/op 2 allocs/op"; got != want {
+		t.Errorf("own ns/op\n got %q\nwant %q", got, want)
+	}
+	r.Experiments[0].Samples[0].Metrics["ns/op"] = 0
+	if got, want := line(Options{}), "BenchmarkDecode 10 3 frames/op 16 B/op 2 allocs/op"; got != want {
+		t.Errorf("own ns/op of 0\n got %q\nwant %q", got, want)
+	}
 }
 
 // The cpu key is the brand go test prints, as it is (trailing spaces
