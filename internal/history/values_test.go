@@ -50,3 +50,30 @@ func TestRowsRefuseImpossibleValues(t *testing.T) {
 		}
 	}
 }
+
+// Upgrading a schema-1 store whose row has a short hash and a body that
+// does not read is an error naming the row, not a panic.
+func TestMigrateShortHash(t *testing.T) {
+	ctx := context.Background()
+	a := Address{Kind: KindSQLite, Path: filepath.Join(t.TempDir(), "h.db")}
+	db, d := rawDB(t, a)
+	old := migrations
+	migrations = migrations[:1]
+	err := migrate(ctx, db, d, "test")
+	migrations = old
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO benchy_machines (id, facts) VALUES ('m', '[]')`,
+		`INSERT INTO benchy_results VALUES ('ab', 'm', 'c', 0, 'main', 0, 1, 1, 'benchy', '', '{}', X'00')`,
+		`UPDATE benchy_meta SET value = '1' WHERE key = 'schema'`,
+	} {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Open(ctx, a); err == nil || !strings.Contains(err.Error(), "result ab:") {
+		t.Errorf("Open: %v, want an error naming result ab", err)
+	}
+}
