@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/history/pgtest"
 	"github.com/benchy-dev/benchy/internal/workload"
 )
 
@@ -23,6 +24,7 @@ var (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	pgtest.Stop()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

@@ -222,7 +222,7 @@ func (o *gotestOptions) validate() (err error) {
 	if o.Layouts != 0 && (o.Layouts < 2 || o.Layouts > pipeline.MaxLayouts) {
 		return Usagef("--layouts %d: must be between 2 and %d (the links of each revision)", o.Layouts, pipeline.MaxLayouts)
 	}
-	return o.profileOptions.validate()
+	return o.profileOptions.validate(o.Force)
 }
 
 // gotestRun builds, calibrates, measures (pipeline.GoTest) and writes.
@@ -273,11 +273,11 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 		if o.Format == "text" && o.out == nil {
 			writeLayoutsText(stdout, run.Result.Layouts)
 		}
-		profileNotes(run.Result, o.profileOptions.dir, o.g.Stderr)
+		profileNotes(run.Result, o.profileOptions.path(), o.g.Stderr)
 		return runExit(run.Result, o.Strict)
 	}
 	err = o.writeAgainst(run, stdout, w)
-	profileNotes(run.Result, o.profileOptions.dir, o.g.Stderr)
+	profileNotes(run.Result, o.profileOptions.path(), o.g.Stderr)
 	return err
 }
 

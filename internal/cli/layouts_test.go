@@ -90,16 +90,17 @@ func TestGotestAgainstLayouts(t *testing.T) {
 }
 
 // What --layouts and --profile become: the links of each revision (none
-// unless given), and the profile directory, made absolute by validate.
+// unless given), and the profile directory, made (absolute) by validate.
 func TestGotestLayoutsProfileFlags(t *testing.T) {
 	var got *gotestOptions
 	capture := func(o *gotestOptions) error { got = o; return nil }
-	parse(t, newGotestCmd(testGlobals(), capture), "--layouts", "4", "--profile", "prof", "--against", "HEAD")
-	if got.Layouts != 4 || got.Profile != "prof" {
+	prof := filepath.Join(t.TempDir(), "prof")
+	parse(t, newGotestCmd(testGlobals(), capture), "--layouts", "4", "--profile", prof, "--against", "HEAD")
+	if got.Layouts != 4 || got.Profile != prof {
 		t.Errorf("layouts %d, profile %q", got.Layouts, got.Profile)
 	}
-	if err := got.profileOptions.validate(); err != nil || !filepath.IsAbs(got.profileOptions.dir) || filepath.Base(got.profileOptions.dir) != "prof" {
-		t.Errorf("profile directory %q (%v), want an absolute path ending in prof", got.profileOptions.dir, err)
+	if err := got.profileOptions.validate(false); err != nil || !filepath.IsAbs(got.profileOptions.path()) || filepath.Base(got.profileOptions.path()) != "prof" {
+		t.Errorf("profile directory %q (%v), want an absolute path ending in prof", got.profileOptions.path(), err)
 	}
 	parse(t, newGotestCmd(testGlobals(), capture))
 	if got.Layouts != 0 || got.Profile != "" {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/benchy-dev/benchy/internal/outfile"
+	"github.com/benchy-dev/benchy/internal/profiles"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 )
@@ -17,28 +19,37 @@ import (
 // code (run, gotest).
 type profileOptions struct {
 	Profile string
-	dir     string // Profile, absolute
+	dir     *profiles.Dir // Profile, checked; nil without --profile
 }
 
 func (o *profileOptions) bind(f *pflag.FlagSet) {
 	f.StringVar(&o.Profile, "profile", "", "write a CPU and an allocation profile of each experiment's measured calls (pprof) into `DIR`")
 }
 
-// validate refuses a --profile that cannot be a directory, before
-// anything is measured.
-func (o *profileOptions) validate() error {
+// validate makes --profile's directory and checks that profiles can be
+// written into it, before anything is measured. Its files obey --out's
+// rules (force is --force: replace a read-only one).
+func (o *profileOptions) validate(force bool) error {
 	if o.Profile == "" {
 		return nil
 	}
-	abs, err := filepath.Abs(o.Profile)
-	if err != nil {
-		return Usagef("--profile %s: %v", o.Profile, err)
-	}
-	if fi, err := os.Stat(abs); err == nil && !fi.IsDir() {
+	if fi, err := os.Stat(o.Profile); err == nil && !fi.IsDir() {
 		return Usagef("--profile %s: not a directory (profiles are written into a directory, one file per experiment)", o.Profile)
 	}
-	o.dir = abs
+	d, err := profiles.NewDir(o.Profile, outfile.Options{Replace: force})
+	if err != nil {
+		return &UsageError{Msg: err.Error()}
+	}
+	o.dir = d
 	return nil
+}
+
+// path is the directory of the profiles, "" without --profile.
+func (o *profileOptions) path() string {
+	if o.dir == nil {
+		return ""
+	}
+	return o.dir.Path
 }
 
 // profileNotes tells on stderr where the profiles went and which hold too

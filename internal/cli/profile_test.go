@@ -139,3 +139,35 @@ func TestCompareTextProfileDiffs(t *testing.T) {
 		}
 	}
 }
+
+// A --profile DIR that cannot be used is refused before anything is
+// measured (exit 2, one line), on run and gotest: one under a file, and,
+// as root, a link another user planted in a shared sticky directory.
+func TestProfileDirRefusedBeforeMeasuring(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "f")
+	os.WriteFile(file, nil, 0o644)
+	dirs := []string{filepath.Join(file, "prof")}
+	if os.Geteuid() == 0 {
+		tmp := filepath.Join(base, "tmp") // like /tmp: root's, 1777
+		os.Mkdir(tmp, 0o755)
+		os.Chmod(tmp, os.ModeSticky|0o777)
+		link := filepath.Join(tmp, "prof")
+		os.Symlink(t.TempDir(), link)
+		if err := os.Lchown(link, 12345, 12345); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, link)
+	}
+	for _, dir := range dirs {
+		for _, args := range [][]string{
+			{"run", "--bench", "^sum/keep$", "--samples", "3", "--sample-time", "1ms", "--window", "5ms", "--profile", dir},
+			{"gotest", "--bench", "^BenchmarkNone$", "--profile", dir, "./nosuchpackage"},
+		} {
+			_, stderr, code := runBinary(t, args...)
+			if code != ExitUsage || !strings.HasPrefix(stderr, "benchy: --profile "+dir+": ") || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("%s --profile %s: exit %d, %q; want exit 2 and one line naming --profile", args[0], dir, code, stderr)
+			}
+		}
+	}
+}

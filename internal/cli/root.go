@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/benchy-dev/benchy/internal/redact"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
@@ -44,7 +45,9 @@ func (g *globalOptions) Live() bool {
 // Main runs benchy with args over the experiments exps and returns the
 // exit code. The public package calls it with the registered experiments.
 func Main(args []string, exps []inproc.Workload, stdout, stderr io.Writer) int {
-	g := &globalOptions{Stdout: stdout, Stderr: stderr, Args: append([]string{"benchy"}, args...), Experiments: exps}
+	// The command line recorded in results has its secrets masked: a
+	// --store postgres://user:password@… must not reach a result file.
+	g := &globalOptions{Stdout: stdout, Stderr: stderr, Args: redact.Args(append([]string{"benchy"}, args...)), Experiments: exps}
 	root := newRootCmd(g)
 	if i := slices.Index(args, "exec"); i >= 0 {
 		args = append(slices.Clone(args[:i+1]), expandExecArgs(args[i+1:])...)

@@ -186,7 +186,7 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	if err := o.count.validate(); err != nil {
 		return nil, err
 	}
-	if err := o.profileOptions.validate(); err != nil {
+	if err := o.profileOptions.validate(o.Force); err != nil {
 		return nil, err
 	}
 	if o.Profile != "" && o.Processes > 1 {
@@ -308,10 +308,8 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 		r, err = runProcesses(plan, ws, o.Processes, o.Progress, est, w)
 	} else {
 		var prof *profiles.Recorder
-		if o.dir != "" {
-			if prof, err = profiles.NewRecorder(o.dir); err != nil {
-				return &ExitError{Code: ExitFailed, Msg: err.Error()}
-			}
+		if o.dir != nil {
+			prof = profiles.NewRecorder(o.dir)
 		}
 		r, err = runPlan(plan, inprocTargets(ws, plan, prof), o.Progress, est, w)
 	}
@@ -328,7 +326,7 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	if err := o.write(r, stdout, o.g.Stderr); err != nil {
 		return err
 	}
-	profileNotes(r, o.dir, o.g.Stderr)
+	profileNotes(r, o.path(), o.g.Stderr)
 	if err != nil {
 		return err // a process failed: what finished is written
 	}

@@ -3,10 +3,11 @@ package history
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/redact"
 )
 
 // Kinds of store.
@@ -25,19 +26,12 @@ type Address struct {
 }
 
 // Show is the address as messages name it: the file, or the server
-// without its password.
+// without its secrets (redact.String).
 func (a Address) Show() string {
 	if a.Kind == KindSQLite {
 		return a.Path
 	}
-	u, err := url.Parse(a.DSN)
-	if err != nil {
-		return "postgres://…"
-	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.Redacted()
+	return redact.String(a.DSN)
 }
 
 // EnvStore names the environment variable that gives the store when
@@ -79,21 +73,27 @@ func ParseAddress(s string) (Address, error) {
 	}
 	scheme, _, ok := strings.Cut(s, "://")
 	if ok && isScheme(scheme) {
+		// The address is named by redact.URL only: it may hold a password.
 		switch strings.ToLower(scheme) {
 		case "postgres", "postgresql":
-			u, err := url.Parse(s)
+			u, err := redact.ParseURL(s)
 			if err != nil {
-				return Address{}, fmt.Errorf("store %q: not a PostgreSQL URL: %v", s, unwrapURL(err))
+				return Address{}, fmt.Errorf("store %s: not a PostgreSQL URL: %v (percent-encode @ : / ? # %% in the user name and password)", redact.URL(s), err)
 			}
 			if u.Opaque != "" {
-				return Address{}, fmt.Errorf("store %q: not a PostgreSQL URL (postgres://user@host/db)", s)
+				return Address{}, fmt.Errorf("store %s: not a PostgreSQL URL (postgres://user@host/db)", redact.URL(s))
 			}
 			return Address{Kind: KindPostgres, DSN: s}, nil
 		case "file", "sqlite":
-			return Address{}, fmt.Errorf("store %q: give the SQLite file as a path, without %s://", s, scheme)
+			return Address{}, fmt.Errorf("store %s: give the SQLite file as a path, without %s://", redact.URL(s), scheme)
 		default:
-			return Address{}, fmt.Errorf("store %q: unknown scheme %s://: give a file (SQLite) or postgres://…", s, scheme)
+			return Address{}, fmt.Errorf("store %s: unknown scheme %s://: give a file (SQLite) or postgres://…", redact.URL(s), scheme)
 		}
+	}
+	// A libpq key=value string is no file name: taken for one, the
+	// password would name a file and be printed with it.
+	if redact.IsKeyValue(s) {
+		return Address{}, errors.New("store: a key=value connection string (not shown: it may hold a password): give a URL, postgres://user@host/db?sslmode=…")
 	}
 	return Address{Kind: KindSQLite, Path: s}, nil
 }
@@ -111,14 +111,6 @@ func isScheme(s string) bool {
 		}
 	}
 	return true
-}
-
-func unwrapURL(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
 }
 
 // ensureDir makes the directory of a SQLite file when it is missing (the

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/redact"
+
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 )
 
@@ -24,24 +26,24 @@ const connectTimeout = 20 * time.Second
 func openPostgres(ctx context.Context, a Address) (Store, error) {
 	db, err := sql.Open("pgx", a.DSN)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", a.Show(), err)
+		return nil, pgError(a, "", err)
 	}
 	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	if err := db.PingContext(cctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("%s: cannot connect: %v", a.Show(), err)
+		return nil, pgError(a, "cannot connect: ", err)
 	}
 	var exists bool
 	if err := db.QueryRowContext(ctx, `SELECT to_regclass('benchy_meta') IS NOT NULL`).Scan(&exists); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("%s: %v", a.Show(), err)
+		return nil, pgError(a, "", err)
 	}
 	if exists {
 		v, err := readVersion(ctx, db)
 		if err != nil {
 			db.Close()
-			return nil, fmt.Errorf("%s: %v", a.Show(), err)
+			return nil, pgError(a, "", err)
 		}
 		if v > SchemaVersion {
 			db.Close()
@@ -53,4 +55,11 @@ func openPostgres(ctx context.Context, a Address) (Store, error) {
 		return nil, wrap(a.Show(), err)
 	}
 	return &sqlStore{db: db, d: postgresDialect, show: a.Show()}, nil
+}
+
+// pgError names the store in err without its secrets, and masks those the
+// driver's message may quote (pgx quotes a connection string it cannot
+// read, with a redaction of its own that guesses on malformed ones).
+func pgError(a Address, what string, err error) error {
+	return fmt.Errorf("%s: %s%s", a.Show(), what, redact.String(err.Error()))
 }

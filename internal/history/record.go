@@ -56,6 +56,27 @@ type Point struct {
 	Codes     string  // the codes of the experiment's findings, comma-separated
 }
 
+// maxPerOp bounds a point's value. From 2^53 up float64 no longer holds
+// consecutive integers, so neither a median nor a chart's axis can tell
+// values apart; and no op a run measures is that long (2^53 ns is 104
+// days) or counts that much (2^53 cycles is a day at 100 GHz).
+const maxPerOp = 1 << 53
+
+// check refuses a point no run can produce: a value that is not above 0
+// and below maxPerOp (NaN, ±Inf, 0 included), or an interval that does
+// not hold its median.
+func (p Point) check() error {
+	for _, v := range []float64{p.Median, p.Lo, p.Hi} {
+		if !(v > 0 && v < maxPerOp) {
+			return fmt.Errorf("%q (%s): a value of %g per op, which no run measures (each must be above 0 and below 2^53)", p.Benchmark, p.Basis, v)
+		}
+	}
+	if !(p.Lo <= p.Median && p.Median <= p.Hi) {
+		return fmt.Errorf("%q (%s): median %g outside its interval [%g, %g]", p.Benchmark, p.Basis, p.Median, p.Lo, p.Hi)
+	}
+	return nil
+}
+
 // NewRecord makes the record of r: its hash and body from the canonical
 // JSON, the machine identity from its snapshot, a point per experiment
 // that has samples and no error, on every basis the samples allow.
@@ -75,12 +96,18 @@ func NewRecord(r *result.Result, src Source, measured time.Time) (Record, error)
 	if err != nil {
 		return Record{}, err
 	}
+	points := Points(r)
+	for _, p := range points {
+		if err := p.check(); err != nil {
+			return Record{}, err
+		}
+	}
 	if measured.IsZero() {
 		measured = r.Start
 	}
 	return Record{
 		Hash: hex.EncodeToString(sum[:]), Machine: Identify(r), Source: src, Measured: measured.UTC(),
-		Tool: r.Tool, Package: r.Package, Settings: settings, Body: z.Bytes(), Points: Points(r),
+		Tool: r.Tool, Package: r.Package, Settings: settings, Body: z.Bytes(), Points: points,
 	}, nil
 }
 

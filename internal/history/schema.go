@@ -183,7 +183,7 @@ func refillPoints(ctx context.Context, tx *sql.Tx, d dialect) error {
 	for _, b := range bodies {
 		r, err := DecodeBody(b.b)
 		if err != nil {
-			return fmt.Errorf("result %s: %v", b.hash[:12], err)
+			return fmt.Errorf("result %s: %v", Short(b.hash), err)
 		}
 		if err := insertPoints(ctx, tx, d, b.hash, Points(r)); err != nil {
 			return err

@@ -139,6 +139,12 @@ func (s *sqlStore) Rows(ctx context.Context, machine string) ([]Row, error) {
 			&r.Benchmark, &r.Basis, &r.Median, &r.Lo, &r.Hi, &r.N, &r.ClockHz, &r.Codes); err != nil {
 			return nil, err
 		}
+		// A store's rows are written by benchy, or by anyone with
+		// access to the database: a value no run produces (±Inf, 0) is
+		// refused rather than judged or drawn.
+		if err := r.Point.check(); err != nil {
+			return nil, fmt.Errorf("result %s: %v", Short(r.Hash), err)
+		}
 		r.Source.Dirty = dirty != 0
 		r.Source.Time = fromUnixNano(ct)
 		r.Measured = fromUnixNano(m)

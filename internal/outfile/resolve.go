@@ -40,13 +40,9 @@ func resolve(flag, path string, opts Options) (*Dest, error) {
 		case hops == maxLinks:
 			return nil, d.fail(explain(syscall.ELOOP))
 		}
-		dir := filepath.Dir(cur)
-		if err := checkSticky(dir, fi); err != nil {
-			return nil, d.fail(err)
-		}
-		next, err := os.Readlink(cur)
+		next, err := readLink(cur, fi)
 		if err != nil {
-			return nil, d.fail(explain(err))
+			return nil, d.fail(err)
 		}
 		if procFD(cur) || !filepath.IsAbs(next) && strings.HasPrefix(abs(cur), "/proc/") {
 			// Another process's descriptor is written in place, like
@@ -60,16 +56,35 @@ func resolve(flag, path string, opts Options) (*Dest, error) {
 			d.magic = true
 			return d.existing(cur, fi, true)
 		}
-		if !filepath.IsAbs(next) {
-			// Relative to where the link really is, as the kernel
-			// resolves it, not to the name it was reached by.
-			if real, err := filepath.EvalSymlinks(dir); err == nil {
-				dir = real
-			}
-			next = filepath.Join(dir, next)
-		}
-		cur, viaLink = next, true
+		cur, viaLink = linkTarget(cur, next), true
 	}
+}
+
+// readLink is what the link cur (fi) reads, if the sticky-directory
+// rules let benchy follow it (linkTarget is the path it names).
+func readLink(cur string, fi fs.FileInfo) (string, error) {
+	if err := checkSticky(filepath.Dir(cur), fi); err != nil {
+		return "", err
+	}
+	next, err := os.Readlink(cur)
+	if err != nil {
+		return "", explain(err)
+	}
+	return next, nil
+}
+
+// linkTarget is the path the link cur, reading next, names: a relative
+// next is relative to where the link really is, as the kernel resolves
+// it, not to the name it was reached by.
+func linkTarget(cur, next string) string {
+	if filepath.IsAbs(next) {
+		return next
+	}
+	dir := filepath.Dir(cur)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	return filepath.Join(dir, next)
 }
 
 // descriptor is a path naming this process's descriptor fd.

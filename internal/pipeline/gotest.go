@@ -46,10 +46,10 @@ type GoTestPlan struct {
 	// New, with Against, is the git revision of the new side, built in a
 	// second temporary worktree; "" for the tree at Dir as it is.
 	New string
-	// Profile, when not "", is the directory (absolute) the profiles of
-	// every benchmark's measured calls go into (--profile); with Against
-	// both sides are profiled and their differences written there too.
-	Profile string
+	// Profile, when not nil, is the directory the profiles of every
+	// benchmark's measured calls go into (--profile); with Against both
+	// sides are profiled and their differences written there too.
+	Profile *profiles.Dir
 	// Layouts, when not 0, links each revision that many times with
 	// -ldflags=-randlayout=1..Layouts (2 to MaxLayouts), all of a
 	// benchmark's binaries interleaved in one group and each layout run
@@ -208,11 +208,7 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		group = 2                                                     // each benchmark's old and new, interleaved
 	}
 	plan.Group = group * max(1, p.Layouts) // and all their layouts
-	if p.Profile != "" {
-		if topts.Profile, err = profiles.NewDir(p.Profile); err != nil {
-			return nil, err
-		}
-	}
+	topts.Profile = p.Profile
 	var only []string // benchmarks of one side only, with --against
 	var counted []Countable
 	prepare := func(cpu int) ([]Target, error) {
@@ -304,7 +300,7 @@ func buildSide(p GoTestPlan, ch *gotest.Children, dir, out string, buildFlags []
 	s := &side{}
 	var none error
 	for _, pkg := range pkgs {
-		b, err := gotest.BuildWith(ch, pkg, out, buildFlags, gotest.BuildOptions{Profile: p.Profile != ""})
+		b, err := gotest.BuildWith(ch, pkg, out, buildFlags, gotest.BuildOptions{Profile: p.Profile != nil})
 		var ue *gotest.UsageError
 		if errors.As(err, &ue) && len(pkgs) > 1 {
 			none = err

@@ -21,7 +21,7 @@ func profileDiffs(old, cur *result.Result, d *profiles.Dir) []result.ProfileDiff
 			out = append(out, result.ProfileDiff{Name: n.Name, Error: "a side has no CPU profile"})
 			continue
 		}
-		out = append(out, profiles.Diff(n.Name, o.Profile.CPU, n.Profile.CPU, o.Profile.Ops, n.Profile.Ops, d.File(n.Name, "diff.cpu")))
+		out = append(out, d.Diff(n.Name, o.Profile.CPU, n.Profile.CPU, o.Profile.Ops, n.Profile.Ops))
 	}
 	return out
 }

@@ -13,9 +13,9 @@ import (
 // new less old by function, as pprof -diff_base computes it, but per op:
 // old is scaled by newOps/oldOps first, so that two sides that ran
 // different numbers of ops compare their cost of one op. The difference is
-// also written to path as a profile pprof reads as a difference (old's
-// samples negated and labelled pprof::base): go tool pprof -top path.
-func Diff(name, oldPath, newPath string, oldOps, newOps int64, path string) result.ProfileDiff {
+// also written into dir as a profile pprof reads as a difference (old's
+// samples negated and labelled pprof::base): go tool pprof -top FILE.
+func (dir *Dir) Diff(name, oldPath, newPath string, oldOps, newOps int64) result.ProfileDiff {
 	d := result.ProfileDiff{Name: name}
 	old, err := Read(oldPath)
 	if err != nil {
@@ -48,8 +48,9 @@ func Diff(name, oldPath, newPath string, oldOps, newOps int64, path string) resu
 		s.Label["pprof::base"] = []string{"true"}
 	}
 	diff, err := profile.Merge([]*profile.Profile{cur, base})
+	path := dir.File(name, "diff.cpu")
 	if err == nil {
-		err = write(diff, path)
+		err = dir.write(diff, path)
 	}
 	if err != nil {
 		d.Error = "the difference as a profile: " + err.Error()

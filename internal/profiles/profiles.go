@@ -15,24 +15,33 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/benchy-dev/benchy/internal/outfile"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Dir is the directory the profiles of one run are written to, one file
 // per experiment and kind, under names made from the experiments' names.
+// Its files are written as --out is (outfile): atomically, through no
+// link another user planted, and replacing a read-only file only when
+// opts allow it (--force).
 type Dir struct {
 	Path string
 
+	opts outfile.Options
 	mu   sync.Mutex
 	used map[string]bool
 }
 
-// NewDir makes the directory at path (and its parents) and returns it.
-func NewDir(path string) (*Dir, error) {
-	if err := os.MkdirAll(path, 0o755); err != nil {
-		return nil, fmt.Errorf("--profile %s: %w", path, err)
+// NewDir makes the directory at path (and its parents) when missing,
+// checks that profiles can be written into it (outfile.CheckDir: before
+// anything is measured, so that a run is not spent on profiles that
+// cannot be kept), and returns it, its links resolved.
+func NewDir(path string, opts outfile.Options) (*Dir, error) {
+	dir, err := outfile.CheckDir("--profile", path)
+	if err != nil {
+		return nil, err
 	}
-	return &Dir{Path: path, used: map[string]bool{}}, nil
+	return &Dir{Path: dir, opts: opts, used: map[string]bool{}}, nil
 }
 
 // File is a path in d for the profile of kind ("cpu", "alloc", "diff.cpu")
@@ -75,17 +84,13 @@ func FileName(name string) string {
 	return b.String()
 }
 
-// write writes p to path, gzipped, as pprof writes it.
-func write(p *profile.Profile, path string) error {
-	f, err := os.Create(path)
+// write writes p to path in d, gzipped, as pprof writes it.
+func (d *Dir) write(p *profile.Profile, path string) error {
+	dest, err := outfile.Check("", path, d.opts)
 	if err != nil {
 		return err
 	}
-	if err := p.Write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return dest.Write(p.Write)
 }
 
 // Read reads the profile at path.
@@ -106,7 +111,7 @@ func (d *Dir) Record(name string, cpu, alloc *profile.Profile, ops int64) *resul
 	sum := &result.Profile{Ops: ops}
 	if cpu != nil {
 		path := d.File(name, "cpu")
-		if err := write(cpu, path); err != nil {
+		if err := d.write(cpu, path); err != nil {
 			sum.Error = err.Error()
 			return sum
 		}
@@ -115,7 +120,7 @@ func (d *Dir) Record(name string, cpu, alloc *profile.Profile, ops int64) *resul
 	}
 	if alloc != nil {
 		path := d.File(name, "alloc")
-		if err := write(alloc, path); err != nil {
+		if err := d.write(alloc, path); err != nil {
 			sum.Error = err.Error()
 			return sum
 		}
@@ -132,11 +137,7 @@ type Recorder struct {
 	Session *Session
 }
 
-// NewRecorder returns the recorder of the profiles written to path.
-func NewRecorder(path string) (*Recorder, error) {
-	d, err := NewDir(path)
-	if err != nil {
-		return nil, err
-	}
-	return &Recorder{Dir: d, Session: NewSession()}, nil
+// NewRecorder returns the recorder of the profiles written into d.
+func NewRecorder(d *Dir) *Recorder {
+	return &Recorder{Dir: d, Session: NewSession()}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/pprof/profile"
 
+	"github.com/benchy-dev/benchy/internal/outfile"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -115,10 +116,7 @@ func TestDelta(t *testing.T) {
 }
 
 func TestFile(t *testing.T) {
-	d, err := NewDir(filepath.Join(t.TempDir(), "a", "b"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := newDir(t, filepath.Join(t.TempDir(), "a", "b"))
 	for _, c := range []struct{ name, kind, want string }{
 		{"sum/keep", "cpu", "sum_keep.cpu.pprof"},
 		{"sum_keep", "cpu", "sum_keep-2.cpu.pprof"},
@@ -251,10 +249,11 @@ func TestDiff(t *testing.T) {
 		smp{[]string{"parse", "main"}, []int64{5, 50e6}},
 		smp{[]string{"alloc", "main"}, []int64{20, 200e6}},
 	)
-	write(old, filepath.Join(dir, "old.pprof"))
-	write(cur, filepath.Join(dir, "new.pprof"))
+	pd := newDir(t, dir)
+	pd.write(old, filepath.Join(dir, "old.pprof"))
+	pd.write(cur, filepath.Join(dir, "new.pprof"))
 	// old ran twice the ops: per op it cost 100ms/op less than it seems.
-	d := Diff("X", filepath.Join(dir, "old.pprof"), filepath.Join(dir, "new.pprof"), 2, 1, filepath.Join(dir, "diff.pprof"))
+	d := pd.Diff("X", filepath.Join(dir, "old.pprof"), filepath.Join(dir, "new.pprof"), 2, 1)
 	if d.Error != "" {
 		t.Fatal(d.Error)
 	}
@@ -285,7 +284,16 @@ func TestDiff(t *testing.T) {
 	if total != 150e6 || base != -100e6 {
 		t.Errorf("the difference sums to %d (base %d), want 150e6 (base -100e6)", total, base)
 	}
-	if bad := Diff("X", filepath.Join(dir, "none"), d.Path, 1, 1, filepath.Join(dir, "d2")); bad.Error == "" {
+	if bad := pd.Diff("X", filepath.Join(dir, "none"), d.Path, 1, 1); bad.Error == "" {
 		t.Errorf("a missing profile: want an error")
 	}
+}
+
+func newDir(t *testing.T, path string) *Dir {
+	t.Helper()
+	d, err := NewDir(path, outfile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/history"
@@ -195,9 +196,18 @@ func stepsCell(j history.Judgement, threshold float64) string {
 
 func historyChart(j history.Judgement) string {
 	s := j.Series
-	lo, hi := s.Commits[0].Lo, s.Commits[0].Hi
+	// The axis spans the finite values only: a store's row can hold
+	// anything, and an infinite end would leave no axis to draw on.
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, c := range s.Commits {
-		lo, hi = min(lo, c.Lo, c.Value), max(hi, c.Hi, c.Value)
+		for _, v := range []float64{c.Lo, c.Hi, c.Value} {
+			if isFinite(v) {
+				lo, hi = min(lo, v), max(hi, v)
+			}
+		}
+	}
+	if lo > hi {
+		lo, hi = 0, 1
 	}
 	n := float64(len(s.Commits))
 	c := newChart(900, 240, -0.5, n-0.5, lo, hi, s.Benchmark+" over "+units.Count(len(s.Commits), "commit"))

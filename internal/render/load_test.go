@@ -312,3 +312,25 @@ func TestDecodeEscapesControlCharacters(t *testing.T) {
 		}
 	}
 }
+
+// A result written before benchy masked secrets may hold a store's
+// password in its command line; reading it masks it, so neither a report
+// (--format json writes the command) nor an import writes it again.
+func TestDecodeMasksPasswords(t *testing.T) {
+	in := strings.Replace(minimal(""), `"cpu": 1,`, `"cpu": 1, "command": ["benchy", "exec", "--store", "postgres://ci:PWSECRET@db/b?sslpassword=PWSECRET", "--store=host=h password=PWSECRET", "true"],`, 1)
+	r, err := result.Decode(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"benchy", "exec", "--store", "postgres://ci:xxxxx@db/b?sslpassword=xxxxx", "--store=host=h password=xxxxx", "true"}
+	if !reflect.DeepEqual(r.Command, want) {
+		t.Errorf("command %q, want %q", r.Command, want)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, r, "json"); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "PWSECRET") || !strings.Contains(b.String(), "ci:xxxxx@db") {
+		t.Errorf("the JSON report shows the password, or no command:\n%s", b.String())
+	}
+}

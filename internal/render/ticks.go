@@ -35,12 +35,24 @@ func niceStep(span float64, n int) float64 {
 }
 
 // linearTicks is the multiples of a nice step inside [lo, hi], about n
-// of them (at least two where the step allows), labelled by label.
+// of them (at least two where the step allows), labelled by label. Equal
+// ends, or ends so large that the step is below their precision (equal
+// values of 2^53 and more: k+1 == k), are one tick at lo; an end that is
+// not finite has none. The count is known before the loop, so no value
+// can keep it going.
 func linearTicks(lo, hi float64, n int, label func(v, step float64) string) []tick {
+	if !isFinite(lo) || !isFinite(hi) || hi < lo {
+		return nil
+	}
 	step := niceStep(hi-lo, n)
+	first := math.Ceil(lo/step - 1e-9)
+	count := math.Floor(hi/step+1e-9) - first + 1
+	if hi == lo || first+1 == first || count > float64(4*n+4) {
+		return []tick{{lo, label(lo, niceStep(math.Abs(lo), 1)/1000)}}
+	}
 	var out []tick
-	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+step*1e-9; k++ {
-		v := k * step
+	for k := range int(count) {
+		v := (first + float64(k)) * step
 		if v == 0 {
 			v = 0 // not -0
 		}
@@ -48,6 +60,8 @@ func linearTicks(lo, hi float64, n int, label func(v, step float64) string) []ti
 	}
 	return out
 }
+
+func isFinite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
 
 // plainLabel writes v with the decimals its step needs and no more:
 // "0.2", "1.5", "20".

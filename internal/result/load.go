@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/benchy-dev/benchy/internal/redact"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -151,6 +152,10 @@ func Unmarshal(data []byte) (*Result, error) {
 		return nil, fmt.Errorf("not a valid benchy result: %w", err)
 	}
 	sanitize(reflect.ValueOf(&r))
+	// A result written before benchy masked them may hold a store's
+	// password in its command line: reading it masks it, so a report or
+	// an import does not write it again.
+	r.Command = redact.Args(r.Command)
 	return &r, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/outfile"
 	"github.com/benchy-dev/benchy/internal/profiles"
 )
 
@@ -35,7 +36,7 @@ func TestProfileOfMeasuredCalls(t *testing.T) {
 	}
 	o := quick(t)
 	o.SampleTime = 20e6
-	if o.Profile, err = profiles.NewDir(t.TempDir()); err != nil {
+	if o.Profile, err = profiles.NewDir(t.TempDir(), outfile.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	ts, err := Calibrate(bin, o)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/outfile"
 	"github.com/benchy-dev/benchy/internal/profiles"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
@@ -33,7 +34,7 @@ func warmupOnly() {
 // of the loop's allocations (that work outside the measured calls is left
 // out while the profiler runs is TestSessionKeepsOnlyMeasured's).
 func TestProfileCoversTheMeasuredCalls(t *testing.T) {
-	rec, err := profiles.NewRecorder(t.TempDir())
+	d, err := profiles.NewDir(t.TempDir(), outfile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func TestProfileCoversTheMeasuredCalls(t *testing.T) {
 	}, Loop: allocLoop}
 	hopts := quickOptions()
 	hopts.Samples, hopts.SampleTime = 20, 10*time.Millisecond
-	tgt := inproc.New(w, inproc.Options{Profile: rec})
+	tgt := inproc.New(w, inproc.Options{Profile: profiles.NewRecorder(d)})
 	o := harness.Run([]harness.Target{tgt}, hopts)[0]
 	if o.Err != nil {
 		t.Fatal(o.Err)
