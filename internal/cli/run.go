@@ -313,7 +313,7 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 				return &ExitError{Code: ExitFailed, Msg: err.Error()}
 			}
 		}
-		r, err = runPlan(plan, inprocTargets(ws, plan, prof), o.Progress, est, w)
+		r, err = runPlan(plan, inprocTargets(ws, plan, prof), o.Progress, o.g.Stderr, est, w)
 	}
 	if r == nil {
 		return err
