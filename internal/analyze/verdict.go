@@ -24,7 +24,7 @@ import (
 // was set up: they change what a number means, not whether it was measured
 // correctly. Environment errors of any code make every number doubtful.
 // An environment finding never makes a number "not believable".
-var envBearing = []string{machine.CodeCPUBusy, machine.CodeSiblingBusy, machine.CodeSteal, machine.CodeLoad, machine.CodeThrottled, machine.CodeCgroupQuota, result.CodeCPUShared}
+var envBearing = []string{machine.CodeCPUBusy, machine.CodeSiblingBusy, machine.CodeSteal, machine.CodeLoad, machine.CodeThrottled, machine.CodeCgroupQuota, machine.CodeSlowCPU, result.CodeCPUShared}
 
 // interferenceCodes are the experiment findings that show the machine
 // interfered with the samples themselves: time off the CPU, a core or a

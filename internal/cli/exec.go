@@ -295,7 +295,7 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 		plan.RandomOrder = true
 		plan.Group = len(ts)
 	}
-	r, err := runPlan(plan, ts, o.Progress, estimate{Samples: runs, SampleTime: 100 * time.Millisecond, Window: o.Window}, w)
+	r, err := runPlan(plan, ts, o.Progress, o.g.Stderr, estimate{Samples: runs, SampleTime: 100 * time.Millisecond, Window: o.Window}, w)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/render"
 )
@@ -106,8 +107,11 @@ func machineRun(opts *machineOptions, w io.Writer) error {
 	if err := machine.ValidateRoot(opts.Root); err != nil {
 		return Usagef("--sysroot %v", err)
 	}
-	s, err := machine.Read(opts.Root, machine.ReadOptions{
-		Live: opts.Live, Window: opts.Window, Now: opts.Now, Runtime: opts.Runtime})
+	ropts := machine.ReadOptions{Live: opts.Live, Window: opts.Window, Now: opts.Now, Runtime: opts.Runtime}
+	if opts.Live && harness.CanPin {
+		ropts.Probe = harness.ProbeSpeeds // the choice a run would make
+	}
+	s, err := machine.Read(opts.Root, ropts)
 	if err != nil {
 		return Usagef("%v", err)
 	}

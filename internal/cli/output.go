@@ -280,12 +280,26 @@ func measure(cmd *cobra.Command, g *globalOptions, out *outputOptions, prec *pre
 	return err
 }
 
+// clearFirst writes to w once the progress line p is cleared, so that a
+// note starts on a line of its own.
+type clearFirst struct {
+	p *progress
+	w io.Writer
+}
+
+func (c clearFirst) Write(b []byte) (int, error) {
+	c.p.clear()
+	return c.w.Write(b)
+}
+
 // runPlan runs plan over ts with a progress line when progress is not nil
 // (est says roughly how long each target takes; one when the plan makes
-// its targets), and turns the pipeline's errors into the command's:
-// stopped by a signal before anything was measured (the signal's exit), a
-// plan in error (exit 2).
-func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress io.Writer, est estimate, w *watcher) (*result.Result, error) {
+// its targets), the pipeline's notes to notes when it is not nil, and
+// turns the pipeline's errors into the command's: stopped by a signal
+// before anything was measured (the signal's exit), a plan in error (exit
+// 2).
+func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress, notes io.Writer, est estimate, w *watcher) (*result.Result, error) {
+	plan.Notes = notes
 	if progress != nil {
 		p := newProgress(progress, max(len(ts), 1), est)
 		plan.Progress = p.update
@@ -293,6 +307,9 @@ func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress io.Writer, est e
 			w.setBefore(p.clear)
 		}
 		defer p.clear()
+		if notes != nil {
+			plan.Notes = clearFirst{p, notes}
+		}
 	}
 	r, err := pipeline.Run(plan, ts)
 	switch {

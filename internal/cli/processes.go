@@ -78,7 +78,7 @@ func runChild(o *runOptions, w *watcher) error {
 	}
 	plan := spec.Plan
 	plan.Stop = o.Stop
-	r, err := runPlan(plan, inprocTargets(ws, plan, nil), nil, estimate{}, w)
+	r, err := runPlan(plan, inprocTargets(ws, plan, nil), nil, nil, estimate{}, w)
 	if err != nil {
 		return err
 	}

@@ -311,7 +311,7 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 		if o.dir != nil {
 			prof = profiles.NewRecorder(o.dir)
 		}
-		r, err = runPlan(plan, inprocTargets(ws, plan, prof), o.Progress, est, w)
+		r, err = runPlan(plan, inprocTargets(ws, plan, prof), o.Progress, o.g.Stderr, est, w)
 	}
 	if r == nil {
 		return err

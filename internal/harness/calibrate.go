@@ -1,6 +1,9 @@
 package harness
 
-import "time"
+import (
+	"math"
+	"time"
+)
 
 // MinSampleGranules is how many clock steps a sample must last at least:
 // at 1000 steps the clock's own rounding is at most 0.1% of the sample.
@@ -66,4 +69,25 @@ func Confirm(n int64, fastestNs int64, target time.Duration) int64 {
 		return n
 	}
 	return nextIters(n, fastestNs, target)
+}
+
+// CalibrateConfirmed is Calibrate, then Confirm until the fastest of
+// confirmRuns runs at the count reaches target. One slow run stops
+// Calibrate early: a thread just pinned waits for its CPU's current task
+// (on a loaded machine, for milliseconds), so its first run of one
+// iteration can already last the target, which would leave every piece
+// timed afterwards one iteration long, the clock's cost and not the loop.
+func CalibrateConfirmed(run func(n int64) time.Duration, target time.Duration) int64 {
+	n := Calibrate(run, target)
+	for {
+		fastest := time.Duration(math.MaxInt64)
+		for range confirmRuns {
+			fastest = min(fastest, run(n))
+		}
+		next := Confirm(n, fastest.Nanoseconds(), target)
+		if next == n {
+			return n
+		}
+		n = next
+	}
 }

@@ -70,6 +70,29 @@ func TestCalibrate(t *testing.T) {
 	}
 }
 
+// TestCalibrateConfirmedSlowFirstRun: a first run that waited for the CPU
+// (1 ms for one iteration) stops Calibrate at one iteration; the
+// confirming runs take the count up to the target.
+func TestCalibrateConfirmedSlowFirstRun(t *testing.T) {
+	const perIter, target = time.Nanosecond, 100 * time.Microsecond
+	calls := 0
+	run := func(n int64) time.Duration {
+		calls++
+		if calls == 1 {
+			return time.Millisecond
+		}
+		return time.Duration(n) * perIter
+	}
+	if n := Calibrate(run, target); n != 1 {
+		t.Fatalf("Calibrate after a slow first run = %d, want 1 (the case this guards)", n)
+	}
+	calls = 0
+	n := CalibrateConfirmed(run, target)
+	if got := time.Duration(n) * perIter; got < target || float64(n) > 1.2*float64(target/perIter)+1 {
+		t.Errorf("CalibrateConfirmed after a slow first run = %d iterations (%v), want the target %v with at most 20%% more", n, got, target)
+	}
+}
+
 func TestCalibrateEmptyLoopEnds(t *testing.T) {
 	// A loop the compiler emptied reads as 0 ns: calibration must still end.
 	n := Calibrate(func(int64) time.Duration { return 0 }, time.Millisecond)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -168,4 +169,14 @@ func Threads() ([]int, error) {
 		}
 	}
 	return tids, nil
+}
+
+// threadCPU is the CPU time of the calling thread
+// (CLOCK_THREAD_CPUTIME_ID); 0 when it cannot be read.
+func threadCPU() time.Duration {
+	var ts unix.Timespec
+	if unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
 }

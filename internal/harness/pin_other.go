@@ -5,6 +5,7 @@ package harness
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Pinned needs sched_setaffinity, which only Linux has.
@@ -23,3 +24,6 @@ func OthersOn(cpu int) int { return 0 }
 
 // Threads needs /proc, which is Linux's.
 func Threads() ([]int, error) { return nil, errors.New("listing threads needs Linux") }
+
+// threadCPU needs CLOCK_THREAD_CPUTIME_ID; nothing is pinned here anyway.
+func threadCPU() time.Duration { return 0 }

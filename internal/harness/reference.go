@@ -36,16 +36,27 @@ const minRefPieces = 9
 // 100 µs, and returns the median time per iteration in ns. The median, not
 // the fastest piece: a core shared for part of the time must show it.
 func ReferenceLoopNs(d time.Duration) float64 {
-	n := Calibrate(func(n int64) time.Duration {
+	return referenceMedian(referenceIters(), d)
+}
+
+// referenceIters is how many iterations of the reference loop last a
+// piece (refPiece) on this thread's CPU.
+func referenceIters() int {
+	return int(CalibrateConfirmed(func(n int64) time.Duration {
 		start := time.Now()
 		referenceLoop(int(n))
 		return time.Since(start)
-	}, refPiece)
+	}, refPiece))
+}
+
+// referenceMedian times pieces of n iterations for about d (at least
+// minRefPieces) and returns the median ns per iteration.
+func referenceMedian(n int, d time.Duration) float64 {
 	var per []float64
 	deadline := time.Now().Add(d)
 	for len(per) < minRefPieces || time.Now().Before(deadline) {
 		start := time.Now()
-		referenceLoop(int(n))
+		referenceLoop(n)
 		per = append(per, float64(time.Since(start).Nanoseconds())/float64(n))
 	}
 	slices.Sort(per)

@@ -46,13 +46,14 @@ const (
 	CodeVirtualMachine = "virtual-machine"
 	CodeThrottled      = "throttled"
 	CodeCgroupQuota    = "cgroup-quota"
+	CodeSlowCPU        = "slow-cpu-chosen"
 )
 
 // Codes lists every code Check may return, in the order it checks them.
 var Codes = []string{
 	CodeNoCPUFreq, CodeGovernor, CodeTurbo, CodeFreqRange, CodeCPUBusy, CodeSiblingBusy, CodeBusyUnknown,
 	CodeLoad, CodeEfficiencyCore, CodeNotIsolated, CodeCPU0, CodeSteal, CodeVirtualMachine, CodeThrottled,
-	CodeCgroupQuota,
+	CodeCgroupQuota, CodeSlowCPU,
 }
 
 // A check looks at one aspect of the machine for measuring on a CPU and
@@ -63,7 +64,7 @@ type check func(s *Snapshot, cpu int, add adder)
 type adder func(code string, sev finding.Severity, ev map[string]any, format string, args ...any)
 
 // checks are the machine checks, in the order their findings are listed.
-var checks = []check{checkFrequency, checkBusy, checkLoad, checkCore, checkSteal, checkHypervisor, checkThrottled, checkQuota}
+var checks = []check{checkFrequency, checkBusy, checkLoad, checkCore, checkSteal, checkHypervisor, checkThrottled, checkQuota, checkSpeed}
 
 // Check returns the findings about the machine for measuring on cpu.
 // Facts that are unknown produce no finding except no-cpufreq, and

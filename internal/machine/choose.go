@@ -80,11 +80,21 @@ type Choice struct {
 // RankCPUs orders the CPUs to measure on, best first, each with why: an
 // isolated CPU if there is one; else, among the available CPUs, one of the
 // fastest cores, preferring one whose SMT sibling and itself were idle in
-// the busy window, then not CPU 0 (nor its SMT sibling; it takes more
+// the busy window, then one that ran the reference loop within SlowRatio
+// of the fastest of those as idle (one not probed comes after those, and
+// before a slow one), then not CPU 0 (nor its SMT sibling; it takes more
 // interrupts, but an idle cpu0 is still better than a busy CPU), then the
 // highest cpuinfo_max_freq (the "preferred" cores of AMD and Intel chips
-// boost higher), then the least busy, then the lowest number. A caller that
-// finds the first taken (another benchy measures there) takes the next.
+// boost higher), then the least busy, then the lowest number. A caller
+// that finds the first taken (another benchy measures there) takes the
+// next.
+//
+// Idleness comes before speed: a busy CPU's other task takes turns with
+// the measured thread for the whole run, while the probe's few
+// milliseconds may have fallen between its turns; a slow idle CPU is
+// slow steadily, and slow-cpu-chosen says so. Speeds within SlowRatio are
+// a tie (two free cores differ by a few percent from one probe to the
+// next), left to the older rules.
 func RankCPUs(s *Snapshot) ([]Choice, error) {
 	pool, isolated, err := s.candidatePool()
 	if err != nil {
@@ -94,10 +104,12 @@ func RankCPUs(s *Snapshot) ([]Choice, error) {
 	for i, c := range pool {
 		cs[i] = s.candidate(c)
 	}
+	classifySpeeds(cs)
 	slices.SortFunc(cs, func(a, b candidate) int {
 		return cmp.Or(
 			cmpTrueFirst(a.sibIdle, b.sibIdle),
 			cmpTrueFirst(a.ownIdle, b.ownIdle),
+			cmp.Compare(a.speed, b.speed),
 			cmp.Compare(a.nearCPU0, b.nearCPU0),
 			cmp.Compare(b.maxKHz, a.maxKHz),
 			cmp.Compare(a.busyAll, b.busyAll),
@@ -109,6 +121,26 @@ func RankCPUs(s *Snapshot) ([]Choice, error) {
 	}
 	return out, nil
 }
+
+// classifySpeeds sets each candidate's speed class: slow when it ran the
+// reference loop at least SlowRatio times slower than the fastest
+// candidate as idle as itself (sameKind).
+func classifySpeeds(cs []candidate) {
+	for i, k := range cs {
+		if k.speed == speedUnknown {
+			continue
+		}
+		for _, o := range cs {
+			if sameKind(k, o) && o.speed != speedUnknown && k.refNs >= SlowRatio*o.refNs {
+				cs[i].speed = speedSlow
+			}
+		}
+	}
+}
+
+// sameKind reports whether two candidates are as idle as each other, the
+// rules that rank before speed.
+func sameKind(a, b candidate) bool { return a.ownIdle == b.ownIdle && a.sibIdle == b.sibIdle }
 
 // candidatePool is the CPUs to choose among: the available ones, narrowed
 // to the isolated ones if any are available, then to the performance
@@ -144,11 +176,16 @@ type candidate struct {
 	maxKHz           int64
 	busyAll          float64
 	ownIdle, sibIdle bool
+	speed            int     // speedFast, speedUnknown or speedSlow
+	refNs            float64 // the reference loop, when measured
 }
 
 // candidate reads what the ranking weighs of cpu c.
 func (s *Snapshot) candidate(c int) candidate {
-	k := candidate{cpu: c, ownIdle: true, sibIdle: true}
+	k := candidate{cpu: c, ownIdle: true, sibIdle: true, speed: speedUnknown}
+	if v, ok := s.SpeedOf(c); ok {
+		k.refNs, k.speed = v, speedFast
+	}
 	k.maxKHz, _ = s.MaxFreqKHz(c)
 	cpu0Core := CPUList{0}
 	if sib, ok := s.cpu(0).Siblings.Get(); ok {
@@ -172,9 +209,19 @@ func (s *Snapshot) candidate(c int) candidate {
 	return k
 }
 
-// why says why k ranks where it does among cs, chosen from pool.
+// why says why k ranks where it does among cs, chosen from pool: what
+// the speed probe made of it first (when it decided, it is the reason
+// that matters most), then the rest.
 func (s *Snapshot) why(k candidate, cs []candidate, pool CPUList, isolated bool) string {
 	var parts []string
+	kind := slices.DeleteFunc(slices.Clone(cs), func(o candidate) bool { return !sameKind(k, o) })
+	speed, first := "", false
+	if len(s.Speed) > 0 {
+		speed, first = s.speedWords(k, kind)
+	}
+	if first {
+		parts, speed = append(parts, speed), ""
+	}
 	if isolated {
 		parts = append(parts, "isolated")
 	}
@@ -186,6 +233,7 @@ func (s *Snapshot) why(k candidate, cs []candidate, pool CPUList, isolated bool)
 		parts = append(parts, fmt.Sprintf("cpuinfo_max_freq %d kHz, the highest", k.maxKHz))
 	}
 	switch {
+	case first: // the speed said why; cpu0 or not is not the reason
 	case k.cpu == 0 && len(pool) == 1:
 		parts = append(parts, "the only CPU available")
 	case k.nearCPU0 == 0 && slices.Contains(pool, 0):
@@ -200,6 +248,9 @@ func (s *Snapshot) why(k candidate, cs []candidate, pool CPUList, isolated bool)
 	}
 	if b, ok := s.BusyOf(k.cpu); ok {
 		parts = append(parts, "itself "+busyWord(b))
+	}
+	if speed != "" {
+		parts = append(parts, speed)
 	}
 	return strings.Join(parts, ", ")
 }

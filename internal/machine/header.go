@@ -35,6 +35,7 @@ func (s *Snapshot) WriteHeader(w io.Writer, cpu int) error {
 	} else {
 		fmt.Fprintf(&b, "busy CPUs: %s\n", s.Busy)
 	}
+	s.writeSpeed(&b)
 	s.writeFacts(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -61,12 +62,22 @@ func WriteBusyGrid(w io.Writer, busy []CPUBusy) error {
 const gridRow = 6
 
 func writeGrid(b *strings.Builder, busy []CPUBusy, pct func(CPUBusy) Fact[float64]) {
+	cpus := make([]int, len(busy))
+	cells := make([]string, len(busy))
 	for i, c := range busy {
+		cpus[i], cells[i] = c.CPU, gridCell(c, pct(c))
+	}
+	writeCells(b, cpus, cells)
+}
+
+// writeCells writes "cpuN  cell" pairs, gridRow to a line.
+func writeCells(b *strings.Builder, cpus []int, cells []string) {
+	for i, c := range cpus {
 		if i%gridRow != 0 {
 			b.WriteString("  ")
 		}
-		fmt.Fprintf(b, "%-5s%5s", fmt.Sprintf("cpu%d", c.CPU), gridCell(c, pct(c)))
-		if i%gridRow == gridRow-1 || i == len(busy)-1 {
+		fmt.Fprintf(b, "%-5s%5s", fmt.Sprintf("cpu%d", c), cells[i])
+		if i%gridRow == gridRow-1 || i == len(cpus)-1 {
 			b.WriteByte('\n')
 		}
 	}

@@ -66,6 +66,10 @@ type Snapshot struct {
 	// why a window opened during the build was read again after it.
 	BusyOwn  time.Duration `json:"busy_own_ns,omitempty"`
 	BusyNote string        `json:"busy_note,omitempty"`
+	// Speed is how fast every available CPU ran the reference loop in the
+	// window (ReadOptions.Probe); absent when it was not measured (a
+	// fixture tree, benchy machine --sysroot, an older benchy).
+	Speed []CPUSpeed `json:"cpu_speed,omitempty"`
 }
 
 // Runtime is the Go side of the process that reads the machine.
@@ -114,6 +118,15 @@ type ReadOptions struct {
 	// busy read over a window of its own, as without Opened.
 	Opened *Window
 	Own    func() (map[int]time.Duration, error)
+	// Probe, when not nil, times the reference loop on every available
+	// CPU (Snapshot.Speed). It runs inside the window, after the window's
+	// first read and before its second, so it adds no time to a run whose
+	// window is still open, and what it measures is the CPUs as they are
+	// then: after gotest's build, not beside it. Its own CPU time, on each
+	// CPU, is taken out of the busy as benchy's own work, so the probe
+	// never makes a CPU read busy. (Own, when set, already counts it: the
+	// counters follow the threads benchy makes.)
+	Probe SpeedProbe
 }
 
 // Window is the first read of a busy window opened ahead of the Read
@@ -160,13 +173,21 @@ func Read(root string, opts ReadOptions) (*Snapshot, error) {
 	s.readLoad(r)
 	s.readClockAndTurbo(r)
 
+	var probed map[int]time.Duration
+	if opts.Probe != nil {
+		probed = s.probeSpeed(opts.Probe)
+	}
 	if opts.Window <= 0 {
 		s.Busy = Unknown[[]CPUBusy]("not measured (window 0)")
 		return s, nil
 	}
 	s.Busy, s.BusyWindow = w.close(r, opts)
-	if opts.Opened != nil && s.Busy.Known() {
+	switch {
+	case !s.Busy.Known():
+	case opts.Opened != nil:
 		s.takeOutOwn(r, opts)
+	case opts.Probe != nil:
+		s.subtractOwn(probed)
 	}
 	return s, nil
 }
@@ -204,6 +225,12 @@ func (s *Snapshot) takeOutOwn(r FS, opts ReadOptions) {
 		s.Busy, s.BusyWindow = OpenWindow(s.Root).close(r, opts)
 		return
 	}
+	s.subtractOwn(own)
+}
+
+// subtractOwn takes own, benchy's own CPU time on each CPU in the window,
+// out of every CPU's busy (CPUBusy.less) and adds it to BusyOwn.
+func (s *Snapshot) subtractOwn(own map[int]time.Duration) {
 	busy, _ := s.Busy.Get()
 	out := make([]CPUBusy, len(busy))
 	for i, b := range busy {

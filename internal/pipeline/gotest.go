@@ -196,6 +196,9 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		processes = layoutProcesses(p.Processes, p.Layouts)
 	}
 	plan := p.Plan
+	if plan.Notes == nil {
+		plan.Notes = p.Notes
+	}
 	perProcess := (plan.Settings.Samples + p.Processes - 1) / p.Processes
 	plan.Settings.Samples = perProcess * processes
 	plan.Package = strings.Join(cur.importPaths(), " ")

@@ -11,6 +11,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"strings"
 	"time"
@@ -95,6 +96,10 @@ type Plan struct {
 	// when not nil, is told what is being done.
 	Stop     <-chan struct{}        `json:"-"`
 	Progress func(harness.Progress) `json:"-"`
+	// Notes, when not nil, is told before measuring what the user should
+	// know at once: the CPU (--cpu) ran the reference loop slower than an
+	// idle one.
+	Notes io.Writer `json:"-"`
 	// Opened, when not nil, is the busy window, opened before the run
 	// (benchy gotest builds while it is open), and Own the CPU time of
 	// that work on each CPU, taken out of it (machine.ReadOptions).
@@ -174,7 +179,11 @@ func readAndClaim(plan Plan, targets int) (*result.Result, *cpulock.Lock, error)
 	if plan.Progress != nil {
 		plan.Progress(harness.Progress{Phase: "reading the machine", Total: targets})
 	}
-	snap, err := machine.Read(root, machine.ReadOptions{Live: true, Window: plan.Settings.Window, Stop: plan.Stop, Opened: plan.Opened, Own: plan.Own})
+	opts := machine.ReadOptions{Live: true, Window: plan.Settings.Window, Stop: plan.Stop, Opened: plan.Opened, Own: plan.Own}
+	if harness.CanPin {
+		opts.Probe = harness.ProbeSpeeds
+	}
+	snap, err := machine.Read(root, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the machine: %w", err)
 	}
@@ -184,6 +193,9 @@ func readAndClaim(plan Plan, targets int) (*result.Result, *cpulock.Lock, error)
 	cpu, choice, lock, shared, err := claimCPU(snap, plan)
 	if err != nil {
 		return nil, nil, err
+	}
+	if slow := machine.SlowWords(snap, cpu); slow != "" && plan.Notes != nil {
+		fmt.Fprintf(plan.Notes, "benchy: %s: the host or another hardware thread takes part of that core, so times measured there read slow\n", slow)
 	}
 	// Go re-derives GOMAXPROCS from the affinity mask unless it is set
 	// explicitly; set it, so pinning does not change the program.

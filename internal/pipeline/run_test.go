@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -63,6 +64,38 @@ func TestRunMeasuresTargets(t *testing.T) {
 	}
 	if r.GOMAXPROCS != runtime.GOMAXPROCS(0) || r.Settings.Samples != 5 {
 		t.Errorf("gomaxprocs %d, settings %+v", r.GOMAXPROCS, r.Settings)
+	}
+}
+
+// The busy window times the reference loop on every CPU the run may use,
+// whichever CPU is chosen (or named with --cpu), and the chosen CPU is
+// one of them. What the speeds are depends on the machine: only that each
+// is measured or says why not.
+func TestRunProbesEveryCPU(t *testing.T) {
+	if !harness.CanPin {
+		t.Skip("pinning needs Linux")
+	}
+	for _, named := range []bool{false, true} {
+		plan := quickPlan()
+		plan.CPU, plan.CPUSet = 0, named
+		r, err := Run(plan, []Target{fakeTarget{fake.New("a", 100*time.Nanosecond)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		avail, err := r.Before.Available()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var probed machine.CPUList
+		for _, sp := range r.Before.Speed {
+			probed = append(probed, sp.CPU)
+			if v, ok := sp.RefNs.Get(); ok && !(v > 0 && len(sp.RepeatsNs) > 0) || !ok && sp.RefNs.Reason == "" {
+				t.Errorf("--cpu %v: cpu%d probe %+v: want a time per iteration and its repeats, or why not", named, sp.CPU, sp)
+			}
+		}
+		if !slices.Equal(probed, avail) || !avail.Has(r.CPU) {
+			t.Errorf("--cpu %v: probed %v, available %v, chosen cpu%d", named, probed, avail, r.CPU)
+		}
 	}
 }
 

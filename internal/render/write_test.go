@@ -83,6 +83,30 @@ func TestCompactFitsAScreen(t *testing.T) {
 	}
 }
 
+// The one-screen CPU line keeps the reason that decided the choice within
+// 80 columns: the busy before goes first when both do not fit, since the
+// reasons say the CPU's busy too.
+func TestCompactCPULineKeepsTheReason(t *testing.T) {
+	r := fixtureResult()
+	r.CPU = 1
+	r.Before = &machine.Snapshot{Busy: machine.Known([]machine.CPUBusy{{CPU: 1, Busy: machine.Known(0.0), Ticks: 100}})}
+	for _, c := range []struct{ choice, want string }{
+		{"fastest of 16 by the reference loop (0.27 vs 0.45 ns), no SMT sibling, itself 0% busy",
+			"cpu1 at 2.95 GHz: fastest of 16 by the reference loop (0.27 vs 0.45 ns), …"},
+		{"not cpu0 (it takes more interrupts), no SMT sibling, itself 0% busy",
+			"cpu1 at 2.95 GHz, 0% busy before: not cpu0 (it takes more interrupts), …"},
+	} {
+		r.CPUChoice = c.choice
+		var b bytes.Buffer
+		if err := WriteWith(&b, r, "text", Options{Width: 80}); err != nil {
+			t.Fatal(err)
+		}
+		if lines := strings.Split(b.String(), "\n"); lines[1] != c.want {
+			t.Errorf("CPU line %q\nwant     %q", lines[1], c.want)
+		}
+	}
+}
+
 func TestWriteUnknownFormat(t *testing.T) {
 	err := Write(&bytes.Buffer{}, fixtureResult(), "xml")
 	if err == nil || !strings.Contains(err.Error(), `"xml"`) || !strings.Contains(err.Error(), "text, json, csv, gobench") {

@@ -179,6 +179,7 @@ var Codes = []CodeInfo{
 	{machine.CodeVirtualMachine, ScopeEnvironment, ""},
 	{machine.CodeThrottled, ScopeEnvironment, "the CPU was slowed for heat"},
 	{machine.CodeCgroupQuota, ScopeEnvironment, "a CPU quota limits this process"},
+	{machine.CodeSlowCPU, ScopeEnvironment, "the measured CPU ran the reference loop slower than an idle one: let benchy choose, or name a faster CPU (--cpu)"},
 }
 
 // LookupCode is the registry's entry for code; false for a code benchy

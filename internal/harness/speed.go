@@ -1,0 +1,73 @@
+package harness
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/machine"
+)
+
+// The speed probe (machine.SpeedProbe) times the reference loop on every
+// CPU a run may choose, inside the busy window, so that the choice can
+// tell a core the host slows from a free one.
+const (
+	// speedRepeats is how many times the probe times the reference loop
+	// on each CPU; the best of the repeats' medians is the CPU's speed.
+	// Each repeat's median already ignores pieces another task cut into;
+	// the best of five also ignores a repeat such a task took whole. A
+	// core the host slows for minutes is slow in all five.
+	speedRepeats = 5
+	// speedRepeat is how long one repeat lasts (about ten pieces): with
+	// the calibration, about 6 ms of CPU on each CPU.
+	speedRepeat = time.Millisecond
+)
+
+// ProbeSpeeds is the machine.SpeedProbe of this process: the CPUs of each
+// batch at once, each on a thread of its own pinned there, one batch after
+// another; at most GOMAXPROCS threads at a time, so no probe waits for the
+// Go scheduler with its clock running. A CPU that cannot be pinned has an
+// unknown speed, with the reason.
+func ProbeSpeeds(batches []machine.CPUList) []machine.CPUSpeed {
+	var out []machine.CPUSpeed
+	for _, b := range batches {
+		for c := range slices.Chunk(b, max(1, runtime.GOMAXPROCS(0))) {
+			out = append(out, probeAtOnce(c)...)
+		}
+	}
+	slices.SortFunc(out, func(a, b machine.CPUSpeed) int { return a.CPU - b.CPU })
+	return out
+}
+
+// probeAtOnce probes cpus in parallel, one pinned thread each.
+func probeAtOnce(cpus []int) []machine.CPUSpeed {
+	out := make([]machine.CPUSpeed, len(cpus))
+	var wg sync.WaitGroup
+	for i, cpu := range cpus {
+		wg.Go(func() { out[i] = probeOne(cpu) })
+	}
+	wg.Wait()
+	return out
+}
+
+// probeOne times the reference loop speedRepeats times on cpu, and
+// counts the CPU time it took there.
+func probeOne(cpu int) machine.CPUSpeed {
+	sp := machine.CPUSpeed{CPU: cpu}
+	err := Pinned(cpu, false, func() error {
+		start := threadCPU()
+		n := referenceIters()
+		for range speedRepeats {
+			sp.RepeatsNs = append(sp.RepeatsNs, referenceMedian(n, speedRepeat))
+		}
+		sp.Own = threadCPU() - start
+		return nil
+	})
+	if err != nil {
+		sp.RefNs = machine.Unknown[float64]("%v", err)
+		return sp
+	}
+	sp.RefNs = machine.Known(slices.Min(sp.RepeatsNs))
+	return sp
+}
