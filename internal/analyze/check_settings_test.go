@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/result/resulttest"
 )
@@ -31,6 +32,9 @@ func TestCheckGOMAXPROCS(t *testing.T) {
 		if ok != c.want {
 			t.Errorf("%s: finding %v (%s), want %v", c.name, ok, f.Message, c.want)
 			continue
+		}
+		if ok && (f.Code != result.CodeGOMAXPROCSMoves || f.Severity != finding.Info) {
+			t.Errorf("%s: %s (%v), want gomaxprocs-moves, a note", c.name, f.Code, f.Severity)
 		}
 		if ok {
 			for _, want := range []string{"GOMAXPROCS 2, not pinned", "44.5 ms/op against 18 ms/op here (GOMAXPROCS 1, pinned), 2.47x"} {
