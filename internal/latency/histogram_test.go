@@ -202,3 +202,26 @@ func FuzzHistogram(f *testing.F) {
 		}
 	})
 }
+
+// The tail of tail/rare-slow's shape: 2 calls in 1,000 at 100x hold
+// 200/1198 of the time; a steady distribution has no tail.
+func TestTailOf(t *testing.T) {
+	h := New()
+	for i := range 100_000 {
+		h.Record(map[bool]int64{true: 100_000, false: 1000}[i%500 == 0])
+	}
+	tl := TailOf(h, TailFactor)
+	if tl.Calls != 200 || tl.CallShare != 0.002 || math.Abs(tl.TimeShare-200.0/1198) > 0.005 || !withinBucket(tl.AboveNs, 10_000) {
+		t.Errorf("tail %+v: want 200 calls (0.2%%), 16.7%% of the time, beyond ~10µs", *tl)
+	}
+	s := New()
+	for i := range 1000 {
+		s.Record(int64(1000 + i%50))
+	}
+	if tl := TailOf(s, TailFactor); tl.Calls != 0 || tl.TimeShare != 0 {
+		t.Errorf("steady calls: tail %+v, want none", *tl)
+	}
+	if TailOf(New(), TailFactor) != nil {
+		t.Error("no calls: a tail")
+	}
+}

@@ -70,7 +70,18 @@ type Tail struct {
 	Calls     uint64  `json:"calls"`
 	CallShare float64 `json:"call_share"`
 	TimeShare float64 `json:"time_share"`
+	// Windows counts the windows whose slowest call is in the tail, and
+	// WindowsGC those of them in which a collection completed.
+	Windows   int `json:"windows"`
+	WindowsGC int `json:"windows_gc"`
 }
+
+// HeavyTailShare: the calls beyond TailFactor times the median holding at
+// least 5% of the time is a heavy tail (heavy-tail). Below that the slow
+// calls move the mean by under 5%, the least change benchy calls a
+// difference elsewhere; above it the mean, and a loop's time per op, are
+// no longer the time of a usual call.
+const HeavyTailShare = 0.05
 
 // LatencyWindow is one run of timed calls (a sample): how many, the
 // slowest, and the collections that completed during it.
