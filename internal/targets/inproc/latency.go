@@ -83,7 +83,7 @@ func (t *Target) openCalls() error {
 	probe := latency.New()
 	timeCalls(t.w.Call, callProbes, 0, probe)
 	if m := probe.Quantile(0.5); m < MinCallClocks*c.cost {
-		return fmt.Errorf("%w: %s: a call takes %s, under %dx what timing it costs (%s): time them in batches instead (run without --latency)",
+		return fmt.Errorf("%w: %s: a call timed alone reads %s, the clock included: under %dx what timing it costs (%s); time them in batches instead (run without --latency)",
 			harness.ErrRefused, t.w.Name, units.Duration(float64(m)), MinCallClocks, units.Duration(float64(c.cost)))
 	}
 	t.calls = c
