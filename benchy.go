@@ -78,6 +78,13 @@ type Experiment struct {
 	Setup func()
 	// Loop performs n ops and keeps every result (Keep, or a sink).
 	Loop func(n int)
+	// Call, when not nil, performs one op, under the contract of Loop:
+	// `run --latency` times every call alone and reports the percentiles
+	// of the calls (p50 to p99.9, the max), which a loop's time per op
+	// averages away. A call must take at least 20 times what reading the
+	// clock twice costs (tens of ns, so about a microsecond), or it is
+	// refused: time such calls in batches, with Loop.
+	Call func()
 }
 
 var (

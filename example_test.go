@@ -25,7 +25,9 @@ func sum(xs []uint64) uint64 {
 
 // A complete program: register a function, then hand the command line to
 // benchy. In a real program main ends with benchy.Main(); here Execute runs
-// `list` so the example shows what it prints. `go run . run` would measure.
+// `list` so the example shows what it prints. `go run . run` would measure
+// the loop's time per op; `go run . run --latency` times each call alone
+// and reports its percentiles (p50 to p99.9, the max).
 func Example() {
 	benchy.Register(benchy.Experiment{
 		Name:        "mine/sum",
@@ -36,6 +38,8 @@ func Example() {
 				benchy.Keep(sum(data))
 			}
 		},
+		// One op alone, for --latency.
+		Call: func() { benchy.Keep(sum(data)) },
 	})
 	benchy.Execute([]string{"list"}, os.Stdout, os.Stderr)
 	// Output:

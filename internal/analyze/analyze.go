@@ -46,6 +46,9 @@ func Analyze(r *result.Result) {
 		if at := e.AtGoTestSettings; at != nil && len(at.NsPerOp) > 0 {
 			at.Median = stats.Median(at.NsPerOp)
 		}
+		if l := e.Latency; l != nil {
+			l.Percentiles, l.Tail = summarizeLatency(*l)
+		}
 		e.Series = ser.stored()
 		e.Disturbed = disturbedSamples(*e, r.CPU)
 		for _, f := range e.Findings {

@@ -77,6 +77,7 @@ func checkExperiment(e result.Experiment, ser Series, f Facts) []finding.Finding
 	add(checkFreqChange(f))
 	add(checkSlowClock(e, f))
 	add(checkSlowCore(e, f))
+	fs = append(fs, checkLatency(e)...)
 	for _, x := range fs {
 		finiteEvidence(x.Evidence)
 	}

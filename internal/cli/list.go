@@ -56,7 +56,10 @@ type listEntry struct {
 	Unit        string  `json:"unit"`
 	FloorCycles float64 `json:"floor_cycles"` // per unit
 	ReadsMemory bool    `json:"reads_memory"`
-	Description string  `json:"description"`
+	// Call says the experiment declares a single call: run --latency
+	// times it.
+	Call        bool   `json:"call"`
+	Description string `json:"description"`
 }
 
 func listRun(opts *listOptions, g *globalOptions, w io.Writer) error {
@@ -64,7 +67,7 @@ func listRun(opts *listOptions, g *globalOptions, w io.Writer) error {
 	for _, wl := range g.Experiments {
 		entries = append(entries, listEntry{
 			Name: wl.Name, Units: wl.Units, Unit: wl.Unit, FloorCycles: result.Floor(wl.FloorCycles),
-			ReadsMemory: wl.ReadsMemory, Description: wl.Description,
+			ReadsMemory: wl.ReadsMemory, Call: wl.Call != nil, Description: wl.Description,
 		})
 	}
 	if opts.Format == "json" {

@@ -38,6 +38,7 @@ type runOptions struct {
 	NoIsolate  bool
 	NoAsm      bool
 	Smoke      bool
+	Latency    bool   // time every call alone (--latency)
 	Processes  int    // run benchy this many times and merge (--processes)
 	ChildSpec  string // measure as one process of --processes (hidden)
 	Compare    string // "A,B[,C...]": interleaved comparison
@@ -127,6 +128,7 @@ whether B is faster than A.`,
 	onOffFlag(f, &opts.GC, "gc", true, "the garbage collector while measuring: on, as a Go program runs, or off to leave out collecting the garbage")
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let Go's other threads run on the measured CPU")
 	f.BoolVar(&opts.NoAsm, "no-asm", false, "do not check the machine code of each measured loop")
+	f.BoolVar(&opts.Latency, "latency", false, "time every call alone, for the experiments with a Call: p50, p90, p99, p99.9 and the max, each with its interval")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
 	opts.precisionOptions.bind(f)
 	intFlag(f, &opts.Processes, "processes", 1, "spread the samples over `K` runs of benchy, one after another, merged (each process its own heap and layout)")
@@ -188,6 +190,12 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	}
 	if err := o.profileOptions.validate(o.Force); err != nil {
 		return nil, err
+	}
+	if o.Latency && o.Compare != "" {
+		return nil, Usagef("--latency with --compare: comparing percentiles is not supported yet; run each experiment with --latency")
+	}
+	if o.Latency && o.Processes > 1 {
+		return nil, Usagef("--latency with --processes %d: the calls are kept by one process; run without --processes", o.Processes)
 	}
 	if o.Profile != "" && o.Processes > 1 {
 		return nil, Usagef("--profile with --processes %d: the profiles are of one process; profile without --processes", o.Processes)
@@ -256,7 +264,7 @@ func numbered(seen map[string]int, name string) string {
 func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 	st := result.Settings{
 		Bench: o.Bench, Samples: o.Samples, Warmup: o.Warmup, SampleTime: o.SampleTime,
-		Iters: o.Iters, GC: o.GC, Isolate: !o.NoIsolate, Smoke: o.Smoke, Window: o.Window,
+		Iters: o.Iters, GC: o.GC, Isolate: !o.NoIsolate, Smoke: o.Smoke, Latency: o.Latency, Window: o.Window,
 	}
 	o.precisionOptions.settings(&st)
 	plan := pipeline.Plan{
@@ -340,7 +348,7 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 // their measured calls profiled into prof when it is not nil (--profile,
 // which is of one process: never a process of --processes).
 func inprocTargets(ws []inproc.Workload, plan pipeline.Plan, prof *profiles.Recorder) []pipeline.Target {
-	iopts := inproc.Options{GC: plan.Settings.GC, Count: true, Profile: prof}
+	iopts := inproc.Options{GC: plan.Settings.GC, Count: true, Profile: prof, Latency: plan.Settings.Latency}
 	iopts.MemoryBudget, _, _ = machine.MemoryBudget("/")
 	ts := make([]pipeline.Target, len(ws))
 	for i, w := range ws {
@@ -355,7 +363,35 @@ func (o *runOptions) workloads(re *regexp.Regexp) ([]inproc.Workload, error) {
 	if o.Compare != "" {
 		return compareWorkloads(o.g.Experiments, o.Compare)
 	}
-	return selectWorkloads(o.g.Experiments, re)
+	ws, err := selectWorkloads(o.g.Experiments, re)
+	if err != nil || !o.Latency {
+		return ws, err
+	}
+	return withCall(ws, o.g.Experiments, re)
+}
+
+// withCall are the experiments of ws that declare a Call, for --latency;
+// none is bad usage, which names those that have one.
+func withCall(ws, all []inproc.Workload, re *regexp.Regexp) ([]inproc.Workload, error) {
+	var calls []inproc.Workload
+	for _, w := range ws {
+		if w.Call != nil {
+			calls = append(calls, w)
+		}
+	}
+	if len(calls) > 0 {
+		return calls, nil
+	}
+	var names []string
+	for _, w := range all {
+		if w.Call != nil {
+			names = append(names, w.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil, Usagef("--latency: no experiment has a Call to time (set Experiment.Call)")
+	}
+	return nil, Usagef("--latency: no experiment that --bench %q matches has a Call; these do: %s", re.String(), strings.Join(names, ", "))
 }
 
 // runExit is the exit of a command that measured: interrupted, a failed

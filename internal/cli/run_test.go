@@ -42,6 +42,9 @@ func TestRunBadInput(t *testing.T) {
 		{"unknown flag", []string{"--fast"}, "unknown flag"},
 		{"profile into a file", []string{"--profile", notDir}, "not a directory"},
 		{"profile of processes", []string{"--profile", dir, "--processes", "2"}, "profiles are of one process"},
+		{"latency without a call", []string{"--latency", "--bench", "^sum/"}, "these do: tail/steady, tail/rare-slow"},
+		{"latency of a comparison", []string{"--latency", "--compare", "tail/steady,tail/rare-slow"}, "comparing percentiles is not supported yet"},
+		{"latency over processes", []string{"--latency", "--processes", "2"}, "run without --processes"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

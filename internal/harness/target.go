@@ -70,6 +70,11 @@ func ending(completed bool, stop <-chan struct{}) End {
 // Ctrl-C): the harness then counts the target interrupted, not failed.
 var ErrStopped = errors.New("stopped")
 
+// ErrRefused is what a target's Open wraps when it cannot be measured as
+// asked (a call too short to time alone): the command's usage, not a
+// failure of the experiment.
+var ErrRefused = errors.New("refused")
+
 // Totals are what a target measured besides its samples. Each field's
 // zero value means "not measured" together with its flag.
 type Totals struct {

@@ -47,6 +47,12 @@ type Profiled interface {
 	Profile() *result.Profile
 }
 
+// Latencied is a target that timed its calls one by one (run
+// --latency): its Latency, read after its samples, is the experiment's.
+type Latencied interface {
+	Latency() *result.Latency
+}
+
 // MeasuredAsGoTest is a target that may have measured its benchmark
 // again as go test runs it (after its Check): the experiment keeps it.
 type MeasuredAsGoTest interface {
@@ -144,6 +150,13 @@ func Run(plan Plan, ts []Target) (*result.Result, error) {
 	ts, outs, err := measureOn(r, plan, ts)
 	if err != nil {
 		return nil, err
+	}
+	for _, out := range outs {
+		// A target that cannot be measured as asked is the command's
+		// usage: one line, no result.
+		if errors.Is(out.Err, harness.ErrRefused) {
+			return nil, fmt.Errorf("%w: %s", ErrUsage, strings.TrimPrefix(out.Err.Error(), harness.ErrRefused.Error()+": "))
+		}
 	}
 	assemble(r, plan, ts, outs)
 	analyze.Analyze(r)
@@ -332,6 +345,9 @@ func assemble(r *result.Result, plan Plan, ts []Target, outs []harness.Outcome) 
 		e := experimentOf(t.Info(), out)
 		if p, ok := t.(Profiled); ok {
 			e.Profile = p.Profile()
+		}
+		if l, ok := t.(Latencied); ok {
+			e.Latency = l.Latency()
 		}
 		if !plan.NoCheck {
 			e.Findings = append(e.Findings, t.Check()...)

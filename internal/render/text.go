@@ -91,6 +91,7 @@ func writeTextBody(w io.Writer, r *result.Result, o Options) error {
 			tw.printf("  info  also noted: %s (details in --format json)\n", strings.Join(quiet, ", "))
 		}
 		writeProfileText(tw, e.Profile)
+		writeLatencyText(tw, e, o.width(), o.ASCII, false)
 	}
 	writeComparison(tw, r)
 	tw.printf("\nbusy during the run:\n")

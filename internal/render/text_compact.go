@@ -84,6 +84,9 @@ func writeCompact(w io.Writer, r *result.Result, o Options) error {
 		}
 	}
 	writeCountText(tw, r, width)
+	for _, e := range r.Experiments {
+		writeLatencyText(tw, e, width, o.ASCII, true)
+	}
 	if len(r.Comparison) > 0 {
 		tw.printf("\n")
 		for _, p := range r.Comparison {

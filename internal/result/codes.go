@@ -82,6 +82,13 @@ const (
 	CodeInconsistent  = "inconsistent"
 )
 
+// Codes of the latency of single calls (run --latency): a tail far from
+// the median, and percentiles that too few calls cannot report.
+const (
+	CodeHeavyTail = "heavy-tail"
+	CodeFewCalls  = "few-calls"
+)
+
 // CodeTargetCI: the precision asked with --target-ci was not reached
 // before --max-time ran out.
 const CodeTargetCI = "target-ci"
@@ -149,6 +156,8 @@ var Codes = []CodeInfo{
 	{CodeNoSteadyState, ScopeAnalysis, "the run never settled: something came and went while measuring"},
 	{CodeInconsistent, ScopeAnalysis, "the processes disagree on the shape of their series"},
 	{CodeTargetCI, ScopeAnalysis, "the precision asked was not reached in --max-time: raise it, or ask less"},
+	{CodeHeavyTail, ScopeAnalysis, ""},
+	{CodeFewCalls, ScopeAnalysis, ""},
 
 	{CodeAsm, ScopeRun, ""},
 	{CodeAsmUnknown, ScopeRun, ""},

@@ -149,7 +149,11 @@ type Settings struct {
 	GC         bool          `json:"gc"`              // collector left on during samples
 	Isolate    bool          `json:"isolate"`         // other threads kept off the measured CPU
 	Smoke      bool          `json:"smoke,omitempty"`
-	Window     time.Duration `json:"window_ns"` // busy window of the header snapshot
+	// Latency says every op was a call timed alone (--latency): the
+	// samples' times include the timing, and each experiment's Latency
+	// holds the calls.
+	Latency bool          `json:"latency,omitempty"`
+	Window  time.Duration `json:"window_ns"` // busy window of the header snapshot
 	// Compare names the experiments of an interleaved comparison, the
 	// baseline first (--compare); Threshold is the smallest relative
 	// change claimed as a difference there.
@@ -261,6 +265,9 @@ type Experiment struct {
 	// Profile is what --profile recorded of the measured calls; absent
 	// without it.
 	Profile *Profile `json:"profile,omitempty"`
+	// Latency is what --latency recorded of the single calls; absent
+	// without it.
+	Latency *Latency `json:"latency,omitempty"`
 
 	// Stats, Series, Disturbed, Findings and Verdict are derived from the
 	// fields above (and the run's clock and machine); `benchy report`

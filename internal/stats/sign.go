@@ -26,35 +26,68 @@ import (
 // family level 1-0.05/m, log2(2m/0.05) ratios (7 for m = 3, 10 for m = 25).
 
 // binomHalfCDF is P(Binomial(n, 1/2) <= k).
-func binomHalfCDF(n, k int) float64 {
+func binomHalfCDF(n, k int) float64 { return binomCDF(n, 0.5, k) }
+
+// binomCDF is P(Binomial(n, p) <= k).
+func binomCDF(n int, p float64, k int) float64 {
 	switch {
 	case k < 0:
 		return 0
 	case k >= n:
 		return 1
 	}
-	return distuv.Binomial{N: float64(n), P: 0.5}.CDF(float64(k))
+	return distuv.Binomial{N: float64(n), P: p}.CDF(float64(k))
+}
+
+// lowerOrder is the largest k in 0..n with P(Binomial(n, p) <= k-1) <=
+// tail: the 1-based order of the lower end of an interval of the
+// p-quantile of n values that misses below with probability at most tail;
+// 0 when no order statistic is low enough that rarely.
+func lowerOrder(n int, p, tail float64) int {
+	// P(B <= k-1) grows with k: binary search; k = 0 always qualifies
+	// (P(B <= -1) = 0).
+	lo, hi := 0, n
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if binomCDF(n, p, mid-1) <= tail {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
 }
 
 // signOrder is k, the 1-based order of the lower end of the level interval
 // of the median of n values, and the interval's coverage 1-2·P(B <= k-1);
 // k is 0 when n values are too few for any interval at that level.
 func signOrder(n int, level float64) (k int, coverage float64) {
-	alpha := 1 - level
-	// 2·P(B <= k-1) grows with k: find the largest k with it <= alpha.
-	lo, hi := 0, (n+1)/2 // k = 0 always qualifies (P(B <= -1) = 0)
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if 2*binomHalfCDF(n, mid-1) <= alpha {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	if lo == 0 {
+	// 2·P(B <= k-1) <= alpha, halved exactly (a power of two).
+	k = lowerOrder(n, 0.5, (1-level)/2)
+	if k == 0 {
 		return 0, 1
 	}
-	return lo, 1 - 2*binomHalfCDF(n, lo-1)
+	return k, 1 - 2*binomHalfCDF(n, k-1)
+}
+
+// QuantileOrders are the 1-based orders lo and hi of the order statistics
+// x(lo), x(hi) of n independent values that bound their p-quantile with
+// probability coverage, at least level: the distribution-free interval of
+// a quantile (the sign test's interval of the median, generalised). The
+// count of values below the true p-quantile is Binomial(n, p) whatever the
+// distribution, so x(lo) lies above it with probability P(B <= lo-1) and
+// x(hi) below it with P(B >= hi); each tail is held to (1-level)/2, the
+// two computed alike (hi from the mirror image, Binomial(n, 1-p)), so at
+// p = 1/2 the interval is SignInterval's to the last value. Assumption:
+// independent, identically distributed values; nothing of their shape.
+// An end that no order statistic reaches (too few values beyond the
+// quantile: an upper end of p99.9 needs about 3,700 values at 95%) is lo
+// = 0 or hi = n+1, and coverage counts it as infinite.
+func QuantileOrders(n int, p, level float64) (lo, hi int, coverage float64) {
+	tail := (1 - level) / 2
+	lo = lowerOrder(n, p, tail)
+	hi = n + 1 - lowerOrder(n, 1-p, tail)
+	return lo, hi, binomCDF(n, p, hi-1) - binomCDF(n, p, lo-1)
 }
 
 // SignInterval is the level confidence interval of the median of sorted

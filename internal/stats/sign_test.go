@@ -114,3 +114,87 @@ func TestPairedOneMethodOnIdenticalCode(t *testing.T) {
 	}
 	t.Logf("%d of 400 A/A intervals exclude 1", excluded)
 }
+
+// At p = 1/2 the quantile interval is the sign test's, order for order.
+func TestQuantileOrdersMedianIsSign(t *testing.T) {
+	for _, level := range []float64{0.9, 0.95, FamilyLevel(7, 0.05)} {
+		for n := 1; n < 300; n++ {
+			k, cov := signOrder(n, level)
+			lo, hi, qcov := QuantileOrders(n, 0.5, level)
+			want := n + 1 - k
+			if k == 0 {
+				want = n + 1
+			}
+			if lo != k || hi != want || math.Abs(cov-qcov) > 1e-12 && k > 0 {
+				t.Fatalf("n=%d level=%v: orders %d, %d at %v; sign test %d, %d at %v", n, level, lo, hi, qcov, k, want, cov)
+			}
+		}
+	}
+}
+
+// pmfSum is P(a <= Binomial(n, p) <= b), summed term by term from the
+// log of each probability: an independent check of binomCDF.
+func pmfSum(n int, p float64, a, b int) float64 {
+	var s float64
+	for k := max(a, 0); k <= min(b, n); k++ {
+		lg := func(x int) float64 { v, _ := math.Lgamma(float64(x + 1)); return v }
+		s += math.Exp(lg(n) - lg(k) - lg(n-k) + float64(k)*math.Log(p) + float64(n-k)*math.Log1p(-p))
+	}
+	return s
+}
+
+// The orders of a tail quantile are the extreme ones whose tails each hold
+// at most (1-level)/2: moving either end inward breaks that, and the
+// coverage is the binomial mass between them. Too few values for p99.9 have
+// no upper end (about 3,700 are needed at 95%).
+func TestQuantileOrdersTail(t *testing.T) {
+	for _, c := range []struct {
+		n int
+		p float64
+	}{{100, 0.9}, {1000, 0.99}, {20000, 0.999}, {5000, 0.5}, {37, 0.1}} {
+		lo, hi, cov := QuantileOrders(c.n, c.p, 0.95)
+		if lo < 1 || hi > c.n || lo >= hi {
+			t.Errorf("n=%d p=%v: orders %d, %d: want 1 <= lo < hi <= n", c.n, c.p, lo, hi)
+			continue
+		}
+		below, above := pmfSum(c.n, c.p, 0, lo-1), pmfSum(c.n, c.p, hi, c.n)
+		if below > 0.025+1e-9 || above > 0.025+1e-9 {
+			t.Errorf("n=%d p=%v: tails %v below, %v above: want each <= 0.025", c.n, c.p, below, above)
+		}
+		if pmfSum(c.n, c.p, 0, lo) <= 0.025 || pmfSum(c.n, c.p, hi-1, c.n) <= 0.025 {
+			t.Errorf("n=%d p=%v: orders %d, %d are not the narrowest", c.n, c.p, lo, hi)
+		}
+		if want := 1 - below - above; math.Abs(cov-want) > 1e-6 {
+			t.Errorf("n=%d p=%v: coverage %v, want %v", c.n, c.p, cov, want)
+		}
+	}
+	if _, hi, _ := QuantileOrders(3000, 0.999, 0.95); hi != 3001 {
+		t.Errorf("3000 values, p99.9: upper order %d, want none (3001)", hi)
+	}
+	if _, hi, _ := QuantileOrders(3700, 0.999, 0.95); hi != 3700 {
+		t.Errorf("3700 values, p99.9: upper order %d, want the largest (3700)", hi)
+	}
+}
+
+// Over many samples of a known distribution, the interval holds the true
+// quantile at least as often as it says (less a margin for 2000 draws).
+func TestQuantileOrdersCoverage(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n, p, draws = 500, 0.99, 2000
+	lo, hi, cov := QuantileOrders(n, p, 0.95)
+	truth := -math.Log(1 - p) // of Exp(1)
+	hits := 0
+	xs := make([]float64, n)
+	for range draws {
+		for i := range xs {
+			xs[i] = rng.ExpFloat64()
+		}
+		slices.Sort(xs)
+		if xs[lo-1] <= truth && truth <= xs[hi-1] {
+			hits++
+		}
+	}
+	if got := float64(hits) / draws; got < cov-0.015 {
+		t.Errorf("covered %v of draws, the interval says %v", got, cov)
+	}
+}

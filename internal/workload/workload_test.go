@@ -191,3 +191,30 @@ func BenchmarkWorkloads(b *testing.B) {
 		})
 	}
 }
+
+// tail/rare-slow's slow path: 2 calls in 1,000 do 100 sums, the rest one,
+// so 0.2% of the calls are slow and p99.9 falls among them; its Loop makes
+// the same calls as its Call.
+func TestTailRareSlow(t *testing.T) {
+	tailCalls = 0
+	slow, sums := 0, 0
+	for range 1000 {
+		r := tailReps()
+		sums += r
+		if r > 1 {
+			slow++
+		}
+	}
+	if slow != 2 || sums != 998+2*100 {
+		t.Errorf("%d slow calls, %d sums in 1,000 calls; want 2 and 1198", slow, sums)
+	}
+	tailRareSlowLoop(7)
+	if tailCalls != 1007 {
+		t.Errorf("the loop of 7 ops made %d calls, want 7", tailCalls-1000)
+	}
+	for _, name := range []string{"tail/steady", "tail/rare-slow"} {
+		if w, _ := Lookup(name); w.Call == nil {
+			t.Errorf("%s has no Call: run --latency has nothing to time", name)
+		}
+	}
+}

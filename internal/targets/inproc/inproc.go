@@ -41,6 +41,9 @@ type Options struct {
 	MemoryBudget int64
 	// Profile, when not nil, profiles the measured calls (--profile).
 	Profile *profiles.Recorder
+	// Latency times every op alone, through the workload's Call, and
+	// keeps the calls' times (run --latency; see latency.go).
+	Latency bool
 }
 
 // HeapGrowth is how much a workload may allocate, with the collector off,
@@ -82,6 +85,8 @@ type Target struct {
 	// collection (see between).
 	heapMark uint64
 	prof     profiled
+	// calls is what --latency keeps; nil without it.
+	calls *calls
 }
 
 // New returns the target that measures w.
@@ -108,6 +113,11 @@ func (t *Target) Open() error {
 	t.heapMark = heapAllocated()
 	if t.w.Setup != nil {
 		t.w.Setup()
+	}
+	if t.opts.Latency {
+		if err := t.openCalls(); err != nil {
+			return err
+		}
 	}
 	if !t.opts.GC {
 		old := debug.SetGCPercent(-1)
@@ -147,14 +157,25 @@ func (t *Target) Check() []finding.Finding {
 
 // Time runs n iterations and returns how long they took, then collects
 // garbage if the heap grew large (not counted: nothing is recorded yet).
+// With --latency the iterations are calls timed one by one, as in the
+// samples, and not recorded.
 func (t *Target) Time(n int64) (time.Duration, error) {
-	d := t.timed(n)
+	var d time.Duration
+	if t.calls != nil {
+		d = t.timedCalls(n, false)
+	} else {
+		d = t.timed(n)
+	}
 	t.collectIfLarge(false)
 	return d, nil
 }
 
-// timed runs n iterations of the loop and returns how long they took.
+// timed runs n iterations of the loop and returns how long they took;
+// with --latency, n calls timed and recorded one by one.
 func (t *Target) timed(n int64) time.Duration {
+	if t.calls != nil {
+		return t.timedCalls(n, true)
+	}
 	start := time.Now()
 	t.w.Loop(int(n))
 	return time.Since(start)
@@ -201,6 +222,13 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 		s.CPU = cpu
 	}
 	t.totals.GCCycles += uint32(cyclesAfter - cycles)
+	if t.calls != nil {
+		// A window of calls beside the collections that completed in it,
+		// so a slow call can be laid beside them.
+		gc := uint32(cyclesAfter - cycles)
+		t.calls.windows = append(t.calls.windows, result.LatencyWindow{Calls: uint64(n), MaxNs: t.calls.slowest, GCCycles: gc})
+		t.calls.gcCycles += gc
+	}
 	t.iters = n
 	t.samples++
 	return []result.Sample{s}, nil

@@ -23,4 +23,7 @@ type Workload struct {
 	// Loop performs n ops and puts every result into a sink. It may be a
 	// closure: its machine code is found from the function value.
 	Loop func(n int)
+	// Call, when not nil, performs one op, for timing single calls (run
+	// --latency): the same contract as one op of Loop.
+	Call func()
 }

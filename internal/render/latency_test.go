@@ -1,0 +1,50 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// The latency block: a row per percentile with its interval and a bar, a
+// percentile too few calls give says how many it needs, the max, the
+// tail's finding in the compact text only, every line within 80 columns.
+func TestLatencyText(t *testing.T) {
+	e := result.Experiment{Name: "tail/rare-slow", Latency: &result.Latency{
+		Calls: 5000, MinNs: 1000, MaxNs: 120_000, ClockCostNs: 30,
+		Percentiles: []result.Percentile{
+			{P: 0.5, Name: "p50", Need: 20, Reported: true, Ns: 1002, LoNs: 1000, HiNs: 1006},
+			{P: 0.99, Name: "p99", Need: 1000, Reported: true, Ns: 100_500, LoNs: 1010, HiNs: -1},
+			{P: 0.999, Name: "p99.9", Need: 10000},
+		}},
+		Findings: []finding.Finding{{Code: result.CodeHeavyTail, Severity: finding.Info, Message: "0.2% of the calls took over 10x the median"}},
+	}
+	for _, compact := range []bool{true, false} {
+		var b bytes.Buffer
+		w := &errWriter{w: &b}
+		writeLatencyText(w, e, 80, false, compact)
+		out := b.String()
+		for _, want := range []string{"5000 calls", "(30 ns)", "p50    1 µs    [1 µs, 1.01 µs]      █\n", "[1.01 µs, ?]", "p99.9  -       (needs 10000 calls)", "max    120 µs", strings.Repeat("█", latencyBarWidth) + "\n"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("compact %v: no %q in\n%s", compact, want, out)
+			}
+		}
+		if got := strings.Contains(out, "heavy-tail: 0.2%"); got != compact {
+			t.Errorf("compact %v: the tail's finding shown %v\n%s", compact, got, out)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if utf8.RuneCountInString(line) > 80 {
+				t.Errorf("line over 80 columns: %q", line)
+			}
+		}
+	}
+	var b bytes.Buffer
+	writeLatencyText(&errWriter{w: &b}, result.Experiment{Name: "x"}, 80, false, true)
+	if b.Len() != 0 {
+		t.Errorf("no calls timed: wrote %q", b.String())
+	}
+}
