@@ -202,11 +202,14 @@ func (o Options) rampLonger(bin *Binary, t *Target, start func(*exec.Cmd) error)
 		}
 	}
 	// Aimed past the N=1 call too, else a call longer than the longer
-	// sample time ends this ramp at N=1 as well; but not for a benchmark
-	// that takes seconds an op, where the ramp would cost many seconds
-	// more and the cost per op is the call's anyway.
-	longer := LongerRamp * max(o.SampleTime, first)
-	if t.Fail != "" || past >= 2 || len(t.Calibration) == 0 || longer > max(10*o.SampleTime, time.Second) {
+	// sample time ends this ramp at N=1 as well; but at most longerCap,
+	// and not at all for a benchmark whose call takes half of that: the
+	// ramp would cost many seconds more, and the cost per op is the
+	// call's anyway. A busy machine slows the N=1 call too (a 30 ms call
+	// read 300 ms at a load of 20): the cap leaves it room.
+	longerCap := max(10*o.SampleTime, 2*time.Second)
+	longer := min(LongerRamp*max(o.SampleTime, first), longerCap)
+	if t.Fail != "" || past >= 2 || len(t.Calibration) == 0 || first >= longerCap/2 {
 		return nil
 	}
 	r, err := bin.Exec(o, calibrateArgs(BenchRegexp(t.Bench), longer), o.timeout(LongerRamp*rampCalls), start)
