@@ -3,9 +3,12 @@ package bisect
 import "math"
 
 // Ratio is a commit's time over GOOD's, measured interleaved, with its
-// interval.
+// interval at Level.
 type Ratio struct {
-	Value, Low, High float64
+	Value float64 `json:"ratio"`
+	Low   float64 `json:"ci_low"`
+	High  float64 `json:"ci_high"`
+	Level float64 `json:"level"`
 }
 
 // Classify places a commit whose ratio to GOOD is mid on a side of the
@@ -32,11 +35,12 @@ func Classify(mid Ratio, bad float64) Side {
 // itself), and the side they put it on. Why says what kept a commit
 // skipped or BAD unjudged. Attempts counts the measurements pooled.
 type Step struct {
-	Commit   int
-	Mid, Bad Ratio
-	Side     Side
-	Why      string
-	Attempts int
+	Commit   int    `json:"commit"` // an index into the commits
+	Mid      Ratio  `json:"ratio"`
+	Bad      Ratio  `json:"bad_ratio"`
+	Side     Side   `json:"side"`
+	Why      string `json:"why,omitempty"`
+	Attempts int    `json:"attempts"`
 }
 
 // A Measurer measures commit i of a walk interleaved with GOOD and BAD.

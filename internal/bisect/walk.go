@@ -132,10 +132,13 @@ const (
 // two levels (a slowdown in two steps, or a commit that could not be told).
 // Skipped and Undecided are the commits of From..To that were so.
 type Answer struct {
-	Verdict            Verdict
-	From, To           int
-	First, Last        int
-	Skipped, Undecided []int
+	Verdict   Verdict `json:"verdict"`
+	From      int     `json:"from"`
+	To        int     `json:"to"`
+	First     int     `json:"first"`
+	Last      int     `json:"last"`
+	Skipped   []int   `json:"skipped"`
+	Undecided []int   `json:"undecided"`
 }
 
 // Exact reports whether the answer is one commit.

@@ -1,11 +1,13 @@
 package bisect
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -284,13 +286,13 @@ func TestClassify(t *testing.T) {
 		bad  float64
 		want Side
 	}{
-		{Ratio{1, 0.99, 1.01}, 3, Fast},
-		{Ratio{2.9, 2.8, 3.0}, 3, Slow},
-		{Ratio{1.7, 1.6, 1.8}, 3, Undecided},     // holds √3 = 1.732
-		{Ratio{1.8, 1.75, 1.85}, 3, Slow},        // past the midpoint, short of BAD
-		{Ratio{1.012, 1.010, 1.014}, 1.03, Fast}, // below 1.0149
-		{Ratio{1.018, 1.016, 1.020}, 1.03, Slow}, // beyond it
-		{Ratio{1.015, 1.010, 1.020}, 1.03, Undecided},
+		{Ratio{1, 0.99, 1.01, 0.95}, 3, Fast},
+		{Ratio{2.9, 2.8, 3.0, 0.95}, 3, Slow},
+		{Ratio{1.7, 1.6, 1.8, 0.95}, 3, Undecided},     // holds √3 = 1.732
+		{Ratio{1.8, 1.75, 1.85, 0.95}, 3, Slow},        // past the midpoint, short of BAD
+		{Ratio{1.012, 1.010, 1.014, 0.95}, 1.03, Fast}, // below 1.0149
+		{Ratio{1.018, 1.016, 1.020, 0.95}, 1.03, Slow}, // beyond it
+		{Ratio{1.015, 1.010, 1.020, 0.95}, 1.03, Undecided},
 		{Ratio{}, 3, Undecided}, // not measured
 	} {
 		if got := Classify(tt.mid, tt.bad); got != tt.want {
@@ -307,7 +309,7 @@ func ExampleWalk() {
 		if !ok {
 			break
 		}
-		side := Classify(Ratio{truth(i), truth(i) * 0.98, truth(i) * 1.02}, 2)
+		side := Classify(Ratio{truth(i), truth(i) * 0.98, truth(i) * 1.02, 0.95}, 2)
 		fmt.Println("measure", i, side)
 		w.Set(i, side)
 	}
@@ -317,5 +319,26 @@ func ExampleWalk() {
 	// measure 3 fast
 	// measure 5 slow
 	// measure 4 fast
-	// {Verdict:3 From:5 To:5 First:5 Last:5 Skipped:[] Undecided:[]}
+	// {Verdict:found From:5 To:5 First:5 Last:5 Skipped:[] Undecided:[]}
+}
+
+// A report reads back as it was written: the sides and the verdict as
+// words.
+func TestReportJSON(t *testing.T) {
+	f := newFake(8, step(3, 2), 0.01)
+	f.skip = map[int]bool{2: true}
+	w, steps, _ := Drive(8, 1, f.measure)
+	in := Report{Benchmark: "Work", Commits: make([]Commit, 8), Steps: steps, Answer: w.Answer(), Threshold: 0.05}
+	data, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out Report
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := json.Marshal(out)
+	if string(again) != string(data) || !strings.Contains(string(data), `"side":"skipped"`) || !strings.Contains(string(data), `"verdict":"found"`) {
+		t.Errorf("round trip:\n%s\n%s", data, again)
+	}
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/bisect"
 )
 
 // Worktree is a revision of the user's repository checked out in a
@@ -84,64 +86,54 @@ func resolve(ch *Children, top, what, rev string) (string, error) {
 	return commit, nil
 }
 
-// Commit is a commit as a person quotes it.
-type Commit struct {
-	Hash       string    `json:"commit"`
-	Subject    string    `json:"subject"`
-	AuthorDate time.Time `json:"author_date"`
-}
-
-// Short is the commit's first 12 hex digits.
-func (c Commit) Short() string { return c.Hash[:min(12, len(c.Hash))] }
-
 // FirstParents resolves good and bad in the repository that holds dir and
 // returns good and the commits after it up to bad, oldest first, along
 // bad's first parents (git rev-list --first-parent good..bad): a merge is
 // one commit of that line, the commits it brought in are not walked. An
 // unknown revision, and a good that is not an ancestor of bad, are usage
 // errors.
-func FirstParents(ch *Children, dir, good, bad string) (Commit, []Commit, error) {
+func FirstParents(ch *Children, dir, good, bad string) (bisect.Commit, []bisect.Commit, error) {
 	top, err := git(ch, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
-		return Commit{}, nil, stopOr(err, usagef("%s is not in a git repository (%s)", dir, err))
+		return bisect.Commit{}, nil, stopOr(err, usagef("%s is not in a git repository (%s)", dir, err))
 	}
 	g, err := resolve(ch, top, "GOOD", good)
 	if err != nil {
-		return Commit{}, nil, err
+		return bisect.Commit{}, nil, err
 	}
 	b, err := resolve(ch, top, "BAD", bad)
 	if err != nil {
-		return Commit{}, nil, err
+		return bisect.Commit{}, nil, err
 	}
 	if _, err := git(ch, top, "merge-base", "--is-ancestor", g, b); err != nil {
-		return Commit{}, nil, stopOr(err, usagef("GOOD %s is not an ancestor of BAD %s: give the older, fast commit first", good, bad))
+		return bisect.Commit{}, nil, stopOr(err, usagef("GOOD %s is not an ancestor of BAD %s: give the older, fast commit first", good, bad))
 	}
 	const format = "--format=%H%x00%s%x00%aI"
 	gc, err := git(ch, top, "show", "-s", format, g)
 	if err != nil {
-		return Commit{}, nil, err
+		return bisect.Commit{}, nil, err
 	}
 	out, err := git(ch, top, "rev-list", "--first-parent", "--reverse", format, "--no-commit-header", g+".."+b)
 	if err != nil {
-		return Commit{}, nil, err
+		return bisect.Commit{}, nil, err
 	}
-	var cs []Commit
+	var cs []bisect.Commit
 	for _, l := range strings.Split(out, "\n") {
 		if l != "" {
 			cs = append(cs, parseCommit(l))
 		}
 	}
 	if len(cs) == 0 {
-		return Commit{}, nil, usagef("GOOD %s and BAD %s are the same commit: nothing between them", good, bad)
+		return bisect.Commit{}, nil, usagef("GOOD %s and BAD %s are the same commit: nothing between them", good, bad)
 	}
 	return parseCommit(gc), cs, nil
 }
 
 // parseCommit reads a line of FirstParents' format: hash, subject and
 // author date, NUL-separated.
-func parseCommit(l string) Commit {
+func parseCommit(l string) bisect.Commit {
 	f := strings.SplitN(l, "\x00", 3)
-	c := Commit{Hash: f[0]}
+	c := bisect.Commit{Hash: f[0]}
 	if len(f) == 3 {
 		c.Subject = f[1]
 		c.AuthorDate, _ = time.Parse(time.RFC3339, f[2])
