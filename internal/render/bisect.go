@@ -32,15 +32,15 @@ func WriteBisect(w io.Writer, b *bisect.Report, format string) error {
 }
 
 // subjectWidth is the most of a commit's subject the text table shows.
-const subjectWidth = 28
+const subjectWidth = 24
 
 func writeBisectText(w io.Writer, b *bisect.Report) error {
 	fmt.Fprintf(w, "%s: %s after %s (GOOD) up to %s (BAD), first parents\n\n", cmpName(b), units.Count(len(b.Commits), "commit"),
 		b.Good.Short(), b.Commits[len(b.Commits)-1].Short())
-	fmt.Fprintf(w, "%-4s  %-12s  %-*s  %-34s  %s\n", "step", "commit", subjectWidth, "subject", "vs GOOD (CI)", "side")
+	fmt.Fprintf(w, "%-4s  %-12s  %-*s  %-28s  %s\n", "step", "commit", subjectWidth, "subject", "vs GOOD (CI)", "side")
 	for k, st := range b.Steps {
 		c := b.Commits[st.Commit]
-		fmt.Fprintf(w, "%4d  %-12s  %-*s  %-34s  %s\n", k+1, c.Short(), subjectWidth, clip(subjectOf(b, st.Commit), subjectWidth),
+		fmt.Fprintf(w, "%4d  %-12s  %-*s  %-28s  %s\n", k+1, c.Short(), subjectWidth, clip(subjectOf(b, st.Commit), subjectWidth),
 			ratioText(st.Mid), sideText(st))
 	}
 	fmt.Fprintln(w)
