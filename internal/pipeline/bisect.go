@@ -188,7 +188,7 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 		case errors.Is(err, gotest.ErrStopped):
 			return bisect.Step{}, ErrStopped
 		case err != nil && k == 2:
-			return bisect.Step{Why: stepError(err)}, nil
+			return bisect.Step{Why: skipReason(err)}, nil
 		case err != nil:
 			return bisect.Step{}, &StageError{"building the test binaries of " + []string{"GOOD", "BAD"}[k] + " " + c.Short(), err}
 		}
@@ -241,6 +241,21 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 		}
 	}
 	return st, nil
+}
+
+// skipReason is one line of why a commit could not be built: a build
+// error with the compiler's first message (nothing else prints them).
+func skipReason(err error) string {
+	var be *gotest.BuildError
+	if !errors.As(err, &be) {
+		return stepError(err)
+	}
+	for _, l := range strings.Split(be.Output, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return be.Package + " does not build: " + l
+		}
+	}
+	return be.Package + " does not build"
 }
 
 // row is the interleaved comparison of the benchmark in news against
