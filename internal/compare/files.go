@@ -147,7 +147,15 @@ func Results(olds, news []*result.Result, threshold float64) (Files, error) {
 // (stats.PairedRuns) where both sides have the same processes, and as
 // Results does otherwise.
 func Against(old, cur *result.Result, threshold float64) (Files, error) {
-	return results([]*result.Result{old}, []*result.Result{cur}, threshold, true)
+	return AgainstPooled([]*result.Result{old}, []*result.Result{cur}, threshold)
+}
+
+// AgainstPooled is Against over several interleaved runs of the same two
+// builds, olds[k] and news[k] from run k (benchy bisect measures an
+// undecided commit again): the runs' processes are pooled, each still
+// paired with the one of its round.
+func AgainstPooled(olds, news []*result.Result, threshold float64) (Files, error) {
+	return results(olds, news, threshold, true)
 }
 
 func results(olds, news []*result.Result, threshold float64, paired bool) (Files, error) {

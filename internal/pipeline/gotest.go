@@ -371,7 +371,8 @@ func targetsOf(ts []*gotest.Target) []Target {
 
 // Prefixes that tell the sides apart in the one interleaved run (testing
 // puts no space in a benchmark's name). They are added by pairSides and
-// taken off by splitSides, and nowhere else.
+// taken off by splitSides, and nowhere else (benchy bisect has its own:
+// bisectPrefixes).
 const (
 	oldPrefix = "old "
 	newPrefix = "new "
@@ -414,17 +415,28 @@ func pairSides(olds, news []*gotest.Target) ([]Target, []string) {
 // two results benchy compare would read: the same run, each with its
 // side's experiments.
 func splitSides(r *result.Result) (old, cur *result.Result) {
-	o, c := *r, *r
-	o.Experiments, c.Experiments = nil, nil
+	rs := splitByPrefix(r, oldPrefix, newPrefix)
+	return rs[0], rs[1]
+}
+
+// splitByPrefix makes an interleaved run of several builds into one result
+// per build, each the same run with the experiments whose names start
+// with its prefix, under their own names.
+func splitByPrefix(r *result.Result, prefixes ...string) []*result.Result {
+	out := make([]*result.Result, len(prefixes))
+	for k := range prefixes {
+		x := *r
+		x.Experiments = nil
+		out[k] = &x
+	}
 	for _, e := range r.Experiments {
-		switch {
-		case strings.HasPrefix(e.Name, oldPrefix):
-			e.Name = strings.TrimPrefix(e.Name, oldPrefix)
-			o.Experiments = append(o.Experiments, e)
-		case strings.HasPrefix(e.Name, newPrefix):
-			e.Name = strings.TrimPrefix(e.Name, newPrefix)
-			c.Experiments = append(c.Experiments, e)
+		for k, p := range prefixes {
+			if name, ok := strings.CutPrefix(e.Name, p); ok {
+				e.Name = name
+				out[k].Experiments = append(out[k].Experiments, e)
+				break
+			}
 		}
 	}
-	return &o, &c
+	return out
 }

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -28,5 +29,33 @@ func TestPairAndSplitSides(t *testing.T) {
 	}
 	if r.Experiments[0].Name != "old pkg.Sum" {
 		t.Errorf("the split changed the interleaved result: %q", r.Experiments[0].Name)
+	}
+}
+
+// A commit bisect skips says why in one line: the compiler's first
+// message, not a pointer to messages nothing printed.
+func TestSkipReason(t *testing.T) {
+	err := &StageError{"building", &gotest.BuildError{Package: "example.com/work",
+		Output: "# example.com/work\n./work.go:14:28: undefined: undefined\n./work.go:15:1: another\n"}}
+	if got, want := skipReason(err), "example.com/work does not build: ./work.go:14:28: undefined: undefined"; got != want {
+		t.Errorf("skipReason = %q, want %q", got, want)
+	}
+	if got := skipReason(errors.New("checking out x: no such commit")); got != "checking out x: no such commit" {
+		t.Errorf("another error: %q", got)
+	}
+}
+
+// bisect's three builds in one run split into three results, each with
+// its own experiments under their own names.
+func TestSplitByPrefix(t *testing.T) {
+	r := &result.Result{Experiments: []result.Experiment{{Name: "good Work"}, {Name: "bad Work"}, {Name: "mid Work"}, {Name: "other"}}}
+	rs := splitByPrefix(r, bisectPrefixes...)
+	for k, want := range []string{"good", "bad", "mid"} {
+		if len(rs[k].Experiments) != 1 || rs[k].Experiments[0].Name != "Work" {
+			t.Errorf("%s: %+v", want, rs[k].Experiments)
+		}
+	}
+	if len(r.Experiments) != 4 || r.Experiments[0].Name != "good Work" {
+		t.Errorf("the run itself changed: %+v", r.Experiments)
 	}
 }

@@ -8,6 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/bisect"
 )
 
 // Worktree is a revision of the user's repository checked out in a
@@ -42,7 +45,7 @@ func AddWorktree(ch *Children, dir, rev, worktree string) (*Worktree, error) {
 	if err != nil {
 		return nil, err
 	}
-	commit, err := resolve(ch, top, rev)
+	commit, err := resolve(ch, top, "--against", rev)
 	if err != nil {
 		return nil, err
 	}
@@ -65,21 +68,77 @@ func AddWorktree(ch *Children, dir, rev, worktree string) (*Worktree, error) {
 
 // resolve returns the commit rev names, as git names revisions (HEAD~2,
 // v1.2.0, :/message): the object first, then the commit it peels to (a
-// suffix on rev itself would be read as part of a :/message).
-func resolve(ch *Children, top, rev string) (string, error) {
-	if strings.HasPrefix(rev, "-") {
-		return "", usagef("--against %s: not a revision", rev)
+// suffix on rev itself would be read as part of a :/message). what names
+// rev in a usage error ("--against", "GOOD").
+func resolve(ch *Children, top, what, rev string) (string, error) {
+	if strings.HasPrefix(rev, "-") || strings.TrimSpace(rev) == "" {
+		return "", usagef("%s %s: not a revision", what, rev)
 	}
 	obj, err := git(ch, top, "rev-parse", "--verify", "--quiet", "--end-of-options", rev)
 	if err != nil {
-		return "", stopOr(err, usagef("--against %s: no such revision in %s", rev, top))
+		return "", stopOr(err, usagef("%s %s: no such revision in %s", what, rev, top))
 	}
 	commit, err := git(ch, top, "rev-parse", "--verify", "--quiet", "--end-of-options", obj+"^{commit}")
 	if err != nil {
 		kind, _ := git(ch, top, "cat-file", "-t", obj)
-		return "", stopOr(err, usagef("--against %s: names a %s, not a commit", rev, kind))
+		return "", stopOr(err, usagef("%s %s: names a %s, not a commit", what, rev, kind))
 	}
 	return commit, nil
+}
+
+// FirstParents resolves good and bad in the repository that holds dir and
+// returns good and the commits after it up to bad, oldest first, along
+// bad's first parents (git rev-list --first-parent good..bad): a merge is
+// one commit of that line, the commits it brought in are not walked. An
+// unknown revision, and a good that is not an ancestor of bad, are usage
+// errors.
+func FirstParents(ch *Children, dir, good, bad string) (bisect.Commit, []bisect.Commit, error) {
+	top, err := git(ch, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return bisect.Commit{}, nil, stopOr(err, usagef("%s is not in a git repository (%s)", dir, err))
+	}
+	g, err := resolve(ch, top, "GOOD", good)
+	if err != nil {
+		return bisect.Commit{}, nil, err
+	}
+	b, err := resolve(ch, top, "BAD", bad)
+	if err != nil {
+		return bisect.Commit{}, nil, err
+	}
+	if _, err := git(ch, top, "merge-base", "--is-ancestor", g, b); err != nil {
+		return bisect.Commit{}, nil, stopOr(err, usagef("GOOD %s is not an ancestor of BAD %s: give the older, fast commit first", good, bad))
+	}
+	const format = "--format=%H%x00%s%x00%aI"
+	gc, err := git(ch, top, "show", "-s", format, g)
+	if err != nil {
+		return bisect.Commit{}, nil, err
+	}
+	out, err := git(ch, top, "rev-list", "--first-parent", "--reverse", format, "--no-commit-header", g+".."+b)
+	if err != nil {
+		return bisect.Commit{}, nil, err
+	}
+	var cs []bisect.Commit
+	for _, l := range strings.Split(out, "\n") {
+		if l != "" {
+			cs = append(cs, parseCommit(l))
+		}
+	}
+	if len(cs) == 0 {
+		return bisect.Commit{}, nil, usagef("GOOD %s and BAD %s are the same commit: nothing between them", good, bad)
+	}
+	return parseCommit(gc), cs, nil
+}
+
+// parseCommit reads a line of FirstParents' format: hash, subject and
+// author date, NUL-separated.
+func parseCommit(l string) bisect.Commit {
+	f := strings.SplitN(l, "\x00", 3)
+	c := bisect.Commit{Hash: f[0]}
+	if len(f) == 3 {
+		c.Subject = f[1]
+		c.AuthorDate, _ = time.Parse(time.RFC3339, f[2])
+	}
+	return c
 }
 
 // checkoutSubmodules checks out the worktree's submodules from the user's

@@ -55,7 +55,7 @@ func TestResolve(t *testing.T) {
 	head := strings.TrimSpace(run(t, dir, "git", "rev-parse", "HEAD"))
 	var ch Children
 	for _, rev := range []string{"HEAD", ":/init", "v1", "HEAD~0", head[:7]} {
-		if got, err := resolve(&ch, dir, rev); err != nil || got != head {
+		if got, err := resolve(&ch, dir, "--against", rev); err != nil || got != head {
 			t.Errorf("%s: %q, %v; want %s", rev, got, err, head)
 		}
 	}
@@ -63,7 +63,7 @@ func TestResolve(t *testing.T) {
 		"--output=x": "not a revision", "-": "not a revision", "nosuch": "no such revision",
 		":/no such message": "no such revision", "HEAD^{tree}": "names a tree, not a commit",
 	} {
-		_, err := resolve(&ch, dir, rev)
+		_, err := resolve(&ch, dir, "--against", rev)
 		var ue *UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: %v, want a usage error with %q", rev, err, want)
@@ -108,6 +108,11 @@ func TestRemoveStaleWorktrees(t *testing.T) {
 	}
 	killed, _ := add()
 	killed.lock.Close() // as the kernel does when the process dies
+	// A killed bisect's worktree of a commit, beside its old-tree.
+	bisected := killed.CommitWorktree("0123abcd")
+	if _, err := AddWorktree(&ch, dir, "HEAD", bisected); err != nil {
+		t.Fatal(err)
+	}
 	gone, _ := add()
 	gone.lock.Close()
 	os.RemoveAll(gone.Path) // a reboot emptied the temporary directory
@@ -125,7 +130,7 @@ func TestRemoveStaleWorktrees(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(removed)
-	want := []string{killed.Worktree(), gone.Worktree()}
+	want := []string{killed.Worktree(), bisected, gone.Worktree()}
 	slices.Sort(want)
 	if !slices.Equal(removed, want) {
 		t.Errorf("removed %q, want %q", removed, want)
@@ -211,5 +216,58 @@ func TestWorktreeSubmodules(t *testing.T) {
 	defer wt.Remove()
 	if len(wt.Missing) != 2 || !strings.HasPrefix(wt.Missing[0], "sub/dep (not checked out from your clone: ") {
 		t.Errorf("missing %q, want sub/dep's commit", wt.Missing)
+	}
+}
+
+// The commits between GOOD and BAD along BAD's first parents, oldest
+// first: a merge is one commit of the line, the branch it brought in is
+// not walked. Unknown revisions, GOOD not an ancestor of BAD, and the
+// same commit twice are usage errors that say which.
+func TestFirstParents(t *testing.T) {
+	dir := gitRepo(t)
+	commit := func(msg string) string {
+		run(t, dir, "git", "commit", "-q", "--allow-empty", "-m", msg)
+		return strings.TrimSpace(run(t, dir, "git", "rev-parse", "HEAD"))
+	}
+	good := strings.TrimSpace(run(t, dir, "git", "rev-parse", "HEAD"))
+	one := commit("one")
+	run(t, dir, "git", "checkout", "-q", "-b", "side")
+	commit("side one")
+	side := commit("side two")
+	run(t, dir, "git", "checkout", "-q", "-")
+	two := commit("two")
+	run(t, dir, "git", "merge", "-q", "--no-ff", "-m", "merge side", "side")
+	merge := strings.TrimSpace(run(t, dir, "git", "rev-parse", "HEAD"))
+	three := commit("three")
+
+	var ch Children
+	g, cs, err := FirstParents(&ch, dir, "v1", "HEAD")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, subjects []string
+	for _, c := range cs {
+		got, subjects = append(got, c.Hash), append(subjects, c.Subject)
+		if c.AuthorDate.IsZero() {
+			t.Errorf("%s: no author date", c.Subject)
+		}
+	}
+	if g.Hash != good || g.Subject != "init" || !slices.Equal(got, []string{one, two, merge, three}) ||
+		!slices.Equal(subjects, []string{"one", "two", "merge side", "three"}) {
+		t.Errorf("GOOD %+v, commits %v %v; want init, then one, two, the merge, three", g, got, subjects)
+	}
+	for _, tt := range []struct{ good, bad, want string }{
+		{"nosuch", "HEAD", "GOOD nosuch: no such revision"},
+		{"v1", "nosuch", "BAD nosuch: no such revision"},
+		{"HEAD", "v1", "GOOD HEAD is not an ancestor of BAD v1"},
+		{side, two, "is not an ancestor"},
+		{"HEAD", "HEAD", "the same commit"},
+		{"-x", "HEAD", "GOOD -x: not a revision"},
+	} {
+		_, _, err := FirstParents(&ch, dir, tt.good, tt.bad)
+		var ue *UsageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s %s: %v, want a usage error with %q", tt.good, tt.bad, err, tt.want)
+		}
 	}
 }

@@ -14,6 +14,9 @@ const (
 	workDirPrefix = "benchy-gotest-"
 	oldTreeName   = "old-tree"
 	newTreeName   = "new-tree" // the new side's, when it is a revision too
+	// commitTreePrefix starts the worktree of each commit benchy bisect
+	// builds: commit-<hash>.
+	commitTreePrefix = "commit-"
 )
 
 // WorkDir is the temporary directory of one gotest run: the rewritten
@@ -47,6 +50,12 @@ func (d *WorkDir) Worktree() string { return filepath.Join(d.Path, oldTreeName) 
 // revision as well (history check --confirm).
 func (d *WorkDir) NewWorktree() string { return filepath.Join(d.Path, newTreeName) }
 
+// CommitWorktree is where the worktree of commit goes when a run builds
+// many (benchy bisect: one a commit, each built once).
+func (d *WorkDir) CommitWorktree(commit string) string {
+	return filepath.Join(d.Path, commitTreePrefix+commit)
+}
+
 // Remove deletes the directory, then lets go of its lock.
 func (d *WorkDir) Remove() error {
 	err := os.RemoveAll(d.Path)
@@ -58,11 +67,14 @@ func (d *WorkDir) Remove() error {
 
 // staleWorkDir reports whether worktree is an --against worktree of a
 // benchy gotest that no longer runs: <temp>/benchy-gotest-*/old-tree (or
-// new-tree, the new side of history check --confirm), its
-// directory held by no lock (or gone). It returns the directory.
+// new-tree, the new side of history check --confirm, or commit-<hash>,
+// one of benchy bisect), its directory held by no lock (or gone). It
+// returns the directory.
 func staleWorkDir(worktree string) (string, bool) {
 	dir := filepath.Dir(worktree)
-	if base := filepath.Base(worktree); base != oldTreeName && base != newTreeName || !strings.HasPrefix(filepath.Base(dir), workDirPrefix) ||
+	base := filepath.Base(worktree)
+	ours := base == oldTreeName || base == newTreeName || strings.HasPrefix(base, commitTreePrefix)
+	if !ours || !strings.HasPrefix(filepath.Base(dir), workDirPrefix) ||
 		!sameDir(filepath.Dir(dir), os.TempDir()) {
 		return "", false
 	}

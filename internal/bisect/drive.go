@@ -1,0 +1,88 @@
+package bisect
+
+import "math"
+
+// Ratio is a commit's time over GOOD's, measured interleaved, with its
+// interval at Level.
+type Ratio struct {
+	Value float64 `json:"ratio"`
+	Low   float64 `json:"ci_low"`
+	High  float64 `json:"ci_high"`
+	Level float64 `json:"level"`
+}
+
+// Classify places a commit whose ratio to GOOD is mid on a side of the
+// slowdown from GOOD to BAD, bad being BAD's ratio to GOOD: slow when the
+// whole interval of mid lies beyond the midpoint of the two levels, fast
+// when it lies below, undecided when it holds the midpoint. The midpoint
+// is geometric (√bad), as a slowdown is a ratio: half of a 3x slowdown is
+// 1.73x, and half of +3% is +1.49%.
+func Classify(mid Ratio, bad float64) Side {
+	m := math.Sqrt(bad)
+	switch {
+	case !(mid.Low > 0) || !(bad > 0):
+		return Undecided
+	case mid.Low > m:
+		return Slow
+	case mid.High < m:
+		return Fast
+	}
+	return Undecided
+}
+
+// Step is one measured commit of a walk: Commit's ratio to GOOD (Mid)
+// and BAD's (Bad), measured in the same rounds (Mid is Bad for BAD
+// itself), and the side they put it on. Why says what kept a commit
+// skipped or BAD unjudged. Attempts counts the measurements pooled.
+type Step struct {
+	Commit   int    `json:"commit"` // an index into the commits
+	Mid      Ratio  `json:"ratio"`
+	Bad      Ratio  `json:"bad_ratio"`
+	Side     Side   `json:"side"`
+	Why      string `json:"why,omitempty"`
+	Attempts int    `json:"attempts"`
+}
+
+// A Measurer measures commit i of a walk interleaved with GOOD and BAD.
+// attempt 0 is a first measurement; a later attempt measures more and
+// returns the figures of all attempts pooled. For BAD itself it sets
+// Side (fast when no slowdown is confirmed, undecided when it could not
+// be judged); for any other commit Side is left for Classify. A Why that
+// is not empty skips the commit. An error ends the walk (a stop).
+type Measurer func(i, attempt int) (Step, error)
+
+// Drive walks n commits to an answer: each commit Next names is measured,
+// an undecided one up to retries times more, and set on its side. It
+// returns the walk and every step measured, with the error that ended it
+// early (what was measured before is kept).
+func Drive(n, retries int, measure Measurer) (*Walk, []Step, error) {
+	w := NewWalk(n)
+	var steps []Step
+	for {
+		i, ok := w.Next()
+		if !ok {
+			return w, steps, nil
+		}
+		var st Step
+		for attempt := 0; ; attempt++ {
+			var err error
+			if st, err = measure(i, attempt); err != nil {
+				return w, steps, err
+			}
+			st.Commit, st.Attempts = i, attempt+1
+			switch {
+			case st.Why != "" && i != n-1:
+				st.Side = Skipped
+			case st.Why != "":
+				st.Side = Undecided
+			case i != n-1:
+				st.Side = Classify(st.Mid, st.Bad.Value)
+			}
+			if st.Side != Undecided || st.Why != "" || attempt >= retries {
+				break
+			}
+		}
+		w.Set(i, st.Side)
+		steps = append(steps, st)
+	}
+}

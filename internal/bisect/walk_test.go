@@ -1,0 +1,344 @@
+package bisect
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// fake measures commits whose true levels (ratios to GOOD) are level(i),
+// each with an interval of half-width width(i, attempt) in log space
+// around the truth shifted by at most that much (so the truth is always
+// inside), as an honest measurement is. skip names the commits that do
+// not build. measured counts the measurements.
+type fake struct {
+	threshold float64
+	level     func(i int) float64
+	width     func(i, attempt int) float64
+	shift     func(i, attempt int) float64 // in [-1, 1], times the width
+	skip      map[int]bool
+	measured  int
+	n         int
+}
+
+func (f *fake) ratio(i, attempt int) Ratio {
+	h := f.width(i, attempt)
+	c := math.Log(f.level(i)) + f.shift(i, attempt)*h
+	return Ratio{Value: math.Exp(c), Low: math.Exp(c - h), High: math.Exp(c + h)}
+}
+
+func (f *fake) measure(i, attempt int) (Step, error) {
+	f.measured++
+	if f.skip[i] {
+		return Step{Why: "does not build"}, nil
+	}
+	bad := f.ratio(f.n-1, attempt)
+	st := Step{Mid: f.ratio(i, attempt), Bad: bad}
+	if i == f.n-1 {
+		st.Mid = bad
+		switch {
+		case bad.Low-1 > f.threshold:
+			st.Side = Slow
+		case bad.High-1 <= f.threshold:
+			st.Side = Fast
+		default:
+			st.Side = Undecided
+		}
+	}
+	return st, nil
+}
+
+func newFake(n int, level func(int) float64, width float64) *fake {
+	return &fake{n: n, threshold: 0.01, level: level,
+		width: func(int, int) float64 { return width },
+		shift: func(int, int) float64 { return 0 }}
+}
+
+// step is a level function: 1 before commit at, factor from it on.
+func step(at int, factor float64) func(int) float64 {
+	return func(i int) float64 {
+		if i >= at {
+			return factor
+		}
+		return 1
+	}
+}
+
+// One step at every position: the exact commit, in at most log2(n)+2
+// measurements (BAD's confirmation included).
+func TestOneStep(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 16, 64, 200} {
+		for at := 0; at < n; at++ {
+			f := newFake(n, step(at, 1.03), 0.002)
+			w, steps, err := Drive(n, 2, f.measure)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := w.Answer()
+			if !a.Exact() || a.From != at || !slices.Equal(a.Named(), []int{at}) {
+				t.Errorf("n=%d, step at %d: %+v, want exactly %d", n, at, a, at)
+			}
+			if limit := int(math.Log2(float64(n))) + 2; f.measured > limit || len(steps) != f.measured {
+				t.Errorf("n=%d, step at %d: %d measurements (%d steps), want at most %d", n, at, f.measured, len(steps), limit)
+			}
+		}
+	}
+}
+
+// No step: BAD is not slower, nothing more is measured, nothing accused.
+// A difference the interval cannot tell from the threshold cannot be
+// judged: no commit either.
+func TestNoStep(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		level  float64
+		width  float64
+		verdit Verdict
+	}{
+		{"flat", 1, 0.002, NoSlowdown},
+		{"within the threshold", 1.005, 0.002, NoSlowdown},
+		{"too noisy to tell", 1.02, 0.05, CannotJudge},
+	} {
+		f := newFake(32, func(int) float64 { return tt.level }, tt.width)
+		w, steps, err := Drive(32, 2, f.measure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := w.Answer()
+		if a.Verdict != tt.verdit || len(a.Named()) != 0 || len(steps) != 1 || steps[0].Commit != 31 {
+			t.Errorf("%s: %+v after %d steps, want verdict %d, no commit, BAD measured alone", tt.name, a, len(steps), tt.verdit)
+		}
+	}
+}
+
+// Two half steps: the commits between them sit at the midpoint of the
+// two levels, undecided however long they are measured; both steps are
+// named, the first commit that is not fast and the first slow one.
+func TestTwoHalfSteps(t *testing.T) {
+	for _, pos := range [][2]int{{3, 23}, {0, 1}, {10, 11}, {30, 63}, {5, 40}} {
+		a, b := pos[0], pos[1]
+		level := func(i int) float64 {
+			switch {
+			case i >= b:
+				return 1.03
+			case i >= a:
+				return 1.015
+			}
+			return 1
+		}
+		f := newFake(64, level, 0.002)
+		w, steps, err := Drive(64, 2, f.measure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ans := w.Answer()
+		if ans.Verdict != Found || ans.First != a || ans.Last != b || ans.From != a || ans.To != b || !slices.Equal(ans.Named(), []int{a, b}) {
+			t.Errorf("steps at %d and %d: %+v, want both named", a, b, ans)
+		}
+		if limit := 2*int(math.Ceil(math.Log2(64)))*3 + 1; f.measured > limit {
+			t.Errorf("steps at %d and %d: %d measurements, want at most %d", a, b, f.measured, limit)
+		}
+		for _, st := range steps {
+			if st.Side == Undecided && st.Attempts != 3 {
+				t.Errorf("undecided commit %d measured %d times, want 1 + 2 more", st.Commit, st.Attempts)
+			}
+		}
+	}
+}
+
+// A commit that does not build is skipped and named; when it is next to
+// the step, the answer is the range that holds both.
+func TestSkipped(t *testing.T) {
+	for _, tt := range []struct {
+		at       int
+		skip     []int
+		from, to int
+	}{
+		{5, []int{5}, 5, 6},
+		{5, []int{4}, 4, 5},
+		{5, []int{4, 5, 6}, 4, 7},
+		{5, []int{9}, 5, 5}, // far from the step: stepped around
+		{0, []int{0}, 0, 1},
+		{15, []int{14}, 14, 15},
+	} {
+		f := newFake(16, step(tt.at, 3), 0.01)
+		f.skip = map[int]bool{}
+		for _, s := range tt.skip {
+			f.skip[s] = true
+		}
+		w, steps, err := Drive(16, 2, f.measure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := w.Answer()
+		if a.From != tt.from || a.To != tt.to || a.Verdict != Found {
+			t.Errorf("step at %d, %v skipped: %+v, want %d..%d", tt.at, tt.skip, a, tt.from, tt.to)
+		}
+		for _, s := range a.Skipped {
+			if !f.skip[s] || s < a.From || s > a.To {
+				t.Errorf("step at %d: skipped %v, want those of %v in the range", tt.at, a.Skipped, tt.skip)
+			}
+		}
+		if tt.from == tt.to && len(a.Skipped) != 0 || tt.from != tt.to && (a.Exact() || len(a.Skipped) == 0) {
+			t.Errorf("step at %d, %v skipped: %+v", tt.at, tt.skip, a)
+		}
+		for _, st := range steps {
+			if f.skip[st.Commit] && (st.Side != Skipped || st.Why == "") {
+				t.Errorf("commit %d does not build: %+v", st.Commit, st)
+			}
+		}
+	}
+}
+
+// An undecided commit measured again is decided when more measurement
+// narrows its interval: the walk goes on as if it had been clear.
+func TestMeasureMore(t *testing.T) {
+	f := newFake(16, step(9, 1.03), 0)
+	f.width = func(i, attempt int) float64 {
+		if attempt == 0 && i != 15 {
+			return 0.05 // straddles 1.0149 from either level
+		}
+		return 0.002
+	}
+	w, steps, err := Drive(16, 1, f.measure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := w.Answer(); !a.Exact() || a.From != 9 {
+		t.Errorf("%+v, want exactly 9", a)
+	}
+	for _, st := range steps[1:] {
+		if st.Attempts != 2 || st.Side == Undecided {
+			t.Errorf("step %+v: want decided at the second attempt", st)
+		}
+	}
+}
+
+// Honest intervals of any width, anywhere within their bounds: the answer
+// is never a wrong single commit, and its range always holds the step.
+func TestNeverWrong(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	exact := 0
+	for trial := range 2000 {
+		n := 2 + rng.IntN(100)
+		at := rng.IntN(n)
+		f := newFake(n, step(at, 1.03), 0)
+		widths, shifts := map[[2]int]float64{}, map[[2]int]float64{}
+		f.width = func(i, attempt int) float64 {
+			k := [2]int{i, attempt}
+			if _, ok := widths[k]; !ok {
+				widths[k] = 0.03 * rng.Float64() * rng.Float64()
+				shifts[k] = 2*rng.Float64() - 1
+			}
+			return widths[k]
+		}
+		f.shift = func(i, attempt int) float64 { f.width(i, attempt); return shifts[[2]int{i, attempt}] }
+		f.skip = map[int]bool{rng.IntN(n): rng.IntN(4) == 0}
+		w, _, err := Drive(n, 1, f.measure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := w.Answer()
+		if a.Verdict != Found {
+			continue // BAD not judged slower: nothing accused
+		}
+		if a.From > at || a.To < at {
+			t.Fatalf("trial %d: n=%d, step at %d: answer %+v does not hold it", trial, n, at, a)
+		}
+		// The first commit that is not fast is never after the step, the
+		// first slow one never before it.
+		if a.First > at || a.Last >= 0 && a.Last < at {
+			t.Fatalf("trial %d: step at %d: %+v names a wrong commit", trial, at, a)
+		}
+		if a.Exact() {
+			exact++
+		}
+	}
+	if exact == 0 {
+		t.Error("no trial found the exact commit")
+	}
+	t.Logf("exact in %d of 2000", exact)
+}
+
+// A stop ends the walk with what was measured before it.
+func TestStopped(t *testing.T) {
+	f := newFake(16, step(3, 3), 0.01)
+	stop := errors.New("stopped")
+	_, steps, err := Drive(16, 2, func(i, attempt int) (Step, error) {
+		if f.measured == 2 {
+			return Step{}, stop
+		}
+		return f.measure(i, attempt)
+	})
+	if err != stop || len(steps) != 2 {
+		t.Errorf("%v after %d steps, want the stop after 2", err, len(steps))
+	}
+}
+
+func TestClassify(t *testing.T) {
+	for _, tt := range []struct {
+		mid  Ratio
+		bad  float64
+		want Side
+	}{
+		{Ratio{1, 0.99, 1.01, 0.95}, 3, Fast},
+		{Ratio{2.9, 2.8, 3.0, 0.95}, 3, Slow},
+		{Ratio{1.7, 1.6, 1.8, 0.95}, 3, Undecided},     // holds √3 = 1.732
+		{Ratio{1.8, 1.75, 1.85, 0.95}, 3, Slow},        // past the midpoint, short of BAD
+		{Ratio{1.012, 1.010, 1.014, 0.95}, 1.03, Fast}, // below 1.0149
+		{Ratio{1.018, 1.016, 1.020, 0.95}, 1.03, Slow}, // beyond it
+		{Ratio{1.015, 1.010, 1.020, 0.95}, 1.03, Undecided},
+		{Ratio{}, 3, Undecided}, // not measured
+	} {
+		if got := Classify(tt.mid, tt.bad); got != tt.want {
+			t.Errorf("Classify(%v, %v) = %v, want %v", tt.mid, tt.bad, got, tt.want)
+		}
+	}
+}
+
+func ExampleWalk() {
+	w := NewWalk(8)
+	truth := step(5, 2) // commit 5 made it twice as slow
+	for {
+		i, ok := w.Next()
+		if !ok {
+			break
+		}
+		side := Classify(Ratio{truth(i), truth(i) * 0.98, truth(i) * 1.02, 0.95}, 2)
+		fmt.Println("measure", i, side)
+		w.Set(i, side)
+	}
+	fmt.Printf("%+v\n", w.Answer())
+	// Output:
+	// measure 7 slow
+	// measure 3 fast
+	// measure 5 slow
+	// measure 4 fast
+	// {Verdict:found From:5 To:5 First:5 Last:5 Skipped:[] Undecided:[]}
+}
+
+// A report reads back as it was written: the sides and the verdict as
+// words.
+func TestReportJSON(t *testing.T) {
+	f := newFake(8, step(3, 2), 0.01)
+	f.skip = map[int]bool{2: true}
+	w, steps, _ := Drive(8, 1, f.measure)
+	in := Report{Benchmark: "Work", Commits: make([]Commit, 8), Steps: steps, Answer: w.Answer(), Threshold: 0.05}
+	data, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out Report
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := json.Marshal(out)
+	if string(again) != string(data) || !strings.Contains(string(data), `"side":"skipped"`) || !strings.Contains(string(data), `"verdict":"found"`) {
+		t.Errorf("round trip:\n%s\n%s", data, again)
+	}
+}

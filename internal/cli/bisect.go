@@ -1,0 +1,209 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/benchy-dev/benchy/internal/bisect"
+	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/render"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// bisectOptions are the flags of `benchy bisect`.
+type bisectOptions struct {
+	g          *globalOptions
+	Good, Bad  string
+	Packages   []string
+	BuildFlags []string // after "--": go test -c's flags
+	Bench      string
+	Format     string
+	Retries    int
+	Samples    int
+	Processes  int
+	SampleTime time.Duration
+	Dir        string
+	thresholdOption
+	cpuOptions
+	dir string // Dir, absolute
+}
+
+// bisectRetries is how many times more an undecided commit is measured by
+// default: twice, so its interval rests on three times the processes.
+const bisectRetries = 2
+
+func init() {
+	commands = append(commands, func(g *globalOptions) *cobra.Command { return newBisectCmd(g, nil) })
+}
+
+// newBisectCmd makes the command; runF, when not nil, is called with the
+// options in place of running (tests read what the flags became).
+func newBisectCmd(g *globalOptions, runF func(*bisectOptions) error) *cobra.Command {
+	o := &bisectOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "bisect GOOD BAD --bench REGEXP [PACKAGES] [-- GO_BUILD_FLAGS]",
+		Short: "Find the commit that made a benchmark slower, measuring interleaved at every step",
+		Long: `bisect walks the commits after GOOD up to BAD along BAD's first parents (a
+merge is one commit of that line) to the first that made the benchmark
+--bench names slower. First BAD is built and measured interleaved with GOOD,
+as gotest --against measures two revisions: when it is not slower by more
+than --threshold, there is nothing to look for (exit 0). Then each step
+builds the commit in the middle of what is left in a temporary worktree
+(each commit is built once) and runs its test binary interleaved with
+GOOD's and BAD's, on one CPU at one N, the process as the unit: the commit
+is on the slow side when the interval of its ratio to GOOD lies beyond the
+midpoint of the two levels, on the fast side when below. A commit whose
+interval holds the midpoint is measured again (--retries), then kept as
+undecided: the answer then names the first commit not at GOOD's level and
+the first at BAD's (a slowdown in two steps), or a range. A commit that
+does not build, or lacks the benchmark, is skipped and named.
+
+Exit 1 when a slowdown was found (one commit or a range), 0 when BAD is not
+slower than GOOD, 4 when that cannot be judged, 2 for bad input (an unknown
+revision, GOOD not an ancestor of BAD, no benchmark or several matching).`,
+		Example: `  benchy bisect v1.4.0 main --bench 'Parse$' ./parser
+  benchy bisect HEAD~40 HEAD --bench 'Encode/small' --format markdown
+  benchy bisect -C ~/src/mymodule v2.0.0 v2.1.0 --bench 'Sum' ./...`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+				o.BuildFlags = args[dash:]
+				args = args[:dash]
+			}
+			if len(args) < 2 {
+				return Usagef("give GOOD and BAD: a fast commit and a later, slow one (benchy bisect GOOD BAD --bench REGEXP [PACKAGES])")
+			}
+			o.Good, o.Bad, o.Packages = args[0], args[1], args[2:]
+			if len(o.Packages) == 0 {
+				o.Packages = []string{"."}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.check(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(o)
+			}
+			return bisectRun(o, o.g.Stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.Bench, "bench", "", "the benchmark to follow: a `REGEXP` as go test -bench takes, matching one benchmark")
+	f.StringVar(&o.Format, "format", "text", "output `FORMAT`: text, json, markdown")
+	o.thresholdOption.bind(f, "5%", "BAD must be slower than GOOD by more than `PCT`")
+	intFlag(f, &o.Retries, "retries", bisectRetries, "measure a commit that cannot be placed up to `K` times more")
+	intFlag(f, &o.Samples, "samples", gotestSamples, "samples of each commit a step")
+	intFlag(f, &o.Processes, "processes", gotestProcesses, "`K` runs of each test binary a step")
+	f.DurationVar(&o.SampleTime, "sample-time", gotestSampleTime, "a sample lasts at least `D`")
+	f.StringVarP(&o.Dir, "dir", "C", ".", "resolve the packages and the revisions in `DIR`")
+	o.cpuOptions.bind(f, "the benchmarks")
+	return cmd
+}
+
+// check validates the flags: one clear line and exit 2 for each mistake.
+func (o *bisectOptions) check() error {
+	if runtime.GOOS != "linux" {
+		return Usagef("bisect pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
+	}
+	if o.Bench == "" {
+		return Usagef("--bench REGEXP: give the benchmark to follow (the one history check or gotest --against found slower)")
+	}
+	if _, err := regexp.Compile(o.Bench); err != nil {
+		return Usagef("--bench %q: %v", o.Bench, err)
+	}
+	if err := checkFormat(o.Format, render.BisectFormats); err != nil {
+		return err
+	}
+	if err := o.thresholdOption.validate(); err != nil {
+		return err
+	}
+	if o.Retries < 0 || o.Retries > 10 {
+		return Usagef("--retries %d: must be between 0 and 10", o.Retries)
+	}
+	if err := checkSamples(o.Samples); err != nil {
+		return err
+	}
+	if o.Processes < 2 || o.Processes > maxProcesses || o.Processes > o.Samples {
+		return Usagef("--processes %d: must be between 2 (the process is the unit: two give a spread) and --samples (%d)", o.Processes, min(o.Samples, maxProcesses))
+	}
+	if err := checkDuration("--sample-time", o.SampleTime, maxSampleTime); err != nil {
+		return err
+	}
+	if err := o.cpuOptions.validate(); err != nil {
+		return err
+	}
+	var err error
+	if o.dir, err = filepath.Abs(o.Dir); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(o.dir); err != nil || !fi.IsDir() {
+		return Usagef("-C %s: not a directory", o.Dir)
+	}
+	return nil
+}
+
+// bisectRun runs the bisection with the signals watched (a first stops
+// it, keeping what was measured; a second exits at once), writes it and
+// returns the exit.
+func bisectRun(o *bisectOptions, stdout io.Writer) error {
+	w := watchSignals(o.g.Stderr)
+	defer w.stop()
+	plan := pipeline.BisectPlan{
+		GoTest: pipeline.GoTestPlan{
+			Plan: pipeline.Plan{
+				Settings: result.Settings{Samples: o.Samples, SampleTime: o.SampleTime, GC: true, Isolate: true, Window: o.Window},
+				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + Version, Command: o.g.Args, Stop: w.Stop,
+			},
+			Dir: o.dir, Packages: o.Packages, BuildFlags: o.BuildFlags, Bench: o.Bench,
+			SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0), // as gotest measures
+			Notes: o.g.Stderr, OnExit: w.onExit,
+		},
+		Good: o.Good, Bad: o.Bad, Threshold: o.threshold, Retries: o.Retries,
+	}
+	rep, err := pipeline.Bisect(plan)
+	if rep != nil {
+		if werr := render.WriteBisect(stdout, rep, o.Format); werr != nil {
+			return werr
+		}
+	}
+	if errors.Is(err, pipeline.ErrStopped) {
+		msg := "stopped"
+		if rep != nil {
+			msg = fmt.Sprintf("stopped after %s: the worktrees are removed", units.Count(len(rep.Steps), "step"))
+		}
+		if s := w.Signal(); s != nil {
+			return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": " + msg}
+		}
+		return &ExitError{Code: ExitInterrupted, Msg: msg}
+	}
+	if err != nil {
+		return (&gotestOptions{g: o.g}).gotestError(err, w)
+	}
+	return bisectExit(rep)
+}
+
+// bisectExit is history check's exit for what the bisection came to.
+func bisectExit(rep *bisect.Report) error {
+	a := rep.Answer
+	switch a.Verdict {
+	case bisect.NoSlowdown:
+		return nil
+	case bisect.Found:
+		what := "commit " + rep.Commits[a.From].Short()
+		if a.From != a.To {
+			what = fmt.Sprintf("%s %s..%s", units.Count(a.To-a.From+1, "commit"), rep.Commits[a.From].Short(), rep.Commits[a.To].Short())
+		}
+		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("bisect: %s made %s slower by more than %s", what, rep.Benchmark, units.Percent(rep.Threshold))}
+	}
+	return &ExitError{Code: ExitCannotJudge, Msg: "bisect: cannot judge whether BAD is slower than GOOD (exit 4)"}
+}

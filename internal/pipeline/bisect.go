@@ -1,0 +1,364 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/benchy-dev/benchy/internal/bisect"
+	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/targets/gotest"
+)
+
+// BisectPlan is what `benchy bisect` measures: the commits between Good
+// and Bad, walked as package bisect says, each step building the commit
+// in a worktree and measuring it interleaved with Good's and Bad's
+// binaries (one CPU, one N, the process as the unit), as gotest --against
+// measures two revisions.
+type BisectPlan struct {
+	// GoTest is how each step is measured: its Plan, Dir (a directory of
+	// the repository, where the packages resolve), Packages, BuildFlags,
+	// Bench, SampleTime, Processes, GOMAXPROCS, Notes and OnExit.
+	GoTest    GoTestPlan
+	Good, Bad string
+	// Threshold is history check's: Bad is slower when the interleaved
+	// run finds it so with its whole interval beyond Threshold.
+	Threshold float64
+	// Retries is how many times more an undecided commit is measured
+	// before it is kept undecided.
+	Retries int
+}
+
+// The prefixes of the three builds' experiments in a step's one
+// interleaved run (see oldPrefix), taken off by splitByPrefix.
+var bisectPrefixes = []string{"good ", "bad ", "mid "}
+
+// errMissing is a commit that lacks the benchmark followed: skipped.
+var errMissing = errors.New("the benchmark is not in this commit")
+
+// Bisect walks p's commits to the one that made the benchmark slower. The
+// worktrees and the temporary directory are removed on every way out, a
+// second signal included. A stop ends the walk with what was measured
+// (Interrupted) and ErrStopped.
+func Bisect(p BisectPlan) (*bisect.Report, error) {
+	g := p.GoTest
+	ch := gotest.NewChildren(g.Plan.Stop)
+	if g.OnExit != nil {
+		g.OnExit(ch.Kill)
+	}
+	wd, err := gotest.NewWorkDir()
+	if err != nil {
+		return nil, err
+	}
+	b := &bisectRun{p: p, ch: ch, wd: wd, builds: map[string]built{}, pools: map[int]*pool{}}
+	defer b.clean()
+	if g.OnExit != nil {
+		g.OnExit(b.clean)
+	}
+	stale, err := gotest.RemoveStaleWorktrees(ch, g.Dir)
+	if len(stale) > 0 {
+		fmt.Fprintf(g.Notes, "benchy: removed %d worktrees an earlier benchy left behind when it was killed: %s\n", len(stale), strings.Join(stale, ", "))
+	}
+	if err != nil {
+		return nil, stageStop(err, "removing old worktrees")
+	}
+	good, commits, err := gotest.FirstParents(ch, g.Dir, p.Good, p.Bad)
+	if err != nil {
+		return nil, stageStop(err, "listing the commits")
+	}
+	b.good, b.commits = good, commits
+	fmt.Fprintf(g.Notes, "benchy: %d commits after %s up to %s, along the first parents\n", len(commits), good.Short(), commits[len(commits)-1].Short())
+	w, steps, err := bisect.Drive(len(commits), p.Retries, b.measure)
+	out := &bisect.Report{Benchmark: b.name, Good: good, Commits: commits, Steps: steps, Answer: w.Answer(), Threshold: p.Threshold}
+	if errors.Is(err, ErrStopped) {
+		out.Interrupted = true
+		return out, err
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// stageStop is ErrStopped for a command a stop ended, else err as a
+// StageError of what was being done.
+func stageStop(err error, doing string) error {
+	if errors.Is(err, gotest.ErrStopped) {
+		return ErrStopped
+	}
+	return &StageError{doing, err}
+}
+
+// bisectRun is a bisection under way: its commits, what is built, and
+// what each commit's steps measured.
+type bisectRun struct {
+	p       BisectPlan
+	ch      *gotest.Children
+	wd      *gotest.WorkDir
+	good    bisect.Commit
+	commits []bisect.Commit
+	// bench and name are testing's and the experiment's name of the one
+	// benchmark followed, known after the first step.
+	bench, name string
+
+	builds map[string]built // by commit hash: each commit is built once
+	pools  map[int]*pool    // by commit index: the runs of every attempt
+
+	mu      sync.Mutex // the worktrees: the signal's goroutine removes them too
+	wts     []*gotest.Worktree
+	cleaned bool
+}
+
+// built is one commit's build: its binaries, or why there are none.
+type built struct {
+	side *side
+	err  error
+}
+
+// pool holds a commit's interleaved runs, split by build: good[k],
+// bad[k] and mid[k] ran in the same rounds.
+type pool struct{ good, bad, mid []*result.Result }
+
+// clean removes every worktree, then the temporary directory.
+func (b *bisectRun) clean() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if !b.cleaned {
+		for _, w := range b.wts {
+			if err := w.Remove(); err != nil {
+				fmt.Fprintf(b.p.GoTest.Notes, "benchy: could not remove the worktree %s: %v (git worktree remove --force %s)\n", w.Dir, err, w.Dir)
+			}
+		}
+	}
+	b.cleaned = true
+	b.wd.Remove()
+}
+
+// build checks commit out and builds its test binaries, once: a later
+// step that needs it again takes what the first made, binaries or error.
+func (b *bisectRun) build(commit string) (*side, error) {
+	if x, ok := b.builds[commit]; ok {
+		return x.side, x.err
+	}
+	g := b.p.GoTest
+	wt, err := gotest.AddWorktree(b.ch, g.Dir, commit, b.wd.CommitWorktree(commit))
+	var s *side
+	if err == nil {
+		b.mu.Lock()
+		b.wts = append(b.wts, wt)
+		b.mu.Unlock()
+		s, err = buildSide(g, b.ch, wt.Path(), filepath.Join(b.wd.Path, "bin-"+commit), g.BuildFlags)
+		if err != nil {
+			err = againstError(err, wt)
+		}
+	}
+	if errors.Is(err, gotest.ErrStopped) {
+		return nil, err // not known: a later run builds it
+	}
+	b.builds[commit] = built{s, err}
+	return s, err
+}
+
+// measure is the walk's Measurer: commit i built and run interleaved with
+// GOOD and BAD (BAD alone with GOOD when i is BAD), pooled with the
+// commit's earlier attempts.
+func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
+	n := len(b.commits)
+	bad := b.commits[n-1]
+	cs := []bisect.Commit{b.good, bad}
+	if i != n-1 {
+		cs = append(cs, b.commits[i])
+	}
+	what := "BAD " + bad.Short() + " against GOOD " + b.good.Short()
+	if i != n-1 {
+		what = fmt.Sprintf("%s (%d of %d) against GOOD and BAD", b.commits[i].Short(), i+1, n)
+	}
+	if attempt > 0 {
+		what += fmt.Sprintf(", again (%d)", attempt+1)
+	}
+	fmt.Fprintf(b.p.GoTest.Notes, "benchy: measuring %s, interleaved\n", what)
+	var sides []*side
+	for k, c := range cs {
+		s, err := b.build(c.Hash)
+		switch {
+		case errors.Is(err, gotest.ErrStopped):
+			return bisect.Step{}, ErrStopped
+		case err != nil && k == 2:
+			return bisect.Step{Why: skipReason(err)}, nil
+		case err != nil:
+			return bisect.Step{}, &StageError{"building the test binaries of " + []string{"GOOD", "BAD"}[k] + " " + c.Short(), err}
+		}
+		sides = append(sides, s)
+	}
+	r, err := b.run(sides)
+	switch {
+	case errors.Is(err, errMissing):
+		return bisect.Step{Why: b.name + " is not in this commit"}, nil
+	case errors.Is(err, gotest.ErrStopped) || errors.Is(err, ErrStopped):
+		return bisect.Step{}, ErrStopped
+	case err != nil:
+		return bisect.Step{}, err
+	case r.Interrupted || stopped(b.p.GoTest.Plan.Stop):
+		return bisect.Step{}, ErrStopped
+	}
+	rs := splitByPrefix(r, bisectPrefixes[:len(sides)]...)
+	pl := b.pools[i]
+	if pl == nil {
+		pl = &pool{}
+		b.pools[i] = pl
+	}
+	pl.good, pl.bad = append(pl.good, rs[0]), append(pl.bad, rs[1])
+	badRow := b.row(pl.good, pl.bad)
+	st := bisect.Step{Bad: ratio(badRow)}
+	if i == n-1 {
+		st.Mid = st.Bad
+		var why string
+		switch outcome, w := outcome(*badRow); outcome {
+		case Confirmed:
+			st.Side = bisect.Slow
+		case NotConfirmed:
+			st.Side = bisect.Fast
+		default:
+			st.Side, why = bisect.Undecided, w
+		}
+		if st.Side == bisect.Undecided && badRow.Judged() {
+			why = "" // an interval that reaches past the threshold: measure more
+		}
+		st.Why = why
+		return st, nil
+	}
+	pl.mid = append(pl.mid, rs[2])
+	midRow := b.row(pl.good, pl.mid)
+	st.Mid = ratio(midRow)
+	if !midRow.Judged() {
+		st.Why = "could not judge: " + midRow.Verdict
+		if midRow.Reason != "" {
+			st.Why += ": " + midRow.Reason
+		}
+	}
+	return st, nil
+}
+
+// skipReason is one line of why a commit could not be built: a build
+// error with the compiler's first message (nothing else prints them).
+func skipReason(err error) string {
+	var be *gotest.BuildError
+	if !errors.As(err, &be) {
+		return stepError(err)
+	}
+	for _, l := range strings.Split(be.Output, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+			return be.Package + " does not build: " + l
+		}
+	}
+	return be.Package + " does not build"
+}
+
+// row is the interleaved comparison of the benchmark in news against
+// olds, the runs of every attempt pooled.
+func (b *bisectRun) row(olds, news []*result.Result) *compare.Row {
+	f, err := compare.AgainstPooled(olds, news, b.p.Threshold)
+	if err != nil || len(f.Rows) == 0 {
+		return &compare.Row{Name: b.name, Pair: result.Pair{Verdict: result.NotComparable, Reason: "not measured on both sides"}}
+	}
+	return &f.Rows[0]
+}
+
+func ratio(r *compare.Row) bisect.Ratio {
+	return bisect.Ratio{Value: r.Ratio, Low: r.CILow, High: r.CIHigh, Level: r.Level}
+}
+
+// run measures the benchmark in each build's binaries, interleaved in
+// rounds on one CPU, every build at GOOD's N. The first run finds the
+// one benchmark --bench names in GOOD and BAD; a third build that lacks
+// it is errMissing.
+func (b *bisectRun) run(sides []*side) (*result.Result, error) {
+	g := b.p.GoTest
+	plan := g.Plan
+	perProcess := (plan.Settings.Samples + g.Processes - 1) / g.Processes
+	plan.Settings.Samples = perProcess * g.Processes
+	plan.Package = strings.Join(sides[0].importPaths(), " ")
+	plan.Group = len(sides)
+	bench := g.Bench
+	if b.bench != "" {
+		bench = gotest.BenchRegexp(b.bench)
+	}
+	plan.Settings.Bench = bench
+	topts := gotest.Options{BenchText: bench, SampleTime: g.SampleTime, PerProcess: perProcess,
+		GOMAXPROCS: g.GOMAXPROCS, ParallelGOMAXPROCS: g.ParallelGOMAXPROCS, Stop: plan.Stop}
+	for _, s := range sides {
+		topts.Packages = append(topts.Packages, s.importPaths()...)
+	}
+	plan.Prepare = func(cpu int) ([]Target, error) {
+		topts.CPU = cpu
+		var all [][]*gotest.Target
+		for k, s := range sides {
+			ts, err := calibrate(s, topts)
+			if k == 2 && errors.Is(err, ErrUsage) {
+				return nil, errMissing
+			}
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, ts)
+		}
+		return b.match(all)
+	}
+	r, err := Run(plan, nil)
+	if err != nil {
+		return nil, err
+	}
+	r.GOMAXPROCS = g.GOMAXPROCS
+	return r, nil
+}
+
+// match picks the benchmark followed from each build's calibrated
+// targets, all at GOOD's N, named with their build's prefix. The first
+// time it is the one benchmark both GOOD and BAD have that --bench
+// matches: none, or more than one, is a usage error.
+func (b *bisectRun) match(all [][]*gotest.Target) ([]Target, error) {
+	if b.name == "" {
+		var both []string
+		for _, t := range all[0] {
+			if slices.ContainsFunc(all[1], func(u *gotest.Target) bool { return u.Display == t.Display }) {
+				both = append(both, t.Display)
+			}
+		}
+		switch {
+		case len(both) == 0:
+			return nil, fmt.Errorf("%w: no benchmark matching --bench %q is in both GOOD and BAD", ErrUsage, b.p.GoTest.Bench)
+		case len(both) > 1:
+			return nil, fmt.Errorf("%w: --bench %q matches %d benchmarks in GOOD and BAD (%s): a bisection follows one, give a --bench that matches one",
+				ErrUsage, b.p.GoTest.Bench, len(both), strings.Join(both, ", "))
+		}
+		b.name = both[0]
+		for _, t := range all[0] {
+			if t.Display == b.name {
+				b.bench = t.Bench
+			}
+		}
+	}
+	var ts []Target
+	var n int64
+	for k, side := range all {
+		i := slices.IndexFunc(side, func(t *gotest.Target) bool { return t.Display == b.name })
+		if i < 0 && k == 2 {
+			return nil, errMissing
+		}
+		if i < 0 {
+			return nil, fmt.Errorf("%w: %s is not in %s", ErrUsage, b.name, []string{"GOOD", "BAD"}[k])
+		}
+		t := side[i]
+		if k == 0 {
+			n = t.N
+		}
+		t.N = n
+		t.Display = bisectPrefixes[k] + b.name
+		ts = append(ts, t)
+	}
+	return ts, nil
+}
