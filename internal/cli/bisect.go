@@ -51,7 +51,7 @@ func newBisectCmd(g *globalOptions, runF func(*bisectOptions) error) *cobra.Comm
 	o := &bisectOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "bisect GOOD BAD --bench REGEXP [PACKAGES] [-- GO_BUILD_FLAGS]",
-		Short: "Find the commit that made a benchmark slower, measuring interleaved at every step",
+		Short: "Find the commit that made a benchmark slower",
 		Long: `bisect walks the commits after GOOD up to BAD along BAD's first parents (a
 merge is one commit of that line) to the first that made the benchmark
 --bench names slower. First BAD is built and measured interleaved with GOOD,
