@@ -20,7 +20,9 @@ func TestCheckGOMAXPROCS(t *testing.T) {
 	}{
 		{"concat: 18 ms here, 44 ms as go test", []float64{44e6, 45e6, 43e6, 47e6, 44e6, 46e6}, true},
 		{"within 10%", []float64{19e6, 19.5e6, 18.5e6, 19e6}, false},
-		{"beyond 10%, within its own noise", []float64{14e6, 30e6, 21e6, 9e6, 24e6, 16e6}, false},
+		// +36%, but its calls vary by 18% (relative MAD): not beyond
+		// three times the noise.
+		{"beyond 10%, within its own noise", []float64{14e6, 30e6, 25e6, 9e6, 24e6, 28e6}, false},
 		{"not measured", nil, false},
 	}
 	for _, c := range cases {

@@ -27,13 +27,18 @@ func reportedLine(r *result.Result) string {
 		for _, unit := range reportedUnits(rep) {
 			v := rep[unit]
 			if unit == result.UnitOwnNs {
+				if v == 0 {
+					continue // go test's way of printing no time at all
+				}
 				figures = append(figures, units.Duration(v)+"/op of its own")
 				own = true
 				continue
 			}
 			figures = append(figures, units.Sig(v, 3)+" "+unit)
 		}
-		parts = append(parts, e.Name+" "+strings.Join(figures, ", "))
+		if len(figures) > 0 {
+			parts = append(parts, e.Name+" "+strings.Join(figures, ", "))
+		}
 	}
 	if len(parts) == 0 {
 		return ""

@@ -54,11 +54,15 @@ func TestReportedMetrics(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := strings.Join(strings.Fields(b.String()), " ")
-		_, line, _ := strings.Cut(out, "reported by the benchmark")
-		line, _, _ = strings.Cut(line, ")")
+		// The line itself: from its label to its closing sentence.
+		_, line, _ := strings.Cut(out, "reported by the benchmark (median per op): ")
+		line, _, _ = strings.Cut(line, " (a time of its own")
+		if !strings.Contains(out, "(a time of its own is what go test prints; the table and the verdicts are of the time the loop took)") {
+			t.Errorf("%s: the line does not say which figure the table is of:\n%s", format, out)
+		}
 		for _, want := range []string{"Encode/4KB 3170 MB/s", "PoolExpensiveNew 0.02 GCs/op, 1.5 New/op",
-			"PoolSTW 1.25 µs/op of its own, 2600 p95-ns/STW", "the table and the verdicts are of the time the loop took"} {
-			if !strings.Contains(out, want) {
+			"PoolSTW 1.25 µs/op of its own, 2600 p95-ns/STW"} {
+			if !strings.Contains(line, want) {
 				t.Errorf("%s: no %q in %q", format, want, line)
 			}
 		}
@@ -87,6 +91,13 @@ func TestReportedMetrics(t *testing.T) {
 		if out := strings.Join(strings.Fields(b.String()), " "); !strings.Contains(out, "as go test runs them (GOMAXPROCS 2, not pinned): Concat 44 ms/op") {
 			t.Errorf("%s: Concat's figure as go test runs it is not shown:\n%s", format, out)
 		}
+	}
+	// b.ReportMetric(0, "ns/op") is go test's way of printing no time:
+	// nothing of its own is said.
+	zero := reportingResult()
+	zero.Experiments[2].Reported[result.UnitOwnNs] = 0
+	if line := reportedLine(zero); strings.Contains(line, "of its own") || !strings.Contains(line, "PoolSTW 2600 p95-ns/STW") {
+		t.Errorf("an own ns/op of 0: %q", line)
 	}
 	if r.Experiments[3].Reported != nil {
 		t.Errorf("Plain reported %v, want nothing", r.Experiments[3].Reported)

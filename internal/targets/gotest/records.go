@@ -41,9 +41,14 @@ type Record struct {
 	// PREFIX.cpu, PREFIX.heap0 and PREFIX.heap1.
 	Profile string `json:"profile"`
 
-	// Ended and Nested are not written by the helper: parseLog sets them.
+	// Ended, Nested and Loop are not written by the helper: parseLog sets
+	// them.
 	Ended  bool `json:"-"` // the call has its end record
 	Nested bool `json:"-"` // other calls began during it: it ran sub-benchmarks
+	// Loop: the call began at one N and ended at another, which only a
+	// benchmark written with b.Loop does: testing then ramps inside that
+	// one call, and b.Loop's first iteration resets the timer.
+	Loop bool `json:"-"`
 }
 
 // Leaf reports whether the call is of a benchmark testing reports: one
@@ -87,7 +92,7 @@ func parseLog(data []byte) Log {
 				if c.Name != r.Name {
 					continue
 				}
-				r.Ended, r.Nested = true, c.Nested
+				r.Ended, r.Nested, r.Loop = true, c.Nested, c.N != r.N
 				*c = r
 				open = open[:i] // calls within it that never ended stay so
 				break

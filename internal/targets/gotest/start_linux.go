@@ -35,3 +35,35 @@ func StartOffCPU(cpu int) func(*exec.Cmd) error {
 		return <-done
 	}
 }
+
+// startupCPUs is the affinity benchy started with, read before anything
+// pinned or isolated a thread of it.
+var startupCPUs, startupErr = func() (unix.CPUSet, error) {
+	var set unix.CPUSet
+	return set, unix.SchedGetaffinity(0, &set)
+}()
+
+// StartAnywhere starts cmd from a thread allowed every CPU benchy started
+// with, as go test's process is: benchy's own threads may have lost the
+// measured CPU since (harness.isolateOthers), and a child inherits the
+// affinity of the thread that starts it. It also returns how many CPUs
+// that is, go test's default GOMAXPROCS here (0 when unknown).
+func StartAnywhere() (func(*exec.Cmd) error, int) {
+	if startupErr != nil {
+		return nil, 0
+	}
+	set := startupCPUs
+	return func(cmd *exec.Cmd) error {
+		done := make(chan error, 1)
+		go func() {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			var old unix.CPUSet
+			if err := unix.SchedGetaffinity(0, &old); err == nil && unix.SchedSetaffinity(0, &set) == nil {
+				defer unix.SchedSetaffinity(0, &old)
+			}
+			done <- cmd.Start()
+		}()
+		return <-done
+	}, set.Count()
+}

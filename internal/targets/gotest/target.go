@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os/exec"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -25,8 +24,9 @@ type Target struct {
 	Bench   string // testing's name, "BenchmarkX/sub"
 	Display string // the experiment's name
 	N       int64  // iterations per sample, from calibration
-	// Calibration are the calls of the calibration run, for the
-	// setup-in-timer check; Fail, when not empty, is why the benchmark
+	// Calibration are the calls of the calibration runs (testing's ramp,
+	// and a longer one where the first stopped early), for perCallCost:
+	// setup-in-timer and cost-depends-on-n; Fail, when not empty, is why the benchmark
 	// could not be calibrated (it failed or panicked): Sample fails with it.
 	Calibration []Record
 	Fail        string
@@ -41,12 +41,11 @@ type Target struct {
 	allocs   []float64
 	gcCycles int64 // completed inside the measured calls
 	profiled profiledCalls
-	// perOp and collected are the samples' ns per op and how many of
-	// them ran a collection, for measuring again as go test would
-	// (asGoTest); goTest is what that measured.
-	perOp     []float64
-	collected int
-	goTest    *result.AtSettings
+	// sampled and collected are how many samples were taken and how
+	// many of them ran a collection, for measuring again as go test
+	// would (asGoTest); goTest is what that measured.
+	sampled, collected int
+	goTest             *result.AtSettings
 }
 
 // Name is the experiment's name.
@@ -98,17 +97,9 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	var calls []Record
-	for _, c := range r.Calls {
-		if c.Name != t.Bench {
-			continue
-		}
-		if why := r.Failure(c); why != "" && !(r.Stopped && !c.Ended) {
-			return nil, errors.New(why)
-		}
-		if c.Ended && c.Returned && c.N == n {
-			calls = append(calls, c)
-		}
+	calls, err := measuredCalls(r, t.Bench, n)
+	if err != nil {
+		return nil, err
 	}
 	switch {
 	case r.Stopped && len(calls) < 2:
@@ -126,6 +117,25 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	t.keepProfiles(calls[0], calls[1:])
 	t.process++
 	return out, nil
+}
+
+// measuredCalls is the calls of the benchmark name at n that r finished,
+// the process's warm-up first; an error when one of them failed (a call
+// cut short by a stop is no failure).
+func measuredCalls(r *Run, name string, n int64) ([]Record, error) {
+	var calls []Record
+	for _, c := range r.Calls {
+		if c.Name != name {
+			continue
+		}
+		if why := r.Failure(c); why != "" && !(r.Stopped && !c.Ended) {
+			return nil, errors.New(why)
+		}
+		if c.Ended && c.Returned && c.N == n {
+			calls = append(calls, c)
+		}
+	}
+	return calls, nil
 }
 
 // sample is the sample of one call, and what the target keeps of it: B/op
@@ -162,9 +172,7 @@ func (t *Target) sample(x Record) result.Sample {
 		t.allocs, t.bytes = append(t.allocs, allocs), append(t.bytes, bytes)
 	}
 	t.gcCycles += max(0, x.Counters[result.CounterGCCycles])
-	if x.N > 0 {
-		t.perOp = append(t.perOp, float64(x.Ns)/float64(x.N))
-	}
+	t.sampled++
 	if x.Counters[result.CounterGCCycles] > 0 {
 		t.collected++
 	}
@@ -226,6 +234,11 @@ func onCPU(x Record) map[string]int64 {
 // the CPU in it (the timed part's share of the run delay): a call the
 // machine interrupted is no longer for its N.
 func ownNs(x Record) int64 {
+	if x.Parallel {
+		// Its work ran on threads the helper does not read: the run
+		// delay of the calling thread says nothing of it.
+		return x.Ns
+	}
 	return max(0, x.Ns-onCPU(x)[result.CounterRunDelay])
 }
 
@@ -288,31 +301,25 @@ func (t *Target) AtGoTestSettings() *result.AtSettings { return t.goTest }
 // than the noise (a quadratic string concatenation: 18 ms/op here, 44-66
 // ms/op under go test). analyze says so when they do.
 func (t *Target) asGoTest() *result.AtSettings {
-	procs := runtime.NumCPU()
-	if t.parallel || procs == t.opts.GOMAXPROCS || 2*t.collected <= len(t.perOp) || harness.Stopped(t.opts.Stop) {
+	start, procs := StartAnywhere()
+	if t.parallel || procs <= 0 || procs == t.opts.GOMAXPROCS || 2*t.collected <= t.sampled || t.N <= 0 || harness.Stopped(t.opts.Stop) {
 		return nil
 	}
 	o := t.opts
 	o.GOMAXPROCS = procs
 	o.env = append(o.env[:len(o.env):len(o.env)], envUnpinned+"=1")
 	runs := t.opts.PerProcess + 1
-	r, err := t.Bin.Exec(o, sampleArgs(t.Bench, t.N, runs), t.opts.timeout(runs), nil)
-	if err != nil || r.Err != nil {
+	r, err := t.Bin.Exec(o, sampleArgs(t.Bench, t.N, runs), t.opts.timeout(runs), start)
+	if err != nil || r.Err != nil || r.Stopped {
+		return nil
+	}
+	calls, err := measuredCalls(r, t.Bench, t.N)
+	if err != nil || len(calls) < 2 {
 		return nil
 	}
 	at := &result.AtSettings{GOMAXPROCS: procs}
-	first := true
-	for _, c := range r.named(t.Bench) {
-		if c.Ended && c.Returned && c.N == t.N && c.N > 0 {
-			if first { // the process's warm-up, as in Sample
-				first = false
-				continue
-			}
-			at.NsPerOp = append(at.NsPerOp, float64(c.Ns)/float64(c.N))
-		}
-	}
-	if len(at.NsPerOp) == 0 {
-		return nil
+	for _, c := range calls[1:] { // the first is the process's warm-up, as in Sample
+		at.NsPerOp = append(at.NsPerOp, float64(ownNs(c))/float64(c.N))
 	}
 	return at
 }
@@ -344,6 +351,11 @@ const DependsOnNShare = 0.25
 // benchmark was accused of a setup in 2 of 11 runs). Only a fixed cost
 // with neither is a setup before the loop timed without b.ResetTimer.
 func perCallCost(calls []Record, n int64) (finding.Finding, bool) {
+	if slices.ContainsFunc(calls, func(c Record) bool { return c.Loop }) {
+		// b.Loop: testing ramps inside one call, and the loop's first
+		// iteration resets the timer, so nothing before it is timed.
+		return finding.Finding{}, false
+	}
 	var xs, ys []float64
 	var past []Record    // the calls past N=1
 	first := math.Inf(1) // the N=1 call's time
@@ -363,7 +375,7 @@ func perCallCost(calls []Record, n int64) (finding.Finding, bool) {
 		// that was never judged.
 		return finding.Finding{
 			Code: result.CodeSetupUnknown, Severity: finding.Info,
-			Message: fmt.Sprintf("testing's ramp made %s past N=1, too few to tell whether a setup is timed: it stopped early (a busy machine, or a benchmark slow for its sample time)",
+			Message: fmt.Sprintf("testing's ramps made %s past N=1, too few to tell whether a setup is timed: they stopped early (a busy machine, or a benchmark slow for its sample time)",
 				units.Count(len(xs), "call")),
 			Evidence: map[string]any{"calls": len(xs)},
 		}, true

@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -172,6 +173,47 @@ func TestPerCallCostWho(t *testing.T) {
 		if ok && !strings.Contains(f.Message, "per op at N=1 against ") {
 			t.Errorf("%s: no arithmetic at two N: %s", c.name, f.Message)
 		}
+	}
+}
+
+// A benchmark written with b.Loop ramps inside one call, which begins at
+// N=1 and ends at the ramp's N: parseLog marks it, and no fixed cost per
+// call is read from such calls (b.Loop resets the timer at its first
+// iteration), however far apart two of its ramps are per op. A longer
+// ramp that read 4% faster per op had it accused of a setup.
+func TestLoopCallsTimeNoSetup(t *testing.T) {
+	log := `{"event":"start","name":"BenchmarkL","n":1}
+{"event":"end","name":"BenchmarkL","n":1000000,"returned":true,"ns":100000000}
+{"event":"start","name":"BenchmarkL","n":1}
+{"event":"end","name":"BenchmarkL","n":4000000,"returned":true,"ns":384000000}
+{"event":"start","name":"BenchmarkF","n":100}
+{"event":"end","name":"BenchmarkF","n":100,"returned":true,"ns":1000}
+`
+	l := parseLog([]byte(log))
+	if len(l.Calls) != 3 || !l.Calls[0].Loop || !l.Calls[1].Loop || l.Calls[2].Loop {
+		t.Fatalf("calls %+v: want the first two marked b.Loop, the third not", l.Calls)
+	}
+	if f, ok := perCallCost(l.Calls[:2], 1_000_000); ok {
+		t.Errorf("b.Loop calls read as a fixed cost per call: %s", f.Message)
+	}
+	// Without the mark the same two calls are accused.
+	unmarked := slices.Clone(l.Calls[:2])
+	unmarked[0].Loop, unmarked[1].Loop = false, false
+	if f, ok := perCallCost(unmarked, 1_000_000); !ok || f.Code != result.CodeSetupInTimer {
+		t.Errorf("the control: %v %v", f, ok)
+	}
+}
+
+// A call of b.RunParallel is its own time, whatever the run delay of the
+// calling thread, whose work ran on other threads.
+func TestOwnNsOfAParallelCall(t *testing.T) {
+	c := Record{Ns: 30_000_000, Counters: map[string]int64{result.CounterRunDelay: 25_000_000}}
+	if got := ownNs(c); got != 5_000_000 {
+		t.Errorf("a serial call: %d, want 5000000", got)
+	}
+	c.Parallel = true
+	if got := ownNs(c); got != 30_000_000 {
+		t.Errorf("a parallel call: %d, want 30000000", got)
 	}
 }
 
