@@ -90,6 +90,17 @@ func TestStoreErrorsHidePassword(t *testing.T) {
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("files made: %v", left)
 	}
+	// A PostgreSQL URL without its //, relative to the directory benchy
+	// runs in, makes no directory named with the password either.
+	for _, store := range []string{"postgres:/u:" + pw + "@h/db", "POSTGRESQL:u:" + pw + "@h"} {
+		_, errs, code := runBinaryIn(t, dir, "history", "show", "--store", store)
+		if code != ExitUsage || strings.Contains(errs, pw) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("history show --store %q: exit %d, %q; want exit 2, one line without the password", store, code, errs)
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("files made: %v", left)
+	}
 }
 
 // exec names each experiment after its command line: a password in it is

@@ -30,7 +30,13 @@ func secret(key string) bool {
 // postgresql://, in any case.
 func IsURL(s string) bool {
 	scheme, _, ok := strings.Cut(s, "://")
-	return ok && (strings.EqualFold(scheme, "postgres") || strings.EqualFold(scheme, "postgresql"))
+	return ok && IsScheme(scheme)
+}
+
+// IsScheme reports whether a URL's scheme names PostgreSQL: postgres or
+// postgresql, in any case.
+func IsScheme(scheme string) bool {
+	return strings.EqualFold(scheme, "postgres") || strings.EqualFold(scheme, "postgresql")
 }
 
 // keywords are libpq's connection parameters a key=value string most
