@@ -246,9 +246,10 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	for i, e := range expanded {
 		// The same command twice (an A/A run, to see the noise floor) is
 		// measured twice, the second named "CMD#2", as run --compare does.
-		// The name is made printable first, so two command lines that
-		// print the same are numbered apart too.
-		e.Name = numbered(seen, result.Printable(e.Name))
+		// The name is made as shown first (printable, a password
+		// masked), so two command lines that show the same are numbered
+		// apart too.
+		e.Name = numbered(seen, command.Shown(e.Name))
 		hook := func(flag, line string) (string, error) {
 			s, err := command.Substitute(line, e.Params)
 			if err != nil {

@@ -90,4 +90,51 @@ func TestStoreErrorsHidePassword(t *testing.T) {
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("files made: %v", left)
 	}
+	// A PostgreSQL URL without its //, relative to the directory benchy
+	// runs in, makes no directory named with the password either.
+	for _, store := range []string{"postgres:/u:" + pw + "@h/db", "POSTGRESQL:u:" + pw + "@h"} {
+		_, errs, code := runBinaryIn(t, dir, "history", "show", "--store", store)
+		if code != ExitUsage || strings.Contains(errs, pw) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("history show --store %q: exit %d, %q; want exit 2, one line without the password", store, code, errs)
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("files made: %v", left)
+	}
+}
+
+// exec names each experiment after its command line: a password in it is
+// masked in the table, the result file and the history (a SQLite store
+// here: the name is the same whatever the store).
+func TestExecNamePasswordNeverShown(t *testing.T) {
+	const pw = "PWSECRET"
+	dir := t.TempDir()
+	out, store := filepath.Join(dir, "r.json"), filepath.Join(dir, "h.db")
+	stdout, stderr, code := runBinary(t, "exec", "--window", "10ms", "--runs", "3", "--out", out, "--store", store,
+		"true postgres://u:"+pw+"@h/db", "true host=h password="+pw)
+	if code != 0 {
+		t.Fatalf("exec: exit %d, stderr %s", code, stderr)
+	}
+	shown := func(what, s string) {
+		t.Helper()
+		if strings.Contains(s, pw) {
+			t.Errorf("%s shows the password:\n%s", what, s)
+		}
+	}
+	shown("exec's output", stdout+stderr)
+	file, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown("the result file", string(file))
+	if !strings.Contains(string(file), `"name": "true postgres://u:xxxxx@h/db"`) {
+		t.Errorf("the result does not name the command, masked:\n%.1000s", file)
+	}
+	table, _, _ := runBinary(t, "report", out)
+	shown("report", table)
+	hist, errs, code := runHistory("show", "--store", store)
+	if code != 0 || !strings.Contains(hist, "password=xxxxx") {
+		t.Errorf("history show: exit %d, %s, without the masked name:\n%s", code, errs, hist)
+	}
+	shown("history show", hist+errs)
 }

@@ -33,9 +33,6 @@ func (o *profileOptions) validate(force bool) error {
 	if o.Profile == "" {
 		return nil
 	}
-	if fi, err := os.Stat(o.Profile); err == nil && !fi.IsDir() {
-		return Usagef("--profile %s: not a directory (profiles are written into a directory, one file per experiment)", o.Profile)
-	}
 	d, err := profiles.NewDir(o.Profile, outfile.Options{Replace: force})
 	if err != nil {
 		return &UsageError{Msg: err.Error()}

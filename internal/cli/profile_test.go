@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/outfile"
 	"github.com/benchy-dev/benchy/internal/profiles"
 	"github.com/benchy-dev/benchy/internal/result"
 )
@@ -168,6 +170,36 @@ func TestProfileDirRefusedBeforeMeasuring(t *testing.T) {
 			if code != ExitUsage || !strings.HasPrefix(stderr, "benchy: --profile "+dir+": ") || strings.Count(stderr, "\n") != 1 {
 				t.Errorf("%s --profile %s: exit %d, %q; want exit 2 and one line naming --profile", args[0], dir, code, stderr)
 			}
+		}
+	}
+}
+
+// --profile's directory is vetted by outfile.CheckDir alone, links and
+// all: validate refuses a file, and, as root, a link to a file that
+// another user planted in a shared sticky directory, with CheckDir's words
+// (for the link, that it is not followed), as usage.
+func TestProfileDirVettedByCheckDir(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "f")
+	os.WriteFile(file, nil, 0o644)
+	paths := map[string]string{file: "not a directory"}
+	if os.Geteuid() == 0 {
+		tmp := filepath.Join(base, "tmp") // like /tmp: root's, 1777
+		os.Mkdir(tmp, 0o755)
+		os.Chmod(tmp, os.ModeSticky|0o777)
+		link := filepath.Join(tmp, "prof")
+		os.Symlink(file, link)
+		if err := os.Lchown(link, 12345, 12345); err != nil {
+			t.Fatal(err)
+		}
+		paths[link] = "protected_symlinks"
+	}
+	for path, want := range paths {
+		err := (&profileOptions{Profile: path}).validate(false)
+		_, checked := outfile.CheckDir("--profile", path)
+		var ue *UsageError
+		if !errors.As(err, &ue) || checked == nil || err.Error() != checked.Error() || !strings.Contains(err.Error(), want) {
+			t.Errorf("--profile %s: %v; want usage, as outfile.CheckDir says it (%v), saying %q", path, err, checked, want)
 		}
 	}
 }

@@ -32,8 +32,8 @@ type Lock struct {
 	f *os.File
 }
 
-// TryLock takes the lock on cpu without waiting. held is false when
-// another process holds it; err is for a lock that could not be tried at
+// TryLock takes the lock on cpu without waiting. held is true when
+// another process holds it (l is nil then); err is for a lock that could not be tried at
 // all (then the caller measures without one, and says so).
 func TryLock(cpu int) (l *Lock, held bool, err error) {
 	f, err := openLock(fmt.Sprintf("cpu%d.lock", cpu))
@@ -49,6 +49,18 @@ func TryLock(cpu int) (l *Lock, held bool, err error) {
 		return nil, true, nil
 	}
 	return &Lock{f: f}, false, nil
+}
+
+// Held reports whether another process holds the lock on cpu (or this
+// one, through another TryLock), without waiting and without keeping it:
+// it takes the lock and drops it at once, so a process claiming cpu in
+// that instant takes another, as it would had this one claimed it. A lock
+// that cannot be tried reads as not held: nothing says anyone measures
+// there.
+func Held(cpu int) bool {
+	l, held, _ := TryLock(cpu)
+	l.Release()
+	return held
 }
 
 // Release drops the lock; a nil Lock is fine.

@@ -282,3 +282,26 @@ func TestLockAcrossProcesses(t *testing.T) {
 	var none *Lock
 	none.Release()
 }
+
+// Held tells a lock another holder has from a free one, and keeps none:
+// the CPU can be claimed right after.
+func TestHeld(t *testing.T) {
+	useDirs(t)
+	if Held(3) {
+		t.Fatal("Held(3) with no lock taken")
+	}
+	l, _, err := tryLock(t, 3)
+	if l == nil || err != nil {
+		t.Fatalf("TryLock(3) after Held = %v, %v; want the lock", l != nil, err)
+	}
+	if !Held(3) {
+		t.Error("Held(3) = false while a lock on cpu3 is held")
+	}
+	if Held(4) {
+		t.Error("Held(4) = true while only cpu3 is locked")
+	}
+	l.Release()
+	if Held(3) {
+		t.Error("Held(3) = true after the lock was released")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/cpulock"
 	"github.com/benchy-dev/benchy/internal/machine"
 )
 
@@ -27,8 +28,9 @@ const (
 // ProbeSpeeds is the machine.SpeedProbe of this process: the CPUs of each
 // batch at once, each on a thread of its own pinned there, one batch after
 // another; at most GOMAXPROCS threads at a time, so no probe waits for the
-// Go scheduler with its clock running. A CPU that cannot be pinned has an
-// unknown speed, with the reason.
+// Go scheduler with its clock running. A CPU that cannot be pinned, or
+// that another benchy measures on (its lock is held), has an unknown
+// speed, with the reason.
 func ProbeSpeeds(batches []machine.CPUList) []machine.CPUSpeed {
 	var out []machine.CPUSpeed
 	for _, b := range batches {
@@ -51,10 +53,20 @@ func probeAtOnce(cpus []int) []machine.CPUSpeed {
 	return out
 }
 
+// measuredElsewhere is why a CPU's speed is unknown when another benchy
+// holds its lock (cpulock): spinning there would disturb the samples that
+// process takes, which the lock exists to prevent.
+const measuredElsewhere = "another benchy measures there"
+
 // probeOne times the reference loop speedRepeats times on cpu, and
-// counts the CPU time it took there.
+// counts the CPU time it took there; a CPU another benchy measures on is
+// left alone.
 func probeOne(cpu int) machine.CPUSpeed {
 	sp := machine.CPUSpeed{CPU: cpu}
+	if cpulock.Held(cpu) {
+		sp.RefNs = machine.Unknown[float64]("%s", measuredElsewhere)
+		return sp
+	}
 	err := Pinned(cpu, false, func() error {
 		start := threadCPU()
 		n := referenceIters()

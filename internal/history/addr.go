@@ -71,17 +71,19 @@ func ParseAddress(s string) (Address, error) {
 	if strings.ContainsRune(s, 0) {
 		return Address{}, errors.New("store address holds a NUL byte")
 	}
+	// postgres:/u:PW@h/db or postgres:u:PW@h is a PostgreSQL URL
+	// mistyped, not a file: taken for one, the password would name
+	// directories and be printed with the path. None of it is quoted.
+	if scheme, rest, ok := strings.Cut(s, ":"); ok && redact.IsScheme(scheme) && !strings.HasPrefix(rest, "//") {
+		return Address{}, errors.New("store: a PostgreSQL address without :// (not shown: it may hold a password): give postgres://user@host/db")
+	}
 	scheme, _, ok := strings.Cut(s, "://")
 	if ok && isScheme(scheme) {
 		// The address is named by redact.URL only: it may hold a password.
 		switch strings.ToLower(scheme) {
 		case "postgres", "postgresql":
-			u, err := redact.ParseURL(s)
-			if err != nil {
+			if _, err := redact.ParseURL(s); err != nil {
 				return Address{}, fmt.Errorf("store %s: not a PostgreSQL URL: %v (percent-encode @ : / ? # %% in the user name and password)", redact.URL(s), err)
-			}
-			if u.Opaque != "" {
-				return Address{}, fmt.Errorf("store %s: not a PostgreSQL URL (postgres://user@host/db)", redact.URL(s))
 			}
 			return Address{Kind: KindPostgres, DSN: s}, nil
 		case "file", "sqlite":

@@ -35,6 +35,12 @@ func TestAddressHidesPasswords(t *testing.T) {
 		{"postgres://ci:5/w" + pw + "@db/bench", "store postgres://…: not a PostgreSQL URL: an @ after the host"},
 		{"postgres://ci:p w" + pw + "@db/bench", "store postgres://…: not a PostgreSQL URL: a character the user name or password must percent-encode"},
 		{"mysql://ci:" + pw + "@db/bench", "store mysql://ci:xxxxx@db/bench: unknown scheme"},
+		// A PostgreSQL URL without its // is refused, not taken for a
+		// file whose directories the password would name; none of it is
+		// quoted.
+		{"postgres:/ci:" + pw + "@db/bench", "store: a PostgreSQL address without ://"},
+		{"postgres:ci:" + pw + "@db", "store: a PostgreSQL address without ://"},
+		{"PostgreSQL:" + pw, "store: a PostgreSQL address without ://"},
 		// A libpq key=value string is refused, not taken for a file.
 		{"host=/tmp dbname=bench password=" + pw, "a key=value connection string"},
 		{"bench.db password=" + pw, "a key=value connection string"},

@@ -86,7 +86,7 @@ func FileName(name string) string {
 
 // write writes p to path in d, gzipped, as pprof writes it.
 func (d *Dir) write(p *profile.Profile, path string) error {
-	dest, err := outfile.Check("", path, d.opts)
+	dest, err := outfile.Check("--profile", path, d.opts)
 	if err != nil {
 		return err
 	}

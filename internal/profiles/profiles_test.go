@@ -2,9 +2,11 @@ package profiles
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -296,4 +298,18 @@ func newDir(t *testing.T, path string) *Dir {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// A profile that cannot be written is named with the flag that chose its
+// directory, as every file benchy writes is.
+func TestWriteErrorNamesTheFlag(t *testing.T) {
+	d := newDir(t, t.TempDir())
+	path := d.File("sum/keep", "cpu")
+	if err := os.Mkdir(path, 0o755); err != nil { // a directory where the profile goes
+		t.Fatal(err)
+	}
+	err := d.write(build([]string{"samples", "cpu"}, smp{[]string{"f", "main"}, []int64{1, 10e6}}), path)
+	if err == nil || !strings.HasPrefix(err.Error(), "--profile "+path+": ") {
+		t.Errorf("write over a directory: %v, want an error naming --profile %s", err, path)
+	}
 }

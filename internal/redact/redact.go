@@ -30,7 +30,13 @@ func secret(key string) bool {
 // postgresql://, in any case.
 func IsURL(s string) bool {
 	scheme, _, ok := strings.Cut(s, "://")
-	return ok && (strings.EqualFold(scheme, "postgres") || strings.EqualFold(scheme, "postgresql"))
+	return ok && IsScheme(scheme)
+}
+
+// IsScheme reports whether a URL's scheme names PostgreSQL: postgres or
+// postgresql, in any case.
+func IsScheme(scheme string) bool {
+	return strings.EqualFold(scheme, "postgres") || strings.EqualFold(scheme, "postgresql")
 }
 
 // keywords are libpq's connection parameters a key=value string most
@@ -91,13 +97,18 @@ func ParseURL(s string) (*url.URL, error) {
 // query parameters masked, the rest as written. A URL ParseURL refuses is
 // its scheme and "…" only: no part of it is safe to show.
 func URL(s string) string {
+	scheme, rest, _ := strings.Cut(s, "://")
+	if rest == elided && schemeName.MatchString(scheme) {
+		// Masked already: a loaded result masks names a run masked,
+		// and must find them unchanged (parsed, … would be escaped).
+		return s
+	}
 	u, err := ParseURL(s)
 	if err != nil {
-		scheme, _, _ := strings.Cut(s, "://")
 		if !schemeName.MatchString(scheme) {
 			scheme = "postgres"
 		}
-		return scheme + "://…"
+		return scheme + "://" + elided
 	}
 	if _, ok := u.User.Password(); ok {
 		u.User = url.UserPassword(u.User.Username(), Mask)
@@ -116,6 +127,10 @@ func URL(s string) string {
 	}
 	return u.String()
 }
+
+// elided is all that is shown after the scheme of a URL that does not
+// parse.
+const elided = "…"
 
 // schemeName is a URL's scheme: a letter, then letters, digits, +, - or ..
 var schemeName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*$`)

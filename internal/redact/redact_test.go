@@ -35,6 +35,11 @@ func TestString(t *testing.T) {
 		if strings.Contains(got, "PW") {
 			t.Errorf("String(%q) = %q shows the password", c.in, got)
 		}
+		// Masking twice changes nothing: a result's names are masked as
+		// it is made and again as it is read, and must still match.
+		if again := String(got); again != got {
+			t.Errorf("String(%q) = %q, but String(%q) = %q", c.in, got, got, again)
+		}
 	}
 }
 
@@ -86,6 +91,8 @@ func FuzzString(f *testing.F) {
 			in := strings.Replace(format, "%s", pw, 1)
 			if got := String(in); strings.Contains(got, pw) {
 				t.Errorf("String(%q) = %q shows %q", in, got, pw)
+			} else if again := String(got); again != got {
+				t.Errorf("String(%q) = %q, masked again %q", in, got, again)
 			}
 		}
 	})

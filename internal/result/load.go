@@ -152,11 +152,57 @@ func Unmarshal(data []byte) (*Result, error) {
 		return nil, fmt.Errorf("not a valid benchy result: %w", err)
 	}
 	sanitize(reflect.ValueOf(&r))
-	// A result written before benchy masked them may hold a store's
-	// password in its command line: reading it masks it, so a report or
-	// an import does not write it again.
-	r.Command = redact.Args(r.Command)
+	redactCommands(&r)
 	return &r, nil
+}
+
+// redactCommands masks the PostgreSQL passwords in what r recorded of
+// command lines: the one that made it (redact.Args), and each program
+// exec ran, whose command line is its experiment's name and description
+// and is quoted by its error and findings. A result written before benchy
+// masked them may hold one: reading masks it, so a report, a comparison or
+// a store's import does not show or write it again. A renamed experiment
+// is renamed wherever the result names it, so it still matches. Masking
+// is idempotent, so a name masked as the run made it reads unchanged.
+func redactCommands(r *Result) {
+	r.Command = redact.Args(r.Command)
+	renamed := map[string]string{}
+	for i := range r.Experiments {
+		e := &r.Experiments[i]
+		if e.Kind != KindProcess {
+			continue // a Go benchmark's or a loop's name is no command line
+		}
+		if name := redact.String(e.Name); name != e.Name {
+			renamed[e.Name] = name
+			e.Name = name
+		}
+		e.Description, e.Error = redact.String(e.Description), redact.String(e.Error)
+		for j := range e.Findings {
+			e.Findings[j].Message = redact.String(e.Findings[j].Message)
+		}
+	}
+	if len(renamed) == 0 {
+		return
+	}
+	rename := func(s *string) {
+		if m, ok := renamed[*s]; ok {
+			*s = m
+		}
+	}
+	for i := range r.Settings.Compare {
+		rename(&r.Settings.Compare[i])
+	}
+	if r.Cause != nil {
+		for i := range r.Cause.Experiments {
+			rename(&r.Cause.Experiments[i])
+		}
+	}
+	for i := range r.Comparison {
+		p := &r.Comparison[i]
+		rename(&p.Base)
+		rename(&p.Candidate)
+		p.Reason, p.Sentence = redact.String(p.Reason), redact.String(p.Sentence)
+	}
 }
 
 // readAll reads rd whole, up to MaxFileBytes+1 bytes. When rd knows its

@@ -120,7 +120,7 @@ var ErrStopped = harness.ErrStopped
 type RunError struct {
 	Target string // the target's name
 	Hook   string // "setup", "prepare" or "cleanup"; "" for the command itself
-	Line   string // the hook's command line (hooks only), printable (result.Printable)
+	Line   string // the hook's command line (hooks only), as Shown
 	Run    int    // 1-based number of the command's run (warm-ups included); 0 for setup and cleanup
 	Status Status
 	Stderr []string // last lines of its stderr, when not shown

@@ -87,10 +87,9 @@ func lookPath(name string) (string, error) {
 
 // Description is how the result describes the program: what is executed,
 // written so a shell would read it back ("/usr/bin/sleep 0.01",
-// "/usr/bin/sh -c 'make -j4'"), with control characters escaped (see
-// result.Printable).
+// "/usr/bin/sh -c 'make -j4'"), as Shown.
 func (p Program) Description() string {
-	return result.Printable(Join(append([]string{p.Path}, p.Args[1:]...)))
+	return Shown(Join(append([]string{p.Path}, p.Args[1:]...)))
 }
 
 // job is a run of p.

@@ -51,19 +51,25 @@ func newSession(stdout, stderr int) *session {
 // program that cannot be executed ("") has shown that the kernel runs
 // it and it reports; it returns why there is none otherwise.
 func (s *session) useStarter() (why string) {
+	if s.devnull == nil {
+		// The trial run's stdin and output: without them the starter
+		// cannot be tried, and is not trusted untried.
+		return "the starter was not tried: " + os.DevNull + " could not be opened"
+	}
 	st, err := newStarter()
 	if err != nil {
 		return err.Error()
 	}
 	s.starter = st
-	if s.devnull != nil {
-		fd := s.devnull.Fd()
-		attr := &syscall.ProcAttr{Env: s.env, Files: []uintptr{fd, fd, fd}, Sys: &syscall.SysProcAttr{Setpgid: true}}
-		k := &killer{}
-		var pid, leader int
-		if pid, leader, err = s.start(Job{Path: "", Args: []string{""}}, attr, k); pid > 0 {
-			k.reap(pid, leader, nil, nil)
-		}
+	fd := s.devnull.Fd()
+	attr := &syscall.ProcAttr{Env: s.env, Files: []uintptr{fd, fd, fd}, Sys: &syscall.SysProcAttr{Setpgid: true}}
+	k := &killer{}
+	var pid, leader int
+	if pid, leader, err = s.start(Job{Path: "", Args: []string{""}}, attr, k); pid > 0 {
+		k.reap(pid, leader, nil, nil)
+	}
+	if err == nil {
+		err = errors.New("it started a program that cannot be executed")
 	}
 	if !errors.Is(err, unix.ENOENT) || errors.Is(err, errStarter) {
 		st.close()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
@@ -95,5 +96,23 @@ func TestStarterExecFailure(t *testing.T) {
 	r, err := sess.run(Job{Line: tr, Path: tr, Args: []string{tr}}, nil)
 	if err != nil || !r.Status.OK() || r.Counters[CounterMaxRSS] <= 0 {
 		t.Errorf("the next run: %+v, %v", r, err)
+	}
+}
+
+// Without /dev/null the starter cannot be tried: the session goes
+// without it and says why, not "did not work: <nil>".
+func TestStarterUntriedWithoutDevNull(t *testing.T) {
+	if starterCode == nil {
+		t.Skip("no starter for " + runtime.GOARCH)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	s := &session{env: os.Environ()} // devnull nil: it did not open
+	why := s.useStarter()
+	if s.starter != nil || strings.Contains(why, "<nil>") || !strings.Contains(why, os.DevNull) {
+		if s.starter != nil {
+			s.starter.close()
+		}
+		t.Errorf("useStarter without %s: starter %v, why %q; want none, and why naming %s", os.DevNull, s.starter != nil, why, os.DevNull)
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/redact"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -120,14 +121,22 @@ func New(c Config) (*Target, error) {
 	return t, nil
 }
 
-// Name is Config.Name, or the command line as written, with control
-// characters escaped (result.Printable): it names the experiment in the
-// result and in every message, and a terminal must not act on it.
+// Name is Config.Name, or the command line as written, as Shown: it
+// names the experiment in the result, the history and every message.
 func (t *Target) Name() string {
 	if t.cfg.Name != "" {
-		return result.Printable(t.cfg.Name)
+		return Shown(t.cfg.Name)
 	}
-	return result.Printable(t.cfg.Command)
+	return Shown(t.cfg.Command)
+}
+
+// Shown is a command line as a result and messages show it: control
+// characters escaped (result.Printable), since a terminal must not act on
+// them, and a PostgreSQL password masked (redact.String), since a name is
+// written to the result, the history and every table (psql
+// postgres://u:PW@h/db). Showing a shown line changes nothing.
+func Shown(line string) string {
+	return redact.String(result.Printable(line))
 }
 
 // Info declares a run as the unit: a program's work per run is unknown,
@@ -269,7 +278,7 @@ func (t *Target) runCleanup() {
 		if after {
 			when = fmt.Sprintf("it was still running %v after benchy was stopped", cleanupGrace)
 		}
-		err = fmt.Errorf("cleanup (%s) of %s did not finish: %s, and it was killed", result.Printable(t.cleanup.Line), t.Name(), when)
+		err = fmt.Errorf("cleanup (%s) of %s did not finish: %s, and it was killed", Shown(t.cleanup.Line), t.Name(), when)
 	}
 	t.cleanupErr = err
 }
@@ -315,7 +324,7 @@ func (t *Target) hook(p *Program, name string, stop <-chan struct{}) error {
 	j.LeaveRunning = name == "setup"
 	r, err := t.cfg.Executor.Exec(j, stop)
 	if err != nil {
-		return fmt.Errorf("%s (%s) of %s: %w", name, result.Printable(p.Line), t.Name(), err)
+		return fmt.Errorf("%s (%s) of %s: %w", name, Shown(p.Line), t.Name(), err)
 	}
 	switch name {
 	case "prepare":
@@ -327,7 +336,7 @@ func (t *Target) hook(p *Program, name string, stop <-chan struct{}) error {
 		t.left.cleanupProcs += r.Left
 	}
 	if !r.Status.OK() {
-		return &RunError{Target: t.Name(), Hook: name, Line: result.Printable(p.Line), Run: run, Status: r.Status, Stderr: r.Stderr}
+		return &RunError{Target: t.Name(), Hook: name, Line: Shown(p.Line), Run: run, Status: r.Status, Stderr: r.Stderr}
 	}
 	return nil
 }

@@ -181,3 +181,32 @@ func TestInterleavedRunsAlternate(t *testing.T) {
 		t.Errorf("calls\n%q\nwant\n%q", got, want)
 	}
 }
+
+// A command line names its experiment, and a hook's line its errors,
+// with a PostgreSQL password masked: the name reaches the result, the
+// history and every table.
+func TestShownHidesPassword(t *testing.T) {
+	const pw = "PWSECRET"
+	f := &FakeExecutor{Status: func(_ int, j Job) Status {
+		if strings.HasPrefix(j.Line, "echo setup") {
+			return Status{Code: 1}
+		}
+		return Status{}
+	}}
+	tg := fakeTarget(t, f, "true postgres://u:"+pw+"@h/db", Config{Setup: "echo setup password=" + pw})
+	info := tg.Info()
+	if want := "true postgres://u:xxxxx@h/db"; tg.Name() != want || info.Name != want || !strings.HasSuffix(info.Description, want) {
+		t.Errorf("name %q, info %+v; want %q", tg.Name(), info, want)
+	}
+	out := harness.Run([]harness.Target{tg}, fakeOpts)[0]
+	var re *RunError
+	if !errors.As(out.Err, &re) || re.Line != "echo setup password=xxxxx" || re.Target != "true postgres://u:xxxxx@h/db" {
+		t.Errorf("setup error %#v", out.Err)
+	}
+	// Named by Config.Name, as exec names it, the same; and a name
+	// shown already is shown unchanged.
+	named := fakeTarget(t, f, "true", Config{Name: "psql postgres://u:" + pw + "@h/db"})
+	if got := named.Name(); got != "psql postgres://u:xxxxx@h/db" || Shown(got) != got {
+		t.Errorf("named %q, shown again %q", got, Shown(got))
+	}
+}
