@@ -366,8 +366,13 @@ func (k *killer) reap(pid, leader int, ws *unix.WaitStatus, ru *unix.Rusage) err
 // and its report, which the run got too (there is no pid to wait for).
 func (k *killer) reapGroup(pgid int) {
 	k.mu.Lock()
-	defer k.mu.Unlock()
 	k.pid = -1
+	k.mu.Unlock()
+	// A run the starter made before it failed to report would keep the
+	// wait below blocked with nothing left to kill it: the group goes
+	// first. Its number is not reused while the starter is an unreaped
+	// zombie. The lock is not held across the wait.
+	unix.Kill(-pgid, unix.SIGKILL)
 	for wait4(-pgid, nil, nil) == nil {
 	}
 }
