@@ -11,6 +11,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/asm"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // codeFindings reads the machine code of the benchmark function fn in the
@@ -74,19 +75,30 @@ func codeFindings(bin, fn string) []finding.Finding {
 	if w.calls > 0 {
 		return fs
 	}
-	ev := evidence(fn, f, map[string]any{"loop": fmt.Sprintf("%#x", loop.Head), "loads": w.loads, "stores": w.stores, "arith": w.arith})
+	if w.loads > 0 {
+		return fs
+	}
+	// The loop reads no memory and calls nothing. What it computes from
+	// its counter or from the last iteration changes every iteration, and
+	// is work in whatever instructions (SQRTSD in x = Sqrt(x), a byte swap
+	// of i); what it computes from constants does not.
+	ev := evidence(fn, f, map[string]any{"loop": fmt.Sprintf("%#x", loop.Head), "loads": w.loads, "stores": w.stores, "arith": w.arith, "changing": w.changing})
 	switch {
-	case w.loads == 0 && w.stores == 0 && w.arith == 0:
+	case w.changing > 0:
+		fs = append(fs, finding.Finding{Code: result.CodeNoLoadInLoop, Severity: finding.Info,
+			Message:  fmt.Sprintf("the benchmark's loop at %#x%s reads no memory and calls nothing, but computes from its counter or from the last iteration (%s changing every iteration): work kept in registers", loop.Head, where, units.Count(w.changing, "instruction")),
+			Evidence: ev})
+	case w.stores == 0 && w.arith == 0:
 		fs = append(fs, finding.Finding{Code: result.CodeEmptyLoop, Severity: finding.Error,
 			Message:  fmt.Sprintf("the benchmark's loop at %#x%s only counts to b.N: the work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", loop.Head, where),
 			Evidence: ev})
-	case w.loads == 0 && w.arith == 0:
+	case w.arith == 0:
 		fs = append(fs, finding.Finding{Code: result.CodeFolded, Severity: finding.Error,
 			Message:  fmt.Sprintf("the benchmark's loop at %#x%s stores the same value every iteration and computes nothing: the result was computed before the loop or while compiling (constant inputs); read the inputs from variables", loop.Head, where),
 			Evidence: ev})
-	case w.loads == 0:
+	default:
 		fs = append(fs, finding.Finding{Code: result.CodeNoLoadInLoop, Severity: finding.Warn,
-			Message:  fmt.Sprintf("the benchmark's loop at %#x%s reads no memory and calls nothing: it computes on registers only, so its inputs may have been constants the compiler propagated", loop.Head, where),
+			Message:  fmt.Sprintf("the benchmark's loop at %#x%s reads no memory, calls nothing and computes the same values every iteration, from constants or values from before the loop: its inputs may have been constants the compiler propagated", loop.Head, where),
 			Evidence: ev})
 	}
 	return fs
@@ -147,9 +159,9 @@ func followLoop(bin string, src *sources, fn asm.Func) *asm.Listing {
 
 // onlyCounts reports whether a loop body does nothing but count: no load,
 // no store (a local array on the stack is memory too), no arithmetic, no
-// call.
+// call, nothing that changes from one iteration to the next.
 func onlyCounts(b asm.Body) bool {
-	return b.Loads+b.StackLoads == 0 && b.Stores+b.StackStores == 0 && b.Arith == 0 && len(b.Calls) == 0
+	return b.Loads+b.StackLoads == 0 && b.Stores+b.StackStores == 0 && b.Arith == 0 && len(b.Calls) == 0 && b.Changing == 0
 }
 
 // line is a source position, file and line.
@@ -326,6 +338,7 @@ func onlyOuterLoop(fn asm.Func) (asm.Loop, bool) {
 // work is what a loop does besides its control.
 type work struct {
 	loads, stores, arith, calls int
+	changing                    int  // asm.Body.Changing
 	inner                       bool // another loop lies inside it
 }
 
@@ -335,7 +348,7 @@ type work struct {
 // (b.N read again) and calls into testing's b.Loop and the runtime's
 // stack growth are no work.
 func loopWork(fn asm.Func, loop asm.Loop, control map[line]bool) work {
-	w := work{stores: loop.Body.Stores + loop.Body.StackStores, arith: loop.Body.Arith, inner: !loop.Inner}
+	w := work{stores: loop.Body.Stores + loop.Body.StackStores, arith: loop.Body.Arith, changing: loop.Body.Changing, inner: !loop.Inner}
 	for _, in := range fn.Insts {
 		if in.PC < loop.Head || in.PC >= loop.End {
 			continue
