@@ -29,17 +29,25 @@ var benchFunc = regexp.MustCompile(`^[^ ]*\.Benchmark[^.]*(\.func\d+(\.\d+)*)?$`
 // Accusations runs the machine-code checks of benchy gotest on every
 // benchmark function of the binary and its closures, without running them,
 // and returns the accusations: what a review of many packages reads by
-// hand. A closure that is not a benchmark (a helper inside one) is judged
-// too; its loop is rarely a b.N loop, and then it is not accused.
+// hand. Closures that take no *testing.B (a goroutine, the body given to
+// b.RunParallel) are not judged: benchy gotest never judges them alone.
 func (b *Binary) Accusations() ([]Accusation, error) {
 	names, err := asm.FuncNames(b.Path, b.Package.ImportPath)
 	if err != nil {
 		return nil, err
 	}
+	src := newSources()
 	var out []Accusation
 	for _, name := range names {
-		if !benchFunc.MatchString(name) {
+		m := benchFunc.FindStringSubmatch(name)
+		if m == nil {
 			continue
+		}
+		if m[1] != "" { // a closure: a benchmark only if it takes a *testing.B
+			l, err := asm.InspectFile(b.Path, name)
+			if err != nil || !src.takesB(l.Func) {
+				continue
+			}
 		}
 		for _, f := range b.codeFindings(name) {
 			if slices.Contains(accusingCodes, f.Code) && f.Severity != finding.Info {
