@@ -1,6 +1,7 @@
 package asm
 
 import (
+	"strconv"
 	"strings"
 
 	"golang.org/x/arch/arm64/arm64asm"
@@ -34,6 +35,7 @@ func decodeARM64(code []byte, pc uint64, sym symbolizer) (Inst, error) {
 	arm64Memory(&in, ai)
 	in.Arith = arm64Arith(ai)
 	in.Move = arm64Move(ai)
+	arm64Regs(&in, ai)
 	return in, nil
 }
 
@@ -141,4 +143,159 @@ func arm64Arith(ai arm64asm.Inst) string {
 		}
 	}
 	return arithKind(ai.Op.String())
+}
+
+// arm64Regs records the registers an instruction reads and writes, and
+// whether it counts or always jumps, for changing. The decoder hides the
+// register of a shifted or arranged operand, so registers are read from
+// each operand's text. The destination is the first operand, written
+// without being read, except where the instruction keeps part of it
+// (MOVK, bit-field inserts, multiply-accumulate, the "2" forms); a store
+// reads all its registers; a load writes its first one (two for a pair);
+// an address that is written back writes its base.
+func arm64Regs(in *Inst, ai arm64asm.Inst) {
+	op := in.Op
+	var args []arm64asm.Arg
+	for _, a := range ai.Args {
+		if a == nil {
+			break
+		}
+		args = append(args, a)
+	}
+	regsOf := func(a arm64asm.Arg) (rs regSet) {
+		for _, f := range strings.FieldsFunc(a.String(), func(c rune) bool {
+			return !('A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.')
+		}) {
+			if r, ok := arm64Reg(f); ok {
+				rs.add(r)
+			}
+		}
+		return rs
+	}
+	if in.StackLoad {
+		in.uses.add(regStack)
+	}
+	if in.StackStore {
+		in.defs.add(regStack)
+	}
+	if arm64ReadsFlags(op) {
+		in.uses.add(regFlags)
+	}
+	if arm64SetsFlags(op) {
+		in.defs.add(regFlags)
+	}
+	for i, a := range args {
+		switch m := a.(type) {
+		case arm64asm.MemImmediate:
+			in.uses = in.uses.union(regsOf(a))
+			if m.Mode == arm64asm.AddrPreIndex || m.Mode == arm64asm.AddrPostIndex || m.Mode == arm64asm.AddrPostReg {
+				in.defs = in.defs.union(regsOf(arm64asm.RegSP(m.Base)))
+			}
+		case arm64asm.MemExtend:
+			in.uses = in.uses.union(regsOf(a))
+		default:
+			switch {
+			case in.Branch || in.Call:
+				in.uses = in.uses.union(regsOf(a))
+			case in.Load && in.Store || in.StackLoad && in.StackStore:
+				in.uses = in.uses.union(regsOf(a)) // atomics: every register both
+				in.defs = in.defs.union(regsOf(a))
+			case in.Store || in.StackStore:
+				in.uses = in.uses.union(regsOf(a))
+				if i == 0 && (strings.HasPrefix(op, "STX") || strings.HasPrefix(op, "STLX")) {
+					in.defs = in.defs.union(regsOf(a)) // the status register
+				}
+			case in.Load || in.StackLoad:
+				if i == 0 || i == 1 && strings.HasPrefix(op, "LDP") || strings.HasPrefix(op, "LDNP") {
+					in.defs = in.defs.union(regsOf(a))
+				} else {
+					in.uses = in.uses.union(regsOf(a))
+				}
+			case i == 0 && !arm64Compares(op):
+				in.defs = in.defs.union(regsOf(a))
+				if arm64Keeps(op) {
+					in.uses = in.uses.union(regsOf(a))
+				}
+			default:
+				in.uses = in.uses.union(regsOf(a))
+			}
+		}
+	}
+	in.jump = ai.Op == arm64asm.B && (len(args) == 0 || !isCond(args[0])) || ai.Op == arm64asm.BR
+	switch ai.Op {
+	case arm64asm.ADD, arm64asm.SUB, arm64asm.ADDS, arm64asm.SUBS:
+		_, imm := args[len(args)-1].(arm64asm.ImmShift)
+		in.count = imm && len(args) == 3 && regsOf(args[0]) == regsOf(args[1]) && !regsOf(args[0]).empty()
+	}
+}
+
+func isCond(a arm64asm.Arg) bool {
+	_, ok := a.(arm64asm.Cond)
+	return ok
+}
+
+// arm64Reg numbers a register named in an operand's text, for changing:
+// R0-R30 as 0-30 (W or X), SP as 31, the vector and floating-point
+// registers (B, H, S, D, Q, V) as 32-63; the zero register is none.
+func arm64Reg(name string) (int, bool) {
+	name, _, _ = strings.Cut(name, ".") // V1.B16
+	if name == "SP" || name == "WSP" {
+		return 31, true
+	}
+	if len(name) < 2 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name[1:])
+	if err != nil || n < 0 || n > 31 {
+		return 0, false
+	}
+	switch name[0] {
+	case 'W', 'X':
+		return n, n < 31
+	case 'B', 'H', 'S', 'D', 'Q', 'V':
+		return 32 + n, true
+	}
+	return 0, false
+}
+
+// arm64Compares reports the instructions that only set the flags.
+func arm64Compares(op string) bool {
+	switch op {
+	case "CMP", "CMN", "TST", "FCMP", "FCMPE", "CCMP", "CCMN", "FCCMP", "FCCMPE":
+		return true
+	}
+	return false
+}
+
+// arm64SetsFlags reports the instructions that write the flags: the
+// compares and the S forms of arithmetic.
+func arm64SetsFlags(op string) bool {
+	switch op {
+	case "ADDS", "SUBS", "ANDS", "BICS", "ADCS", "SBCS", "NEGS", "NGCS":
+		return true
+	}
+	return arm64Compares(op)
+}
+
+// arm64ReadsFlags reports the instructions that read the flags: the
+// conditional selects and compares, and arithmetic with the carry.
+func arm64ReadsFlags(op string) bool {
+	switch op {
+	case "CSEL", "CSINC", "CSINV", "CSNEG", "CSET", "CSETM", "CINC", "CINV", "CNEG", "FCSEL",
+		"ADC", "ADCS", "SBC", "SBCS", "NGC", "NGCS", "CCMP", "CCMN", "FCCMP", "FCCMPE":
+		return true
+	}
+	return false
+}
+
+// arm64Keeps reports the instructions that keep part of their
+// destination, so read it: MOVK, the bit-field inserts, the accumulating
+// multiplies and selects, element inserts, and the "2" forms that write
+// the upper half of a vector.
+func arm64Keeps(op string) bool {
+	switch op {
+	case "MOVK", "BFI", "BFXIL", "BFM", "BIF", "BIT", "BSL", "INS", "TBX", "FMLA", "FMLS", "MLA", "MLS":
+		return true
+	}
+	return strings.HasSuffix(op, "2")
 }

@@ -65,6 +65,13 @@ type Inst struct {
 	Target uint64 `json:"target,omitempty"`
 	// Callee names the function a direct call goes to.
 	Callee string `json:"callee,omitempty"`
+
+	// uses and defs are the registers the instruction reads (its address
+	// registers included) and writes, with regStack and regFlags; count
+	// marks a loop's counting (a register plus a constant into itself:
+	// i++, p += 8); jump a branch that always jumps. changing reads them.
+	uses, defs  regSet
+	count, jump bool
 }
 
 // ErrUnsupportedArch is returned on architectures benchy cannot disassemble.

@@ -50,6 +50,7 @@ func TestDecode(t *testing.T) {
 				t.Errorf("len = %d, want %d", got.Len, len(code))
 			}
 			got.Text, got.Op, got.Len = "", "", 0
+			got.uses, got.defs, got.count, got.jump = regSet{}, regSet{}, false, false // TestChanging
 			if got != tt.want {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}
@@ -99,6 +100,7 @@ func TestDescribe(t *testing.T) {
 		{Body{Arith: 2, Kinds: []string{"multiply", "xor"}}, "has no memory load; it multiplies and xors"},
 		{Body{Arith: 1, Kinds: []string{"add"}, Moves: 2}, "has no memory load; it adds and moves values between registers"},
 		{Body{Moves: 1}, "has no memory load; it moves values between registers"},
+		{Body{Stores: 1, Changing: 2}, "has no memory load; it stores"},
 		{Body{Loads: 1, LoadBytes: 8, Moves: 3, Arith: 1, Kinds: []string{"add"}}, "loads 8 bytes per iteration and adds"},
 		{Body{Loads: 1, LoadBytes: 8, Arith: 1, Kinds: []string{"add"}}, "loads 8 bytes per iteration and adds"},
 		{Body{Loads: 2, Calls: []string{"github.com/a/b.f", "runtime.memmove"}}, "loads memory 2 times per iteration and calls b.f, runtime.memmove"},

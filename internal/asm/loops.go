@@ -28,6 +28,12 @@ type Body struct {
 	Moves       int      `json:"moves,omitempty"` // register-to-register moves
 	Kinds       []string `json:"kinds,omitempty"` // kinds of arithmetic, in order of first use
 	Calls       []string `json:"calls,omitempty"` // functions called (or "indirect")
+	// Changing counts the instructions of a loop that compute a value that
+	// changes from one iteration to the next (from the counter, from a
+	// value carried from the last iteration, from memory at an address that
+	// moves), the counting itself aside: a loop without any does nothing
+	// its first iteration did not, whatever its instructions are.
+	Changing int `json:"changing"`
 }
 
 // findLoops finds the loops of f from its backward branches. Go lays out a
@@ -74,6 +80,7 @@ func findLoops(f *Func) []Loop {
 			}
 		}
 		l.Body = body(f, l.Head, l.End)
+		l.Body.Changing = changing(f, l.Head, l.End)
 	}
 	return loops
 }

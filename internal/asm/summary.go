@@ -107,9 +107,9 @@ func describe(b Body, per string) string {
 		// iterative Fibonacci: adds by LEA, moves) or does nothing but
 		// count, or stores one value over and over.
 		switch {
-		case b.Arith == 0 && b.Moves == 0 && b.Stores == 0:
+		case b.Arith == 0 && b.Moves == 0 && b.Stores == 0 && b.Changing == 0:
 			return "has no memory load: the input is not read (it only counts)"
-		case b.Arith == 0 && b.Moves == 0:
+		case b.Arith == 0 && b.Moves == 0 && b.Changing == 0:
 			return "has no memory load: the input is not read; it stores a value computed before the loop (or while compiling)"
 		}
 		return "has no memory load; it " + join(parts)
@@ -122,6 +122,8 @@ var verbs = map[string]string{
 	"add": "adds", "subtract": "subtracts", "multiply": "multiplies", "divide": "divides",
 	"shift": "shifts", "xor": "xors", "logic": "does bit logic",
 	"fused multiply-add": "multiply-adds", "bit count": "counts bits",
+	"square root": "takes square roots", "byte swap": "swaps bytes", "min/max": "takes minima or maxima",
+	"convert": "converts", "round": "rounds",
 }
 
 func verb(kind string) string {

@@ -50,6 +50,7 @@ func decodeX86(code []byte, pc uint64, sym symbolizer) (Inst, error) {
 	x86Memory(&in, xi)
 	in.Arith = x86Arith(xi)
 	in.Move = x86Move(xi)
+	x86Regs(&in, xi)
 	return in, nil
 }
 
@@ -165,4 +166,228 @@ var arithKinds = []struct {
 	{"logic", []string{"AND", "OR", "NOT", "PAND", "POR", "ORR", "BIC", "MVN"}},
 	{"shift", []string{"SHL", "SHR", "SAR", "ROL", "ROR", "RCL", "RCR", "LSL", "LSR", "ASR", "PSLL", "PSRL", "PSRA"}},
 	{"bit count", []string{"POPCNT", "LZCNT", "TZCNT", "BSF", "BSR", "CLZ", "CNT", "RBIT"}},
+	{"square root", []string{"SQRT", "FSQRT"}},
+	{"byte swap", []string{"BSWAP", "REV"}},
+	{"min/max", []string{"MIN", "MAX", "PMIN", "PMAX", "FMIN", "FMAX", "SMIN", "SMAX", "UMIN", "UMAX"}},
+	{"convert", []string{"CVT", "FCVT", "SCVTF", "UCVTF"}},
+	{"round", []string{"ROUND", "FRINT"}},
+}
+
+// x86Regs records the registers an instruction reads and writes, and
+// whether it counts or always jumps, for changing. Arguments are in Intel
+// order (the destination first); the registers the decoder does not list
+// (a one-operand multiply's RAX and RDX, a string instruction's) are
+// added. Where in doubt a destination is taken as read too: a read too
+// many can only make a value look changing, never hide work.
+func x86Regs(in *Inst, xi x86asm.Inst) {
+	var args []x86asm.Arg
+	for _, a := range xi.Args {
+		if a == nil {
+			break
+		}
+		args = append(args, a)
+	}
+	op, s := xi.Op, xi.Op.String()
+	use := func(a x86asm.Arg) {
+		switch a := a.(type) {
+		case x86asm.Reg:
+			if r, _, ok := x86Reg(a); ok {
+				in.uses.add(r)
+			}
+		case x86asm.Mem:
+			for _, b := range []x86asm.Reg{a.Base, a.Index} {
+				if r, _, ok := x86Reg(b); ok {
+					in.uses.add(r)
+				}
+			}
+		}
+	}
+	def := func(rs ...x86asm.Reg) {
+		for _, reg := range rs {
+			if r, _, ok := x86Reg(reg); ok {
+				in.defs.add(r)
+			}
+		}
+	}
+	if in.StackLoad {
+		in.uses.add(regStack)
+	}
+	if in.StackStore {
+		in.defs.add(regStack)
+	}
+	if x86SetsFlags[op] {
+		in.defs.add(regFlags)
+	}
+	if strings.HasPrefix(s, "SET") || strings.HasPrefix(s, "CMOV") || op == x86asm.ADC || op == x86asm.SBB ||
+		op == x86asm.RCL || op == x86asm.RCR {
+		in.uses.add(regFlags)
+	}
+	switch {
+	case len(args) == 0 || in.Branch || in.Call || strings.HasPrefix(s, "NOP") || strings.HasPrefix(s, "PREFETCH"):
+		in.jump = op == x86asm.JMP
+	case op == x86asm.CMP || op == x86asm.TEST || op == x86asm.BT || op == x86asm.PTEST ||
+		strings.HasPrefix(s, "UCOMIS") || strings.HasPrefix(s, "COMIS"):
+		for _, a := range args {
+			use(a)
+		}
+	case len(args) == 1 && (op == x86asm.MUL || op == x86asm.IMUL || op == x86asm.DIV || op == x86asm.IDIV):
+		use(args[0])
+		use(x86asm.RAX)
+		use(x86asm.RDX)
+		def(x86asm.RAX, x86asm.RDX)
+	case op == x86asm.CQO || op == x86asm.CDQ || op == x86asm.CWD:
+		use(x86asm.RAX)
+		def(x86asm.RDX)
+	case x86StringOp(s):
+		for _, r := range []x86asm.Reg{x86asm.RAX, x86asm.RCX, x86asm.RSI, x86asm.RDI} {
+			use(r)
+			def(r)
+		}
+	case op == x86asm.XCHG || op == x86asm.XADD || strings.HasPrefix(s, "CMPXCHG"):
+		for _, a := range args {
+			use(a)
+			if r, ok := a.(x86asm.Reg); ok {
+				def(r)
+			}
+		}
+		if op != x86asm.XCHG {
+			use(x86asm.RAX)
+			def(x86asm.RAX)
+		}
+	case x86Zeroes(op, args):
+		if r, ok := args[0].(x86asm.Reg); ok {
+			def(r)
+		}
+	default:
+		for _, a := range args[1:] {
+			use(a)
+		}
+		switch dst := args[0].(type) {
+		case x86asm.Mem:
+			use(dst)
+		case x86asm.Reg:
+			r, partial, ok := x86Reg(dst)
+			if !ok {
+				break
+			}
+			in.defs.add(r)
+			if partial || !x86WriteOnly(s, args) {
+				in.uses.add(r)
+			}
+			in.count = x86Counts(op, dst, args)
+		}
+	}
+}
+
+// x86Counts reports whether an instruction adds a constant to a register
+// into the same register: INC, DEC, ADD or SUB of an immediate, LEA of the
+// register plus a displacement. That is how a loop counts.
+func x86Counts(op x86asm.Op, dst x86asm.Reg, args []x86asm.Arg) bool {
+	switch op {
+	case x86asm.INC, x86asm.DEC:
+		return true
+	case x86asm.ADD, x86asm.SUB:
+		_, imm := args[1].(x86asm.Imm)
+		return imm
+	case x86asm.LEA:
+		m, ok := args[1].(x86asm.Mem)
+		if !ok || m.Index != 0 {
+			return false
+		}
+		a, _, okA := x86Reg(m.Base)
+		b, _, okB := x86Reg(dst)
+		return okA && okB && a == b
+	}
+	return false
+}
+
+// x86Zeroes reports the idioms that set a register to zero whatever it
+// held: XOR, SUB and their vector forms of a register with itself.
+func x86Zeroes(op x86asm.Op, args []x86asm.Arg) bool {
+	switch op {
+	case x86asm.XOR, x86asm.SUB, x86asm.PXOR, x86asm.XORPS, x86asm.XORPD:
+		return len(args) == 2 && args[0] == args[1]
+	case x86asm.VPXOR, x86asm.VXORPS, x86asm.VXORPD:
+		return len(args) == 3 && args[1] == args[2]
+	}
+	return false
+}
+
+// x86WriteOnly reports an instruction whose destination register is
+// written without being read: moves and loads of a whole register, LEA,
+// conversions to an integer, bit counts, three-operand forms (AVX, BMI,
+// IMUL with an immediate). Scalar SSE arithmetic keeps the upper part of
+// its destination, so it reads it.
+func x86WriteOnly(s string, args []x86asm.Arg) bool {
+	switch s {
+	case "MOV", "MOVZX", "MOVSX", "MOVSXD", "MOVQ", "MOVD", "MOVBE", "MOVAPS", "MOVAPD", "MOVUPS",
+		"MOVUPD", "MOVDQA", "MOVDQU", "LDDQU", "LEA", "POPCNT", "LZCNT", "TZCNT", "BSF", "BSR",
+		"PMOVMSKB", "MOVMSKPS", "MOVMSKPD", "PSHUFD", "PSHUFLW", "PSHUFHW",
+		"CVTTSD2SI", "CVTSD2SI", "CVTTSS2SI", "CVTSS2SI",
+		"ANDN", "SHLX", "SHRX", "SARX", "RORX", "PDEP", "PEXT", "BZHI", "BEXTR", "BLSI", "BLSR", "BLSMSK":
+		return true
+	case "MOVSD_XMM", "MOVSS":
+		_, mem := args[1].(x86asm.Mem) // from memory the upper part is zeroed
+		return mem
+	case "IMUL":
+		return len(args) == 3
+	}
+	if strings.HasPrefix(s, "V") {
+		accumulates := strings.Contains(s, "FMADD") || strings.Contains(s, "FMSUB") || strings.Contains(s, "FNM") ||
+			strings.Contains(s, "PERMI2") || strings.Contains(s, "PERMT2")
+		return strings.HasPrefix(s, "VMOV") && len(args) == 2 || len(args) >= 3 && !accumulates
+	}
+	return false
+}
+
+// x86StringOp reports the string instructions, which read and write RSI,
+// RDI, RCX and RAX without naming them.
+func x86StringOp(s string) bool {
+	for _, p := range []string{"MOVS", "STOS", "LODS", "SCAS", "CMPS"} {
+		if strings.HasPrefix(s, p) && len(s) == len(p)+1 {
+			return true // MOVSQ, not MOVSX or MOVSD_XMM
+		}
+	}
+	return false
+}
+
+// x86SetsFlags are the instructions that write the condition flags, as
+// far as a loop's flow needs them: a flag write missing here keeps an
+// older one alive, which can only make a value look changing.
+var x86SetsFlags = map[x86asm.Op]bool{
+	x86asm.ADD: true, x86asm.ADC: true, x86asm.SUB: true, x86asm.SBB: true, x86asm.AND: true,
+	x86asm.OR: true, x86asm.XOR: true, x86asm.NEG: true, x86asm.INC: true, x86asm.DEC: true,
+	x86asm.CMP: true, x86asm.TEST: true, x86asm.SHL: true, x86asm.SHR: true, x86asm.SAR: true,
+	x86asm.ROL: true, x86asm.ROR: true, x86asm.RCL: true, x86asm.RCR: true, x86asm.BT: true,
+	x86asm.BTS: true, x86asm.BTR: true, x86asm.BTC: true, x86asm.IMUL: true, x86asm.MUL: true,
+	x86asm.BSF: true, x86asm.BSR: true, x86asm.POPCNT: true, x86asm.LZCNT: true, x86asm.TZCNT: true,
+	x86asm.UCOMISS: true, x86asm.UCOMISD: true, x86asm.COMISS: true, x86asm.COMISD: true,
+	x86asm.XADD: true, x86asm.CMPXCHG: true, x86asm.PTEST: true, x86asm.SHLD: true, x86asm.SHRD: true,
+}
+
+// x86Reg numbers a register for changing: the general registers 0-15
+// whatever their width (partial for 8 and 16 bits, which keep the rest of
+// the register), the vector registers 16-47 whatever their width.
+func x86Reg(r x86asm.Reg) (n int, partial, ok bool) {
+	switch {
+	case r >= x86asm.AL && r <= x86asm.BL:
+		return int(r - x86asm.AL), true, true
+	case r >= x86asm.AH && r <= x86asm.BH:
+		return int(r - x86asm.AH), true, true
+	case r >= x86asm.SPB && r <= x86asm.R15B:
+		return int(r-x86asm.SPB) + 4, true, true
+	case r >= x86asm.AX && r <= x86asm.R15W:
+		return int(r - x86asm.AX), true, true
+	case r >= x86asm.EAX && r <= x86asm.R15L:
+		return int(r - x86asm.EAX), false, true
+	case r >= x86asm.RAX && r <= x86asm.R15:
+		return int(r - x86asm.RAX), false, true
+	case r >= x86asm.X0 && r <= x86asm.X31:
+		return 16 + int(r-x86asm.X0), false, true
+	case r >= x86asm.Y0 && r <= x86asm.Y31:
+		return 16 + int(r-x86asm.Y0), false, true
+	case r >= x86asm.Z0 && r <= x86asm.Z31:
+		return 16 + int(r-x86asm.Z0), false, true
+	}
+	return 0, false, false
 }

@@ -7,6 +7,13 @@
 //	go run ./scripts/stdsweep            # every package of std
 //	go run ./scripts/stdsweep -profile crypto/... strconv
 //
+// With -accused it also runs benchy gotest's machine-code checks on every
+// benchmark function of each binary (gotest.Binary.Accusations) and prints
+// each accusation, "ACCUSED package function code severity: message", for
+// a person to review against the source of the loop:
+//
+//	go run ./scripts/stdsweep -accused
+//
 // It builds; it measures nothing. On a 2-vCPU machine with a warm build
 // cache it takes a few minutes.
 package main
@@ -25,18 +32,19 @@ import (
 
 func main() {
 	profile := flag.Bool("profile", false, "add --profile's files too")
+	accused := flag.Bool("accused", false, "print the benchmarks the machine-code checks accuse")
 	flag.Parse()
 	patterns := flag.Args()
 	if len(patterns) == 0 {
 		patterns = []string{"std"}
 	}
-	if err := sweep(patterns, *profile); err != nil {
+	if err := sweep(patterns, *profile, *accused); err != nil {
 		fmt.Fprintln(os.Stderr, "stdsweep:", err)
 		os.Exit(1)
 	}
 }
 
-func sweep(patterns []string, profile bool) error {
+func sweep(patterns []string, profile, accused bool) error {
 	ch := gotest.NewChildren(nil)
 	pkgs, err := gotest.List(ch, ".", patterns, nil)
 	if err != nil {
@@ -48,14 +56,22 @@ func sweep(patterns []string, profile bool) error {
 	}
 	defer os.RemoveAll(dir)
 	start := time.Now()
-	built, none := 0, 0
+	built, none, accusations := 0, 0, 0
 	var failed []string
 	for _, p := range pkgs {
-		_, err := gotest.BuildWith(ch, p, filepath.Join(dir, fmt.Sprint(built+len(failed)+none)), nil, gotest.BuildOptions{Profile: profile})
+		bin, err := gotest.BuildWith(ch, p, filepath.Join(dir, fmt.Sprint(built+len(failed)+none)), nil, gotest.BuildOptions{Profile: profile})
 		var ue *gotest.UsageError
 		switch {
 		case err == nil:
 			built++
+			if accused {
+				n, err := printAccusations(bin)
+				if err != nil {
+					return fmt.Errorf("%s: %w", p.ImportPath, err)
+				}
+				accusations += n
+				os.RemoveAll(filepath.Dir(bin.Path)) // a binary read is not needed again
+			}
 		case errors.As(err, &ue) && strings.Contains(ue.Msg, "has no benchmarks"):
 			none++
 		default:
@@ -70,8 +86,24 @@ func sweep(patterns []string, profile bool) error {
 	}
 	fmt.Printf("%d packages with benchmarks built, %d failed, %d without benchmarks (%s)\n",
 		built, len(failed), none, time.Since(start).Round(time.Second))
+	if accused {
+		fmt.Printf("%d accusations\n", accusations)
+	}
 	if len(failed) > 0 {
 		return fmt.Errorf("%d packages do not build: %s", len(failed), strings.Join(failed, " "))
 	}
 	return nil
+}
+
+// printAccusations prints what the machine-code checks accuse in bin, and
+// how many.
+func printAccusations(bin *gotest.Binary) (int, error) {
+	acc, err := bin.Accusations()
+	if err != nil {
+		return 0, err
+	}
+	for _, a := range acc {
+		fmt.Printf("ACCUSED %s %s %s %s: %s\n", bin.Package.ImportPath, a.Func, a.Finding.Code, a.Finding.Severity, a.Finding.Message)
+	}
+	return len(acc), nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/asm"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // codeFindings reads the machine code of the benchmark function fn in the
@@ -74,19 +75,34 @@ func codeFindings(bin, fn string) []finding.Finding {
 	if w.calls > 0 {
 		return fs
 	}
-	ev := evidence(fn, f, map[string]any{"loop": fmt.Sprintf("%#x", loop.Head), "loads": w.loads, "stores": w.stores, "arith": w.arith})
+	if w.loads > 0 {
+		return fs
+	}
+	// The loop reads no memory and calls nothing. What it computes from
+	// its counter or from the last iteration changes every iteration, and
+	// is work in whatever instructions (SQRTSD in x = Sqrt(x), a byte swap
+	// of i); what it computes from constants does not.
+	ev := evidence(fn, f, map[string]any{"loop": fmt.Sprintf("%#x", loop.Head), "loads": w.loads, "stores": w.stores, "arith": w.arith, "changing": w.changing})
 	switch {
-	case w.loads == 0 && w.stores == 0 && w.arith == 0:
+	case w.changing > 0:
+		fs = append(fs, finding.Finding{Code: result.CodeNoLoadInLoop, Severity: finding.Info,
+			Message:  fmt.Sprintf("the benchmark's loop at %#x%s reads no memory and calls nothing, but computes from its counter or from the last iteration (%s changing every iteration): work kept in registers", loop.Head, where, units.Count(w.changing, "instruction")),
+			Evidence: ev})
+	case w.stores == 0 && w.arith == 0:
 		fs = append(fs, finding.Finding{Code: result.CodeEmptyLoop, Severity: finding.Error,
 			Message:  fmt.Sprintf("the benchmark's loop at %#x%s only counts to b.N: the work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", loop.Head, where),
 			Evidence: ev})
-	case w.loads == 0 && w.arith == 0:
+	case w.arith == 0 && src.bodyCalls(lineFor(f, loop, lines)):
 		fs = append(fs, finding.Finding{Code: result.CodeFolded, Severity: finding.Error,
 			Message:  fmt.Sprintf("the benchmark's loop at %#x%s stores the same value every iteration and computes nothing: the result was computed before the loop or while compiling (constant inputs); read the inputs from variables", loop.Head, where),
 			Evidence: ev})
-	case w.loads == 0:
+	case w.arith == 0:
+		// The same values stored every iteration where the source calls
+		// nothing (runtime's ClearFat: *p = [8]byte{}): the stores are
+		// what the benchmark measures.
+	default:
 		fs = append(fs, finding.Finding{Code: result.CodeNoLoadInLoop, Severity: finding.Warn,
-			Message:  fmt.Sprintf("the benchmark's loop at %#x%s reads no memory and calls nothing: it computes on registers only, so its inputs may have been constants the compiler propagated", loop.Head, where),
+			Message:  fmt.Sprintf("the benchmark's loop at %#x%s reads no memory, calls nothing and computes the same values every iteration, from constants or values from before the loop: its inputs may have been constants the compiler propagated", loop.Head, where),
 			Evidence: ev})
 	}
 	return fs
@@ -147,9 +163,9 @@ func followLoop(bin string, src *sources, fn asm.Func) *asm.Listing {
 
 // onlyCounts reports whether a loop body does nothing but count: no load,
 // no store (a local array on the stack is memory too), no arithmetic, no
-// call.
+// call, nothing that changes from one iteration to the next.
 func onlyCounts(b asm.Body) bool {
-	return b.Loads+b.StackLoads == 0 && b.Stores+b.StackStores == 0 && b.Arith == 0 && len(b.Calls) == 0
+	return b.Loads+b.StackLoads == 0 && b.Stores+b.StackStores == 0 && b.Arith == 0 && len(b.Calls) == 0 && b.Changing == 0
 }
 
 // line is a source position, file and line.
@@ -209,36 +225,52 @@ func (s *sources) forLines(fn asm.Func) map[line]bool {
 }
 
 // takesB reports whether the function fn (a declaration or a function
-// literal, found by the line of its entry) has a parameter of type
-// *testing.B, under whatever name testing is imported: a helper a
-// benchmark hands its b to.
+// literal) has a parameter of type *testing.B, under whatever name testing
+// is imported: a helper a benchmark hands its b to, or the function given
+// to b.Run. The function is the innermost one whose source holds the line
+// of fn's entry: that line is the declaration's where the function checks
+// its stack first, and its first statement's where it does not.
 func (s *sources) takesB(fn asm.Func) bool {
-	if fn.File == "" {
+	ft := s.enclosing(fn.File, fn.Line)
+	if ft == nil || ft.Params == nil {
 		return false
 	}
-	f := s.file(fn.File)
+	for _, p := range ft.Params.List {
+		if isStarB(p.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+// enclosing is the type of the innermost function declaration or literal
+// of a file whose source spans the line n; nil when none does.
+func (s *sources) enclosing(path string, n int) *ast.FuncType {
+	if path == "" {
+		return nil
+	}
+	f := s.file(path)
 	if f == nil {
-		return false
+		return nil
 	}
-	found := false
-	ast.Inspect(f, func(n ast.Node) bool {
+	var inner *ast.FuncType
+	ast.Inspect(f, func(node ast.Node) bool {
 		var ft *ast.FuncType
-		switch n := n.(type) {
+		switch node := node.(type) {
 		case *ast.FuncDecl:
-			ft = n.Type
+			ft = node.Type
 		case *ast.FuncLit:
-			ft = n.Type
-		default:
-			return !found
+			ft = node.Type
 		}
-		if s.fset.Position(ft.Func).Line == fn.Line && ft.Params != nil {
-			for _, p := range ft.Params.List {
-				found = found || isStarB(p.Type)
-			}
+		if node == nil || s.fset.Position(node.Pos()).Line > n || s.fset.Position(node.End()).Line < n {
+			return false
 		}
-		return !found
+		if ft != nil {
+			inner = ft
+		}
+		return true
 	})
-	return found
+	return inner
 }
 
 // isStarB reports whether a parameter's type reads *X.B, or *B (testing
@@ -326,6 +358,7 @@ func onlyOuterLoop(fn asm.Func) (asm.Loop, bool) {
 // work is what a loop does besides its control.
 type work struct {
 	loads, stores, arith, calls int
+	changing                    int  // asm.Body.Changing
 	inner                       bool // another loop lies inside it
 }
 
@@ -335,7 +368,7 @@ type work struct {
 // (b.N read again) and calls into testing's b.Loop and the runtime's
 // stack growth are no work.
 func loopWork(fn asm.Func, loop asm.Loop, control map[line]bool) work {
-	w := work{stores: loop.Body.Stores + loop.Body.StackStores, arith: loop.Body.Arith, inner: !loop.Inner}
+	w := work{stores: loop.Body.Stores + loop.Body.StackStores, arith: loop.Body.Arith, changing: loop.Body.Changing, inner: !loop.Inner}
 	for _, in := range fn.Insts {
 		if in.PC < loop.Head || in.PC >= loop.End {
 			continue
@@ -354,4 +387,44 @@ func loopWork(fn asm.Func, loop asm.Loop, control map[line]bool) work {
 // machinery, not its work: b.Loop's slow path, the stack's growth.
 func loopCallee(name string) bool {
 	return strings.HasPrefix(name, "testing.(*B).") || strings.HasPrefix(name, "runtime.morestack")
+}
+
+// lineFor is the source line of the benchmark's for statement that holds
+// an instruction of loop, if one does.
+func lineFor(fn asm.Func, loop asm.Loop, lines map[line]bool) (line, bool) {
+	for _, in := range fn.Insts {
+		if in.PC >= loop.Head && in.PC < loop.End && lines[line{in.File, in.Line}] {
+			return line{in.File, in.Line}, true
+		}
+	}
+	return line{}, false
+}
+
+// bodyCalls reports whether the body of the for statement on the line at
+// calls a function (a conversion looks the same, and counts): a loop whose
+// stores the compiler computed while compiling had a call to fold, one
+// that stores constants by itself (*p = [8]byte{}) measures the stores.
+// True when the for statement is not known: the stores are then judged
+// folded, as before this was asked.
+func (s *sources) bodyCalls(at line, ok bool) bool {
+	f := s.file(at.file)
+	if !ok || f == nil {
+		return true
+	}
+	calls, found := false, false
+	ast.Inspect(f, func(n ast.Node) bool {
+		fs, isFor := n.(*ast.ForStmt)
+		if found || !isFor || fs.Cond == nil ||
+			s.fset.Position(fs.For).Line != at.n && s.fset.Position(fs.Cond.Pos()).Line != at.n {
+			return !found
+		}
+		found = true
+		ast.Inspect(fs.Body, func(n ast.Node) bool {
+			_, call := n.(*ast.CallExpr)
+			calls = calls || call
+			return !calls
+		})
+		return false
+	})
+	return calls || !found
 }

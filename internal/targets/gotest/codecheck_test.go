@@ -110,24 +110,7 @@ func inlinedDiscarded(b *testing.B, xs []int) {
 // caught in the helper, the honest one is not, and a function that takes
 // no *testing.B is not taken for a helper.
 func TestCodeFindingsFollowHelpers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a test binary")
-	}
-	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
-		t.Skip("machine code of amd64 and arm64 only")
-	}
-	dir := t.TempDir()
-	for name, body := range followModule {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bin := filepath.Join(dir, "follow.test")
-	cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go test -c: %v\n%s", err, out)
-	}
+	bin := buildModule(t, followModule)
 	const pkg = "example.com/follow."
 	tests := []struct {
 		fn     string
@@ -175,5 +158,170 @@ func TestCodeFindingsFollowHelpers(t *testing.T) {
 		if f.Code == result.CodeAsm && !strings.Contains(f.Message, "calls follow.kept, which holds the b.N loop") {
 			t.Errorf("asm: %s", f.Message)
 		}
+	}
+}
+
+// buildModule writes a module's files and builds its test binary with go
+// test -c (skipped under -short, and where benchy reads no machine code).
+func buildModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	if runtime.GOARCH != "amd64" && runtime.GOARCH != "arm64" {
+		t.Skip("machine code of amd64 and arm64 only")
+	}
+	dir := t.TempDir()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin := filepath.Join(dir, "module.test")
+	cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// registersModule has benchmarks whose loops read no memory: some compute
+// from the counter or from the last iteration, as math's SqrtLatency and
+// math/bits' Reverse do; one recomputes the same value every iteration;
+// some lost their work.
+var registersModule = map[string]string{
+	"go.mod": "module example.com/registers\n\ngo 1.24\n",
+	"registers_test.go": `package registers
+
+import (
+	"math"
+	"math/bits"
+	"testing"
+)
+
+var (
+	sinkF float64
+	sinkU uint
+	sinkI int
+	seed  = 12345
+)
+
+func BenchmarkSqrtLatency(b *testing.B) {
+	x := 10.0
+	for i := 0; i < b.N; i++ {
+		x = math.Sqrt(x)
+	}
+	sinkF = x
+}
+
+func BenchmarkReverse(b *testing.B) {
+	var s uint
+	for i := 0; i < b.N; i++ {
+		s += bits.Reverse(uint(i))
+	}
+	sinkU = s
+}
+
+func BenchmarkSwap(b *testing.B) {
+	x, y := seed, seed+1
+	for i := 0; i < b.N; i++ {
+		x, y = y, x
+	}
+	sinkI = x - y
+}
+
+func BenchmarkInvariant(b *testing.B) {
+	v, r := seed, 0
+	for i := 0; i < b.N; i++ {
+		r = v*v ^ v>>3
+	}
+	sinkI = r
+}
+
+func BenchmarkDiscarded(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		_ = math.Sqrt(float64(seed))
+	}
+}
+
+func BenchmarkConstant(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		sinkF = math.Sqrt(16)
+	}
+}
+
+var fat = new([8]uint32)
+
+func BenchmarkClear(b *testing.B) {
+	p := fat
+	for i := 0; i < b.N; i++ {
+		*p = [8]uint32{}
+	}
+}
+
+func BenchmarkGoroutine(b *testing.B) {
+	done := make(chan bool)
+	go func() {
+		for i := 0; i < 100; i++ {
+			_ = math.Sqrt(float64(seed))
+		}
+		done <- true
+	}()
+	<-done
+}
+`,
+}
+
+// A loop that reads no memory is judged by what changes from one
+// iteration to the next: a loop-carried square root, a function of the
+// counter, values swapped are work (no-load-in-loop at most as info); the
+// same value recomputed every iteration is doubtful (warn); a loop that
+// only counts, or stores a constant, lost its work (error).
+func TestCodeFindingsRegisters(t *testing.T) {
+	bin := buildModule(t, registersModule)
+	tests := []struct {
+		fn       string
+		code     string // "" for no finding of the three
+		severity finding.Severity
+	}{
+		{"BenchmarkSqrtLatency", result.CodeNoLoadInLoop, finding.Info},
+		{"BenchmarkReverse", result.CodeNoLoadInLoop, finding.Info},
+		{"BenchmarkSwap", result.CodeNoLoadInLoop, finding.Info},
+		{"BenchmarkInvariant", result.CodeNoLoadInLoop, finding.Warn},
+		{"BenchmarkDiscarded", result.CodeEmptyLoop, finding.Error},
+		{"BenchmarkConstant", result.CodeFolded, finding.Error},
+		// A constant stored where the source calls nothing: the stores
+		// are what it measures.
+		{"BenchmarkClear", "", finding.Info},
+	}
+	accusations := []string{result.CodeEmptyLoop, result.CodeFolded, result.CodeNoLoadInLoop}
+	for _, tt := range tests {
+		t.Run(tt.fn, func(t *testing.T) {
+			fs := codeFindings(bin, "example.com/registers."+tt.fn)
+			var got []finding.Finding
+			for _, f := range fs {
+				if slices.Contains(accusations, f.Code) {
+					got = append(got, f)
+				}
+			}
+			if tt.code == "" && len(got) > 0 || tt.code != "" && (len(got) != 1 || got[0].Code != tt.code || got[0].Severity != tt.severity) {
+				t.Fatalf("findings %+v, want %q at %s", fs, tt.code, tt.severity)
+			}
+		})
+	}
+	// A sweep accuses the benchmarks, not a goroutine's loop inside one.
+	bb := &Binary{Package: Package{ImportPath: "example.com/registers"}, Path: bin}
+	acc, err := bb.Accusations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var accused []string
+	for _, a := range acc {
+		accused = append(accused, strings.TrimPrefix(a.Func, "example.com/registers."))
+	}
+	slices.Sort(accused)
+	if want := []string{"BenchmarkConstant", "BenchmarkDiscarded", "BenchmarkInvariant"}; !slices.Equal(accused, want) {
+		t.Errorf("accused %v, want %v", accused, want)
 	}
 }
