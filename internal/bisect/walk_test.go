@@ -35,7 +35,7 @@ func (f *fake) ratio(i, attempt int) Ratio {
 func (f *fake) measure(i, attempt int) (Step, error) {
 	f.measured++
 	if f.skip[i] {
-		return Step{Why: "does not build"}, nil
+		return Step{Side: Skipped, Why: "does not build"}, nil
 	}
 	bad := f.ratio(f.n-1, attempt)
 	st := Step{Mid: f.ratio(i, attempt), Bad: bad}
@@ -263,6 +263,70 @@ func TestNeverWrong(t *testing.T) {
 		t.Error("no trial found the exact commit")
 	}
 	t.Logf("exact in %d of 2000", exact)
+}
+
+// A comparison that came out inconclusive (a busy machine) leaves its
+// commit undecided, never skipped: measured again, placed when more
+// measurement tells, else kept undecided with why, inside the range.
+func TestInconclusive(t *testing.T) {
+	const why = "inconclusive: the machine was busy"
+	for _, tt := range []struct {
+		name     string
+		until    int // attempts that come out inconclusive
+		attempts int
+		side     Side
+	}{
+		{"once", 1, 2, Slow},
+		{"every time", 3, 3, Undecided},
+	} {
+		f := newFake(16, step(9, 1.03), 0.002)
+		w, steps, err := Drive(16, 2, func(i, attempt int) (Step, error) {
+			st, err := f.measure(i, attempt)
+			if i == 9 && attempt < tt.until {
+				st.Side, st.Why = Undecided, why
+			}
+			return st, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range steps {
+			if st.Commit == 9 && (st.Side != tt.side || st.Attempts != tt.attempts || (st.Side == Undecided) != (st.Why == why)) {
+				t.Errorf("%s: %+v, want %v after %d attempts", tt.name, st, tt.side, tt.attempts)
+			}
+		}
+		a := w.Answer()
+		if len(a.Skipped) != 0 || a.From > 9 || a.To < 9 || a.Exact() != (tt.side == Slow) {
+			t.Errorf("%s: %+v, want 9 in the range, nothing skipped", tt.name, a)
+		}
+		if tt.side == Undecided && !slices.Equal(a.Undecided, []int{9}) {
+			t.Errorf("%s: undecided %v, want [9]", tt.name, a.Undecided)
+		}
+	}
+}
+
+// BAD whose interval still reaches past the threshold is measured again,
+// and keeps its reason when it stays so; BAD whose runs cannot be
+// compared is not measured again. Both cannot be judged.
+func TestBadUnjudged(t *testing.T) {
+	for _, tt := range []struct {
+		side     Side
+		why      string
+		attempts int
+	}{
+		{Undecided, "the interval reaches beyond the threshold", 3},
+		{Skipped, "not comparable: not measured on both sides", 1},
+	} {
+		_, steps, err := Drive(8, 2, func(i, attempt int) (Step, error) {
+			return Step{Side: tt.side, Why: tt.why}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(steps) != 1 || steps[0].Side != Undecided || steps[0].Why != tt.why || steps[0].Attempts != tt.attempts {
+			t.Errorf("BAD %v: %+v, want one step, undecided with its reason after %d attempts", tt.side, steps, tt.attempts)
+		}
+	}
 }
 
 // A stop ends the walk with what was measured before it.

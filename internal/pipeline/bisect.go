@@ -188,7 +188,7 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 		case errors.Is(err, gotest.ErrStopped):
 			return bisect.Step{}, ErrStopped
 		case err != nil && k == 2:
-			return bisect.Step{Why: skipReason(err)}, nil
+			return bisect.Step{Side: bisect.Skipped, Why: skipReason(err)}, nil
 		case err != nil:
 			return bisect.Step{}, &StageError{"building the test binaries of " + []string{"GOOD", "BAD"}[k] + " " + c.Short(), err}
 		}
@@ -197,7 +197,7 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 	r, err := b.run(sides)
 	switch {
 	case errors.Is(err, errMissing):
-		return bisect.Step{Why: b.name + " is not in this commit"}, nil
+		return bisect.Step{Side: bisect.Skipped, Why: b.name + " is not in this commit"}, nil
 	case errors.Is(err, gotest.ErrStopped) || errors.Is(err, ErrStopped):
 		return bisect.Step{}, ErrStopped
 	case err != nil:
@@ -216,31 +216,39 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 	st := bisect.Step{Bad: ratio(badRow)}
 	if i == n-1 {
 		st.Mid = st.Bad
-		var why string
-		switch outcome, w := outcome(*badRow); outcome {
+		switch outcome, why := outcome(*badRow); outcome {
 		case Confirmed:
 			st.Side = bisect.Slow
 		case NotConfirmed:
 			st.Side = bisect.Fast
 		default:
-			st.Side, why = bisect.Undecided, w
+			st.Side, st.Why = unjudged(*badRow), why
 		}
-		if st.Side == bisect.Undecided && badRow.Judged() {
-			why = "" // an interval that reaches past the threshold: measure more
-		}
-		st.Why = why
 		return st, nil
 	}
 	pl.mid = append(pl.mid, rs[2])
 	midRow := b.row(pl.good, pl.mid)
 	st.Mid = ratio(midRow)
 	if !midRow.Judged() {
+		st.Side = unjudged(*midRow)
 		st.Why = "could not judge: " + midRow.Verdict
 		if midRow.Reason != "" {
 			st.Why += ": " + midRow.Reason
 		}
 	}
 	return st, nil
+}
+
+// unjudged is the side of a commit whose comparison r gave no verdict
+// that places it: undecided, measured again, when more runs may tell (an
+// interval that still reaches past the threshold, or a comparison made
+// inconclusive by a busy machine); skipped when they cannot (runs that
+// cannot be compared).
+func unjudged(r compare.Row) bisect.Side {
+	if r.Judged() || r.Verdict == result.Inconclusive {
+		return bisect.Undecided
+	}
+	return bisect.Skipped
 }
 
 // skipReason is one line of why a commit could not be built: a build
