@@ -1,6 +1,11 @@
 package bisect
 
-import "math"
+import (
+	"fmt"
+	"math"
+
+	"github.com/benchy-dev/benchy/internal/units"
+)
 
 // Ratio is a commit's time over GOOD's, measured interleaved, with its
 // interval at Level.
@@ -61,9 +66,12 @@ type Step struct {
 type Measurer func(i, attempt int) (Step, error)
 
 // Drive walks n commits to an answer: each commit Next names is measured,
-// an undecided one up to retries times more, and set on its side. It returns the walk and every step measured, with the
+// an undecided one up to retries times more, and set on its side. A step
+// whose BAD did not read slower than GOOD by more than threshold (its
+// interval's low end) cannot place its commit against BAD's level, and is
+// undecided too. It returns the walk and every step measured, with the
 // error that ended it early (what was measured before is kept).
-func Drive(n, retries int, measure Measurer) (*Walk, []Step, error) {
+func Drive(n, retries int, threshold float64, measure Measurer) (*Walk, []Step, error) {
 	w := NewWalk(n)
 	var steps []Step
 	for {
@@ -79,7 +87,7 @@ func Drive(n, retries int, measure Measurer) (*Walk, []Step, error) {
 			}
 			st.Commit, st.Attempts = i, attempt+1
 			if i != n-1 && st.Side == Unknown {
-				st.Side = Classify(st.Mid, st.Bad.Value)
+				st.Side, st.Why = classifyStep(st, threshold)
 			}
 			if st.Side != Undecided || attempt >= retries {
 				break
@@ -91,4 +99,17 @@ func Drive(n, retries int, measure Measurer) (*Walk, []Step, error) {
 		w.Set(i, st.Side)
 		steps = append(steps, st)
 	}
+}
+
+// classifyStep places a measured commit with Classify, against BAD's
+// ratio from the same rounds, when BAD read slower in them: a step whose
+// BAD did not (a busy moment, its interval reaching down to the
+// threshold) has no level of BAD to place the commit against, and a
+// midpoint taken from it would call a fast commit slow.
+func classifyStep(st Step, threshold float64) (Side, string) {
+	if !(st.Bad.Low-1 > threshold) {
+		return Undecided, fmt.Sprintf("BAD read %s (%s to %s) against GOOD in this step, not slower by more than %s",
+			units.Change(st.Bad.Value-1), units.Change(st.Bad.Low-1), units.Change(st.Bad.High-1), units.Percent(threshold))
+	}
+	return Classify(st.Mid, st.Bad.Value), ""
 }

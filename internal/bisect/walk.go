@@ -26,7 +26,8 @@ const (
 	Fast                // at GOOD's level
 	Slow                // at BAD's level
 	// Undecided is measured and not placed: its interval holds the
-	// midpoint, or its comparison was inconclusive (a busy machine).
+	// midpoint, its comparison was inconclusive (a busy machine), or BAD
+	// did not read slower in its step.
 	Undecided
 	// Skipped cannot be measured: it does not build, lacks the benchmark,
 	// or its runs cannot be compared.

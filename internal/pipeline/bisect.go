@@ -72,7 +72,7 @@ func Bisect(p BisectPlan) (*bisect.Report, error) {
 	}
 	b.good, b.commits = good, commits
 	fmt.Fprintf(g.Notes, "benchy: %d commits after %s up to %s, along the first parents\n", len(commits), good.Short(), commits[len(commits)-1].Short())
-	w, steps, err := bisect.Drive(len(commits), p.Retries, b.measure)
+	w, steps, err := bisect.Drive(len(commits), p.Retries, p.Threshold, b.measure)
 	out := &bisect.Report{Benchmark: b.name, Good: good, Commits: commits, Steps: steps, Answer: w.Answer(), Threshold: p.Threshold}
 	if errors.Is(err, ErrStopped) {
 		out.Interrupted = true
