@@ -10,6 +10,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
@@ -37,13 +38,19 @@ type BisectPlan struct {
 // interleaved run (see oldPrefix), taken off by splitByPrefix.
 var bisectPrefixes = []string{"good ", "bad ", "mid "}
 
-// errMissing is a commit that lacks the benchmark followed: skipped.
-var errMissing = errors.New("the benchmark is not in this commit")
+// skipCommit is why the commit a step measures cannot be measured (it
+// lacks the benchmark, or its test binary cannot list or calibrate it):
+// the walk skips that commit, where the same failure of GOOD or BAD ends
+// the bisection.
+type skipCommit struct{ why string }
+
+func (e *skipCommit) Error() string { return e.why }
 
 // Bisect walks p's commits to the one that made the benchmark slower. The
 // worktrees and the temporary directory are removed on every way out, a
-// second signal included. A stop ends the walk with what was measured
-// (Interrupted) and ErrStopped.
+// second signal included. An error that ends the walk comes with what
+// was measured before it, for the caller to write: a stop (ErrStopped)
+// marks it Interrupted. An error before any step comes alone.
 func Bisect(p BisectPlan) (*bisect.Report, error) {
 	g := p.GoTest
 	ch := gotest.NewChildren(g.Plan.Stop)
@@ -74,14 +81,13 @@ func Bisect(p BisectPlan) (*bisect.Report, error) {
 	fmt.Fprintf(g.Notes, "benchy: %d commits after %s up to %s, along the first parents\n", len(commits), good.Short(), commits[len(commits)-1].Short())
 	w, steps, err := bisect.Drive(len(commits), p.Retries, p.Threshold, b.measure)
 	out := &bisect.Report{Benchmark: b.name, Good: good, Commits: commits, Steps: steps, Answer: w.Answer(), Threshold: p.Threshold}
-	if errors.Is(err, ErrStopped) {
+	switch {
+	case errors.Is(err, ErrStopped):
 		out.Interrupted = true
-		return out, err
+	case err != nil && len(steps) == 0:
+		return nil, err // nothing measured: the error alone (a usage error stays one line)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return out, err
 }
 
 // stageStop is ErrStopped for a command a stop ended, else err as a
@@ -195,9 +201,10 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 		sides = append(sides, s)
 	}
 	r, err := b.run(sides)
+	var skip *skipCommit
 	switch {
-	case errors.Is(err, errMissing):
-		return bisect.Step{Side: bisect.Skipped, Why: b.name + " is not in this commit"}, nil
+	case errors.As(err, &skip):
+		return bisect.Step{Side: bisect.Skipped, Why: skip.why}, nil
 	case errors.Is(err, gotest.ErrStopped) || errors.Is(err, ErrStopped):
 		return bisect.Step{}, ErrStopped
 	case err != nil:
@@ -283,7 +290,8 @@ func ratio(r *compare.Row) bisect.Ratio {
 // run measures the benchmark in each build's binaries, interleaved in
 // rounds on one CPU, every build at GOOD's N. The first run finds the
 // one benchmark --bench names in GOOD and BAD; a third build that lacks
-// it is errMissing.
+// it, or whose binary cannot list or calibrate it (an init that panics,
+// a TestMain that exits), is a skipCommit.
 func (b *bisectRun) run(sides []*side) (*result.Result, error) {
 	g := b.p.GoTest
 	plan := g.Plan
@@ -306,11 +314,14 @@ func (b *bisectRun) run(sides []*side) (*result.Result, error) {
 		var all [][]*gotest.Target
 		for k, s := range sides {
 			ts, err := calibrate(s, topts)
-			if k == 2 && errors.Is(err, ErrUsage) {
-				return nil, errMissing
-			}
-			if err != nil {
+			switch {
+			case err == nil:
+			case k != 2 || errors.Is(err, gotest.ErrStopped) || errors.Is(err, harness.ErrStopped) || stopped(plan.Stop):
 				return nil, err
+			case errors.Is(err, ErrUsage):
+				return nil, &skipCommit{b.missing()}
+			default:
+				return nil, &skipCommit{"its test binary cannot be calibrated: " + stepError(err)}
 			}
 			all = append(all, ts)
 		}
@@ -323,6 +334,9 @@ func (b *bisectRun) run(sides []*side) (*result.Result, error) {
 	r.GOMAXPROCS = g.GOMAXPROCS
 	return r, nil
 }
+
+// missing says the commit a step measures lacks the benchmark followed.
+func (b *bisectRun) missing() string { return b.name + " is not in this commit" }
 
 // match picks the benchmark followed from each build's calibrated
 // targets, all at GOOD's N, named with their build's prefix. The first
@@ -355,7 +369,7 @@ func (b *bisectRun) match(all [][]*gotest.Target) ([]Target, error) {
 	for k, side := range all {
 		i := slices.IndexFunc(side, func(t *gotest.Target) bool { return t.Display == b.name })
 		if i < 0 && k == 2 {
-			return nil, errMissing
+			return nil, &skipCommit{b.missing()}
 		}
 		if i < 0 {
 			return nil, fmt.Errorf("%w: %s is not in %s", ErrUsage, b.name, []string{"GOOD", "BAD"}[k])
