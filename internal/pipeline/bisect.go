@@ -13,6 +13,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // BisectPlan is what `benchy bisect` measures: the commits between Good
@@ -53,6 +54,11 @@ func (e *skipCommit) Error() string { return e.why }
 // marks it Interrupted. An error before any step comes alone.
 func Bisect(p BisectPlan) (*bisect.Report, error) {
 	g := p.GoTest
+	// A --cpu that cannot be used is refused before anything is built,
+	// not after GOOD's and BAD's builds.
+	if err := checkCPU(g.Plan); err != nil {
+		return nil, err
+	}
 	ch := gotest.NewChildren(g.Plan.Stop)
 	if g.OnExit != nil {
 		g.OnExit(ch.Kill)
@@ -68,7 +74,7 @@ func Bisect(p BisectPlan) (*bisect.Report, error) {
 	}
 	stale, err := gotest.RemoveStaleWorktrees(ch, g.Dir)
 	if len(stale) > 0 {
-		fmt.Fprintf(g.Notes, "benchy: removed %d worktrees an earlier benchy left behind when it was killed: %s\n", len(stale), strings.Join(stale, ", "))
+		fmt.Fprintf(g.Notes, "benchy: removed %s an earlier benchy left behind when it was killed: %s\n", units.Count(len(stale), "worktree"), strings.Join(stale, ", "))
 	}
 	if err != nil {
 		return nil, stageStop(err, "removing old worktrees")
@@ -295,6 +301,9 @@ func ratio(r *compare.Row) bisect.Ratio {
 func (b *bisectRun) run(sides []*side) (*result.Result, error) {
 	g := b.p.GoTest
 	plan := g.Plan
+	if plan.Notes == nil {
+		plan.Notes = g.Notes // as GoTest: a --cpu that reads slow is said
+	}
 	perProcess := (plan.Settings.Samples + g.Processes - 1) / g.Processes
 	plan.Settings.Samples = perProcess * g.Processes
 	plan.Package = strings.Join(sides[0].importPaths(), " ")

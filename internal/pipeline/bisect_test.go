@@ -1,6 +1,9 @@
 package pipeline
 
 import (
+	"errors"
+	"io"
+	"strings"
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/bisect"
@@ -26,5 +29,15 @@ func TestUnjudged(t *testing.T) {
 		if got := unjudged(r); got != tt.want {
 			t.Errorf("%s: %v, want %v", tt.verdict, got, tt.want)
 		}
+	}
+}
+
+// A --cpu that cannot be used is refused first, before anything of the
+// repository is read or built.
+func TestBisectChecksTheCPUFirst(t *testing.T) {
+	_, err := Bisect(BisectPlan{GoTest: GoTestPlan{Plan: Plan{CPU: 4095, CPUSet: true}, Dir: t.TempDir(), Notes: io.Discard},
+		Good: "HEAD~1", Bad: "HEAD"})
+	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "4095") {
+		t.Errorf("%v, want a usage error about --cpu 4095", err)
 	}
 }
