@@ -1,6 +1,11 @@
 package bisect
 
-import "math"
+import (
+	"fmt"
+	"math"
+
+	"github.com/benchy-dev/benchy/internal/units"
+)
 
 // Ratio is a commit's time over GOOD's, measured interleaved, with its
 // interval at Level.
@@ -33,7 +38,8 @@ func Classify(mid Ratio, bad float64) Side {
 // Step is one measured commit of a walk: Commit's ratio to GOOD (Mid)
 // and BAD's (Bad), measured in the same rounds (Mid is Bad for BAD
 // itself), and the side they put it on. Why says what kept a commit
-// skipped or BAD unjudged. Attempts counts the measurements pooled.
+// skipped or undecided, or BAD unjudged. Attempts counts the measurements
+// pooled.
 type Step struct {
 	Commit   int    `json:"commit"` // an index into the commits
 	Mid      Ratio  `json:"ratio"`
@@ -45,17 +51,27 @@ type Step struct {
 
 // A Measurer measures commit i of a walk interleaved with GOOD and BAD.
 // attempt 0 is a first measurement; a later attempt measures more and
-// returns the figures of all attempts pooled. For BAD itself it sets
-// Side (fast when no slowdown is confirmed, undecided when it could not
-// be judged); for any other commit Side is left for Classify. A Why that
-// is not empty skips the commit. An error ends the walk (a stop).
+// returns the figures of all attempts pooled. It sets Side, with Why, to
+//   - Skipped for a commit that cannot be measured: it does not build,
+//     lacks the benchmark, or its runs cannot be compared (measuring
+//     more would not change that); BAD so is not judged;
+//   - Undecided for one whose comparison came out inconclusive (a busy
+//     machine): measured again, as a commit whose interval holds the
+//     midpoint is;
+//   - for BAD itself, Slow, Fast, or Undecided when its interval still
+//     reaches past the threshold.
+//
+// Otherwise it leaves Side Unknown, for Drive to classify. An error ends
+// the walk (a stop).
 type Measurer func(i, attempt int) (Step, error)
 
 // Drive walks n commits to an answer: each commit Next names is measured,
-// an undecided one up to retries times more, and set on its side. It
-// returns the walk and every step measured, with the error that ended it
-// early (what was measured before is kept).
-func Drive(n, retries int, measure Measurer) (*Walk, []Step, error) {
+// an undecided one up to retries times more, and set on its side. A step
+// whose BAD did not read slower than GOOD by more than threshold (its
+// interval's low end) cannot place its commit against BAD's level, and is
+// undecided too. It returns the walk and every step measured, with the
+// error that ended it early (what was measured before is kept).
+func Drive(n, retries int, threshold float64, measure Measurer) (*Walk, []Step, error) {
 	w := NewWalk(n)
 	var steps []Step
 	for {
@@ -70,19 +86,30 @@ func Drive(n, retries int, measure Measurer) (*Walk, []Step, error) {
 				return w, steps, err
 			}
 			st.Commit, st.Attempts = i, attempt+1
-			switch {
-			case st.Why != "" && i != n-1:
-				st.Side = Skipped
-			case st.Why != "":
-				st.Side = Undecided
-			case i != n-1:
-				st.Side = Classify(st.Mid, st.Bad.Value)
+			if i != n-1 && st.Side == Unknown {
+				st.Side, st.Why = classifyStep(st, threshold)
 			}
-			if st.Side != Undecided || st.Why != "" || attempt >= retries {
+			if st.Side != Undecided || attempt >= retries {
 				break
 			}
+		}
+		if i == n-1 && st.Side == Skipped {
+			st.Side = Undecided // BAD that cannot be compared: not judged
 		}
 		w.Set(i, st.Side)
 		steps = append(steps, st)
 	}
+}
+
+// classifyStep places a measured commit with Classify, against BAD's
+// ratio from the same rounds, when BAD read slower in them: a step whose
+// BAD did not (a busy moment, its interval reaching down to the
+// threshold) has no level of BAD to place the commit against, and a
+// midpoint taken from it would call a fast commit slow.
+func classifyStep(st Step, threshold float64) (Side, string) {
+	if !(st.Bad.Low-1 > threshold) {
+		return Undecided, fmt.Sprintf("BAD read %s (%s to %s) against GOOD in this step, not slower by more than %s",
+			units.Change(st.Bad.Value-1), units.Change(st.Bad.Low-1), units.Change(st.Bad.High-1), units.Percent(threshold))
+	}
+	return Classify(st.Mid, st.Bad.Value), ""
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/history"
 )
 
 // Commit is a commit as a person quotes it.
@@ -13,8 +15,8 @@ type Commit struct {
 	AuthorDate time.Time `json:"author_date"`
 }
 
-// Short is the commit's first 12 hex digits.
-func (c Commit) Short() string { return c.Hash[:min(12, len(c.Hash))] }
+// Short is the commit's hash as people read it (history's).
+func (c Commit) Short() string { return history.Short(c.Hash) }
 
 // Report is what a bisection came to, as every format writes it: the
 // benchmark it followed, GOOD and the commits after it up to BAD, every

@@ -7,9 +7,9 @@
 // walk only keeps what is known and chooses what to measure next.
 //
 // A commit is fast (at GOOD's level), slow (at BAD's), undecided (its
-// interval reaches both sides of the midpoint between the levels, even
-// after measuring more) or skipped (it does not build, or lacks the
-// benchmark). The levels are taken to be in order along the commits: a
+// interval reaches both sides of the midpoint between the levels, or the
+// measurement could not tell, even after measuring more) or skipped (it
+// does not build, lacks the benchmark, or cannot be compared). The levels are taken to be in order along the commits: a
 // commit after a slow one is slow. A slowdown in two steps makes the
 // commits between them undecided (they sit between the levels), so the
 // walk searches twice, for the first commit that is not fast and for the
@@ -22,11 +22,16 @@ import "slices"
 type Side int
 
 const (
-	Unknown   Side = iota // not measured yet
-	Fast                  // at GOOD's level
-	Slow                  // at BAD's level
-	Undecided             // measured, and its interval reaches both sides of the midpoint
-	Skipped               // could not be measured: it does not build, or lacks the benchmark
+	Unknown Side = iota // not measured yet
+	Fast                // at GOOD's level
+	Slow                // at BAD's level
+	// Undecided is measured and not placed: its interval holds the
+	// midpoint, its comparison was inconclusive (a busy machine), or BAD
+	// did not read slower in its step.
+	Undecided
+	// Skipped cannot be measured: it does not build, lacks the benchmark,
+	// or its runs cannot be compared.
+	Skipped
 )
 
 func (s Side) String() string {

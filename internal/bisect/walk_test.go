@@ -14,30 +14,41 @@ import (
 // fake measures commits whose true levels (ratios to GOOD) are level(i),
 // each with an interval of half-width width(i, attempt) in log space
 // around the truth shifted by at most that much (so the truth is always
-// inside), as an honest measurement is. skip names the commits that do
-// not build. measured counts the measurements.
+// inside), as an honest measurement is. BAD's figures in the step that
+// measures commit i are drawn the same way from badWidth(i, attempt) and
+// badShift(i, attempt): each step reads BAD anew, as the pipeline does.
+// skip names the commits that do not build. measured counts the
+// measurements.
 type fake struct {
-	threshold float64
-	level     func(i int) float64
-	width     func(i, attempt int) float64
-	shift     func(i, attempt int) float64 // in [-1, 1], times the width
-	skip      map[int]bool
-	measured  int
-	n         int
+	threshold          float64
+	level              func(i int) float64
+	width, shift       func(i, attempt int) float64 // shift in [-1, 1], times the width
+	badWidth, badShift func(i, attempt int) float64 // nil: BAD's own width and shift
+	skip               map[int]bool
+	measured           int
+	n                  int
+}
+
+// honest is a ratio at level with an interval of half-width h in log
+// space, its centre shifted by shift times h.
+func honest(level, h, shift float64) Ratio {
+	c := math.Log(level) + shift*h
+	return Ratio{Value: math.Exp(c), Low: math.Exp(c - h), High: math.Exp(c + h)}
 }
 
 func (f *fake) ratio(i, attempt int) Ratio {
-	h := f.width(i, attempt)
-	c := math.Log(f.level(i)) + f.shift(i, attempt)*h
-	return Ratio{Value: math.Exp(c), Low: math.Exp(c - h), High: math.Exp(c + h)}
+	return honest(f.level(i), f.width(i, attempt), f.shift(i, attempt))
 }
 
 func (f *fake) measure(i, attempt int) (Step, error) {
 	f.measured++
 	if f.skip[i] {
-		return Step{Why: "does not build"}, nil
+		return Step{Side: Skipped, Why: "does not build"}, nil
 	}
 	bad := f.ratio(f.n-1, attempt)
+	if f.badWidth != nil && i != f.n-1 {
+		bad = honest(f.level(f.n-1), f.badWidth(i, attempt), f.badShift(i, attempt))
+	}
 	st := Step{Mid: f.ratio(i, attempt), Bad: bad}
 	if i == f.n-1 {
 		st.Mid = bad
@@ -75,7 +86,7 @@ func TestOneStep(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 7, 16, 64, 200} {
 		for at := 0; at < n; at++ {
 			f := newFake(n, step(at, 1.03), 0.002)
-			w, steps, err := Drive(n, 2, f.measure)
+			w, steps, err := Drive(n, 2, f.threshold, f.measure)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +116,7 @@ func TestNoStep(t *testing.T) {
 		{"too noisy to tell", 1.02, 0.05, CannotJudge},
 	} {
 		f := newFake(32, func(int) float64 { return tt.level }, tt.width)
-		w, steps, err := Drive(32, 2, f.measure)
+		w, steps, err := Drive(32, 2, f.threshold, f.measure)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +143,7 @@ func TestTwoHalfSteps(t *testing.T) {
 			return 1
 		}
 		f := newFake(64, level, 0.002)
-		w, steps, err := Drive(64, 2, f.measure)
+		w, steps, err := Drive(64, 2, f.threshold, f.measure)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +182,7 @@ func TestSkipped(t *testing.T) {
 		for _, s := range tt.skip {
 			f.skip[s] = true
 		}
-		w, steps, err := Drive(16, 2, f.measure)
+		w, steps, err := Drive(16, 2, f.threshold, f.measure)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -205,7 +216,7 @@ func TestMeasureMore(t *testing.T) {
 		}
 		return 0.002
 	}
-	w, steps, err := Drive(16, 1, f.measure)
+	w, steps, err := Drive(16, 1, f.threshold, f.measure)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,8 +249,20 @@ func TestNeverWrong(t *testing.T) {
 			return widths[k]
 		}
 		f.shift = func(i, attempt int) float64 { f.width(i, attempt); return shifts[[2]int{i, attempt}] }
+		// BAD read anew in every step, now and then too noisy to
+		// read as slower at all.
+		badWidths, badShifts := map[[2]int]float64{}, map[[2]int]float64{}
+		f.badWidth = func(i, attempt int) float64 {
+			k := [2]int{i, attempt}
+			if _, ok := badWidths[k]; !ok {
+				badWidths[k] = 0.03 * rng.Float64() * rng.Float64()
+				badShifts[k] = 2*rng.Float64() - 1
+			}
+			return badWidths[k]
+		}
+		f.badShift = func(i, attempt int) float64 { f.badWidth(i, attempt); return badShifts[[2]int{i, attempt}] }
 		f.skip = map[int]bool{rng.IntN(n): rng.IntN(4) == 0}
-		w, _, err := Drive(n, 1, f.measure)
+		w, _, err := Drive(n, 1, f.threshold, f.measure)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,11 +288,126 @@ func TestNeverWrong(t *testing.T) {
 	t.Logf("exact in %d of 2000", exact)
 }
 
+// A step whose BAD did not read slower (its interval reaching down to the
+// threshold, its value even below GOOD's) places no commit: a midpoint
+// taken from it would call a commit at GOOD's level slow. The commit is
+// measured again, and placed when BAD reads slower.
+func TestBadNotSlowerInAStep(t *testing.T) {
+	for _, at := range []int{0, 3, 9, 15} {
+		f := newFake(16, step(at, 1.03), 0.002)
+		f.badWidth = func(i, attempt int) float64 {
+			if attempt == 0 {
+				return 0.05 // reads -2%, interval -6.7% to +3%
+			}
+			return 0.002
+		}
+		f.badShift = func(i, attempt int) float64 {
+			if attempt == 0 {
+				return -1
+			}
+			return 0
+		}
+		w, steps, err := Drive(16, 2, f.threshold, f.measure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := w.Answer(); !a.Exact() || a.From != at {
+			t.Errorf("step at %d: %+v, want exactly %d", at, a, at)
+		}
+		for _, st := range steps[1:] {
+			if st.Attempts != 2 || st.Side == Undecided {
+				t.Errorf("step at %d: %+v, want placed at the second attempt", at, st)
+			}
+		}
+	}
+	// BAD never reads slower after the first step: every commit measured
+	// is kept undecided, with why, and the answer is the whole range.
+	f := newFake(16, step(5, 1.03), 0.002)
+	f.badWidth = func(int, int) float64 { return 0.05 }
+	f.badShift = func(int, int) float64 { return -1 }
+	w, steps, err := Drive(16, 1, f.threshold, f.measure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := w.Answer(); a.From != 0 || a.To != 15 {
+		t.Errorf("BAD never slower in a step: %+v, want the whole range", a)
+	}
+	for _, st := range steps[1:] {
+		if st.Side != Undecided || st.Attempts != 2 || !strings.Contains(st.Why, "BAD read -2.0% (-6.8% to +3.0%) against GOOD in this step") {
+			t.Errorf("%+v, want undecided after 2 attempts, saying why", st)
+		}
+	}
+}
+
+// A comparison that came out inconclusive (a busy machine) leaves its
+// commit undecided, never skipped: measured again, placed when more
+// measurement tells, else kept undecided with why, inside the range.
+func TestInconclusive(t *testing.T) {
+	const why = "inconclusive: the machine was busy"
+	for _, tt := range []struct {
+		name     string
+		until    int // attempts that come out inconclusive
+		attempts int
+		side     Side
+	}{
+		{"once", 1, 2, Slow},
+		{"every time", 3, 3, Undecided},
+	} {
+		f := newFake(16, step(9, 1.03), 0.002)
+		w, steps, err := Drive(16, 2, f.threshold, func(i, attempt int) (Step, error) {
+			st, err := f.measure(i, attempt)
+			if i == 9 && attempt < tt.until {
+				st.Side, st.Why = Undecided, why
+			}
+			return st, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range steps {
+			if st.Commit == 9 && (st.Side != tt.side || st.Attempts != tt.attempts || (st.Side == Undecided) != (st.Why == why)) {
+				t.Errorf("%s: %+v, want %v after %d attempts", tt.name, st, tt.side, tt.attempts)
+			}
+		}
+		a := w.Answer()
+		if len(a.Skipped) != 0 || a.From > 9 || a.To < 9 || a.Exact() != (tt.side == Slow) {
+			t.Errorf("%s: %+v, want 9 in the range, nothing skipped", tt.name, a)
+		}
+		if tt.side == Undecided && !slices.Equal(a.Undecided, []int{9}) {
+			t.Errorf("%s: undecided %v, want [9]", tt.name, a.Undecided)
+		}
+	}
+}
+
+// BAD whose interval still reaches past the threshold is measured again,
+// and keeps its reason when it stays so; BAD whose runs cannot be
+// compared is not measured again. Both cannot be judged.
+func TestBadUnjudged(t *testing.T) {
+	for _, tt := range []struct {
+		side     Side
+		why      string
+		attempts int
+	}{
+		{Undecided, "the interval reaches beyond the threshold", 3},
+		{Skipped, "not comparable: not measured on both sides", 1},
+	} {
+		_, steps, err := Drive(8, 2, 0.05, func(i, attempt int) (Step, error) {
+			return Step{Side: tt.side, Why: tt.why}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(steps) != 1 || steps[0].Side != Undecided || steps[0].Why != tt.why || steps[0].Attempts != tt.attempts {
+			t.Errorf("BAD %v: %+v, want one step, undecided with its reason after %d attempts", tt.side, steps, tt.attempts)
+		}
+	}
+}
+
 // A stop ends the walk with what was measured before it.
 func TestStopped(t *testing.T) {
 	f := newFake(16, step(3, 3), 0.01)
 	stop := errors.New("stopped")
-	_, steps, err := Drive(16, 2, func(i, attempt int) (Step, error) {
+	_, steps, err := Drive(16, 2, f.threshold, func(i, attempt int) (Step, error) {
 		if f.measured == 2 {
 			return Step{}, stop
 		}
@@ -327,7 +465,7 @@ func ExampleWalk() {
 func TestReportJSON(t *testing.T) {
 	f := newFake(8, step(3, 2), 0.01)
 	f.skip = map[int]bool{2: true}
-	w, steps, _ := Drive(8, 1, f.measure)
+	w, steps, _ := Drive(8, 1, f.threshold, f.measure)
 	in := Report{Benchmark: "Work", Commits: make([]Commit, 8), Steps: steps, Answer: w.Answer(), Threshold: 0.05}
 	data, err := json.Marshal(in)
 	if err != nil {

@@ -69,7 +69,8 @@ does not build, or lacks the benchmark, is skipped and named.
 
 Exit 1 when a slowdown was found (one commit or a range), 0 when BAD is not
 slower than GOOD, 4 when that cannot be judged, 2 for bad input (an unknown
-revision, GOOD not an ancestor of BAD, no benchmark or several matching).`,
+revision, GOOD not on BAD's first-parent line, no benchmark or several
+matching).`,
 		Example: `  benchy bisect v1.4.0 main --bench 'Parse$' ./parser
   benchy bisect HEAD~40 HEAD --bench 'Encode/small' --format markdown
   benchy bisect -C ~/src/mymodule v2.0.0 v2.1.0 --bench 'Sum' ./...`,

@@ -55,6 +55,52 @@ func TestBisectFlags(t *testing.T) {
 	}
 }
 
+// workSource is the package of bisect's test repositories: Work does
+// passes passes over its data; extra is added at the end.
+func workSource(passes int, extra string) string {
+	return "package work\n\n// Work sums xs.\nfunc Work(xs []int) int {\n\ts := 0\n\tfor p := 0; p < " + fmt.Sprint(passes) +
+		"; p++ {\n\t\tfor _, x := range xs {\n\t\t\ts += x ^ p\n\t\t}\n\t}\n\treturn s\n}\n" + extra
+}
+
+// A commit whose test binary cannot list its benchmarks (its init
+// panics) is skipped with the reason, and the walk goes on: GOOD, the
+// panicking commit, then BAD three times slower give the range of the
+// two, the first skipped, in a report that is written.
+func TestBisectSkipsABinaryThatPanics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and measures several revisions")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/work\n\ngo 1.24\n", "work_test.go": againstBench})
+	gitIn(t, dir, "init", "-q")
+	var commits []string
+	for k, src := range []string{workSource(1, ""), workSource(1, "\nfunc init() { panic(\"no configuration\") }\n"), workSource(3, "")} {
+		if err := os.WriteFile(filepath.Join(dir, "work.go"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		gitIn(t, dir, "add", ".")
+		gitIn(t, dir, "commit", "-q", "-m", fmt.Sprintf("commit %d", k+1))
+		commits = append(commits, strings.TrimSpace(gitIn(t, dir, "rev-parse", "HEAD")))
+	}
+	out, errs, code := runBinaryIn(t, dir, "bisect", commits[0], commits[2], "--bench", "Work", "--format", "json",
+		"--samples", "6", "--processes", "3", "--sample-time", "20ms", "--window", "100ms")
+	t.Logf("exit %d\n%s%s", code, out, errs)
+	var rep bisect.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("the JSON: %v", err)
+	}
+	a := rep.Answer
+	if code != ExitFailed || a.Verdict != bisect.Found || a.From != 0 || a.To != 1 || len(a.Skipped) != 1 || a.Skipped[0] != 0 {
+		t.Errorf("exit %d, answer %+v: want 1, the range of both commits, the first skipped", code, a)
+	}
+	if len(rep.Steps) != 2 || rep.Steps[1].Side != bisect.Skipped ||
+		!strings.Contains(rep.Steps[1].Why, "cannot be calibrated") || !strings.Contains(rep.Steps[1].Why, "no configuration") {
+		t.Errorf("steps %+v: want BAD, then commit 2 skipped with its panic", rep.Steps)
+	}
+}
+
 // bisect on a repository of its own: Work does one pass over its data in
 // commits 1-5 and three from commit 6 on (a change far beyond any noise,
 // even under two CPU hogs); commit 8 does not build, commit 9 mends it.
@@ -70,12 +116,10 @@ func TestBisect(t *testing.T) {
 		t.Skip("no git")
 	}
 	work := func(passes int, broken bool) string {
-		s := "package work\n\n// Work sums xs.\nfunc Work(xs []int) int {\n\ts := 0\n\tfor p := 0; p < " + fmt.Sprint(passes) +
-			"; p++ {\n\t\tfor _, x := range xs {\n\t\t\ts += x ^ p\n\t\t}\n\t}\n\treturn s\n}\n"
 		if broken {
-			s += "\nfunc broken() int { return undefined }\n"
+			return workSource(passes, "\nfunc broken() int { return undefined }\n")
 		}
-		return s
+		return workSource(passes, "")
 	}
 	dir := writeModule(t, map[string]string{"go.mod": "module example.com/work\n\ngo 1.24\n", "work_test.go": againstBench})
 	gitIn(t, dir, "init", "-q")

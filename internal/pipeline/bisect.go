@@ -10,8 +10,10 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // BisectPlan is what `benchy bisect` measures: the commits between Good
@@ -37,15 +39,26 @@ type BisectPlan struct {
 // interleaved run (see oldPrefix), taken off by splitByPrefix.
 var bisectPrefixes = []string{"good ", "bad ", "mid "}
 
-// errMissing is a commit that lacks the benchmark followed: skipped.
-var errMissing = errors.New("the benchmark is not in this commit")
+// skipCommit is why the commit a step measures cannot be measured (it
+// lacks the benchmark, or its test binary cannot list or calibrate it):
+// the walk skips that commit, where the same failure of GOOD or BAD ends
+// the bisection.
+type skipCommit struct{ why string }
+
+func (e *skipCommit) Error() string { return e.why }
 
 // Bisect walks p's commits to the one that made the benchmark slower. The
 // worktrees and the temporary directory are removed on every way out, a
-// second signal included. A stop ends the walk with what was measured
-// (Interrupted) and ErrStopped.
+// second signal included. An error that ends the walk comes with what
+// was measured before it, for the caller to write: a stop (ErrStopped)
+// marks it Interrupted. An error before any step comes alone.
 func Bisect(p BisectPlan) (*bisect.Report, error) {
 	g := p.GoTest
+	// A --cpu that cannot be used is refused before anything is built,
+	// not after GOOD's and BAD's builds.
+	if err := checkCPU(g.Plan); err != nil {
+		return nil, err
+	}
 	ch := gotest.NewChildren(g.Plan.Stop)
 	if g.OnExit != nil {
 		g.OnExit(ch.Kill)
@@ -61,7 +74,7 @@ func Bisect(p BisectPlan) (*bisect.Report, error) {
 	}
 	stale, err := gotest.RemoveStaleWorktrees(ch, g.Dir)
 	if len(stale) > 0 {
-		fmt.Fprintf(g.Notes, "benchy: removed %d worktrees an earlier benchy left behind when it was killed: %s\n", len(stale), strings.Join(stale, ", "))
+		fmt.Fprintf(g.Notes, "benchy: removed %s an earlier benchy left behind when it was killed: %s\n", units.Count(len(stale), "worktree"), strings.Join(stale, ", "))
 	}
 	if err != nil {
 		return nil, stageStop(err, "removing old worktrees")
@@ -72,16 +85,15 @@ func Bisect(p BisectPlan) (*bisect.Report, error) {
 	}
 	b.good, b.commits = good, commits
 	fmt.Fprintf(g.Notes, "benchy: %d commits after %s up to %s, along the first parents\n", len(commits), good.Short(), commits[len(commits)-1].Short())
-	w, steps, err := bisect.Drive(len(commits), p.Retries, b.measure)
+	w, steps, err := bisect.Drive(len(commits), p.Retries, p.Threshold, b.measure)
 	out := &bisect.Report{Benchmark: b.name, Good: good, Commits: commits, Steps: steps, Answer: w.Answer(), Threshold: p.Threshold}
-	if errors.Is(err, ErrStopped) {
+	switch {
+	case errors.Is(err, ErrStopped):
 		out.Interrupted = true
-		return out, err
+	case err != nil && len(steps) == 0:
+		return nil, err // nothing measured: the error alone (a usage error stays one line)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return out, err
 }
 
 // stageStop is ErrStopped for a command a stop ended, else err as a
@@ -188,16 +200,17 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 		case errors.Is(err, gotest.ErrStopped):
 			return bisect.Step{}, ErrStopped
 		case err != nil && k == 2:
-			return bisect.Step{Why: skipReason(err)}, nil
+			return bisect.Step{Side: bisect.Skipped, Why: skipReason(err)}, nil
 		case err != nil:
 			return bisect.Step{}, &StageError{"building the test binaries of " + []string{"GOOD", "BAD"}[k] + " " + c.Short(), err}
 		}
 		sides = append(sides, s)
 	}
 	r, err := b.run(sides)
+	var skip *skipCommit
 	switch {
-	case errors.Is(err, errMissing):
-		return bisect.Step{Why: b.name + " is not in this commit"}, nil
+	case errors.As(err, &skip):
+		return bisect.Step{Side: bisect.Skipped, Why: skip.why}, nil
 	case errors.Is(err, gotest.ErrStopped) || errors.Is(err, ErrStopped):
 		return bisect.Step{}, ErrStopped
 	case err != nil:
@@ -216,31 +229,39 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 	st := bisect.Step{Bad: ratio(badRow)}
 	if i == n-1 {
 		st.Mid = st.Bad
-		var why string
-		switch outcome, w := outcome(*badRow); outcome {
+		switch outcome, why := outcome(*badRow); outcome {
 		case Confirmed:
 			st.Side = bisect.Slow
 		case NotConfirmed:
 			st.Side = bisect.Fast
 		default:
-			st.Side, why = bisect.Undecided, w
+			st.Side, st.Why = unjudged(*badRow), why
 		}
-		if st.Side == bisect.Undecided && badRow.Judged() {
-			why = "" // an interval that reaches past the threshold: measure more
-		}
-		st.Why = why
 		return st, nil
 	}
 	pl.mid = append(pl.mid, rs[2])
 	midRow := b.row(pl.good, pl.mid)
 	st.Mid = ratio(midRow)
 	if !midRow.Judged() {
+		st.Side = unjudged(*midRow)
 		st.Why = "could not judge: " + midRow.Verdict
 		if midRow.Reason != "" {
 			st.Why += ": " + midRow.Reason
 		}
 	}
 	return st, nil
+}
+
+// unjudged is the side of a commit whose comparison r gave no verdict
+// that places it: undecided, measured again, when more runs may tell (an
+// interval that still reaches past the threshold, or a comparison made
+// inconclusive by a busy machine); skipped when they cannot (runs that
+// cannot be compared).
+func unjudged(r compare.Row) bisect.Side {
+	if r.Judged() || r.Verdict == result.Inconclusive {
+		return bisect.Undecided
+	}
+	return bisect.Skipped
 }
 
 // skipReason is one line of why a commit could not be built: a build
@@ -275,10 +296,14 @@ func ratio(r *compare.Row) bisect.Ratio {
 // run measures the benchmark in each build's binaries, interleaved in
 // rounds on one CPU, every build at GOOD's N. The first run finds the
 // one benchmark --bench names in GOOD and BAD; a third build that lacks
-// it is errMissing.
+// it, or whose binary cannot list or calibrate it (an init that panics,
+// a TestMain that exits), is a skipCommit.
 func (b *bisectRun) run(sides []*side) (*result.Result, error) {
 	g := b.p.GoTest
 	plan := g.Plan
+	if plan.Notes == nil {
+		plan.Notes = g.Notes // as GoTest: a --cpu that reads slow is said
+	}
 	perProcess := (plan.Settings.Samples + g.Processes - 1) / g.Processes
 	plan.Settings.Samples = perProcess * g.Processes
 	plan.Package = strings.Join(sides[0].importPaths(), " ")
@@ -298,11 +323,14 @@ func (b *bisectRun) run(sides []*side) (*result.Result, error) {
 		var all [][]*gotest.Target
 		for k, s := range sides {
 			ts, err := calibrate(s, topts)
-			if k == 2 && errors.Is(err, ErrUsage) {
-				return nil, errMissing
-			}
-			if err != nil {
+			switch {
+			case err == nil:
+			case k != 2 || errors.Is(err, gotest.ErrStopped) || errors.Is(err, harness.ErrStopped) || stopped(plan.Stop):
 				return nil, err
+			case errors.Is(err, ErrUsage):
+				return nil, &skipCommit{b.missing()}
+			default:
+				return nil, &skipCommit{"its test binary cannot be calibrated: " + stepError(err)}
 			}
 			all = append(all, ts)
 		}
@@ -315,6 +343,9 @@ func (b *bisectRun) run(sides []*side) (*result.Result, error) {
 	r.GOMAXPROCS = g.GOMAXPROCS
 	return r, nil
 }
+
+// missing says the commit a step measures lacks the benchmark followed.
+func (b *bisectRun) missing() string { return b.name + " is not in this commit" }
 
 // match picks the benchmark followed from each build's calibrated
 // targets, all at GOOD's N, named with their build's prefix. The first
@@ -347,7 +378,7 @@ func (b *bisectRun) match(all [][]*gotest.Target) ([]Target, error) {
 	for k, side := range all {
 		i := slices.IndexFunc(side, func(t *gotest.Target) bool { return t.Display == b.name })
 		if i < 0 && k == 2 {
-			return nil, errMissing
+			return nil, &skipCommit{b.missing()}
 		}
 		if i < 0 {
 			return nil, fmt.Errorf("%w: %s is not in %s", ErrUsage, b.name, []string{"GOOD", "BAD"}[k])

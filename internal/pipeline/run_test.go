@@ -75,6 +75,7 @@ func TestRunProbesEveryCPU(t *testing.T) {
 	if !harness.CanPin {
 		t.Skip("pinning needs Linux")
 	}
+	onEveryCPU(t) // cpu 0 may be named whichever CPU an earlier test isolated
 	for _, named := range []bool{false, true} {
 		plan := quickPlan()
 		plan.CPU, plan.CPUSet = 0, named

@@ -90,8 +90,8 @@ func resolve(ch *Children, top, what, rev string) (string, error) {
 // returns good and the commits after it up to bad, oldest first, along
 // bad's first parents (git rev-list --first-parent good..bad): a merge is
 // one commit of that line, the commits it brought in are not walked. An
-// unknown revision, and a good that is not an ancestor of bad, are usage
-// errors.
+// unknown revision, a good that is not an ancestor of bad, and one that
+// is not on bad's first-parent line, are usage errors.
 func FirstParents(ch *Children, dir, good, bad string) (bisect.Commit, []bisect.Commit, error) {
 	top, err := git(ch, dir, "rev-parse", "--show-toplevel")
 	if err != nil {
@@ -125,6 +125,22 @@ func FirstParents(ch *Children, dir, good, bad string) (bisect.Commit, []bisect.
 	}
 	if len(cs) == 0 {
 		return bisect.Commit{}, nil, usagef("GOOD %s and BAD %s are the same commit: nothing between them", good, bad)
+	}
+	// GOOD brought in by a merge is an ancestor of BAD off its first
+	// parents: the list then starts at a commit that lacks GOOD (A-B-M-D
+	// with M merging A-G, G..D is B M D), and the walk would measure
+	// commits older than GOOD as if they came after it. GOOD is on the
+	// line exactly when it is the first parent of the oldest commit listed.
+	first, err := git(ch, top, "rev-parse", "--verify", "--quiet", cs[0].Hash+"^1")
+	if err == ErrStopped {
+		return bisect.Commit{}, nil, err
+	}
+	if first != g {
+		instead := "a commit that git rev-list --first-parent BAD lists"
+		if first != "" {
+			instead = bisect.Commit{Hash: first}.Short() + ", the newest commit of that line GOOD descends from"
+		}
+		return bisect.Commit{}, nil, usagef("GOOD %s is not on BAD %s's first-parent line (a merge brought it in): give a GOOD on that line, such as %s", good, bad, instead)
 	}
 	return parseCommit(gc), cs, nil
 }

@@ -221,8 +221,9 @@ func TestWorktreeSubmodules(t *testing.T) {
 
 // The commits between GOOD and BAD along BAD's first parents, oldest
 // first: a merge is one commit of the line, the branch it brought in is
-// not walked. Unknown revisions, GOOD not an ancestor of BAD, and the
-// same commit twice are usage errors that say which.
+// not walked. Unknown revisions, GOOD not an ancestor of BAD, GOOD off
+// BAD's first-parent line, and the same commit twice are usage errors
+// that say which.
 func TestFirstParents(t *testing.T) {
 	dir := gitRepo(t)
 	commit := func(msg string) string {
@@ -261,6 +262,9 @@ func TestFirstParents(t *testing.T) {
 		{"v1", "nosuch", "BAD nosuch: no such revision"},
 		{"HEAD", "v1", "GOOD HEAD is not an ancestor of BAD v1"},
 		{side, two, "is not an ancestor"},
+		// side is an ancestor of HEAD through the merge only: side..HEAD
+		// would start at two, which lacks side's commits.
+		{side, "HEAD", "GOOD " + side + " is not on BAD HEAD's first-parent line (a merge brought it in): give a GOOD on that line, such as " + one[:12]},
 		{"HEAD", "HEAD", "the same commit"},
 		{"-x", "HEAD", "GOOD -x: not a revision"},
 	} {
