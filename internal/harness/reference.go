@@ -6,7 +6,7 @@ import (
 )
 
 // The reference loop is the cheapest loop that still does work: a store
-// into a package variable, an increment, a compare and a taken branch per
+// to memory, an increment, a compare and a taken branch per
 // iteration, about one cycle on current cores. Its speed depends on how
 // much of the core the thread gets, not only on the clock: when another
 // hardware thread of the same core (on a virtual machine: the host's) is
@@ -14,13 +14,15 @@ import (
 // not. Timed around every workload, it tells a number measured on a core
 // shared that way from the others.
 
-// refSink keeps the reference loop's stores.
-var refSink int
-
+// referenceLoop stores into sink n times. Each caller gives a sink of its
+// own: the probe of every CPU runs the loop at once, and one shared
+// variable would be a data race, and a cache line the CPUs fight over,
+// slowing the very loops that measure them.
+//
 //go:noinline
-func referenceLoop(n int) {
+func referenceLoop(n int, sink *int) {
 	for i := range n {
-		refSink = i
+		*sink = i
 	}
 }
 
@@ -42,9 +44,10 @@ func ReferenceLoopNs(d time.Duration) float64 {
 // referenceIters is how many iterations of the reference loop last a
 // piece (refPiece) on this thread's CPU.
 func referenceIters() int {
+	var sink int
 	return int(CalibrateConfirmed(func(n int64) time.Duration {
 		start := time.Now()
-		referenceLoop(int(n))
+		referenceLoop(int(n), &sink)
 		return time.Since(start)
 	}, refPiece))
 }
@@ -53,10 +56,11 @@ func referenceIters() int {
 // minRefPieces) and returns the median ns per iteration.
 func referenceMedian(n int, d time.Duration) float64 {
 	var per []float64
+	var sink int
 	deadline := time.Now().Add(d)
 	for len(per) < minRefPieces || time.Now().Before(deadline) {
 		start := time.Now()
-		referenceLoop(n)
+		referenceLoop(n, &sink)
 		per = append(per, float64(time.Since(start).Nanoseconds())/float64(n))
 	}
 	slices.Sort(per)
