@@ -75,8 +75,8 @@ func TestRunProbesEveryCPU(t *testing.T) {
 	if !harness.CanPin {
 		t.Skip("pinning needs Linux")
 	}
-	onEveryCPU(t) // cpu 0 may be named whichever CPU an earlier test isolated
 	for _, named := range []bool{false, true} {
+		onEveryCPU(t) // cpu 0 may be named whichever CPU an earlier run isolated, the one before included
 		plan := quickPlan()
 		plan.CPU, plan.CPUSet = 0, named
 		r, err := Run(plan, []Target{fakeTarget{fake.New("a", 100*time.Nanosecond)}})
@@ -106,6 +106,7 @@ func TestRunCPUChoice(t *testing.T) {
 	if !harness.CanPin {
 		t.Skip("pinning needs Linux")
 	}
+	onEveryCPU(t) // the CPU it runs on may be one an earlier run isolated
 	cpu, _ := harness.CurrentCPU()
 	a := fake.New("a", 100*time.Nanosecond)
 	plan := quickPlan()
