@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -412,7 +413,11 @@ func TestCostDependsOnN(t *testing.T) {
 		}
 	}
 	if !slices.Contains(got, result.CodeDependsOnN) || slices.Contains(got, result.CodeSetupInTimer) || slices.Contains(got, result.CodeSetupUnknown) {
-		t.Errorf("findings %q, want cost-depends-on-n and neither setup-in-timer nor setup-unknown", got)
+		var calls []string
+		for _, c := range ts[0].Calibration {
+			calls = append(calls, fmt.Sprintf("N=%d %d ns", c.N, ownNs(c)))
+		}
+		t.Errorf("findings %q, want cost-depends-on-n and neither setup-in-timer nor setup-unknown; samples' N=%d, calls %s", got, ts[0].N, strings.Join(calls, ", "))
 	}
 }
 
