@@ -15,6 +15,17 @@ import (
 // inherited a mask without it. Where cpu is the only CPU allowed, the
 // mask is left as it is.
 func StartOffCPU(cpu int) func(*exec.Cmd) error {
+	return startWith(func(old unix.CPUSet) unix.CPUSet {
+		old.Clear(cpu)
+		return old
+	})
+}
+
+// startWith starts cmd from a thread of its own whose affinity is mask of
+// the thread's affinity, so the process inherits it; the thread gets its
+// old affinity back after. Where the affinity cannot be read, or mask
+// leaves no CPU, cmd starts as it is.
+func startWith(mask func(old unix.CPUSet) unix.CPUSet) func(*exec.Cmd) error {
 	return func(cmd *exec.Cmd) error {
 		done := make(chan error, 1)
 		go func() {
@@ -25,9 +36,7 @@ func StartOffCPU(cpu int) func(*exec.Cmd) error {
 				done <- cmd.Start()
 				return
 			}
-			off := old
-			off.Clear(cpu)
-			if off.Count() > 0 && unix.SchedSetaffinity(0, &off) == nil {
+			if set := mask(old); set.Count() > 0 && unix.SchedSetaffinity(0, &set) == nil {
 				defer unix.SchedSetaffinity(0, &old)
 			}
 			done <- cmd.Start()
@@ -53,17 +62,5 @@ func StartAnywhere() (func(*exec.Cmd) error, int) {
 		return nil, 0
 	}
 	set := startupCPUs
-	return func(cmd *exec.Cmd) error {
-		done := make(chan error, 1)
-		go func() {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			var old unix.CPUSet
-			if err := unix.SchedGetaffinity(0, &old); err == nil && unix.SchedSetaffinity(0, &set) == nil {
-				defer unix.SchedSetaffinity(0, &old)
-			}
-			done <- cmd.Start()
-		}()
-		return <-done
-	}, set.Count()
+	return startWith(func(unix.CPUSet) unix.CPUSet { return set }), set.Count()
 }
