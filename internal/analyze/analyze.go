@@ -30,11 +30,11 @@ func Analyze(r *result.Result) {
 	runProbes(r, &facts)
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
-		ser := ClassifySeries(*e)
-		fs := checkExperiment(*e, ser, facts)
+		e.Slowed = Slowed(*e, facts.RunRefNs)
+		view, ser, fs := examine(*e, facts)
 		// After a warm-up the headline numbers are the steady state's
 		// (the warmup finding says how many samples it left out).
-		steady := ser.Steady(e.Samples)
+		steady := ser.Steady(view.Samples)
 		e.Stats = Compute(steady)
 		// Of the same samples: over all of them, a warm-up's slower
 		// samples put the on-CPU median above the steady wall median
@@ -99,6 +99,7 @@ func runProbes(r *result.Result, facts *Facts) {
 		}
 	}
 	facts.RunRefFrom = "the fewest around any experiment of the run"
+	facts.RunRefNs = bestRefNs(r)
 	// On amd64 every core since Haswell and Zen runs a loop of one store
 	// and one taken branch at one iteration per cycle. When the run came
 	// near that (within RefNearOneCycle), the core is one of those, and
@@ -108,6 +109,34 @@ func runProbes(r *result.Result, facts *Facts) {
 		facts.RunRefCycles = 1
 		facts.RunRefFrom = "one per iteration, the loop's speed on an unshared amd64 core"
 	}
+}
+
+// bestRefNs is the least ns per iteration of the reference loop measured
+// anywhere in r (Facts.RunRefNs); 0 when none was.
+func bestRefNs(r *result.Result) float64 {
+	best := 0.0
+	least := func(x float64) {
+		if x > 0 && (best == 0 || x < best) {
+			best = x
+		}
+	}
+	if r.Before != nil {
+		for _, sp := range r.Before.Speed {
+			if ns, ok := sp.RefNs.Get(); ok {
+				least(ns)
+			}
+		}
+	}
+	for _, e := range r.Experiments {
+		if ref := e.Reference; ref != nil {
+			least(ref.BeforeNs)
+			least(ref.AfterNs)
+		}
+		for _, s := range e.Samples {
+			least(s.RefNs)
+		}
+	}
+	return best
 }
 
 // chainSource names the effective clock benchy measures itself.

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/benchy-dev/benchy/internal/changepoint"
@@ -12,7 +13,27 @@ import (
 // CheckExperiment returns the findings on e's raw samples and GC figures,
 // given the facts of the run. It reads nothing but its arguments.
 func CheckExperiment(e result.Experiment, f Facts) []finding.Finding {
-	return checkExperiment(e, ClassifySeries(e), f)
+	e.Slowed = Slowed(e, f.RunRefNs)
+	_, _, fs := examine(e, f)
+	return fs
+}
+
+// examine checks e (whose Slowed is set) and returns its findings, with
+// the view of e its statistics are of and that view's series. The samples
+// a slowed core touched are left out of everything judged of the code
+// (slowed-samples says how many) when enough are left; the series and its
+// positions are then of the others.
+func examine(e result.Experiment, f Facts) (view result.Experiment, ser Series, fs []finding.Finding) {
+	view = judged(e)
+	ser = ClassifySeries(view)
+	fs = checkExperiment(view, ser, f)
+	if x, found, checked := checkSlowedSamples(e, f); checked {
+		fs = slices.DeleteFunc(fs, func(f finding.Finding) bool { return f.Code == result.CodeSlowCore })
+		if found {
+			fs = append(fs, x)
+		}
+	}
+	return view, ser, fs
 }
 
 // checkExperiment is CheckExperiment with the shape of e's series in run

@@ -62,18 +62,34 @@ func (s Series) Judged() bool {
 // Steady is the samples of the steady state: for a warm-up, each
 // process's samples from its steady segment on; else every sample.
 func (s Series) Steady(samples []result.Sample) []result.Sample {
+	return pick(samples, s.steadyIndex(len(samples)))
+}
+
+// steadyIndex lists the indices of the steady samples of n (Steady).
+func (s Series) steadyIndex(n int) []int {
 	if s.Class != changepoint.Warmup {
-		return samples
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		return all
 	}
-	var out []result.Sample
+	var out []int
 	for p, r := range s.Results {
 		from := 0
 		if r.Judged && r.Class == changepoint.Warmup {
 			from = r.SteadyFrom
 		}
-		for _, i := range s.Index[p][from:] {
-			out = append(out, samples[i])
-		}
+		out = append(out, s.Index[p][from:]...)
+	}
+	return out
+}
+
+// pick returns the samples at the indices idx.
+func pick(samples []result.Sample, idx []int) []result.Sample {
+	out := make([]result.Sample, 0, len(idx))
+	for _, i := range idx {
+		out = append(out, samples[i])
 	}
 	return out
 }

@@ -52,6 +52,12 @@ type Facts struct {
 	RunRefCycles float64
 	// RunRefFrom says where RunRefCycles comes from.
 	RunRefFrom string
+	// RunRefNs is the least ns per iteration of the reference loop
+	// measured anywhere in the run (the speed probe of every CPU, the
+	// probes around experiments, the check beside every sample), 0 when
+	// none was: what a free core gives, against which each sample's check
+	// is judged.
+	RunRefNs float64
 }
 
 // FactsOf returns the facts recorded in r.

@@ -125,6 +125,7 @@ func Interleave(ts []Target, opts Options) []Outcome {
 			}
 			outs[i].Iters = m.iters
 		}
+		check := opts.speedCheck()
 		before := probe(opts)
 		spent := make([]time.Duration, len(ms))
 		ci := make([]precision, len(ms))
@@ -165,6 +166,7 @@ func Interleave(ts []Target, opts Options) []Outcome {
 				if err != nil {
 					return fmt.Errorf("%s: %w", m.t.Name(), err)
 				}
+				check.mark(batch)
 				outs[i].Samples = append(outs[i].Samples, batch...)
 				for _, s := range batch {
 					spent[i] += time.Duration(s.Ns)

@@ -71,6 +71,10 @@ type Options struct {
 	// a busy host, a busy sibling hardware thread) can be told from the
 	// others.
 	Probe func() Probe
+	// CheckSamples times a short piece of the reference loop right after
+	// every sample (Sample.RefNs), so that a sample taken while the host
+	// slowed the core can be told from the others.
+	CheckSamples bool
 	// Progress, when not nil, is told what is being done.
 	Progress func(Progress)
 	// Stop, when closed, ends the run after the current sample.
@@ -299,6 +303,7 @@ func runOne(t Target, index, total int, opts Options) Outcome {
 			return err
 		}
 		out.Iters = m.iters
+		check := opts.speedCheck()
 		out.Before = probe(opts)
 		var spent time.Duration
 		var ci precision
@@ -313,6 +318,7 @@ func runOne(t Target, index, total int, opts Options) Outcome {
 			if err != nil {
 				return err
 			}
+			check.mark(batch)
 			out.Samples = append(out.Samples, batch...)
 			for _, s := range batch {
 				spent += time.Duration(s.Ns)
@@ -336,6 +342,14 @@ func probe(opts Options) Probe {
 		return Probe{}
 	}
 	return opts.Probe()
+}
+
+// speedCheck is the check beside every sample when the options ask for it.
+func (o Options) speedCheck() *speedCheck {
+	if !o.CheckSamples {
+		return nil
+	}
+	return newSpeedCheck()
 }
 
 // checkPin fails a target whose samples did not all end on the pinned CPU:

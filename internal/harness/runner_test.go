@@ -446,3 +446,30 @@ func TestMaxTimeBoundsTheSampling(t *testing.T) {
 		t.Errorf("with MinTime 1s: %d samples, want at most 21", n)
 	}
 }
+
+// With CheckSamples every sample carries the speed of its core right
+// after it (one check a batch), sequential or interleaved; without, none.
+func TestCheckSamplesTimesTheCoreAfterEverySample(t *testing.T) {
+	opts := quickOptions(0)
+	opts.Samples, opts.Warmup = 7, 0
+	o := harness.Run([]harness.Target{&batchTarget{Target: fake.New("a", time.Microsecond), iters: 10}}, opts)[0]
+	if slices.ContainsFunc(o.Samples, func(s result.Sample) bool { return s.RefNs != 0 }) {
+		t.Errorf("unchecked run: samples %+v carry a speed", o.Samples)
+	}
+	opts.CheckSamples = true
+	o = harness.Run([]harness.Target{&batchTarget{Target: fake.New("a", time.Microsecond), iters: 10}}, opts)[0]
+	for i, s := range o.Samples {
+		if !(s.RefNs > 0 && s.RefNs < 1e6) {
+			t.Fatalf("sample %d: RefNs %v, want a speed", i, s.RefNs)
+		}
+		if i%3 != 0 && s.RefNs != o.Samples[i-i%3].RefNs {
+			t.Errorf("sample %d: RefNs %v differs within its batch (%v)", i, s.RefNs, o.Samples[i-i%3].RefNs)
+		}
+	}
+	outs := harness.Interleave([]harness.Target{fake.New("a", time.Microsecond), fake.New("b", time.Microsecond)}, opts)
+	for _, o := range outs {
+		if len(o.Samples) == 0 || slices.ContainsFunc(o.Samples, func(s result.Sample) bool { return !(s.RefNs > 0) }) {
+			t.Errorf("%s interleaved: samples %+v, want each with a speed", o.Name, o.Samples)
+		}
+	}
+}

@@ -257,7 +257,8 @@ func harnessOptions(plan Plan, cpu int) harness.Options {
 		SampleTime: st.SampleTime, Iters: st.Iters, Isolate: st.Isolate, Stop: plan.Stop, Progress: plan.Progress,
 		MinTime: plan.MinTime, TargetCI: st.TargetCI, MaxTime: st.MaxTime,
 		Looks: st.Looks, MinRounds: compare.MinRounds(len(st.Compare) - 1),
-		Decided: func(outs []harness.Outcome) bool { return decided(st, outs) },
+		Decided:      func(outs []harness.Outcome) bool { return decided(st, outs) },
+		CheckSamples: harness.CanPin,
 		Probe: func() harness.Probe {
 			return harness.Probe{ClockHz: counters.MeasureClock(probeWin), RefNs: harness.ReferenceLoopNs(probeWin)}
 		},

@@ -32,6 +32,7 @@ const (
 	CodePageFaults      = "page-faults"
 	CodeSlowClock       = "slow-clock"
 	CodeSlowCore        = "slow-core"
+	CodeSlowedSamples   = "slowed-samples"
 	CodeSpawn           = "spawn-dominated"
 	// CodeWarmup, CodeSlowdown, CodeNoSteadyState and CodeInconsistent
 	// (check_series.go) classify the series.
@@ -150,6 +151,7 @@ var Codes = []CodeInfo{
 	{CodePageFaults, ScopeAnalysis, "memory was mapped while measuring: a longer --warmup, or --gc"},
 	{CodeSlowClock, ScopeAnalysis, "the CPU's clock dropped while measuring (governor, turbo or the host)"},
 	{CodeSlowCore, ScopeAnalysis, "the core was shared with a busy sibling hardware thread or the host"},
+	{CodeSlowedSamples, ScopeAnalysis, ""},
 	{CodeSpawn, ScopeAnalysis, "a run is mostly the start of a process: give each run more work"},
 	{CodeWarmup, ScopeAnalysis, ""},
 	{CodeSlowdown, ScopeAnalysis, "the run slowed down and stayed slower: the machine or the program's state changed"},

@@ -266,6 +266,9 @@ func syntaxError(err error, n int) error {
 func checkSamples(r *Result) error {
 	for i, e := range r.Experiments {
 		for j, s := range e.Samples {
+			if !(s.RefNs >= 0 && s.RefNs <= maxRefNs) { // NaN too
+				return fmt.Errorf("experiment %q (experiments[%d]), samples[%d]: ref_ns is %v, outside 0 to %g", e.Name, i, j, s.RefNs, maxRefNs)
+			}
 			what := ""
 			switch {
 			case s.Iters < 0:

@@ -292,9 +292,15 @@ type Experiment struct {
 	// task took the CPU: by their time off it where the samples have
 	// on-CPU time, else by a context switch; and any sample that ended on
 	// another CPU. Empty when none was; null when nothing could tell.
-	Disturbed []int             `json:"disturbed"`
-	Findings  []finding.Finding `json:"findings,omitempty"`
-	Verdict   string            `json:"verdict,omitempty"`
+	Disturbed []int `json:"disturbed"`
+	// Slowed lists the samples (indices into Samples) taken while the core
+	// ran the reference loop well below its best in the run (a speed
+	// check beside each sample: Sample.RefNs): the host or a sibling
+	// hardware thread took a share of the core. Nil when no sample was
+	// checked.
+	Slowed   []int             `json:"slowed,omitempty"`
+	Findings []finding.Finding `json:"findings,omitempty"`
+	Verdict  string            `json:"verdict,omitempty"`
 	// Reasons are the codes of the findings that decided the verdict.
 	Reasons []string `json:"reasons,omitempty"`
 }

@@ -24,6 +24,11 @@ type Sample struct {
 	// Status says how such a run ended when it failed and the failure was
 	// ignored: "exit 3", "signal SIGKILL"; empty when it succeeded.
 	Status string `json:"status,omitempty"`
+	// RefNs is the reference loop's time per iteration, in ns, timed on
+	// the measured thread right after the sample (a few tens of µs of it):
+	// the speed the core gave then. A host that takes a share of the core
+	// for a stretch slows it, and the samples beside it; 0 when not timed.
+	RefNs float64 `json:"ref_ns,omitempty"`
 }
 
 // NsPerOp is the sample's time per op; 0 when the sample has no iterations.

@@ -1,0 +1,106 @@
+package analyze
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// The probes around an experiment see only its two ends; the host shares a
+// core for stretches of seconds that may fall anywhere between them. So
+// every sample is followed by a short speed check of its own (the
+// reference loop, Sample.RefNs), and a sample is slowed when the check
+// before it or after it ran the loop more than SlowCoreRatio slower than
+// the best the run measured. The evidence is outside the code under test:
+// a sample is never left out for its own slowness.
+
+// minCleanSamples is the least number of samples the statistics keep once
+// the slowed ones are left out; with fewer, the slowed ones stay in and
+// the experiment is doubtful (slow-core).
+const minCleanSamples = 5
+
+// Slowed lists, by index, the samples whose speed check before or after
+// them (the previous sample's check, or the probe before the first) ran
+// the reference loop more than SlowCoreRatio slower than best ns per
+// iteration. Nil when best is unknown or no sample was checked.
+func Slowed(e result.Experiment, best float64) []int {
+	if best <= 0 || !slices.ContainsFunc(e.Samples, func(s result.Sample) bool { return s.RefNs > 0 }) {
+		return nil
+	}
+	limit := best * (1 + SlowCoreRatio)
+	prev := 0.0
+	if e.Reference != nil {
+		prev = e.Reference.BeforeNs
+	}
+	out := []int{}
+	for i, s := range e.Samples {
+		if max(prev, s.RefNs) > limit {
+			out = append(out, i)
+		}
+		prev = s.RefNs
+	}
+	return out
+}
+
+// cleanEnough reports whether, of n samples of which slowed were slowed,
+// enough are left to judge on the others alone: at least minCleanSamples,
+// and at least half.
+func cleanEnough(n, slowed int) bool {
+	clean := n - slowed
+	return clean >= minCleanSamples && 2*clean >= n
+}
+
+// judged is e as its statistics and checks see it: without the samples
+// in e.Slowed when enough are left (cleanEnough), else e.
+func judged(e result.Experiment) result.Experiment {
+	if len(e.Slowed) == 0 || !cleanEnough(len(e.Samples), len(e.Slowed)) {
+		return e
+	}
+	clean := make([]result.Sample, 0, len(e.Samples)-len(e.Slowed))
+	for i, s := range e.Samples {
+		if _, slowed := slices.BinarySearch(e.Slowed, i); !slowed {
+			clean = append(clean, s)
+		}
+	}
+	e.Samples = clean
+	return e
+}
+
+// checkSlowedSamples judges the checks beside the samples, where they were
+// taken: slowed samples left out of the statistics (info), or too many of
+// them to leave out (slow-core, warn). ok is false when no sample was
+// checked: the probes around the experiment judge then (checkSlowCore).
+func checkSlowedSamples(e result.Experiment, f Facts) (fd finding.Finding, found, checked bool) {
+	if e.Slowed == nil {
+		return finding.Finding{}, false, false
+	}
+	n, k := len(e.Samples), len(e.Slowed)
+	if k == 0 {
+		return finding.Finding{}, false, true
+	}
+	worst := 0.0
+	for _, i := range e.Slowed {
+		worst = max(worst, e.Samples[i].RefNs)
+	}
+	ratio := worst / f.RunRefNs
+	ev := map[string]any{"slowed_samples": k, "samples": n, "worst_ref_ns": worst, "run_best_ref_ns": f.RunRefNs, "worst_ratio": ratio}
+	what := fmt.Sprintf("%d of %s %s taken while the core ran a reference loop up to %s slower than its best in the run (%s ns per iteration against %s): the host or a sibling hardware thread took a share of the core",
+		k, units.Count(n, "sample"), were(k), units.Pct(ratio-1), units.Sig(worst, 3), units.Sig(f.RunRefNs, 3))
+	if cleanEnough(n, k) {
+		return finding.Finding{Code: result.CodeSlowedSamples, Severity: finding.Info, Evidence: ev,
+			Message: what + fmt.Sprintf("; the statistics are of the %d others", n-k)}, true, true
+	}
+	return finding.Finding{Code: result.CodeSlowCore, Severity: finding.Warn, Evidence: ev,
+		Message: what + fmt.Sprintf("; too few others (%d) to judge on them alone, so the times may be too long by as much", n-k)}, true, true
+}
+
+// were is "was" for one, "were" for more.
+func were(n int) string {
+	if n == 1 {
+		return "was"
+	}
+	return "were"
+}
