@@ -30,8 +30,16 @@ func Analyze(r *result.Result) {
 	runProbes(r, &facts)
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
-		e.Slowed = Slowed(*e, facts.RunRefNs)
-		view, ser, fs := examine(*e, facts)
+		f := facts
+		if e.CPU != nil {
+			f.CPU = *e.CPU // measured again elsewhere
+		}
+		e.Slowed = Slowed(*e, f.RunRefNs)
+		for j := range e.Attempts {
+			a := &e.Attempts[j]
+			a.Slowed = Slowed(result.Experiment{Samples: a.Samples, Reference: a.Reference}, f.RunRefNs)
+		}
+		view, ser, fs := examine(*e, f)
 		// After a warm-up the headline numbers are the steady state's
 		// (the warmup finding says how many samples it left out).
 		steady := ser.Steady(view.Samples)
@@ -50,7 +58,7 @@ func Analyze(r *result.Result) {
 			l.Percentiles, l.Tail = summarizeLatency(*l)
 		}
 		e.Series = ser.stored()
-		e.Disturbed = disturbedSamples(*e, r.CPU)
+		e.Disturbed = disturbedSamples(*e, f.CPU)
 		for _, f := range e.Findings {
 			if !ownCode(f.Code) {
 				fs = append(fs, f)
@@ -99,7 +107,7 @@ func runProbes(r *result.Result, facts *Facts) {
 		}
 	}
 	facts.RunRefFrom = "the fewest around any experiment of the run"
-	facts.RunRefNs = bestRefNs(r)
+	facts.RunRefNs = BestRefNs(r)
 	// On amd64 every core since Haswell and Zen runs a loop of one store
 	// and one taken branch at one iteration per cycle. When the run came
 	// near that (within RefNearOneCycle), the core is one of those, and
@@ -111,9 +119,9 @@ func runProbes(r *result.Result, facts *Facts) {
 	}
 }
 
-// bestRefNs is the least ns per iteration of the reference loop measured
+// BestRefNs is the least ns per iteration of the reference loop measured
 // anywhere in r (Facts.RunRefNs); 0 when none was.
-func bestRefNs(r *result.Result) float64 {
+func BestRefNs(r *result.Result) float64 {
 	best := 0.0
 	least := func(x float64) {
 		if x > 0 && (best == 0 || x < best) {
@@ -134,6 +142,11 @@ func bestRefNs(r *result.Result) float64 {
 		}
 		for _, s := range e.Samples {
 			least(s.RefNs)
+		}
+		for _, a := range e.Attempts {
+			for _, s := range a.Samples {
+				least(s.RefNs)
+			}
 		}
 	}
 	return best

@@ -33,6 +33,12 @@ func examine(e result.Experiment, f Facts) (view result.Experiment, ser Series, 
 			fs = append(fs, x)
 		}
 	}
+	add := func(x finding.Finding, ok bool) {
+		if ok {
+			fs = append(fs, x)
+		}
+	}
+	add(checkRemeasured(e, f))
 	return view, ser, fs
 }
 

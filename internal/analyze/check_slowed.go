@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -103,4 +104,38 @@ func were(n int) string {
 		return "was"
 	}
 	return "were"
+}
+
+// checkRemeasured says that e was measured more than once because a
+// slowed core touched too many of its samples, where each attempt was
+// taken and how slowed it was, and which one the statistics are of.
+func checkRemeasured(e result.Experiment, f Facts) (finding.Finding, bool) {
+	if len(e.Attempts) == 0 {
+		return finding.Finding{}, false
+	}
+	var parts []string
+	cpus := []int{}
+	for _, a := range e.Attempts {
+		parts = append(parts, fmt.Sprintf("cpu%d %d of %d slowed", a.CPU, len(a.Slowed), len(a.Samples)))
+		cpus = append(cpus, a.CPU)
+	}
+	judgedCPU := f.CPU
+	return finding.Finding{
+		Code:     result.CodeRemeasured,
+		Severity: finding.Info,
+		Message: fmt.Sprintf("measured again %s, a slowed core having touched too many samples (%s): the statistics are of the attempt on cpu%d, %d of %d slowed",
+			times(len(e.Attempts)), strings.Join(parts, "; "), judgedCPU, len(e.Slowed), len(e.Samples)),
+		Evidence: map[string]any{"attempts": len(e.Attempts) + 1, "earlier_cpus": cpus, "judged_cpu": judgedCPU},
+	}, true
+}
+
+// times is "once", "twice", or "n times".
+func times(n int) string {
+	switch n {
+	case 1:
+		return "once"
+	case 2:
+		return "twice"
+	}
+	return fmt.Sprintf("%d times", n)
 }

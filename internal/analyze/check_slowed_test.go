@@ -116,3 +116,26 @@ func find(fs []finding.Finding, code string) *finding.Finding {
 	}
 	return nil
 }
+
+// An experiment measured again on another CPU is judged there (its
+// samples did not migrate), and says where each attempt was taken.
+func TestRemeasuredElsewhere(t *testing.T) {
+	e := hostSlowed(31, 0, 0)
+	for i := range e.Samples {
+		e.Samples[i].CPU = 3
+	}
+	three := 3
+	e.CPU = &three
+	e.Attempts = []result.Attempt{{CPU: 1, Samples: hostSlowed(31, 0, 20).Samples}}
+	got := analyzed(e).Experiments[0]
+	if finding.Has(got.Findings, result.CodeMigrated) || len(got.Disturbed) != 0 {
+		t.Errorf("samples on the experiment's own CPU read as moved: %v, disturbed %v", got.Findings, got.Disturbed)
+	}
+	f := find(got.Findings, result.CodeRemeasured)
+	if f == nil || f.Message != "measured again once, a slowed core having touched too many samples (cpu1 21 of 31 slowed): the statistics are of the attempt on cpu3, 0 of 31 slowed" {
+		t.Errorf("remeasured finding %+v", f)
+	}
+	if len(got.Attempts[0].Slowed) != 21 { // the 20, and the one after
+		t.Errorf("the earlier attempt: %d slowed, want 21", len(got.Attempts[0].Slowed))
+	}
+}

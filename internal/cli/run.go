@@ -39,6 +39,7 @@ type runOptions struct {
 	NoAsm      bool
 	Smoke      bool
 	Latency    bool   // time every call alone (--latency)
+	Remeasure  int    // more attempts for an experiment a slowed core touched (--remeasure)
 	Processes  int    // run benchy this many times and merge (--processes)
 	ChildSpec  string // measure as one process of --processes (hidden)
 	Compare    string // "A,B[,C...]": interleaved comparison
@@ -53,6 +54,9 @@ type runOptions struct {
 	// stderr).
 	measuring
 }
+
+// maxRemeasure bounds --remeasure: each attempt costs an experiment's time.
+const maxRemeasure = 10
 
 // Smoke settings: every experiment, 3 short samples, so CI learns in
 // seconds that benchy and the experiments still work. Not for numbers.
@@ -129,6 +133,7 @@ whether B is faster than A.`,
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let Go's other threads run on the measured CPU")
 	f.BoolVar(&opts.NoAsm, "no-asm", false, "do not check the machine code of each measured loop")
 	f.BoolVar(&opts.Latency, "latency", false, "time every call alone, for the experiments with a Call: p50, p90, p99, p99.9 and the max, each with its interval")
+	intFlag(f, &opts.Remeasure, "remeasure", 2, "measure an experiment again, up to `N` more times (0-10), on the fastest free CPU, when the host slowed the core under more than a third of its samples")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
 	opts.precisionOptions.bind(f)
 	intFlag(f, &opts.Processes, "processes", 1, "spread the samples over `K` runs of benchy, one after another, merged (each process its own heap and layout)")
@@ -159,6 +164,9 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	}
 	if o.Processes < 1 || o.Processes > min(pipeline.MaxProcesses, o.Samples) {
 		return nil, Usagef("--processes %d: must be between 1 and %d (at most --samples, which counts every process's samples)", o.Processes, min(pipeline.MaxProcesses, o.Samples))
+	}
+	if o.Remeasure < 0 || o.Remeasure > maxRemeasure {
+		return nil, Usagef("--remeasure %d: must be between 0 (never) and %d", o.Remeasure, maxRemeasure)
 	}
 	if o.Iters < 0 || o.Iters > pipeline.MaxIters {
 		return nil, Usagef("--iters %d: must be between 1 and %d (or 0 to calibrate)", o.Iters, int64(pipeline.MaxIters))
@@ -270,6 +278,11 @@ func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 	plan := pipeline.Plan{
 		Settings: st, CPU: o.CPU, CPUSet: o.CPUSet, NoCheck: o.NoAsm,
 		Tool: "benchy " + Version, Command: o.g.Args, Package: mainPackage(), Stop: o.Stop,
+	}
+	if !o.Smoke && !o.Latency && o.Profile == "" {
+		// A smoke run checks, it does not measure; the calls timed
+		// alone and the profiles belong to one attempt.
+		plan.Remeasure = o.Remeasure
 	}
 	if o.Compare != "" {
 		plan.Settings.Bench = ""

@@ -110,6 +110,26 @@ func isolatePass(cpu int) (changed bool, err error) {
 	return changed, nil
 }
 
+// Unisolate gives cpu back to every other thread of this process: the
+// isolation of Pinned takes it from them for good, and a run that
+// measures again on another CPU would otherwise keep Go's threads off
+// both, where two CPUs are all there are, off every CPU they may use.
+func Unisolate(cpu int) {
+	self := unix.Gettid()
+	tids, err := Threads()
+	if err != nil {
+		return
+	}
+	for _, tid := range tids {
+		var set unix.CPUSet
+		if tid == self || unix.SchedGetaffinity(tid, &set) != nil || set.IsSet(cpu) {
+			continue
+		}
+		set.Set(cpu)
+		unix.SchedSetaffinity(tid, &set) // a thread that exited is gone
+	}
+}
+
 // otherThreadsOn calls f with every other thread of this process that may
 // run on cpu, and its affinity; a thread that exited meanwhile is skipped.
 // It stops at f's first error.

@@ -27,3 +27,6 @@ func Threads() ([]int, error) { return nil, errors.New("listing threads needs Li
 
 // threadCPU needs CLOCK_THREAD_CPUTIME_ID; nothing is pinned here anyway.
 func threadCPU() time.Duration { return 0 }
+
+// Unisolate does nothing where nothing is pinned.
+func Unisolate(cpu int) {}

@@ -32,22 +32,32 @@ const (
 // that another benchy measures on (its lock is held), has an unknown
 // speed, with the reason.
 func ProbeSpeeds(batches []machine.CPUList) []machine.CPUSpeed {
-	var out []machine.CPUSpeed
-	for _, b := range batches {
-		for c := range slices.Chunk(b, max(1, runtime.GOMAXPROCS(0))) {
-			out = append(out, probeAtOnce(c)...)
-		}
-	}
-	slices.SortFunc(out, func(a, b machine.CPUSpeed) int { return a.CPU - b.CPU })
-	return out
+	return ProbeSpeedsHolding(-1)(batches)
 }
 
-// probeAtOnce probes cpus in parallel, one pinned thread each.
-func probeAtOnce(cpus []int) []machine.CPUSpeed {
+// ProbeSpeedsHolding is ProbeSpeeds for a process that holds the lock of
+// cpu itself (it measures there, between its experiments): that CPU is
+// probed too.
+func ProbeSpeedsHolding(cpu int) machine.SpeedProbe {
+	return func(batches []machine.CPUList) []machine.CPUSpeed {
+		var out []machine.CPUSpeed
+		for _, b := range batches {
+			for c := range slices.Chunk(b, max(1, runtime.GOMAXPROCS(0))) {
+				out = append(out, probeAtOnce(c, cpu)...)
+			}
+		}
+		slices.SortFunc(out, func(a, b machine.CPUSpeed) int { return a.CPU - b.CPU })
+		return out
+	}
+}
+
+// probeAtOnce probes cpus in parallel, one pinned thread each; own is a
+// CPU whose lock this process holds.
+func probeAtOnce(cpus []int, own int) []machine.CPUSpeed {
 	out := make([]machine.CPUSpeed, len(cpus))
 	var wg sync.WaitGroup
 	for i, cpu := range cpus {
-		wg.Go(func() { out[i] = probeOne(cpu) })
+		wg.Go(func() { out[i] = probeOne(cpu, cpu != own && cpulock.Held(cpu)) })
 	}
 	wg.Wait()
 	return out
@@ -59,11 +69,11 @@ func probeAtOnce(cpus []int) []machine.CPUSpeed {
 const measuredElsewhere = "another benchy measures there"
 
 // probeOne times the reference loop speedRepeats times on cpu, and
-// counts the CPU time it took there; a CPU another benchy measures on is
-// left alone.
-func probeOne(cpu int) machine.CPUSpeed {
+// counts the CPU time it took there; a CPU another benchy measures on
+// (held) is left alone.
+func probeOne(cpu int, held bool) machine.CPUSpeed {
 	sp := machine.CPUSpeed{CPU: cpu}
-	if cpulock.Held(cpu) {
+	if held {
 		sp.RefNs = machine.Unknown[float64]("%s", measuredElsewhere)
 		return sp
 	}

@@ -42,10 +42,10 @@ type SpeedProbe func(batches []CPUList) []CPUSpeed
 // tells the second apart.
 const SlowRatio = 1.1
 
-// probeBatches splits the available CPUs into batches in which no two are
+// ProbeBatches splits the available CPUs into batches in which no two are
 // SMT siblings: two threads of one core running the loop at once would
 // slow each other, and read the core as shared by their own doing.
-func (s *Snapshot) probeBatches() []CPUList {
+func (s *Snapshot) ProbeBatches() []CPUList {
 	avail, err := s.Available()
 	if err != nil {
 		return nil
@@ -68,7 +68,7 @@ func (s *Snapshot) probeBatches() []CPUList {
 // probeSpeed runs probe on the available CPUs and keeps what it measured
 // in s.Speed; it returns the probe's CPU time on each CPU.
 func (s *Snapshot) probeSpeed(probe SpeedProbe) map[int]time.Duration {
-	s.Speed = probe(s.probeBatches())
+	s.Speed = probe(s.ProbeBatches())
 	own := map[int]time.Duration{}
 	for _, sp := range s.Speed {
 		own[sp.CPU] += sp.Own

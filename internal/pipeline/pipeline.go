@@ -91,6 +91,10 @@ type Plan struct {
 	// Annotate, when not nil, adds to the result what only the command
 	// knows (the cost of starting a process) before it is analyzed.
 	Annotate func(*result.Result) `json:"-"`
+	// Remeasure is how many more times an experiment a slowed core
+	// touched too many samples of is measured, on the fastest free CPU
+	// then (remeasure.go); 0 never.
+	Remeasure int
 	// MemoryLimit is the soft memory limit the targets set while
 	// measuring (0 for none), recorded in the result.
 	MemoryLimit int64
@@ -269,7 +273,7 @@ func harnessOptions(plan Plan, cpu int) harness.Options {
 // clock before, the targets (made by plan.Prepare when it is set), how
 // busy every CPU was meanwhile, and the effective clock after. It returns
 // the targets measured and their outcomes.
-func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []harness.Outcome, error) {
+func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []tried, error) {
 	cpu := r.CPU
 	clockWin := clockWindow
 	if plan.Settings.Smoke {
@@ -303,7 +307,7 @@ func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []harness.Ou
 		hts[i] = t
 	}
 	statBefore, statErr := machine.ReadStat(root)
-	outs := measure(hts, hopts, plan.Group)
+	outs := remeasure(r, plan, ts, hopts, measure(hts, hopts, plan.Group))
 	statAfter, statErr2 := machine.ReadStat(root)
 	if statErr == nil && statErr2 == nil {
 		r.BusyDuring = machine.Busy(statBefore, statAfter)
@@ -330,7 +334,7 @@ func decided(st result.Settings, outs []harness.Outcome) bool {
 // assemble completes r after the measurement: the machine after, the
 // memory, one experiment per outcome with the findings of its code, and
 // whether the run was interrupted; then what the command adds.
-func assemble(r *result.Result, plan Plan, ts []Target, outs []harness.Outcome) {
+func assemble(r *result.Result, plan Plan, ts []Target, outs []tried) {
 	r.After, _ = machine.Read(root, machine.ReadOptions{Live: true})
 	r.End = time.Now().UTC()
 	r.MemoryLimit = plan.MemoryLimit
@@ -343,7 +347,8 @@ func assemble(r *result.Result, plan Plan, ts []Target, outs []harness.Outcome) 
 		if len(r.Counters.Opened) == 0 {
 			r.Counters = t.Counters()
 		}
-		e := experimentOf(t.Info(), out)
+		e := experimentOf(t.Info(), out.Outcome)
+		e.CPU, e.Attempts = remeasuredOn(out, r.CPU), out.earlier
 		if p, ok := t.(Profiled); ok {
 			e.Profile = p.Profile()
 		}

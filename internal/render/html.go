@@ -39,7 +39,7 @@ func writeHTML(w io.Writer, r *result.Result) error {
 	}
 	tw.printf("<p class=\"summary\">summary: %s</p>\n", esc(summaryLine(r)))
 	writeOverview(tw, r)
-	for _, line := range []string{reportedLine(r), goTestLine(r)} {
+	for _, line := range []string{reportedLine(r), goTestLine(r), slowedLine(r)} {
 		if line != "" {
 			tw.printf("<p class=\"note\">%s</p>\n", esc(line))
 		}

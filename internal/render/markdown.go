@@ -26,7 +26,7 @@ func writeMarkdown(w io.Writer, r *result.Result) error {
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", MarkdownCode(e.Name), strings.Join(cells, " | "), MarkdownCell(verdictCell(e)))
 	}
-	for _, line := range []string{reportedLine(r), goTestLine(r)} {
+	for _, line := range []string{reportedLine(r), goTestLine(r), slowedLine(r)} {
 		if line != "" {
 			fmt.Fprintf(&b, "\n%s\n", MarkdownCell(line))
 		}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,4 +95,36 @@ func goTestLine(r *result.Result) string {
 	}
 	return "as go test runs them (GOMAXPROCS " + strconv.Itoa(procs) + ", not pinned): " + strings.Join(parts, ", ") +
 		" (the collector ran in most samples, and its cost moves with GOMAXPROCS and the pin: each figure holds for its settings)"
+}
+
+// slowedLine says what benchy did about samples a slowed core touched
+// (slowed-samples, remeasured): which experiments it measured again, and
+// where, and how many samples it left out of which; "" when it did
+// nothing.
+func slowedLine(r *result.Result) string {
+	var parts []string
+	for _, e := range r.Experiments {
+		var what []string
+		if len(e.Attempts) > 0 {
+			var earlier []string
+			for _, a := range e.Attempts {
+				earlier = append(earlier, fmt.Sprintf("cpu%d %d of %d", a.CPU, len(a.Slowed), len(a.Samples)))
+			}
+			cpu := r.CPU
+			if e.CPU != nil {
+				cpu = *e.CPU
+			}
+			what = append(what, fmt.Sprintf("measured %d times, kept cpu%d's (slowed: %s)", len(e.Attempts)+1, cpu, strings.Join(earlier, ", ")))
+		}
+		if hasFinding(e, result.CodeSlowedSamples) {
+			what = append(what, fmt.Sprintf("%d of %d samples left out", len(e.Slowed), len(e.Samples)))
+		}
+		if len(what) > 0 {
+			parts = append(parts, e.Name+" "+strings.Join(what, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "slowed by the host (a speed check beside every sample): " + strings.Join(parts, "; ")
 }

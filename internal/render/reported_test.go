@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/analyze"
+	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/result/resulttest"
 )
@@ -101,5 +102,25 @@ func TestReportedMetrics(t *testing.T) {
 	}
 	if r.Experiments[3].Reported != nil {
 		t.Errorf("Plain reported %v, want nothing", r.Experiments[3].Reported)
+	}
+}
+
+// What benchy did about a slowed core is one line under the table: which
+// experiment it measured again and where, and how many samples it left out.
+func TestSlowedLine(t *testing.T) {
+	zero := 0
+	r := &result.Result{CPU: 1, Experiments: []result.Experiment{
+		{Name: "a/b", Samples: make([]result.Sample, 31)},
+		{Name: "c/d", Samples: make([]result.Sample, 31), Slowed: []int{3, 4},
+			Findings: []finding.Finding{{Code: result.CodeSlowedSamples, Severity: finding.Info}}},
+		{Name: "e/f", Samples: make([]result.Sample, 31), CPU: &zero,
+			Attempts: []result.Attempt{{CPU: 1, Samples: make([]result.Sample, 31), Slowed: make([]int, 20)}}},
+	}}
+	want := "slowed by the host (a speed check beside every sample): c/d 2 of 31 samples left out; e/f measured 2 times, kept cpu0's (slowed: cpu1 20 of 31)"
+	if got := slowedLine(r); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	if got := slowedLine(&result.Result{Experiments: r.Experiments[:1]}); got != "" {
+		t.Errorf("nothing slowed: %q", got)
 	}
 }

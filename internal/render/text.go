@@ -34,7 +34,7 @@ func writeText(w io.Writer, r *result.Result, o Options) error {
 	if err := writeTable(w, tableHeader(r), tableRows(r)); err != nil {
 		return err
 	}
-	for _, line := range []string{reportedLine(r), goTestLine(r)} {
+	for _, line := range []string{reportedLine(r), goTestLine(r), slowedLine(r)} {
 		if line != "" {
 			tail.WriteString(line + "\n")
 		}

@@ -78,7 +78,7 @@ func writeCompact(w io.Writer, r *result.Result, o Options) error {
 	for _, f := range footnotes {
 		tw.printf("%s\n", Wrap(f, width, "  "))
 	}
-	for _, line := range []string{reportedLine(r), goTestLine(r)} {
+	for _, line := range []string{reportedLine(r), goTestLine(r), slowedLine(r)} {
 		if line != "" {
 			tw.printf("%s\n", Wrap(line, width, "  "))
 		}

@@ -33,6 +33,7 @@ const (
 	CodeSlowClock       = "slow-clock"
 	CodeSlowCore        = "slow-core"
 	CodeSlowedSamples   = "slowed-samples"
+	CodeRemeasured      = "remeasured"
 	CodeSpawn           = "spawn-dominated"
 	// CodeWarmup, CodeSlowdown, CodeNoSteadyState and CodeInconsistent
 	// (check_series.go) classify the series.
@@ -152,6 +153,7 @@ var Codes = []CodeInfo{
 	{CodeSlowClock, ScopeAnalysis, "the CPU's clock dropped while measuring (governor, turbo or the host)"},
 	{CodeSlowCore, ScopeAnalysis, "the core was shared with a busy sibling hardware thread or the host"},
 	{CodeSlowedSamples, ScopeAnalysis, ""},
+	{CodeRemeasured, ScopeAnalysis, ""},
 	{CodeSpawn, ScopeAnalysis, "a run is mostly the start of a process: give each run more work"},
 	{CodeWarmup, ScopeAnalysis, ""},
 	{CodeSlowdown, ScopeAnalysis, "the run slowed down and stayed slower: the machine or the program's state changed"},

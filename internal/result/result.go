@@ -258,7 +258,15 @@ type Experiment struct {
 
 	Iters   int64    `json:"iters_per_sample"`
 	Samples []Sample `json:"samples"`
-	GC      GCStats  `json:"gc"`
+	// CPU is the CPU the samples were taken on when it is not the run's
+	// (Result.CPU): an experiment measured again elsewhere (Attempts).
+	CPU *int `json:"cpu,omitempty"`
+	// Attempts are the earlier measurements of an experiment measured
+	// again because a slowed core touched too many of their samples, in
+	// the order taken; the samples above are the attempt judged, the one
+	// the core slowed least.
+	Attempts []Attempt `json:"attempts,omitempty"`
+	GC       GCStats   `json:"gc"`
 	// Count is the instructions counted per op (--measure instructions),
 	// beside the time of the samples; absent when not counted.
 	Count *Count `json:"count,omitempty"`
@@ -310,6 +318,16 @@ type Experiment struct {
 type Reference struct {
 	BeforeNs float64 `json:"before_ns"`
 	AfterNs  float64 `json:"after_ns"`
+}
+
+// Attempt is one earlier measurement of an experiment (Experiment.Attempts).
+type Attempt struct {
+	CPU       int        `json:"cpu"`
+	Iters     int64      `json:"iters_per_sample"`
+	Samples   []Sample   `json:"samples"`
+	Reference *Reference `json:"reference,omitempty"`
+	// Slowed lists the samples a slowed core touched, as Experiment.Slowed.
+	Slowed []int `json:"slowed,omitempty"`
 }
 
 // GCStats is measured around the whole sampling phase, outside timing.

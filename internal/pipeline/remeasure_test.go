@@ -1,0 +1,82 @@
+package pipeline
+
+import (
+	"testing"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/targets/fake"
+)
+
+// processTarget is a fake target that says it measures whole programs.
+type processTarget struct{ fakeTarget }
+
+func (p processTarget) Info() result.Info {
+	i := p.fakeTarget.Info()
+	i.Kind = result.KindProcess
+	return i
+}
+
+// A run whose every check reads slower than the best the machine showed
+// measures each loop again, as many times as asked, and keeps every
+// attempt; a program is never measured again, nor anything with 0.
+func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
+	if !harness.CanPin {
+		t.Skip("pinning needs Linux")
+	}
+	onEveryCPU(t)
+	defer onEveryCPU(t)
+	// A speed no check reaches: every sample is slowed against it.
+	r := &result.Result{CPU: 0, Before: &machine.Snapshot{Speed: []machine.CPUSpeed{{CPU: 0, RefNs: machine.Known(1e-6)}}}}
+	plan := quickPlan()
+	plan.Remeasure = 2
+	hopts := harnessOptions(plan, 0)
+	ts := []Target{fakeTarget{fake.New("loop", 100 * time.Nanosecond)}, processTarget{fakeTarget{fake.New("program", 100 * time.Nanosecond)}}}
+	hts := []harness.Target{ts[0], ts[1]}
+	tries := remeasure(r, plan, ts, hopts, harness.Run(hts, hopts))
+	if got := len(tries[0].earlier); got != 2 {
+		t.Fatalf("loop: %d earlier attempts, want 2", got)
+	}
+	for i, a := range tries[0].earlier {
+		if a.CPU != 0 || len(a.Samples) != 5 || len(a.Slowed) != 5 {
+			t.Errorf("attempt %d: cpu%d, %d samples, %d slowed; want cpu0, 5 and 5", i, a.CPU, len(a.Samples), len(a.Slowed))
+		}
+	}
+	if len(tries[1].earlier) != 0 {
+		t.Errorf("program measured again: %d attempts", len(tries[1].earlier))
+	}
+	plan.Remeasure = 0
+	if tries := remeasure(r, plan, ts[:1], hopts, harness.Run(hts[:1], hopts)); len(tries[0].earlier) != 0 {
+		t.Errorf("--remeasure 0: %d earlier attempts", len(tries[0].earlier))
+	}
+}
+
+// The attempt judged is the one the core slowed least; a tie, or an
+// attempt that failed, keeps the earlier one.
+func TestKeepLeastSlowed(t *testing.T) {
+	attempt := func(cpu int, refs ...float64) tried {
+		var o harness.Outcome
+		for _, ns := range refs {
+			o.Samples = append(o.Samples, result.Sample{Iters: 1, Ns: 10, CPU: cpu, RefNs: ns})
+		}
+		return tried{Outcome: o, cpu: cpu}
+	}
+	slow, fast := attempt(1, 2, 2, 1, 1, 1, 1), attempt(0, 1, 1, 1, 1, 1, 1)
+	got := keepLeastSlowed(slow, fast, 1)
+	if got.cpu != 0 || len(got.earlier) != 1 || got.earlier[0].CPU != 1 || len(got.earlier[0].Slowed) != 3 {
+		t.Errorf("slow then fast: kept cpu%d, earlier %+v; want cpu0's, cpu1's earlier with 3 slowed", got.cpu, got.earlier)
+	}
+	if got := keepLeastSlowed(fast, slow, 1); got.cpu != 0 || len(got.earlier) != 1 || got.earlier[0].CPU != 1 {
+		t.Errorf("fast then slow: kept cpu%d; want the first, cpu0's", got.cpu)
+	}
+	if got := keepLeastSlowed(attempt(1, 1, 1), attempt(0, 1, 1), 1); got.cpu != 1 {
+		t.Errorf("a tie: kept cpu%d; want the first, cpu1's", got.cpu)
+	}
+	failed := fast
+	failed.Err = harness.ErrStopped
+	if got := keepLeastSlowed(slow, failed, 1); got.cpu != 1 {
+		t.Errorf("the new attempt failed: kept cpu%d; want the earlier, cpu1's", got.cpu)
+	}
+}
