@@ -33,7 +33,7 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 	plan := quickPlan()
 	plan.Remeasure = 2
 	hopts := harnessOptions(plan, 0)
-	ts := []Target{fakeTarget{fake.New("loop", 100 * time.Nanosecond)}, processTarget{fakeTarget{fake.New("program", 100 * time.Nanosecond)}}}
+	ts := []Target{fakeTarget{fake.New("loop", 100*time.Nanosecond)}, processTarget{fakeTarget{fake.New("program", 100*time.Nanosecond)}}}
 	hts := []harness.Target{ts[0], ts[1]}
 	tries := remeasure(r, plan, ts, hopts, harness.Run(hts, hopts))
 	if got := len(tries[0].earlier); got != 2 {
