@@ -52,15 +52,15 @@ func bears(f finding.Finding, interfered bool) bool {
 
 // reasonOrder ranks the reasons of a verdict, most telling first: what
 // shows the number cannot be right, then what removed the work, then a
-// fault of the benchmark itself (setup timed with it, a parallel benchmark
-// that cannot be pinned), which stays on any machine, then what the machine
+// fault of the benchmark itself (setup timed with it, a loop that changes
+// its own input, a parallel benchmark that cannot be pinned), which stays on any machine, then what the machine
 // did to the samples, then what the samples show, and last what only says
 // there were too few of them. The first reason is the one
 // the one-screen report shows; codes not listed rank before the last two,
 // and the environment's after all of the experiment's own.
 var reasonOrder = []string{
 	result.CodeFailed, result.CodeNoSamples, result.CodeImpossible, result.CodeEmptyLoop, result.CodeFolded, result.CodeDebugBuild, result.CodeBelowClock,
-	result.CodeMigrated, result.CodeNoLoadInLoop, result.CodeSetupInTimer, result.CodeNotPinned,
+	result.CodeMigrated, result.CodeNoLoadInLoop, result.CodeSetupInTimer, result.CodeInputConsumed, result.CodeNotPinned,
 	result.CodeDisturbed, result.CodeSlowCore, result.CodeSlowClock, result.CodeFreqChange, result.CodeDrift,
 	result.CodeUnstable, result.CodeFirstSlow, result.CodeSpawn, result.CodePageFaults, result.CodeGC, result.CodeShortSamples, result.CodeFewSamples,
 }

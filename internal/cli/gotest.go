@@ -90,7 +90,8 @@ and b.ReportMetric's units.
 
 Besides run's findings, the benchmark's loop is read from the binary:
 empty-loop (the work was deleted), folded (a constant is stored), and
-setup-in-timer, cost-depends-on-n, debug-build, not-pinned (b.RunParallel).
+setup-in-timer, cost-depends-on-n, input-consumed, debug-build, not-pinned
+(b.RunParallel).
 
 --against REV builds the same packages at git revision REV in a temporary
 worktree (your uncommitted changes are the new side) and runs the two

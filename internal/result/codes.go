@@ -69,6 +69,10 @@ const (
 	// of a sample large enough that the time per op depends on N.
 	CodeDependsOnN = "cost-depends-on-n"
 	CodeDebugBuild = "debug-build"
+	// CodeInputConsumed: testing's N=1 call took far longer than the
+	// later calls give for one iteration, fixed cost per call included:
+	// the loop changes its own input.
+	CodeInputConsumed = "input-consumed"
 	// CodeLayoutSensitive: linked with --layouts, the code layout alone
 	// moved the benchmark as much as the change claimed.
 	CodeLayoutSensitive = "layout-sensitive"
@@ -172,6 +176,7 @@ var Codes = []CodeInfo{
 	{CodeSetupInTimer, ScopeRun, "work outside the b.N loop is timed: call b.ResetTimer after the setup"},
 	{CodeLeftProcesses, ScopeRun, "runs left processes running after they exited (benchy killed them): wait for what the command starts"},
 	{CodeSetupUnknown, ScopeRun, ""},
+	{CodeInputConsumed, ScopeRun, "the loop changes its own input (sorts it in place, fills a cache, drains a buffer): give each iteration fresh input, copied with the timer stopped"},
 	{CodeDependsOnN, ScopeRun, "a cost paid once per call is spread over N: the time per op holds for the samples' N only (a larger --sample-time gives a larger N)"},
 	{CodeDebugBuild, ScopeRun, "the test binary was built to debug or instrument: build it without -N -l, -race or -cover"},
 	{CodeLayoutSensitive, ScopeRun, "the code layout alone moves the benchmark as much as the change: the difference may be where the linker put the functions, not the code"},

@@ -14,8 +14,19 @@
 //
 //	go run ./scripts/stdsweep -accused
 //
-// It builds; it measures nothing. On a 2-vCPU machine with a warm build
-// cache it takes a few minutes.
+// Without -ramps it builds; it measures nothing. On a 2-vCPU machine with
+// a warm build cache it takes a few minutes.
+//
+// With -ramps it also calibrates every benchmark as benchy gotest does
+// (testing's ramp to -sample-time, on one CPU, at GOMAXPROCS 1) and
+// prints what the ramp shows: "RAMP package benchmark first steady ratio",
+// the N=1 call's time against what the later calls give for one
+// iteration (the evidence of input-consumed), for every benchmark whose
+// ramp tells, and as ACCUSED lines the ramp's findings that blame the
+// benchmark (setup-in-timer, input-consumed). It runs every benchmark:
+// name a few packages.
+//
+//	go run ./scripts/stdsweep -ramps sort slices bytes strings
 package main
 
 import (
@@ -24,27 +35,41 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
 
 func main() {
 	profile := flag.Bool("profile", false, "add --profile's files too")
 	accused := flag.Bool("accused", false, "print the benchmarks the machine-code checks accuse")
+	ramps := flag.Bool("ramps", false, "calibrate every benchmark and print what testing's ramp shows")
+	sampleTime := flag.Duration("sample-time", 100*time.Millisecond, "the sample time of -ramps' calibration")
 	flag.Parse()
 	patterns := flag.Args()
 	if len(patterns) == 0 {
 		patterns = []string{"std"}
 	}
-	if err := sweep(patterns, *profile, *accused); err != nil {
+	var calibrate *gotest.Options
+	if *ramps {
+		cpu, err := aCPU()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "stdsweep:", err)
+			os.Exit(1)
+		}
+		calibrate = &gotest.Options{BenchText: ".", SampleTime: *sampleTime, PerProcess: 1, CPU: cpu, GOMAXPROCS: 1}
+	}
+	if err := sweep(patterns, *profile, *accused, calibrate); err != nil {
 		fmt.Fprintln(os.Stderr, "stdsweep:", err)
 		os.Exit(1)
 	}
 }
 
-func sweep(patterns []string, profile, accused bool) error {
+func sweep(patterns []string, profile, accused bool, calibrate *gotest.Options) error {
 	ch := gotest.NewChildren(nil)
 	pkgs, err := gotest.List(ch, ".", patterns, nil)
 	if err != nil {
@@ -70,8 +95,15 @@ func sweep(patterns []string, profile, accused bool) error {
 					return fmt.Errorf("%s: %w", p.ImportPath, err)
 				}
 				accusations += n
-				os.RemoveAll(filepath.Dir(bin.Path)) // a binary read is not needed again
 			}
+			if calibrate != nil {
+				n, err := printRamps(bin, *calibrate)
+				if err != nil {
+					return fmt.Errorf("%s: %w", p.ImportPath, err)
+				}
+				accusations += n
+			}
+			os.RemoveAll(filepath.Dir(bin.Path)) // a binary read is not needed again
 		case errors.As(err, &ue) && strings.Contains(ue.Msg, "has no benchmarks"):
 			none++
 		default:
@@ -86,7 +118,7 @@ func sweep(patterns []string, profile, accused bool) error {
 	}
 	fmt.Printf("%d packages with benchmarks built, %d failed, %d without benchmarks (%s)\n",
 		built, len(failed), none, time.Since(start).Round(time.Second))
-	if accused {
+	if accused || calibrate != nil {
 		fmt.Printf("%d accusations\n", accusations)
 	}
 	if len(failed) > 0 {
@@ -106,4 +138,43 @@ func printAccusations(bin *gotest.Binary) (int, error) {
 		fmt.Printf("ACCUSED %s %s %s %s: %s\n", bin.Package.ImportPath, a.Func, a.Finding.Code, a.Finding.Severity, a.Finding.Message)
 	}
 	return len(acc), nil
+}
+
+// rampCodes are the findings of testing's ramp that blame the benchmark.
+var rampCodes = []string{result.CodeSetupInTimer, result.CodeInputConsumed}
+
+// printRamps calibrates every benchmark of bin and prints what its ramp
+// shows, and the ramp's accusations, and how many.
+func printRamps(bin *gotest.Binary, o gotest.Options) (int, error) {
+	ts, err := gotest.Calibrate(bin, o)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, t := range ts {
+		if t.Fail != "" {
+			fmt.Printf("FAILED %s %s: %s\n", bin.Package.ImportPath, t.Bench, t.Fail)
+			continue
+		}
+		if fi, ok := t.FirstIteration(); ok {
+			fmt.Printf("RAMP %s %s %.0f %.0f %.2f\n", bin.Package.ImportPath, t.Bench, fi.FirstNs, fi.SteadyNs(), fi.Ratio())
+		}
+		for _, f := range t.RampFindings() {
+			if slices.Contains(rampCodes, f.Code) {
+				fmt.Printf("ACCUSED %s %s %s %s: %s\n", bin.Package.ImportPath, t.Bench, f.Code, f.Severity, f.Message)
+				n++
+			}
+		}
+	}
+	return n, nil
+}
+
+// aCPU is the last CPU this process may run on: benchy's measured CPU
+// is one the process may use.
+func aCPU() (int, error) {
+	cpus := machine.AllowedCPUs()
+	if cpus.Reason != "" || len(cpus.Value) == 0 {
+		return 0, fmt.Errorf("no CPU to measure on: %s", cpus.Reason)
+	}
+	return cpus.Value[len(cpus.Value)-1], nil
 }

@@ -451,3 +451,57 @@ func TestMeasuredAsGoTest(t *testing.T) {
 		t.Fatalf("as go test: %+v, want GOMAXPROCS %d and %d calls", at, runtime.NumCPU(), o.PerProcess)
 	}
 }
+
+// A benchmark that sorts a package-level slice in place sorts sorted data
+// after its first iteration: testing's N=1 call shows it, and it is
+// input-consumed, with the arithmetic. Its twins that sort a fresh copy
+// in every iteration (made with the timer stopped, or running) are not,
+// nor is the one whose setup is timed in every call. The evidence is one
+// call, which another task can slow beyond what its run delay accounts
+// for: the lie is calibrated up to three times, and must be caught once;
+// no honest benchmark may be accused in any calibration.
+func TestInputConsumed(t *testing.T) {
+	bin := build(t, "./consumed")
+	o := quick(t)
+	caught := false
+	for try := range 3 {
+		if try > 0 {
+			o.BenchText = "SortInPlace"
+		}
+		ts, err := Calibrate(bin, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tg := range ts {
+			var got []string
+			var consumed string
+			for _, f := range tg.RampFindings() {
+				got = append(got, f.Code)
+				if f.Code == result.CodeInputConsumed {
+					consumed = f.Message
+				}
+			}
+			fi, _ := tg.FirstIteration()
+			t.Logf("%s: %q; N=1 %.0f ns, later %.0f + %.0f ns/op over %d calls", tg.Display, got, fi.FirstNs, fi.FixedNs, fi.PerOpNs, fi.Calls)
+			switch tg.Display {
+			case "SortInPlace":
+				if consumed != "" && (!strings.Contains(consumed, "for N=1, the later ones") || !strings.Contains(consumed, "b.StopTimer")) {
+					t.Errorf("the finding does not give the arithmetic and the remedy: %s", consumed)
+				}
+				caught = caught || consumed != ""
+			case "SortCopy", "SortCopyTimed", "SortSetup":
+				if consumed != "" {
+					t.Errorf("%s is honest, accused: %s", tg.Display, consumed)
+				}
+			default:
+				t.Errorf("a benchmark %s", tg.Display)
+			}
+		}
+		if caught {
+			break
+		}
+	}
+	if !caught {
+		t.Error("SortInPlace sorts its input in place, not caught in three calibrations")
+	}
+}

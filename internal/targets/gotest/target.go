@@ -25,8 +25,8 @@ type Target struct {
 	Display string // the experiment's name
 	N       int64  // iterations per sample, from calibration
 	// Calibration are the calls of the calibration runs (testing's ramp,
-	// and a longer one where the first stopped early), for perCallCost:
-	// setup-in-timer and cost-depends-on-n; Fail, when not empty, is why the benchmark
+	// and a longer one where the first stopped early), for RampFindings:
+	// setup-in-timer, cost-depends-on-n and input-consumed; Fail, when not empty, is why the benchmark
 	// could not be calibrated (it failed or panicked): Sample fails with it.
 	Calibration []Record
 	Fail        string
@@ -261,7 +261,8 @@ func (t *Target) Close(end harness.End) harness.Totals {
 }
 
 // Check judges what the samples cannot: how the binary was built, whether
-// the benchmark's thread was pinned, and whether its time depends on N.
+// the benchmark's thread was pinned, whether its time depends on N, and
+// whether its first iteration did work the later ones did not.
 func (t *Target) Check() []finding.Finding {
 	var fs []finding.Finding
 	if t.Bin.Debug != "" {
@@ -278,9 +279,7 @@ func (t *Target) Check() []finding.Finding {
 		fs = append(fs, finding.Finding{Code: result.CodeNotPinned, Severity: finding.Warn,
 			Message: "the benchmark's thread could not be pinned (sched_setaffinity failed in the test process)"})
 	}
-	if f, ok := perCallCost(t.Calibration, t.N); ok {
-		fs = append(fs, f)
-	}
+	fs = append(fs, t.RampFindings()...)
 	if t.fn != "" {
 		fs = append(fs, t.Bin.codeFindings(t.fn)...)
 	}
