@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -9,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -102,7 +105,7 @@ func TestHistoryCheckTooFew(t *testing.T) {
 	if _, errs, code := runHistory("check", "--store", store); code != ExitCannotJudge || !strings.Contains(errs, "fewer than 6 commits") {
 		t.Errorf("3 commits: exit %d, %s", code, errs)
 	}
-	empty := filepath.Join(t.TempDir(), "empty.db")
+	empty := emptyStore(t)
 	if _, errs, code := runHistory("check", "--store", empty); code != ExitCannotJudge || !strings.Contains(errs, "holds no results") {
 		t.Errorf("empty store: exit %d, %s", code, errs)
 	}
@@ -113,12 +116,16 @@ func TestHistoryBadInput(t *testing.T) {
 	notDB := filepath.Join(dir, "r.json")
 	data, _ := os.ReadFile(compareFile("old.json"))
 	os.WriteFile(notDB, data, 0o644)
-	store := filepath.Join(dir, "h.db")
+	store := emptyStore(t)
+	missing := filepath.Join(dir, "missing-dir", "x.db")
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"check", "--store", notDB}, "not a SQLite database"},
+		{[]string{"show", "--store", missing}, missing + ": no such store"},
+		{[]string{"check", "--store", missing}, missing + ": no such store"},
+		{[]string{"check", "--store", filepath.Join(dir, "x.db")}, "x.db: no such store"},
 		{[]string{"show", "--store", "mysql://x/y"}, "unknown scheme"},
 		{[]string{"show", "--store", store, "--format", "pdf"}, "valid formats are text, json, html"},
 		{[]string{"check", "--store", store, "--threshold", "lots"}, "not a percentage"},
@@ -133,10 +140,29 @@ func TestHistoryBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line with %q", c.args, code, errs, c.want)
 		}
 	}
+	// A read made no store where none was.
+	if _, err := os.Stat(filepath.Dir(missing)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a read made %s (%v)", filepath.Dir(missing), err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.db")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a read made x.db (%v)", err)
+	}
 	// The failed import of two files stored neither.
 	if out, _, _ := runHistory("show", "--store", store); !strings.Contains(out, "holds no results") {
 		t.Errorf("after a failed import: %s", out)
 	}
+}
+
+// emptyStore is a new store that holds no results.
+func emptyStore(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "empty.db")
+	s, err := history.Open(context.Background(), history.Address{Kind: history.KindSQLite, Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	return path
 }
 
 func TestHistoryShowFormats(t *testing.T) {

@@ -57,13 +57,27 @@ type sqlStore struct {
 	show string
 }
 
-// Open opens (and creates, or upgrades) the store at a.
+// Open opens (and creates, or upgrades) the store at a, to write it.
 func Open(ctx context.Context, a Address) (Store, error) {
 	switch a.Kind {
 	case KindSQLite:
 		return openSQLite(ctx, a.Path)
 	case KindPostgres:
-		return openPostgres(ctx, a)
+		return openPostgres(ctx, a, false)
+	}
+	return nil, fmt.Errorf("unknown store kind %q", a.Kind)
+}
+
+// OpenRead opens the existing store at a to read it (history show and
+// check): a store that does not exist is a *MissingError, never created,
+// and the store is left as it was (only one of an older schema is
+// upgraded, as Open does).
+func OpenRead(ctx context.Context, a Address) (Store, error) {
+	switch a.Kind {
+	case KindSQLite:
+		return openSQLiteRead(ctx, a.Path)
+	case KindPostgres:
+		return openPostgres(ctx, a, true)
 	}
 	return nil, fmt.Errorf("unknown store kind %q", a.Kind)
 }
