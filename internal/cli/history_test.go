@@ -116,6 +116,8 @@ func TestHistoryBadInput(t *testing.T) {
 	notDB := filepath.Join(dir, "r.json")
 	data, _ := os.ReadFile(compareFile("old.json"))
 	os.WriteFile(notDB, data, 0o644)
+	interrupted := filepath.Join(dir, "interrupted.json")
+	os.WriteFile(interrupted, bytes.Replace(data, []byte(`"start":`), []byte(`"interrupted": true, "start":`), 1), 0o644)
 	store := emptyStore(t)
 	missing := filepath.Join(dir, "missing-dir", "x.db")
 	for _, c := range []struct {
@@ -134,6 +136,8 @@ func TestHistoryBadInput(t *testing.T) {
 		{[]string{"import", "--store", store, "--commit", "x", notDB}, "--commit x"},
 		{[]string{"import", "--store", store, "--commit", "HEAD", "--time", "soon", notDB}, "--time"},
 		{[]string{"import", "--store", store, "--commit", "HEAD", notDB, store + ".missing"}, "nothing stored"},
+		{[]string{"import", "--store", store, "--commit", strings.Repeat("ab", 20), interrupted}, "interrupted.json: the run was interrupted"},
+		{[]string{"import", "--store", store, "--commit", "HEAD", "--time", "2263-01-01", notDB}, "--time"},
 	} {
 		_, errs, code := runHistory(c.args...)
 		if code != ExitUsage || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchy-dev/benchy/internal/result"
 )
@@ -25,6 +26,37 @@ func TestRecordRefusesImpossibleValues(t *testing.T) {
 	}
 	if _, err := NewRecord(r, commitSource(1), r.Start); err == nil || !strings.Contains(err.Error(), `"sum/sink"`) {
 		t.Errorf("NewRecord: %v, want sum/sink refused", err)
+	}
+}
+
+// A result that is no point of its commit is refused when it is stored:
+// an interrupted run, one that ends before it starts, and a time the
+// store's int64 nanoseconds cannot hold (stored, it came back in 1677).
+func TestNewRecordRefuses(t *testing.T) {
+	past := time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name     string
+		change   func(r *result.Result, src *Source)
+		measured time.Time
+		want     string
+	}{
+		{"interrupted", func(r *result.Result, _ *Source) { r.Interrupted = true }, time.Time{}, "interrupted"},
+		{"end before start", func(r *result.Result, _ *Source) { r.End = r.Start.Add(-time.Second) }, time.Time{}, "ends"},
+		{"start past 2262", func(r *result.Result, _ *Source) { r.Start, r.End = past, past.Add(time.Minute) }, time.Time{}, "start 2300-01-01T00:00:00Z is outside 1970-01-01 to 2262-04-11"},
+		{"measured past 2262", func(*result.Result, *Source) {}, past, "start 2300"},
+		{"commit past 2262", func(_ *result.Result, src *Source) { src.Time = past }, time.Time{}, "commit time 2300"},
+	} {
+		r, src := loadFixture(t), commitSource(1)
+		c.change(r, &src)
+		if _, err := NewRecord(r, src, c.measured); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
+		}
+	}
+	// The last time a store holds is stored as it is.
+	r := loadFixture(t)
+	rec, err := NewRecord(r, commitSource(1), lastTime)
+	if err != nil || !fromUnixNano(unixNano(rec.Measured)).Equal(lastTime) {
+		t.Errorf("the last time: %v, %v", rec.Measured, err)
 	}
 }
 
