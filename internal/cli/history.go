@@ -195,10 +195,13 @@ func (q *historyQuery) judge(ctx context.Context, o *historyOptions, args []stri
 		s.Close()
 		return nil, nil, err
 	}
-	rows, err := s.Rows(ctx, machine)
+	rows, skipped, err := s.Rows(ctx, machine)
 	if err != nil {
 		s.Close()
 		return nil, nil, &ExitError{Code: ExitFailed, Msg: "store " + s.Show() + ": " + oneLine(err.Error())}
+	}
+	for _, err := range skipped {
+		fmt.Fprintf(o.g.Stderr, "benchy: warning: store %s: %s: skipped\n", s.Show(), oneLine(err.Error()))
 	}
 	var js []history.Judgement
 	for _, series := range history.Build(rows, re) {

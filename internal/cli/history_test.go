@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"math"
@@ -96,6 +97,36 @@ func TestHistoryCheck(t *testing.T) {
 	importAll(t, store, step)
 	if out, _, _ := runHistory("show", "--store", store, "sum/sink"); !strings.Contains(out, "14 commits") || !strings.Contains(out, "^") {
 		t.Errorf("show after a second import:\n%s", out)
+	}
+}
+
+// A crafted row (a median of 0, which no run writes) is skipped with a
+// warning naming it, and the series' real step is still found.
+func TestHistoryCheckSkipsBadRow(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "h.db")
+	importAll(t, store, writeHistoryFiles(t, 14, func(i int) float64 {
+		if i >= 8 {
+			return 1.3
+		}
+		return 1
+	}))
+	db, err := sql.Open("sqlite", store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`UPDATE benchy_points SET median = 0, lo = 0 WHERE benchmark = 'sum/sink' AND basis = 'time' AND result IN
+		(SELECT hash FROM benchy_results WHERE commit_rev = ?)`, strings.Repeat("0a", 20))
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runHistory("check", "--store", store, "sum/sink")
+	from, to := strings.Repeat("08", 6), strings.Repeat("09", 6)
+	if code != ExitFailed || !strings.Contains(out, from+".."+to) {
+		t.Errorf("a 30%% step with a crafted row at commit 10: exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+	if !strings.Contains(errs, `warning: store `+store+`: result `) || !strings.Contains(errs, `"sum/sink" (time): a value of 0 per op`) {
+		t.Errorf("the crafted row is not named:\n%s", errs)
 	}
 }
 

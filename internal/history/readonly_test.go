@@ -83,7 +83,7 @@ func TestOpenReadLeavesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rows, err := s.Rows(ctx, "")
+	rows, _, err := s.Rows(ctx, "")
 	if err != nil || len(rows) == 0 {
 		t.Fatalf("Rows: %d, %v", len(rows), err)
 	}
@@ -140,7 +140,7 @@ func readAsChild(path string, stdout io.Writer) int {
 		return 1
 	}
 	defer s.Close()
-	rows, err := s.Rows(ctx, "")
+	rows, _, err := s.Rows(ctx, "")
 	if err != nil {
 		fmt.Fprintln(stdout, err)
 		return 1
@@ -228,7 +228,7 @@ func TestOpenReadRefusesWrites(t *testing.T) {
 			if _, err := s.Add(ctx, []Record{record(t, loadFixture(t), commitSource(1))}); err == nil {
 				t.Error("a store opened to read took a write")
 			}
-			if rows, err := s.Rows(ctx, ""); err != nil || len(rows) != 0 {
+			if rows, _, err := s.Rows(ctx, ""); err != nil || len(rows) != 0 {
 				t.Errorf("Rows after a refused write: %d, %v", len(rows), err)
 			}
 		})
@@ -261,7 +261,7 @@ func TestPostgresStatementTimeout(t *testing.T) {
 	// read waits for the lock until then.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	if _, err := s.Rows(ctx, ""); err == nil || !strings.Contains(err.Error(), "statement timeout") {
+	if _, _, err := s.Rows(ctx, ""); err == nil || !strings.Contains(err.Error(), "statement timeout") {
 		t.Errorf("Rows of a locked table: %v, want the statement timeout", err)
 	}
 }

@@ -63,7 +63,7 @@ func TestSuspects(t *testing.T) {
 	if _, err := s.Add(context.Background(), recs); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := s.Rows(context.Background(), "")
+	rows, _, err := s.Rows(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package history
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -61,13 +62,15 @@ func TestNewRecordRefuses(t *testing.T) {
 }
 
 // A store row holding what no run writes (±Inf, 0, NaN, a median outside
-// its interval), put there by anyone with access to the database, is
-// refused when read rather than judged or drawn.
-func TestRowsRefuseImpossibleValues(t *testing.T) {
+// its interval), put there by anyone with access to the database, is left
+// out when read, and named, rather than judged or drawn; the other rows
+// are read.
+func TestRowsSkipImpossibleValues(t *testing.T) {
 	for _, bad := range []func(p *Point){
 		func(p *Point) { p.Median, p.Hi = math.Inf(1), math.Inf(1) },
 		func(p *Point) { p.Lo = math.Inf(-1) },
 		func(p *Point) { p.Median, p.Lo = 0, 0 },
+		func(p *Point) { p.Median, p.Lo = -1, -1 },
 		func(p *Point) { p.Median = p.Hi * 2 },
 		func(p *Point) { p.Median, p.Lo, p.Hi = 2e16, 2e16, 2e16 },
 	} {
@@ -77,8 +80,56 @@ func TestRowsRefuseImpossibleValues(t *testing.T) {
 		if _, err := s.Add(context.Background(), []Record{rec}); err != nil {
 			t.Fatal(err)
 		}
-		if rows, err := s.Rows(context.Background(), ""); err == nil || !strings.Contains(err.Error(), "no run measures") && !strings.Contains(err.Error(), "outside its interval") {
-			t.Errorf("Rows: %d rows, %v; want the row refused", len(rows), err)
+		rows, skipped, err := s.Rows(context.Background(), "")
+		if err != nil || len(rows) != len(rec.Points)-1 {
+			t.Fatalf("Rows: %d rows, %v; want the %d good ones", len(rows), err, len(rec.Points)-1)
+		}
+		for _, r := range rows {
+			if r.Benchmark == rec.Points[0].Benchmark && r.Basis == rec.Points[0].Basis {
+				t.Errorf("the bad row was read: %+v", r.Point)
+			}
+		}
+		name := fmt.Sprintf("result %s: %q (%s)", Short(rec.Hash), rec.Points[0].Benchmark, rec.Points[0].Basis)
+		if len(skipped) != 1 || !strings.HasPrefix(skipped[0].Error(), name) {
+			t.Errorf("skipped %v, want one naming %s", skipped, name)
+		}
+	}
+}
+
+// Text a store row holds is read back escaped, as a loaded result's is:
+// an escape sequence in a benchmark's or a machine's name does not reach a
+// terminal raw.
+func TestRowsEscapeText(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, Address{Kind: KindSQLite, Path: filepath.Join(t.TempDir(), "h.db")})
+	rec := record(t, loadFixture(t), commitSource(1))
+	rec.Points[0].Benchmark = "evil\x1b]0;title\a"
+	rec.Source.Branch = "main\r\nok"
+	rec.Machine.ID = "m\x1b[2J"
+	rec.Machine.Facts = []Fact{{Name: "cpu\x1b[1m", Value: "x"}}
+	if _, err := s.Add(ctx, []Record{rec}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := s.Rows(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, r := range rows {
+		names = append(names, r.Benchmark, r.Source.Branch, r.Machine)
+	}
+	ms, err := s.Machines(ctx)
+	if err != nil || len(ms) != 1 {
+		t.Fatalf("machines %v, %v", ms, err)
+	}
+	names = append(names, ms[0].ID, ms[0].Facts[0].Name)
+	all := strings.Join(names, " ")
+	if strings.ContainsAny(all, "\x1b\a\r\n") {
+		t.Errorf("control characters read back raw: %q", all)
+	}
+	for _, want := range []string{`evil\x1b]0;title\a`, `main\r\nok`, `m\x1b[2J`, `cpu\x1b[1m`} {
+		if !strings.Contains(all, want) {
+			t.Errorf("%s not read back escaped: %q", want, all)
 		}
 	}
 }
