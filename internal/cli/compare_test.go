@@ -554,7 +554,7 @@ func TestExampleScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	rows, err := s.Rows(ctx, "")
+	rows, _, err := s.Rows(ctx, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,14 +44,19 @@ to a slower level that holds is a regression, named with its commit range.`,
 	return cmd
 }
 
-// open opens the store the flags and environment name; a store that
+// open opens the store the flags and environment name, to write it (or,
+// with read, an existing one to read it: history.OpenRead); a store that
 // cannot be opened is bad input (exit 2).
-func (o *historyOptions) open(ctx context.Context) (history.Store, error) {
+func (o *historyOptions) open(ctx context.Context, read bool) (history.Store, error) {
 	a, err := history.Resolve(o.Store, os.Getenv)
 	if err != nil {
 		return nil, &UsageError{Msg: "--store: " + err.Error()}
 	}
-	s, err := history.Open(ctx, a)
+	open := history.Open
+	if read {
+		open = history.OpenRead
+	}
+	s, err := open(ctx, a)
 	if err != nil {
 		return nil, &UsageError{Msg: "store " + oneLine(err.Error())}
 	}
@@ -108,7 +113,7 @@ func historyImport(ctx context.Context, o *historyImportOptions, files []string,
 			return Usagef("%s: %v (nothing stored)", f, err)
 		}
 	}
-	s, err := o.open(ctx)
+	s, err := o.open(ctx, false)
 	if err != nil {
 		return err
 	}
@@ -181,7 +186,7 @@ func (q *historyQuery) judge(ctx context.Context, o *historyOptions, args []stri
 			return nil, nil, Usagef("REGEXP %q: %v", args[0], err)
 		}
 	}
-	s, err := o.open(ctx)
+	s, err := o.open(ctx, true)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -190,10 +195,13 @@ func (q *historyQuery) judge(ctx context.Context, o *historyOptions, args []stri
 		s.Close()
 		return nil, nil, err
 	}
-	rows, err := s.Rows(ctx, machine)
+	rows, skipped, err := s.Rows(ctx, machine)
 	if err != nil {
 		s.Close()
 		return nil, nil, &ExitError{Code: ExitFailed, Msg: "store " + s.Show() + ": " + oneLine(err.Error())}
+	}
+	for _, err := range skipped {
+		fmt.Fprintf(o.g.Stderr, "benchy: warning: store %s: %s: skipped\n", s.Show(), oneLine(err.Error()))
 	}
 	var js []history.Judgement
 	for _, series := range history.Build(rows, re) {

@@ -56,7 +56,7 @@ func TestStorePasswordNeverShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	rows, err := s.Rows(context.Background(), "")
+	rows, _, err := s.Rows(context.Background(), "")
 	if err != nil || len(rows) == 0 {
 		t.Fatalf("%d rows, %v", len(rows), err)
 	}

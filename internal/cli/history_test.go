@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -9,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -96,13 +100,43 @@ func TestHistoryCheck(t *testing.T) {
 	}
 }
 
+// A crafted row (a median of 0, which no run writes) is skipped with a
+// warning naming it, and the series' real step is still found.
+func TestHistoryCheckSkipsBadRow(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "h.db")
+	importAll(t, store, writeHistoryFiles(t, 14, func(i int) float64 {
+		if i >= 8 {
+			return 1.3
+		}
+		return 1
+	}))
+	db, err := sql.Open("sqlite", store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.Exec(`UPDATE benchy_points SET median = 0, lo = 0 WHERE benchmark = 'sum/sink' AND basis = 'time' AND result IN
+		(SELECT hash FROM benchy_results WHERE commit_rev = ?)`, strings.Repeat("0a", 20))
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runHistory("check", "--store", store, "sum/sink")
+	from, to := strings.Repeat("08", 6), strings.Repeat("09", 6)
+	if code != ExitFailed || !strings.Contains(out, from+".."+to) {
+		t.Errorf("a 30%% step with a crafted row at commit 10: exit %d\nstdout %s\nstderr %s", code, out, errs)
+	}
+	if !strings.Contains(errs, `warning: store `+store+`: result `) || !strings.Contains(errs, `"sum/sink" (time): a value of 0 per op`) {
+		t.Errorf("the crafted row is not named:\n%s", errs)
+	}
+}
+
 func TestHistoryCheckTooFew(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "h.db")
 	importAll(t, store, writeHistoryFiles(t, 3, func(int) float64 { return 1 }))
 	if _, errs, code := runHistory("check", "--store", store); code != ExitCannotJudge || !strings.Contains(errs, "fewer than 6 commits") {
 		t.Errorf("3 commits: exit %d, %s", code, errs)
 	}
-	empty := filepath.Join(t.TempDir(), "empty.db")
+	empty := emptyStore(t)
 	if _, errs, code := runHistory("check", "--store", empty); code != ExitCannotJudge || !strings.Contains(errs, "holds no results") {
 		t.Errorf("empty store: exit %d, %s", code, errs)
 	}
@@ -113,12 +147,18 @@ func TestHistoryBadInput(t *testing.T) {
 	notDB := filepath.Join(dir, "r.json")
 	data, _ := os.ReadFile(compareFile("old.json"))
 	os.WriteFile(notDB, data, 0o644)
-	store := filepath.Join(dir, "h.db")
+	interrupted := filepath.Join(dir, "interrupted.json")
+	os.WriteFile(interrupted, bytes.Replace(data, []byte(`"start":`), []byte(`"interrupted": true, "start":`), 1), 0o644)
+	store := emptyStore(t)
+	missing := filepath.Join(dir, "missing-dir", "x.db")
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"check", "--store", notDB}, "not a SQLite database"},
+		{[]string{"show", "--store", missing}, missing + ": no such store"},
+		{[]string{"check", "--store", missing}, missing + ": no such store"},
+		{[]string{"check", "--store", filepath.Join(dir, "x.db")}, "x.db: no such store"},
 		{[]string{"show", "--store", "mysql://x/y"}, "unknown scheme"},
 		{[]string{"show", "--store", store, "--format", "pdf"}, "valid formats are text, json, html"},
 		{[]string{"check", "--store", store, "--threshold", "lots"}, "not a percentage"},
@@ -127,16 +167,37 @@ func TestHistoryBadInput(t *testing.T) {
 		{[]string{"import", "--store", store, "--commit", "x", notDB}, "--commit x"},
 		{[]string{"import", "--store", store, "--commit", "HEAD", "--time", "soon", notDB}, "--time"},
 		{[]string{"import", "--store", store, "--commit", "HEAD", notDB, store + ".missing"}, "nothing stored"},
+		{[]string{"import", "--store", store, "--commit", strings.Repeat("ab", 20), interrupted}, "interrupted.json: the run was interrupted"},
+		{[]string{"import", "--store", store, "--commit", "HEAD", "--time", "2263-01-01", notDB}, "--time"},
 	} {
 		_, errs, code := runHistory(c.args...)
 		if code != ExitUsage || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line with %q", c.args, code, errs, c.want)
 		}
 	}
+	// A read made no store where none was.
+	if _, err := os.Stat(filepath.Dir(missing)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a read made %s (%v)", filepath.Dir(missing), err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.db")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a read made x.db (%v)", err)
+	}
 	// The failed import of two files stored neither.
 	if out, _, _ := runHistory("show", "--store", store); !strings.Contains(out, "holds no results") {
 		t.Errorf("after a failed import: %s", out)
 	}
+}
+
+// emptyStore is a new store that holds no results.
+func emptyStore(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "empty.db")
+	s, err := history.Open(context.Background(), history.Address{Kind: history.KindSQLite, Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	return path
 }
 
 func TestHistoryShowFormats(t *testing.T) {

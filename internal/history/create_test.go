@@ -68,7 +68,7 @@ func TestStoreConcurrentCreate(t *testing.T) {
 				t.Fatalf("round %d, importer %d: %v\n%s", round, j, err, outs[j])
 			}
 		}
-		rows, err := open(t, Address{Kind: KindSQLite, Path: path}).Rows(context.Background(), "")
+		rows, _, err := open(t, Address{Kind: KindSQLite, Path: path}).Rows(context.Background(), "")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,11 +22,11 @@ func loadFixture(t testing.TB) *result.Result {
 }
 
 // scaled is the fixture with every sample of sum/sink taking factor
-// times as long, and its start moved by k hours: a result of another
+// times as long, and its start and end moved by k hours: a result of another
 // commit.
 func scaled(t testing.TB, factor float64, k int) *result.Result {
 	r := loadFixture(t)
-	r.Start = r.Start.Add(time.Duration(k) * time.Hour)
+	r.Start, r.End = r.Start.Add(time.Duration(k)*time.Hour), r.End.Add(time.Duration(k)*time.Hour)
 	e := r.Find("sum/sink")
 	for i := range e.Samples {
 		s := &e.Samples[i]

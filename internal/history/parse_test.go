@@ -65,13 +65,14 @@ func TestParseTime(t *testing.T) {
 		"2024-05-01":                "2024-05-01T00:00:00Z",
 		"2024-05-01 12:30":          "2024-05-01T12:30:00Z",
 		"@1714564800":               "2024-05-01T12:00:00Z",
+		"2262-04-11":                "2262-04-11T00:00:00Z",
 	} {
 		got, err := ParseTime(in)
 		if err != nil || got.Format(time.RFC3339Nano) != want {
 			t.Errorf("ParseTime(%q) = %v, %v; want %s", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "yesterday", "2024-13-01", "@-5", "@1e9", "0001-01-01", "1969-12-31", "@999999999999999"} {
+	for _, in := range []string{"", "yesterday", "2024-13-01", "@-5", "@1e9", "0001-01-01", "1969-12-31", "@999999999999999", "2263-01-01", "2262-04-12", "9999-12-31", "@9300000000"} {
 		if _, err := ParseTime(in); err == nil || !strings.Contains(err.Error(), "--time") {
 			t.Errorf("ParseTime(%q): %v, want an error naming --time", in, err)
 		}
@@ -111,8 +112,8 @@ func FuzzParseTime(f *testing.F) {
 			}
 			return
 		}
-		if tm.Year() < 1970 || tm.Year() > 9999 || tm.Location() != time.UTC {
-			t.Errorf("%q: %v, outside 1970-9999 or not UTC", s, tm)
+		if !storable(tm) || tm.Location() != time.UTC || !time.Unix(0, tm.UnixNano()).Equal(tm) {
+			t.Errorf("%q: %v, not a time a store holds, or not UTC", s, tm)
 		}
 	})
 }

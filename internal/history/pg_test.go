@@ -8,6 +8,9 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	if path := os.Getenv(envRead); path != "" {
+		os.Exit(readAsChild(path, os.Stdout))
+	}
 	code := m.Run()
 	pgtest.Stop()
 	os.Exit(code)

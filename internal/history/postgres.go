@@ -2,13 +2,13 @@ package history
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/redact"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // postgresDialect is PostgreSQL's SQL. A migration takes a lock of the
@@ -20,14 +20,30 @@ var postgresDialect = dialect{blob: "BYTEA", rebind: dollars, lock: `SELECT pg_a
 // reached fails the command rather than hang a CI job.
 const connectTimeout = 20 * time.Second
 
+// statementTimeout bounds each statement of a session, unless the
+// connection string sets statement_timeout itself: a table another
+// session holds locked fails the command rather than hang it (and a CI
+// job) forever. A migration of a large store is the longest statement
+// benchy sends.
+var statementTimeout = time.Minute
+
 // openPostgres opens the history in the PostgreSQL database a names,
 // creating its tables (benchy_*) or upgrading them. A newer schema is
-// refused before anything is written.
-func openPostgres(ctx context.Context, a Address) (Store, error) {
-	db, err := sql.Open("pgx", a.DSN)
+// refused before anything is written. With read, a database without the
+// tables is a *MissingError, and every transaction is read-only (an older
+// schema is still upgraded, in a session of its own).
+func openPostgres(ctx context.Context, a Address, read bool) (Store, error) {
+	cfg, err := pgx.ParseConfig(a.DSN)
 	if err != nil {
 		return nil, pgError(a, "", err)
 	}
+	if _, ok := cfg.RuntimeParams["statement_timeout"]; !ok {
+		cfg.RuntimeParams["statement_timeout"] = fmt.Sprint(statementTimeout.Milliseconds())
+	}
+	if read {
+		cfg.RuntimeParams["default_transaction_read_only"] = "on"
+	}
+	db := stdlib.OpenDB(*cfg)
 	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	if err := db.PingContext(cctx); err != nil {
@@ -39,9 +55,9 @@ func openPostgres(ctx context.Context, a Address) (Store, error) {
 		db.Close()
 		return nil, pgError(a, "", err)
 	}
+	v := 0
 	if exists {
-		v, err := readVersion(ctx, db)
-		if err != nil {
+		if v, err = readVersion(ctx, db); err != nil {
 			db.Close()
 			return nil, pgError(a, "", err)
 		}
@@ -49,6 +65,17 @@ func openPostgres(ctx context.Context, a Address) (Store, error) {
 			db.Close()
 			return nil, newerError(a.Show(), v)
 		}
+	}
+	if read && !exists {
+		db.Close()
+		return nil, &MissingError{Store: a.Show()}
+	}
+	if read && v < SchemaVersion {
+		db.Close()
+		return openPostgres(ctx, a, false)
+	}
+	if read {
+		return &sqlStore{db: db, d: postgresDialect, show: a.Show()}, nil
 	}
 	if err := migrate(ctx, db, postgresDialect, a.Show()); err != nil {
 		db.Close()

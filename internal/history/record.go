@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -81,6 +82,9 @@ func (p Point) check() error {
 // JSON, the machine identity from its snapshot, a point per experiment
 // that has samples and no error, on every basis the samples allow.
 func NewRecord(r *result.Result, src Source, measured time.Time) (Record, error) {
+	if err := checkResult(r, src, measured); err != nil {
+		return Record{}, err
+	}
 	canon, err := canonical(r)
 	if err != nil {
 		return Record{}, err
@@ -109,6 +113,31 @@ func NewRecord(r *result.Result, src Source, measured time.Time) (Record, error)
 		Hash: hex.EncodeToString(sum[:]), Machine: Identify(r), Source: src, Measured: measured.UTC(),
 		Tool: r.Tool, Package: r.Package, Settings: settings, Body: z.Bytes(), Points: points,
 	}, nil
+}
+
+// checkResult refuses a result that is no point of its commit's series:
+// one interrupted (it measured part of what it was asked, as --store on a
+// run refuses it), one that ends before it starts, and times the store
+// cannot hold (storable).
+func checkResult(r *result.Result, src Source, measured time.Time) error {
+	if r.Interrupted {
+		return errors.New("the run was interrupted: its result measured part of what was asked, and is not the commit's")
+	}
+	if !r.End.IsZero() && r.End.Before(r.Start) {
+		return fmt.Errorf("the result ends (%s) before it starts (%s)", r.End.Format(time.RFC3339), r.Start.Format(time.RFC3339))
+	}
+	if measured.IsZero() {
+		measured = r.Start
+	}
+	for _, t := range []struct {
+		what string
+		t    time.Time
+	}{{"start", measured}, {"commit time", src.Time}} {
+		if !t.t.IsZero() && !storable(t.t) {
+			return fmt.Errorf("its %s %s is outside %s, the times a store holds", t.what, t.t.UTC().Format(time.RFC3339), storableRange)
+		}
+	}
+	return nil
 }
 
 // canonical is r as Encode writes it after a round trip through Decode,

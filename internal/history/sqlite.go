@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -29,7 +30,7 @@ func openSQLite(ctx context.Context, path string) (Store, error) {
 	case err == nil && !fi.Mode().IsRegular():
 		return nil, fmt.Errorf("%s: not a regular file", path)
 	case err == nil:
-		if err := checkSQLite(ctx, path); err != nil {
+		if _, err := checkSQLite(ctx, path); err != nil {
 			return nil, err
 		}
 	case errors.Is(err, os.ErrNotExist):
@@ -96,33 +97,101 @@ func isBusy(err error) bool {
 	return strings.Contains(msg, "SQLITE_BUSY") || strings.Contains(msg, "database is locked") || strings.Contains(msg, "SQLITE_LOCKED")
 }
 
-// checkSQLite reads the existing file at path read-only and says why it
-// cannot be used as a history, if it cannot.
-func checkSQLite(ctx context.Context, path string) error {
-	db, err := sql.Open("sqlite", sqliteDSN(path, "mode=ro&_pragma=busy_timeout("+fmt.Sprint(busyTimeoutMs)+")"))
+// openSQLiteRead opens the history in the existing file at path for
+// reading: it never creates the file, and leaves nothing beside it (see
+// readDSN), so a read of a file the user may not write, or one on
+// read-only media, works and changes nothing. A store of an older schema
+// is upgraded first (openSQLite): its points are derived by that write.
+func openSQLiteRead(ctx context.Context, path string) (Store, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, &MissingError{Store: path}
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s: not a regular file", path)
+	}
+	v, err := checkSQLite(ctx, path)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if v < SchemaVersion {
+		return openSQLite(ctx, path)
+	}
+	db, err := sql.Open("sqlite", readDSN(path))
+	if err != nil {
+		return nil, err
+	}
+	return &sqlStore{db: db, d: sqliteDialect, show: path}, nil
+}
+
+// MissingError is a read of a store that does not exist: a read never
+// creates one (a mistyped path would otherwise become an empty history).
+type MissingError struct{ Store string }
+
+func (e *MissingError) Error() string {
+	return e.Store + ": no such store (a read creates none: history import or --store on a run makes it)"
+}
+
+// readDSN is the address of the file at path for connections that only
+// read. SQLite in WAL mode makes a -wal and a -shm file beside the
+// database on the first open, and only a connection that may write
+// removes them when it closes: a read-only one leaves them, owned by the
+// reader with the database's mode (a 0444 -shm then fails every later
+// writer with "attempt to write a readonly database"). So:
+//   - a -wal file is there: a writer is at work (or one was stopped), and
+//     the reader joins it read-only (mode=ro) to see what it wrote;
+//   - the reader may write the file and its directory: it opens them
+//     read-write with every statement refused (query_only), so that its
+//     close removes what its open made;
+//   - else (another user's file, read-only media): immutable, which reads
+//     the file as it is, with no lock and no file beside it.
+func readDSN(path string) string {
+	q := "_pragma=busy_timeout(" + fmt.Sprint(busyTimeoutMs) + ")"
+	switch {
+	case exists(path + "-wal"):
+		return sqliteDSN(path, "mode=ro&"+q)
+	case writable(path) && writable(filepath.Dir(path)):
+		return sqliteDSN(path, "mode=rw&_pragma=query_only(1)&"+q)
+	}
+	return sqliteDSN(path, "mode=ro&immutable=1")
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// checkSQLite reads the existing file at path (readDSN: it leaves nothing
+// beside it, also when the file is refused) and says why it cannot be used
+// as a history, if it cannot; else it returns its schema version (0 for an
+// empty database).
+func checkSQLite(ctx context.Context, path string) (int, error) {
+	db, err := sql.Open("sqlite", readDSN(path))
+	if err != nil {
+		return 0, err
 	}
 	defer db.Close()
 	var meta, tables int
 	err = db.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE name = 'benchy_meta'), count(*) FROM sqlite_master WHERE type = 'table'`).Scan(&meta, &tables)
 	if err != nil {
-		return fmt.Errorf("%s: %v", path, sqliteError(err))
+		return 0, fmt.Errorf("%s: %v", path, sqliteError(err))
 	}
 	if meta == 0 {
 		if tables > 0 {
-			return fmt.Errorf("%s: a SQLite database of something else, not a benchy history (left as it is)", path)
+			return 0, fmt.Errorf("%s: a SQLite database of something else, not a benchy history (left as it is)", path)
 		}
-		return nil
+		return 0, nil
 	}
 	v, err := readVersion(ctx, db)
 	if err != nil {
-		return fmt.Errorf("%s: %v", path, err)
+		return 0, fmt.Errorf("%s: %v", path, err)
 	}
 	if v > SchemaVersion {
-		return newerError(path, v)
+		return 0, newerError(path, v)
 	}
-	return nil
+	return v, nil
 }
 
 // sqliteDSN is a file: URI of path with the query q; the characters a URI

@@ -22,8 +22,11 @@ type Store interface {
 	Add(ctx context.Context, recs []Record) (added []bool, err error)
 	// Rows are the stored points, those of one machine when machine is
 	// not empty, in the order of their commit's time then the time
-	// measured.
-	Rows(ctx context.Context, machine string) ([]Row, error)
+	// measured. A row holding a value no run produces is left out, and
+	// skipped says which and why: anyone with access to the database
+	// can write one, and one bad row must neither hide a series' step
+	// nor stop every other series being judged.
+	Rows(ctx context.Context, machine string) (rows []Row, skipped []error, err error)
 	// Machines are the stored machine identities.
 	Machines(ctx context.Context) ([]Machine, error)
 	// Result is the stored result of the given hash (a Row's Hash).
@@ -57,13 +60,27 @@ type sqlStore struct {
 	show string
 }
 
-// Open opens (and creates, or upgrades) the store at a.
+// Open opens (and creates, or upgrades) the store at a, to write it.
 func Open(ctx context.Context, a Address) (Store, error) {
 	switch a.Kind {
 	case KindSQLite:
 		return openSQLite(ctx, a.Path)
 	case KindPostgres:
-		return openPostgres(ctx, a)
+		return openPostgres(ctx, a, false)
+	}
+	return nil, fmt.Errorf("unknown store kind %q", a.Kind)
+}
+
+// OpenRead opens the existing store at a to read it (history show and
+// check): a store that does not exist is a *MissingError, never created,
+// and the store is left as it was (only one of an older schema is
+// upgraded, as Open does).
+func OpenRead(ctx context.Context, a Address) (Store, error) {
+	switch a.Kind {
+	case KindSQLite:
+		return openSQLiteRead(ctx, a.Path)
+	case KindPostgres:
+		return openPostgres(ctx, a, true)
 	}
 	return nil, fmt.Errorf("unknown store kind %q", a.Kind)
 }
@@ -115,7 +132,7 @@ func insertPoints(ctx context.Context, tx *sql.Tx, d dialect, hash string, ps []
 	return nil
 }
 
-func (s *sqlStore) Rows(ctx context.Context, machine string) ([]Row, error) {
+func (s *sqlStore) Rows(ctx context.Context, machine string) ([]Row, []error, error) {
 	q := `SELECT r.hash, r.machine, r.package, r.commit_rev, r.dirty, r.branch, r.commit_time, r.measured,
 			p.benchmark, p.basis, p.median, p.lo, p.hi, p.n, p.clock_hz, p.codes
 		FROM benchy_points p JOIN benchy_results r ON r.hash = p.result`
@@ -127,30 +144,37 @@ func (s *sqlStore) Rows(ctx context.Context, machine string) ([]Row, error) {
 	q += ` ORDER BY CASE WHEN r.commit_time = 0 THEN r.measured ELSE r.commit_time END, r.measured, r.hash, p.benchmark, p.basis`
 	rows, err := s.db.QueryContext(ctx, s.d.rebind(q), args...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer rows.Close()
 	var out []Row
+	var skipped []error
 	for rows.Next() {
 		var r Row
 		var dirty int
 		var ct, m int64
 		if err := rows.Scan(&r.Hash, &r.Machine, &r.Package, &r.Source.Commit, &dirty, &r.Source.Branch, &ct, &m,
 			&r.Benchmark, &r.Basis, &r.Median, &r.Lo, &r.Hi, &r.N, &r.ClockHz, &r.Codes); err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		// What a row says reaches a terminal, a page, a script: its
+		// text is escaped as a loaded result's is.
+		for _, p := range []*string{&r.Hash, &r.Machine, &r.Package, &r.Source.Commit, &r.Source.Branch, &r.Benchmark, &r.Basis, &r.Codes} {
+			*p = result.Printable(*p)
 		}
 		// A store's rows are written by benchy, or by anyone with
 		// access to the database: a value no run produces (±Inf, 0) is
-		// refused rather than judged or drawn.
+		// neither judged nor drawn.
 		if err := r.Point.check(); err != nil {
-			return nil, fmt.Errorf("result %s: %v", Short(r.Hash), err)
+			skipped = append(skipped, fmt.Errorf("result %s: %v", Short(r.Hash), err))
+			continue
 		}
 		r.Source.Dirty = dirty != 0
 		r.Source.Time = fromUnixNano(ct)
 		r.Measured = fromUnixNano(m)
 		out = append(out, r)
 	}
-	return out, rows.Err()
+	return out, skipped, rows.Err()
 }
 
 func (s *sqlStore) Machines(ctx context.Context) ([]Machine, error) {
@@ -166,8 +190,12 @@ func (s *sqlStore) Machines(ctx context.Context) ([]Machine, error) {
 		if err := rows.Scan(&m.ID, &facts); err != nil {
 			return nil, err
 		}
+		m.ID = result.Printable(m.ID)
 		if err := json.Unmarshal([]byte(facts), &m.Facts); err != nil {
 			return nil, fmt.Errorf("machine %s: %v", m.ID, err)
+		}
+		for i := range m.Facts {
+			m.Facts[i].Name, m.Facts[i].Value = result.Printable(m.Facts[i].Name), result.Printable(m.Facts[i].Value)
 		}
 		out = append(out, m)
 	}

@@ -68,7 +68,7 @@ func TestStoreAddOnce(t *testing.T) {
 			if added, err := s.Add(ctx, []Record{again}); err != nil || added[0] {
 				t.Errorf("re-import: added %v, %v", added, err)
 			}
-			rows, err := s.Rows(ctx, "")
+			rows, _, err := s.Rows(ctx, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +84,7 @@ func TestStoreAddOnce(t *testing.T) {
 			if err != nil || len(ms) != 1 || ms[0].ID != rec.Machine.ID || len(ms[0].Facts) != len(rec.Machine.Facts) {
 				t.Errorf("machines %+v, %v", ms, err)
 			}
-			if other, err := s.Rows(ctx, "nosuchmachine"); err != nil || len(other) != 0 {
+			if other, _, err := s.Rows(ctx, "nosuchmachine"); err != nil || len(other) != 0 {
 				t.Errorf("rows of another machine: %d, %v", len(other), err)
 			}
 		})
@@ -127,7 +127,7 @@ func TestStoreConcurrentImports(t *testing.T) {
 			for err := range errs {
 				t.Fatal(err)
 			}
-			rows, err := open(t, a).Rows(ctx, "")
+			rows, _, err := open(t, a).Rows(ctx, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +155,7 @@ func TestStoreAddAllOrNothing(t *testing.T) {
 			if _, err := s.Add(ctx, []Record{good, bad}); err == nil {
 				t.Fatal("a failing batch was stored")
 			}
-			if rows, err := s.Rows(ctx, ""); err != nil || len(rows) != 0 {
+			if rows, _, err := s.Rows(ctx, ""); err != nil || len(rows) != 0 {
 				t.Errorf("after a failed batch: %d rows, %v; want none", len(rows), err)
 			}
 		})
@@ -189,7 +189,7 @@ func TestStoreMigrations(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := open(t, a)
-			rows, err := s.Rows(ctx, "")
+			rows, _, err := s.Rows(ctx, "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -79,11 +79,20 @@ func gotestBenchmark(r *result.Result, name string) (pkg, bench, why string) {
 	// element, a sub-benchmark's name may).
 	for _, p := range strings.Fields(r.Package) {
 		if b, ok := strings.CutPrefix(desc, p+"."); ok && strings.HasPrefix(b, "Benchmark") {
-			return p, b, ""
+			return importPath(p, b)
 		}
 	}
 	if i := strings.Index(desc, ".Benchmark"); i > 0 {
-		return desc[:i], desc[i+1:], ""
+		return importPath(desc[:i], desc[i+1:])
 	}
 	return "", "", "the stored result does not say which package " + name + " is in"
+}
+
+// importPath refuses a stored package that begins with '-': no import path
+// does, and the go command would read it as a flag (-toolexec=PROGRAM).
+func importPath(pkg, bench string) (string, string, string) {
+	if strings.HasPrefix(pkg, "-") {
+		return "", "", fmt.Sprintf("the stored package %q begins with '-': not an import path", pkg)
+	}
+	return pkg, bench, ""
 }

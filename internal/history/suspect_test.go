@@ -29,6 +29,14 @@ func TestGotestBenchmark(t *testing.T) {
 	if pkg, bench, _ := gotestBenchmark(g, "Work"); pkg != "example.com/a.b/c" || bench != "BenchmarkX/size=1.Benchmark" {
 		t.Errorf("without the result's package: %q %q", pkg, bench)
 	}
+	// A package named like a flag is refused, not given to go list.
+	for _, pkgs := range []string{"-toolexec=/tmp/x", ""} {
+		e.Description = "go test benchmark -toolexec=/tmp/x.BenchmarkX"
+		g.Package = pkgs
+		if pkg, _, why := gotestBenchmark(g, "Work"); pkg != "" || !strings.Contains(why, `"-toolexec=/tmp/x" begins with '-'`) {
+			t.Errorf("a package that begins with '-' (result's package %q): %q, why %q", pkgs, pkg, why)
+		}
+	}
 	e.Kind = result.KindProcess
 	if _, _, why := gotestBenchmark(g, "Work"); !strings.Contains(why, "benchy exec") {
 		t.Errorf("exec: %q", why)
@@ -55,7 +63,7 @@ func TestSuspects(t *testing.T) {
 	if _, err := s.Add(context.Background(), recs); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := s.Rows(context.Background(), "")
+	rows, _, err := s.Rows(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +92,7 @@ func FuzzGotestBenchmark(f *testing.F) {
 	f.Fuzz(func(t *testing.T, desc, pkgs string) {
 		r := &result.Result{Package: pkgs, Experiments: []result.Experiment{{Name: "e", Kind: result.KindBenchmark, Description: desc}}}
 		pkg, bench, why := gotestBenchmark(r, "e")
-		if why == "" && (gotestPrefix+pkg+"."+bench != desc || pkg == "" || !strings.HasPrefix(bench, "Benchmark")) {
+		if why == "" && (gotestPrefix+pkg+"."+bench != desc || pkg == "" || strings.HasPrefix(pkg, "-") || !strings.HasPrefix(bench, "Benchmark")) {
 			t.Errorf("%q read as %q . %q", desc, pkg, bench)
 		}
 	})

@@ -200,7 +200,7 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 		case errors.Is(err, gotest.ErrStopped):
 			return bisect.Step{}, ErrStopped
 		case err != nil && k == 2:
-			return bisect.Step{Side: bisect.Skipped, Why: skipReason(err)}, nil
+			return bisect.Step{Side: bisect.Skipped, Why: stepError(err)}, nil
 		case err != nil:
 			return bisect.Step{}, &StageError{"building the test binaries of " + []string{"GOOD", "BAD"}[k] + " " + c.Short(), err}
 		}
@@ -262,21 +262,6 @@ func unjudged(r compare.Row) bisect.Side {
 		return bisect.Undecided
 	}
 	return bisect.Skipped
-}
-
-// skipReason is one line of why a commit could not be built: a build
-// error with the compiler's first message (nothing else prints them).
-func skipReason(err error) string {
-	var be *gotest.BuildError
-	if !errors.As(err, &be) {
-		return stepError(err)
-	}
-	for _, l := range strings.Split(be.Output, "\n") {
-		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
-			return be.Package + " does not build: " + l
-		}
-	}
-	return be.Package + " does not build"
 }
 
 // row is the interleaved comparison of the benchmark in news against

@@ -106,8 +106,19 @@ func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, error) {
 	return c, nil
 }
 
-// stepError is one line of why a step could not be built or measured.
+// stepError is one line of why a step (of bisect or history check
+// --confirm) could not be built or measured: for a build error, the
+// compiler's first message (nothing else prints them).
 func stepError(err error) string {
+	var be *gotest.BuildError
+	if errors.As(err, &be) {
+		for _, l := range strings.Split(be.Output, "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+				return be.Package + " does not build: " + l
+			}
+		}
+		return be.Package + " does not build"
+	}
 	msg := strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ")
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]

@@ -32,15 +32,16 @@ func TestPairAndSplitSides(t *testing.T) {
 	}
 }
 
-// A commit bisect skips says why in one line: the compiler's first
-// message, not a pointer to messages nothing printed.
-func TestSkipReason(t *testing.T) {
+// A commit bisect skips, and a step --confirm cannot build, says why in
+// one line: the compiler's first message, not a pointer to messages
+// nothing printed.
+func TestStepError(t *testing.T) {
 	err := &StageError{"building", &gotest.BuildError{Package: "example.com/work",
 		Output: "# example.com/work\n./work.go:14:28: undefined: undefined\n./work.go:15:1: another\n"}}
-	if got, want := skipReason(err), "example.com/work does not build: ./work.go:14:28: undefined: undefined"; got != want {
-		t.Errorf("skipReason = %q, want %q", got, want)
+	if got, want := stepError(err), "example.com/work does not build: ./work.go:14:28: undefined: undefined"; got != want {
+		t.Errorf("stepError = %q, want %q", got, want)
 	}
-	if got := skipReason(errors.New("checking out x: no such commit")); got != "checking out x: no such commit" {
+	if got := stepError(errors.New("checking out x: no such commit")); got != "checking out x: no such commit" {
 		t.Errorf("another error: %q", got)
 	}
 }

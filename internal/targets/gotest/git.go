@@ -80,7 +80,12 @@ func resolve(ch *Children, top, what, rev string) (string, error) {
 	}
 	commit, err := git(ch, top, "rev-parse", "--verify", "--quiet", "--end-of-options", obj+"^{commit}")
 	if err != nil {
-		kind, _ := git(ch, top, "cat-file", "-t", obj)
+		// rev-parse takes a full hash as it is written, object or not: a
+		// commit of another clone (a stored result's) is named so.
+		kind, kerr := git(ch, top, "cat-file", "-t", obj)
+		if kerr != nil || kind == "" {
+			return "", stopOr(err, usagef("%s %s: no object %s in the repository %s (a commit of another clone, or not fetched yet?)", what, rev, obj, top))
+		}
 		return "", stopOr(err, usagef("%s %s: names a %s, not a commit", what, rev, kind))
 	}
 	return commit, nil

@@ -62,6 +62,7 @@ func TestResolve(t *testing.T) {
 	for rev, want := range map[string]string{
 		"--output=x": "not a revision", "-": "not a revision", "nosuch": "no such revision",
 		":/no such message": "no such revision", "HEAD^{tree}": "names a tree, not a commit",
+		strings.Repeat("ab", 20): "no object " + strings.Repeat("ab", 20) + " in the repository " + dir,
 	} {
 		_, err := resolve(&ch, dir, "--against", rev)
 		var ue *UsageError
