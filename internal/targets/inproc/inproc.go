@@ -6,6 +6,7 @@ package inproc
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -87,6 +88,9 @@ type Target struct {
 	prof     profiled
 	// calls is what --latency keeps; nil without it.
 	calls *calls
+	// nsPerOp is the time per iteration of the last timed run, from
+	// which a sample is cut into chunks (chunkTime); 0 before any.
+	nsPerOp float64
 }
 
 // New returns the target that measures w.
@@ -178,37 +182,64 @@ func (t *Target) timed(n int64) time.Duration {
 	}
 	start := time.Now()
 	t.w.Loop(int(n))
-	return time.Since(start)
+	d := time.Since(start)
+	if n > 0 && d > 0 {
+		t.nsPerOp = float64(d.Nanoseconds()) / float64(n)
+	}
+	return d
 }
 
-// Sample takes one timed sample, with counters read just outside the
-// timed region and the CPU read at its end.
+// Go's sysmon preempts a goroutine that has run for 10 ms without
+// passing through the scheduler, and a locked thread preempted parks until
+// another thread hands its goroutine back: one voluntary switch and 150-200
+// µs off the CPU, inside the sample, in one sample of two at the default
+// --sample-time (10 ms, 10.7 ms calibrated: 28 of 60 samples had a
+// voluntary switch; at 6.2 ms, 4 of 60). So a sample runs in chunks of at
+// most chunkTime, each timed with its counters read around it, and yields
+// (runtime.Gosched) before each, outside the timed region: the 10 ms
+// restart, and no chunk is preempted. A chunk boundary costs two counter
+// reads and a yield, none of it timed.
+const chunkTime = 8 * time.Millisecond
+
+// chunks is how many chunks a sample of n iterations runs in: enough that
+// each lasts at most chunkTime at the last time per iteration measured.
+func (t *Target) chunks(n int64) int64 {
+	if t.calls != nil || t.nsPerOp <= 0 || n <= 1 {
+		return 1 // calls timed one by one keep their windows whole
+	}
+	k := int64(math.Ceil(float64(n) * t.nsPerOp / float64(chunkTime.Nanoseconds())))
+	return min(max(k, 1), n)
+}
+
+// Sample takes one timed sample, in chunks (chunkTime), with counters
+// read just outside each timed chunk and the CPU read at its end.
 func (t *Target) Sample(n int64) ([]result.Sample, error) {
-	// Go's sysmon preempts a goroutine that has run for 10 ms without
-	// passing through the scheduler, and parking and waking a locked thread
-	// takes microseconds. Yielding here, outside the timed region, restarts
-	// that 10 ms, so samples shorter than it are never preempted.
-	runtime.Gosched()
 	t.beginProfile()
-	var before map[string]int64
-	if t.counters != nil {
-		c, err := t.counters.Read()
-		if err != nil {
-			return nil, fmt.Errorf("read counters: %w", err)
-		}
-		before = c
-	}
+	var d time.Duration
+	var deltas map[string]int64
 	cycles, gcCPU := gcCycles(), gcCPUSeconds()
-	d := t.measured(n)
-	cyclesAfter, gcCPUAfter := gcCycles(), gcCPUSeconds()
-	s := result.Sample{Iters: n, Ns: d.Nanoseconds(), CPU: -1}
-	if t.counters != nil {
-		after, err := t.counters.Read()
-		if err != nil {
-			return nil, fmt.Errorf("read counters: %w", err)
+	k := t.chunks(n)
+	for c := range k {
+		runtime.Gosched()
+		var before map[string]int64
+		if t.counters != nil {
+			b, err := t.counters.Read()
+			if err != nil {
+				return nil, fmt.Errorf("read counters: %w", err)
+			}
+			before = b
 		}
-		s.Counters = counters.Delta(before, after) // it drops counts it cannot trust
+		d += t.measured(n/k + boolInt(c < n%k))
+		if t.counters != nil {
+			after, err := t.counters.Read()
+			if err != nil {
+				return nil, fmt.Errorf("read counters: %w", err)
+			}
+			deltas = sumDeltas(deltas, counters.Delta(before, after), c == 0) // Delta drops counts it cannot trust
+		}
 	}
+	cyclesAfter, gcCPUAfter := gcCycles(), gcCPUSeconds()
+	s := result.Sample{Iters: n, Ns: d.Nanoseconds(), CPU: -1, Counters: deltas}
 	if t.opts.GC {
 		// The collections a sample paid for explain its time: a sample
 		// with one is slower for that reason, not for the code's.
@@ -232,6 +263,31 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	t.iters = n
 	t.samples++
 	return []result.Sample{s}, nil
+}
+
+// sumDeltas adds the counts of one chunk, d, to sum; a count missing from
+// any chunk (one Delta could not trust) is missing from the sum.
+func sumDeltas(sum, d map[string]int64, first bool) map[string]int64 {
+	if first {
+		return d
+	}
+	for k := range sum {
+		v, ok := d[k]
+		if !ok {
+			delete(sum, k)
+			continue
+		}
+		sum[k] += v
+	}
+	return sum
+}
+
+// boolInt is 1 for true.
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // Between collects garbage, outside any timed region, when the heap grew
