@@ -129,7 +129,8 @@ func TestPrintsAreNotResults(t *testing.T) {
 
 // A benchmark that does not return as it should is a target that fails
 // with why, found from the records: os.Exit(0) (-test.paniconexit0), a
-// panic with its value and line, os.Exit(3), b.Fatal in a sub-benchmark
+// panic with its value and line, os.Exit(3), a fatal error of the runtime
+// (its line, not the tail of the goroutine dump after it), b.Fatal in a sub-benchmark
 // (its sibling measured, the parent not a target); one skipped is none.
 func TestCallsThatDoNotReturn(t *testing.T) {
 	bin := build(t, "./ends")
@@ -137,7 +138,7 @@ func TestCallsThatDoNotReturn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"OK", "ExitZero", "Panics", "Exits", "Sub/bad", "Sub/good", "Hangs", "Leaves"}
+	want := []string{"OK", "ExitZero", "Panics", "Exits", "Fatal", "Sub/bad", "Sub/good", "Hangs", "Leaves"}
 	if got := displays(ts); !slices.Equal(got, want) {
 		t.Fatalf("targets %q, want %q", got, want)
 	}
@@ -145,6 +146,7 @@ func TestCallsThatDoNotReturn(t *testing.T) {
 		"ExitZero": {"BenchmarkExitZero called os.Exit(0) at ends_test.go:", "a benchmark must return"},
 		"Panics":   {"BenchmarkPanics panicked at ends_test.go:", "the table is empty"},
 		"Exits":    {"BenchmarkExits: the test process ended during the call", "exit status 3"},
+		"Fatal":    {"BenchmarkFatal: the test process ended during the call", "exit status 2): fatal error: sync: unlock of unlocked mutex"},
 		"Sub/bad":  {"BenchmarkSub/bad failed: ends_test.go:", "the fixture is missing"},
 	}
 	for _, tg := range ts {
