@@ -211,6 +211,15 @@ func BuildWith(ch *Children, p Package, dir string, buildFlags []string, o Build
 	args := append([]string{"test", "-c", "-o", bin, "-overlay", ovPath}, buildFlags...)
 	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir = p.Dir
+	// go's own temporary directory ($WORK) goes in dir, which benchy
+	// removes however the build ends: a go stopped by a signal (Ctrl-C,
+	// then SIGKILL after the grace) leaves its $WORK behind otherwise, in
+	// the system's temporary directory, where nothing removes it.
+	gotmp := filepath.Join(dir, "gotmp")
+	if err := os.MkdirAll(gotmp, 0o700); err != nil {
+		return nil, err
+	}
+	cmd.Env = append(os.Environ(), "GOTMPDIR="+gotmp)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := ch.run(cmd); err != nil {

@@ -53,6 +53,44 @@ func buildIn(t *testing.T, dir, pattern string, o BuildOptions) *Binary {
 	return bin
 }
 
+// go's temporary directory of a build ($WORK) is in the build's own
+// directory, which benchy removes however the build ends, not in the
+// system's, where a go killed mid-build leaves it. (-work keeps $WORK
+// and names it; a compile error makes the build's output the error's.)
+func TestBuildWorkIsOurs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build")
+	}
+	mod := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":         "module example.com/broken\n\ngo 1.22\n",
+		"broken_test.go": "package broken\n\nimport \"testing\"\n\nfunc BenchmarkX(b *testing.B) { undefined() }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	system := t.TempDir()
+	t.Setenv("TMPDIR", system)
+	t.Setenv("GOTMPDIR", "")
+	ch := NewChildren(nil)
+	pkgs, err := List(ch, mod, []string{"."}, nil)
+	if err != nil || len(pkgs) != 1 {
+		t.Fatalf("go list: %v %v", pkgs, err)
+	}
+	dir := t.TempDir()
+	_, err = BuildWith(ch, pkgs[0], dir, []string{"-work"}, BuildOptions{})
+	var be *BuildError
+	if !errors.As(err, &be) {
+		t.Fatalf("build: %v, want a BuildError", err)
+	}
+	_, rest, ok := strings.Cut(be.Output, "WORK=")
+	work, _, _ := strings.Cut(rest, "\n")
+	if !ok || !strings.HasPrefix(work, dir+string(filepath.Separator)) {
+		t.Errorf("go's WORK is %q, want it in the build's directory %s; output:\n%s", work, dir, be.Output)
+	}
+}
+
 // quick are options that keep a run short: a CPU this process may use.
 func quick(t *testing.T) Options {
 	var set unix.CPUSet
