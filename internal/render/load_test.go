@@ -271,7 +271,8 @@ func FuzzDecode(f *testing.F) {
 const decodeAllocRatio = 4
 
 // A device is refused before it is read: /dev/zero would be read for a
-// gigabyte.
+// gigabyte. So is a file of 300 MB, saying the limit: reading a result
+// takes several times its size in memory (the limit was 1 GiB).
 func TestLoadRefusesDevicesAndHugeFiles(t *testing.T) {
 	if _, err := result.Load("/dev/zero"); err == nil || !strings.Contains(err.Error(), "a device, not a result file") {
 		t.Errorf("Load(/dev/zero) = %v", err)
@@ -281,13 +282,15 @@ func TestLoadRefusesDevicesAndHugeFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(result.MaxFileBytes + 1); err != nil {
+	if err := f.Truncate(300 << 20); err != nil {
 		t.Skip("cannot make a sparse file here:", err)
 	}
 	f.Close()
-	if _, err := result.Load(sparse); err == nil || !strings.Contains(err.Error(), "larger than any benchy result") {
-		t.Errorf("Load(sparse 1 GiB) = %v", err)
+	const want = "more than benchy reads in a result (256 MiB)"
+	if _, err := result.Load(sparse); err == nil || !strings.Contains(err.Error(), "314572800 bytes, "+want) {
+		t.Errorf("Load(sparse 300 MB) = %v, want it refused saying the limit", err)
 	}
+
 	if _, err := result.Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("Load(dir) = %v", err)
 	}
