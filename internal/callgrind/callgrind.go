@@ -7,9 +7,9 @@
 package callgrind
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +19,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/procgroup"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // ErrMissing is returned when valgrind is not on PATH.
@@ -26,6 +29,16 @@ var ErrMissing = errors.New("--measure instructions counts under valgrind's call
 
 // ErrStopped is returned when a stop request ended the run.
 var ErrStopped = errors.New("stopped")
+
+// A TimeoutError is a run still going at Options.Timeout, killed then.
+type TimeoutError struct {
+	Program string
+	After   time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("%s under valgrind was still running after %v, and was killed", e.Program, e.After)
+}
 
 // Error is a program that valgrind could not run to the end, in one line.
 type Error struct {
@@ -89,6 +102,9 @@ type Options struct {
 	Stdin    string   // the file the program reads; "" for /dev/null
 	// Stop, when closed, kills the run.
 	Stop <-chan struct{}
+	// Timeout, when not 0, kills a run still going after it (a program
+	// that never returns under valgrind must not hang a CI job).
+	Timeout time.Duration
 	// Start starts the command (on a thread kept off the measured CPU,
 	// say); nil is exec.Cmd.Start.
 	Start func(*exec.Cmd) error
@@ -151,7 +167,11 @@ func (o Options) Args(out, log string, argv []string) []string {
 // Count runs argv under callgrind and returns its totals. The output file
 // and valgrind's log are written to a temporary directory, removed after.
 // A program that exits non-zero, or that valgrind cannot run, is an
-// *Error in one line; valgrind missing is ErrMissing.
+// *Error in one line; valgrind missing is ErrMissing; a run still going
+// at o.Timeout is a *TimeoutError. Valgrind leads a process group of its
+// own: a stop or the timeout kills the group, and what the program left
+// running in it when it exited is killed and is an *Error (its work is
+// not in the count), so nothing a counted run starts outlives it.
 func Count(argv []string, o Options) (*Run, error) {
 	vg, err := Path()
 	if err != nil {
@@ -173,8 +193,14 @@ func Count(argv []string, o Options) (*Run, error) {
 		env = os.Environ()
 	}
 	cmd.Env = Env(env)
-	var output bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &output, &output
+	// The program's output goes to a file, not a pipe: Wait would wait for
+	// a pipe until every process holding it ended, leftovers included.
+	output, err := os.Create(filepath.Join(dir, "output"))
+	if err != nil {
+		return nil, err
+	}
+	defer output.Close()
+	cmd.Stdout, cmd.Stderr = output, output
 	if o.Stdin != "" {
 		in, err := os.Open(o.Stdin)
 		if err != nil {
@@ -192,27 +218,44 @@ func Count(argv []string, o Options) (*Run, error) {
 	if err := start(cmd); err != nil {
 		return nil, fmt.Errorf("starting valgrind: %w", err)
 	}
+	var timeout <-chan time.Time
+	if o.Timeout > 0 {
+		t := time.NewTimer(o.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
 	done := make(chan struct{})
-	stopped := make(chan bool, 1)
+	killed := make(chan string, 1) // why the group was killed, "" when it was not
 	go func() {
 		select {
 		case <-o.Stop:
 			killGroup(cmd)
-			stopped <- true
+			killed <- "stop"
+		case <-timeout:
+			killGroup(cmd)
+			killed <- "timeout"
 		case <-done:
-			stopped <- false
+			killed <- ""
 		}
 	}()
 	err = cmd.Wait()
 	close(done)
 	wall := time.Since(began)
-	if <-stopped {
+	left := procgroup.KillLeftovers(cmd.Process.Pid)
+	prog := filepath.Base(argv[0])
+	switch <-killed {
+	case "stop":
 		return nil, ErrStopped
+	case "timeout":
+		return nil, &TimeoutError{Program: prog, After: o.Timeout}
 	}
 	logText := readAll(dir, "valgrind.log.")
-	prog := filepath.Base(argv[0])
 	if err != nil {
-		return nil, &Error{Program: prog, Msg: why(err, logText, output.String())}
+		return nil, &Error{Program: prog, Msg: why(err, logText, tail(output, maxOutputTail))}
+	}
+	if left > 0 {
+		return nil, &Error{Program: prog, Msg: fmt.Sprintf("it left %s running when it exited, which benchy killed: their work is not in the count (wait for what the program starts)",
+			units.Count(left, "process"))}
 	}
 	parse := parseDir
 	if o.MarkEnd != "" {
@@ -224,6 +267,21 @@ func Count(argv []string, o Options) (*Run, error) {
 	}
 	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	return &Run{Profile: p, Wall: wall, CPU: cpu}, nil
+}
+
+// maxOutputTail bounds what is read of a failed program's output for its
+// last line: a program may print without end.
+const maxOutputTail = 64 << 10
+
+// tail is the last n bytes of f at most.
+func tail(f *os.File, n int64) string {
+	size, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		return ""
+	}
+	b := make([]byte, min(size, n))
+	m, _ := f.ReadAt(b, size-int64(len(b)))
+	return string(b[:m])
 }
 
 // readAll is the files of dir whose names start with prefix, one after

@@ -5,10 +5,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/procgroup"
 )
 
 // needValgrind skips a test that runs valgrind where it is not installed,
@@ -135,6 +140,86 @@ func TestCountStopped(t *testing.T) {
 	close(stop)
 	if _, err := Count([]string{bin, "100000000"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd", Stop: stop}); !errors.Is(err, ErrStopped) {
 		t.Errorf("Count with a closed stop = %v, want ErrStopped", err)
+	}
+}
+
+// pidIn waits for a program to write its pid to path, and reads it;
+// ended closed before it was written fails the test.
+func pidIn(t *testing.T, path string, ended <-chan struct{}) int {
+	t.Helper()
+	for last := false; ; {
+		if b, err := os.ReadFile(path); err == nil && strings.HasSuffix(string(b), "\n") {
+			pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				t.Fatalf("%s: %q", path, b)
+			}
+			return pid
+		}
+		if last {
+			t.Fatal("the run ended before it wrote its pid")
+		}
+		select {
+		case <-ended:
+			last = true // read once more: it may have written it and ended
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// alive reports whether pid is a process that has not exited.
+func alive(pid int) bool {
+	state, _, ok := procgroup.Of(pid)
+	return ok && state != 'Z' && state != 'X'
+}
+
+// What a counted program leaves running when it exits is killed (it
+// would outlive benchy) and fails the count, saying how many: its work
+// is not in it. Before, Count waited for the leftover (it held the
+// output pipe) and counted as if nothing were wrong.
+func TestCountKillsLeftovers(t *testing.T) {
+	needValgrind(t)
+	if runtime.GOOS != "linux" {
+		t.Skip("leftovers are found through /proc")
+	}
+	file := filepath.Join(t.TempDir(), "pid")
+	ended := make(chan struct{})
+	var err error
+	go func() {
+		defer close(ended)
+		_, err = Count([]string{"/bin/sh", "-c", "sleep 30 & echo $! > " + file}, Options{Children: true})
+	}()
+	pid := pidIn(t, file, ended)
+	<-ended
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the program's child %d outlived the count", pid)
+	}
+	var ce *Error
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "left 1 process running") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("Count = %v, want one line saying it left 1 process", err)
+	}
+}
+
+// A run that does not end by Options.Timeout is killed, with what it
+// started, and says after how long.
+func TestCountTimeout(t *testing.T) {
+	needValgrind(t)
+	file := filepath.Join(t.TempDir(), "pid")
+	ended := make(chan struct{})
+	var err error
+	go func() {
+		defer close(ended)
+		_, err = Count([]string{"/bin/sh", "-c", "echo $$ > " + file + "; sleep 60 & wait"}, Options{Children: true, Timeout: 2 * time.Second})
+	}()
+	pid := pidIn(t, file, ended)
+	<-ended
+	var te *TimeoutError
+	if !errors.As(err, &te) || te.After != 2*time.Second || !strings.Contains(err.Error(), "still running after 2s") {
+		t.Errorf("Count = %v, want a TimeoutError after 2s", err)
+	}
+	if alive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the program %d outlived its timeout", pid)
 	}
 }
 

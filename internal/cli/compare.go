@@ -359,7 +359,7 @@ func (s fileSide) String() string {
 	if !s.Start.IsZero() {
 		when = s.Start.UTC().Format("2006-01-02 15:04 UTC")
 	}
-	return fmt.Sprintf("%s (%s, %s, host %s, cpu%d)", s.File, s.Tool, when, s.Host, s.CPU)
+	return fmt.Sprintf("%s (%s, %s, host %s, cpu%d)", result.Printable(s.File), s.Tool, when, s.Host, s.CPU)
 }
 
 // gateMessage is the one line the gate fails with: the regressions and
@@ -579,11 +579,12 @@ func mdList(xs []string) string {
 	return strings.Join(out, ", ")
 }
 
-// files is the file names of a side, comma-separated.
+// files is the file names of a side, comma-separated, printable (a file
+// name is the user's, and may hold anything).
 func files(ss []fileSide) string {
 	names := make([]string, len(ss))
 	for i, s := range ss {
-		names[i] = s.File
+		names[i] = result.Printable(s.File)
 	}
 	return strings.Join(names, ",")
 }

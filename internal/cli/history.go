@@ -110,7 +110,7 @@ func historyImport(ctx context.Context, o *historyImportOptions, files []string,
 			return Usagef("%s (nothing stored)", oneLine(err.Error()))
 		}
 		if recs[i], err = history.NewRecord(r, src, when); err != nil {
-			return Usagef("%s: %v (nothing stored)", f, err)
+			return Usagef("%s: %v (nothing stored)", result.Printable(f), err)
 		}
 	}
 	s, err := o.open(ctx, false)
@@ -124,14 +124,14 @@ func historyImport(ctx context.Context, o *historyImportOptions, files []string,
 	}
 	for i, f := range files {
 		if !added[i] {
-			fmt.Fprintf(stdout, "%s: already stored (as first imported, its commit kept)\n", f)
+			fmt.Fprintf(stdout, "%s: already stored (as first imported, its commit kept)\n", result.Printable(f))
 			continue
 		}
 		dirty := ""
 		if src.Dirty {
 			dirty = " (the tree has changes: kept out of the series)"
 		}
-		fmt.Fprintf(stdout, "%s: stored as commit %s on machine %s%s\n", f, history.Short(src.Commit), recs[i].Machine.ID, dirty)
+		fmt.Fprintf(stdout, "%s: stored as commit %s on machine %s%s\n", result.Printable(f), history.Short(src.Commit), recs[i].Machine.ID, dirty)
 	}
 	return nil
 }

@@ -100,8 +100,13 @@ func countError(err error) error {
 }
 
 // countFailed is the error of the experiments whose instructions could not
-// be counted (exit 1), or nil.
+// be counted (exit 1), or nil. An interrupted run has none: the signal
+// says how it ended (130 for Ctrl-C, as runExit leaves it), and the counts
+// it stopped say "counting stopped" in the result.
 func countFailed(r *result.Result) error {
+	if r.Interrupted {
+		return nil
+	}
 	var failed []string
 	for _, e := range r.Experiments {
 		if e.Count != nil && e.Count.Error != "" && e.Error == "" {

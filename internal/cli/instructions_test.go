@@ -5,10 +5,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/benchy-dev/benchy/internal/callgrind"
+	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 func TestMeasureFlagRefused(t *testing.T) {
@@ -66,5 +71,58 @@ func TestExecCountFails(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Errorf("the time was not written: %v", err)
+	}
+}
+
+// Ctrl-C while the instructions are counted exits 130, as every
+// interrupted command does (it was 1, the stopped count taken for a
+// failed one), with the timed runs written and the result marked
+// interrupted; nothing the counted run started is left running.
+func TestExecCountInterrupted(t *testing.T) {
+	if _, err := callgrind.Path(); err != nil {
+		t.Skip("valgrind is not installed (apt-get install valgrind)")
+	}
+	dir := t.TempDir()
+	out, counting := filepath.Join(dir, "r.json"), filepath.Join(dir, "counting")
+	// Under valgrind (its preload in the environment) the command says so
+	// and sleeps; timed, it returns at once.
+	line := `case "$LD_PRELOAD" in *vgpreload*) echo $$ > ` + counting + `.tmp; mv ` + counting + `.tmp ` + counting + `; sleep 60;; esac`
+	cmd := exec.Command(benchyBinary(t), "exec", "--window", "10ms", "--runs", "3", "--measure", "instructions", "--out", out, "--shell", line)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hung := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	defer hung.Stop()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for {
+		if _, err := os.Stat(counting); err == nil {
+			break
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("benchy ended before the counting began: %v\n%s", err, stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := <-exited
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
+		t.Errorf("exit %v, want 130; stderr %s", err, stderr.String())
+	}
+	r, err := result.Load(out)
+	if err != nil {
+		t.Fatalf("no result: %v", err)
+	}
+	e := r.Experiments[0]
+	if !r.Interrupted || len(e.Samples) != 3 || e.Count == nil || e.Count.Error != pipeline.ErrCountStopped.Error() {
+		t.Errorf("interrupted %v, %d samples, count %+v; want the 3 runs kept, marked interrupted, the count stopped", r.Interrupted, len(e.Samples), e.Count)
+	}
+	b, _ := os.ReadFile(counting)
+	if pid, _ := strconv.Atoi(strings.TrimSpace(string(b))); pid > 0 && procAlive(pid) {
+		syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the counted run %d is still running", pid)
 	}
 }

@@ -232,7 +232,7 @@ func writeFile(dest *outfile.Dest, name string, render func(io.Writer) error, st
 	if _, err := dest.WriteOrKeep(render); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "benchy: wrote %s\n", name)
+	fmt.Fprintf(stderr, "benchy: wrote %s\n", result.Printable(name))
 	return nil
 }
 

@@ -77,7 +77,7 @@ func profileNotes(r *result.Result, dir string, stderr io.Writer) {
 				rel = r
 			}
 		}
-		fmt.Fprintf(stderr, "benchy: profiles of the measured calls in %s (go tool pprof -top %s); -v shows the top functions\n", dir, rel)
+		fmt.Fprintf(stderr, "benchy: profiles of the measured calls in %s (go tool pprof -top %s); -v shows the top functions\n", result.Printable(dir), result.Printable(rel))
 	}
 	if len(sparse) > 0 {
 		fmt.Fprintf(stderr, "benchy: too few profile samples to read (under %d; the profiler takes 100 per second of CPU): %s; raise --samples or --sample-time\n",

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/benchy-dev/benchy/internal/redact"
+	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
@@ -59,7 +60,10 @@ func Main(args []string, exps []inproc.Workload, stdout, stderr io.Writer) int {
 	if err != nil {
 		var ee *ExitError
 		if !asExit(err, &ee) || ee.Msg != "" {
-			fmt.Fprintf(stderr, "benchy: %s\n", readableError(err.Error()))
+			// Printable: an error names files and values from outside
+			// (a file name holding an escape sequence, a load error
+			// quoting it), and a terminal must not act on them.
+			fmt.Fprintf(stderr, "benchy: %s\n", result.Printable(readableError(err.Error())))
 		}
 	}
 	return exitCode(err)

@@ -6,9 +6,11 @@ import (
 	"math"
 	"os"
 	"slices"
+	"time"
 
 	"github.com/benchy-dev/benchy/internal/callgrind"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // Countable is a target whose instructions can be counted apart from its
@@ -79,7 +81,7 @@ func Count(r *result.Result, ts []Countable, o CountOptions) error {
 		if o.Progress != nil {
 			o.Progress(fmt.Sprintf("[%d/%d] %s: counting instructions under callgrind", i+1, len(ts), t.Name()))
 		}
-		c, err := countOne(t, o)
+		c, err := countOne(t, e.Stats.Median, o)
 		if errors.Is(err, callgrind.ErrMissing) {
 			return err
 		}
@@ -94,9 +96,38 @@ func Count(r *result.Result, ts []Countable, o CountOptions) error {
 	return nil
 }
 
-// countOne calibrates N and counts the points. Every run's wall time is
-// added to the count's, the probes' included.
-func countOne(t Countable, o CountOptions) (*result.Count, error) {
+// Bounds of a counted run's wall time: callgrind runs a program 20 to 100
+// times slower than it runs natively (slower still with the cache
+// simulation, or on a busy machine), and valgrind's own start takes about
+// half a second. A run of n ops may take countFloor plus countSlowdown
+// times what n ops took in the timed samples (their median): one still
+// running then is not slow, it does not end under callgrind (a program
+// that waits for something valgrind holds back), and is killed rather
+// than left to hang a CI job. Generous: a wrong kill costs a count, a
+// wrong wait costs the job.
+const (
+	countSlowdown = 200
+	countFloor    = time.Minute
+)
+
+// countTimeout is the bound of a counted run of n ops whose timed median
+// was perOpNs a op (NaN or 0 when unknown: the floor alone).
+func countTimeout(perOpNs float64, n int64) time.Duration {
+	ns := countSlowdown * perOpNs * float64(n)
+	if !(ns > 0) {
+		return countFloor
+	}
+	return countFloor + time.Duration(min(ns, float64(maxCountTimeout)))
+}
+
+// maxCountTimeout caps countTimeout's part from the timed runs, so that
+// it cannot overflow a time.Duration.
+const maxCountTimeout = 100 * 24 * time.Hour
+
+// countOne calibrates N and counts the points, each run bounded by
+// countTimeout of perOpNs, the timed median per op. Every run's wall time
+// is added to the count's, the probes' included.
+func countOne(t Countable, perOpNs float64, o CountOptions) (*result.Count, error) {
 	c := &result.Count{Counter: result.CounterCallgrind, Samples: []result.CountSample{}}
 	run := func(n int64) (*callgrind.Run, error) {
 		cmd, err := t.CountCommand(n)
@@ -113,10 +144,18 @@ func countOne(t Countable, o CountOptions) (*result.Count, error) {
 			}
 			env = append(slices.Clip(env), o.Env...)
 		}
+		timeout := countTimeout(perOpNs, n)
 		r, err := o.count(cmd, callgrind.Options{MarkStart: cmd.MarkStart, MarkEnd: cmd.MarkEnd, CacheSim: o.CacheSim,
-			Children: cmd.Children, Dir: cmd.Dir, Env: env, Stdin: cmd.Stdin, Stop: o.Stop})
+			Children: cmd.Children, Dir: cmd.Dir, Env: env, Stdin: cmd.Stdin, Stop: o.Stop, Timeout: timeout})
 		if errors.Is(err, callgrind.ErrStopped) {
 			return nil, ErrCountStopped
+		}
+		if te := (*callgrind.TimeoutError)(nil); errors.As(err, &te) {
+			why := fmt.Sprintf("%v, as no timed run says how long it takes", countFloor)
+			if perOpNs > 0 {
+				why = fmt.Sprintf("%v plus %d times the %s its %s took timed (the median)", countFloor, countSlowdown, units.Duration(perOpNs*float64(n)), units.Count(n, "op"))
+			}
+			return nil, fmt.Errorf("%w: the bound of a counted run is %s", err, why)
 		}
 		if err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -150,6 +151,45 @@ func TestCountStopsAndMissing(t *testing.T) {
 	missing := func(callgrind.Command, callgrind.Options) (*callgrind.Run, error) { return nil, callgrind.ErrMissing }
 	if err := Count(countResult("A"), []Countable{countTarget{name: "A"}}, CountOptions{count: missing}); !errors.Is(err, callgrind.ErrMissing) {
 		t.Errorf("Count = %v, want ErrMissing", err)
+	}
+}
+
+// Every counted run is bounded by countTimeout of the timed median and
+// its N; a run killed at the bound fails its count saying the bound and
+// where it came from.
+func TestCountTimeout(t *testing.T) {
+	var got []time.Duration
+	timedOut := func(c callgrind.Command, o callgrind.Options) (*callgrind.Run, error) {
+		got = append(got, o.Timeout)
+		return nil, &callgrind.TimeoutError{Program: c.Argv[0], After: o.Timeout}
+	}
+	r := countResult("prog") // a median of 1000 ns a run
+	if err := Count(r, []Countable{countTarget{name: "prog", perRun: true}}, CountOptions{count: timedOut}); err != nil {
+		t.Fatal(err)
+	}
+	want := countFloor + countSlowdown*time.Microsecond
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("timeouts %v, want one run bounded at %v", got, want)
+	}
+	msg := r.Experiments[0].Count.Error
+	if !strings.Contains(msg, "still running after 1m0.0002s") || !strings.Contains(msg, "1m0s plus 200 times the 1 µs its 1 op took timed") {
+		t.Errorf("count error %q: want the bound and how it was set", msg)
+	}
+
+	for _, tt := range []struct {
+		perOpNs float64
+		n       int64
+		want    time.Duration
+	}{
+		{math.NaN(), 10, countFloor}, // no timed sample
+		{0, 10, countFloor},
+		{1e6, 1, countFloor + 200*time.Millisecond},
+		{1e3, 1000, countFloor + 200*time.Millisecond},
+		{1e15, 1 << 40, countFloor + maxCountTimeout},
+	} {
+		if got := countTimeout(tt.perOpNs, tt.n); got != tt.want {
+			t.Errorf("countTimeout(%g, %d) = %v, want %v", tt.perOpNs, tt.n, got, tt.want)
+		}
 	}
 }
 

@@ -59,6 +59,12 @@ func TestDecodeErrors(t *testing.T) {
 			`settings.sample_time_ns is -100`},
 		{"two experiments of one name", minimal(`{"name": "a", "samples": []}, {"name": "a", "samples": []}`),
 			`experiment "a" (experiments[1]) has the name of experiments[0]: a result names each experiment once`},
+		{"negative count", minimal(`{"name": "a", "samples": [], "count": {"counter": "callgrind", "events": ["instructions"], "samples": [{"iters": 1, "events": {"instructions": 100}}, {"iters": 2, "events": {"instructions": -5}}]}}`),
+			`experiment "a" (experiments[0]): count.samples[1]: event "instructions" is -5, below 0`},
+		{"negative count iters", minimal(`{"name": "a", "samples": [], "count": {"counter": "callgrind", "events": ["instructions"], "samples": [{"iters": -1, "events": {"instructions": 100}}]}}`),
+			`count.samples[0]: iters is -1, below 0`},
+		{"on-CPU beyond the wall time", strings.Replace(minimal(`{"name": "a", "samples": [{"iters": 1000, "ns": 1000000, "counters": {"task-clock": 1000000}}, {"iters": 1000, "ns": 1000000, "counters": {"task-clock": 90000000}}]}`), `"cpu": 1,`, `"cpu": 1, "gomaxprocs": 2,`, 1),
+			`experiment "a" (experiments[0]), samples[1]: counter "task-clock" is 90000000 ns, more than the sample's 1000000 ns on each of 2 CPUs (GOMAXPROCS)`},
 		{"negative counter", minimal(`{"name": "a", "samples": [{"iters": 1, "ns": 5, "counters": {"page-faults": -3}}]}`),
 			`samples[0]: counter "page-faults" is -3, below 0`},
 	}
@@ -87,11 +93,13 @@ func minimal(experiments string) string {
 // The near misses of TestDecodeErrors: what a run can write is accepted.
 func TestDecodeAccepts(t *testing.T) {
 	for name, in := range map[string]string{
-		"no experiments":           minimal(""),
-		"experiments null":         strings.Replace(minimal(""), "[]", "null", 1),
-		"zero iterations and time": minimal(`{"name": "x", "samples": [{"iters": 0, "ns": 0}, {"iters": 1, "ns": 0}]}`),
-		"failed, no samples":       minimal(`{"name": "x", "error": "panic: boom", "samples": []}`),
-		"keys in another order":    `{"experiments": [], "cpu": 0, "settings": {"samples": 3}, "tool": "benchy 0.1.0", "schema": 1}`,
+		"no experiments":                   minimal(""),
+		"experiments null":                 strings.Replace(minimal(""), "[]", "null", 1),
+		"zero iterations and time":         minimal(`{"name": "x", "samples": [{"iters": 0, "ns": 0}, {"iters": 1, "ns": 0}]}`),
+		"failed, no samples":               minimal(`{"name": "x", "error": "panic: boom", "samples": []}`),
+		"on-CPU a hair past the wall time": minimal(`{"name": "x", "samples": [{"iters": 1, "ns": 1000000, "counters": {"task-clock": 1001000, "thread-cpu-ns": 1050000}}]}`),
+		"on-CPU of several threads":        strings.Replace(minimal(`{"name": "x", "samples": [{"iters": 1, "ns": 1000000, "counters": {"task-clock": 3900000}}]}`), `"cpu": 1,`, `"cpu": 1, "gomaxprocs": 4,`, 1),
+		"keys in another order":            `{"experiments": [], "cpu": 0, "settings": {"samples": 3}, "tool": "benchy 0.1.0", "schema": 1}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := result.Decode(strings.NewReader(in)); err != nil {
@@ -263,7 +271,8 @@ func FuzzDecode(f *testing.F) {
 const decodeAllocRatio = 4
 
 // A device is refused before it is read: /dev/zero would be read for a
-// gigabyte.
+// gigabyte. So is a file of 300 MB, saying the limit: reading a result
+// takes several times its size in memory (the limit was 1 GiB).
 func TestLoadRefusesDevicesAndHugeFiles(t *testing.T) {
 	if _, err := result.Load("/dev/zero"); err == nil || !strings.Contains(err.Error(), "a device, not a result file") {
 		t.Errorf("Load(/dev/zero) = %v", err)
@@ -273,13 +282,15 @@ func TestLoadRefusesDevicesAndHugeFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.Truncate(result.MaxFileBytes + 1); err != nil {
+	if err := f.Truncate(300 << 20); err != nil {
 		t.Skip("cannot make a sparse file here:", err)
 	}
 	f.Close()
-	if _, err := result.Load(sparse); err == nil || !strings.Contains(err.Error(), "larger than any benchy result") {
-		t.Errorf("Load(sparse 1 GiB) = %v", err)
+	const want = "more than benchy reads in a result (256 MiB)"
+	if _, err := result.Load(sparse); err == nil || !strings.Contains(err.Error(), "314572800 bytes, "+want) {
+		t.Errorf("Load(sparse 300 MB) = %v, want it refused saying the limit", err)
 	}
+
 	if _, err := result.Load(t.TempDir()); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("Load(dir) = %v", err)
 	}

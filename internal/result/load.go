@@ -43,7 +43,7 @@ func ReadFile(path string) ([]byte, error) {
 	case fi.IsDir():
 		return nil, fmt.Errorf("%s: is a directory, not a result file", path)
 	case fi.Mode().IsRegular() && fi.Size() > MaxFileBytes:
-		return nil, fmt.Errorf("%s: %d bytes, larger than any benchy result (%d): not a result file", path, fi.Size(), MaxFileBytes)
+		return nil, fmt.Errorf("%s: %d bytes, more than benchy reads in a result (%s): not a result file, or one too large to read", path, fi.Size(), maxFileSize)
 	case !fi.Mode().IsRegular() && fi.Mode()&os.ModeNamedPipe == 0:
 		return nil, fmt.Errorf("%s: a device, not a result file (a regular file or a pipe)", path)
 	}
@@ -59,9 +59,21 @@ func ReadFile(path string) ([]byte, error) {
 	return data, nil
 }
 
-// MaxFileBytes bounds what Decode reads: 100000 samples of a dozen
-// experiments with counters stay far below it.
-const MaxFileBytes = 1 << 30
+// MaxFileBytes bounds what Decode reads, a limit rather than a streaming
+// decoder: a result is analysed whole (every sample of an experiment
+// together), so a stream would save only the file's own bytes. Reading
+// one takes several times its size in memory: `benchy report` peaked at
+// 8x the file (145 MB for 18 MB of compact JSON, 181 MB for 36 MB as benchy
+// writes it), `benchy compare` of two such at 12x; a report of a file
+// made to cost the most was seen at 30x (issue 38). At 256 MiB that is a few GiB at most, where the
+// 1 GiB before let one file take the memory of the machine. It stays
+// generous: a sample with its counters takes about 360 bytes as benchy
+// writes it, so 256 MiB is 750,000 samples, seven experiments of
+// harness.MaxSamples each.
+const MaxFileBytes = 256 << 20
+
+// maxFileSize is MaxFileBytes as messages say it.
+const maxFileSize = "256 MiB"
 
 // Decode reads a JSON result written by `benchy run`. Its errors are one
 // line and say what is wrong: not JSON, truncated, not a benchy result,
@@ -93,7 +105,7 @@ func (e *KindError) Error() string {
 // another kind (a comparison) is a *KindError.
 func Unmarshal(data []byte) (*Result, error) {
 	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("larger than %d bytes: not a benchy result", MaxFileBytes)
+		return nil, fmt.Errorf("more than benchy reads in a result (%s): not a result file, or one too large to read", maxFileSize)
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, errors.New("empty: not a benchy result")

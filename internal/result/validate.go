@@ -74,6 +74,7 @@ func checkValues(r *Result) error {
 				return fmt.Errorf("%s: %w", where, err)
 			}
 		}
+		procs := max(e.GOMAXPROCS, r.GOMAXPROCS, 1)
 		for j, s := range e.Samples {
 			if s.Process < 0 {
 				return fmt.Errorf("%s, samples[%d]: process is %d, below 0", where, j, s.Process)
@@ -82,6 +83,49 @@ func checkValues(r *Result) error {
 				if v < 0 {
 					return fmt.Errorf("%s, samples[%d]: counter %q is %d, below 0", where, j, name, v)
 				}
+			}
+			for _, name := range []string{CounterTaskClock, CounterThreadCPU} {
+				if v, ok := s.Counters[name]; ok && float64(v) > maxOnCPUNs(s.Ns, procs) {
+					return fmt.Errorf("%s, samples[%d]: counter %q is %d ns, more than the sample's %d ns on each of %d CPUs (GOMAXPROCS): no run is on the CPU longer than it lasts",
+						where, j, name, v, s.Ns, procs)
+				}
+			}
+		}
+		if err := checkCount(e.Count); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
+		}
+	}
+	return nil
+}
+
+// maxOnCPUNs is the most on-CPU time a sample of wallNs can hold with
+// procs threads: procs times its wall time, plus a tenth and a
+// millisecond for the counters, read just outside the timed region.
+// More would read as a sample the machine never disturbed (its time off
+// the CPU below 0), and flip a verdict to believable.
+func maxOnCPUNs(wallNs int64, procs int) float64 {
+	return float64(wallNs)*float64(procs)*1.1 + 1e6
+}
+
+// checkCount rejects counts no run can produce: a negative number of ops,
+// of events or of time.
+func checkCount(c *Count) error {
+	if c == nil {
+		return nil
+	}
+	if c.WallNs < 0 {
+		return fmt.Errorf("count.wall_ns is %d, below 0", c.WallNs)
+	}
+	for j, s := range c.Samples {
+		switch {
+		case s.Iters < 0:
+			return fmt.Errorf("count.samples[%d]: iters is %d, below 0", j, s.Iters)
+		case s.WallNs < 0:
+			return fmt.Errorf("count.samples[%d]: wall_ns is %d, below 0", j, s.WallNs)
+		}
+		for name, v := range s.Events {
+			if v < 0 {
+				return fmt.Errorf("count.samples[%d]: event %q is %d, below 0", j, name, v)
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package command
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,13 +12,14 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/procgroup"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // alive reports whether pid is a process that has not exited (a zombie
 // has: it only waits to be reaped).
 func alive(pid int) bool {
-	state, _, ok := procGroup(pid)
+	state, _, ok := procgroup.Of(pid)
 	return ok && state != 'Z' && state != 'X'
 }
 
@@ -101,26 +101,6 @@ func TestNoLeftoversNoFinding(t *testing.T) {
 	}
 }
 
-// A group led by a live process is not a reaped run's: killLeftovers
-// leaves it alone (its number may have been given to someone else).
-func TestLeftoversOfALiveGroupAreNotKilled(t *testing.T) {
-	child := filepath.Join(t.TempDir(), "child")
-	cmd := exec.Command("sh", "-c", "sleep 60 & echo $! > "+child+".tmp; mv "+child+".tmp "+child+"; wait")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		cmd.Wait()
-	}()
-	waitFor(child, func() bool { return false })
-	sleeper := pidsIn(t, child)[0]
-	if n := killLeftovers(cmd.Process.Pid); n != 0 || !alive(cmd.Process.Pid) || !alive(sleeper) {
-		t.Errorf("killLeftovers of a live group killed %d (leader alive %v, its child %v)", n, alive(cmd.Process.Pid), alive(sleeper))
-	}
-}
-
 // A cleanup is a child like the others: a stop while it runs ends it (it
 // ignores SIGTERM: SIGKILL follows), and one that starts after a stop has
 // cleanupGrace, then is ended too; either way its group is gone and the
@@ -159,7 +139,7 @@ func TestCleanupIsStopped(t *testing.T) {
 				t.Errorf("CleanupErr %v, want it to say %q", err, tc.want)
 			}
 			pid := pidsIn(t, cleaning)[0]
-			if members, _ := groupMembers(pid); alive(pid) || len(members) > 0 {
+			if members, _ := procgroup.Members(pid); alive(pid) || len(members) > 0 {
 				t.Errorf("the cleanup's group %d is still running: %v", pid, members)
 			}
 		})

@@ -1,7 +1,6 @@
 package command
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"strconv"
@@ -9,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/benchy-dev/benchy/internal/procgroup"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -63,7 +63,7 @@ func rusageCounts(ru *unix.Rusage, m map[string]int64) {
 // (Cpus_allowed_list in /proc/PID/status). The CPU is -1 when unknown.
 func zombieCPU(pid int) (cpu int, allowed string) {
 	cpu = -1
-	if f := statFields(pid); len(f) > 39-3 {
+	if f := procgroup.StatFields(pid); len(f) > 39-3 {
 		if n, err := strconv.Atoi(f[39-3]); err == nil {
 			cpu = n
 		}
@@ -72,22 +72,6 @@ func zombieCPU(pid int) (cpu int, allowed string) {
 		allowed = statusField(b, "Cpus_allowed_list")
 	}
 	return cpu, allowed
-}
-
-// statFields returns the fields of /proc/PID/stat from the third on
-// (state, ppid, pgrp, ...); nil when it cannot be read. The command name,
-// field 2, is in parentheses and may hold anything, parentheses and
-// spaces included: the fields are counted from the last ')'.
-func statFields(pid int) []string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return nil
-	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
-		return nil
-	}
-	return strings.Fields(string(b[i+1:]))
 }
 
 // resetPeakRSS makes this process's peak RSS its current RSS (clear_refs

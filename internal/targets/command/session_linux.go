@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/procgroup"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -197,7 +198,7 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 		return Result{}, fmt.Errorf("reap %s: %w", result.Printable(j.Path), err)
 	}
 	if !j.LeaveRunning {
-		r.Left = killLeftovers(leader) // before the stderr tail is read: they may hold its pipe
+		r.Left = procgroup.KillLeftovers(leader) // before the stderr tail is read: they may hold its pipe
 	}
 	if k.signaled() {
 		return Result{}, ErrStopped

@@ -120,7 +120,7 @@ func (r *Run) Failure(c Record) string {
 	case !c.Ended && r.Stopped:
 		return fmt.Sprintf("%s: stopped", c.Name)
 	case !c.Ended:
-		return fmt.Sprintf("%s: the test process ended during the call, which never returned (%s)%s", c.Name, r.how(), r.out.lastWords())
+		return fmt.Sprintf("%s: the test process ended during the call, which never returned (%s)%s", c.Name, r.how(), r.out.why())
 	case c.Panic == exit0Panic:
 		return fmt.Sprintf("%s called os.Exit(0)%s: a benchmark must return, not end the test binary", c.Name, at(c.PanicAt))
 	case c.Panic != "":
@@ -158,14 +158,10 @@ func at(site string) string {
 // processFailure is why the process failed outside any call: a panic
 // before the benchmarks ran (in init), a TestMain that ended it.
 func (r *Run) processFailure() string {
-	why := r.out.lastWords()
-	if r.out.panic != "" {
-		why = ": " + r.out.panic
-	}
 	if r.TimedOut {
-		return fmt.Sprintf("the test process did not end within %v (-test.timeout)%s", r.Timeout, why)
+		return fmt.Sprintf("the test process did not end within %v (-test.timeout)%s", r.Timeout, r.out.why())
 	}
-	return fmt.Sprintf("the test process failed (%s)%s", r.how(), why)
+	return fmt.Sprintf("the test process failed (%s)%s", r.how(), r.out.why())
 }
 
 // BenchRegexp is the -test.bench value that runs exactly the benchmark

@@ -14,7 +14,7 @@ type output struct {
 	// failures are the lines testing indented under "--- FAIL: NAME",
 	// by NAME as testing printed it (with or without -GOMAXPROCS).
 	failures map[string]string
-	panic    string   // the first line starting "panic: "
+	panic    string   // the first line starting "panic: " or "fatal error: " (fatalPrefixes)
 	tail     []string // the last lines that are not blank
 }
 
@@ -64,13 +64,37 @@ func scanOutput(rd io.Reader) output {
 			}
 		default:
 			flush()
-			if o.panic == "" && strings.HasPrefix(line, "panic: ") {
+			if o.panic == "" && isFatal(line) {
 				o.panic = line
 			}
 		}
 	}
 	flush()
 	return o
+}
+
+// fatalPrefixes start the line that says why a Go program died: a panic,
+// or a fatal error of the runtime, which no recover stops (concurrent map
+// writes, out of memory, a deadlock), and which is followed, as a panic
+// is, by a dump of every goroutine whose last lines say nothing.
+var fatalPrefixes = []string{"panic: ", "fatal error: "}
+
+func isFatal(line string) bool {
+	for _, p := range fatalPrefixes {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// why is how a message about the process's end ends: ": " and its panic
+// or fatal error when it had one, else its last lines (lastWords).
+func (o output) why() string {
+	if o.panic != "" {
+		return ": " + o.panic
+	}
+	return o.lastWords()
 }
 
 // readLine is the next line of br without its end, cut at maxLine bytes;

@@ -152,6 +152,25 @@ FAIL
 	}
 }
 
+// A fatal error of the runtime is found as a panic is: its line, not the
+// goroutine dump that follows it (whose last lines say nothing of why).
+func TestScanOutputFatalError(t *testing.T) {
+	out := "BenchmarkBig-2 \t1\t100 ns/op\n" +
+		"runtime: out of memory: cannot allocate 4294967296-byte block (3932160 in use)\n" +
+		"fatal error: out of memory\n\n" +
+		"goroutine 7 gp=0xc000102a80 m=4 mp=0xc000100008 [running]:\n" +
+		"runtime.throw({0x5a1b2c?, 0x0?})\n\t/usr/local/go/src/runtime/panic.go:1101 +0x48 fp=0xc00004c6f0\n" +
+		"created by testing.(*B).run1 in goroutine 1\n\t/usr/local/go/src/testing/benchmark.go:238 +0x90\n" +
+		"exit status 2\n"
+	o := scanOutput(strings.NewReader(out))
+	if got := o.why(); got != ": fatal error: out of memory" {
+		t.Errorf("why %q, want the fatal error's line", got)
+	}
+	if got := scanOutput(strings.NewReader("a\nlast words\n")).why(); got != ": a | last words" {
+		t.Errorf("why without a panic %q, want the last lines", got)
+	}
+}
+
 // Lines beyond the bounds are cut, not kept whole: a benchmark may print
 // without end.
 func TestScanOutputBounds(t *testing.T) {

@@ -53,6 +53,44 @@ func buildIn(t *testing.T, dir, pattern string, o BuildOptions) *Binary {
 	return bin
 }
 
+// go's temporary directory of a build ($WORK) is in the build's own
+// directory, which benchy removes however the build ends, not in the
+// system's, where a go killed mid-build leaves it. (-work keeps $WORK
+// and names it; a compile error makes the build's output the error's.)
+func TestBuildWorkIsOurs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build")
+	}
+	mod := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":         "module example.com/broken\n\ngo 1.22\n",
+		"broken_test.go": "package broken\n\nimport \"testing\"\n\nfunc BenchmarkX(b *testing.B) { undefined() }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	system := t.TempDir()
+	t.Setenv("TMPDIR", system)
+	t.Setenv("GOTMPDIR", "")
+	ch := NewChildren(nil)
+	pkgs, err := List(ch, mod, []string{"."}, nil)
+	if err != nil || len(pkgs) != 1 {
+		t.Fatalf("go list: %v %v", pkgs, err)
+	}
+	dir := t.TempDir()
+	_, err = BuildWith(ch, pkgs[0], dir, []string{"-work"}, BuildOptions{})
+	var be *BuildError
+	if !errors.As(err, &be) {
+		t.Fatalf("build: %v, want a BuildError", err)
+	}
+	_, rest, ok := strings.Cut(be.Output, "WORK=")
+	work, _, _ := strings.Cut(rest, "\n")
+	if !ok || !strings.HasPrefix(work, dir+string(filepath.Separator)) {
+		t.Errorf("go's WORK is %q, want it in the build's directory %s; output:\n%s", work, dir, be.Output)
+	}
+}
+
 // quick are options that keep a run short: a CPU this process may use.
 func quick(t *testing.T) Options {
 	var set unix.CPUSet
@@ -129,7 +167,8 @@ func TestPrintsAreNotResults(t *testing.T) {
 
 // A benchmark that does not return as it should is a target that fails
 // with why, found from the records: os.Exit(0) (-test.paniconexit0), a
-// panic with its value and line, os.Exit(3), b.Fatal in a sub-benchmark
+// panic with its value and line, os.Exit(3), a fatal error of the runtime
+// (its line, not the tail of the goroutine dump after it), b.Fatal in a sub-benchmark
 // (its sibling measured, the parent not a target); one skipped is none.
 func TestCallsThatDoNotReturn(t *testing.T) {
 	bin := build(t, "./ends")
@@ -137,7 +176,7 @@ func TestCallsThatDoNotReturn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"OK", "ExitZero", "Panics", "Exits", "Sub/bad", "Sub/good", "Hangs", "Leaves"}
+	want := []string{"OK", "ExitZero", "Panics", "Exits", "Fatal", "Sub/bad", "Sub/good", "Hangs", "Leaves"}
 	if got := displays(ts); !slices.Equal(got, want) {
 		t.Fatalf("targets %q, want %q", got, want)
 	}
@@ -145,6 +184,7 @@ func TestCallsThatDoNotReturn(t *testing.T) {
 		"ExitZero": {"BenchmarkExitZero called os.Exit(0) at ends_test.go:", "a benchmark must return"},
 		"Panics":   {"BenchmarkPanics panicked at ends_test.go:", "the table is empty"},
 		"Exits":    {"BenchmarkExits: the test process ended during the call", "exit status 3"},
+		"Fatal":    {"BenchmarkFatal: the test process ended during the call", "exit status 2): fatal error: sync: unlock of unlocked mutex"},
 		"Sub/bad":  {"BenchmarkSub/bad failed: ends_test.go:", "the fixture is missing"},
 	}
 	for _, tg := range ts {

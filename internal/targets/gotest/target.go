@@ -108,7 +108,7 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	case len(r.Running) > 0:
 		return nil, errors.New(r.Failure(r.Running[len(r.Running)-1]))
 	case len(calls) < 2 || r.Err != nil && len(calls) < runs:
-		return nil, fmt.Errorf("%s: the test process ended after %d of %d runs (%s)%s", t.Bench, len(calls), runs, r.how(), r.out.lastWords())
+		return nil, fmt.Errorf("%s: the test process ended after %d of %d runs (%s)%s", t.Bench, len(calls), runs, r.how(), r.out.why())
 	}
 	out := make([]result.Sample, len(calls)-1)
 	for i, x := range calls[1:] { // the first call of a process is its warm-up

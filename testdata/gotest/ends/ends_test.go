@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -30,6 +31,14 @@ func BenchmarkPanics(b *testing.B) {
 
 func BenchmarkExits(b *testing.B) {
 	os.Exit(3)
+}
+
+// BenchmarkFatal dies of a fatal error of the runtime, which no recover
+// stops (as concurrent map writes or running out of memory do), here
+// deterministically.
+func BenchmarkFatal(b *testing.B) {
+	var mu sync.Mutex
+	mu.Unlock()
 }
 
 func BenchmarkSkips(b *testing.B) {

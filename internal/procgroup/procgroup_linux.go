@@ -1,19 +1,27 @@
-package command
+// Package procgroup kills what a child left running in its process group
+// once the child was reaped: every program benchy starts and waits for
+// (a timed run of exec, a run under callgrind) leads a group of its own
+// (Setpgid), so that what it starts and does not wait for can be found,
+// killed and reported, not left to outlive benchy or to run on the
+// measured CPU.
+package procgroup
 
 import (
+	"bytes"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// leftoverWait bounds how long killLeftovers waits for what it killed to
+// leftoverWait bounds how long KillLeftovers waits for what it killed to
 // die (SIGKILL cannot be ignored: it is only a matter of the victims
 // getting the CPU, which the helper, pinned to the same one, yields).
 const leftoverWait = time.Second
 
-// killLeftovers kills what a run left running: the processes still in
+// KillLeftovers kills what a run left running: the processes still in
 // its process group once the run, the group's leader, was reaped, and it
 // returns how many it killed. Every run starts as the leader of a group
 // of its own (Setpgid), and what it starts stays in that group unless it
@@ -26,14 +34,14 @@ const leftoverWait = time.Second
 // process that took the number once the run's group had emptied, left
 // alone. Each process is killed through a pidfd opened before its group
 // is read again, so a pid reused meanwhile is never signalled.
-func killLeftovers(pgid int) int {
+func KillLeftovers(pgid int) int {
 	if unix.Kill(-pgid, 0) == unix.ESRCH {
 		return 0 // the common case: one system call
 	}
 	killed := map[int]bool{}
 	deadline := time.Now().Add(leftoverWait)
 	for {
-		members, foreign := groupMembers(pgid)
+		members, foreign := Members(pgid)
 		if foreign || len(members) == 0 {
 			break
 		}
@@ -50,11 +58,11 @@ func killLeftovers(pgid int) int {
 	return len(killed)
 }
 
-// groupMembers lists the live processes of process group pgid (zombies
+// Members lists the live processes of process group pgid (zombies
 // are dead: they wait only for their parent to reap them); foreign says
 // the group is led by a process whose pid is pgid, so it is not the
 // group of a reaped run.
-func groupMembers(pgid int) (members []int, foreign bool) {
+func Members(pgid int) (members []int, foreign bool) {
 	d, err := os.Open("/proc")
 	if err != nil {
 		return nil, false
@@ -66,7 +74,7 @@ func groupMembers(pgid int) (members []int, foreign bool) {
 		if err != nil {
 			continue
 		}
-		state, group, ok := procGroup(pid)
+		state, group, ok := Of(pid)
 		if !ok || group != pgid {
 			continue
 		}
@@ -80,10 +88,10 @@ func groupMembers(pgid int) (members []int, foreign bool) {
 	return members, false
 }
 
-// procGroup reads the state and the process group of pid from
-// /proc/PID/stat.
-func procGroup(pid int) (state byte, pgid int, ok bool) {
-	f := statFields(pid)
+// Of reads the state ('R', 'S', 'Z', ...) and the process group of pid
+// from /proc/PID/stat.
+func Of(pid int) (state byte, pgid int, ok bool) {
+	f := StatFields(pid)
 	if len(f) < 3 || len(f[0]) != 1 {
 		return 0, 0, false
 	}
@@ -107,8 +115,24 @@ func killMember(pid, pgid int) bool {
 		return false // gone
 	}
 	defer unix.Close(fd)
-	if _, g, ok := procGroup(pid); !ok || g != pgid {
+	if _, g, ok := Of(pid); !ok || g != pgid {
 		return false
 	}
 	return unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0) == nil
+}
+
+// StatFields returns the fields of /proc/PID/stat from the third on
+// (state, ppid, pgrp, ...); nil when it cannot be read. The command name,
+// field 2, is in parentheses and may hold anything, parentheses and
+// spaces included: the fields are counted from the last ')'.
+func StatFields(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(string(b[i+1:]))
 }
