@@ -2,6 +2,7 @@ package benchy_test
 
 import (
 	"bytes"
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -43,6 +44,15 @@ func TestUserModule(t *testing.T) {
 		t.Errorf("list:\n%s\nwant the program's two experiments and no built-in", list)
 	}
 
+	// A program that imports no store package links no driver: asked for
+	// a store, it names the package to import, in one line, exit 2.
+	store := exec.Command(bin, "run", "--store", filepath.Join(t.TempDir(), "h.db"))
+	store.Dir = build.Dir
+	out, err := store.CombinedOutput()
+	if code := exitCode(err); code != 2 || strings.Count(string(out), "\n") != 1 || !strings.Contains(string(out), `import _ "github.com/benchy-dev/benchy/store/sqlite"`) {
+		t.Errorf("run --store without a driver: exit %d, output:\n%s\nwant exit 2 and one line naming store/sqlite", code, out)
+	}
+
 	var stdout, stderr bytes.Buffer
 	run := exec.Command(bin, "run", "--format", "json", "--samples", "5", "--sample-time", "1ms", "--window", "10ms")
 	run.Stdout, run.Stderr = &stdout, &stderr
@@ -70,4 +80,17 @@ func TestUserModule(t *testing.T) {
 			}
 		}
 	}
+}
+
+// exitCode is the exit status err reports: 0 for nil, -1 when the program
+// did not exit (it could not start, or a signal ended it).
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	return -1
 }

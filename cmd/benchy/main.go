@@ -2,13 +2,16 @@
 // the machine next to every number, and says which numbers to believe.
 //
 // Its built-in experiments register through the public package, as a
-// user's own program does.
+// user's own program does, and it links both stores' drivers, as a user's
+// program links the one it wants.
 package main
 
 import (
 	"github.com/benchy-dev/benchy"
 	"github.com/benchy-dev/benchy/internal/targets/command"
 	"github.com/benchy-dev/benchy/internal/workload"
+	_ "github.com/benchy-dev/benchy/store/postgres"
+	_ "github.com/benchy-dev/benchy/store/sqlite"
 )
 
 func main() {

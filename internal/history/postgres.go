@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/redact"
-
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 )
 
 // postgresDialect is PostgreSQL's SQL. A migration takes a lock of the

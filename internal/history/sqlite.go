@@ -8,8 +8,6 @@ import (
 	"os"
 	"strings"
 	"time"
-
-	_ "modernc.org/sqlite" // pure Go: the darwin and windows builds stay cgo-free
 )
 
 // busyTimeoutMs is how long a writer waits for another's lock before it

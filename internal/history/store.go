@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,8 +58,22 @@ type sqlStore struct {
 	show string
 }
 
-// Open opens (and creates, or upgrades) the store at a.
+// drivers are the database/sql driver each kind of store needs, and the
+// package a program imports to link it. The history does not import the
+// drivers itself, so a program that never asks for a store does not carry
+// them (SQLite alone is most of a program's size); benchy's own command
+// imports both, as database/sql programs import theirs.
+var drivers = map[string]struct{ name, what, pkg string }{
+	KindSQLite:   {"sqlite", "SQLite", "github.com/benchy-dev/benchy/store/sqlite"},
+	KindPostgres: {"pgx", "PostgreSQL", "github.com/benchy-dev/benchy/store/postgres"},
+}
+
+// Open opens (and creates, or upgrades) the store at a. A program without
+// the store's driver is told which package to import.
 func Open(ctx context.Context, a Address) (Store, error) {
+	if d, ok := drivers[a.Kind]; ok && !slices.Contains(sql.Drivers(), d.name) {
+		return nil, fmt.Errorf("%s: this program has no %s driver: import _ %q in its main package", a.Show(), d.what, d.pkg)
+	}
 	switch a.Kind {
 	case KindSQLite:
 		return openSQLite(ctx, a.Path)

@@ -1,0 +1,17 @@
+// Package sqlite lets a program built on benchy keep its results in a
+// SQLite file: `--store FILE.db` (and the default store, under the user's
+// cache directory). Import it for its side effect, as a database/sql
+// driver is imported:
+//
+//	import (
+//		"github.com/benchy-dev/benchy"
+//		_ "github.com/benchy-dev/benchy/store/sqlite"
+//	)
+//
+// A program that does not import it does not link SQLite, which is most of
+// the size of such a program; asked for a SQLite store, it says which
+// package to import and exits 2. The driver is modernc.org/sqlite, pure Go,
+// so the program still builds without cgo for macOS and Windows.
+package sqlite
+
+import _ "modernc.org/sqlite" // registers the "sqlite" database/sql driver the store opens
