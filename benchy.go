@@ -51,6 +51,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/cli"
 	"github.com/benchy-dev/benchy/internal/sink"
+	"github.com/benchy-dev/benchy/internal/targets/command"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
@@ -86,6 +87,13 @@ type Experiment struct {
 	// refused: time such calls in batches, with Loop.
 	Call func()
 }
+
+// init lets the program be the helper that starts `exec`'s runs: the
+// helper is this program re-executed, and it must serve before the
+// program's own main (or its package variables) allocate anything, since
+// what it holds is the floor of every run's peak memory. A package's init
+// runs before its importers' and before main, which no call from main can.
+func init() { command.MaybeServe() }
 
 var (
 	mu          sync.Mutex

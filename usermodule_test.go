@@ -53,6 +53,19 @@ func TestUserModule(t *testing.T) {
 		t.Errorf("run --store without a driver: exit %d, output:\n%s\nwant exit 2 and one line naming store/sqlite", code, out)
 	}
 
+	// exec starts its runs from the program re-executed as the spawner
+	// helper (the public package serves it in its init), not from the
+	// program itself, whose own memory would be every run's floor.
+	var execErr bytes.Buffer
+	ex := exec.Command(bin, "exec", "--runs", "3", "--format", "json", "true")
+	ex.Stderr = &execErr
+	if err := ex.Run(); err != nil {
+		t.Fatalf("exec: %v\n%s", err, execErr.String())
+	}
+	if strings.Contains(execErr.String(), "spawner did not start") {
+		t.Errorf("exec from a user's program fell back:\n%s", execErr.String())
+	}
+
 	var stdout, stderr bytes.Buffer
 	run := exec.Command(bin, "run", "--format", "json", "--samples", "5", "--sample-time", "1ms", "--window", "10ms")
 	run.Stdout, run.Stderr = &stdout, &stderr

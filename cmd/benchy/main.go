@@ -8,16 +8,12 @@ package main
 
 import (
 	"github.com/benchy-dev/benchy"
-	"github.com/benchy-dev/benchy/internal/targets/command"
 	"github.com/benchy-dev/benchy/internal/workload"
 	_ "github.com/benchy-dev/benchy/store/postgres"
 	_ "github.com/benchy-dev/benchy/store/sqlite"
 )
 
 func main() {
-	// When benchy is re-executed as the spawner of benchy exec's runs, it
-	// serves and exits here, before anything else allocates.
-	command.MaybeServe()
 	for _, w := range workload.All() {
 		benchy.Register(benchy.Experiment(w))
 	}
