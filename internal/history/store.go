@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/result"
@@ -58,27 +58,51 @@ type sqlStore struct {
 	show string
 }
 
-// drivers are the database/sql driver each kind of store needs, and the
-// package a program imports to link it. The history does not import the
-// drivers itself, so a program that never asks for a store does not carry
-// them (SQLite alone is most of a program's size); benchy's own command
-// imports both, as database/sql programs import theirs.
-var drivers = map[string]struct{ name, what, pkg string }{
-	KindSQLite:   {"sqlite", "SQLite", "github.com/benchy-dev/benchy/store/sqlite"},
-	KindPostgres: {"pgx", "PostgreSQL", "github.com/benchy-dev/benchy/store/postgres"},
+// The kinds of store a program can open are registered by the public
+// packages store/sqlite and store/postgres, each with the database/sql
+// driver it needs, as database/sql drivers are. The history links
+// neither: a program that never asks for a store carries no driver and no
+// SQL (SQLite alone was most of a user's program); benchy's own command
+// imports both.
+var (
+	openersMu sync.Mutex
+	openers   = map[string]func(context.Context, Address) (Store, error){}
+)
+
+// storePackages name the package that registers each kind of store, for
+// the message of a program that has not imported it.
+var storePackages = map[string]struct{ what, pkg string }{
+	KindSQLite:   {"SQLite", "github.com/benchy-dev/benchy/store/sqlite"},
+	KindPostgres: {"PostgreSQL", "github.com/benchy-dev/benchy/store/postgres"},
 }
 
-// Open opens (and creates, or upgrades) the store at a. A program without
-// the store's driver is told which package to import.
+// RegisterSQLite lets Open open SQLite stores; store/sqlite calls it,
+// having linked the "sqlite" driver.
+func RegisterSQLite() {
+	register(KindSQLite, func(ctx context.Context, a Address) (Store, error) { return openSQLite(ctx, a.Path) })
+}
+
+// RegisterPostgres lets Open open PostgreSQL stores; store/postgres calls
+// it, having linked the "pgx" driver.
+func RegisterPostgres() { register(KindPostgres, openPostgres) }
+
+func register(kind string, open func(context.Context, Address) (Store, error)) {
+	openersMu.Lock()
+	defer openersMu.Unlock()
+	openers[kind] = open
+}
+
+// Open opens (and creates, or upgrades) the store at a. A program that
+// has not registered the kind of store is told which package to import.
 func Open(ctx context.Context, a Address) (Store, error) {
-	if d, ok := drivers[a.Kind]; ok && !slices.Contains(sql.Drivers(), d.name) {
-		return nil, fmt.Errorf("%s: this program has no %s driver: import _ %q in its main package", a.Show(), d.what, d.pkg)
+	openersMu.Lock()
+	open := openers[a.Kind]
+	openersMu.Unlock()
+	if open != nil {
+		return open(ctx, a)
 	}
-	switch a.Kind {
-	case KindSQLite:
-		return openSQLite(ctx, a.Path)
-	case KindPostgres:
-		return openPostgres(ctx, a)
+	if p, ok := storePackages[a.Kind]; ok {
+		return nil, fmt.Errorf("%s: this program has no %s store: import _ %q in its main package", a.Show(), p.what, p.pkg)
 	}
 	return nil, fmt.Errorf("unknown store kind %q", a.Kind)
 }

@@ -7,9 +7,16 @@
 //		_ "github.com/benchy-dev/benchy/store/postgres"
 //	)
 //
-// A program that does not import it does not link a PostgreSQL driver;
-// asked for such a store, it says which package to import and exits 2. The
-// driver is github.com/jackc/pgx (its database/sql adapter).
+// A program that does not import it links neither a PostgreSQL driver nor
+// the history's SQL; asked for such a store, it says which package to
+// import and exits 2. The driver is github.com/jackc/pgx (its database/sql
+// adapter).
 package postgres
 
-import _ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver the store opens
+import (
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver the store opens
+
+	"github.com/benchy-dev/benchy/internal/history"
+)
+
+func init() { history.RegisterPostgres() }
