@@ -36,6 +36,27 @@ func TestUserModule(t *testing.T) {
 		t.Fatalf("build examples/mine/small: %v\n%s", err, out)
 	}
 
+	// It links what it uses: none of benchy's own commands (gotest,
+	// bisect, history), no SQL and no store driver (it imports no store
+	// package).
+	nm, err := exec.Command("go", "tool", "nm", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	for _, l := range strings.Split(string(nm), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 3 {
+			continue
+		}
+		sym := f[len(f)-1]
+		for _, p := range []string{"github.com/benchy-dev/benchy/internal/cli.newGotestCmd", "github.com/benchy-dev/benchy/internal/cli.newBisectCmd",
+			"github.com/benchy-dev/benchy/internal/cli.newHistoryCmd", "database/sql.Open", "github.com/jackc/", "modernc.org/"} {
+			if strings.HasPrefix(sym, p) {
+				t.Errorf("the user's program links %s", sym)
+			}
+		}
+	}
+
 	list, err := exec.Command(bin, "list").Output()
 	if err != nil {
 		t.Fatalf("list: %v", err)
