@@ -10,8 +10,21 @@
 //	go run . asm mine/sum         # the machine code of the measured loop
 //	go run . list                 # what is registered
 //
-// plus report, compare (of saved results) and machine, as in benchy's own
-// command (see its README).
+// plus report, compare (of saved results), machine and exec, as in
+// benchy's own command (see its README); gotest, bisect and history are
+// benchy's own.
+//
+// # What your program links
+//
+// Only what it uses: no database driver unless it asks for a history. To
+// keep results with `run --store FILE.db` (or postgres://…), import a
+// store beside this package, as a database/sql driver is imported:
+//
+//	import _ "github.com/benchy-dev/benchy/store/sqlite"   // or store/postgres
+//
+// Without it, --store names the package to import and exits 2. exec works
+// from your program as from benchy: this package serves exec's helper
+// (your program, re-executed) in its init, before your main runs.
 //
 // # The contract
 //
@@ -51,6 +64,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/cli"
 	"github.com/benchy-dev/benchy/internal/sink"
+	"github.com/benchy-dev/benchy/internal/targets/command"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
@@ -86,6 +100,13 @@ type Experiment struct {
 	// refused: time such calls in batches, with Loop.
 	Call func()
 }
+
+// init lets the program be the helper that starts `exec`'s runs: the
+// helper is this program re-executed, and it must serve before the
+// program's own main (or its package variables) allocate anything, since
+// what it holds is the floor of every run's peak memory. A package's init
+// runs before its importers' and before main, which no call from main can.
+func init() { command.MaybeServe() }
 
 var (
 	mu          sync.Mutex

@@ -2,6 +2,7 @@ package benchy_test
 
 import (
 	"bytes"
+	"errors"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -35,12 +36,55 @@ func TestUserModule(t *testing.T) {
 		t.Fatalf("build examples/mine/small: %v\n%s", err, out)
 	}
 
+	// It links what it uses: none of benchy's own commands (gotest,
+	// bisect, history), no SQL and no store driver (it imports no store
+	// package).
+	nm, err := exec.Command("go", "tool", "nm", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	for _, l := range strings.Split(string(nm), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 3 {
+			continue
+		}
+		sym := f[len(f)-1]
+		for _, p := range []string{"github.com/benchy-dev/benchy/internal/cli.newGotestCmd", "github.com/benchy-dev/benchy/internal/cli.newBisectCmd",
+			"github.com/benchy-dev/benchy/internal/cli.newHistoryCmd", "database/sql.Open", "github.com/jackc/", "modernc.org/"} {
+			if strings.HasPrefix(sym, p) {
+				t.Errorf("the user's program links %s", sym)
+			}
+		}
+	}
+
 	list, err := exec.Command(bin, "list").Output()
 	if err != nil {
 		t.Fatalf("list: %v", err)
 	}
 	if !strings.Contains(string(list), "mine/sum ") || !strings.Contains(string(list), "mine/sum-discarded") || strings.Contains(string(list), "sum/sink") {
 		t.Errorf("list:\n%s\nwant the program's two experiments and no built-in", list)
+	}
+
+	// A program that imports no store package links no driver: asked for
+	// a store, it names the package to import, in one line, exit 2.
+	store := exec.Command(bin, "run", "--store", filepath.Join(t.TempDir(), "h.db"))
+	store.Dir = build.Dir
+	out, err := store.CombinedOutput()
+	if code := exitCode(err); code != 2 || strings.Count(string(out), "\n") != 1 || !strings.Contains(string(out), `import _ "github.com/benchy-dev/benchy/store/sqlite"`) {
+		t.Errorf("run --store without a driver: exit %d, output:\n%s\nwant exit 2 and one line naming store/sqlite", code, out)
+	}
+
+	// exec starts its runs from the program re-executed as the spawner
+	// helper (the public package serves it in its init), not from the
+	// program itself, whose own memory would be every run's floor.
+	var execErr bytes.Buffer
+	ex := exec.Command(bin, "exec", "--runs", "3", "--format", "json", "true")
+	ex.Stderr = &execErr
+	if err := ex.Run(); err != nil {
+		t.Fatalf("exec: %v\n%s", err, execErr.String())
+	}
+	if strings.Contains(execErr.String(), "spawner did not start") {
+		t.Errorf("exec from a user's program fell back:\n%s", execErr.String())
 	}
 
 	var stdout, stderr bytes.Buffer
@@ -70,4 +114,17 @@ func TestUserModule(t *testing.T) {
 			}
 		}
 	}
+}
+
+// exitCode is the exit status err reports: 0 for nil, -1 when the program
+// did not exit (it could not start, or a signal ended it).
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	return -1
 }

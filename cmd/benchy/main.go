@@ -2,19 +2,21 @@
 // the machine next to every number, and says which numbers to believe.
 //
 // Its built-in experiments register through the public package, as a
-// user's own program does.
+// user's own program does, and it links both stores' drivers, as a user's
+// program links the one it wants. It adds the commands a user's program
+// does not have: gotest, bisect and history.
 package main
 
 import (
 	"github.com/benchy-dev/benchy"
-	"github.com/benchy-dev/benchy/internal/targets/command"
+	"github.com/benchy-dev/benchy/internal/cli"
 	"github.com/benchy-dev/benchy/internal/workload"
+	_ "github.com/benchy-dev/benchy/store/postgres"
+	_ "github.com/benchy-dev/benchy/store/sqlite"
 )
 
 func main() {
-	// When benchy is re-executed as the spawner of benchy exec's runs, it
-	// serves and exits here, before anything else allocates.
-	command.MaybeServe()
+	cli.AddToolCommands()
 	for _, w := range workload.All() {
 		benchy.Register(benchy.Experiment(w))
 	}

@@ -41,10 +41,6 @@ type bisectOptions struct {
 // default: twice, so its interval rests on three times the processes.
 const bisectRetries = 2
 
-func init() {
-	commands = append(commands, func(g *globalOptions) *cobra.Command { return newBisectCmd(g, nil) })
-}
-
 // newBisectCmd makes the command; runF, when not nil, is called with the
 // options in place of running (tests read what the flags became).
 func newBisectCmd(g *globalOptions, runF func(*bisectOptions) error) *cobra.Command {

@@ -67,10 +67,6 @@ const (
 	maxGOMAXPROCS = 1024
 )
 
-func init() {
-	commands = append(commands, func(g *globalOptions) *cobra.Command { return newGotestCmd(g, nil) })
-}
-
 // newGotestCmd makes the command; runF, when not nil, is called with the
 // options in place of running (tests read what the flags became).
 func newGotestCmd(g *globalOptions, runF func(*gotestOptions) error) *cobra.Command {

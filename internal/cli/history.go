@@ -18,8 +18,6 @@ import (
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
-func init() { commands = append(commands, newHistoryCmd) }
-
 // storeHelp is the help of every --store flag.
 const storeHelp = "the history store: a SQLite `FILE` or postgres://… (default $BENCHY_STORE, else $XDG_DATA_HOME/benchy/history.db)"
 

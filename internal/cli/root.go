@@ -83,9 +83,9 @@ func oneLine(s string) string {
 
 // newRootCmd makes benchy's command line over every registered command.
 func newRootCmd(g *globalOptions) *cobra.Command {
-	cmds := make([]*cobra.Command, len(commands))
-	for i, add := range commands {
-		cmds[i] = add(g)
+	var cmds []*cobra.Command
+	for _, add := range slices.Concat(commands, toolCommands) {
+		cmds = append(cmds, add(g))
 	}
 	return newRoot(g, cmds...)
 }
@@ -183,6 +183,7 @@ func newVersionCmd(g *globalOptions) *cobra.Command {
 	}
 }
 
-// commands holds the constructors of the subcommands; each command's file
-// registers itself in init, so adding a command touches one file.
-var commands []func(*globalOptions) *cobra.Command
+// commands holds the constructors of the subcommands every program has;
+// each command's file registers itself in init, so adding a command
+// touches one file. toolCommands are benchy's own (AddToolCommands).
+var commands, toolCommands []func(*globalOptions) *cobra.Command

@@ -2,13 +2,11 @@ package history
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/redact"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // postgresDialect is PostgreSQL's SQL. A migration takes a lock of the
@@ -27,23 +25,26 @@ const connectTimeout = 20 * time.Second
 // benchy sends.
 var statementTimeout = time.Minute
 
+// PostgresConnector opens a pool of connections to the database dsn
+// names, each session with the run-time parameters params where dsn does
+// not set them itself. store/postgres gives pgx's (pgconnect), so the
+// history links no driver (RegisterPostgres).
+type PostgresConnector func(dsn string, params map[string]string) (*sql.DB, error)
+
 // openPostgres opens the history in the PostgreSQL database a names,
 // creating its tables (benchy_*) or upgrading them. A newer schema is
 // refused before anything is written. With read, a database without the
 // tables is a *MissingError, and every transaction is read-only (an older
 // schema is still upgraded, in a session of its own).
-func openPostgres(ctx context.Context, a Address, read bool) (Store, error) {
-	cfg, err := pgx.ParseConfig(a.DSN)
+func openPostgres(ctx context.Context, a Address, read bool, connect PostgresConnector) (Store, error) {
+	params := map[string]string{"statement_timeout": fmt.Sprint(statementTimeout.Milliseconds())}
+	if read {
+		params["default_transaction_read_only"] = "on"
+	}
+	db, err := connect(a.DSN, params)
 	if err != nil {
 		return nil, pgError(a, "", err)
 	}
-	if _, ok := cfg.RuntimeParams["statement_timeout"]; !ok {
-		cfg.RuntimeParams["statement_timeout"] = fmt.Sprint(statementTimeout.Milliseconds())
-	}
-	if read {
-		cfg.RuntimeParams["default_transaction_read_only"] = "on"
-	}
-	db := stdlib.OpenDB(*cfg)
 	cctx, cancel := context.WithTimeout(ctx, connectTimeout)
 	defer cancel()
 	if err := db.PingContext(cctx); err != nil {
@@ -72,7 +73,7 @@ func openPostgres(ctx context.Context, a Address, read bool) (Store, error) {
 	}
 	if read && v < SchemaVersion {
 		db.Close()
-		return openPostgres(ctx, a, false)
+		return openPostgres(ctx, a, false, connect)
 	}
 	if read {
 		return &sqlStore{db: db, d: postgresDialect, show: a.Show()}, nil

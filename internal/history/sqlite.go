@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	_ "modernc.org/sqlite" // pure Go: the darwin and windows builds stay cgo-free
 )
 
 // busyTimeoutMs is how long a writer waits for another's lock before it

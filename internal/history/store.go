@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/result"
@@ -60,15 +61,55 @@ type sqlStore struct {
 	show string
 }
 
-// Open opens (and creates, or upgrades) the store at a, to write it.
-func Open(ctx context.Context, a Address) (Store, error) {
-	switch a.Kind {
-	case KindSQLite:
+// The kinds of store a program can open are registered by the public
+// packages store/sqlite and store/postgres, each with the database/sql
+// driver it needs, as database/sql drivers are. The history links
+// neither: a program that never asks for a store carries no driver and no
+// SQL (SQLite alone was most of a user's program); benchy's own command
+// imports both. An opener is told whether the store is opened to read it
+// only (OpenRead).
+var (
+	openersMu sync.Mutex
+	openers   = map[string]func(ctx context.Context, a Address, read bool) (Store, error){}
+)
+
+// storePackages name the package that registers each kind of store, for
+// the message of a program that has not imported it.
+var storePackages = map[string]struct{ what, pkg string }{
+	KindSQLite:   {"SQLite", "github.com/benchy-dev/benchy/store/sqlite"},
+	KindPostgres: {"PostgreSQL", "github.com/benchy-dev/benchy/store/postgres"},
+}
+
+// RegisterSQLite lets Open open SQLite stores; store/sqlite calls it,
+// having linked the "sqlite" driver.
+func RegisterSQLite() {
+	register(KindSQLite, func(ctx context.Context, a Address, read bool) (Store, error) {
+		if read {
+			return openSQLiteRead(ctx, a.Path)
+		}
 		return openSQLite(ctx, a.Path)
-	case KindPostgres:
-		return openPostgres(ctx, a, false)
-	}
-	return nil, fmt.Errorf("unknown store kind %q", a.Kind)
+	})
+}
+
+// RegisterPostgres lets Open open PostgreSQL stores through connect;
+// store/postgres calls it with pgx's.
+func RegisterPostgres(connect PostgresConnector) {
+	register(KindPostgres, func(ctx context.Context, a Address, read bool) (Store, error) {
+		return openPostgres(ctx, a, read, connect)
+	})
+}
+
+func register(kind string, open func(context.Context, Address, bool) (Store, error)) {
+	openersMu.Lock()
+	defer openersMu.Unlock()
+	openers[kind] = open
+}
+
+// Open opens (and creates, or upgrades) the store at a, to write it. A
+// program that has not registered the kind of store is told which package
+// to import.
+func Open(ctx context.Context, a Address) (Store, error) {
+	return openKind(ctx, a, false)
 }
 
 // OpenRead opens the existing store at a to read it (history show and
@@ -76,11 +117,18 @@ func Open(ctx context.Context, a Address) (Store, error) {
 // and the store is left as it was (only one of an older schema is
 // upgraded, as Open does).
 func OpenRead(ctx context.Context, a Address) (Store, error) {
-	switch a.Kind {
-	case KindSQLite:
-		return openSQLiteRead(ctx, a.Path)
-	case KindPostgres:
-		return openPostgres(ctx, a, true)
+	return openKind(ctx, a, true)
+}
+
+func openKind(ctx context.Context, a Address, read bool) (Store, error) {
+	openersMu.Lock()
+	open := openers[a.Kind]
+	openersMu.Unlock()
+	if open != nil {
+		return open(ctx, a, read)
+	}
+	if p, ok := storePackages[a.Kind]; ok {
+		return nil, fmt.Errorf("%s: this program has no %s store: import _ %q in its main package", a.Show(), p.what, p.pkg)
 	}
 	return nil, fmt.Errorf("unknown store kind %q", a.Kind)
 }

@@ -4,8 +4,6 @@ import (
 	"math"
 	"strconv"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -68,10 +66,10 @@ func PairedRuns(base, cand [][]float64, threshold, level float64) result.Pair {
 			p.P = 0
 		}
 	} else {
-		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(d) - 1)}
-		q := t.Quantile(1 - (1-level)/2)
+		nu := float64(len(d) - 1)
+		q := tQuantile(1-(1-level)/2, nu)
 		p.CILow, p.CIHigh = math.Exp(mean-q*se), math.Exp(mean+q*se)
-		p.P = min(1, 2*t.Survival(math.Abs(mean)/se))
+		p.P = min(1, 2*tSurvival(math.Abs(mean)/se, nu))
 	}
 	p.AdjustedP = p.P
 	decide(&p)

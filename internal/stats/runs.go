@@ -3,8 +3,6 @@ package stats
 import (
 	"math"
 
-	"gonum.org/v1/gonum/stat/distuv"
-
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -26,7 +24,7 @@ func zFor(level float64) float64 {
 	if level == Confidence {
 		return z975
 	}
-	return distuv.UnitNormal.Quantile(1 - (1-level)/2)
+	return normalQuantile(1 - (1-level)/2)
 }
 
 // Runs compares two sides of separate runs, base and cand, each given as
@@ -83,7 +81,7 @@ func RunsAt(base, cand [][]float64, threshold, runNoise, level float64) result.P
 		if lm := logMedians(multi); lm != nil {
 			_, v := meanVar(lm)
 			noise, p.RunNoiseAssumed = math.Sqrt(v), false
-			q = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(multi) - 1)}.Quantile(1 - (1-level)/2)
+			q = tQuantile(1-(1-level)/2, float64(len(multi)-1))
 		}
 	}
 	p.RunNoise = noise
@@ -109,9 +107,9 @@ func RunsAt(base, cand [][]float64, threshold, runNoise, level float64) result.P
 // Student's t with runs-1 degrees of freedom when it was measured.
 func survival(x float64, runs int) float64 {
 	if runs < 2 {
-		return distuv.UnitNormal.Survival(x)
+		return normalSurvival(x)
 	}
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(runs - 1)}.Survival(x)
+	return tSurvival(x, float64(runs-1))
 }
 
 // longer is the side with more runs.

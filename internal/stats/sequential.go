@@ -2,8 +2,6 @@ package stats
 
 import (
 	"math"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // A comparison in interleaved rounds may stop before the rounds it planned:
@@ -67,10 +65,9 @@ func spent(n, planned int) float64 {
 	if n <= 0 {
 		return 0
 	}
-	normal := distuv.UnitNormal
-	z := normal.Quantile(1 - DefaultAlpha/2)
+	z := normalQuantile(1 - DefaultAlpha/2)
 	t := float64(n) / float64(planned)
-	return 2 * normal.Survival(z/math.Sqrt(t)) / DefaultAlpha
+	return 2 * normalSurvival(z/math.Sqrt(t)) / DefaultAlpha
 }
 
 // LookShare is the share of alpha of the look at n rounds of a run

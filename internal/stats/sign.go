@@ -3,7 +3,7 @@ package stats
 import (
 	"math"
 
-	"gonum.org/v1/gonum/stat/distuv"
+	"gonum.org/v1/gonum/mathext"
 )
 
 // The sign test and its interval are one method: the interval is the set
@@ -36,7 +36,8 @@ func binomCDF(n int, p float64, k int) float64 {
 	case k >= n:
 		return 1
 	}
-	return distuv.Binomial{N: float64(n), P: p}.CDF(float64(k))
+	// distuv.Binomial's CDF: I_{1-p}(n-k, k+1).
+	return mathext.RegIncBeta(float64(n-k), float64(k+1), 1-p)
 }
 
 // lowerOrder is the largest k in 0..n with P(Binomial(n, p) <= k-1) <=

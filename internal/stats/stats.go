@@ -10,7 +10,6 @@ import (
 	"slices"
 
 	"golang.org/x/perf/benchmath"
-	"gonum.org/v1/gonum/stat"
 )
 
 // Median is the middle of xs, the mean of the two middle values for an
@@ -52,12 +51,19 @@ const MADToSigma = 1.4826
 
 // Quantile is the nearest-rank p-quantile of sorted xs: the smallest value
 // that at least a share p of the values do not exceed (gonum's
-// stat.Empirical), the usual definition of p90. NaN for none.
+// stat.Empirical), the usual definition of p90. NaN for none, and when a
+// value is NaN.
 func Quantile(p float64, sorted []float64) float64 {
-	if len(sorted) == 0 {
+	if len(sorted) == 0 || slices.ContainsFunc(sorted, math.IsNaN) {
 		return math.NaN()
 	}
-	return stat.Quantile(p, stat.Empirical, sorted, nil)
+	rank := p * float64(len(sorted))
+	for i, x := range sorted {
+		if float64(i+1) >= rank {
+			return x
+		}
+	}
+	return sorted[len(sorted)-1]
 }
 
 // MannWhitney is the two-sided p-value of the Mann-Whitney U test that a

@@ -2,8 +2,6 @@ package stats
 
 import (
 	"math"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Welch compares the means of two independent samples a and b with
@@ -38,9 +36,8 @@ func Welch(a, b []float64, conf float64) (diff, lo, hi, p float64, ok bool) {
 	}
 	se := math.Sqrt(se2)
 	df := se2 * se2 / ((va/na)*(va/na)/(na-1) + (vb/nb)*(vb/nb)/(nb-1))
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
-	q := t.Quantile(1 - (1-conf)/2)
-	p = 2 * t.Survival(math.Abs(diff)/se)
+	q := tQuantile(1-(1-conf)/2, df)
+	p = 2 * tSurvival(math.Abs(diff)/se, df)
 	return diff, diff - q*se, diff + q*se, min(1, p), true
 }
 

@@ -1,0 +1,46 @@
+package benchy_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// maxDeps bounds `go list -deps` of the public package: every program
+// built on benchy compiles and links from these. It was 322 with the store
+// drivers, gonum's matrices and LAPACK in it; 206 without them. The goal is
+// 150, which needs gotest, bisect and history (with the pipeline's stages
+// that build Go packages) in packages the public one does not import.
+const maxDeps = 210
+
+// heavyDeps are packages (and the packages under them) a program built on
+// benchy must not import unless it asks for them: the store drivers come
+// with store/sqlite and store/postgres; gonum's stat would bring its
+// matrices and LAPACK.
+var heavyDeps = []string{
+	"github.com/jackc",
+	"modernc.org",
+	"gonum.org/v1/gonum/stat",
+	"gonum.org/v1/gonum/mat",
+	"gonum.org/v1/gonum/lapack",
+}
+
+// TestPublicPackageDeps keeps the public package light: no store driver,
+// no LAPACK, and no more packages than maxDeps.
+func TestPublicPackageDeps(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/benchy-dev/benchy").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	for _, d := range deps {
+		for _, h := range heavyDeps {
+			if d == h || strings.HasPrefix(d, h+"/") {
+				t.Errorf("the public package imports %s: a program that does not ask for it must not link it", d)
+			}
+		}
+	}
+	if len(deps) > maxDeps {
+		t.Errorf("the public package depends on %d packages, more than %d", len(deps), maxDeps)
+	}
+}
