@@ -48,7 +48,9 @@ func usagef(format string, args ...any) error { return &UsageError{fmt.Sprintf(f
 // any is an error.
 func List(ch *Children, dir string, patterns, buildFlags []string) ([]Package, error) {
 	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Name,TestGoFiles,XTestGoFiles,Module,Standard,Error"}, buildFlags...)
-	cmd := exec.Command("go", append(args, patterns...)...)
+	// After "--" a pattern that begins with '-' is a pattern (go list
+	// refuses it), never a flag.
+	cmd := exec.Command("go", append(append(args, "--"), patterns...)...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

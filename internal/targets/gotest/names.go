@@ -24,7 +24,7 @@ import (
 // first. Sub-benchmarks are not listed: only running a benchmark finds
 // its b.Run names. ctx bounds the go list.
 func BenchmarkNames(ctx context.Context, dir string, patterns []string) ([]string, error) {
-	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-e", "-json=Dir,TestGoFiles,XTestGoFiles"}, patterns...)...)
+	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-e", "-json=Dir,TestGoFiles,XTestGoFiles", "--"}, patterns...)...)
 	cmd.Dir = dir
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
