@@ -24,7 +24,7 @@ func CheckExperiment(e result.Experiment, f Facts) []finding.Finding {
 // (slowed-samples says how many) when enough are left; the series and its
 // positions are then of the others.
 func examine(e result.Experiment, f Facts) (view result.Experiment, ser Series, fs []finding.Finding) {
-	view = judged(e)
+	view = e.WithoutSlowed()
 	ser = ClassifySeries(view)
 	fs = checkExperiment(view, ser, f)
 	if x, found, checked := checkSlowedSamples(e, f); checked {

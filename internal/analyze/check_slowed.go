@@ -18,11 +18,6 @@ import (
 // the best the run measured. The evidence is outside the code under test:
 // a sample is never left out for its own slowness.
 
-// minCleanSamples is the least number of samples the statistics keep once
-// the slowed ones are left out; with fewer, the slowed ones stay in and
-// the experiment is doubtful (slow-core).
-const minCleanSamples = 5
-
 // Slowed lists, by index, the samples whose speed check before or after
 // them (the previous sample's check, or the probe before the first) ran
 // the reference loop more than SlowCoreRatio slower than best ns per
@@ -46,30 +41,6 @@ func Slowed(e result.Experiment, best float64) []int {
 	return out
 }
 
-// cleanEnough reports whether, of n samples of which slowed were slowed,
-// enough are left to judge on the others alone: at least minCleanSamples,
-// and at least half.
-func cleanEnough(n, slowed int) bool {
-	clean := n - slowed
-	return clean >= minCleanSamples && 2*clean >= n
-}
-
-// judged is e as its statistics and checks see it: without the samples
-// in e.Slowed when enough are left (cleanEnough), else e.
-func judged(e result.Experiment) result.Experiment {
-	if len(e.Slowed) == 0 || !cleanEnough(len(e.Samples), len(e.Slowed)) {
-		return e
-	}
-	clean := make([]result.Sample, 0, len(e.Samples)-len(e.Slowed))
-	for i, s := range e.Samples {
-		if _, slowed := slices.BinarySearch(e.Slowed, i); !slowed {
-			clean = append(clean, s)
-		}
-	}
-	e.Samples = clean
-	return e
-}
-
 // checkSlowedSamples judges the checks beside the samples, where they were
 // taken: slowed samples left out of the statistics (info), or too many of
 // them to leave out (slow-core, warn). ok is false when no sample was
@@ -90,7 +61,7 @@ func checkSlowedSamples(e result.Experiment, f Facts) (fd finding.Finding, found
 	ev := map[string]any{"slowed_samples": k, "samples": n, "worst_ref_ns": worst, "run_best_ref_ns": f.RunRefNs, "worst_ratio": ratio}
 	what := fmt.Sprintf("%d of %s %s taken while the core ran a reference loop up to %s slower than its best in the run (%s ns per iteration against %s): the host or a sibling hardware thread took a share of the core",
 		k, units.Count(n, "sample"), were(k), units.Pct(ratio-1), units.Sig(worst, 3), units.Sig(f.RunRefNs, 3))
-	if cleanEnough(n, k) {
+	if result.CleanEnough(n, k) {
 		return finding.Finding{Code: result.CodeSlowedSamples, Severity: finding.Info, Evidence: ev,
 			Message: what + fmt.Sprintf("; the statistics are of the %d others", n-k)}, true, true
 	}

@@ -265,11 +265,12 @@ func compareSides(name string, old, cur *side, threshold, level float64, paired 
 func (s *side) runs(basis string) [][]float64 {
 	var out [][]float64
 	for _, e := range s.es {
-		xs, _ := result.PerOp(*e, basis)
+		view := e.WithoutSlowed() // the samples its statistics are of
+		xs, _ := result.PerOp(view, basis)
 		byProcess := map[int][]float64{}
 		var order []int
 		i := 0
-		for _, smp := range e.Samples {
+		for _, smp := range view.Samples {
 			if smp.Iters <= 0 {
 				continue
 			}

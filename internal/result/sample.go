@@ -1,5 +1,7 @@
 package result
 
+import "slices"
+
 // Sample is one timed batch of iterations. Raw totals are kept; per-op
 // values are derived, so nothing is lost to rounding.
 type Sample struct {
@@ -71,3 +73,35 @@ const (
 // clock (CLOCK_THREAD_CPUTIME_ID): read where perf's task-clock, which
 // counts the same, cannot be opened.
 const CounterThreadCPU = "thread-cpu-ns"
+
+// MinCleanSamples is the least number of samples an experiment's
+// statistics keep once the slowed ones (Experiment.Slowed) are left out;
+// with fewer, the slowed ones stay in.
+const MinCleanSamples = 5
+
+// CleanEnough reports whether, of n samples of which slowed were taken on
+// a slowed core, enough are left to judge on the others alone: at least
+// MinCleanSamples, and at least half.
+func CleanEnough(n, slowed int) bool {
+	clean := n - slowed
+	return clean >= MinCleanSamples && 2*clean >= n
+}
+
+// WithoutSlowed is e as its statistics, its checks and a comparison of it
+// see it: without the samples in e.Slowed when enough are left
+// (CleanEnough), else e. The evidence that leaves a sample out is the
+// speed check beside it, measured outside the code under test, never the
+// sample's own time.
+func (e Experiment) WithoutSlowed() Experiment {
+	if len(e.Slowed) == 0 || !CleanEnough(len(e.Samples), len(e.Slowed)) {
+		return e
+	}
+	clean := make([]Sample, 0, len(e.Samples)-len(e.Slowed))
+	for i, s := range e.Samples {
+		if _, slowed := slices.BinarySearch(e.Slowed, i); !slowed {
+			clean = append(clean, s)
+		}
+	}
+	e.Samples = clean
+	return e
+}
