@@ -32,7 +32,7 @@ func TestWithoutSlowed(t *testing.T) {
 			}
 		}
 	}
-	if CleanEnough(8, 4) != true || CleanEnough(9, 5) || CleanEnough(6, 2) {
-		t.Errorf("CleanEnough: 8-4 %v, 9-5 %v, 6-2 %v; want true, false, false", CleanEnough(8, 4), CleanEnough(9, 5), CleanEnough(6, 2))
+	if !CleanEnough(10, 5) || CleanEnough(9, 5) || CleanEnough(6, 2) {
+		t.Errorf("CleanEnough: 10-5 %v, 9-5 %v, 6-2 %v; want true, false, false", CleanEnough(10, 5), CleanEnough(9, 5), CleanEnough(6, 2))
 	}
 }
