@@ -21,7 +21,9 @@ import (
 // Slowed lists, by index, the samples whose speed check before or after
 // them (the previous sample's check, or the probe before the first) ran
 // the reference loop more than SlowCoreRatio slower than best ns per
-// iteration. Nil when best is unknown or no sample was checked.
+// iteration; a check after a sample in which the program's own collector
+// ran is no evidence (ownCollector). Nil when best is unknown or no sample
+// was checked.
 func Slowed(e result.Experiment, best float64) []int {
 	if best <= 0 || !slices.ContainsFunc(e.Samples, func(s result.Sample) bool { return s.RefNs > 0 }) {
 		return nil
@@ -33,12 +35,25 @@ func Slowed(e result.Experiment, best float64) []int {
 	}
 	out := []int{}
 	for i, s := range e.Samples {
-		if max(prev, s.RefNs) > limit {
+		ref := s.RefNs
+		if ownCollector(s) {
+			ref = 0 // no evidence: the program's own collector may have slowed it
+		}
+		if max(prev, ref) > limit {
 			out = append(out, i)
 		}
-		prev = s.RefNs
+		prev = ref
 	}
 	return out
+}
+
+// ownCollector reports whether the program's own collector ran during
+// sample s. Its workers run beside the measured thread, on other CPUs, one
+// of which may be the measured core's other hardware thread: a check right
+// after such a sample may read the program's own cost, which is never a
+// reason to leave a sample out.
+func ownCollector(s result.Sample) bool {
+	return s.Counters[result.CounterGCCycles] > 0 || s.Counters[result.CounterGCCPU] > 0
 }
 
 // checkSlowedSamples judges the checks beside the samples, where they were

@@ -139,3 +139,17 @@ func TestRemeasuredElsewhere(t *testing.T) {
 		t.Errorf("the earlier attempt: %d slowed, want 21", len(got.Attempts[0].Slowed))
 	}
 }
+
+// A check after a sample in which the program's own collector ran is no
+// evidence: its workers may have taken the core's other hardware thread.
+func TestSlowedIgnoresChecksAfterTheProgramsCollector(t *testing.T) {
+	e := hostSlowed(10, 4, 5)
+	e.Samples[4].Counters = map[string]int64{result.CounterGCCycles: 1}
+	if got := Slowed(e, 0.25); len(got) != 0 {
+		t.Errorf("Slowed = %v, want none: the slow check followed a collection", got)
+	}
+	e.Samples[4].Counters = map[string]int64{result.CounterGCCycles: 0, result.CounterGCCPU: 0}
+	if got := Slowed(e, 0.25); !slices.Equal(got, []int{4, 5}) {
+		t.Errorf("no collection: Slowed = %v, want [4 5]", got)
+	}
+}
