@@ -94,7 +94,7 @@ func TestGotestExitAndPanic(t *testing.T) {
 	}
 	want := map[string]string{
 		"ExitZero": "BenchmarkExitZero called os.Exit(0) at ends_test.go:",
-		"Panics":   "BenchmarkPanics panicked at ends_test.go:28: the table is empty",
+		"Panics":   "BenchmarkPanics panicked at ends_test.go:29: the table is empty",
 		"OK":       "",
 	}
 	for _, e := range r.Experiments {
