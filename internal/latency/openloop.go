@@ -31,6 +31,8 @@ type OpenLoop struct {
 	// closed loop.
 	Cost         int64
 	Closed, Open *Histogram
+	// Slowest is the slowest call of the last run, from its actual start.
+	Slowest int64
 	// behind is how far behind the timetable the last run ended: the
 	// backlog the next one starts with (0 when it kept up: its span ran
 	// to the next intended start, which the next run begins at).
@@ -49,11 +51,14 @@ func IntervalOf(perSecond float64) int64 { return max(int64(math.Round(1e9/perSe
 func (o *OpenLoop) Run(c Clock, n int64, call func()) (span, lag int64) {
 	begin := c.Now()
 	due := begin - o.behind
+	o.Slowest = 0
 	for range n {
 		start := c.WaitUntil(due)
 		call()
 		end := c.Now()
-		o.Closed.Record(end - start - o.Cost)
+		d := end - start - o.Cost
+		o.Closed.Record(d)
+		o.Slowest = max(o.Slowest, d)
 		o.Open.Record(end - due - o.Cost)
 		due += o.Interval
 	}
