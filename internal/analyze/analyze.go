@@ -3,6 +3,7 @@ package analyze
 import (
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/latency"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
@@ -56,6 +57,9 @@ func Analyze(r *result.Result) {
 		}
 		if l := e.Latency; l != nil {
 			l.Percentiles, l.Tail = summarizeLatency(*l)
+			if r := l.Rate; r != nil {
+				r.Open.Percentiles = latency.Percentiles(latency.Load(r.Open), latency.Reported, latencyLevel)
+			}
 		}
 		e.Series = ser.stored()
 		e.Disturbed = disturbedSamples(*e, f.CPU)

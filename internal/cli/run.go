@@ -39,6 +39,8 @@ type runOptions struct {
 	NoAsm      bool
 	Smoke      bool
 	Latency    bool   // time every call alone (--latency)
+	Rate       string // an open loop of this many calls a second (--rate N/s)
+	rate       float64
 	Remeasure  int    // more attempts for an experiment a slowed core touched (--remeasure)
 	Processes  int    // run benchy this many times and merge (--processes)
 	ChildSpec  string // measure as one process of --processes (hidden)
@@ -133,6 +135,7 @@ whether B is faster than A.`,
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let Go's other threads run on the measured CPU")
 	f.BoolVar(&opts.NoAsm, "no-asm", false, "do not check the machine code of each measured loop")
 	f.BoolVar(&opts.Latency, "latency", false, "time every call alone, for the experiments with a Call: p50, p90, p99, p99.9 and the max, each with its interval")
+	f.StringVar(&opts.Rate, "rate", "", "with --latency: start the calls at a fixed `N/s` (an open loop, e.g. 1000/s) and time each from its intended start too, so the calls delayed behind a slow one count their wait")
 	intFlag(f, &opts.Remeasure, "remeasure", 2, "measure an experiment again, up to `N` more times (0-10), on the fastest free CPU, when the host slowed the core under more than a third of its samples")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
 	opts.precisionOptions.bind(f)
@@ -202,6 +205,14 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	if o.Latency && o.Compare != "" {
 		return nil, Usagef("--latency with --compare: comparing percentiles is not supported yet; run each experiment with --latency")
 	}
+	if o.Rate != "" {
+		if o.rate, err = parseRate(o.Rate); err != nil {
+			return nil, err
+		}
+		if !o.Latency {
+			return nil, Usagef("--rate %s times single calls: add --latency", o.Rate)
+		}
+	}
 	if o.Latency && o.Processes > 1 {
 		return nil, Usagef("--latency with --processes %d: the calls are kept by one process; run without --processes", o.Processes)
 	}
@@ -209,6 +220,20 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 		return nil, Usagef("--profile with --processes %d: the profiles are of one process; profile without --processes", o.Processes)
 	}
 	return re, nil
+}
+
+// maxRate bounds --rate: 10 million calls a second start 100 ns apart,
+// closer than any call --latency times alone (20x the clock's cost).
+const maxRate = 1e7
+
+// parseRate reads --rate, calls per second written as "1000/s".
+func parseRate(s string) (float64, error) {
+	n, ok := strings.CutSuffix(strings.TrimSpace(s), "/s")
+	v, err := strconv.ParseFloat(n, 64)
+	if !ok || err != nil || !(v > 0) || v > maxRate {
+		return 0, Usagef("--rate %q: give calls per second, above 0/s and at most %s, as in --rate 1000/s", s, units.Rate(maxRate))
+	}
+	return v, nil
 }
 
 // selectWorkloads returns the experiments whose name matches re.
@@ -272,7 +297,7 @@ func numbered(seen map[string]int, name string) string {
 func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 	st := result.Settings{
 		Bench: o.Bench, Samples: o.Samples, Warmup: o.Warmup, SampleTime: o.SampleTime,
-		Iters: o.Iters, GC: o.GC, Isolate: !o.NoIsolate, Smoke: o.Smoke, Latency: o.Latency, Window: o.Window,
+		Iters: o.Iters, GC: o.GC, Isolate: !o.NoIsolate, Smoke: o.Smoke, Latency: o.Latency, Rate: o.rate, Window: o.Window,
 	}
 	o.precisionOptions.settings(&st)
 	plan := pipeline.Plan{
@@ -361,7 +386,7 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 // their measured calls profiled into prof when it is not nil (--profile,
 // which is of one process: never a process of --processes).
 func inprocTargets(ws []inproc.Workload, plan pipeline.Plan, prof *profiles.Recorder) []pipeline.Target {
-	iopts := inproc.Options{GC: plan.Settings.GC, Count: true, Profile: prof, Latency: plan.Settings.Latency}
+	iopts := inproc.Options{GC: plan.Settings.GC, Count: true, Profile: prof, Latency: plan.Settings.Latency, Rate: plan.Settings.Rate}
 	iopts.MemoryBudget, _, _ = machine.MemoryBudget("/")
 	ts := make([]pipeline.Target, len(ws))
 	for i, w := range ws {

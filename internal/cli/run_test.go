@@ -45,6 +45,10 @@ func TestRunBadInput(t *testing.T) {
 		{"latency without a call", []string{"--latency", "--bench", "^sum/"}, "these do: tail/steady, tail/rare-slow"},
 		{"latency of a comparison", []string{"--latency", "--compare", "tail/steady,tail/rare-slow"}, "comparing percentiles is not supported yet"},
 		{"latency over processes", []string{"--latency", "--processes", "2"}, "run without --processes"},
+		{"rate without latency", []string{"--rate", "1000/s"}, "add --latency"},
+		{"rate without a unit", []string{"--latency", "--rate", "1000"}, "as in --rate 1000/s"},
+		{"rate of none", []string{"--latency", "--rate", "0/s"}, "above 0/s and at most 10000000/s"},
+		{"rate too high", []string{"--latency", "--rate", "2e7/s"}, "above 0/s and at most 10000000/s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/result"
@@ -24,24 +25,61 @@ func writeLatencyText(w *errWriter, e result.Experiment, width int, ascii, findi
 	if l == nil || l.Calls == 0 {
 		return
 	}
-	w.printf("\n%s\n", Wrap(fmt.Sprintf("%s: %s, each less the clock's cost (%s); 95%% intervals",
-		e.Name, units.Count(l.Calls, "call"), units.Duration(l.ClockCostNs)), width, "  "))
-	rows := [][]string{}
-	for _, p := range l.Percentiles {
-		if !p.Reported {
-			rows = append(rows, []string{"  " + p.Name, "-", fmt.Sprintf("(needs %d calls)", p.Need), ""})
-			continue
+	if l.Rate != nil {
+		writeOpenLoopText(w, e.Name, l, width)
+	} else {
+		w.printf("\n%s\n", Wrap(fmt.Sprintf("%s: %s, each less the clock's cost (%s); 95%% intervals",
+			e.Name, units.Count(l.Calls, "call"), units.Duration(l.ClockCostNs)), width, "  "))
+		rows := [][]string{}
+		for _, p := range l.Percentiles {
+			if !p.Reported {
+				rows = append(rows, []string{"  " + p.Name, "-", fmt.Sprintf("(needs %d calls)", p.Need), ""})
+				continue
+			}
+			rows = append(rows, []string{"  " + p.Name, units.Duration(float64(p.Ns)), interval(p), latencyBar(p.Ns, l, ascii)})
 		}
-		rows = append(rows, []string{"  " + p.Name, units.Duration(float64(p.Ns)), interval(p), latencyBar(p.Ns, l, ascii)})
-	}
-	rows = append(rows, []string{"  max", units.Duration(float64(l.MaxNs)), "", latencyBar(l.MaxNs, l, ascii)})
-	if w.err == nil {
-		w.err = WriteLeft(w, rows)
+		rows = append(rows, []string{"  max", units.Duration(float64(l.MaxNs)), "", latencyBar(l.MaxNs, l, ascii)})
+		if w.err == nil {
+			w.err = WriteLeft(w, rows)
+		}
 	}
 	for _, f := range e.Findings {
 		if findings && f.Code == result.CodeHeavyTail || f.Code == result.CodeFewCalls {
 			w.printf("  %s\n", Wrap(f.Code+": "+f.Message, width-2, "    "))
 		}
+	}
+}
+
+// writeOpenLoopText writes the calls of an open loop (run --rate): the
+// rate asked and achieved, and each percentile twice, side by side: from
+// the call's actual start (what a closed loop records) and from its
+// intended start (what a caller arriving on time waits), so the waits
+// behind a stall that the first hides are read beside it.
+func writeOpenLoopText(w *errWriter, name string, l *result.Latency, width int) {
+	r := l.Rate
+	w.printf("\n%s\n", Wrap(fmt.Sprintf("%s at %s (achieved %s): %s, each less the clock's cost (%s); 95%% intervals",
+		name, units.Rate(r.PerSecond), units.Rate(r.Achieved), units.Count(l.Calls, "call"), units.Duration(l.ClockCostNs)), width, "  "))
+	cell := func(ps []result.Percentile, i int) []string {
+		if i >= len(ps) {
+			return []string{"", ""}
+		}
+		p := ps[i]
+		if !p.Reported {
+			return []string{"-", fmt.Sprintf("(needs %d calls)", p.Need)}
+		}
+		return []string{units.Duration(float64(p.Ns)), interval(p)}
+	}
+	rows := [][]string{{"", "closed loop", "", "open loop"}}
+	for i, p := range l.Percentiles {
+		rows = append(rows, slices.Concat([]string{"  " + p.Name}, cell(l.Percentiles, i), cell(r.Open.Percentiles, i)))
+	}
+	rows = append(rows, []string{"  max", units.Duration(float64(l.MaxNs)), "", units.Duration(float64(r.Open.MaxNs))})
+	if w.err == nil {
+		w.err = WriteLeft(w, rows)
+	}
+	w.printf("  %s\n", Wrap("closed loop: from each call's start, as a loop that waits for each call records; open loop: from its intended start, the wait behind a slower call included, as a caller arriving on time sees it", width-2, "  "))
+	if r.FellBehind {
+		w.printf("  %s\n", Wrap(fmt.Sprintf("the calls could not keep up with %s (up to %s behind): the open loop's times are of a queue that grew, and the sampling stopped", units.Rate(r.PerSecond), units.Duration(float64(r.MaxLagNs))), width-2, "  "))
 	}
 }
 

@@ -48,3 +48,46 @@ func TestLatencyText(t *testing.T) {
 		t.Errorf("no calls timed: wrote %q", b.String())
 	}
 }
+
+// An open loop's block: the rate asked and achieved, each percentile from
+// the call's start and from its intended start side by side, and, when
+// the calls fell behind, a line that says so.
+func TestLatencyTextOpenLoop(t *testing.T) {
+	e := result.Experiment{Name: "tail/stall", Latency: &result.Latency{
+		Calls: 3000, MinNs: 1000, MaxNs: 5_000_000, ClockCostNs: 30,
+		Percentiles: []result.Percentile{
+			{P: 0.5, Name: "p50", Need: 20, Reported: true, Ns: 1002, LoNs: 1000, HiNs: 1006},
+			{P: 0.999, Name: "p99.9", Need: 10000},
+		},
+		Rate: &result.LatencyRate{PerSecond: 1000, IntervalNs: 1_000_000, Achieved: 999.83, MaxLagNs: 4_000_000,
+			Open: result.Latency{Calls: 3000, MaxNs: 5_000_100, Percentiles: []result.Percentile{
+				{P: 0.5, Name: "p50", Need: 20, Reported: true, Ns: 1100, LoNs: 1050, HiNs: 1200},
+				{P: 0.999, Name: "p99.9", Need: 10000},
+			}}},
+	}}
+	for _, fell := range []bool{false, true} {
+		e.Latency.Rate.FellBehind = fell
+		var b bytes.Buffer
+		writeLatencyText(&errWriter{w: &b}, e, 80, false, false)
+		out := b.String()
+		for _, want := range []string{
+			"tail/stall at 1000/s (achieved 999.8/s): 3000 calls",
+			"         closed loop                       open loop\n",
+			"  p50    1 µs         [1 µs, 1.01 µs]      1.1 µs     [1.05 µs, 1.2 µs]\n",
+			"  p99.9  -            (needs 10000 calls)  -          (needs 10000 calls)\n",
+			"  max    5 ms                              5 ms\n",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("no %q in\n%s", want, out)
+			}
+		}
+		if got := strings.Contains(out, "could not keep up with 1000/s (up to 4 ms behind)"); got != fell {
+			t.Errorf("fell behind %v: said so %v\n%s", fell, got, out)
+		}
+		for _, line := range strings.Split(out, "\n") {
+			if utf8.RuneCountInString(line) > 80 {
+				t.Errorf("line over 80 columns: %q", line)
+			}
+		}
+	}
+}

@@ -28,6 +28,10 @@ type Latency struct {
 	// beside the collections of its window.
 	GCCycles uint32          `json:"gc_cycles"`
 	Windows  []LatencyWindow `json:"windows,omitempty"`
+	// Rate is the open loop of `run --rate`: the calls started at fixed
+	// intended times, and timed from them too. Nil for a closed loop
+	// (each call as soon as the one before it ended).
+	Rate *LatencyRate `json:"rate,omitempty"`
 
 	// Derived by the analysis (`benchy report` recomputes them).
 	Percentiles []Percentile `json:"percentiles,omitempty"`
@@ -84,9 +88,36 @@ type Tail struct {
 const HeavyTailShare = 0.05
 
 // LatencyWindow is one run of timed calls (a sample): how many, the
-// slowest, and the collections that completed during it.
+// slowest, and the collections that completed during it. With --rate,
+// LagNs is how far behind the timetable it ended.
 type LatencyWindow struct {
 	Calls    uint64 `json:"calls"`
 	MaxNs    int64  `json:"max_ns"`
 	GCCycles uint32 `json:"gc_cycles"`
+	LagNs    int64  `json:"lag_ns,omitempty"`
+}
+
+// LatencyRate is the open loop of `run --rate`: call i of a window was
+// due i intervals after its start (the timetable paused between windows,
+// a backlog carried over). The Latency that holds it times each call
+// from its actual start, as a closed loop does; Open times it from its
+// intended start, as a client arriving on time sees it, the wait behind a
+// stall included.
+type LatencyRate struct {
+	// PerSecond is the rate asked, IntervalNs the time between two
+	// intended starts; Achieved is the calls per second of the windows
+	// on their timetable: PerSecond when the calls kept up.
+	PerSecond  float64 `json:"per_second"`
+	IntervalNs int64   `json:"interval_ns"`
+	Achieved   float64 `json:"achieved"`
+	// MaxLagNs is the most a window ended behind the timetable.
+	MaxLagNs int64 `json:"max_lag_ns"`
+	// FellBehind says the calls could not keep up: the lag grew at the
+	// end of each of the last windows (latency.FellBehind), and the
+	// sampling stopped there. Open then describes a queue that grew
+	// without bound, not the calls.
+	FellBehind bool `json:"fell_behind,omitempty"`
+	// Open holds the calls' times from their intended start: the
+	// histogram and, derived by the analysis, the percentiles.
+	Open Latency `json:"open"`
 }

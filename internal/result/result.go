@@ -152,8 +152,11 @@ type Settings struct {
 	// Latency says every op was a call timed alone (--latency): the
 	// samples' times include the timing, and each experiment's Latency
 	// holds the calls.
-	Latency bool          `json:"latency,omitempty"`
-	Window  time.Duration `json:"window_ns"` // busy window of the header snapshot
+	Latency bool `json:"latency,omitempty"`
+	// Rate, when > 0, is --rate: the calls per second of an open loop
+	// (Latency.Rate holds what it measured).
+	Rate   float64       `json:"rate_per_second,omitempty"`
+	Window time.Duration `json:"window_ns"` // busy window of the header snapshot
 	// Compare names the experiments of an interleaved comparison, the
 	// baseline first (--compare); Threshold is the smallest relative
 	// change claimed as a difference there.

@@ -99,6 +99,10 @@ func Plural(noun string) string {
 	return noun + "s"
 }
 
+// Rate formats events per second with four significant digits, as
+// --rate is written: "1000/s", "999.8/s", "12.5/s".
+func Rate(perSecond float64) string { return Sig(perSecond, 4) + "/s" }
+
 // Count formats "1 sample", "3 samples".
 func Count[N int | int64 | uint32 | uint64](n N, noun string) string {
 	if n == 1 {

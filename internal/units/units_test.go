@@ -41,6 +41,7 @@ func TestSigHzPluralChange(t *testing.T) {
 		{Count(1, "sample"), "1 sample"}, {Count(uint64(3), "tick"), "3 ticks"},
 		{Change(0.123), "+12.3%"}, {Change(-0.0048), "-0.48%"}, {Change(0), "+0.0%"}, {Change(-0.00001), "+0.0%"},
 		{Percent(0.02), "2%"}, {Percent(0.005), "0.5%"}, {Pct(0.053), "5.3%"},
+		{Rate(1000), "1000/s"}, {Rate(999.83), "999.8/s"}, {Rate(12.5), "12.5/s"},
 	} {
 		if tt.got != tt.want {
 			t.Errorf("got %q, want %q", tt.got, tt.want)

@@ -16,7 +16,7 @@ var catalogue = []inproc.Workload{
 	concatQuadratic, concatBuilder,
 	sortInts, sortCopy,
 	clockNow,
-	tailSteady, tailRareSlow,
+	tailSteady, tailRareSlow, tailStall,
 	empty,
 }
 

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchy-dev/benchy/internal/sink"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
@@ -216,5 +217,27 @@ func TestTailRareSlow(t *testing.T) {
 		if w, _ := Lookup(name); w.Call == nil {
 			t.Errorf("%s has no Call: run --latency has nothing to time", name)
 		}
+	}
+}
+
+// tail/stall stalls when its time comes, once, and not again until
+// tailStallEvery later: the call after a stall is a usual one.
+func TestTailStall(t *testing.T) {
+	tailStallNext = time.Time{}
+	before := time.Now()
+	tailStallCall()
+	if d := time.Since(before); d < tailStallFor {
+		t.Errorf("a call with its stall due took %v, want at least %v", d, tailStallFor)
+	}
+	next := tailStallNext
+	if next.Sub(before) < tailStallEvery {
+		t.Errorf("next stall %v after the first, want %v", next.Sub(before), tailStallEvery)
+	}
+	tailStallCall()
+	if tailStallNext != next {
+		t.Errorf("the call after a stall stalled again")
+	}
+	if w, _ := Lookup("tail/stall"); w.Call == nil {
+		t.Errorf("tail/stall has no Call")
 	}
 }

@@ -45,6 +45,10 @@ type Options struct {
 	// Latency times every op alone, through the workload's Call, and
 	// keeps the calls' times (run --latency; see latency.go).
 	Latency bool
+	// Rate, when > 0, is the calls per second of an open loop (run
+	// --rate, with Latency): each call starts at its intended time and is
+	// timed from it too.
+	Rate float64
 }
 
 // HeapGrowth is how much a workload may allocate, with the collector off,
@@ -257,8 +261,11 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 		// A window of calls beside the collections that completed in it,
 		// so a slow call can be laid beside them.
 		gc := uint32(cyclesAfter - cycles)
-		t.calls.windows = append(t.calls.windows, result.LatencyWindow{Calls: uint64(n), MaxNs: t.calls.slowest, GCCycles: gc})
+		t.calls.windows = append(t.calls.windows, result.LatencyWindow{Calls: uint64(n), MaxNs: t.calls.slowest, GCCycles: gc, LagNs: t.calls.lag})
 		t.calls.gcCycles += gc
+		if err := t.calls.keepingUp(); err != nil {
+			return nil, err
+		}
 	}
 	t.iters = n
 	t.samples++
