@@ -44,7 +44,7 @@ func writeLatencyText(w *errWriter, e result.Experiment, width int, ascii, findi
 		}
 	}
 	for _, f := range e.Findings {
-		if findings && f.Code == result.CodeHeavyTail || f.Code == result.CodeFewCalls {
+		if findings && (f.Code == result.CodeHeavyTail || f.Code == result.CodeFewCalls) {
 			w.printf("  %s\n", Wrap(f.Code+": "+f.Message, width-2, "    "))
 		}
 	}
