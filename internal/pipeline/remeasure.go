@@ -13,8 +13,10 @@ import (
 // when more than a third of an experiment's were, it is measured again, on
 // the CPU that runs the reference loop fastest at that moment (the host
 // often slows one core while another of the machine stays free), up to
-// Plan.Remeasure more times. Every attempt is kept; the one judged is the
-// one the core slowed least.
+// Plan.Remeasure more times, as long as some CPU runs the loop near its
+// best then (on a machine loaded through, every core is slowed, and
+// another attempt would only cost time). Every attempt is kept; the one
+// judged is the one the core slowed least.
 
 // tried is one target's measurement: the outcome judged, the CPU it was
 // taken on, and the attempts before or beside it.
@@ -51,7 +53,10 @@ func remeasure(r *result.Result, plan Plan, ts []Target, hopts harness.Options, 
 			if tries[i].Err != nil || tries[i].Interrupted || harness.Stopped(plan.Stop) || !tooSlowed(e, bestSoFar(r, tries)) {
 				break
 			}
-			tries[i] = again(r, ts[i], hopts, tries[i], bestSoFar(r, tries))
+			var ok bool
+			if tries[i], ok = again(r, ts[i], hopts, tries[i], bestSoFar(r, tries)); !ok {
+				break
+			}
 		}
 	}
 	return tries
@@ -59,10 +64,15 @@ func remeasure(r *result.Result, plan Plan, ts []Target, hopts harness.Options, 
 
 // again measures t once more on the fastest free CPU and returns what to
 // keep: the attempt the core slowed least judged, the other kept in
-// earlier.
-func again(r *result.Result, t Target, hopts harness.Options, prev tried, best float64) tried {
-	cpu, release := fastestFree(r)
+// earlier. ok is false when no CPU runs the reference loop within
+// SlowCoreRatio of best now (a loaded machine, every core slowed): another
+// attempt would be slowed as much, and is not made.
+func again(r *result.Result, t Target, hopts harness.Options, prev tried, best float64) (kept tried, ok bool) {
+	cpu, ns, release := fastest(r)
 	defer release()
+	if ns <= 0 || ns > best*(1+analyze.SlowCoreRatio) {
+		return prev, false
+	}
 	if cpu != hopts.CPU {
 		harness.Unisolate(hopts.CPU) // Go's threads may use the run's CPU meanwhile
 		defer func() {
@@ -74,9 +84,9 @@ func again(r *result.Result, t Target, hopts harness.Options, prev tried, best f
 	opts.CPU = cpu
 	out := harness.Run([]harness.Target{t}, opts)
 	if len(out) == 0 {
-		return prev
+		return prev, false
 	}
-	return keepLeastSlowed(prev, tried{Outcome: out[0], cpu: cpu}, best)
+	return keepLeastSlowed(prev, tried{Outcome: out[0], cpu: cpu}, best), true
 }
 
 // keepLeastSlowed returns the attempt to judge of prev and next, the one
@@ -117,29 +127,34 @@ func bestSoFar(r *result.Result, tries []tried) float64 {
 	return analyze.BestRefNs(&result.Result{Before: r.Before, Experiments: es})
 }
 
+// fastest is fastestFree; tests give it CPUs of the speeds they need.
+var fastest = fastestFree
+
 // fastestFree is the CPU that runs the reference loop fastest now, among
-// those the run could have chosen that no other benchy measures on, and
-// what releases its lock; the run's own CPU when nothing better is known.
-func fastestFree(r *result.Result) (cpu int, release func()) {
+// those the run could have chosen that no other benchy measures on, its
+// speed then (ns per iteration; 0 when unknown), and what releases its
+// lock; the run's own CPU when nothing better is known.
+func fastestFree(r *result.Result) (cpu int, ns float64, release func()) {
 	none := func() {}
 	if r.Before == nil {
-		return r.CPU, none
+		return r.CPU, 0, none
 	}
 	s := *r.Before
 	s.Speed = harness.ProbeSpeedsHolding(r.CPU)(s.ProbeBatches())
 	cs, err := machine.RankCPUs(&s)
 	if err != nil {
-		return r.CPU, none
+		return r.CPU, 0, none
 	}
 	for _, c := range cs {
+		ns, _ := s.SpeedOf(c.CPU)
 		if c.CPU == r.CPU {
-			return r.CPU, none
+			return r.CPU, ns, none
 		}
 		if l, held, err := cpulock.TryLock(c.CPU); !held && err == nil {
-			return c.CPU, l.Release
+			return c.CPU, ns, l.Release
 		}
 	}
-	return r.CPU, none
+	return r.CPU, 0, none
 }
 
 // remeasuredOn names the CPU of a re-measured experiment (nil when it is

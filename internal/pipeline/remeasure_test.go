@@ -21,7 +21,8 @@ func (p processTarget) Info() result.Info {
 
 // A run whose every check reads slower than the best the machine showed
 // measures each loop again, as many times as asked, and keeps every
-// attempt; a program is never measured again, nor anything with 0.
+// attempt, while a CPU runs near that best; a program is never measured
+// again, nor anything with 0, nor anything when every CPU is slowed.
 func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 	if !harness.CanPin {
 		t.Skip("pinning needs Linux")
@@ -35,6 +36,8 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 	hopts := harnessOptions(plan, 0)
 	ts := []Target{fakeTarget{fake.New("loop", 100*time.Nanosecond)}, processTarget{fakeTarget{fake.New("program", 100*time.Nanosecond)}}}
 	hts := []harness.Target{ts[0], ts[1]}
+	defer func(f func(*result.Result) (int, float64, func())) { fastest = f }(fastest)
+	fastest = func(*result.Result) (int, float64, func()) { return 0, 1e-6, func() {} } // cpu0 is free now
 	tries := remeasure(r, plan, ts, hopts, harness.Run(hts, hopts))
 	if got := len(tries[0].earlier); got != 2 {
 		t.Fatalf("loop: %d earlier attempts, want 2", got)
@@ -47,6 +50,11 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 	if len(tries[1].earlier) != 0 {
 		t.Errorf("program measured again: %d attempts", len(tries[1].earlier))
 	}
+	fastest = func(*result.Result) (int, float64, func()) { return 0, 1, func() {} } // every CPU slowed now
+	if tries := remeasure(r, plan, ts[:1], hopts, harness.Run(hts[:1], hopts)); len(tries[0].earlier) != 0 {
+		t.Errorf("no CPU near its best: %d earlier attempts, want none", len(tries[0].earlier))
+	}
+	fastest = func(*result.Result) (int, float64, func()) { return 0, 1e-6, func() {} }
 	plan.Remeasure = 0
 	if tries := remeasure(r, plan, ts[:1], hopts, harness.Run(hts[:1], hopts)); len(tries[0].earlier) != 0 {
 		t.Errorf("--remeasure 0: %d earlier attempts", len(tries[0].earlier))
