@@ -29,22 +29,25 @@ type runOptions struct {
 	profileOptions
 
 	cpuOptions
-	Bench      string
-	Samples    int
-	Warmup     time.Duration
-	SampleTime time.Duration
-	Iters      int64
-	GC         bool
-	NoIsolate  bool
-	NoAsm      bool
-	Smoke      bool
-	Latency    bool   // time every call alone (--latency)
-	Rate       string // an open loop of this many calls a second (--rate N/s)
-	rate       float64
-	Remeasure  int    // more attempts for an experiment a slowed core touched (--remeasure)
-	Processes  int    // run benchy this many times and merge (--processes)
-	ChildSpec  string // measure as one process of --processes (hidden)
-	Compare    string // "A,B[,C...]": interleaved comparison
+	Bench         string
+	Samples       int
+	Warmup        time.Duration
+	SampleTime    time.Duration
+	Iters         int64
+	GC            bool
+	NoIsolate     bool
+	NoAsm         bool
+	Smoke         bool
+	Latency       bool   // time every call alone (--latency)
+	Rate          string // an open loop of this many calls a second (--rate N/s)
+	rate          float64
+	Remeasure     int    // more attempts for an experiment a slowed core touched (--remeasure)
+	Percentile    string // the percentile of single calls a comparison judges (--percentile)
+	percentile    float64
+	percentileSet bool
+	Processes     int    // run benchy this many times and merge (--processes)
+	ChildSpec     string // measure as one process of --processes (hidden)
+	Compare       string // "A,B[,C...]": interleaved comparison
 	thresholdOption
 	benchSet   bool // --bench was given
 	compareSet bool // --compare was given
@@ -99,6 +102,7 @@ whether B is faster than A.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.benchSet = cmd.Flags().Changed("bench")
 			opts.compareSet = cmd.Flags().Changed("compare")
+			opts.percentileSet = cmd.Flags().Changed("percentile")
 			if opts.compareSet && !opts.Smoke && !cmd.Flags().Changed("samples") {
 				opts.Samples = compare.DefaultRounds
 				opts.looks = true
@@ -136,6 +140,7 @@ whether B is faster than A.`,
 	f.BoolVar(&opts.NoAsm, "no-asm", false, "do not check the machine code of each measured loop")
 	f.BoolVar(&opts.Latency, "latency", false, "time every call alone, for the experiments with a Call: p50, p90, p99, p99.9 and the max, each with its interval")
 	f.StringVar(&opts.Rate, "rate", "", "with --latency: start the calls at a fixed `N/s` (an open loop, e.g. 1000/s) and time each from its intended start too, so the calls delayed behind a slow one count their wait")
+	f.StringVar(&opts.Percentile, "percentile", "p99", "with --latency and --compare: the percentile of the single calls judged beside the medians, p50 to p99.9")
 	intFlag(f, &opts.Remeasure, "remeasure", 2, "measure an experiment again, up to `N` more times (0-10), on the fastest free CPU, when the host slowed the core under more than a third of its samples")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
 	opts.precisionOptions.bind(f)
@@ -202,8 +207,11 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	if err := o.profileOptions.validate(o.Force); err != nil {
 		return nil, err
 	}
-	if o.Latency && o.Compare != "" {
-		return nil, Usagef("--latency with --compare: comparing percentiles is not supported yet; run each experiment with --latency")
+	if o.percentile, err = parsePercentile(o.Percentile); err != nil {
+		return nil, err
+	}
+	if o.percentileSet && (!o.Latency || o.Compare == "") {
+		return nil, Usagef("--percentile %s judges the single calls of a comparison: add --latency and --compare", o.Percentile)
 	}
 	if o.Rate != "" {
 		if o.rate, err = parseRate(o.Rate); err != nil {
@@ -234,6 +242,16 @@ func parseRate(s string) (float64, error) {
 		return 0, Usagef("--rate %q: give calls per second, above 0/s and at most %s, as in --rate 1000/s", s, units.Rate(maxRate))
 	}
 	return v, nil
+}
+
+// parsePercentile reads --percentile: p50 to p99.9 ("p99", "p99.9").
+func parsePercentile(s string) (float64, error) {
+	n, ok := strings.CutPrefix(strings.TrimSpace(s), "p")
+	v, err := strconv.ParseFloat(n, 64)
+	if !ok || err != nil || !(v >= 50 && v <= 99.9) {
+		return 0, Usagef("--percentile %q: give p50 to p99.9, as in --percentile p99", s)
+	}
+	return v / 100, nil
 }
 
 // selectWorkloads returns the experiments whose name matches re.
@@ -323,6 +341,9 @@ func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 		}
 		for _, w := range ws {
 			plan.Settings.Compare = append(plan.Settings.Compare, w.Name)
+		}
+		if o.Latency {
+			plan.Settings.Percentile = o.percentile
 		}
 	}
 	if !o.GC {

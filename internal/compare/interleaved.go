@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
@@ -123,7 +124,18 @@ func Interleaved(r *result.Result) []result.Pair {
 		}
 		return pairs
 	}
-	return Family(judge)
+	pairs := Family(judge)
+	if r.Settings.Latency {
+		p := cmp.Or(r.Settings.Percentile, DefaultPercentile)
+		for i := range pairs {
+			cand := r.Find(pairs[i].Candidate)
+			if base == nil || cand == nil {
+				continue
+			}
+			pairs[i].Tail = tail(base, cand, run, p, len(names)-1, r.Settings.Threshold)
+		}
+	}
+	return pairs
 }
 
 // Family judges a family of comparisons: judge(level) makes every pair

@@ -23,6 +23,30 @@ const factorFrom = 1.5
 //	sum/sink vs sum/sink: no difference detected (ratio 1.01, 95% CI 0.98-1.03, p=0.41, 31 rounds)
 //	b vs a: +0.50% measured, not claimed (95% CI +0.30% to +0.70%, p<0.001, 10+12 samples; the change, +0.50%, is within the 2% threshold)
 func Sentence(p result.Pair) string {
+	if p.Tail == nil {
+		return medianSentence(p)
+	}
+	return medianSentence(p) + "; " + tailSentence(*p.Tail)
+}
+
+// tailSentence says how a percentile of the single calls compared:
+// "p99 of single calls: 2.4 µs against 2 µs, 1.2x (97.5% CI
+// 1.15x-1.26x): slower".
+func tailSentence(t result.TailPair) string {
+	s := fmt.Sprintf("%s of single calls: %s against %s", t.Percentile, units.Duration(float64(t.CandidateNs)), units.Duration(float64(t.BaseNs)))
+	switch t.Verdict {
+	case result.NotComparable, result.Inconclusive:
+		return s + ", " + t.Verdict + ": " + t.Reason
+	}
+	hi := "unbounded"
+	if t.High > 0 {
+		hi = units.Sig(t.High, 3) + "x"
+	}
+	return s + fmt.Sprintf(", %sx (%s CI %sx-%s): %s", units.Sig(t.Ratio, 3), units.Level(t.Level), units.Sig(t.Low, 3), hi, t.Verdict)
+}
+
+// medianSentence is Sentence without the tail.
+func medianSentence(p result.Pair) string {
 	base, cand := cmp.Or(p.Base, "base"), cmp.Or(p.Candidate, "candidate")
 	switch p.Verdict {
 	case result.NotComparable:

@@ -20,10 +20,33 @@ const (
 	BasisOnCPUCycles = "on-CPU cycles" // on-CPU time at the measured clock
 )
 
+// TailPair is a percentile of the single calls of two sides compared
+// (run --compare --latency), beside their medians per op.
+type TailPair struct {
+	Percentile  string  `json:"percentile"` // "p99"
+	P           float64 `json:"p"`
+	BaseNs      int64   `json:"base_ns"`
+	CandidateNs int64   `json:"candidate_ns"`
+	// Ratio is CandidateNs/BaseNs; Low and High bound it at Level (at
+	// least: the method is conservative); High is 0 when no call reaches
+	// its end (unbounded).
+	Ratio float64 `json:"ratio"`
+	Low   float64 `json:"ci_low"`
+	High  float64 `json:"ci_high"`
+	Level float64 `json:"level"`
+	// Verdict is Faster, Slower, NoDifference or Inconclusive; Reason says
+	// why a change was not judged.
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason,omitempty"`
+}
+
 // Pair is the comparison of a candidate with a base. Times are ns/op.
 type Pair struct {
-	Base      string `json:"base"`
-	Candidate string `json:"candidate"`
+	// Tail compares a percentile of the two sides' single calls when the
+	// comparison timed them (run --compare --latency); nil otherwise.
+	Tail      *TailPair `json:"tail,omitempty"`
+	Base      string    `json:"base"`
+	Candidate string    `json:"candidate"`
 	// Paired is true for interleaved rounds (Paired), false for two
 	// separate runs (Unpaired, Runs).
 	Paired bool `json:"paired"`

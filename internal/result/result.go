@@ -153,6 +153,9 @@ type Settings struct {
 	// samples' times include the timing, and each experiment's Latency
 	// holds the calls.
 	Latency bool `json:"latency,omitempty"`
+	// Percentile is the percentile of the single calls a comparison with
+	// --latency judges (0.99 for p99); 0 otherwise.
+	Percentile float64 `json:"percentile,omitempty"`
 	// Rate, when > 0, is --rate: the calls per second of an open loop
 	// (Latency.Rate holds what it measured).
 	Rate   float64       `json:"rate_per_second,omitempty"`

@@ -1,0 +1,62 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/latency"
+	"github.com/benchy-dev/benchy/internal/result"
+)
+
+// calls is an experiment of n single calls spread evenly over 1-2 µs,
+// the slowest share of them stretched by tail (1.2: 20% slower).
+func calls(name string, n int, share, tail float64) *result.Experiment {
+	h := latency.New()
+	for i := range n {
+		v := 1000 + float64(i%1000)
+		if float64(i%1000) >= 1000*(1-share) {
+			v *= tail
+		}
+		h.Record(int64(v))
+	}
+	e := &result.Experiment{Name: name, Latency: &result.Latency{}}
+	h.Store(e.Latency)
+	return e
+}
+
+// A p99 20% slower with the median unchanged is claimed; the same calls
+// are not; a busy machine leaves a claim inconclusive; too few calls
+// cannot give a p99.
+func TestTail(t *testing.T) {
+	base := calls("a", 20000, 0, 1)
+	for _, c := range []struct {
+		name    string
+		cand    *result.Experiment
+		run     []string
+		verdict string
+		reason  string
+	}{
+		{"p99 20% slower", calls("b", 20000, 0.03, 1.2), nil, result.Slower, ""},
+		{"the same calls", calls("b", 20000, 0, 1), nil, result.NoDifference, ""},
+		{"a change of 1%", calls("b", 20000, 0.03, 1.01), nil, result.NoDifference, ""},
+		{"slower on a busy machine", calls("b", 20000, 0.03, 1.2), []string{"load"}, result.Inconclusive, "the machine interfered (load)"},
+		{"too few calls", calls("b", 500, 0.03, 1.2), nil, result.NotComparable, "it needs 1000 a side"},
+	} {
+		got := tail(base, c.cand, c.run, 0.99, 1, 0.0025)
+		if got.Verdict != c.verdict || !strings.Contains(got.Reason, c.reason) || got.Percentile != "p99" {
+			t.Errorf("%s: %s %q (ratio %.3f, CI %.3f-%.3f), want %s %q", c.name, got.Verdict, got.Reason, got.Ratio, got.Low, got.High, c.verdict, c.reason)
+		}
+	}
+	if got := tail(calls("b", 20000, 0.03, 1.2), base, nil, 0.99, 1, 0.0025); got.Verdict != result.Faster {
+		t.Errorf("p99 20%% faster: %s (ratio %.3f, CI %.3f-%.3f)", got.Verdict, got.Ratio, got.Low, got.High)
+	}
+	disturbed := calls("b", 20000, 0.03, 1.2)
+	disturbed.Findings = []finding.Finding{{Code: result.CodeDisturbed, Severity: finding.Warn}}
+	if got := tail(base, disturbed, nil, 0.99, 1, 0.0025); got.Verdict != result.Inconclusive || !strings.Contains(got.Reason, "disturbed") {
+		t.Errorf("a disturbed side: %s %q, want inconclusive naming disturbed", got.Verdict, got.Reason)
+	}
+	if got := tail(base, &result.Experiment{Name: "b"}, nil, 0.99, 1, 0); got.Verdict != result.NotComparable {
+		t.Errorf("calls not timed: %s", got.Verdict)
+	}
+}
