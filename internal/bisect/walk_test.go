@@ -333,7 +333,7 @@ func TestBadNotSlowerInAStep(t *testing.T) {
 		t.Errorf("BAD never slower in a step: %+v, want the whole range", a)
 	}
 	for _, st := range steps[1:] {
-		if st.Side != Undecided || st.Attempts != 2 || !strings.Contains(st.Why, "BAD read -2.0% (-6.8% to +3.0%) against GOOD in this step") {
+		if st.Side != Undecided || st.Attempts != 2 || !strings.Contains(st.Why, "BAD read -2.0% (-6.8% to +3.0%) against GOOD so far") {
 			t.Errorf("%+v, want undecided after 2 attempts, saying why", st)
 		}
 	}
@@ -419,22 +419,51 @@ func TestStopped(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
+	exact := func(v float64) Ratio { return Ratio{v, v, v, 0.95} }
 	for _, tt := range []struct {
-		mid  Ratio
-		bad  float64
-		want Side
+		mid, bad Ratio
+		want     Side
 	}{
-		{Ratio{1, 0.99, 1.01, 0.95}, 3, Fast},
-		{Ratio{2.9, 2.8, 3.0, 0.95}, 3, Slow},
-		{Ratio{1.7, 1.6, 1.8, 0.95}, 3, Undecided},     // holds √3 = 1.732
-		{Ratio{1.8, 1.75, 1.85, 0.95}, 3, Slow},        // past the midpoint, short of BAD
-		{Ratio{1.012, 1.010, 1.014, 0.95}, 1.03, Fast}, // below 1.0149
-		{Ratio{1.018, 1.016, 1.020, 0.95}, 1.03, Slow}, // beyond it
-		{Ratio{1.015, 1.010, 1.020, 0.95}, 1.03, Undecided},
-		{Ratio{}, 3, Undecided}, // not measured
+		{Ratio{1, 0.99, 1.01, 0.95}, exact(3), Fast},
+		{Ratio{2.9, 2.8, 3.0, 0.95}, exact(3), Slow},
+		{Ratio{1.7, 1.6, 1.8, 0.95}, exact(3), Undecided},     // holds √3 = 1.732
+		{Ratio{1.8, 1.75, 1.85, 0.95}, exact(3), Slow},        // past the midpoint, short of BAD
+		{Ratio{1.012, 1.010, 1.014, 0.95}, exact(1.03), Fast}, // below 1.0149
+		{Ratio{1.018, 1.016, 1.020, 0.95}, exact(1.03), Slow}, // beyond it
+		{Ratio{1.015, 1.010, 1.020, 0.95}, exact(1.03), Undecided},
+		// BAD's interval makes the midpoint a band, √1.02 to √1.04
+		// (1.0100 to 1.0198): mid must clear all of it.
+		{Ratio{1.018, 1.016, 1.020, 0.95}, Ratio{1.03, 1.02, 1.04, 0.95}, Undecided},
+		{Ratio{1.012, 1.010, 1.014, 0.95}, Ratio{1.03, 1.02, 1.04, 0.95}, Undecided},
+		{Ratio{1.003, 1.001, 1.009, 0.95}, Ratio{1.03, 1.02, 1.04, 0.95}, Fast},
+		{Ratio{1.025, 1.021, 1.029, 0.95}, Ratio{1.03, 1.02, 1.04, 0.95}, Slow},
+		{Ratio{}, exact(3), Undecided},                   // not measured
+		{Ratio{1, 0.99, 1.01, 0.95}, Ratio{}, Undecided}, // BAD not measured
 	} {
 		if got := Classify(tt.mid, tt.bad); got != tt.want {
 			t.Errorf("Classify(%v, %v) = %v, want %v", tt.mid, tt.bad, got, tt.want)
+		}
+	}
+}
+
+// With honest intervals (each holds its truth), a commit at GOOD's level
+// is never placed slow and one at BAD's never fast, however BAD's own
+// reading falls within its interval: a midpoint taken from BAD's value
+// alone places a slow commit fast when BAD reads high (+7% for a +3%
+// step puts the midpoint at +3.4%, beyond a slow commit read at +2.5% to
+// +3.1%).
+func TestClassifyHonest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 100000 {
+		b := 1 + 0.1*rng.Float64()
+		bad := honest(b, 0.05*rng.Float64(), 2*rng.Float64()-1)
+		truth, wrong := 1.0, Slow
+		if rng.IntN(2) == 0 {
+			truth, wrong = b, Fast
+		}
+		mid := honest(truth, 0.05*rng.Float64(), 2*rng.Float64()-1)
+		if got := Classify(mid, bad); got == wrong {
+			t.Fatalf("trial %d: a commit at %.4f with BAD at %.4f: Classify(%v, %v) = %v", trial, truth, b, mid, bad, got)
 		}
 	}
 }
@@ -447,7 +476,7 @@ func ExampleWalk() {
 		if !ok {
 			break
 		}
-		side := Classify(Ratio{truth(i), truth(i) * 0.98, truth(i) * 1.02, 0.95}, 2)
+		side := Classify(Ratio{truth(i), truth(i) * 0.98, truth(i) * 1.02, 0.95}, Ratio{2, 1.98, 2.02, 0.95})
 		fmt.Println("measure", i, side)
 		w.Set(i, side)
 	}
