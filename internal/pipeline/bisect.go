@@ -33,6 +33,11 @@ type BisectPlan struct {
 	// Retries is how many times more an undecided commit is measured
 	// before it is kept undecided.
 	Retries int
+	// Keep, when not nil, is given every step's measurement as soon as it
+	// is made, as one result per build with the commit it measured (GOOD,
+	// BAD, then the commit of the step): --store keeps them in the
+	// history. A step a stop cut short gives nothing.
+	Keep func(commits []string, rs []*result.Result)
 }
 
 // The prefixes of the three builds' experiments in a step's one
@@ -226,7 +231,15 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 	case r.Interrupted || stopped(b.p.GoTest.Plan.Stop):
 		return bisect.Step{}, ErrStopped
 	}
-	return b.judge(i, splitByPrefix(r, bisectPrefixes[:len(sides)]...)), nil
+	rs := splitByPrefix(r, bisectPrefixes[:len(sides)]...)
+	if b.p.Keep != nil {
+		var hashes []string
+		for _, c := range cs {
+			hashes = append(hashes, c.Hash)
+		}
+		b.p.Keep(hashes, rs)
+	}
+	return b.judge(i, rs), nil
 }
 
 // judge is the step of commit i whose interleaved runs, split by build,
