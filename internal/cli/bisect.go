@@ -233,11 +233,17 @@ func bisectExit(rep *bisect.Report) error {
 	case bisect.NoSlowdown:
 		return nil
 	case bisect.Found:
-		what := "commit " + rep.Commits[a.From].Short()
-		if a.From != a.To {
-			what = fmt.Sprintf("%s %s..%s", units.Count(a.To-a.From+1, "commit"), rep.Commits[a.From].Short(), rep.Commits[a.To].Short())
-		}
-		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("bisect: %s made %s slower by more than %s", what, rep.Benchmark, units.Percent(rep.Threshold))}
+		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("bisect: %s made %s slower by more than %s", foundIn(rep), rep.Benchmark, units.Percent(rep.Threshold))}
 	}
 	return &ExitError{Code: ExitCannotJudge, Msg: "bisect: cannot judge whether BAD is slower than GOOD (exit 4)"}
+}
+
+// foundIn is where a bisection that found a slowdown put it: "commit
+// 3f2a1b0c9d8e", or "4 commits 3f2a1b0c9d8e..77aa01b2c3d4".
+func foundIn(rep *bisect.Report) string {
+	a := rep.Answer
+	if a.From == a.To {
+		return "commit " + rep.Commits[a.From].Short()
+	}
+	return fmt.Sprintf("%s %s..%s", units.Count(a.To-a.From+1, "commit"), rep.Commits[a.From].Short(), rep.Commits[a.To].Short())
 }
