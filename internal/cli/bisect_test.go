@@ -174,7 +174,8 @@ func TestBisect(t *testing.T) {
 		}
 		return workSource(passes, "")
 	}
-	dir := writeModule(t, map[string]string{"go.mod": "module example.com/work\n\ngo 1.24\n", "work_test.go": againstBench})
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/work\n\ngo 1.24\n", "work_test.go": againstBench,
+		"sum_test.go": "package work\n\nimport \"testing\"\n\nfunc BenchmarkSum(b *testing.B) {\n\tfor b.Loop() {\n\t\tsink = Work(data[:10])\n\t}\n}\n"})
 	gitIn(t, dir, "init", "-q")
 	commits := []string{""} // commits[k] is commit k
 	for k := 1; k <= 10; k++ {
@@ -249,6 +250,8 @@ func TestBisect(t *testing.T) {
 		{[]string{commits[10], commits[1]}, "is not an ancestor of BAD"},
 		{[]string{"nosuch", commits[10]}, "GOOD nosuch: no such revision"},
 		{[]string{commits[1], commits[10], "--bench", "NoSuch"}, "no benchmark"},
+		// Several benchmarks are not walked together: the line names them.
+		{[]string{commits[1], commits[10], "--bench", "."}, "matches 2 benchmarks in GOOD and BAD"},
 	} {
 		args := append(append([]string{"bisect"}, b.args...), quick...)
 		if !strings.Contains(strings.Join(b.args, " "), "--bench") {
