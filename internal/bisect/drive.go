@@ -27,10 +27,19 @@ type Ratio struct {
 // commit at GOOD's level slow whenever BAD happened to read low, which is
 // how a bisection names a wrong commit; BAD's interval narrows as the walk
 // pools BAD's runs, and the band with it.
-func Classify(mid, bad Ratio) Side {
+//
+// Fast is at GOOD's level and slow at BAD's: a commit whose interval
+// lies wholly beyond GOOD's level by more than threshold and wholly short
+// of BAD's by more than threshold is Between, wherever the midpoint is (a
+// slowdown in two steps, the first below the midpoint: +15% then +21%),
+// so that the walk names both steps rather than the one that crosses the
+// midpoint.
+func Classify(mid, bad Ratio, threshold float64) Side {
 	switch {
 	case !(mid.Low > 0) || !(bad.Low > 0) || !(bad.High >= bad.Low):
 		return Undecided
+	case mid.Low > 1+threshold && mid.High*(1+threshold) < bad.Low:
+		return Between
 	case mid.Low > math.Sqrt(bad.High):
 		return Slow
 	case mid.High < math.Sqrt(bad.Low):
@@ -96,7 +105,7 @@ func Drive(n, retries int, threshold float64, measure Measurer) (*Walk, []Step, 
 			if i != n-1 && st.Side == Unknown {
 				st.Side, st.Why = classifyStep(st, threshold)
 			}
-			if st.Side != Undecided || attempt >= retries {
+			if st.Side != Undecided && st.Side != Between || attempt >= retries {
 				break
 			}
 		}
@@ -118,5 +127,5 @@ func classifyStep(st Step, threshold float64) (Side, string) {
 		return Undecided, fmt.Sprintf("BAD read %s (%s to %s) against GOOD so far, not slower by more than %s",
 			units.Change(st.Bad.Value-1), units.Change(st.Bad.Low-1), units.Change(st.Bad.High-1), units.Percent(threshold))
 	}
-	return Classify(st.Mid, st.Bad), ""
+	return Classify(st.Mid, st.Bad, threshold), ""
 }
