@@ -6,14 +6,17 @@
 // and runs the commits interleaved; the tests give fake ones), and the
 // walk only keeps what is known and chooses what to measure next.
 //
-// A commit is fast (at GOOD's level), slow (at BAD's), undecided (its
-// interval reaches both sides of the midpoint between the levels, or the
-// measurement could not tell, even after measuring more) or skipped (it
-// does not build, lacks the benchmark, or cannot be compared). The levels are taken to be in order along the commits: a
-// commit after a slow one is slow. A slowdown in two steps makes the
-// commits between them undecided (they sit between the levels), so the
-// walk searches twice, for the first commit that is not fast and for the
-// first that is slow, and names both; one step makes them the same commit.
+// A commit is fast (at GOOD's level), slow (at BAD's), between the two
+// levels (slower than GOOD and faster than BAD, each beyond the
+// threshold), undecided (its interval reaches both sides of the midpoint
+// between the levels, or the measurement could not tell, even after
+// measuring more) or skipped (it does not build, lacks the benchmark, or
+// cannot be compared). The levels are taken to be in order along the
+// commits: a commit after a slow one is slow. A slowdown in two steps puts
+// the commits between them between the levels (or leaves them undecided),
+// so the walk searches twice, for the first commit that is not fast and
+// for the first that is slow, and names both; one step makes them the
+// same commit. Readings against that order give a range, not a commit.
 package bisect
 
 import "slices"
