@@ -21,23 +21,36 @@ type Ratio struct {
 // whole interval of mid lies beyond the midpoint of the two levels, fast
 // when it lies below, undecided when it holds the midpoint. The midpoint
 // is geometric (√bad), as a slowdown is a ratio: half of a 3x slowdown is
-// 1.73x, and half of +3% is +1.49%.
-func Classify(mid Ratio, bad float64) Side {
-	m := math.Sqrt(bad)
+// 1.73x, and half of +3% is +1.49%. BAD's level is known only within its
+// own interval, so the midpoint is too (√low to √high): mid must clear
+// the whole of it. A midpoint read from BAD's value alone would call a
+// commit at GOOD's level slow whenever BAD happened to read low, which is
+// how a bisection names a wrong commit; BAD's interval narrows as the walk
+// pools BAD's runs, and the band with it.
+//
+// Fast is at GOOD's level and slow at BAD's: a commit whose interval
+// lies wholly beyond GOOD's level by more than threshold and wholly short
+// of BAD's by more than threshold is Between, wherever the midpoint is (a
+// slowdown in two steps, the first below the midpoint: +15% then +21%),
+// so that the walk names both steps rather than the one that crosses the
+// midpoint.
+func Classify(mid, bad Ratio, threshold float64) Side {
 	switch {
-	case !(mid.Low > 0) || !(bad > 0):
+	case !(mid.Low > 0) || !(bad.Low > 0) || !(bad.High >= bad.Low):
 		return Undecided
-	case mid.Low > m:
+	case mid.Low > 1+threshold && mid.High*(1+threshold) < bad.Low:
+		return Between
+	case mid.Low > math.Sqrt(bad.High):
 		return Slow
-	case mid.High < m:
+	case mid.High < math.Sqrt(bad.Low):
 		return Fast
 	}
 	return Undecided
 }
 
-// Step is one measured commit of a walk: Commit's ratio to GOOD (Mid)
-// and BAD's (Bad), measured in the same rounds (Mid is Bad for BAD
-// itself), and the side they put it on. Why says what kept a commit
+// Step is one measured commit of a walk: Commit's ratio to GOOD (Mid),
+// and BAD's (Bad) over every round of the walk so far, this step's
+// included (Mid is Bad for BAD itself), and the side they put it on. Why says what kept a commit
 // skipped or undecided, or BAD unjudged. Attempts counts the measurements
 // pooled.
 type Step struct {
@@ -51,7 +64,10 @@ type Step struct {
 
 // A Measurer measures commit i of a walk interleaved with GOOD and BAD.
 // attempt 0 is a first measurement; a later attempt measures more and
-// returns the figures of all attempts pooled. It sets Side, with Why, to
+// returns the figures of all attempts pooled: the commit's over its own
+// attempts, BAD's over every step of the walk (BAD's level does not
+// change from step to step; the more rounds of it, the narrower the
+// midpoint's band). It sets Side, with Why, to
 //   - Skipped for a commit that cannot be measured: it does not build,
 //     lacks the benchmark, or its runs cannot be compared (measuring
 //     more would not change that); BAD so is not judged;
@@ -89,7 +105,7 @@ func Drive(n, retries int, threshold float64, measure Measurer) (*Walk, []Step, 
 			if i != n-1 && st.Side == Unknown {
 				st.Side, st.Why = classifyStep(st, threshold)
 			}
-			if st.Side != Undecided || attempt >= retries {
+			if st.Side != Undecided && st.Side != Between || attempt >= retries {
 				break
 			}
 		}
@@ -102,14 +118,14 @@ func Drive(n, retries int, threshold float64, measure Measurer) (*Walk, []Step, 
 }
 
 // classifyStep places a measured commit with Classify, against BAD's
-// ratio from the same rounds, when BAD read slower in them: a step whose
-// BAD did not (a busy moment, its interval reaching down to the
-// threshold) has no level of BAD to place the commit against, and a
-// midpoint taken from it would call a fast commit slow.
+// ratio as measured so far, when BAD reads slower: a step whose BAD does
+// not (busy moments, its interval reaching down to the threshold) has no
+// level of BAD to place the commit against, and a midpoint taken from it
+// would call a fast commit slow.
 func classifyStep(st Step, threshold float64) (Side, string) {
 	if !(st.Bad.Low-1 > threshold) {
-		return Undecided, fmt.Sprintf("BAD read %s (%s to %s) against GOOD in this step, not slower by more than %s",
+		return Undecided, fmt.Sprintf("BAD read %s (%s to %s) against GOOD so far, not slower by more than %s",
 			units.Change(st.Bad.Value-1), units.Change(st.Bad.Low-1), units.Change(st.Bad.High-1), units.Percent(threshold))
 	}
-	return Classify(st.Mid, st.Bad.Value), ""
+	return Classify(st.Mid, st.Bad, threshold), ""
 }

@@ -36,7 +36,7 @@ type Report struct {
 func (s Side) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 
 // UnmarshalText reads what MarshalText writes.
-func (s *Side) UnmarshalText(b []byte) error { return fromWord(s, b, Skipped) }
+func (s *Side) UnmarshalText(b []byte) error { return fromWord(s, b, Between) }
 
 // MarshalText writes the verdict as a word ("found"), for JSON.
 func (v Verdict) MarshalText() ([]byte, error) { return []byte(v.String()), nil }

@@ -6,14 +6,17 @@
 // and runs the commits interleaved; the tests give fake ones), and the
 // walk only keeps what is known and chooses what to measure next.
 //
-// A commit is fast (at GOOD's level), slow (at BAD's), undecided (its
-// interval reaches both sides of the midpoint between the levels, or the
-// measurement could not tell, even after measuring more) or skipped (it
-// does not build, lacks the benchmark, or cannot be compared). The levels are taken to be in order along the commits: a
-// commit after a slow one is slow. A slowdown in two steps makes the
-// commits between them undecided (they sit between the levels), so the
-// walk searches twice, for the first commit that is not fast and for the
-// first that is slow, and names both; one step makes them the same commit.
+// A commit is fast (at GOOD's level), slow (at BAD's), between the two
+// levels (slower than GOOD and faster than BAD, each beyond the
+// threshold), undecided (its interval reaches both sides of the midpoint
+// between the levels, or the measurement could not tell, even after
+// measuring more) or skipped (it does not build, lacks the benchmark, or
+// cannot be compared). The levels are taken to be in order along the
+// commits: a commit after a slow one is slow. A slowdown in two steps puts
+// the commits between them between the levels (or leaves them undecided),
+// so the walk searches twice, for the first commit that is not fast and
+// for the first that is slow, and names both; one step makes them the
+// same commit. Readings against that order give a range, not a commit.
 package bisect
 
 import "slices"
@@ -32,10 +35,15 @@ const (
 	// Skipped cannot be measured: it does not build, lacks the benchmark,
 	// or its runs cannot be compared.
 	Skipped
+	// Between is measured between the two levels: slower than GOOD and
+	// faster than BAD, each by more than the threshold (a slowdown in two
+	// steps). Unlike an undecided commit, which may be at either level, a
+	// fast commit after it contradicts it: one of the two was misread.
+	Between
 )
 
 func (s Side) String() string {
-	return [...]string{"unknown", "fast", "slow", "undecided", "skipped"}[s]
+	return [...]string{"unknown", "fast", "slow", "undecided", "skipped", "between"}[s]
 }
 
 // Walk is what is known of the n commits after GOOD up to BAD, in
@@ -58,28 +66,48 @@ func (w *Walk) Side(i int) Side { return w.sides[i] }
 func (w *Walk) Set(i int, s Side) { w.sides[i] = s }
 
 // bounds are the two searches' ends. The first commit that is not fast
-// lies in (loA, hiA]: loA the last fast commit (-1 for GOOD), hiA the
-// first undecided or slow commit after it. The first slow commit lies in
-// (loB, hiB]: hiB the first slow commit, loB the last fast or undecided
-// one before it. Without undecided commits the two are one search.
+// lies in (loA, hiA]: loA the last fast commit before any commit between
+// the levels or slow (-1 for GOOD), hiA the first commit after it that is
+// not fast. The first slow commit lies in (loB, hiB]: hiB the first slow
+// commit after the last fast or between one, loB the last commit before
+// hiB that is not slow. Without undecided or between commits the two are
+// one search.
+//
+// An undecided commit may be at either level: a fast commit after it, or
+// a slow one before it, places it. A fast commit after one between the
+// levels or slow is a contradiction (one of them was misread): the answer
+// is then the range that holds both readings, never the one commit a
+// single reading would give (a fast misreading after the first of two
+// steps would otherwise erase that step, and name the second as the
+// whole slowdown).
 func (w *Walk) bounds() (loA, hiA, loB, hiB int) {
 	n := len(w.sides)
-	loA, hiB = -1, n
+	loA, hiA, loB, hiB = -1, n, -1, n
+	lastFB := -1 // the last fast or between commit
 	for i, s := range w.sides {
+		if s == Slow || s == Between {
+			break
+		}
 		if s == Fast {
 			loA = i
 		}
 	}
-	for i := loA + 1; i < n; i++ {
+	for i, s := range w.sides {
+		if i > loA && (s == Undecided || s == Between || s == Slow) && hiA == n {
+			hiA = i
+		}
+		if s == Fast || s == Between {
+			lastFB = i
+		}
+	}
+	for i := lastFB + 1; i < n; i++ {
 		if w.sides[i] == Slow {
 			hiB = i
 			break
 		}
 	}
-	hiA, loB = hiB, loA
-	for i := loA + 1; i < hiB; i++ {
-		if w.sides[i] == Undecided {
-			hiA = min(hiA, i)
+	for i := range hiB {
+		if s := w.sides[i]; s == Fast || s == Undecided || s == Between {
 			loB = i
 		}
 	}
@@ -179,7 +207,7 @@ func (w *Walk) Answer() Answer {
 		switch w.sides[i] {
 		case Skipped:
 			a.Skipped = append(a.Skipped, i)
-		case Undecided:
+		case Undecided, Between:
 			a.Undecided = append(a.Undecided, i)
 		}
 	}

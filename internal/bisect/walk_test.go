@@ -162,6 +162,52 @@ func TestTwoHalfSteps(t *testing.T) {
 	}
 }
 
+// Two steps of unequal size, as measured on the 64-commit repository of
+// docs/bisect.md (+15% at commit 20, then BAD read +39%): the commits
+// between them lie below the midpoint (√1.39 = 1.179), and placing them
+// by the midpoint alone calls them fast and names the second step as the
+// whole slowdown. They are not at GOOD's level: both steps are named.
+func TestTwoUnequalSteps(t *testing.T) {
+	for _, pos := range [][2]int{{19, 39}, {3, 50}, {30, 31}} {
+		a, b := pos[0], pos[1]
+		level := func(i int) float64 {
+			switch {
+			case i >= b:
+				return 1.39
+			case i >= a:
+				return 1.15
+			}
+			return 1
+		}
+		f := newFake(64, level, 0.01)
+		f.threshold = 0.05
+		w, _, err := Drive(64, 2, f.threshold, f.measure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans := w.Answer(); ans.Exact() || ans.First != a || ans.Last != b {
+			t.Errorf("steps at %d and %d: %+v, want both named", a, b, ans)
+		}
+	}
+}
+
+// A reading that contradicts the order of the levels (a commit between
+// two steps misread as fast, after one read between the levels) widens
+// the answer to a range holding both: it never erases the first step.
+func TestContradiction(t *testing.T) {
+	w := NewWalk(64)
+	for i, s := range map[int]Side{63: Slow, 31: Between, 15: Fast, 23: Between, 19: Between, 17: Fast, 18: Fast,
+		47: Slow, 39: Slow, 35: Between, 37: Between, 38: Fast} {
+		w.Set(i, s)
+	}
+	if i, ok := w.Next(); ok {
+		t.Errorf("next %d, want the walk over", i)
+	}
+	if a := w.Answer(); a.Exact() || a.From != 19 || a.To != 39 || a.First != 19 || a.Last != 39 {
+		t.Errorf("%+v, want 19..39, both named", a)
+	}
+}
+
 // A commit that does not build is skipped and named; when it is next to
 // the step, the answer is the range that holds both.
 func TestSkipped(t *testing.T) {
@@ -333,7 +379,7 @@ func TestBadNotSlowerInAStep(t *testing.T) {
 		t.Errorf("BAD never slower in a step: %+v, want the whole range", a)
 	}
 	for _, st := range steps[1:] {
-		if st.Side != Undecided || st.Attempts != 2 || !strings.Contains(st.Why, "BAD read -2.0% (-6.8% to +3.0%) against GOOD in this step") {
+		if st.Side != Undecided || st.Attempts != 2 || !strings.Contains(st.Why, "BAD read -2.0% (-6.8% to +3.0%) against GOOD so far") {
 			t.Errorf("%+v, want undecided after 2 attempts, saying why", st)
 		}
 	}
@@ -419,22 +465,58 @@ func TestStopped(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
+	exact := func(v float64) Ratio { return Ratio{v, v, v, 0.95} }
 	for _, tt := range []struct {
-		mid  Ratio
-		bad  float64
-		want Side
+		mid, bad Ratio
+		want     Side
 	}{
-		{Ratio{1, 0.99, 1.01, 0.95}, 3, Fast},
-		{Ratio{2.9, 2.8, 3.0, 0.95}, 3, Slow},
-		{Ratio{1.7, 1.6, 1.8, 0.95}, 3, Undecided},     // holds √3 = 1.732
-		{Ratio{1.8, 1.75, 1.85, 0.95}, 3, Slow},        // past the midpoint, short of BAD
-		{Ratio{1.012, 1.010, 1.014, 0.95}, 1.03, Fast}, // below 1.0149
-		{Ratio{1.018, 1.016, 1.020, 0.95}, 1.03, Slow}, // beyond it
-		{Ratio{1.015, 1.010, 1.020, 0.95}, 1.03, Undecided},
-		{Ratio{}, 3, Undecided}, // not measured
+		{Ratio{1, 0.99, 1.01, 0.95}, exact(3), Fast},
+		{Ratio{2.9, 2.8, 3.0, 0.95}, exact(3), Slow},
+		{Ratio{1.7, 1.6, 1.8, 0.95}, exact(3), Between},       // holds √3 = 1.732, far from both levels
+		{Ratio{1.8, 1.75, 1.85, 0.95}, exact(3), Between},     // past the midpoint, far short of BAD
+		{Ratio{1.012, 1.010, 1.014, 0.95}, exact(1.03), Fast}, // below 1.0149
+		{Ratio{1.018, 1.016, 1.020, 0.95}, exact(1.03), Slow}, // beyond it
+		{Ratio{1.015, 1.010, 1.020, 0.95}, exact(1.03), Undecided},
+		// BAD's interval makes the midpoint a band, √1.02 to √1.04
+		// (1.0100 to 1.0198): mid must clear all of it.
+		{Ratio{1.018, 1.016, 1.020, 0.95}, Ratio{1.03, 1.02, 1.04, 0.95}, Undecided},
+		{Ratio{1.012, 1.010, 1.014, 0.95}, Ratio{1.03, 1.02, 1.04, 0.95}, Undecided},
+		{Ratio{1.003, 1.001, 1.009, 0.95}, Ratio{1.03, 1.02, 1.04, 0.95}, Fast},
+		{Ratio{1.025, 1.021, 1.029, 0.95}, Ratio{1.03, 1.02, 1.04, 0.95}, Slow},
+		// Between the levels, by more than the threshold from each:
+		// neither at GOOD's level nor at BAD's, wherever the midpoint.
+		{Ratio{1.15, 1.14, 1.16, 0.95}, exact(1.39), Between},
+		{Ratio{1.25, 1.24, 1.26, 0.95}, exact(1.39), Between},
+		{Ratio{1.15, 1.005, 1.3, 0.95}, exact(1.39), Undecided}, // reaches GOOD's level
+		{Ratio{1.009, 1.008, 1.010, 0.95}, exact(1.39), Fast},
+		{Ratio{1.38, 1.377, 1.383, 0.95}, exact(1.39), Slow},
+		{Ratio{}, exact(3), Undecided},                   // not measured
+		{Ratio{1, 0.99, 1.01, 0.95}, Ratio{}, Undecided}, // BAD not measured
 	} {
-		if got := Classify(tt.mid, tt.bad); got != tt.want {
-			t.Errorf("Classify(%v, %v) = %v, want %v", tt.mid, tt.bad, got, tt.want)
+		if got := Classify(tt.mid, tt.bad, 0.01); got != tt.want {
+			t.Errorf("Classify(%v, %v, 1%%) = %v, want %v", tt.mid, tt.bad, got, tt.want)
+		}
+	}
+}
+
+// With honest intervals (each holds its truth), a commit at GOOD's level
+// is never placed slow and one at BAD's never fast, however BAD's own
+// reading falls within its interval: a midpoint taken from BAD's value
+// alone places a slow commit fast when BAD reads high (+7% for a +3%
+// step puts the midpoint at +3.4%, beyond a slow commit read at +2.5% to
+// +3.1%).
+func TestClassifyHonest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := range 100000 {
+		b := 1 + 0.1*rng.Float64()
+		bad := honest(b, 0.05*rng.Float64(), 2*rng.Float64()-1)
+		truth, wrong := 1.0, Slow
+		if rng.IntN(2) == 0 {
+			truth, wrong = b, Fast
+		}
+		mid := honest(truth, 0.05*rng.Float64(), 2*rng.Float64()-1)
+		if got := Classify(mid, bad, 0.01); got == wrong {
+			t.Fatalf("trial %d: a commit at %.4f with BAD at %.4f: Classify(%v, %v) = %v", trial, truth, b, mid, bad, got)
 		}
 	}
 }
@@ -447,7 +529,7 @@ func ExampleWalk() {
 		if !ok {
 			break
 		}
-		side := Classify(Ratio{truth(i), truth(i) * 0.98, truth(i) * 1.02, 0.95}, 2)
+		side := Classify(Ratio{truth(i), truth(i) * 0.98, truth(i) * 1.02, 0.95}, Ratio{2, 1.98, 2.02, 0.95}, 0.05)
 		fmt.Println("measure", i, side)
 		w.Set(i, side)
 	}

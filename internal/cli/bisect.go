@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/benchy-dev/benchy/internal/bisect"
+	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -32,9 +33,11 @@ type bisectOptions struct {
 	Processes  int
 	SampleTime time.Duration
 	Dir        string
+	Store      string
 	thresholdOption
 	cpuOptions
-	dir string // Dir, absolute
+	dir   string           // Dir, absolute
+	store *history.Address // --store, opened once before anything is built
 }
 
 // bisectRetries is how many times more an undecided commit is measured by
@@ -61,7 +64,8 @@ midpoint of the two levels, on the fast side when below. A commit whose
 interval holds the midpoint is measured again (--retries), then kept as
 undecided: the answer then names the first commit not at GOOD's level and
 the first at BAD's (a slowdown in two steps), or a range. A commit that
-does not build, or lacks the benchmark, is skipped and named.
+does not build, or lacks the benchmark, is skipped and named. --store keeps
+every step's measurement of each build in the history, at its commit.
 
 Exit 1 when a slowdown was found (one commit or a range), 0 when BAD is not
 slower than GOOD, 4 when that cannot be judged, 2 for bad input (an unknown
@@ -103,6 +107,7 @@ matching).`,
 	intFlag(f, &o.Processes, "processes", gotestProcesses, "`K` runs of each test binary a step")
 	f.DurationVar(&o.SampleTime, "sample-time", gotestSampleTime, "a sample lasts at least `D`")
 	f.StringVarP(&o.Dir, "dir", "C", ".", "resolve the packages and the revisions in `DIR`")
+	f.StringVar(&o.Store, "store", "", "also keep every commit's measurement in the history: "+storeHelp)
 	o.cpuOptions.bind(f, "the benchmarks")
 	return cmd
 }
@@ -146,7 +151,35 @@ func (o *bisectOptions) check() error {
 	if fi, err := os.Stat(o.dir); err != nil || !fi.IsDir() {
 		return Usagef("-C %s: not a directory", o.Dir)
 	}
+	if o.Store != "" {
+		a, err := checkStore(o.Store)
+		if err != nil {
+			return err
+		}
+		o.store = &a
+	}
 	return nil
+}
+
+// keep is the plan's Keep for --store: each build's result of a step
+// stored at the commit it measured, with that commit's time (which orders
+// the history's series). A result that cannot be stored is said, and the
+// walk goes on: its answer does not rest on the store.
+func (o *bisectOptions) keep(stderr io.Writer) func([]string, []*result.Result) {
+	if o.store == nil {
+		return nil
+	}
+	return func(commits []string, rs []*result.Result) {
+		for k, r := range rs {
+			src, err := history.GitCommit(o.dir, commits[k])
+			if err != nil {
+				src = history.Source{Commit: commits[k]}
+			}
+			if err := storeResult(*o.store, src, r, stderr); err != nil {
+				fmt.Fprintf(stderr, "benchy: %v\n", err)
+			}
+		}
+	}
 }
 
 // bisectRun runs the bisection with the signals watched (a first stops
@@ -165,7 +198,7 @@ func bisectRun(o *bisectOptions, stdout io.Writer) error {
 			SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0), // as gotest measures
 			Notes: o.g.Stderr, OnExit: w.onExit,
 		},
-		Good: o.Good, Bad: o.Bad, Threshold: o.threshold, Retries: o.Retries,
+		Good: o.Good, Bad: o.Bad, Threshold: o.threshold, Retries: o.Retries, Keep: o.keep(o.g.Stderr),
 	}
 	rep, err := pipeline.Bisect(plan)
 	if rep != nil {
@@ -196,11 +229,17 @@ func bisectExit(rep *bisect.Report) error {
 	case bisect.NoSlowdown:
 		return nil
 	case bisect.Found:
-		what := "commit " + rep.Commits[a.From].Short()
-		if a.From != a.To {
-			what = fmt.Sprintf("%s %s..%s", units.Count(a.To-a.From+1, "commit"), rep.Commits[a.From].Short(), rep.Commits[a.To].Short())
-		}
-		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("bisect: %s made %s slower by more than %s", what, rep.Benchmark, units.Percent(rep.Threshold))}
+		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("bisect: %s made %s slower by more than %s", foundIn(rep), rep.Benchmark, units.Percent(rep.Threshold))}
 	}
 	return &ExitError{Code: ExitCannotJudge, Msg: "bisect: cannot judge whether BAD is slower than GOOD (exit 4)"}
+}
+
+// foundIn is where a bisection that found a slowdown put it: "commit
+// 3f2a1b0c9d8e", or "4 commits 3f2a1b0c9d8e..77aa01b2c3d4".
+func foundIn(rep *bisect.Report) string {
+	a := rep.Answer
+	if a.From == a.To {
+		return "commit " + rep.Commits[a.From].Short()
+	}
+	return fmt.Sprintf("%s %s..%s", units.Count(a.To-a.From+1, "commit"), rep.Commits[a.From].Short(), rep.Commits[a.To].Short())
 }

@@ -2,16 +2,20 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/bisect"
+	"github.com/benchy-dev/benchy/internal/history"
 )
 
 // What bisect's flags become, and every bad one: exit 2 with one line
@@ -28,6 +32,10 @@ func TestBisectFlags(t *testing.T) {
 	}
 	got = nil
 	parse(t, newBisectCmd(testGlobals(), capture), "a", "b", "--bench", "X")
+	notDir := filepath.Join(t.TempDir(), "file") // a store under it cannot be opened
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if got.Packages[0] != "." || got.threshold != 0.05 || got.Retries != bisectRetries || got.Samples != gotestSamples || got.Format != "text" {
 		t.Errorf("defaults: %+v", got)
 	}
@@ -43,6 +51,7 @@ func TestBisectFlags(t *testing.T) {
 		{[]string{"a", "b", "--bench", "X", "--retries", "-1"}, "--retries -1"},
 		{[]string{"a", "b", "--bench", "X", "--threshold", "lots"}, "--threshold"},
 		{[]string{"a", "b", "--bench", "X", "-C", "/nonexistent/dir"}, "not a directory"},
+		{[]string{"a", "b", "--bench", "X", "--store", filepath.Join(notDir, "h.db")}, "--store"},
 	} {
 		cmd := newBisectCmd(testGlobals(), capture)
 		cmd.SetArgs(b.args)
@@ -60,6 +69,50 @@ func TestBisectFlags(t *testing.T) {
 func workSource(passes int, extra string) string {
 	return "package work\n\n// Work sums xs.\nfunc Work(xs []int) int {\n\ts := 0\n\tfor p := 0; p < " + fmt.Sprint(passes) +
 		"; p++ {\n\t\tfor _, x := range xs {\n\t\t\ts += x ^ p\n\t\t}\n\t}\n\treturn s\n}\n" + extra
+}
+
+// checkStored checks that the history at db holds a point of the
+// benchmark at GOOD, at BAD and at every commit rep measured, and at no
+// other commit, each with the commit's time; and that history show
+// draws them.
+func checkStored(t *testing.T, db string, rep bisect.Report) {
+	t.Helper()
+	want := map[string]bool{rep.Good.Hash: true}
+	for _, st := range rep.Steps {
+		if st.Side != bisect.Skipped {
+			want[rep.Commits[st.Commit].Hash] = true
+		}
+	}
+	want[rep.Commits[len(rep.Commits)-1].Hash] = true
+	a, err := history.ParseAddress(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := history.Open(context.Background(), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rows, err := s.Rows(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, r := range rows {
+		if r.Benchmark == rep.Benchmark && r.Basis == history.BasisTime {
+			got[r.Source.Commit] = true
+			if r.Source.Time.IsZero() {
+				t.Errorf("stored at %s without the commit's time", history.Short(r.Source.Commit))
+			}
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("stored at %v, want GOOD, BAD and every commit measured: %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
+	}
+	out, errs, code := runBinaryIn(t, filepath.Dir(db), "history", "show", "--store", db, "--format", "json")
+	if code != ExitOK || !strings.Contains(out, `"`+rep.Benchmark+`"`) {
+		t.Errorf("history show: exit %d\n%s%s", code, out, errs)
+	}
 }
 
 // A commit whose test binary cannot list its benchmarks (its init
@@ -121,7 +174,8 @@ func TestBisect(t *testing.T) {
 		}
 		return workSource(passes, "")
 	}
-	dir := writeModule(t, map[string]string{"go.mod": "module example.com/work\n\ngo 1.24\n", "work_test.go": againstBench})
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/work\n\ngo 1.24\n", "work_test.go": againstBench,
+		"sum_test.go": "package work\n\nimport \"testing\"\n\nfunc BenchmarkSum(b *testing.B) {\n\tfor b.Loop() {\n\t\tsink = Work(data[:10])\n\t}\n}\n"})
 	gitIn(t, dir, "init", "-q")
 	commits := []string{""} // commits[k] is commit k
 	for k := 1; k <= 10; k++ {
@@ -141,7 +195,8 @@ func TestBisect(t *testing.T) {
 	}
 	quick := []string{"--samples", "6", "--processes", "3", "--sample-time", "20ms", "--window", "100ms"}
 
-	out, errs, code := runBinaryIn(t, dir, append([]string{"bisect", commits[1], commits[10], "--bench", "Work", "--format", "json"}, quick...)...)
+	db := filepath.Join(t.TempDir(), "history.db")
+	out, errs, code := runBinaryIn(t, dir, append([]string{"bisect", commits[1], commits[10], "--bench", "Work", "--format", "json", "--store", db}, quick...)...)
 	t.Logf("exit %d\n%s%s", code, out, errs)
 	var rep bisect.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
@@ -174,6 +229,7 @@ func TestBisect(t *testing.T) {
 	if measured > 5 { // log2(9) + 2, rounded down
 		t.Errorf("%d commits measured, want at most 5", measured)
 	}
+	checkStored(t, db, rep)
 	if wts := gitIn(t, dir, "worktree", "list"); strings.Count(wts, "\n") != 1 {
 		t.Errorf("worktrees left:\n%s", wts)
 	}
@@ -194,6 +250,8 @@ func TestBisect(t *testing.T) {
 		{[]string{commits[10], commits[1]}, "is not an ancestor of BAD"},
 		{[]string{"nosuch", commits[10]}, "GOOD nosuch: no such revision"},
 		{[]string{commits[1], commits[10], "--bench", "NoSuch"}, "no benchmark"},
+		// Several benchmarks are not walked together: the line names them.
+		{[]string{commits[1], commits[10], "--bench", "."}, "matches 2 benchmarks in GOOD and BAD"},
 	} {
 		args := append(append([]string{"bisect"}, b.args...), quick...)
 		if !strings.Contains(strings.Join(b.args, " "), "--bench") {

@@ -309,7 +309,11 @@ in temporary worktrees of the repository -C names and run interleaved, as
 gotest --against does. Only a slowdown that run confirms exits 1; a step it
 does not confirm is printed with both figures and passes; 4 when none was
 confirmed and one could not be judged. A step of benchy run or exec cannot
-be rebuilt: it is printed as "cannot confirm" and counts as without --confirm.`,
+be rebuilt: it is printed as "cannot confirm" and counts as without --confirm.
+
+--bisect then walks the commits of each confirmed step, as benchy bisect
+does, and names the first slow commit (or the range that holds it) under
+the step and in the last line; the exit is --confirm's.`,
 		Example: "  benchy history check\n  benchy history check '^Benchmark(Parse|Encode)' --threshold 3%\n  benchy history check --confirm -C ~/src/mymodule",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

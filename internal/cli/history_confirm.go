@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/pipeline"
@@ -25,6 +26,7 @@ import (
 // repository to rebuild the commits of, and how gotest measures them.
 type confirmOptions struct {
 	Confirm    bool
+	Bisect     bool   // walk each confirmed step's commits to the one that made it
 	Dir        string // -C: a directory of the repository the results came from
 	Samples    int
 	Processes  int
@@ -34,10 +36,11 @@ type confirmOptions struct {
 }
 
 // confirmFlags are the flags that only --confirm uses.
-var confirmFlags = []string{"dir", "samples", "processes", "sample-time", "cpu", "window"}
+var confirmFlags = []string{"bisect", "dir", "samples", "processes", "sample-time", "cpu", "window"}
 
 func (c *confirmOptions) bind(f *pflag.FlagSet) {
 	f.BoolVar(&c.Confirm, "confirm", false, "measure each step again, interleaved")
+	f.BoolVar(&c.Bisect, "bisect", false, "with --confirm: find the commit that made each confirmed step, as benchy bisect does")
 	f.StringVarP(&c.Dir, "dir", "C", ".", "with --confirm: the results' git repository, `DIR`")
 	intFlag(f, &c.Samples, "samples", gotestSamples, "with --confirm: samples of each commit")
 	intFlag(f, &c.Processes, "processes", gotestProcesses, "with --confirm: `K` runs of each test binary")
@@ -158,6 +161,8 @@ func (o *historyCheckOptions) measureSteps(steps []pipeline.ConfirmStep) ([]pipe
 		},
 		Threshold: o.threshold,
 		Steps:     steps,
+		Bisect:    o.Bisect,
+		Retries:   bisectRetries,
 	}
 	cs, err := pipeline.Confirm(plan)
 	if errors.Is(err, pipeline.ErrStopped) {
@@ -220,7 +225,7 @@ func writeConfirmed(stdout io.Writer, all []confirmed) (slower, unconfirmed, not
 			slower = append(slower, name+" (cannot confirm: "+x.sus.Why+")")
 		case x.c.Outcome == pipeline.Confirmed:
 			fmt.Fprintf(stdout, "%s on %s: confirmed, slower\n", ser.Benchmark, ser.Machine)
-			slower = append(slower, ser.Benchmark+" "+units.Change(x.c.Row.Ratio-1)+" interleaved (history "+at+")")
+			slower = append(slower, ser.Benchmark+" "+units.Change(x.c.Row.Ratio-1)+" interleaved (history "+at+")"+bisected(x.c))
 		case x.c.Outcome == pipeline.NotConfirmed:
 			fmt.Fprintf(stdout, "%s on %s: not confirmed\n", ser.Benchmark, ser.Machine)
 			unconfirmed = append(unconfirmed, name)
@@ -241,8 +246,44 @@ func writeConfirmed(stdout io.Writer, all []confirmed) (slower, unconfirmed, not
 		case x.c.Why != "":
 			fmt.Fprintf(stdout, "  why          %s\n", x.c.Why)
 		}
+		writeBisection(stdout, x.c)
 	}
 	return slower, unconfirmed, notJudged
+}
+
+// writeBisection writes the bisection of a confirmed step (--bisect)
+// under it, indented: its table and answer, or why it could not be made.
+func writeBisection(w io.Writer, c *pipeline.Confirmation) {
+	switch {
+	case c == nil:
+		return
+	case c.Bisection != nil:
+		var b strings.Builder
+		render.WriteBisect(&b, c.Bisection, "text")
+		fmt.Fprintln(w, "  bisect")
+		for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+			fmt.Fprintln(w, strings.TrimRight("    "+l, " "))
+		}
+	}
+	if c.BisectWhy != "" {
+		fmt.Fprintf(w, "  bisect       %s\n", c.BisectWhy)
+	}
+}
+
+// bisected is what the bisection of a confirmed step came to, for the
+// last line: ", first slow commit 3f2a1b0c9d8e", ", in 3 commits a..b",
+// or nothing when it was not made.
+func bisected(c *pipeline.Confirmation) string {
+	rep := c.Bisection
+	switch {
+	case rep == nil:
+		return ""
+	case rep.Answer.Verdict == bisect.Found && rep.Answer.Exact():
+		return ", first slow " + foundIn(rep)
+	case rep.Answer.Verdict == bisect.Found:
+		return ", in " + foundIn(rep)
+	}
+	return ", bisect: " + rep.Answer.Verdict.String()
 }
 
 // interleavedFigure is the ratio of the interleaved run with its interval

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/pipeline"
@@ -33,8 +34,13 @@ func TestHistoryCheckConfirmFlags(t *testing.T) {
 		t.Errorf("--confirm: %+v", got.confirmOptions)
 	}
 	got = nil
+	parse(t, newHistoryCheckCmd(&historyOptions{g: testGlobals()}, capture), "--confirm", "--bisect", "-C", dir)
+	if !got.Confirm || !got.Bisect {
+		t.Errorf("--confirm --bisect: %+v", got.confirmOptions)
+	}
+	got = nil
 	parse(t, newHistoryCheckCmd(&historyOptions{g: testGlobals()}, capture))
-	if got.Confirm || got.Samples != gotestSamples || got.Processes != gotestProcesses || got.SampleTime != gotestSampleTime || got.Dir != "." {
+	if got.Confirm || got.Bisect || got.Samples != gotestSamples || got.Processes != gotestProcesses || got.SampleTime != gotestSampleTime || got.Dir != "." {
 		t.Errorf("defaults: %+v", got.confirmOptions)
 	}
 
@@ -43,6 +49,7 @@ func TestHistoryCheckConfirmFlags(t *testing.T) {
 		want string
 	}{
 		{[]string{"--samples", "5"}, "--samples is for --confirm"},
+		{[]string{"--bisect"}, "--bisect is for --confirm"},
 		{[]string{"-C", dir}, "--dir is for --confirm"},
 		{[]string{"--confirm", "-C", t.TempDir()}, "not in a git repository"},
 		{[]string{"--confirm", "-C", filepath.Join(dir, "nothing")}, "not a directory"},
@@ -90,6 +97,13 @@ func TestHistoryConfirmExit(t *testing.T) {
 		{"cannot confirm", []confirmed{cannot, step(pipeline.NotConfirmed, row(result.NoDifference, 1))}, nil, ExitFailed,
 			[]string{"Work on m1: cannot confirm\n", "  why          measured by benchy run\n"}},
 		{"nothing suspected", nil, nil, ExitOK, []string{"no step slower by more than 5% in 1 series"}},
+		{"confirmed and bisected", []confirmed{bisectedStep(bisect.Answer{Verdict: bisect.Found, From: 2, To: 2, First: 2, Last: 2}, "")}, nil, ExitFailed,
+			[]string{"Work on m1: confirmed, slower", "  bisect\n    Work: 4 commits after aaaaaaaaaaaa (GOOD) up to 333333333333 (BAD)",
+				"    first slow commit: 2222222222222222222222222222222222222222", "interleaved (history +200.0% at aaaaaaaaaaaa..bbbbbbbbbbbb), first slow commit 222222222222"}},
+		{"bisected to a range", []confirmed{bisectedStep(bisect.Answer{Verdict: bisect.Found, From: 1, To: 2, First: -1, Last: 2, Skipped: []int{1}}, "")}, nil, ExitFailed,
+			[]string{"), in 2 commits 111111111111..222222222222"}},
+		{"a bisection that ended early", []confirmed{bisectedStep(bisect.Answer{}, "GOOD does not build")}, nil, ExitFailed,
+			[]string{"  bisect       GOOD does not build\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -98,13 +112,37 @@ func TestHistoryConfirmExit(t *testing.T) {
 			if code := exitCode(err); code != tt.code {
 				t.Errorf("exit %d (%v), want %d", code, err, tt.code)
 			}
+			got := out.String()
+			if err != nil {
+				got += err.Error() // the last line
+			}
 			for _, w := range tt.out {
-				if !strings.Contains(out.String(), w) {
-					t.Errorf("output lacks %q:\n%s", w, out.String())
+				if !strings.Contains(got, w) {
+					t.Errorf("output lacks %q:\n%s", w, got)
 				}
 			}
 		})
 	}
+}
+
+// bisectedStep is a confirmed step of Work whose bisection over four
+// commits came to a (its steps: BAD, then commit 2), or ended early with
+// why and no report.
+func bisectedStep(a bisect.Answer, why string) confirmed {
+	ser := history.Series{Key: history.Key{Benchmark: "Work", Machine: "m1"}, Basis: history.BasisTime, Unit: "ns",
+		Commits: []history.Commit{{Source: history.Source{Commit: strings.Repeat("a", 40)}}, {Source: history.Source{Commit: strings.Repeat("b", 40)}}}}
+	c := &pipeline.Confirmation{Outcome: pipeline.Confirmed, BisectWhy: why,
+		Row: &compare.Row{Name: "Work", Pair: result.Pair{Verdict: result.Slower, Ratio: 3, CILow: 2.9, CIHigh: 3.1, Level: 0.95}}}
+	if why == "" {
+		r := bisect.Ratio{Value: 3, Low: 2.9, High: 3.1, Level: 0.95}
+		rep := &bisect.Report{Benchmark: "Work", Good: bisect.Commit{Hash: strings.Repeat("a", 40)}, Answer: a, Threshold: 0.05,
+			Steps: []bisect.Step{{Commit: 3, Mid: r, Bad: r, Side: bisect.Slow, Attempts: 1}, {Commit: 2, Mid: r, Bad: r, Side: bisect.Slow, Attempts: 1}}}
+		for k := range 4 {
+			rep.Commits = append(rep.Commits, bisect.Commit{Hash: strings.Repeat(fmt.Sprint(k), 40), Subject: fmt.Sprintf("commit %d", k)})
+		}
+		c.Bisection = rep
+	}
+	return confirmed{sus: history.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 300}}, c: c}
 }
 
 // A run stopped after its first step still says what that step and the
@@ -221,6 +259,80 @@ func TestHistoryCheckConfirm(t *testing.T) {
 		t.Errorf("not both steps with the interleaved run's figures:\n%s", out)
 	}
 	// No worktree is left behind.
+	if wts := gitIn(t, dir, "worktree", "list"); strings.Count(wts, "\n") != 1 {
+		t.Errorf("worktrees left:\n%s", wts)
+	}
+}
+
+// history check --confirm --bisect on a real repository whose history
+// skips commits: Work does one pass over its data in commits 1-5 and
+// three from commit 6 on, and results are stored at commits 1-4 and
+// 9-12 only. The step the history sees, between commits 4 and 9, is
+// confirmed and bisected to commit 6, or to a range that holds it; never
+// to another commit alone.
+func TestHistoryCheckConfirmBisect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and measures several revisions")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := writeModule(t, map[string]string{"go.mod": "module example.com/work\n\ngo 1.24\n", "work_test.go": againstBench})
+	gitIn(t, dir, "init", "-q")
+	commits := []string{""} // commits[k] is commit k
+	for k := 1; k <= 12; k++ {
+		passes := 1
+		if k >= 6 {
+			passes = 3
+		}
+		files := map[string]string{"work.go": workSource(passes, ""), "NOTES": fmt.Sprintf("commit %d\n", k)}
+		for name, body := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		gitIn(t, dir, "add", ".")
+		gitIn(t, dir, "commit", "-q", "-m", fmt.Sprintf("commit %d", k))
+		commits = append(commits, strings.TrimSpace(gitIn(t, dir, "rev-parse", "HEAD")))
+	}
+	store := filepath.Join(t.TempDir(), "h.db")
+	files := t.TempDir()
+	for _, k := range []int{1, 2, 3, 4, 9, 10, 11, 12} {
+		factor := 1.0
+		if k >= 6 {
+			factor = 3
+		}
+		p := filepath.Join(files, fmt.Sprintf("r%02d.json", k))
+		writeScaledGotest(t, p, factor*(1+0.003*math.Sin(float64(7*k))))
+		if _, errs, code := runHistory("import", "--store", store, "--commit", commits[k], "--time", fmt.Sprintf("@%d", 1700000000+k*86400), p); code != 0 {
+			t.Fatalf("import: exit %d: %s", code, errs)
+		}
+	}
+	out, errs, code := runBinaryIn(t, dir, "history", "check", "--confirm", "--bisect", "--store", store, "--samples", "6", "--processes", "3",
+		"--sample-time", "20ms", "--window", "100ms")
+	t.Logf("exit %d\n%s%s", code, out, errs)
+	if code == ExitCannotJudge && strings.Contains(out, ": could not judge") {
+		t.Skip("the machine is too busy to judge even a threefold change")
+	}
+	six := history.Short(commits[6])
+	if code != ExitFailed || !strings.Contains(out, ": confirmed, slower") || !strings.Contains(out, "\n  bisect\n") {
+		t.Fatalf("exit %d: want 1, the step confirmed and bisected", code)
+	}
+	// The walk is over commits 5-9 (GOOD is commit 4); its answer is
+	// commit 6 alone, or a range from 5 or 6 to 6 or later.
+	exact := strings.Contains(errs, "first slow commit "+six)
+	ranged := false
+	for _, from := range []int{5, 6} {
+		for to := 6; to <= 9; to++ {
+			ranged = ranged || strings.Contains(errs, fmt.Sprintf("commits %s..%s", history.Short(commits[from]), history.Short(commits[to])))
+		}
+	}
+	if !exact && !ranged {
+		t.Errorf("the last line names no answer holding commit 6 (%s):\n%s", six, errs)
+	}
+	if !strings.Contains(out, "5 commits after "+history.Short(commits[4])+" (GOOD) up to "+history.Short(commits[9])) {
+		t.Errorf("the bisection is not over the step's commits, %s..%s:\n%s", history.Short(commits[4]), history.Short(commits[9]), out)
+	}
 	if wts := gitIn(t, dir, "worktree", "list"); strings.Count(wts, "\n") != 1 {
 		t.Errorf("worktrees left:\n%s", wts)
 	}

@@ -33,6 +33,11 @@ type BisectPlan struct {
 	// Retries is how many times more an undecided commit is measured
 	// before it is kept undecided.
 	Retries int
+	// Keep, when not nil, is given every step's measurement as soon as it
+	// is made, as one result per build with the commit it measured (GOOD,
+	// BAD, then the commit of the step): --store keeps them in the
+	// history. A step a stop cut short gives nothing.
+	Keep func(commits []string, rs []*result.Result)
 }
 
 // The prefixes of the three builds' experiments in a step's one
@@ -67,7 +72,7 @@ func Bisect(p BisectPlan) (*bisect.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bisectRun{p: p, ch: ch, wd: wd, builds: map[string]built{}, pools: map[int]*pool{}}
+	b := &bisectRun{p: p, ch: ch, wd: wd, builds: map[string]built{}, pools: map[int]*pool{}, calibrateF: calibrate}
 	defer b.clean()
 	if g.OnExit != nil {
 		g.OnExit(b.clean)
@@ -119,6 +124,14 @@ type bisectRun struct {
 
 	builds map[string]built // by commit hash: each commit is built once
 	pools  map[int]*pool    // by commit index: the runs of every attempt
+	// goods and bads are GOOD's and BAD's runs of every step, goods[k]
+	// and bads[k] from the same rounds: BAD's level is judged on them all.
+	goods, bads []*result.Result
+	// calibrated are GOOD's and BAD's benchmarks as calibrated on the CPU
+	// calCPU, once for the walk: each step measures copies of them.
+	calibrated [2][]*gotest.Target
+	calCPU     int
+	calibrateF func(*side, gotest.Options) ([]*gotest.Target, error) // calibrate; the tests count the calls
 
 	mu      sync.Mutex // the worktrees: the signal's goroutine removes them too
 	wts     []*gotest.Worktree
@@ -131,9 +144,9 @@ type built struct {
 	err  error
 }
 
-// pool holds a commit's interleaved runs, split by build: good[k],
-// bad[k] and mid[k] ran in the same rounds.
-type pool struct{ good, bad, mid []*result.Result }
+// pool holds a commit's interleaved runs, split by build: good[k] and
+// mid[k] ran in the same rounds.
+type pool struct{ good, mid []*result.Result }
 
 // clean removes every worktree, then the temporary directory.
 func (b *bisectRun) clean() {
@@ -219,13 +232,24 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 		return bisect.Step{}, ErrStopped
 	}
 	rs := splitByPrefix(r, bisectPrefixes[:len(sides)]...)
-	pl := b.pools[i]
-	if pl == nil {
-		pl = &pool{}
-		b.pools[i] = pl
+	if b.p.Keep != nil {
+		var hashes []string
+		for _, c := range cs {
+			hashes = append(hashes, c.Hash)
+		}
+		b.p.Keep(hashes, rs)
 	}
-	pl.good, pl.bad = append(pl.good, rs[0]), append(pl.bad, rs[1])
-	badRow := b.row(pl.good, pl.bad)
+	return b.judge(i, rs), nil
+}
+
+// judge is the step of commit i whose interleaved runs, split by build,
+// are rs (GOOD, BAD, and the commit unless it is BAD): BAD's ratio to
+// GOOD over every step of the walk so far, and the commit's over its own
+// attempts; the commit's side is left to bisect.Drive, BAD's is set here.
+func (b *bisectRun) judge(i int, rs []*result.Result) bisect.Step {
+	n := len(b.commits)
+	b.goods, b.bads = append(b.goods, rs[0]), append(b.bads, rs[1])
+	badRow := b.row(b.goods, b.bads)
 	st := bisect.Step{Bad: ratio(badRow)}
 	if i == n-1 {
 		st.Mid = st.Bad
@@ -237,9 +261,14 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 		default:
 			st.Side, st.Why = unjudged(*badRow), why
 		}
-		return st, nil
+		return st
 	}
-	pl.mid = append(pl.mid, rs[2])
+	pl := b.pools[i]
+	if pl == nil {
+		pl = &pool{}
+		b.pools[i] = pl
+	}
+	pl.good, pl.mid = append(pl.good, rs[0]), append(pl.mid, rs[2])
 	midRow := b.row(pl.good, pl.mid)
 	st.Mid = ratio(midRow)
 	if !midRow.Judged() {
@@ -249,7 +278,7 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 			st.Why += ": " + midRow.Reason
 		}
 	}
-	return st, nil
+	return st
 }
 
 // unjudged is the side of a commit whose comparison r gave no verdict
@@ -307,7 +336,7 @@ func (b *bisectRun) run(sides []*side) (*result.Result, error) {
 		topts.CPU = cpu
 		var all [][]*gotest.Target
 		for k, s := range sides {
-			ts, err := calibrate(s, topts)
+			ts, err := b.calibrate(k, s, topts)
 			switch {
 			case err == nil:
 			case k != 2 || errors.Is(err, gotest.ErrStopped) || errors.Is(err, harness.ErrStopped) || stopped(plan.Stop):
@@ -327,6 +356,33 @@ func (b *bisectRun) run(sides []*side) (*result.Result, error) {
 	}
 	r.GOMAXPROCS = g.GOMAXPROCS
 	return r, nil
+}
+
+// calibrate is the calibrated benchmarks of build k of a step (0 GOOD, 1
+// BAD, 2 the commit measured). GOOD and BAD are calibrated once for the
+// walk, on the CPU of their first step: a later step measures copies at
+// the same N (a step on another CPU calibrates them again). Calibrating
+// them at every step would cost two ramps of testing a step and measure
+// nothing more: N is GOOD's in every step, and the copies start clean.
+func (b *bisectRun) calibrate(k int, s *side, o gotest.Options) ([]*gotest.Target, error) {
+	if k == 2 {
+		return b.calibrateF(s, o)
+	}
+	if b.calibrated[k] == nil || b.calCPU != o.CPU {
+		ts, err := b.calibrateF(s, o)
+		if err != nil {
+			return nil, err
+		}
+		if b.calCPU != o.CPU {
+			b.calibrated = [2][]*gotest.Target{}
+		}
+		b.calibrated[k], b.calCPU = ts, o.CPU
+	}
+	var ts []*gotest.Target
+	for _, t := range b.calibrated[k] {
+		ts = append(ts, t.WithBinary(t.Bin, t.Display))
+	}
+	return ts, nil
 }
 
 // missing says the commit a step measures lacks the benchmark followed.

@@ -3,12 +3,14 @@ package pipeline
 import (
 	"errors"
 	"io"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
 
 // A comparison without a verdict that places the commit is measured again
@@ -39,5 +41,85 @@ func TestBisectChecksTheCPUFirst(t *testing.T) {
 		Good: "HEAD~1", Bad: "HEAD"})
 	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "4095") {
 		t.Errorf("%v, want a usage error about --cpu 4095", err)
+	}
+}
+
+// GOOD and BAD are calibrated once for the walk, and measured in each
+// step as fresh copies at that N; the commit a step measures is
+// calibrated every time (it may lack the benchmark, or not run); a step
+// on another CPU calibrates GOOD and BAD again.
+func TestBisectCalibratesGoodAndBadOnce(t *testing.T) {
+	calls := map[*side]int{}
+	good, bad, mid := &side{}, &side{}, &side{}
+	b := &bisectRun{calibrateF: func(s *side, o gotest.Options) ([]*gotest.Target, error) {
+		calls[s]++
+		return []*gotest.Target{{Bench: "BenchmarkWork", Display: "Work", N: int64(100 * (calls[s] + o.CPU))}}, nil
+	}}
+	var first *gotest.Target
+	for step := range 3 {
+		for k, s := range []*side{good, bad, mid} {
+			ts, err := b.calibrate(k, s, gotest.Options{CPU: 1})
+			if err != nil || len(ts) != 1 {
+				t.Fatalf("step %d, build %d: %v, %d targets", step, k, err, len(ts))
+			}
+			if k == 0 && step == 0 {
+				first = ts[0]
+			}
+			if k == 0 && (ts[0].N != 200 || step > 0 && ts[0] == first) {
+				t.Errorf("step %d: GOOD at N=%d (%p), want a copy at the first calibration's N=200", step, ts[0].N, ts[0])
+			}
+			ts[0].N, ts[0].Display = 1, "good Work" // what match does to the copies
+		}
+	}
+	if calls[good] != 1 || calls[bad] != 1 || calls[mid] != 3 {
+		t.Errorf("calibrations: GOOD %d, BAD %d, the commit %d; want 1, 1, 3", calls[good], calls[bad], calls[mid])
+	}
+	ts, _ := b.calibrate(0, good, gotest.Options{CPU: 2})
+	if calls[good] != 2 || ts[0].N != 400 || ts[0].Display != "Work" {
+		t.Errorf("on another CPU: %d calibrations of GOOD, N=%d %q; want 2, N=400, \"Work\"", calls[good], ts[0].N, ts[0].Display)
+	}
+}
+
+// stepRuns are one step's interleaved runs of Work, split by build: 3
+// processes of 6 samples each, build k at levels[k] ns/op, spread 0.5%.
+func stepRuns(seed uint64, levels ...float64) []*result.Result {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var rs []*result.Result
+	for _, level := range levels {
+		e := result.Experiment{Name: "Work", Kind: result.KindBenchmark}
+		for p := range 3 {
+			for range 6 {
+				ns := level * (1 + 0.005*rng.NormFloat64())
+				e.Samples = append(e.Samples, result.Sample{Iters: 1000, Ns: int64(ns * 1000), Process: p})
+			}
+		}
+		rs = append(rs, &result.Result{Settings: result.Settings{Samples: 18}, Experiments: []result.Experiment{e}})
+	}
+	return rs
+}
+
+// BAD's level is judged on every step's rounds, not on the step's own:
+// its interval narrows as the walk goes on, and a commit's ratio is
+// pooled over its own attempts only.
+func TestBisectPoolsBad(t *testing.T) {
+	b := &bisectRun{name: "Work", commits: make([]bisect.Commit, 8), pools: map[int]*pool{}, p: BisectPlan{Threshold: 0.01}}
+	steps := [][]*result.Result{stepRuns(1, 100, 103), stepRuns(2, 100, 103, 100), stepRuns(3, 100, 103, 103)}
+	first := b.judge(7, steps[0])
+	if first.Side != bisect.Slow {
+		t.Fatalf("BAD at +3%%: %+v, want slow", first)
+	}
+	b.judge(3, steps[1])
+	st := b.judge(5, steps[2])
+	all := b.row([]*result.Result{steps[0][0], steps[1][0], steps[2][0]}, []*result.Result{steps[0][1], steps[1][1], steps[2][1]})
+	own := b.row([]*result.Result{steps[2][0]}, []*result.Result{steps[2][1]})
+	if st.Bad != ratio(all) || st.Bad == ratio(own) {
+		t.Errorf("BAD in the third step: %+v, want %+v (every step's rounds), not %+v (its own)", st.Bad, ratio(all), ratio(own))
+	}
+	if w0, w := first.Bad.High/first.Bad.Low, st.Bad.High/st.Bad.Low; !(w < w0) {
+		t.Errorf("BAD's interval over three steps %.4f wide, over one %.4f: want narrower", w, w0)
+	}
+	mid := b.row([]*result.Result{steps[2][0]}, []*result.Result{steps[2][2]})
+	if st.Mid != ratio(mid) {
+		t.Errorf("the commit's ratio %+v, want its own step's %+v", st.Mid, ratio(mid))
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
@@ -27,6 +28,11 @@ type ConfirmPlan struct {
 	// interval beyond Threshold (the verdict "slower" at that threshold).
 	Threshold float64
 	Steps     []ConfirmStep
+	// Bisect, when set, walks each confirmed step's commits to the one
+	// that made it (history check --confirm --bisect), measuring an
+	// undecided commit up to Retries times more.
+	Bisect  bool
+	Retries int
 }
 
 // ConfirmStep is one step to measure again: the benchmark Name (the
@@ -52,6 +58,11 @@ type Confirmation struct {
 	Outcome string
 	Row     *compare.Row
 	Why     string
+	// Bisection is the walk of a confirmed step's commits (--bisect),
+	// nil when none was made; BisectWhy is why it ended without a report
+	// or early (bad input, a commit that could not be measured).
+	Bisection *bisect.Report
+	BisectWhy string
 }
 
 // Confirm measures every step of p in turn. A step that cannot be built
@@ -65,16 +76,46 @@ func Confirm(p ConfirmPlan) ([]Confirmation, error) {
 		if err != nil {
 			return out, err
 		}
+		if p.Bisect && c.Outcome == Confirmed {
+			err = bisectStep(p, &c) // a stop: the step and what its walk measured are kept
+		}
 		out = append(out, c)
+		if err != nil {
+			return out, err
+		}
 	}
 	return out, nil
 }
 
+// stepPlan is p's plan for measuring the benchmark of st.
+func stepPlan(p ConfirmPlan, st ConfirmStep) GoTestPlan {
+	g := p.GoTest
+	g.Packages, g.Bench = []string{st.Package}, gotest.BenchRegexp(st.Bench)
+	g.Plan.Settings.Bench = g.Bench
+	return g
+}
+
+// bisectStep walks the commits of c's confirmed step, Before (GOOD) to
+// After (BAD), with bisect's machinery, to the commit that made it. Its
+// error is a stop only: what ended the walk otherwise is c.BisectWhy.
+func bisectStep(p ConfirmPlan, c *Confirmation) error {
+	st := c.Step
+	fmt.Fprintf(p.GoTest.Notes, "benchy: bisecting %s between %s and %s\n", st.Name, short(st.Before), short(st.After))
+	rep, err := Bisect(BisectPlan{GoTest: stepPlan(p, st), Good: st.Before, Bad: st.After, Threshold: p.Threshold, Retries: p.Retries})
+	c.Bisection = rep
+	switch {
+	case errors.Is(err, ErrStopped):
+		return err
+	case err != nil:
+		c.BisectWhy = stepError(err)
+	}
+	return nil
+}
+
 func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, error) {
 	c := Confirmation{Step: st, Outcome: NotJudged}
-	g := p.GoTest
-	g.Packages, g.Bench, g.Against, g.New = []string{st.Package}, gotest.BenchRegexp(st.Bench), st.Before, st.After
-	g.Plan.Settings.Bench = g.Bench
+	g := stepPlan(p, st)
+	g.Against, g.New = st.Before, st.After
 	fmt.Fprintf(g.Notes, "benchy: measuring %s at %s and at %s, interleaved\n", st.Name, short(st.Before), short(st.After))
 	run, err := GoTest(g)
 	if stopped(g.Plan.Stop) || errors.Is(err, gotest.ErrStopped) {
