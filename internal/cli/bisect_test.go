@@ -93,7 +93,7 @@ func checkStored(t *testing.T, db string, rep bisect.Report) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	rows, err := s.Rows(context.Background(), "")
+	rows, _, err := s.Rows(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)
 	}
