@@ -265,7 +265,12 @@ func compareSides(name string, old, cur *side, threshold, level float64, paired 
 func (s *side) runs(basis string) [][]float64 {
 	var out [][]float64
 	for _, e := range s.es {
-		view := e.WithoutSlowed() // the samples its statistics are of
+		// The samples its statistics are of, unless leaving the slowed
+		// ones out leaves too few to compare (stats.MinSamples).
+		view := e.WithoutSlowed()
+		if len(view.Samples) < stats.MinSamples {
+			view = *e
+		}
 		xs, _ := result.PerOp(view, basis)
 		byProcess := map[int][]float64{}
 		var order []int

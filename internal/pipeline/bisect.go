@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -303,8 +304,16 @@ func (b *bisectRun) row(olds, news []*result.Result) *compare.Row {
 	return &f.Rows[0]
 }
 
+// ratio is r's ratio and interval; 0 where a comparison that could not be
+// made left them undefined (NaN, which JSON cannot hold).
 func ratio(r *compare.Row) bisect.Ratio {
-	return bisect.Ratio{Value: r.Ratio, Low: r.CILow, High: r.CIHigh, Level: r.Level}
+	finite := func(x float64) float64 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return 0
+		}
+		return x
+	}
+	return bisect.Ratio{Value: finite(r.Ratio), Low: finite(r.CILow), High: finite(r.CIHigh), Level: finite(r.Level)}
 }
 
 // run measures the benchmark in each build's binaries, interleaved in

@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -121,5 +123,18 @@ func TestBisectPoolsBad(t *testing.T) {
 	mid := b.row([]*result.Result{steps[2][0]}, []*result.Result{steps[2][2]})
 	if st.Mid != ratio(mid) {
 		t.Errorf("the commit's ratio %+v, want its own step's %+v", st.Mid, ratio(mid))
+	}
+}
+
+// A comparison that could not be made has no ratio: the step keeps 0,
+// which JSON can hold, not NaN, which failed the whole report.
+func TestBisectRatioOfNoComparison(t *testing.T) {
+	r := &compare.Row{Pair: result.Pair{Verdict: result.NotComparable, Ratio: math.NaN(), CILow: math.NaN(), CIHigh: math.Inf(1), Level: 0.95}}
+	got := ratio(r)
+	if got.Value != 0 || got.Low != 0 || got.High != 0 || got.Level != 0.95 {
+		t.Errorf("ratio %+v, want 0s and the level", got)
+	}
+	if _, err := json.Marshal(got); err != nil {
+		t.Error(err)
 	}
 }
