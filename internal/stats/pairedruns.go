@@ -55,7 +55,7 @@ func PairedRuns(base, cand [][]float64, threshold, level float64) result.Pair {
 	for k := range d {
 		d[k] = lc[k] - lb[k]
 	}
-	mean, v := meanVar(d)
+	mean, v := MeanVar(d)
 	se := math.Sqrt(v / float64(len(d)))
 	p.Ratio = math.Exp(mean)
 	p.BaseMedian, p.CandidateMedian = math.Exp(Mean(lb)), math.Exp(Mean(lc))

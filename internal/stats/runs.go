@@ -79,7 +79,7 @@ func RunsAt(base, cand [][]float64, threshold, runNoise, level float64) result.P
 	p.RunNoiseAssumed = true
 	if multi := longer(base, cand); len(multi) >= 2 {
 		if lm := logMedians(multi); lm != nil {
-			_, v := meanVar(lm)
+			_, v := MeanVar(lm)
 			noise, p.RunNoiseAssumed = math.Sqrt(v), false
 			q = tQuantile(1-(1-level)/2, float64(len(multi)-1))
 		}
