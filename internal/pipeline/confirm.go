@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
@@ -75,7 +76,7 @@ func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, error) {
 	g := p.GoTest
 	g.Packages, g.Bench, g.Against, g.New = []string{st.Package}, gotest.BenchRegexp(st.Bench), st.Before, st.After
 	g.Plan.Settings.Bench = g.Bench
-	fmt.Fprintf(g.Notes, "benchy: measuring %s at %s and at %s, interleaved\n", st.Name, short(st.Before), short(st.After))
+	fmt.Fprintf(g.Notes, "benchy: measuring %s at %s and at %s, interleaved\n", st.Name, history.Short(st.Before), history.Short(st.After))
 	run, err := GoTest(g)
 	if stopped(g.Plan.Stop) || errors.Is(err, gotest.ErrStopped) {
 		return c, ErrStopped
@@ -138,8 +139,6 @@ func stopped(stop <-chan struct{}) bool {
 		return false
 	}
 }
-
-func short(commit string) string { return commit[:min(12, len(commit))] }
 
 // outcome is what the interleaved comparison r says of a suspected step:
 // Confirmed when it claims the slowdown; NotConfirmed only when its
