@@ -9,7 +9,9 @@ import (
 // with "; " on the one line of a complaint.
 func TestOneLineKeepsErrorsApart(t *testing.T) {
 	err := errors.Join(errors.New("store a: refused"), errors.New("store b: no such file"))
-	if got, want := oneLine(err.Error()), "store a: refused; store b: no such file"; got != want {
-		t.Errorf("oneLine = %q, want %q", got, want)
+	for _, msg := range []string{err.Error(), err.Error() + "\n", "\n" + err.Error() + "\n\n"} {
+		if got, want := oneLine(msg), "store a: refused; store b: no such file"; got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", msg, got, want)
+		}
 	}
 }

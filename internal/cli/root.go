@@ -83,7 +83,13 @@ func asExit(err error, target **ExitError) bool {
 // (errors.Join, a store's or a parser's list), and "; " keeps them apart
 // where a space would run them into one sentence.
 func oneLine(s string) string {
-	return strings.TrimSpace(strings.ReplaceAll(s, "\n", "; "))
+	var lines []string
+	for l := range strings.Lines(s) {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "; ")
 }
 
 // newRootCmd makes benchy's command line over every registered command.
