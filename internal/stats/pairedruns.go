@@ -23,7 +23,7 @@ import (
 // normal). Minimum: two pairs (one degree of freedom: with two or three
 // the interval is wide, t(0.975, 2) = 4.3, and says so), and MinSamples
 // samples on each side; sides of unequal run counts are not paired
-// (Runs compares them).
+// (RunsAt compares them).
 func PairedRuns(base, cand [][]float64, threshold, level float64) result.Pair {
 	allBase, allCand := flatten(base), flatten(cand)
 	p := newPair(false, allBase, allCand, threshold)
