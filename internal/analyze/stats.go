@@ -38,18 +38,10 @@ func Compute(samples []result.Sample) result.Stats {
 		P90:    stats.Quantile(0.9, xs),
 		Max:    xs[n-1],
 	}
-	var sum float64
-	for _, x := range xs {
-		sum += x
-	}
-	st.Mean = sum / float64(n)
+	mean, variance := stats.MeanVar(xs)
+	st.Mean = mean
 	if n > 1 {
-		var ss float64
-		for _, x := range xs {
-			d := x - st.Mean
-			ss += d * d
-		}
-		st.StdDev = math.Sqrt(ss / float64(n-1))
+		st.StdDev = math.Sqrt(variance)
 	}
 	st.MAD = stats.MAD(xs, st.Median)
 	return st

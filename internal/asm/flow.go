@@ -22,7 +22,6 @@ const (
 )
 
 func (s *regSet) add(r int)            { s[r/64] |= 1 << (r % 64) }
-func (s regSet) has(r int) bool        { return s[r/64]&(1<<(r%64)) != 0 }
 func (s regSet) empty() bool           { return s[0]|s[1] == 0 }
 func (s regSet) union(o regSet) regSet { return regSet{s[0] | o[0], s[1] | o[1]} }
 

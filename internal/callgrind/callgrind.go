@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/procgroup"
@@ -229,10 +230,10 @@ func Count(argv []string, o Options) (*Run, error) {
 	go func() {
 		select {
 		case <-o.Stop:
-			killGroup(cmd)
+			procgroup.Signal(cmd.Process.Pid, syscall.SIGKILL)
 			killed <- "stop"
 		case <-timeout:
-			killGroup(cmd)
+			procgroup.Signal(cmd.Process.Pid, syscall.SIGKILL)
 			killed <- "timeout"
 		case <-done:
 			killed <- ""

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -258,7 +259,7 @@ func merge(xs []float64, cps []int, sigma float64) []Segment {
 	for i := 1; i < len(bounds); i++ {
 		s := Segment{Start: bounds[i-1], End: bounds[i]}
 		slices.Sort(sorted[s.Start:s.End])
-		s.Median = medianSorted(sorted[s.Start:s.End])
+		s.Median = stats.MedianSorted(sorted[s.Start:s.End])
 		segs = append(segs, s)
 	}
 	var buf []float64
@@ -274,11 +275,11 @@ func merge(xs []float64, cps []int, sigma float64) []Segment {
 		}
 		a, b := segs[at-1], segs[at]
 		buf = mergeSorted(sorted[a.Start:b.End], a.End-a.Start, buf)
-		segs[at-1] = Segment{Start: a.Start, End: b.End, Median: medianSorted(sorted[a.Start:b.End])}
+		segs[at-1] = Segment{Start: a.Start, End: b.End, Median: stats.MedianSorted(sorted[a.Start:b.End])}
 		segs = slices.Delete(segs, at, at+1)
 	}
 	for i := range segs {
-		segs[i].Mean = mean(xs[segs[i].Start:segs[i].End])
+		segs[i].Mean = stats.Mean(xs[segs[i].Start:segs[i].End])
 	}
 	return segs
 }
@@ -318,18 +319,7 @@ func turns(segs []Segment) int {
 }
 
 func segment(xs []float64, start, end int) Segment {
-	return Segment{Start: start, End: end, Mean: mean(xs[start:end]), Median: median(slices.Clone(xs[start:end]))}
-}
-
-// mean is the mean of xs, each divided by the count before the sum, so
-// that huge times do not overflow.
-func mean(xs []float64) float64 {
-	var sum float64
-	m := float64(len(xs))
-	for _, x := range xs {
-		sum += x / m
-	}
-	return sum
+	return Segment{Start: start, End: end, Mean: stats.Mean(xs[start:end]), Median: stats.Median(xs[start:end])}
 }
 
 func logs(xs []float64) []float64 {

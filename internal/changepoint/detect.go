@@ -14,6 +14,8 @@ package changepoint
 import (
 	"math"
 	"slices"
+
+	"github.com/benchy-dev/benchy/internal/stats"
 )
 
 // MinSegment is the fewest samples Detect puts in a segment. A variance
@@ -191,7 +193,8 @@ func noiseSigma(ys []float64, floor float64) float64 {
 		d[i] = math.Abs(ys[i+1] - ys[i])
 	}
 	// For normal noise |x-y| has median 0.6745·√2·σ.
-	return max(median(d)/(0.6745*math.Sqrt2), math.Sqrt(floor))
+	slices.Sort(d)
+	return max(stats.MedianSorted(d)/(0.6745*math.Sqrt2), math.Sqrt(floor))
 }
 
 // clip returns ys with each sample more than k·sigma from the median of
@@ -207,7 +210,8 @@ func clip(ys []float64, sigma, k float64) []float64 {
 	for i, y := range ys {
 		lo := min(max(i-w/2, 0), len(ys)-w)
 		copy(win, ys[lo:lo+w])
-		m := median(win)
+		slices.Sort(win)
+		m := stats.MedianSorted(win)
 		out[i] = min(max(y, m-k*sigma), m+k*sigma)
 	}
 	return out
@@ -236,7 +240,7 @@ func newCosts(ys []float64, floor float64) costs {
 		return c
 	}
 	// Prefix sums of the centred values keep the variances accurate.
-	centre := median(slices.Clone(ys))
+	centre := stats.Median(ys)
 	for i, y := range ys {
 		d := y - centre
 		c.s1[i+1] = c.s1[i] + d
@@ -391,20 +395,4 @@ func (c costs) refine(cps []int, n, step, minSeg int, pen float64) []int {
 		}
 	}
 	return cps
-}
-
-// median is the middle of xs, the mean of the two middle values for an even
-// count; it sorts xs in place.
-func median(xs []float64) float64 {
-	slices.Sort(xs)
-	return medianSorted(xs)
-}
-
-// medianSorted is median of xs already sorted.
-func medianSorted(xs []float64) float64 {
-	n := len(xs)
-	if n%2 == 1 {
-		return xs[n/2]
-	}
-	return xs[n/2-1]/2 + xs[n/2]/2
 }

@@ -209,3 +209,21 @@ func TestDetectTies(t *testing.T) {
 		}
 	}
 }
+
+// The analysis reads a caller's series and never reorders it: the medians
+// it takes of windows and segments are of copies (a median that sorted
+// in place would leave a report's series in sorted order).
+func TestInputUnchanged(t *testing.T) {
+	xs := series(7, 120, 0.02, step(60, 0.3))
+	ws := make([]float64, len(xs))
+	for i := range ws {
+		ws[i] = 1 + float64(i%3)
+	}
+	orig, origW := slices.Clone(xs), slices.Clone(ws)
+	Detect(xs, DefaultPenalty(len(xs)))
+	DetectWeighted(xs, ws, DefaultPenalty(len(xs)))
+	Classify(xs)
+	if !slices.Equal(xs, orig) || !slices.Equal(ws, origW) {
+		t.Error("the analysis changed its input")
+	}
+}

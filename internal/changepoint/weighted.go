@@ -3,6 +3,8 @@ package changepoint
 import (
 	"math"
 	"slices"
+
+	"github.com/benchy-dev/benchy/internal/stats"
 )
 
 // DetectWeighted is Detect for values of unequal precision: ws[i] is the
@@ -42,7 +44,7 @@ func newWeightedCosts(ys, ws []float64, floor float64) costs {
 		total += w
 	}
 	scale := float64(n) / total
-	centre := median(slices.Clone(ys))
+	centre := stats.Median(ys)
 	for i, y := range ys {
 		w, d := ws[i]*scale, y-centre
 		c.s0[i+1] = c.s0[i] + w

@@ -23,6 +23,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/result/resulttest"
 )
 
 // testdata/compare holds old.json, a real run on a 2-vCPU VM (sum/sink,
@@ -124,7 +125,7 @@ func TestCompareFixtures(t *testing.T) {
 		if err := render.Write(&b, r, "json"); err != nil {
 			t.Fatal(err)
 		}
-		checkGolden(t, compareFile(name), b.Bytes())
+		resulttest.CheckFile(t, compareFile(name), b.Bytes())
 	}
 }
 
@@ -152,7 +153,7 @@ func TestCompareGolden(t *testing.T) {
 			if code != tt.code {
 				t.Errorf("exit code %d, want %d; stderr: %s", code, tt.code, errs)
 			}
-			checkGolden(t, compareFile(tt.golden), []byte(out))
+			resulttest.CheckFile(t, compareFile(tt.golden), []byte(out))
 		})
 	}
 }

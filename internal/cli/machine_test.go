@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,43 +12,10 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/result/resulttest"
 )
 
-// The -update flag rewrites golden files. It is registered in init, after
-// every package-level flag of the package's other test files, so a second
-// golden test file may declare it too.
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
 const machinesDir = "../../testdata/machines"
-
-// checkGolden compares got with the golden file, writing <file>.got on a
-// mismatch (and the golden file itself with -update).
-func checkGolden(t *testing.T, file string, got []byte) {
-	t.Helper()
-	if updating() {
-		if err := os.WriteFile(file, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		os.WriteFile(file+".got", got, 0o644)
-		t.Errorf("%s differs from golden; see %s.got", file, file)
-	}
-}
 
 // TestMachineGolden runs `benchy machine` on every fixture machine, with a
 // fixed time and Go runtime, in text and JSON.
@@ -79,7 +45,7 @@ func TestMachineGolden(t *testing.T) {
 					}
 				}
 				ext := map[string]string{"text": ".txt", "json": ".json"}[format]
-				checkGolden(t, filepath.Join(machinesDir, m+ext), out.Bytes())
+				resulttest.CheckFile(t, filepath.Join(machinesDir, m+ext), out.Bytes())
 			})
 		}
 	}

@@ -77,8 +77,19 @@ func asExit(err error, target **ExitError) bool {
 	return ok
 }
 
+// oneLine puts an error's message on one line for a one-line complaint.
+// Unlike units.OneLine, which folds all white space into single spaces,
+// it joins lines with "; ": an error of several lines is several errors
+// (errors.Join, a store's or a parser's list), and "; " keeps them apart
+// where a space would run them into one sentence.
 func oneLine(s string) string {
-	return strings.TrimSpace(strings.ReplaceAll(s, "\n", "; "))
+	var lines []string
+	for l := range strings.Lines(s) {
+		if l = strings.TrimSpace(l); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	return strings.Join(lines, "; ")
 }
 
 // newRootCmd makes benchy's command line over every registered command.

@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -122,7 +123,7 @@ func countSide(cs []*result.Count) (per, relErr float64, counter string, why str
 		}
 		return 0, 0, "", why
 	}
-	per = countMedian(pers)
+	per = stats.Median(pers)
 	k := float64(len(pers))
 	relErr = own / math.Sqrt(k)
 	if len(pers) > 1 && per != 0 {
@@ -202,12 +203,3 @@ func (r *CountRow) Judge(timeVerdict string, timeChange float64) {
 
 // pct is a small relative figure with two significant digits: "0.30%".
 func countPct(x float64) string { return units.Sig(100*x, 2) + "%" }
-
-func countMedian(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	k := len(s)
-	if k%2 == 1 {
-		return s[k/2]
-	}
-	return (s[k/2-1] + s[k/2]) / 2
-}

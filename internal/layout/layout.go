@@ -96,7 +96,7 @@ func (m Medians) parts() (between, within float64, ok bool) {
 		if len(xs) == 0 {
 			continue
 		}
-		mean := meanOf(xs)
+		mean := stats.Mean(xs)
 		means = append(means, mean)
 		for _, x := range xs {
 			ss += (x - mean) * (x - mean)
@@ -111,7 +111,8 @@ func (m Medians) parts() (between, within float64, ok bool) {
 	grand := all / float64(n)
 	within = ss / float64(df)
 	perLayout := float64(n) / float64(len(means))
-	between = max(0, variance(means)-within/perLayout)
+	_, v := stats.MeanVar(means)
+	between = max(0, v-within/perLayout)
 	return between / (grand * grand), within / (grand * grand), true
 }
 
@@ -166,22 +167,4 @@ func relRange(xs []float64) float64 {
 func Message(sp result.LayoutSpread, layouts int) string {
 	return fmt.Sprintf("layouts alone (-randlayout, %d links of each revision) move the benchmark by ±%.1f%% (twice the standard deviation between layouts, %.1f%%, the processes' own %.1f%% taken out), as much as the change claimed (%+.1f%%): the difference may be where the linker put the functions, not the code",
 		layouts, 100*sp.Move, 100*sp.LayoutSD, 100*sp.ProcessSD, 100*sp.Change)
-}
-
-func meanOf(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
-
-// variance is the sample variance (n-1) of xs.
-func variance(xs []float64) float64 {
-	m := meanOf(xs)
-	ss := 0.0
-	for _, x := range xs {
-		ss += (x - m) * (x - m)
-	}
-	return ss / float64(len(xs)-1)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
@@ -100,7 +101,7 @@ func stepPlan(p ConfirmPlan, st ConfirmStep) GoTestPlan {
 // error is a stop only: what ended the walk otherwise is c.BisectWhy.
 func bisectStep(p ConfirmPlan, c *Confirmation) error {
 	st := c.Step
-	fmt.Fprintf(p.GoTest.Notes, "benchy: bisecting %s between %s and %s\n", st.Name, short(st.Before), short(st.After))
+	fmt.Fprintf(p.GoTest.Notes, "benchy: bisecting %s between %s and %s\n", st.Name, history.Short(st.Before), history.Short(st.After))
 	rep, err := Bisect(BisectPlan{GoTest: stepPlan(p, st), Good: st.Before, Bad: st.After, Threshold: p.Threshold, Retries: p.Retries})
 	c.Bisection = rep
 	switch {
@@ -116,7 +117,7 @@ func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, error) {
 	c := Confirmation{Step: st, Outcome: NotJudged}
 	g := stepPlan(p, st)
 	g.Against, g.New = st.Before, st.After
-	fmt.Fprintf(g.Notes, "benchy: measuring %s at %s and at %s, interleaved\n", st.Name, short(st.Before), short(st.After))
+	fmt.Fprintf(g.Notes, "benchy: measuring %s at %s and at %s, interleaved\n", st.Name, history.Short(st.Before), history.Short(st.After))
 	run, err := GoTest(g)
 	if stopped(g.Plan.Stop) || errors.Is(err, gotest.ErrStopped) {
 		return c, ErrStopped
@@ -179,8 +180,6 @@ func stopped(stop <-chan struct{}) bool {
 		return false
 	}
 }
-
-func short(commit string) string { return commit[:min(12, len(commit))] }
 
 // outcome is what the interleaved comparison r says of a suspected step:
 // Confirmed when it claims the slowdown; NotConfirmed only when its

@@ -4,7 +4,7 @@
 // rounds), read the machine again, and analyze. The commands turn flags into
 // a Plan and write what Run returns; the targets say what a sample is.
 //
-// Data flows one way: pipeline -> {machine, harness, counters} -> report.
+// Data flows one way: pipeline -> {machine, harness, counters} -> analyze.
 package pipeline
 
 import (

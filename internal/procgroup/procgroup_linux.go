@@ -1,9 +1,10 @@
-// Package procgroup kills what a child left running in its process group
-// once the child was reaped: every program benchy starts and waits for
-// (a timed run of exec, a run under callgrind) leads a group of its own
-// (Setpgid), so that what it starts and does not wait for can be found,
-// killed and reported, not left to outlive benchy or to run on the
-// measured CPU.
+// Package procgroup signals and kills the process groups of the programs
+// benchy starts: every program benchy starts and waits for (a timed run of
+// exec, a run under callgrind, go test and git for gotest) leads a group
+// of its own (Setpgid), so that a stop reaches what it started too
+// (Signal), and what it started and did not wait for can be found, killed
+// and reported once it was reaped (KillLeftovers), not left to outlive
+// benchy or to run on the measured CPU.
 package procgroup
 
 import (

@@ -72,3 +72,17 @@ func TestLeftoversOfALiveGroupAreNotKilled(t *testing.T) {
 		t.Errorf("KillLeftovers of a live group killed %d (leader alive %v, its child %v)", n, alive(cmd.Process.Pid), alive(sleeper))
 	}
 }
+
+// Signal reaches the whole group: the leader and what it started.
+func TestSignalReachesTheGroup(t *testing.T) {
+	cmd, sleeper := startGroup(t, "wait")
+	Signal(cmd.Process.Pid, syscall.SIGKILL)
+	if err := cmd.Wait(); err == nil {
+		t.Fatal("the leader exited cleanly: it was not signalled")
+	}
+	for deadline := time.Now().Add(time.Minute); alive(sleeper); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the leader's child %d is still alive", sleeper)
+		}
+	}
+}

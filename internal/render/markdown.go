@@ -50,7 +50,7 @@ func writeMarkdown(w io.Writer, r *result.Result) error {
 // MarkdownCell makes text safe in a markdown table cell: one line, pipes
 // escaped.
 func MarkdownCell(s string) string {
-	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
+	return strings.ReplaceAll(units.OneLine(s), "|", `\|`)
 }
 
 // MarkdownCode is s as a code span, safe in a table cell: delimited by one

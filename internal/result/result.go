@@ -1,6 +1,3 @@
-// Package report turns raw samples into statistics, findings and verdicts,
-// and writes results as text, JSON, CSV or Go benchmark format. It knows
-// nothing of pinning or of how samples were taken.
 package result
 
 import (

@@ -402,11 +402,11 @@ func TestRunsAsTheUnit(t *testing.T) {
 		if v := Unpaired(a1[0], b1[0], DefaultThreshold).Verdict; v == result.Faster || v == result.Slower {
 			pooled++
 		}
-		if v := Runs(a1, b1, DefaultThreshold, DefaultRunNoise).Verdict; v == result.Faster || v == result.Slower {
+		if v := RunsAt(a1, b1, DefaultThreshold, DefaultRunNoise, Confidence).Verdict; v == result.Faster || v == result.Slower {
 			single++
 		}
 		a3, b3 := runs(rng, 3, 31, 100, 0.03, 0.01), runs(rng, 3, 31, 100, 0.03, 0.01)
-		if v := Runs(a3, b3, DefaultThreshold, DefaultRunNoise).Verdict; v == result.Faster || v == result.Slower {
+		if v := RunsAt(a3, b3, DefaultThreshold, DefaultRunNoise, Confidence).Verdict; v == result.Faster || v == result.Slower {
 			several++
 		}
 	}
@@ -420,18 +420,18 @@ func TestRunsAsTheUnit(t *testing.T) {
 	}
 	// A real +20% is still found with three runs per side.
 	a, b := runs(rng, 3, 31, 100, 0.03, 0.01), runs(rng, 3, 31, 120, 0.03, 0.01)
-	if p := Runs(a, b, DefaultThreshold, DefaultRunNoise); p.Verdict != result.Slower || p.BaseRuns != 3 || p.CandidateRuns != 3 {
+	if p := RunsAt(a, b, DefaultThreshold, DefaultRunNoise, Confidence); p.Verdict != result.Slower || p.BaseRuns != 3 || p.CandidateRuns != 3 {
 		t.Errorf("+20%% over 3+3 runs: %+v", p)
 	}
 }
 
 func TestOneRunPerSideSaysWhatItCanTell(t *testing.T) {
 	base := noisy(60, 31, 100, 0.005)
-	p := Runs([][]float64{base}, [][]float64{noisy(61, 31, 104, 0.005)}, DefaultThreshold, DefaultRunNoise)
+	p := RunsAt([][]float64{base}, [][]float64{noisy(61, 31, 104, 0.005)}, DefaultThreshold, DefaultRunNoise, Confidence)
 	if p.Verdict != result.NoDifference || p.Detectable < 0.08 || p.Detectable > 0.09 {
 		t.Errorf("+4%% from one run per side: %q, detectable %v; want no difference and about 8.7%%", p.Verdict, p.Detectable)
 	}
-	if q := Runs([][]float64{base}, [][]float64{noisy(62, 31, 130, 0.005)}, DefaultThreshold, DefaultRunNoise); q.Verdict != result.Slower {
+	if q := RunsAt([][]float64{base}, [][]float64{noisy(62, 31, 130, 0.005)}, DefaultThreshold, DefaultRunNoise, Confidence); q.Verdict != result.Slower {
 		t.Errorf("+30%% from one run per side: %q (%s)", q.Verdict, q.Reason)
 	}
 }
@@ -457,16 +457,16 @@ func TestInconclusive(t *testing.T) {
 func TestOneRunAgainstSeveralMeasuresTheNoise(t *testing.T) {
 	cand := [][]float64{noisy(80, 31, 106, 0.005)}
 	tight := [][]float64{noisy(81, 31, 100, 0.005), noisy(82, 31, 100.5, 0.005), noisy(83, 31, 99.7, 0.005)}
-	p := Runs(tight, cand, DefaultThreshold, DefaultRunNoise)
+	p := RunsAt(tight, cand, DefaultThreshold, DefaultRunNoise, Confidence)
 	if p.RunNoiseAssumed || !(p.RunNoise > 0 && p.RunNoise < 0.01) || p.Verdict != result.Slower {
 		t.Errorf("+6%% against 3 tight runs: %q (%s), noise %v assumed %v; want slower, noise measured below 1%%", p.Verdict, p.Reason, p.RunNoise, p.RunNoiseAssumed)
 	}
-	one := Runs(tight[:1], cand, DefaultThreshold, DefaultRunNoise)
+	one := RunsAt(tight[:1], cand, DefaultThreshold, DefaultRunNoise, Confidence)
 	if !one.RunNoiseAssumed || one.RunNoise != DefaultRunNoise || one.Verdict != result.NoDifference {
 		t.Errorf("+6%% one run a side: %q, noise %v assumed %v; want no difference, 3%% assumed", one.Verdict, one.RunNoise, one.RunNoiseAssumed)
 	}
 	wide := [][]float64{noisy(84, 31, 100, 0.005), noisy(85, 31, 110, 0.005), noisy(86, 31, 91, 0.005)}
-	w := Runs(wide, cand, DefaultThreshold, DefaultRunNoise)
+	w := RunsAt(wide, cand, DefaultThreshold, DefaultRunNoise, Confidence)
 	if w.RunNoiseAssumed || !(w.RunNoise > 0.05) || !(w.Detectable > one.Detectable) || w.Verdict == result.Slower {
 		t.Errorf("+6%% against 3 spread runs: %q, noise %v, detectable %v (one a side %v)", w.Verdict, w.RunNoise, w.Detectable, one.Detectable)
 	}
@@ -505,7 +505,7 @@ func TestPairedRunsKeepThePairing(t *testing.T) {
 		if p.Verdict == result.Slower {
 			found++
 		}
-		if Runs(base, cand, DefaultThreshold, DefaultRunNoise).Verdict == result.Slower {
+		if RunsAt(base, cand, DefaultThreshold, DefaultRunNoise, Confidence).Verdict == result.Slower {
 			foundApart++
 		}
 		base, cand = pairedProcesses(700+i, 5, 0)

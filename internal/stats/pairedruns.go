@@ -23,7 +23,7 @@ import (
 // normal). Minimum: two pairs (one degree of freedom: with two or three
 // the interval is wide, t(0.975, 2) = 4.3, and says so), and MinSamples
 // samples on each side; sides of unequal run counts are not paired
-// (Runs compares them).
+// (RunsAt compares them).
 func PairedRuns(base, cand [][]float64, threshold, level float64) result.Pair {
 	allBase, allCand := flatten(base), flatten(cand)
 	p := newPair(false, allBase, allCand, threshold)
@@ -55,7 +55,7 @@ func PairedRuns(base, cand [][]float64, threshold, level float64) result.Pair {
 	for k := range d {
 		d[k] = lc[k] - lb[k]
 	}
-	mean, v := meanVar(d)
+	mean, v := MeanVar(d)
 	se := math.Sqrt(v / float64(len(d)))
 	p.Ratio = math.Exp(mean)
 	p.BaseMedian, p.CandidateMedian = math.Exp(Mean(lb)), math.Exp(Mean(lc))

@@ -13,7 +13,7 @@ import (
 // machine state) by a few percent in wall time, more than their samples
 // spread within each run; in simulation, treating every sample as
 // independent turned a 3% run-to-run variation into 52-59% false claims.
-// With several runs per side Runs measures the variation instead.
+// With several runs per side RunsAt measures the variation instead.
 const DefaultRunNoise = 0.03
 
 // z975 is the 97.5th percentile of the standard normal distribution.
@@ -27,7 +27,7 @@ func zFor(level float64) float64 {
 	return normalQuantile(1 - (1-level)/2)
 }
 
-// Runs compares two sides of separate runs, base and cand, each given as
+// RunsAt compares two sides of separate runs, base and cand, each given as
 // the samples of every run (or every process) in it: the run is the unit,
 // since the samples of one run share its heap, its code layout and its
 // machine state and so are not independent of each other (counting them
@@ -54,13 +54,8 @@ func zFor(level float64) float64 {
 // Unpaired (and then only when nothing measures σ).
 //
 // Minimum: MinSamples samples on each side, as Unpaired. The interval is
-// at 95%; RunsAt gives it at another level (FamilyLevel).
-func Runs(base, cand [][]float64, threshold, runNoise float64) result.Pair {
-	return RunsAt(base, cand, threshold, runNoise, Confidence)
-}
-
-// RunsAt is Runs with the interval at level. The test is the one the
-// interval inverts (Welch's t, or the normal test of the widened
+// at level (Confidence, or FamilyLevel for one of several comparisons).
+// The test is the one the interval inverts (Welch's t, or the normal test of the widened
 // interval): the interval excludes 1 exactly when p < 1-level.
 func RunsAt(base, cand [][]float64, threshold, runNoise, level float64) result.Pair {
 	allBase, allCand := flatten(base), flatten(cand)
@@ -79,7 +74,7 @@ func RunsAt(base, cand [][]float64, threshold, runNoise, level float64) result.P
 	p.RunNoiseAssumed = true
 	if multi := longer(base, cand); len(multi) >= 2 {
 		if lm := logMedians(multi); lm != nil {
-			_, v := meanVar(lm)
+			_, v := MeanVar(lm)
 			noise, p.RunNoiseAssumed = math.Sqrt(v), false
 			q = tQuantile(1-(1-level)/2, float64(len(multi)-1))
 		}
@@ -120,7 +115,7 @@ func longer(base, cand [][]float64) [][]float64 {
 	return base
 }
 
-// betweenRuns is Runs with two runs or more on each side.
+// betweenRuns is RunsAt with two runs or more on each side.
 func betweenRuns(base, cand [][]float64, allBase, allCand []float64, threshold, level float64) result.Pair {
 	p := newPair(false, allBase, allCand, threshold)
 	p.Level, p.Confidence = level, level

@@ -1,7 +1,7 @@
 // Package stats holds the one implementation of each statistic benchy uses
 // in more than one place: the median, the median absolute deviation, the
 // nearest-rank quantile, the tests, and the statistics of a pair compared
-// (Paired, Unpaired, Runs, Bonferroni; see pair.go). Every function leaves its
+// (Paired, Unpaired, RunsAt, Bonferroni; see pair.go). Every function leaves its
 // input unchanged.
 package stats
 

@@ -31,7 +31,7 @@ func Unpaired(base, cand []float64, threshold float64) result.Pair {
 }
 
 // UnpairedAt is Unpaired with the bootstrap interval at level. Its test,
-// Mann-Whitney, is not the one the interval inverts: Runs, which benchy
+// Mann-Whitney, is not the one the interval inverts: RunsAt, which benchy
 // compares separate runs with, replaces both by one that is.
 func UnpairedAt(base, cand []float64, threshold, level float64) result.Pair {
 	p := newPair(false, base, cand, threshold)

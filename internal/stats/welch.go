@@ -24,8 +24,8 @@ func Welch(a, b []float64, conf float64) (diff, lo, hi, p float64, ok bool) {
 	if len(a) < 2 || len(b) < 2 {
 		return 0, 0, 0, 0, false
 	}
-	ma, va := meanVar(a)
-	mb, vb := meanVar(b)
+	ma, va := MeanVar(a)
+	mb, vb := MeanVar(b)
 	diff = mb - ma
 	se2 := va/na + vb/nb
 	if se2 == 0 {
@@ -50,8 +50,9 @@ func Mean(xs []float64) float64 {
 	return s / float64(len(xs))
 }
 
-// meanVar is the mean and the sample variance (divided by n-1).
-func meanVar(xs []float64) (mean, variance float64) {
+// MeanVar is the mean and the sample variance (divided by n-1) of xs; the
+// variance is NaN for fewer than two values.
+func MeanVar(xs []float64) (mean, variance float64) {
 	mean = Mean(xs)
 	for _, x := range xs {
 		variance += (x - mean) * (x - mean)

@@ -34,6 +34,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/stats"
 )
 
 type tool struct{ name, path string } // path "" is go test
@@ -147,7 +149,7 @@ func goTest(x *run, pkg, re string, cpu, samples int, sampleTime time.Duration) 
 			}
 		}
 	}
-	x.samples, x.median = len(ns), median(ns)
+	x.samples, x.median = len(ns), stats.Median(ns)
 	return nil
 }
 
@@ -218,26 +220,15 @@ func summary(runs []run, benches []string, tools []tool) {
 				}
 			}
 			line := fmt.Sprintf("%-45s %-8s %5d %6.1f-%-6.1f %10.4g %6.1f%% %5.1f%%", b, t.name, len(walls),
-				slices.Min(walls), slices.Max(walls), median(meds), 100*spread(meds), 100*cv(meds))
+				slices.Min(walls), slices.Max(walls), stats.Median(meds), 100*spread(meds), 100*cv(meds))
 			if len(cpus) == len(meds) {
-				line += fmt.Sprintf(" %10.4g %6.1f%% %5.1f%%", median(cpus), 100*spread(cpus), 100*cv(cpus))
+				line += fmt.Sprintf(" %10.4g %6.1f%% %5.1f%%", stats.Median(cpus), 100*spread(cpus), 100*cv(cpus))
 			} else {
 				line += fmt.Sprintf(" %10s %7s %6s", "-", "-", "-")
 			}
-			fmt.Printf("%s %6.2f\n", line, median(loads))
+			fmt.Printf("%s %6.2f\n", line, stats.Median(loads))
 		}
 	}
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	s := slices.Sorted(slices.Values(xs))
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 func spread(xs []float64) float64 { return slices.Max(xs)/slices.Min(xs) - 1 }
@@ -246,15 +237,8 @@ func cv(xs []float64) float64 {
 	if len(xs) < 2 {
 		return 0
 	}
-	var m, v float64
-	for _, x := range xs {
-		m += x
-	}
-	m /= float64(len(xs))
-	for _, x := range xs {
-		v += (x - m) * (x - m)
-	}
-	return math.Sqrt(v/float64(len(xs)-1)) / m
+	m, v := stats.MeanVar(xs)
+	return math.Sqrt(v) / m
 }
 
 func load() float64 {

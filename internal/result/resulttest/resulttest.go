@@ -1,6 +1,7 @@
-// Package resulttest holds what the tests of the analysis and of the
-// writers share: a fixture result with one experiment of every kind, the
-// samples it is made of, and golden files under testdata/report.
+// Package resulttest holds what the tests of the analysis, the writers and
+// the commands share: a fixture result with one experiment of every kind,
+// the samples it is made of, its golden files under testdata/report, and
+// the one check of a golden file.
 package resulttest
 
 import (
@@ -15,16 +16,24 @@ import (
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
-var Update = flag.Bool("update", false, "rewrite the golden files in testdata/report")
+// Update (-update) rewrites the golden files instead of comparing them.
+var Update = flag.Bool("update", false, "rewrite the golden files")
 
 // GoldenDir holds the golden outputs of the fixture result.
 var GoldenDir = filepath.Join("..", "..", "testdata", "report") // from a package directory under internal/
 
-// CheckGolden compares got with the golden file name, writing name.got
-// on a mismatch (or the golden file itself with -update).
+// CheckGolden checks got against the fixture's golden file name in
+// GoldenDir (see CheckFile).
 func CheckGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join(GoldenDir, name)
+	CheckFile(t, filepath.Join(GoldenDir, name), got)
+}
+
+// CheckFile compares got with the golden file at path, writing path.got
+// on a mismatch, so that a diff shows what changed (or the golden file
+// itself with -update).
+func CheckFile(t *testing.T, path string, got []byte) {
+	t.Helper()
 	if *Update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
@@ -39,7 +48,7 @@ func CheckGolden(t *testing.T, name string, got []byte) {
 		if err := os.WriteFile(path+".got", got, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Errorf("%s differs from the golden file; see %s.got", name, path)
+		t.Errorf("%s differs from the golden file; see %s.got", filepath.Base(path), path)
 	}
 }
 

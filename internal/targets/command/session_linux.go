@@ -337,7 +337,7 @@ func (k *killer) signal(sig unix.Signal) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.pid > 0 {
-		unix.Kill(-k.pid, sig)
+		procgroup.Signal(k.pid, sig)
 		k.sent = true
 	}
 }
@@ -373,7 +373,7 @@ func (k *killer) reapGroup(pgid int) {
 	// wait below blocked with nothing left to kill it: the group goes
 	// first. Its number is not reused while the starter is an unreaped
 	// zombie. The lock is not held across the wait.
-	unix.Kill(-pgid, unix.SIGKILL)
+	procgroup.Signal(pgid, unix.SIGKILL)
 	for wait4(-pgid, nil, nil) == nil {
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // Run is what one process of a test binary did.
@@ -124,13 +125,13 @@ func (r *Run) Failure(c Record) string {
 	case c.Panic == exit0Panic:
 		return fmt.Sprintf("%s called os.Exit(0)%s: a benchmark must return, not end the test binary", c.Name, at(c.PanicAt))
 	case c.Panic != "":
-		return fmt.Sprintf("%s panicked%s: %s", c.Name, at(c.PanicAt), oneLine(c.Panic))
+		return fmt.Sprintf("%s panicked%s: %s", c.Name, at(c.PanicAt), units.OneLine(c.Panic))
 	case c.Failed:
 		msg, ok := r.out.failure(c.Name, r.gomaxprocs)
 		if !ok || msg == "" {
 			msg = "b.Fail, b.Error or b.Fatal was called, with no message"
 		}
-		return fmt.Sprintf("%s failed: %s", c.Name, oneLine(msg))
+		return fmt.Sprintf("%s failed: %s", c.Name, units.OneLine(msg))
 	case !c.Returned && !c.Skipped:
 		return fmt.Sprintf("%s ended without returning (runtime.Goexit)", c.Name)
 	}

@@ -144,17 +144,12 @@ func (e *BuildError) Error() string {
 	return msg
 }
 
-// Build builds p's test binary into dir, with its test files rewritten
-// (through an overlay: the user's files are only read) and the helper
-// added to every test package that has benchmarks. It returns an error
-// without building when p has no benchmark at all, and ErrStopped when
-// the build was stopped (its messages are then those of a killed
-// compiler, not the user's errors).
-func Build(ch *Children, p Package, dir string, buildFlags []string) (*Binary, error) {
-	return BuildWith(ch, p, dir, buildFlags, BuildOptions{})
-}
-
-// BuildWith is Build with options.
+// BuildWith builds p's test binary into dir as o says, with its test
+// files rewritten (through an overlay: the user's files are only read)
+// and the helper added to every test package that has benchmarks. It
+// returns an error without building when p has no benchmark at all, and
+// ErrStopped when the build was stopped (its messages are then those of a
+// killed compiler, not the user's errors).
 func BuildWith(ch *Children, p Package, dir string, buildFlags []string, o BuildOptions) (*Binary, error) {
 	overlay := map[string]string{}
 	names := map[string]bool{} // the package names that got a benchmark

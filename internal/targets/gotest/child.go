@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/procgroup"
 )
 
 // Children runs the commands a gotest run starts to build what it
@@ -92,7 +93,7 @@ func (c *Children) Kill() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for pid := range c.running {
-		signalGroup(pid, syscall.SIGKILL)
+		procgroup.Signal(pid, syscall.SIGKILL)
 	}
 }
 
@@ -114,7 +115,7 @@ func (c *Children) ended(pid int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if k := c.running[pid]; k != nil && k.stopped {
-		signalGroup(pid, syscall.SIGKILL)
+		procgroup.Signal(pid, syscall.SIGKILL)
 	}
 	delete(c.running, pid)
 }
@@ -125,6 +126,6 @@ func (c *Children) signal(pid int, sig syscall.Signal) {
 	defer c.mu.Unlock()
 	if k := c.running[pid]; k != nil {
 		k.stopped = true
-		signalGroup(pid, sig)
+		procgroup.Signal(pid, sig)
 	}
 }

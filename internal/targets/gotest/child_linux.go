@@ -26,5 +26,3 @@ func reap(cmd *exec.Cmd, ended func()) error {
 	ended()
 	return cmd.Wait()
 }
-
-func signalGroup(pid int, sig syscall.Signal) { syscall.Kill(-pid, sig) }

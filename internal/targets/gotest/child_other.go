@@ -2,10 +2,7 @@
 
 package gotest
 
-import (
-	"os/exec"
-	"syscall"
-)
+import "os/exec"
 
 // Elsewhere gotest does not run (it pins with sched_setaffinity): the
 // commands run as they are.
@@ -17,5 +14,3 @@ func reap(cmd *exec.Cmd, ended func()) error {
 	ended()
 	return err
 }
-
-func signalGroup(pid int, sig syscall.Signal) {}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/bisect"
+	"github.com/benchy-dev/benchy/internal/history"
 )
 
 // Worktree is a revision of the user's repository checked out in a
@@ -143,7 +144,7 @@ func FirstParents(ch *Children, dir, good, bad string) (bisect.Commit, []bisect.
 	if first != g {
 		instead := "a commit that git rev-list --first-parent BAD lists"
 		if first != "" {
-			instead = bisect.Commit{Hash: first}.Short() + ", the newest commit of that line GOOD descends from"
+			instead = history.Short(first) + ", the newest commit of that line GOOD descends from"
 		}
 		return bisect.Commit{}, nil, usagef("GOOD %s is not on BAD %s's first-parent line (a merge brought it in): give a GOOD on that line, such as %s", good, bad, instead)
 	}
@@ -212,7 +213,7 @@ func (w *Worktree) checkoutSubmodules(ch *Children) error {
 }
 
 // Short is the commit's first 12 hex digits, as a person quotes it.
-func (w *Worktree) Short() string { return w.Commit[:min(12, len(w.Commit))] }
+func (w *Worktree) Short() string { return history.Short(w.Commit) }
 
 // Path is where the user's directory is in the worktree.
 func (w *Worktree) Path() string { return filepath.Join(w.Dir, filepath.FromSlash(w.Prefix)) }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/benchy-dev/benchy/internal/procgroup"
 )
 
 // runGroup runs cmd (started by start) in a process group of its own, so
@@ -40,14 +42,14 @@ func runGroup(cmd *exec.Cmd, start func(*exec.Cmd) error, stop <-chan struct{}, 
 		end.timedOut = true
 	}
 	if end.stopped || end.timedOut {
-		unix.Kill(-pid, unix.SIGTERM)
+		procgroup.Signal(pid, unix.SIGTERM)
 		select {
 		case <-exited:
 		case <-time.After(killGrace):
-			unix.Kill(-pid, unix.SIGKILL)
+			procgroup.Signal(pid, unix.SIGKILL)
 			<-exited
 		}
 	}
-	unix.Kill(-pid, unix.SIGKILL) // what it left behind; it is a zombie still, the leader of its group
+	procgroup.Signal(pid, unix.SIGKILL) // what it left behind; it is a zombie still, the leader of its group
 	return end, cmd.Wait()
 }

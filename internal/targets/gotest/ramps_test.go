@@ -49,7 +49,7 @@ func recordRamps(t *testing.T, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin, err := Build(ch, pkgs[0], t.TempDir(), nil)
+	bin, err := BuildWith(ch, pkgs[0], t.TempDir(), nil, BuildOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"math"
 	"os/exec"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/finding"
@@ -473,5 +472,3 @@ func fitLine(xs, ys []float64) (a, b float64) {
 	b = (n*sxy - sx*sy) / d
 	return (sy - b*sx) / n, b
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
