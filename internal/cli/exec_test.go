@@ -355,23 +355,7 @@ func TestExecStopDuringCleanup(t *testing.T) {
 	cmd := exec.Command(benchyBinary(t), "exec", "--window", "10ms", "--runs", "2", "--cleanup", cleanup, "--out", out, "true")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	hung := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
-	defer hung.Stop()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	for {
-		if _, err := os.Stat(cleaning); err == nil {
-			break
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("benchy ended before the cleanup began: %v\n%s", err, stderr.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+	exited := startUntil(t, cmd, cleaning, "the cleanup began")
 	cmd.Process.Signal(syscall.SIGTERM)
 	err := <-exited
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 {
@@ -394,6 +378,31 @@ func TestExecStopDuringCleanup(t *testing.T) {
 		if pgid, err := syscall.Getpgid(pid); err == nil && pgid == group {
 			syscall.Kill(pid, syscall.SIGKILL)
 			t.Errorf("process %d of the cleanup's group is still running", pid)
+		}
+	}
+}
+
+// startUntil starts cmd (benchy, its stderr in a strings.Builder) and waits
+// until the file marker exists, which what it runs writes at the moment to
+// act on (what is named); it fails the test when benchy ends first, and
+// kills it after two minutes. It returns what cmd.Wait will return.
+func startUntil(t *testing.T, cmd *exec.Cmd, marker, what string) <-chan error {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	hung := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
+	t.Cleanup(func() { hung.Stop() })
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for {
+		if _, err := os.Stat(marker); err == nil {
+			return exited
+		}
+		select {
+		case err := <-exited:
+			t.Fatalf("benchy ended before %s: %v\n%s", what, err, cmd.Stderr)
+		case <-time.After(20 * time.Millisecond):
 		}
 	}
 }

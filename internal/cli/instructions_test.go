@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/benchy-dev/benchy/internal/callgrind"
 	"github.com/benchy-dev/benchy/internal/pipeline"
@@ -90,23 +89,7 @@ func TestExecCountInterrupted(t *testing.T) {
 	cmd := exec.Command(benchyBinary(t), "exec", "--window", "10ms", "--runs", "3", "--measure", "instructions", "--out", out, "--shell", line)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	hung := time.AfterFunc(2*time.Minute, func() { cmd.Process.Kill() })
-	defer hung.Stop()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	for {
-		if _, err := os.Stat(counting); err == nil {
-			break
-		}
-		select {
-		case err := <-exited:
-			t.Fatalf("benchy ended before the counting began: %v\n%s", err, stderr.String())
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+	exited := startUntil(t, cmd, counting, "the counting began")
 	cmd.Process.Signal(syscall.SIGINT)
 	err := <-exited
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != ExitInterrupted {
