@@ -2,6 +2,7 @@ package compare
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 	"time"
 
@@ -152,12 +153,39 @@ func Family(judge func(level float64) []result.Pair) []result.Pair {
 	return pairs
 }
 
+// withoutSlowedRounds leaves out of the per-round values b and c (of base
+// and cand, round k their k-th sample) the rounds in which a slowed core
+// touched either side's sample (Experiment.Slowed): a slowdown that began
+// between the two samples of a round moves their ratio. Rounds are left
+// out only while as many remain as the samples of one experiment would
+// keep (result.CleanEnough) and a comparison needs (stats.MinSamples);
+// else every round stays.
+func withoutSlowedRounds(base, cand *result.Experiment, b, c []float64) ([]float64, []float64) {
+	if len(base.Slowed)+len(cand.Slowed) == 0 || len(b) != len(base.Samples) || len(c) != len(cand.Samples) {
+		return b, c
+	}
+	n := min(len(b), len(c))
+	var kb, kc []float64
+	for k := range n {
+		_, sb := slices.BinarySearch(base.Slowed, k)
+		_, sc := slices.BinarySearch(cand.Slowed, k)
+		if !sb && !sc {
+			kb, kc = append(kb, b[k]), append(kc, c[k])
+		}
+	}
+	if len(kb) < stats.MinSamples || !result.CleanEnough(n, n-len(kb)) {
+		return b, c
+	}
+	return kb, kc
+}
+
 // comparePaired is one pair of an interleaved run, judged at its last
 // look when the run had looks (stopped says why it ended early).
 func comparePaired(base, cand *result.Experiment, run []string, d stats.Design, looks []int, stopped string) result.Pair {
 	basis, busy := Basis([]Side{{Label: base.Name, E: base, Run: run}, {Label: cand.Name, E: cand, Run: run}}, false)
 	b, _ := result.PerOp(*base, basis)
 	c, _ := result.PerOp(*cand, basis)
+	b, c = withoutSlowedRounds(base, cand, b, c)
 	d.Share = stats.LookShare(looks, min(len(b), len(c)), stopped == result.StopDecided)
 	if basis == result.BasisOnCPU || basis == result.BasisOnCPUCycles {
 		// The machine took the CPU away: on-CPU time leaves out the time

@@ -60,3 +60,28 @@ func TestTail(t *testing.T) {
 		t.Errorf("calls not timed: %s", got.Verdict)
 	}
 }
+
+// A round in which a slowed core touched either side's sample is left
+// out of the interleaved comparison, while enough rounds remain.
+func TestWithoutSlowedRounds(t *testing.T) {
+	mk := func(n int, slowed ...int) *result.Experiment {
+		return &result.Experiment{Samples: make([]result.Sample, n), Slowed: slowed}
+	}
+	vals := func(n int) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64(i)
+		}
+		return xs
+	}
+	b, c := withoutSlowedRounds(mk(10, 2), mk(10, 2, 7), vals(10), vals(10))
+	if len(b) != 8 || len(c) != 8 || b[2] != 3 || c[6] != 8 {
+		t.Errorf("rounds 2 and 7 slowed: kept %v and %v", b, c)
+	}
+	if b, _ := withoutSlowedRounds(mk(10, 0, 1, 2, 3, 4, 5), mk(10), vals(10), vals(10)); len(b) != 10 {
+		t.Errorf("six of ten rounds slowed: kept %d, want all 10", len(b))
+	}
+	if b, _ := withoutSlowedRounds(mk(7, 0, 1), mk(7), vals(7), vals(7)); len(b) != 7 {
+		t.Errorf("five rounds would be left, fewer than a comparison needs: kept %d, want all 7", len(b))
+	}
+}
