@@ -6,6 +6,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -28,6 +29,13 @@ func checkSlowClock(e result.Experiment, f Facts) (finding.Finding, bool) {
 	if slow <= 0 || slow >= f.RunClockHz*(1-SlowClockRatio) {
 		return finding.Finding{}, false
 	}
+	if checked, ok := checkedRefNs(e); ok && checked < f.RunRefNs*(1+SlowClockRatio) {
+		// The checks beside the samples ran the reference loop, whose
+		// time follows the clock, within SlowClockRatio of its best:
+		// the samples did not run at the lower clock the probes read
+		// at their ends.
+		return finding.Finding{}, false
+	}
 	drop := 1 - slow/f.RunClockHz
 	return finding.Finding{
 		Code:     result.CodeSlowClock,
@@ -40,6 +48,22 @@ func checkSlowClock(e result.Experiment, f Facts) (finding.Finding, bool) {
 			"run_max_hz": f.RunClockHz, "drop": drop, "source": e.Clock.Source,
 		},
 	}, true
+}
+
+// checkedRefNs is the median of the speed checks beside e's samples (ns
+// per iteration of the reference loop); ok is false when none was
+// checked.
+func checkedRefNs(e result.Experiment) (float64, bool) {
+	var refs []float64
+	for _, s := range e.Samples {
+		if s.RefNs > 0 {
+			refs = append(refs, s.RefNs)
+		}
+	}
+	if len(refs) == 0 {
+		return 0, false
+	}
+	return stats.Median(refs), true
 }
 
 // SlowCoreRatio: the reference loop around an experiment took more than

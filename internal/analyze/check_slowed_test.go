@@ -153,3 +153,32 @@ func TestSlowedIgnoresChecksAfterTheProgramsCollector(t *testing.T) {
 		t.Errorf("no collection: Slowed = %v, want [4 5]", got)
 	}
 }
+
+// The probes at an experiment's ends may read a lower clock than its
+// samples ran at: with checked samples, slow-clock needs the checks
+// (whose time follows the clock) to have run slow too. From a real run:
+// the probes read 3.46 and 3.68 GHz against 3.78 elsewhere, while every
+// check read 0.272 ns against a best of 0.265.
+func TestSlowClockNeedsSlowChecks(t *testing.T) {
+	e := hostSlowed(31, 0, 0)
+	e.Clock = &result.EffectiveClock{BeforeHz: 3.46e9, AfterHz: 3.68e9, Source: chainSource}
+	f := Facts{RunClockHz: 3.78e9, RunRefNs: 0.265}
+	for i := range e.Samples {
+		e.Samples[i].RefNs = 0.272
+	}
+	if got := only(e, f, result.CodeSlowClock); len(got) != 0 {
+		t.Errorf("checks at their best: %v", got)
+	}
+	for i := range e.Samples {
+		e.Samples[i].RefNs = 0.29 // 9% slower: the clock did drop
+	}
+	if got := only(e, f, result.CodeSlowClock); len(got) != 1 {
+		t.Errorf("checks 9%% slow: %v, want slow-clock", got)
+	}
+	for i := range e.Samples {
+		e.Samples[i].RefNs = 0
+	}
+	if got := only(e, f, result.CodeSlowClock); len(got) != 1 {
+		t.Errorf("unchecked samples: %v, want slow-clock from the probes", got)
+	}
+}
