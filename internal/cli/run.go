@@ -207,27 +207,36 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	if err := o.profileOptions.validate(o.Force); err != nil {
 		return nil, err
 	}
-	if o.percentile, err = parsePercentile(o.Percentile); err != nil {
+	if err := o.validateCalls(); err != nil {
 		return nil, err
-	}
-	if o.percentileSet && (!o.Latency || o.Compare == "") {
-		return nil, Usagef("--percentile %s judges the single calls of a comparison: add --latency and --compare", o.Percentile)
-	}
-	if o.Rate != "" {
-		if o.rate, err = parseRate(o.Rate); err != nil {
-			return nil, err
-		}
-		if !o.Latency {
-			return nil, Usagef("--rate %s times single calls: add --latency", o.Rate)
-		}
-	}
-	if o.Latency && o.Processes > 1 {
-		return nil, Usagef("--latency with --processes %d: the calls are kept by one process; run without --processes", o.Processes)
 	}
 	if o.Profile != "" && o.Processes > 1 {
 		return nil, Usagef("--profile with --processes %d: the profiles are of one process; profile without --processes", o.Processes)
 	}
 	return re, nil
+}
+
+// validateCalls checks the flags of single calls: --latency, --rate and
+// --percentile.
+func (o *runOptions) validateCalls() (err error) {
+	if o.percentile, err = parsePercentile(o.Percentile); err != nil {
+		return err
+	}
+	if o.percentileSet && (!o.Latency || o.Compare == "") {
+		return Usagef("--percentile %s judges the single calls of a comparison: add --latency and --compare", o.Percentile)
+	}
+	if o.Rate != "" {
+		if o.rate, err = parseRate(o.Rate); err != nil {
+			return err
+		}
+		if !o.Latency {
+			return Usagef("--rate %s times single calls: add --latency", o.Rate)
+		}
+	}
+	if o.Latency && o.Processes > 1 {
+		return Usagef("--latency with --processes %d: the calls are kept by one process; run without --processes", o.Processes)
+	}
+	return nil
 }
 
 // maxRate bounds --rate: 10 million calls a second start 100 ns apart,
