@@ -266,9 +266,12 @@ func (s *side) runs(basis string) [][]float64 {
 	var out [][]float64
 	for _, e := range s.es {
 		// The samples its statistics are of, unless leaving the slowed
-		// ones out leaves too few to compare (stats.MinSamples).
+		// ones out leaves too few to compare (stats.MinSamples), or the
+		// experiment's processes are its runs: a process's samples are
+		// checked as one batch, and leaving one out would pair run k of
+		// one side with run k+1 of the other (gotest --against).
 		view := e.WithoutSlowed()
-		if len(view.Samples) < stats.MinSamples {
+		if len(view.Samples) < stats.MinSamples || processes(*e) > 1 {
 			view = *e
 		}
 		xs, _ := result.PerOp(view, basis)
@@ -292,6 +295,15 @@ func (s *side) runs(basis string) [][]float64 {
 		}
 	}
 	return out
+}
+
+// processes counts the processes e's samples were taken in.
+func processes(e result.Experiment) int {
+	seen := map[int]bool{}
+	for _, s := range e.Samples {
+		seen[s.Process] = true
+	}
+	return len(seen)
 }
 
 // Gate is what --fail-on-regression decides from the comparison:

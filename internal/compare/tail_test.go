@@ -85,3 +85,23 @@ func TestWithoutSlowedRounds(t *testing.T) {
 		t.Errorf("five rounds would be left, fewer than a comparison needs: kept %d, want all 7", len(b))
 	}
 }
+
+// Runs keep the samples a run's statistics are of, except where the
+// processes are the runs: leaving a slowed process out would pair run k
+// of one side with run k+1 of the other.
+func TestRunsLeaveSlowedOutOfOneProcessOnly(t *testing.T) {
+	one := &result.Experiment{Samples: make([]result.Sample, 10), Slowed: []int{0}}
+	for i := range one.Samples {
+		one.Samples[i] = result.Sample{Iters: 1, Ns: int64(100 + i)}
+	}
+	if got := (&side{es: []*result.Experiment{one}}).runs(result.BasisWall); len(got) != 1 || len(got[0]) != 9 {
+		t.Errorf("one process, one sample slowed: runs %v, want one of 9", got)
+	}
+	procs := &result.Experiment{Samples: make([]result.Sample, 12), Slowed: []int{0, 1, 2}}
+	for i := range procs.Samples {
+		procs.Samples[i] = result.Sample{Iters: 1, Ns: int64(100 + i), Process: i / 3}
+	}
+	if got := (&side{es: []*result.Experiment{procs}}).runs(result.BasisWall); len(got) != 4 {
+		t.Errorf("four processes, the first slowed: %d runs, want all 4", len(got))
+	}
+}

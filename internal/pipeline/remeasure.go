@@ -54,7 +54,7 @@ func remeasure(r *result.Result, plan Plan, ts []Target, hopts harness.Options, 
 				break
 			}
 			var ok bool
-			if tries[i], ok = again(r, ts[i], hopts, tries[i], bestSoFar(r, tries)); !ok {
+			if tries[i], ok = again(r, plan, ts[i], hopts, tries[i], bestSoFar(r, tries)); !ok {
 				break
 			}
 		}
@@ -67,8 +67,8 @@ func remeasure(r *result.Result, plan Plan, ts []Target, hopts harness.Options, 
 // earlier. ok is false when no CPU runs the reference loop within
 // SlowCoreRatio of best now (a loaded machine, every core slowed): another
 // attempt would be slowed as much, and is not made.
-func again(r *result.Result, t Target, hopts harness.Options, prev tried, best float64) (kept tried, ok bool) {
-	cpu, ns, release := fastest(r)
+func again(r *result.Result, plan Plan, t Target, hopts harness.Options, prev tried, best float64) (kept tried, ok bool) {
+	cpu, ns, release := fastest(r, plan.CPUSet)
 	defer release()
 	if ns <= 0 || ns > best*(1+analyze.SlowCoreRatio) {
 		return prev, false
@@ -133,14 +133,24 @@ var fastest = fastestFree
 // fastestFree is the CPU that runs the reference loop fastest now, among
 // those the run could have chosen that no other benchy measures on, its
 // speed then (ns per iteration; 0 when unknown), and what releases its
-// lock; the run's own CPU when nothing better is known.
-func fastestFree(r *result.Result) (cpu int, ns float64, release func()) {
+// lock; the run's own CPU when nothing better is known. With named (the
+// user chose the CPU: --cpu), the run's CPU is the only candidate: it is
+// measured again there, once the host gives it back.
+func fastestFree(r *result.Result, named bool) (cpu int, ns float64, release func()) {
 	none := func() {}
 	if r.Before == nil {
 		return r.CPU, 0, none
 	}
 	s := *r.Before
-	s.Speed = harness.ProbeSpeedsHolding(r.CPU)(s.ProbeBatches())
+	batches := s.ProbeBatches()
+	if named {
+		batches = []machine.CPUList{{r.CPU}}
+	}
+	s.Speed = harness.ProbeSpeedsHolding(r.CPU)(batches)
+	if named {
+		ns, _ := s.SpeedOf(r.CPU)
+		return r.CPU, ns, none
+	}
 	cs, err := machine.RankCPUs(&s)
 	if err != nil {
 		return r.CPU, 0, none

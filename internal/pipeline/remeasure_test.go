@@ -36,8 +36,8 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 	hopts := harnessOptions(plan, 0)
 	ts := []Target{fakeTarget{fake.New("loop", 100*time.Nanosecond)}, processTarget{fakeTarget{fake.New("program", 100*time.Nanosecond)}}}
 	hts := []harness.Target{ts[0], ts[1]}
-	defer func(f func(*result.Result) (int, float64, func())) { fastest = f }(fastest)
-	fastest = func(*result.Result) (int, float64, func()) { return 0, 1e-6, func() {} } // cpu0 is free now
+	defer func(f func(*result.Result, bool) (int, float64, func())) { fastest = f }(fastest)
+	fastest = func(*result.Result, bool) (int, float64, func()) { return 0, 1e-6, func() {} } // cpu0 is free now
 	tries := remeasure(r, plan, ts, hopts, harness.Run(hts, hopts))
 	if got := len(tries[0].earlier); got != 2 {
 		t.Fatalf("loop: %d earlier attempts, want 2", got)
@@ -50,11 +50,22 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 	if len(tries[1].earlier) != 0 {
 		t.Errorf("program measured again: %d attempts", len(tries[1].earlier))
 	}
-	fastest = func(*result.Result) (int, float64, func()) { return 0, 1, func() {} } // every CPU slowed now
+	fastest = func(*result.Result, bool) (int, float64, func()) { return 0, 1, func() {} } // every CPU slowed now
 	if tries := remeasure(r, plan, ts[:1], hopts, harness.Run(hts[:1], hopts)); len(tries[0].earlier) != 0 {
 		t.Errorf("no CPU near its best: %d earlier attempts, want none", len(tries[0].earlier))
 	}
-	fastest = func(*result.Result) (int, float64, func()) { return 0, 1e-6, func() {} }
+	// --cpu named the CPU: it is the only one asked for.
+	plan.CPUSet = true
+	var named []bool
+	fastest = func(_ *result.Result, only bool) (int, float64, func()) {
+		named = append(named, only)
+		return 0, 1e-6, func() {}
+	}
+	remeasure(r, plan, ts[:1], hopts, harness.Run(hts[:1], hopts))
+	if len(named) != 2 || !named[0] || !named[1] {
+		t.Errorf("--cpu: the fastest CPU asked for %v, want the named one only, twice", named)
+	}
+	plan.CPUSet = false
 	plan.Remeasure = 0
 	if tries := remeasure(r, plan, ts[:1], hopts, harness.Run(hts[:1], hopts)); len(tries[0].earlier) != 0 {
 		t.Errorf("--remeasure 0: %d earlier attempts", len(tries[0].earlier))
