@@ -67,7 +67,7 @@ type Side struct {
 // two ways (a busy sibling is both slow-core and sibling-busy), so their
 // distortions do not add up; those of different kinds do.
 var (
-	offCPUCodes = []string{result.CodeDisturbed, machine.CodeSteal}
+	offCPUCodes = []string{result.CodeDisturbed, machine.CodeSteal, machine.CodeCPUBusy}
 	clockCodes  = []string{result.CodeSlowClock, result.CodeFreqChange}
 	sharedCodes = []string{result.CodeSlowCore, machine.CodeSiblingBusy}
 )

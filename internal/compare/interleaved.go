@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 )
@@ -120,7 +122,7 @@ func Interleaved(r *result.Result) []result.Pair {
 				continue
 			}
 			d := stats.Design{Level: level, Threshold: r.Settings.Threshold, Measured: true}
-			p := comparePaired(base, cand, run, d, r.Settings.Looks, r.RoundsStop)
+			p := comparePaired(base, cand, withBusyMachine(r, base, cand, run), d, r.Settings.Looks, r.RoundsStop)
 			pairs = append(pairs, p)
 		}
 		return pairs
@@ -137,6 +139,28 @@ func Interleaved(r *result.Result) []result.Pair {
 		}
 	}
 	return pairs
+}
+
+// withBusyMachine adds to run, for programs compared (exec), the machine's
+// own warning that other tasks were running (cpu-busy, load, read in the
+// window before the run). A loop in benchy's process counts the time
+// another task took from it (disturbed); a program's time off the CPU is
+// partly its own (it sleeps, reads, waits for its children), so no
+// finding of the program's says it was preempted. Interleaving leaves out
+// what hits both sides of a round alike, not a hog that takes a share of
+// one run and not of the next: identical commands under two CPU hogs read
+// 11% apart in 10 rounds. So on a busy machine programs are judged on
+// their on-CPU time, which other tasks do not lengthen.
+func withBusyMachine(r *result.Result, base, cand *result.Experiment, run []string) []string {
+	if base.Kind != result.KindProcess && cand.Kind != result.KindProcess {
+		return run
+	}
+	for _, f := range r.Environment {
+		if f.Severity >= finding.Warn && (f.Code == machine.CodeCPUBusy || f.Code == machine.CodeLoad) {
+			run = result.AppendOnce(slices.Clone(run), machine.CodeCPUBusy)
+		}
+	}
+	return run
 }
 
 // Family judges a family of comparisons: judge(level) makes every pair

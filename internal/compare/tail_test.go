@@ -6,6 +6,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/latency"
+	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -103,5 +104,43 @@ func TestRunsLeaveSlowedOutOfOneProcessOnly(t *testing.T) {
 	}
 	if got := (&side{es: []*result.Experiment{procs}}).runs(result.BasisWall); len(got) != 4 {
 		t.Errorf("four processes, the first slowed: %d runs, want all 4", len(got))
+	}
+}
+
+// Programs compared on a machine the window found busy are judged on
+// their on-CPU time: another task's share of one run and not the next
+// would otherwise read as a difference (identical commands under two CPU
+// hogs read 11% apart in 10 rounds). On a quiet machine, wall time.
+func TestProgramsOnABusyMachineAreJudgedOnCPU(t *testing.T) {
+	runs := func(name string, wall ...int64) result.Experiment {
+		e := result.Experiment{Name: name, Kind: result.KindProcess}
+		for _, w := range wall {
+			e.Samples = append(e.Samples, result.Sample{Iters: 1, Ns: w, Counters: map[string]int64{result.CounterTaskClock: 7_000_000}})
+		}
+		return e
+	}
+	mk := func(env ...finding.Finding) *result.Result {
+		return &result.Result{
+			Settings:    result.Settings{Compare: []string{"a", "b"}, Threshold: 0.02},
+			Environment: env,
+			Experiments: []result.Experiment{
+				runs("a", 7e6, 14e6, 7e6, 7.5e6, 14e6, 7e6, 7e6, 13e6, 7e6, 7e6),
+				runs("b", 14e6, 14e6, 13e6, 7e6, 14e6, 14e6, 13e6, 14e6, 14e6, 13e6),
+			},
+		}
+	}
+	if p := Interleaved(mk())[0]; p.Basis != result.BasisWall {
+		t.Errorf("quiet machine: judged on %q, want wall time", p.Basis)
+	}
+	p := Interleaved(mk(finding.Finding{Code: machine.CodeCPUBusy, Severity: finding.Warn}))[0]
+	if p.Basis != result.BasisOnCPU || p.Verdict == result.Slower || p.Verdict == result.Faster {
+		t.Errorf("busy machine: judged on %q, %s; want on-CPU time, and no claim (every run 7 ms on the CPU)", p.Basis, p.Verdict)
+	}
+	loops := mk(finding.Finding{Code: machine.CodeLoad, Severity: finding.Warn})
+	for i := range loops.Experiments {
+		loops.Experiments[i].Kind = result.KindLoop
+	}
+	if p := Interleaved(loops)[0]; p.Basis != result.BasisWall {
+		t.Errorf("loops on a loaded machine, none disturbed: judged on %q, want wall time (their own findings say when they were)", p.Basis)
 	}
 }
