@@ -183,15 +183,8 @@ func TestBisect(t *testing.T) {
 		if k >= 6 {
 			passes = 3
 		}
-		if err := os.WriteFile(filepath.Join(dir, "work.go"), []byte(work(passes, k == 8)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "NOTES"), []byte(fmt.Sprintf("commit %d\n", k)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		gitIn(t, dir, "add", ".")
-		gitIn(t, dir, "commit", "-q", "-m", fmt.Sprintf("commit %d", k))
-		commits = append(commits, strings.TrimSpace(gitIn(t, dir, "rev-parse", "HEAD")))
+		files := map[string]string{"work.go": work(passes, k == 8), "NOTES": fmt.Sprintf("commit %d\n", k)}
+		commits = append(commits, commitFiles(t, dir, files, fmt.Sprintf("commit %d", k)))
 	}
 	quick := []string{"--samples", "6", "--processes", "3", "--sample-time", "20ms", "--window", "100ms"}
 

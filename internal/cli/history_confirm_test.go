@@ -191,14 +191,7 @@ func TestHistoryCheckConfirm(t *testing.T) {
 			passes = 3
 		}
 		files := map[string]string{"work.go": work(passes), "NOTES": fmt.Sprintf("commit %d\n", k)}
-		for name, body := range files {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		gitIn(t, dir, "add", ".")
-		gitIn(t, dir, "commit", "-q", "-m", fmt.Sprintf("commit %d", k))
-		commits = append(commits, strings.TrimSpace(gitIn(t, dir, "rev-parse", "HEAD")))
+		commits = append(commits, commitFiles(t, dir, files, fmt.Sprintf("commit %d", k)))
 	}
 
 	store := filepath.Join(t.TempDir(), "h.db")
@@ -286,14 +279,7 @@ func TestHistoryCheckConfirmBisect(t *testing.T) {
 			passes = 3
 		}
 		files := map[string]string{"work.go": workSource(passes, ""), "NOTES": fmt.Sprintf("commit %d\n", k)}
-		for name, body := range files {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		gitIn(t, dir, "add", ".")
-		gitIn(t, dir, "commit", "-q", "-m", fmt.Sprintf("commit %d", k))
-		commits = append(commits, strings.TrimSpace(gitIn(t, dir, "rev-parse", "HEAD")))
+		commits = append(commits, commitFiles(t, dir, files, fmt.Sprintf("commit %d", k)))
 	}
 	store := filepath.Join(t.TempDir(), "h.db")
 	files := t.TempDir()
@@ -366,4 +352,18 @@ func writeScaledGotest(t *testing.T, path string, factor float64) {
 	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// commitFiles writes files into the repository dir, commits them all with
+// message, and returns the commit's hash.
+func commitFiles(t *testing.T, dir string, files map[string]string, message string) string {
+	t.Helper()
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitIn(t, dir, "add", ".")
+	gitIn(t, dir, "commit", "-q", "-m", message)
+	return strings.TrimSpace(gitIn(t, dir, "rev-parse", "HEAD"))
 }
