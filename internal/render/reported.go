@@ -98,30 +98,59 @@ func goTestLine(r *result.Result) string {
 }
 
 // slowedLine says what benchy did about samples a slowed core touched
-// (slowed-samples, remeasured): which experiments it measured again, and
-// where, and how many samples it left out of which; "" when it did
+// (remeasured, slowed-samples): which experiments it measured again and
+// where, grouped by the CPUs involved (a host that slows a core slows every
+// experiment measured there, and one clause a name would not fit 80
+// columns), and how many samples it left out of which; "" when it did
 // nothing.
 func slowedLine(r *result.Result) string {
-	var parts []string
+	type move struct{ from, to string }
+	var order []move
+	groups := map[move][]string{}
+	slowed := map[move][2]int{} // the least and most samples slowed where it was measured first
+	var samples int
+	var left []string
 	for _, e := range r.Experiments {
-		var what []string
 		if len(e.Attempts) > 0 {
-			var earlier []string
-			for _, a := range e.Attempts {
-				earlier = append(earlier, fmt.Sprintf("cpu%d %d of %d", a.CPU, len(a.Slowed), len(a.Samples)))
-			}
 			cpu := r.CPU
 			if e.CPU != nil {
 				cpu = *e.CPU
 			}
-			what = append(what, fmt.Sprintf("measured %d times, kept cpu%d's (slowed: %s)", len(e.Attempts)+1, cpu, strings.Join(earlier, ", ")))
+			var from []string
+			lo, hi := len(e.Samples), 0
+			for _, a := range e.Attempts {
+				from = append(from, fmt.Sprintf("cpu%d", a.CPU))
+				lo, hi = min(lo, len(a.Slowed)), max(hi, len(a.Slowed))
+				samples = max(samples, len(a.Samples))
+			}
+			m := move{strings.Join(from, ", "), fmt.Sprintf("cpu%d", cpu)}
+			if _, ok := groups[m]; !ok {
+				order = append(order, m)
+				slowed[m] = [2]int{lo, hi}
+			}
+			groups[m] = append(groups[m], e.Name)
+			sl := slowed[m]
+			slowed[m] = [2]int{min(sl[0], lo), max(sl[1], hi)}
 		}
 		if hasFinding(e, result.CodeSlowedSamples) {
-			what = append(what, fmt.Sprintf("%d of %d samples left out", len(e.Slowed), len(e.Samples)))
+			left = append(left, fmt.Sprintf("%s %d of %d", e.Name, len(e.Slowed), len(e.Samples)))
 		}
-		if len(what) > 0 {
-			parts = append(parts, e.Name+" "+strings.Join(what, ", "))
+	}
+	var parts []string
+	for _, m := range order {
+		names := groups[m]
+		who := strings.Join(names, ", ")
+		if len(names) > 3 {
+			who = fmt.Sprintf("%d experiments (-v names them)", len(names))
 		}
+		n := fmt.Sprint(slowed[m][0])
+		if slowed[m][1] != slowed[m][0] {
+			n += "-" + fmt.Sprint(slowed[m][1])
+		}
+		parts = append(parts, fmt.Sprintf("%s measured again on %s (%s slowed %s of %d samples)", who, m.to, m.from, n, samples))
+	}
+	if len(left) > 0 {
+		parts = append(parts, "samples left out: "+strings.Join(left, ", "))
 	}
 	if len(parts) == 0 {
 		return ""

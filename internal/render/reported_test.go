@@ -116,8 +116,18 @@ func TestSlowedLine(t *testing.T) {
 		{Name: "e/f", Samples: make([]result.Sample, 31), CPU: &zero,
 			Attempts: []result.Attempt{{CPU: 1, Samples: make([]result.Sample, 31), Slowed: make([]int, 20)}}},
 	}}
-	want := "slowed by the host (a speed check beside every sample): c/d 2 of 31 samples left out; e/f measured 2 times, kept cpu0's (slowed: cpu1 20 of 31)"
+	want := "slowed by the host (a speed check beside every sample): e/f measured again on cpu0 (cpu1 slowed 20 of 31 samples); samples left out: c/d 2 of 31"
 	if got := slowedLine(r); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+	// A host that slowed the run's CPU slowed every experiment there:
+	// one clause, not one a name.
+	many := &result.Result{CPU: 1}
+	for _, name := range []string{"a/1", "a/2", "a/3", "a/4"} {
+		many.Experiments = append(many.Experiments, result.Experiment{Name: name, Samples: make([]result.Sample, 31), CPU: &zero,
+			Attempts: []result.Attempt{{CPU: 1, Samples: make([]result.Sample, 31), Slowed: make([]int, 26+len(many.Experiments))}}})
+	}
+	if got, want := slowedLine(many), "slowed by the host (a speed check beside every sample): 4 experiments (-v names them) measured again on cpu0 (cpu1 slowed 26-29 of 31 samples)"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
 	if got := slowedLine(&result.Result{Experiments: r.Experiments[:1]}); got != "" {
