@@ -132,16 +132,7 @@ func (o *bisectOptions) check() error {
 	if o.Retries < 0 || o.Retries > 10 {
 		return Usagef("--retries %d: must be between 0 and 10", o.Retries)
 	}
-	if err := checkSamples(o.Samples); err != nil {
-		return err
-	}
-	if o.Processes < 2 || o.Processes > maxProcesses || o.Processes > o.Samples {
-		return Usagef("--processes %d: must be between 2 (the process is the unit: two give a spread) and --samples (%d)", o.Processes, min(o.Samples, maxProcesses))
-	}
-	if err := checkDuration("--sample-time", o.SampleTime, maxSampleTime); err != nil {
-		return err
-	}
-	if err := o.cpuOptions.validate(); err != nil {
+	if err := checkTestBinaryRuns(o.Samples, o.Processes, 2, " (the process is the unit: two give a spread)", o.SampleTime, o.cpuOptions); err != nil {
 		return err
 	}
 	var err error

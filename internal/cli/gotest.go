@@ -186,16 +186,7 @@ func (o *gotestOptions) validate() (err error) {
 	if o.againstSet && strings.TrimSpace(o.Against) == "" {
 		return Usagef("--against %q: give a revision to compare with (HEAD, a branch, a tag or a commit)", o.Against)
 	}
-	if err := checkSamples(o.Samples); err != nil {
-		return err
-	}
-	if o.Processes < 1 || o.Processes > maxProcesses || o.Processes > o.Samples {
-		return Usagef("--processes %d: must be between 1 and --samples (%d)", o.Processes, min(o.Samples, maxProcesses))
-	}
-	if err := checkDuration("--sample-time", o.SampleTime, maxSampleTime); err != nil {
-		return err
-	}
-	if err := o.cpuOptions.validate(); err != nil {
+	if err := checkTestBinaryRuns(o.Samples, o.Processes, 1, "", o.SampleTime, o.cpuOptions); err != nil {
 		return err
 	}
 	if err := o.validateSelection(); err != nil {
@@ -380,4 +371,20 @@ func parseShard(v string) (gotest.Shard, error) {
 		return gotest.Shard{}, Usagef("--shard %q: give I/N with 1 <= I <= N, e.g. --shard 2/4 in the second of four jobs", v)
 	}
 	return s, nil
+}
+
+// checkTestBinaryRuns checks how gotest and bisect run a test binary:
+// --samples, --processes (at least least, why saying why, and at most
+// --samples), --sample-time and --cpu.
+func checkTestBinaryRuns(samples, processes, least int, why string, sampleTime time.Duration, cpu cpuOptions) error {
+	if err := checkSamples(samples); err != nil {
+		return err
+	}
+	if processes < least || processes > maxProcesses || processes > samples {
+		return Usagef("--processes %d: must be between %d%s and --samples (%d)", processes, least, why, min(samples, maxProcesses))
+	}
+	if err := checkDuration("--sample-time", sampleTime, maxSampleTime); err != nil {
+		return err
+	}
+	return cpu.validate()
 }
