@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"time"
@@ -136,11 +134,8 @@ func (o *bisectOptions) check() error {
 		return err
 	}
 	var err error
-	if o.dir, err = filepath.Abs(o.Dir); err != nil {
+	if o.dir, err = moduleDir(o.Dir); err != nil {
 		return err
-	}
-	if fi, err := os.Stat(o.dir); err != nil || !fi.IsDir() {
-		return Usagef("-C %s: not a directory", o.Dir)
 	}
 	if o.Store != "" {
 		a, err := checkStore(o.Store)

@@ -201,11 +201,8 @@ func (o *gotestOptions) validate() (err error) {
 			return err
 		}
 	}
-	if o.dir, err = filepath.Abs(o.Dir); err != nil {
+	if o.dir, err = moduleDir(o.Dir); err != nil {
 		return err
-	}
-	if fi, err := os.Stat(o.dir); err != nil || !fi.IsDir() {
-		return Usagef("-C %s: not a directory", o.Dir)
 	}
 	if o.Layouts != 0 && (o.Layouts < 2 || o.Layouts > pipeline.MaxLayouts) {
 		return Usagef("--layouts %d: must be between 2 and %d (the links of each revision)", o.Layouts, pipeline.MaxLayouts)
@@ -387,4 +384,17 @@ func checkTestBinaryRuns(samples, processes, least int, why string, sampleTime t
 		return err
 	}
 	return cpu.validate()
+}
+
+// moduleDir is -C's directory made absolute (gotest, bisect, --confirm run
+// go and git there); a path that is not a directory is bad usage.
+func moduleDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", Usagef("-C %s: not a directory", dir)
+	}
+	return abs, nil
 }

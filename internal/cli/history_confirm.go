@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -62,24 +60,12 @@ func (c *confirmOptions) check(f *pflag.FlagSet) error {
 	if runtime.GOOS != "linux" {
 		return Usagef("--confirm pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
 	}
-	if err := checkSamples(c.Samples); err != nil {
-		return err
-	}
-	if c.Processes < 1 || c.Processes > maxProcesses || c.Processes > c.Samples {
-		return Usagef("--processes %d: must be between 1 and --samples (%d)", c.Processes, min(c.Samples, maxProcesses))
-	}
-	if err := checkDuration("--sample-time", c.SampleTime, maxSampleTime); err != nil {
-		return err
-	}
-	if err := c.cpuOptions.validate(); err != nil {
+	if err := checkTestBinaryRuns(c.Samples, c.Processes, 1, "", c.SampleTime, c.cpuOptions); err != nil {
 		return err
 	}
 	var err error
-	if c.dir, err = filepath.Abs(c.Dir); err != nil {
+	if c.dir, err = moduleDir(c.Dir); err != nil {
 		return err
-	}
-	if fi, err := os.Stat(c.dir); err != nil || !fi.IsDir() {
-		return Usagef("-C %s: not a directory", c.Dir)
 	}
 	if _, err := history.GitCommit(c.dir, "HEAD"); err != nil {
 		return Usagef("-C %s: not in a git repository with a commit: --confirm rebuilds commits of the repository the results came from", c.Dir)
