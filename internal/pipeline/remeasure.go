@@ -97,11 +97,12 @@ func keepLeastSlowed(prev, next tried, best float64) tried {
 		e := experimentOf(result.Info{}, t.Outcome)
 		return result.Attempt{CPU: t.cpu, Iters: e.Iters, Samples: e.Samples, Reference: e.Reference, Slowed: analyze.Slowed(e, best)}
 	}
-	if next.Err != nil || next.Interrupted || share(attempt(next)) >= share(attempt(prev)) {
-		prev.earlier = append(prev.earlier, attempt(next))
+	a, b := attempt(prev), attempt(next)
+	if next.Err != nil || next.Interrupted || share(b) >= share(a) {
+		prev.earlier = append(prev.earlier, b)
 		return prev
 	}
-	next.earlier = append(prev.earlier, attempt(prev))
+	next.earlier = append(prev.earlier, a)
 	return next
 }
 
