@@ -108,7 +108,7 @@ func slowedLine(r *result.Result) string {
 	var order []move
 	groups := map[move][]string{}
 	slowed := map[move][2]int{} // the least and most samples slowed where it was measured first
-	var samples int
+	samples := map[move]int{}   // the most samples an earlier attempt took
 	var left []string
 	for _, e := range r.Experiments {
 		if len(e.Attempts) > 0 {
@@ -121,9 +121,11 @@ func slowedLine(r *result.Result) string {
 			for _, a := range e.Attempts {
 				from = append(from, fmt.Sprintf("cpu%d", a.CPU))
 				lo, hi = min(lo, len(a.Slowed)), max(hi, len(a.Slowed))
-				samples = max(samples, len(a.Samples))
 			}
 			m := move{strings.Join(from, ", "), fmt.Sprintf("cpu%d", cpu)}
+			for _, a := range e.Attempts {
+				samples[m] = max(samples[m], len(a.Samples))
+			}
 			if _, ok := groups[m]; !ok {
 				order = append(order, m)
 				slowed[m] = [2]int{lo, hi}
@@ -147,7 +149,7 @@ func slowedLine(r *result.Result) string {
 		if slowed[m][1] != slowed[m][0] {
 			n += "-" + fmt.Sprint(slowed[m][1])
 		}
-		parts = append(parts, fmt.Sprintf("%s measured again on %s (%s slowed %s of %d samples)", who, m.to, m.from, n, samples))
+		parts = append(parts, fmt.Sprintf("%s measured again on %s (%s slowed %s of %d samples)", who, m.to, m.from, n, samples[m]))
 	}
 	if len(left) > 0 {
 		parts = append(parts, "samples left out: "+strings.Join(left, ", "))
