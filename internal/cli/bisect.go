@@ -130,7 +130,7 @@ func (o *bisectOptions) check() error {
 	if o.Retries < 0 || o.Retries > 10 {
 		return Usagef("--retries %d: must be between 0 and 10", o.Retries)
 	}
-	if err := checkTestBinaryRuns(o.Samples, o.Processes, 2, " (the process is the unit: two give a spread)", o.SampleTime, o.cpuOptions); err != nil {
+	if err := checkTestBinaryRuns(o.Samples, o.Processes, 2, " (the process is the unit: two give a spread)", o.SampleTime, &o.cpuOptions); err != nil {
 		return err
 	}
 	var err error

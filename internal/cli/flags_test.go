@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -161,5 +162,18 @@ func TestVerboseBeforeOrAfterTheCommand(t *testing.T) {
 		if exitCode(err) != ExitUsage || err.Error() != "-v/--verbose: list has nothing more to show; -v is for report, run" {
 			t.Errorf("benchy %q: exit %d, %v", args, exitCode(err), err)
 		}
+	}
+}
+
+// gotest's checks note --cpu as given: the check shared with bisect and
+// --confirm (checkTestBinaryRuns) validates the options, not a copy.
+func TestGotestCPUIsNoted(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("gotest runs on Linux only")
+	}
+	var got *gotestOptions
+	parse(t, newGotestCmd(testGlobals(), func(o *gotestOptions) error { got = o; return nil }), "--cpu", "0", "-C", t.TempDir())
+	if err := got.validate(); err != nil || !got.CPUSet || got.CPU != 0 {
+		t.Errorf("--cpu 0: set %v, cpu %d (%v)", got.CPUSet, got.CPU, err)
 	}
 }

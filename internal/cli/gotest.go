@@ -186,7 +186,7 @@ func (o *gotestOptions) validate() (err error) {
 	if o.againstSet && strings.TrimSpace(o.Against) == "" {
 		return Usagef("--against %q: give a revision to compare with (HEAD, a branch, a tag or a commit)", o.Against)
 	}
-	if err := checkTestBinaryRuns(o.Samples, o.Processes, 1, "", o.SampleTime, o.cpuOptions); err != nil {
+	if err := checkTestBinaryRuns(o.Samples, o.Processes, 1, "", o.SampleTime, &o.cpuOptions); err != nil {
 		return err
 	}
 	if err := o.validateSelection(); err != nil {
@@ -373,7 +373,7 @@ func parseShard(v string) (gotest.Shard, error) {
 // checkTestBinaryRuns checks how gotest and bisect run a test binary:
 // --samples, --processes (at least least, why saying why, and at most
 // --samples), --sample-time and --cpu.
-func checkTestBinaryRuns(samples, processes, least int, why string, sampleTime time.Duration, cpu cpuOptions) error {
+func checkTestBinaryRuns(samples, processes, least int, why string, sampleTime time.Duration, cpu *cpuOptions) error {
 	if err := checkSamples(samples); err != nil {
 		return err
 	}

@@ -60,7 +60,7 @@ func (c *confirmOptions) check(f *pflag.FlagSet) error {
 	if runtime.GOOS != "linux" {
 		return Usagef("--confirm pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
 	}
-	if err := checkTestBinaryRuns(c.Samples, c.Processes, 1, "", c.SampleTime, c.cpuOptions); err != nil {
+	if err := checkTestBinaryRuns(c.Samples, c.Processes, 1, "", c.SampleTime, &c.cpuOptions); err != nil {
 		return err
 	}
 	var err error
