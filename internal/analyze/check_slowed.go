@@ -94,8 +94,19 @@ func were(n int) string {
 
 // checkRemeasured says that e was measured more than once because a
 // slowed core touched too many of its samples, where each attempt was
-// taken and how slowed it was, and which one the statistics are of.
+// taken and how slowed it was, and which one the statistics are of; or
+// that it was measured once, on the CPU the run had moved to (e.CPU is
+// set only when that is not the run's).
 func checkRemeasured(e result.Experiment, f Facts) (finding.Finding, bool) {
+	if len(e.Attempts) == 0 && e.CPU != nil {
+		return finding.Finding{
+			Code:     result.CodeRemeasured,
+			Severity: finding.Info,
+			Message: fmt.Sprintf("measured on cpu%d, where the run had moved: a slowed core touched too many samples of an experiment before it, and its attempt on cpu%d was kept",
+				*e.CPU, *e.CPU),
+			Evidence: map[string]any{"attempts": 1, "judged_cpu": *e.CPU, "moved": true},
+		}, true
+	}
 	if len(e.Attempts) == 0 {
 		return finding.Finding{}, false
 	}

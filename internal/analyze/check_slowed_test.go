@@ -140,6 +140,28 @@ func TestRemeasuredElsewhere(t *testing.T) {
 	}
 }
 
+// An experiment measured once, on the CPU the run moved to, is judged
+// there and says so.
+func TestMovedRunIsJudgedWhereItMoved(t *testing.T) {
+	e := hostSlowed(31, 0, 0)
+	for i := range e.Samples {
+		e.Samples[i].CPU = 3
+	}
+	three := 3
+	e.CPU = &three
+	got := analyzed(e).Experiments[0]
+	if finding.Has(got.Findings, result.CodeMigrated) {
+		t.Errorf("samples on the CPU moved to read as migrated: %v", got.Findings)
+	}
+	f := find(got.Findings, result.CodeRemeasured)
+	if f == nil || f.Evidence["moved"] != true || f.Evidence["judged_cpu"] != 3 {
+		t.Errorf("remeasured finding %+v, want moved to cpu3", f)
+	}
+	if got := analyzed(hostSlowed(31, 0, 0)).Experiments[0]; finding.Has(got.Findings, result.CodeRemeasured) {
+		t.Errorf("measured on the run's CPU: %v", got.Findings)
+	}
+}
+
 // A check after a sample in which the program's own collector ran is no
 // evidence: its workers may have taken the core's other hardware thread.
 func TestSlowedIgnoresChecksAfterTheProgramsCollector(t *testing.T) {

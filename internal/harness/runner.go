@@ -261,6 +261,12 @@ func Run(ts []Target, opts Options) []Outcome {
 	return outs
 }
 
+// RunOne measures t as target index of total (the progress line counts
+// them), as Run measures each of its targets.
+func RunOne(t Target, index, total int, opts Options) Outcome {
+	return runOne(t, index, total, opts)
+}
+
 // Stopped reports whether stop was closed; a nil channel never is.
 func Stopped(stop <-chan struct{}) bool {
 	select {

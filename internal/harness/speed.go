@@ -32,18 +32,18 @@ const (
 // that another benchy measures on (its lock is held), has an unknown
 // speed, with the reason.
 func ProbeSpeeds(batches []machine.CPUList) []machine.CPUSpeed {
-	return ProbeSpeedsHolding(-1)(batches)
+	return ProbeSpeedsHolding()(batches)
 }
 
-// ProbeSpeedsHolding is ProbeSpeeds for a process that holds the lock of
-// cpu itself (it measures there, between its experiments): that CPU is
+// ProbeSpeedsHolding is ProbeSpeeds for a process that holds the locks of
+// own itself (it measures there, between its experiments): those CPUs are
 // probed too.
-func ProbeSpeedsHolding(cpu int) machine.SpeedProbe {
+func ProbeSpeedsHolding(own ...int) machine.SpeedProbe {
 	return func(batches []machine.CPUList) []machine.CPUSpeed {
 		var out []machine.CPUSpeed
 		for _, b := range batches {
 			for c := range slices.Chunk(b, max(1, runtime.GOMAXPROCS(0))) {
-				out = append(out, probeAtOnce(c, cpu)...)
+				out = append(out, probeAtOnce(c, own)...)
 			}
 		}
 		slices.SortFunc(out, func(a, b machine.CPUSpeed) int { return a.CPU - b.CPU })
@@ -51,13 +51,13 @@ func ProbeSpeedsHolding(cpu int) machine.SpeedProbe {
 	}
 }
 
-// probeAtOnce probes cpus in parallel, one pinned thread each; own is a
-// CPU whose lock this process holds.
-func probeAtOnce(cpus []int, own int) []machine.CPUSpeed {
+// probeAtOnce probes cpus in parallel, one pinned thread each; own are
+// the CPUs whose locks this process holds.
+func probeAtOnce(cpus []int, own []int) []machine.CPUSpeed {
 	out := make([]machine.CPUSpeed, len(cpus))
 	var wg sync.WaitGroup
 	for i, cpu := range cpus {
-		wg.Go(func() { out[i] = probeOne(cpu, cpu != own && cpulock.Held(cpu)) })
+		wg.Go(func() { out[i] = probeOne(cpu, !slices.Contains(own, cpu) && cpulock.Held(cpu)) })
 	}
 	wg.Wait()
 	return out

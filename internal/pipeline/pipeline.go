@@ -302,12 +302,8 @@ func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []tried, err
 	if err != nil {
 		return nil, nil, err
 	}
-	hts := make([]harness.Target, len(ts))
-	for i, t := range ts {
-		hts[i] = t
-	}
 	statBefore, statErr := machine.ReadStat(root)
-	outs := remeasure(r, plan, ts, hopts, measure(hts, hopts, plan.Group))
+	outs := measureEach(r, plan, ts, hopts)
 	statAfter, statErr2 := machine.ReadStat(root)
 	if statErr == nil && statErr2 == nil {
 		r.BusyDuring = machine.Busy(statBefore, statAfter)

@@ -110,7 +110,16 @@ func slowedLine(r *result.Result) string {
 	slowed := map[move][2]int{} // the least and most samples slowed where it was measured first
 	samples := map[move]int{}   // the most samples an earlier attempt took
 	var left []string
+	var movedTo []string // a CPU the run moved to
+	moved := map[string][]string{}
 	for _, e := range r.Experiments {
+		if len(e.Attempts) == 0 && e.CPU != nil && *e.CPU != r.CPU {
+			cpu := fmt.Sprintf("cpu%d", *e.CPU)
+			if _, ok := moved[cpu]; !ok {
+				movedTo = append(movedTo, cpu)
+			}
+			moved[cpu] = append(moved[cpu], e.Name)
+		}
 		if len(e.Attempts) > 0 {
 			cpu := r.CPU
 			if e.CPU != nil {
@@ -140,16 +149,15 @@ func slowedLine(r *result.Result) string {
 	}
 	var parts []string
 	for _, m := range order {
-		names := groups[m]
-		who := strings.Join(names, ", ")
-		if len(names) > 3 {
-			who = fmt.Sprintf("%d experiments (-v names them)", len(names))
-		}
+		who := names(groups[m])
 		n := fmt.Sprint(slowed[m][0])
 		if slowed[m][1] != slowed[m][0] {
 			n += "-" + fmt.Sprint(slowed[m][1])
 		}
 		parts = append(parts, fmt.Sprintf("%s measured again on %s (%s slowed %s of %d samples)", who, m.to, m.from, n, samples[m]))
+	}
+	for _, cpu := range movedTo {
+		parts = append(parts, fmt.Sprintf("the run moved to %s: %s measured there only", cpu, names(moved[cpu])))
 	}
 	if len(left) > 0 {
 		parts = append(parts, "samples left out: "+strings.Join(left, ", "))
@@ -158,4 +166,13 @@ func slowedLine(r *result.Result) string {
 		return ""
 	}
 	return "slowed by the host (a speed check beside every sample): " + strings.Join(parts, "; ")
+}
+
+// names lists experiments for slowedLine, or counts them when there are
+// more than three (-v lists them all).
+func names(es []string) string {
+	if len(es) > 3 {
+		return fmt.Sprintf("%d experiments (-v names them)", len(es))
+	}
+	return strings.Join(es, ", ")
 }

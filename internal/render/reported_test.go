@@ -130,6 +130,13 @@ func TestSlowedLine(t *testing.T) {
 	if got, want := slowedLine(many), "slowed by the host (a speed check beside every sample): 4 experiments (-v names them) measured again on cpu0 (cpu1 slowed 26-29 of 31 samples)"; got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
 	}
+	// The run moved to cpu0: what came after was measured there only.
+	moved := &result.Result{CPU: 1, Experiments: []result.Experiment{r.Experiments[2],
+		{Name: "g/h", Samples: make([]result.Sample, 31), CPU: &zero},
+		{Name: "i/j", Samples: make([]result.Sample, 31), CPU: &zero}}}
+	if got, want := slowedLine(moved), "slowed by the host (a speed check beside every sample): e/f measured again on cpu0 (cpu1 slowed 20 of 31 samples); the run moved to cpu0: g/h, i/j measured there only"; got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
 	if got := slowedLine(&result.Result{Experiments: r.Experiments[:1]}); got != "" {
 		t.Errorf("nothing slowed: %q", got)
 	}
