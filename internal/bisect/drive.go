@@ -87,25 +87,35 @@ type Measurer func(i, attempt int) (Step, error)
 // interval's low end) cannot place its commit against BAD's level, and is
 // undecided too. It returns the walk and every step measured, with the
 // error that ended it early (what was measured before is kept).
+//
+// A reading at a level (fast, between, slow) is kept after one
+// measurement: its interval lies clear of the other levels, and more
+// measurement narrows it where it is. Only a reading that contradicts the
+// order of the levels along the commits (a fast commit after a between or
+// slow one) changes the answer, to a range holding both; then the earlier
+// readings it contradicts are measured again, up to retries times, and
+// the new one too if it still contradicts them: more of the misread one
+// places it and gives back one commit. (A between commit used to be
+// measured retries times more like an undecided one, which tripled every
+// commit between two steps and doubled the cost of such a walk.)
 func Drive(n, retries int, threshold float64, measure Measurer) (*Walk, []Step, error) {
 	w := NewWalk(n)
 	var steps []Step
-	for {
-		i, ok := w.Next()
-		if !ok {
-			return w, steps, nil
-		}
-		var st Step
-		for attempt := 0; ; attempt++ {
+	at := map[int]int{} // the index in steps of each commit's step
+	// settle measures commit i again from st (attempt st.Attempts) while
+	// its reading is undecided, or contradicts the others when against is
+	// set, at most retries times more than once in all, and sets its side.
+	settle := func(i int, st Step, against bool) (Step, error) {
+		for attempt := st.Attempts; ; attempt++ {
 			var err error
 			if st, err = measure(i, attempt); err != nil {
-				return w, steps, err
+				return st, err
 			}
 			st.Commit, st.Attempts = i, attempt+1
 			if i != n-1 && st.Side == Unknown {
 				st.Side, st.Why = classifyStep(st, threshold)
 			}
-			if st.Side != Undecided && st.Side != Between || attempt >= retries {
+			if attempt >= retries || st.Side != Undecided && !(against && w.contradicts(i, st.Side)) {
 				break
 			}
 		}
@@ -113,7 +123,31 @@ func Drive(n, retries int, threshold float64, measure Measurer) (*Walk, []Step, 
 			st.Side = Undecided // BAD that cannot be compared: not judged
 		}
 		w.Set(i, st.Side)
+		return st, nil
+	}
+	for {
+		i, ok := w.Next()
+		if !ok {
+			return w, steps, nil
+		}
+		st, err := settle(i, Step{}, false)
+		if err != nil {
+			return w, steps, err
+		}
+		at[i] = len(steps)
 		steps = append(steps, st)
+		if len(w.against(i, st.Side)) == 0 {
+			continue
+		}
+		for _, j := range append(w.against(i, st.Side), i) {
+			if k := at[j]; steps[k].Attempts <= retries && w.contradicts(j, steps[k].Side) {
+				again, err := settle(j, steps[k], true)
+				if err != nil {
+					return w, steps, err
+				}
+				steps[k] = again
+			}
+		}
 	}
 }
 

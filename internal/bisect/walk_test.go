@@ -191,6 +191,76 @@ func TestTwoUnequalSteps(t *testing.T) {
 	}
 }
 
+// twoSteps is a level function: 1 before commit a, x from a on, y from b on.
+func twoSteps(a, b int, x, y float64) func(int) float64 {
+	return func(i int) float64 {
+		switch {
+		case i >= b:
+			return y
+		case i >= a:
+			return x
+		}
+		return 1
+	}
+}
+
+// A commit between the two levels is measured once: its interval lies
+// clear of both, and measuring it more places it on the same side. The
+// walk over two +15% steps names both with one measurement a commit,
+// where measuring each commit between the levels three times took 22 for
+// the same 12 commits.
+func TestBetweenMeasuredOnce(t *testing.T) {
+	for _, pos := range [][2]int{{20, 40}, {3, 50}, {30, 31}, {0, 63}} {
+		a, b := pos[0], pos[1]
+		f := newFake(64, twoSteps(a, b, 1.15, 1.3225), 0.01)
+		f.threshold = 0.05
+		w, steps, err := Drive(64, 2, f.threshold, f.measure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans := w.Answer(); ans.First != a || ans.Last != b || ans.From != a || ans.To != b {
+			t.Errorf("steps at %d and %d: %+v, want both named", a, b, ans)
+		}
+		between := 0
+		for _, st := range steps {
+			if st.Side == Between {
+				between++
+			}
+		}
+		if between == 0 || f.measured != len(steps) {
+			t.Errorf("steps at %d and %d: %d measurements of %d commits (%d between), want one each", a, b, f.measured, len(steps), between)
+		}
+	}
+}
+
+// A reading that contradicts an earlier one (a fast commit after one read
+// between the levels) is what changes the answer, to a range: the
+// earlier reading is measured again, and when more of it places the
+// misread commit, the walk gives back the one commit.
+func TestContradictionMeasuredAgain(t *testing.T) {
+	f := newFake(64, step(40, 1.3), 0.01)
+	f.threshold = 0.05
+	level := f.level
+	f.level = func(i int) float64 {
+		if i == 31 && f.measured == 2 {
+			return 1.15 // commit 31's first reading: between the levels, a misreading
+		}
+		return level(i)
+	}
+	w, steps, err := Drive(64, 2, f.threshold, f.measure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := w.Answer(); !a.Exact() || a.From != 40 {
+		t.Errorf("%+v, want exactly 40", a)
+	}
+	for _, st := range steps {
+		if want := map[bool]int{true: 2, false: 1}[st.Commit == 31]; st.Attempts != want || st.Commit == 31 && st.Side != Fast {
+			t.Errorf("commit %d: %v after %d measurements, want %d", st.Commit, st.Side, st.Attempts, want)
+		}
+	}
+}
+
 // A reading that contradicts the order of the levels (a commit between
 // two steps misread as fast, after one read between the levels) widens
 // the answer to a range holding both: it never erases the first step.
