@@ -2,7 +2,9 @@ package bisect
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -81,40 +83,202 @@ type Step struct {
 // the walk (a stop).
 type Measurer func(i, attempt int) (Step, error)
 
-// Drive walks n commits to an answer: each commit Next names is measured,
-// an undecided one up to retries times more, and set on its side. A step
+// Drive walks n commits to an answer for one benchmark: DriveAll with
+// measure asked for that benchmark alone.
+func Drive(n, retries int, threshold float64, measure Measurer) (*Walk, []Step, error) {
+	ws, steps, err := DriveAll(n, retries, threshold, func(i int, needs []Need) ([]Step, error) {
+		attempt := 0
+		if len(needs) > 0 {
+			attempt = needs[0].Attempt
+		}
+		st, err := measure(i, attempt)
+		return []Step{st}, err
+	})
+	if len(ws) == 0 {
+		return NewWalk(n), nil, err
+	}
+	return ws[0], steps[0], err
+}
+
+// Need is one benchmark a measurement of a commit is for: its index among
+// the walk's benchmarks, and the commit's attempt for it (as a
+// Measurer's).
+type Need struct{ Bench, Attempt int }
+
+// A MeasureAll measures commit i interleaved with GOOD and BAD for the
+// benchmarks needs names (each at its own attempt, pooled as a Measurer
+// pools), and returns one step for each, in needs' order, set as a
+// Measurer sets them. The first measurement, of BAD, has needs nil: it is
+// made for every benchmark the walks follow, and the steps it returns say
+// how many there are. An error ends the walk (a stop).
+type MeasureAll func(i int, needs []Need) ([]Step, error)
+
+// DriveAll walks n commits to an answer for each of several benchmarks,
+// each with a walk of its own, measuring every commit once for all the
+// benchmarks that need it: BAD first for all of them (a benchmark whose
+// BAD is not slower, or cannot be judged, needs nothing more), then each
+// round the commit that the most walks name next (the earliest walk's
+// among as many), for those walks. An undecided reading is measured again
+// up to retries times, for the benchmarks it is undecided for. A step
 // whose BAD did not read slower than GOOD by more than threshold (its
 // interval's low end) cannot place its commit against BAD's level, and is
-// undecided too. It returns the walk and every step measured, with the
-// error that ended it early (what was measured before is kept).
-func Drive(n, retries int, threshold float64, measure Measurer) (*Walk, []Step, error) {
-	w := NewWalk(n)
-	var steps []Step
+// undecided too. It returns the walks and their steps, with the error
+// that ended them early (what was measured before is kept; a commit a
+// stop cut short is not).
+//
+// A reading at a level (fast, between, slow) is kept after one
+// measurement: its interval lies clear of the other levels, and more
+// measurement narrows it where it is. Only a reading that contradicts the
+// order of the levels along the commits (a fast commit after a between or
+// slow one) changes the answer, to a range holding both; then the earlier
+// readings it contradicts are measured again, up to retries times, and
+// the new one too if it still contradicts them: more of the misread one
+// places it and gives back one commit. (A between commit used to be
+// measured retries times more like an undecided one, which tripled every
+// commit between two steps and doubled the cost of such a walk.)
+func DriveAll(n, retries int, threshold float64, measure MeasureAll) ([]*Walk, [][]Step, error) {
+	first, err := measure(n-1, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	d := &driver{n: n, retries: retries, threshold: threshold, measure: measure}
+	for range first {
+		d.walks = append(d.walks, NewWalk(n))
+		d.steps = append(d.steps, nil)
+		d.at = append(d.at, map[int]int{})
+	}
+	all := make([]int, len(first))
+	for b := range all {
+		all[b] = b
+	}
+	if err := d.settle(n-1, all, false, first); err != nil {
+		return d.walks, d.steps, err
+	}
 	for {
-		i, ok := w.Next()
-		if !ok {
-			return w, steps, nil
+		i, bs := d.next()
+		if len(bs) == 0 {
+			return d.walks, d.steps, nil
 		}
-		var st Step
-		for attempt := 0; ; attempt++ {
+		if err := d.settle(i, bs, false, nil); err != nil {
+			return d.walks, d.steps, err
+		}
+		// The earlier readings each new one contradicts, by commit, then
+		// the new ones that still contradict them.
+		redo := map[int][]int{}
+		for _, b := range bs {
+			for _, j := range d.walks[b].against(i, d.walks[b].Side(i)) {
+				redo[j] = append(redo[j], b)
+			}
+		}
+		for _, j := range slices.Sorted(maps.Keys(redo)) {
+			if err := d.settle(j, redo[j], true, nil); err != nil {
+				return d.walks, d.steps, err
+			}
+		}
+		if len(redo) > 0 {
+			if err := d.settle(i, bs, true, nil); err != nil {
+				return d.walks, d.steps, err
+			}
+		}
+	}
+}
+
+// driver is DriveAll under way: each benchmark's walk, its steps, and
+// the index in them of each commit's step.
+type driver struct {
+	n, retries int
+	threshold  float64
+	measure    MeasureAll
+	walks      []*Walk
+	steps      [][]Step
+	at         []map[int]int
+}
+
+// next is the commit to measure and the benchmarks whose walks name it
+// next: the commit the most walks name, the earliest walk's among as many;
+// no benchmarks when every walk is over.
+func (d *driver) next() (int, []int) {
+	want := map[int][]int{}
+	best := -1
+	for b, w := range d.walks {
+		if i, ok := w.Next(); ok {
+			want[i] = append(want[i], b)
+			if best < 0 || len(want[i]) > len(want[best]) {
+				best = i
+			}
+		}
+	}
+	return best, want[best]
+}
+
+// settle measures commit i for the benchmarks bs, first's steps being a
+// first measurement already made for all of them, until each reading is
+// placed: measured again while it is undecided or, when against is set,
+// contradicts the others, at most retries times more than once in all.
+// With against set, only the benchmarks of bs whose reading of i (once
+// each) contradicts another and that may be measured again are. The
+// steps are kept, and the walks set, when every reading is placed.
+func (d *driver) settle(i int, bs []int, against bool, first []Step) error {
+	cur := map[int]Step{}
+	var need []int
+	for _, b := range bs {
+		if _, ok := cur[b]; ok {
+			continue
+		}
+		st := Step{}
+		if k, ok := d.at[b][i]; ok {
+			st = d.steps[b][k]
+		}
+		cur[b] = st
+		if !against || st.Attempts <= d.retries && d.walks[b].contradicts(i, st.Side) {
+			need = append(need, b)
+		}
+	}
+	for len(need) > 0 {
+		sts := first
+		if sts == nil {
+			needs := make([]Need, len(need))
+			for x, b := range need {
+				needs[x] = Need{b, cur[b].Attempts}
+			}
 			var err error
-			if st, err = measure(i, attempt); err != nil {
-				return w, steps, err
-			}
-			st.Commit, st.Attempts = i, attempt+1
-			if i != n-1 && st.Side == Unknown {
-				st.Side, st.Why = classifyStep(st, threshold)
-			}
-			if st.Side != Undecided && st.Side != Between || attempt >= retries {
-				break
+			if sts, err = d.measure(i, needs); err != nil {
+				return err
 			}
 		}
-		if i == n-1 && st.Side == Skipped {
+		first = nil
+		var again []int
+		for x, b := range need {
+			st := sts[x]
+			attempt := cur[b].Attempts
+			st.Commit, st.Attempts = i, attempt+1
+			if i != d.n-1 && st.Side == Unknown {
+				st.Side, st.Why = classifyStep(st, d.threshold)
+			}
+			cur[b] = st
+			if attempt < d.retries && (st.Side == Undecided || against && d.walks[b].contradicts(i, st.Side)) {
+				again = append(again, b)
+			}
+		}
+		need = again
+	}
+	for _, b := range slices.Sorted(maps.Keys(cur)) {
+		st := cur[b]
+		if st.Attempts == 0 {
+			continue // not measured
+		}
+		if i == d.n-1 && st.Side == Skipped {
 			st.Side = Undecided // BAD that cannot be compared: not judged
 		}
-		w.Set(i, st.Side)
-		steps = append(steps, st)
+		d.walks[b].Set(i, st.Side)
+		if k, ok := d.at[b][i]; ok {
+			d.steps[b][k] = st
+		} else {
+			d.at[b][i] = len(d.steps[b])
+			d.steps[b] = append(d.steps[b], st)
+		}
 	}
+	return nil
 }
 
 // classifyStep places a measured commit with Classify, against BAD's

@@ -18,18 +18,42 @@ type Commit struct {
 // Short is the commit's hash as people read it (history's).
 func (c Commit) Short() string { return history.Short(c.Hash) }
 
-// Report is what a bisection came to, as every format writes it: the
-// benchmark it followed, GOOD and the commits after it up to BAD, every
-// step measured, and the answer. Interrupted says a stop ended it early:
-// Steps are those done before it.
+// Report is what a bisection came to, as every format writes it: GOOD
+// and the commits after it up to BAD, and for each benchmark followed its
+// steps and answer. Runs counts the interleaved measurements made, each
+// of one commit for every benchmark that needed it. Interrupted says a
+// stop ended it early: the steps are those done before it.
 type Report struct {
-	Benchmark   string   `json:"benchmark"`
-	Good        Commit   `json:"good"`
-	Commits     []Commit `json:"commits"`
-	Steps       []Step   `json:"steps"`
-	Answer      Answer   `json:"answer"`
-	Threshold   float64  `json:"threshold"`
-	Interrupted bool     `json:"interrupted,omitempty"`
+	Good        Commit      `json:"good"`
+	Commits     []Commit    `json:"commits"`
+	Benchmarks  []Benchmark `json:"benchmarks"`
+	Runs        int         `json:"runs"`
+	Threshold   float64     `json:"threshold"`
+	Interrupted bool        `json:"interrupted,omitempty"`
+}
+
+// Benchmark is the walk of one benchmark: every step measured for it,
+// and its answer.
+type Benchmark struct {
+	Name   string `json:"benchmark"`
+	Steps  []Step `json:"steps"`
+	Answer Answer `json:"answer"`
+}
+
+// Worst is the verdict the exit follows over the benchmarks: Found when
+// any found a slowdown, else CannotJudge when any could not judge (or did
+// not finish), else NoSlowdown.
+func (r *Report) Worst() Verdict {
+	v := NoSlowdown
+	for _, b := range r.Benchmarks {
+		switch b.Answer.Verdict {
+		case Found:
+			return Found
+		case CannotJudge, NotFinished:
+			v = CannotJudge
+		}
+	}
+	return v
 }
 
 // MarshalText writes the side as a word ("fast"), for JSON.

@@ -65,6 +65,42 @@ func (w *Walk) Side(i int) Side { return w.sides[i] }
 // Set records what commit i was found to be.
 func (w *Walk) Set(i int, s Side) { w.sides[i] = s }
 
+// against are the commits whose level contradicts commit i read at side
+// s, along the order of the levels: those before i at a higher level (a
+// fast commit after a between or slow one, a between one after a slow
+// one) and those after it at a lower one. Undecided and skipped commits
+// have no level to contradict.
+func (w *Walk) against(i int, s Side) []int {
+	r := rank(s)
+	if r < 0 {
+		return nil
+	}
+	var out []int
+	for j, o := range w.sides {
+		if q := rank(o); q >= 0 && (j < i && q > r || j > i && q < r) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// contradicts reports whether commit i read at side s contradicts another.
+func (w *Walk) contradicts(i int, s Side) bool { return len(w.against(i, s)) > 0 }
+
+// rank orders the levels along the commits: fast, between, slow; -1 for
+// a side that is not a level.
+func rank(s Side) int {
+	switch s {
+	case Fast:
+		return 0
+	case Between:
+		return 1
+	case Slow:
+		return 2
+	}
+	return -1
+}
+
 // bounds are the two searches' ends. The first commit that is not fast
 // lies in (loA, hiA]: loA the last fast commit before any commit between
 // the levels or slow (-1 for GOOD), hiA the first commit after it that is

@@ -191,6 +191,200 @@ func TestTwoUnequalSteps(t *testing.T) {
 	}
 }
 
+// twoSteps is a level function: 1 before commit a, x from a on, y from b on.
+func twoSteps(a, b int, x, y float64) func(int) float64 {
+	return func(i int) float64 {
+		switch {
+		case i >= b:
+			return y
+		case i >= a:
+			return x
+		}
+		return 1
+	}
+}
+
+// A commit between the two levels is measured once: its interval lies
+// clear of both, and measuring it more places it on the same side. The
+// walk over two +15% steps names both with one measurement a commit,
+// where measuring each commit between the levels three times took 22 for
+// the same 12 commits.
+func TestBetweenMeasuredOnce(t *testing.T) {
+	for _, pos := range [][2]int{{20, 40}, {3, 50}, {30, 31}, {0, 63}} {
+		a, b := pos[0], pos[1]
+		f := newFake(64, twoSteps(a, b, 1.15, 1.3225), 0.01)
+		f.threshold = 0.05
+		w, steps, err := Drive(64, 2, f.threshold, f.measure)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ans := w.Answer(); ans.First != a || ans.Last != b || ans.From != a || ans.To != b {
+			t.Errorf("steps at %d and %d: %+v, want both named", a, b, ans)
+		}
+		between := 0
+		for _, st := range steps {
+			if st.Side == Between {
+				between++
+			}
+		}
+		if between == 0 || f.measured != len(steps) {
+			t.Errorf("steps at %d and %d: %d measurements of %d commits (%d between), want one each", a, b, f.measured, len(steps), between)
+		}
+	}
+}
+
+// A reading that contradicts an earlier one (a fast commit after one read
+// between the levels) is what changes the answer, to a range: the
+// earlier reading is measured again, and when more of it places the
+// misread commit, the walk gives back the one commit.
+func TestContradictionMeasuredAgain(t *testing.T) {
+	f := newFake(64, step(40, 1.3), 0.01)
+	f.threshold = 0.05
+	level := f.level
+	f.level = func(i int) float64 {
+		if i == 31 && f.measured == 2 {
+			return 1.15 // commit 31's first reading: between the levels, a misreading
+		}
+		return level(i)
+	}
+	w, steps, err := Drive(64, 2, f.threshold, f.measure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := w.Answer(); !a.Exact() || a.From != 40 {
+		t.Errorf("%+v, want exactly 40", a)
+	}
+	for _, st := range steps {
+		if want := map[bool]int{true: 2, false: 1}[st.Commit == 31]; st.Attempts != want || st.Commit == 31 && st.Side != Fast {
+			t.Errorf("commit %d: %v after %d measurements, want %d", st.Commit, st.Side, st.Attempts, want)
+		}
+	}
+}
+
+// suite measures several benchmarks, each as its fake says, counting
+// the measurements (a commit once for every benchmark asked) and what
+// each benchmark was asked at each commit.
+type suite struct {
+	fakes []*fake
+	runs  int
+	asked map[[3]int]int // benchmark, commit, attempt
+}
+
+func (s *suite) measure(i int, needs []Need) ([]Step, error) {
+	s.runs++
+	if needs == nil {
+		for b := range s.fakes {
+			needs = append(needs, Need{b, 0})
+		}
+	}
+	var out []Step
+	for _, nd := range needs {
+		s.asked[[3]int{nd.Bench, i, nd.Attempt}]++
+		st, err := s.fakes[nd.Bench].measure(i, nd.Attempt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// Several benchmarks walk together: each gets its own answer, one that
+// did not change is dropped after BAD's measurement, and a commit two
+// walks need next is measured once for both.
+func TestDriveAll(t *testing.T) {
+	const n = 64
+	s := &suite{asked: map[[3]int]int{}}
+	for _, level := range []func(int) float64{
+		step(40, 1.3),                     // 0: one step
+		func(int) float64 { return 1 },    // 1: unchanged
+		step(40, 1.5),                     // 2: the same commit, more
+		twoSteps(20, 40, 1.15, 1.3225),    // 3: two steps
+		step(10, 1.3),                     // 4: another commit
+		func(int) float64 { return 1.02 }, // 5: within the threshold
+	} {
+		f := newFake(n, level, 0.01)
+		f.threshold = 0.05
+		s.fakes = append(s.fakes, f)
+	}
+	ws, steps, err := DriveAll(n, 2, 0.05, s.measure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		verdict     Verdict
+		first, last int
+	}{{Found, 40, 40}, {NoSlowdown, -1, -1}, {Found, 40, 40}, {Found, 20, 40}, {Found, 10, 10}, {NoSlowdown, -1, -1}}
+	if len(ws) != len(want) || len(steps) != len(want) {
+		t.Fatalf("%d walks, %d step lists, want %d", len(ws), len(steps), len(want))
+	}
+	total := 0
+	for b, w := range want {
+		a := ws[b].Answer()
+		if a.Verdict != w.verdict || a.First != w.first || a.Last != w.last {
+			t.Errorf("benchmark %d: %+v, want %v, %d and %d", b, a, w.verdict, w.first, w.last)
+		}
+		if a.Verdict == NoSlowdown && len(steps[b]) != 1 {
+			t.Errorf("benchmark %d, unchanged: %d steps, want BAD's alone", b, len(steps[b]))
+		}
+		if s.fakes[b].measured != len(steps[b]) {
+			t.Errorf("benchmark %d: measured %d times for %d steps", b, s.fakes[b].measured, len(steps[b]))
+		}
+		total += len(steps[b])
+	}
+	for k, c := range s.asked {
+		if c != 1 {
+			t.Errorf("benchmark %d at commit %d, attempt %d: asked %d times", k[0], k[1], k[2], c)
+		}
+	}
+	// Benchmarks 0 and 2 walk the same commits: measured together, and
+	// with the others while their walks agree.
+	if s.runs >= total-len(steps[2]) {
+		t.Errorf("%d measurements for %d steps, want fewer than %d (0 and 2 share every one)", s.runs, total, total-len(steps[2]))
+	}
+	if !slices.Equal(stepCommits(steps[0]), stepCommits(steps[2])) {
+		t.Errorf("benchmarks 0 and 2 walked %v and %v, want the same commits", stepCommits(steps[0]), stepCommits(steps[2]))
+	}
+	// One benchmark alone walks as Drive walks it.
+	f := newFake(n, step(40, 1.3), 0.01)
+	f.threshold = 0.05
+	_, alone, _ := Drive(n, 2, 0.05, f.measure)
+	if !slices.Equal(stepCommits(alone), stepCommits(steps[0])) {
+		t.Errorf("alone %v, in the suite %v: want the same walk", stepCommits(alone), stepCommits(steps[0]))
+	}
+}
+
+// The exit follows the worst answer over the benchmarks: a slowdown
+// found anywhere, else one that cannot be judged, else none.
+func TestWorst(t *testing.T) {
+	for _, tt := range []struct {
+		verdicts []Verdict
+		want     Verdict
+	}{
+		{[]Verdict{NoSlowdown, NoSlowdown}, NoSlowdown},
+		{[]Verdict{NoSlowdown, CannotJudge}, CannotJudge},
+		{[]Verdict{CannotJudge, Found, NoSlowdown}, Found},
+		{[]Verdict{NotFinished, NoSlowdown}, CannotJudge},
+		{[]Verdict{Found}, Found},
+	} {
+		var r Report
+		for _, v := range tt.verdicts {
+			r.Benchmarks = append(r.Benchmarks, Benchmark{Answer: Answer{Verdict: v}})
+		}
+		if got := r.Worst(); got != tt.want {
+			t.Errorf("%v: %v, want %v", tt.verdicts, got, tt.want)
+		}
+	}
+}
+
+func stepCommits(steps []Step) []int {
+	var out []int
+	for _, st := range steps {
+		out = append(out, st.Commit)
+	}
+	return out
+}
+
 // A reading that contradicts the order of the levels (a commit between
 // two steps misread as fast, after one read between the levels) widens
 // the answer to a range holding both: it never erases the first step.
@@ -548,7 +742,7 @@ func TestReportJSON(t *testing.T) {
 	f := newFake(8, step(3, 2), 0.01)
 	f.skip = map[int]bool{2: true}
 	w, steps, _ := Drive(8, 1, f.threshold, f.measure)
-	in := Report{Benchmark: "Work", Commits: make([]Commit, 8), Steps: steps, Answer: w.Answer(), Threshold: 0.05}
+	in := Report{Commits: make([]Commit, 8), Benchmarks: []Benchmark{{Name: "Work", Steps: steps, Answer: w.Answer()}}, Runs: len(steps), Threshold: 0.05}
 	data, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
@@ -558,7 +752,8 @@ func TestReportJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	again, _ := json.Marshal(out)
-	if string(again) != string(data) || !strings.Contains(string(data), `"side":"skipped"`) || !strings.Contains(string(data), `"verdict":"found"`) {
+	if string(again) != string(data) || !strings.Contains(string(data), `"side":"skipped"`) || !strings.Contains(string(data), `"verdict":"found"`) ||
+		!strings.Contains(string(data), `"benchmarks":[{"benchmark":"Work","steps":[`) {
 		t.Errorf("round trip:\n%s\n%s", data, again)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"regexp"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,7 +49,7 @@ func newBisectCmd(g *globalOptions, runF func(*bisectOptions) error) *cobra.Comm
 	o := &bisectOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "bisect GOOD BAD --bench REGEXP [PACKAGES] [-- GO_BUILD_FLAGS]",
-		Short: "Find the commit that made a benchmark slower",
+		Short: "Find the commit that made a benchmark (or each of several) slower",
 		Long: `bisect walks the commits after GOOD up to BAD along BAD's first parents (a
 merge is one commit of that line) to the first that made the benchmark
 --bench names slower. First BAD is built and measured interleaved with GOOD,
@@ -65,10 +66,15 @@ the first at BAD's (a slowdown in two steps), or a range. A commit that
 does not build, or lacks the benchmark, is skipped and named. --store keeps
 every step's measurement of each build in the history, at its commit.
 
-Exit 1 when a slowdown was found (one commit or a range), 0 when BAD is not
-slower than GOOD, 4 when that cannot be judged, 2 for bad input (an unknown
-revision, GOOD not on BAD's first-parent line, no benchmark or several
-matching).`,
+A --bench that matches several benchmarks follows them all in one walk:
+each has its own walk and answer, and each commit measured is built once
+and run for every benchmark whose walk needs it. A benchmark BAD did not
+make slower is named and walked no further.
+
+Exit 1 when a slowdown was found (one commit or a range) for any benchmark,
+else 4 when whether BAD is slower cannot be judged for one, else 0 (BAD not
+slower than GOOD); 2 for bad input (an unknown revision, GOOD not on BAD's
+first-parent line, no benchmark matching).`,
 		Example: `  benchy bisect v1.4.0 main --bench 'Parse$' ./parser
   benchy bisect HEAD~40 HEAD --bench 'Encode/small' --format markdown
   benchy bisect -C ~/src/mymodule v2.0.0 v2.1.0 --bench 'Sum' ./...`,
@@ -97,7 +103,7 @@ matching).`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Bench, "bench", "", "the benchmark to follow: a `REGEXP` as go test -bench takes, matching one benchmark")
+	f.StringVar(&o.Bench, "bench", "", "the benchmarks to follow: a `REGEXP` as go test -bench takes")
 	f.StringVar(&o.Format, "format", "text", "output `FORMAT`: text, json, markdown")
 	o.thresholdOption.bind(f, "5%", "BAD must be slower than GOOD by more than `PCT`")
 	intFlag(f, &o.Retries, "retries", bisectRetries, "measure a commit that cannot be placed up to `K` times more")
@@ -195,7 +201,7 @@ func bisectRun(o *bisectOptions, stdout io.Writer) error {
 	if errors.Is(err, pipeline.ErrStopped) {
 		msg := "stopped"
 		if rep != nil {
-			msg = fmt.Sprintf("stopped after %s: the worktrees are removed", units.Count(len(rep.Steps), "step"))
+			msg = fmt.Sprintf("stopped after %s: the worktrees are removed", units.Count(rep.Runs, "interleaved run"))
 		}
 		if s := w.Signal(); s != nil {
 			return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": " + msg}
@@ -208,22 +214,34 @@ func bisectRun(o *bisectOptions, stdout io.Writer) error {
 	return bisectExit(rep)
 }
 
-// bisectExit is history check's exit for what the bisection came to.
+// bisectExit is history check's exit for the worst of what the
+// bisection came to over its benchmarks: 1 when any was found slower,
+// else 4 when any cannot be judged, else 0.
 func bisectExit(rep *bisect.Report) error {
-	a := rep.Answer
-	switch a.Verdict {
+	switch rep.Worst() {
 	case bisect.NoSlowdown:
 		return nil
 	case bisect.Found:
-		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("bisect: %s made %s slower by more than %s", foundIn(rep), rep.Benchmark, units.Percent(rep.Threshold))}
+		var found []string
+		for _, bm := range rep.Benchmarks {
+			if bm.Answer.Verdict == bisect.Found {
+				found = append(found, foundIn(rep, bm.Answer)+" made "+bm.Name+" slower")
+			}
+		}
+		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("bisect: %s by more than %s", strings.Join(found, "; "), units.Percent(rep.Threshold))}
 	}
-	return &ExitError{Code: ExitCannotJudge, Msg: "bisect: cannot judge whether BAD is slower than GOOD (exit 4)"}
+	var unjudged []string
+	for _, bm := range rep.Benchmarks {
+		if bm.Answer.Verdict != bisect.NoSlowdown {
+			unjudged = append(unjudged, bm.Name)
+		}
+	}
+	return &ExitError{Code: ExitCannotJudge, Msg: fmt.Sprintf("bisect: cannot judge whether BAD is slower than GOOD for %s (exit 4)", strings.Join(unjudged, ", "))}
 }
 
-// foundIn is where a bisection that found a slowdown put it: "commit
+// foundIn is where answer a, a slowdown found, put it: "commit
 // 3f2a1b0c9d8e", or "4 commits 3f2a1b0c9d8e..77aa01b2c3d4".
-func foundIn(rep *bisect.Report) string {
-	a := rep.Answer
+func foundIn(rep *bisect.Report, a bisect.Answer) string {
 	if a.From == a.To {
 		return "commit " + rep.Commits[a.From].Short()
 	}

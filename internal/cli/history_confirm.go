@@ -261,15 +261,17 @@ func writeBisection(w io.Writer, c *pipeline.Confirmation) {
 // or nothing when it was not made.
 func bisected(c *pipeline.Confirmation) string {
 	rep := c.Bisection
-	switch {
-	case rep == nil:
+	if rep == nil || len(rep.Benchmarks) == 0 {
 		return ""
-	case rep.Answer.Verdict == bisect.Found && rep.Answer.Exact():
-		return ", first slow " + foundIn(rep)
-	case rep.Answer.Verdict == bisect.Found:
-		return ", in " + foundIn(rep)
 	}
-	return ", bisect: " + rep.Answer.Verdict.String()
+	switch a := rep.Benchmarks[0].Answer; {
+	case a.Verdict == bisect.Found && a.Exact():
+		return ", first slow " + foundIn(rep, a)
+	case a.Verdict == bisect.Found:
+		return ", in " + foundIn(rep, a)
+	default:
+		return ", bisect: " + a.Verdict.String()
+	}
 }
 
 // interleavedFigure is the ratio of the interleaved run with its interval

@@ -135,8 +135,9 @@ func bisectedStep(a bisect.Answer, why string) confirmed {
 		Row: &compare.Row{Name: "Work", Pair: result.Pair{Verdict: result.Slower, Ratio: 3, CILow: 2.9, CIHigh: 3.1, Level: 0.95}}}
 	if why == "" {
 		r := bisect.Ratio{Value: 3, Low: 2.9, High: 3.1, Level: 0.95}
-		rep := &bisect.Report{Benchmark: "Work", Good: bisect.Commit{Hash: strings.Repeat("a", 40)}, Answer: a, Threshold: 0.05,
-			Steps: []bisect.Step{{Commit: 3, Mid: r, Bad: r, Side: bisect.Slow, Attempts: 1}, {Commit: 2, Mid: r, Bad: r, Side: bisect.Slow, Attempts: 1}}}
+		rep := &bisect.Report{Good: bisect.Commit{Hash: strings.Repeat("a", 40)}, Threshold: 0.05, Runs: 2,
+			Benchmarks: []bisect.Benchmark{{Name: "Work", Answer: a,
+				Steps: []bisect.Step{{Commit: 3, Mid: r, Bad: r, Side: bisect.Slow, Attempts: 1}, {Commit: 2, Mid: r, Bad: r, Side: bisect.Slow, Attempts: 1}}}}}
 		for k := range 4 {
 			rep.Commits = append(rep.Commits, bisect.Commit{Hash: strings.Repeat(fmt.Sprint(k), 40), Subject: fmt.Sprintf("commit %d", k)})
 		}

@@ -73,7 +73,7 @@ func Bisect(p BisectPlan) (*bisect.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bisectRun{p: p, ch: ch, wd: wd, builds: map[string]built{}, pools: map[int]*pool{}, calibrateF: calibrate}
+	b := &bisectRun{p: p, ch: ch, wd: wd, builds: map[string]built{}, calibrateF: calibrate}
 	defer b.clean()
 	if g.OnExit != nil {
 		g.OnExit(b.clean)
@@ -91,8 +91,11 @@ func Bisect(p BisectPlan) (*bisect.Report, error) {
 	}
 	b.good, b.commits = good, commits
 	fmt.Fprintf(g.Notes, "benchy: %d commits after %s up to %s, along the first parents\n", len(commits), good.Short(), commits[len(commits)-1].Short())
-	w, steps, err := bisect.Drive(len(commits), p.Retries, p.Threshold, b.measure)
-	out := &bisect.Report{Benchmark: b.name, Good: good, Commits: commits, Steps: steps, Answer: w.Answer(), Threshold: p.Threshold}
+	ws, steps, err := bisect.DriveAll(len(commits), p.Retries, p.Threshold, b.measure)
+	out := &bisect.Report{Good: good, Commits: commits, Runs: b.runs, Threshold: p.Threshold}
+	for k, w := range ws {
+		out.Benchmarks = append(out.Benchmarks, bisect.Benchmark{Name: b.followed[k].name, Steps: steps[k], Answer: w.Answer()})
+	}
 	switch {
 	case errors.Is(err, ErrStopped):
 		out.Interrupted = true
@@ -119,15 +122,12 @@ type bisectRun struct {
 	wd      *gotest.WorkDir
 	good    bisect.Commit
 	commits []bisect.Commit
-	// bench and name are testing's and the experiment's name of the one
-	// benchmark followed, known after the first step.
-	bench, name string
+	// followed are the benchmarks --bench matches in both GOOD and BAD,
+	// known after the first step, in GOOD's order.
+	followed []*followed
+	runs     int // interleaved runs made
 
 	builds map[string]built // by commit hash: each commit is built once
-	pools  map[int]*pool    // by commit index: the runs of every attempt
-	// goods and bads are GOOD's and BAD's runs of every step, goods[k]
-	// and bads[k] from the same rounds: BAD's level is judged on them all.
-	goods, bads []*result.Result
 	// calibrated are GOOD's and BAD's benchmarks as calibrated on the CPU
 	// calCPU, once for the walk: each step measures copies of them.
 	calibrated [2][]*gotest.Target
@@ -143,6 +143,18 @@ type bisectRun struct {
 type built struct {
 	side *side
 	err  error
+}
+
+// followed is one benchmark of the walk: testing's name and the
+// experiment's, and what was measured of it.
+type followed struct {
+	bench, name string
+	// goods and bads are GOOD's and BAD's runs of it in every step that
+	// measured it, goods[k] and bads[k] from the same rounds: BAD's level
+	// is judged on them all.
+	goods, bads []*result.Result
+	pools       map[int]*pool // by commit index: the runs of every attempt
+	lacking     bool          // the commit of the step under way lacks it
 }
 
 // pool holds a commit's interleaved runs, split by build: good[k] and
@@ -189,10 +201,15 @@ func (b *bisectRun) build(commit string) (*side, error) {
 	return s, err
 }
 
-// measure is the walk's Measurer: commit i built and run interleaved with
-// GOOD and BAD (BAD alone with GOOD when i is BAD), pooled with the
-// commit's earlier attempts.
-func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
+// measure is the walk's MeasureAll: commit i built and run interleaved
+// with GOOD and BAD (BAD alone with GOOD when i is BAD) for the benchmarks
+// needs names (every one --bench matches when nil, which the first run
+// finds), each pooled with the commit's earlier attempts for it.
+func (b *bisectRun) measure(i int, needs []bisect.Need) ([]bisect.Step, error) {
+	attempt := 0
+	for _, nd := range needs {
+		attempt = max(attempt, nd.Attempt)
+	}
 	n := len(b.commits)
 	bad := b.commits[n-1]
 	cs := []bisect.Commit{b.good, bad}
@@ -206,31 +223,42 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 	if attempt > 0 {
 		what += fmt.Sprintf(", again (%d)", attempt+1)
 	}
+	var fs []*followed
+	for _, nd := range needs {
+		fs = append(fs, b.followed[nd.Bench])
+	}
+	if len(b.followed) > 1 && len(fs) > 0 {
+		what += " for " + units.Count(len(fs), "benchmark")
+	}
 	fmt.Fprintf(b.p.GoTest.Notes, "benchy: measuring %s, interleaved\n", what)
 	var sides []*side
 	for k, c := range cs {
 		s, err := b.build(c.Hash)
 		switch {
 		case errors.Is(err, gotest.ErrStopped):
-			return bisect.Step{}, ErrStopped
+			return nil, ErrStopped
 		case err != nil && k == 2:
-			return bisect.Step{Side: bisect.Skipped, Why: stepError(err)}, nil
+			return skipped(len(fs), stepError(err)), nil
 		case err != nil:
-			return bisect.Step{}, &StageError{"building the test binaries of " + []string{"GOOD", "BAD"}[k] + " " + c.Short(), err}
+			return nil, &StageError{"building the test binaries of " + []string{"GOOD", "BAD"}[k] + " " + c.Short(), err}
 		}
 		sides = append(sides, s)
 	}
-	r, err := b.run(sides)
+	r, err := b.run(sides, fs)
 	var skip *skipCommit
 	switch {
 	case errors.As(err, &skip):
-		return bisect.Step{Side: bisect.Skipped, Why: skip.why}, nil
+		return skipped(len(fs), skip.why), nil
 	case errors.Is(err, gotest.ErrStopped) || errors.Is(err, ErrStopped):
-		return bisect.Step{}, ErrStopped
+		return nil, ErrStopped
 	case err != nil:
-		return bisect.Step{}, err
+		return nil, err
 	case r.Interrupted || stopped(b.p.GoTest.Plan.Stop):
-		return bisect.Step{}, ErrStopped
+		return nil, ErrStopped
+	}
+	b.runs++
+	if fs == nil {
+		fs = b.followed // the first run: every benchmark
 	}
 	rs := splitByPrefix(r, bisectPrefixes[:len(sides)]...)
 	if b.p.Keep != nil {
@@ -240,17 +268,54 @@ func (b *bisectRun) measure(i, attempt int) (bisect.Step, error) {
 		}
 		b.p.Keep(hashes, rs)
 	}
-	return b.judge(i, rs), nil
+	var sts []bisect.Step
+	for _, f := range fs {
+		if f.lacking {
+			sts = append(sts, bisect.Step{Side: bisect.Skipped, Why: notIn([]*followed{f})})
+			continue
+		}
+		sts = append(sts, b.judge(f, i, only(rs, f.name)))
+	}
+	return sts, nil
 }
 
-// judge is the step of commit i whose interleaved runs, split by build,
-// are rs (GOOD, BAD, and the commit unless it is BAD): BAD's ratio to
-// GOOD over every step of the walk so far, and the commit's over its own
-// attempts; the commit's side is left to bisect.Drive, BAD's is set here.
-func (b *bisectRun) judge(i int, rs []*result.Result) bisect.Step {
+// skipped are the steps of k benchmarks at a commit that cannot be
+// measured, for why.
+func skipped(k int, why string) []bisect.Step {
+	sts := make([]bisect.Step, k)
+	for x := range sts {
+		sts[x] = bisect.Step{Side: bisect.Skipped, Why: why}
+	}
+	return sts
+}
+
+// only are rs with the experiment name alone: each benchmark of a step
+// is compared on its own, as if it had been bisected alone (several
+// compared together would widen every interval for the family).
+func only(rs []*result.Result, name string) []*result.Result {
+	out := make([]*result.Result, len(rs))
+	for k, r := range rs {
+		x := *r
+		x.Experiments = nil
+		for _, e := range r.Experiments {
+			if e.Name == name {
+				x.Experiments = append(x.Experiments, e)
+			}
+		}
+		out[k] = &x
+	}
+	return out
+}
+
+// judge is the step of benchmark f at commit i whose interleaved runs,
+// split by build, are rs (GOOD, BAD, and the commit unless it is BAD):
+// BAD's ratio to GOOD over every step of the walk so far that measured f,
+// and the commit's over its own attempts; the commit's side is left to
+// bisect.DriveAll, BAD's is set here.
+func (b *bisectRun) judge(f *followed, i int, rs []*result.Result) bisect.Step {
 	n := len(b.commits)
-	b.goods, b.bads = append(b.goods, rs[0]), append(b.bads, rs[1])
-	badRow := b.row(b.goods, b.bads)
+	f.goods, f.bads = append(f.goods, rs[0]), append(f.bads, rs[1])
+	badRow := b.row(f.name, f.goods, f.bads)
 	st := bisect.Step{Bad: ratio(badRow)}
 	if i == n-1 {
 		st.Mid = st.Bad
@@ -264,13 +329,16 @@ func (b *bisectRun) judge(i int, rs []*result.Result) bisect.Step {
 		}
 		return st
 	}
-	pl := b.pools[i]
+	if f.pools == nil {
+		f.pools = map[int]*pool{}
+	}
+	pl := f.pools[i]
 	if pl == nil {
 		pl = &pool{}
-		b.pools[i] = pl
+		f.pools[i] = pl
 	}
 	pl.good, pl.mid = append(pl.good, rs[0]), append(pl.mid, rs[2])
-	midRow := b.row(pl.good, pl.mid)
+	midRow := b.row(f.name, pl.good, pl.mid)
 	st.Mid = ratio(midRow)
 	if !midRow.Judged() {
 		st.Side = unjudged(*midRow)
@@ -294,12 +362,12 @@ func unjudged(r compare.Row) bisect.Side {
 	return bisect.Skipped
 }
 
-// row is the interleaved comparison of the benchmark in news against
+// row is the interleaved comparison of benchmark name in news against
 // olds, the runs of every attempt pooled.
-func (b *bisectRun) row(olds, news []*result.Result) *compare.Row {
+func (b *bisectRun) row(name string, olds, news []*result.Result) *compare.Row {
 	f, err := compare.AgainstPooled(olds, news, b.p.Threshold)
 	if err != nil || len(f.Rows) == 0 {
-		return &compare.Row{Name: b.name, Pair: result.Pair{Verdict: result.NotComparable, Reason: "not measured on both sides"}}
+		return &compare.Row{Name: name, Pair: result.Pair{Verdict: result.NotComparable, Reason: "not measured on both sides"}}
 	}
 	return &f.Rows[0]
 }
@@ -316,12 +384,13 @@ func ratio(r *compare.Row) bisect.Ratio {
 	return bisect.Ratio{Value: finite(r.Ratio), Low: finite(r.CILow), High: finite(r.CIHigh), Level: finite(r.Level)}
 }
 
-// run measures the benchmark in each build's binaries, interleaved in
-// rounds on one CPU, every build at GOOD's N. The first run finds the
-// one benchmark --bench names in GOOD and BAD; a third build that lacks
-// it, or whose binary cannot list or calibrate it (an init that panics,
-// a TestMain that exits), is a skipCommit.
-func (b *bisectRun) run(sides []*side) (*result.Result, error) {
+// run measures the benchmarks fs in each build's binaries, interleaved in
+// rounds on one CPU, every build at GOOD's N. The first run (fs nil)
+// finds the benchmarks --bench matches in both GOOD and BAD, and measures
+// them all; a third build that lacks every one of fs, or whose binary
+// cannot list or calibrate them (an init that panics, a TestMain that
+// exits), is a skipCommit.
+func (b *bisectRun) run(sides []*side, fs []*followed) (*result.Result, error) {
 	g := b.p.GoTest
 	plan := g.Plan
 	if plan.Notes == nil {
@@ -332,8 +401,8 @@ func (b *bisectRun) run(sides []*side) (*result.Result, error) {
 	plan.Package = strings.Join(sides[0].importPaths(), " ")
 	plan.Group = len(sides)
 	bench := g.Bench
-	if b.bench != "" {
-		bench = gotest.BenchRegexp(b.bench)
+	if len(fs) == 1 {
+		bench = gotest.BenchRegexp(fs[0].bench)
 	}
 	plan.Settings.Bench = bench
 	topts := gotest.Options{BenchText: bench, SampleTime: g.SampleTime, PerProcess: perProcess,
@@ -351,13 +420,13 @@ func (b *bisectRun) run(sides []*side) (*result.Result, error) {
 			case k != 2 || errors.Is(err, gotest.ErrStopped) || errors.Is(err, harness.ErrStopped) || stopped(plan.Stop):
 				return nil, err
 			case errors.Is(err, ErrUsage):
-				return nil, &skipCommit{b.missing()}
+				return nil, &skipCommit{notIn(fs)}
 			default:
 				return nil, &skipCommit{"its test binary cannot be calibrated: " + stepError(err)}
 			}
 			all = append(all, ts)
 		}
-		return b.match(all)
+		return b.match(all, fs)
 	}
 	r, err := Run(plan, nil)
 	if err != nil {
@@ -377,6 +446,7 @@ func (b *bisectRun) calibrate(k int, s *side, o gotest.Options) ([]*gotest.Targe
 	if k == 2 {
 		return b.calibrateF(s, o)
 	}
+	o.BenchText = b.p.GoTest.Bench // every benchmark followed, whichever this step needs
 	if b.calibrated[k] == nil || b.calCPU != o.CPU {
 		ts, err := b.calibrateF(s, o)
 		if err != nil {
@@ -394,52 +464,68 @@ func (b *bisectRun) calibrate(k int, s *side, o gotest.Options) ([]*gotest.Targe
 	return ts, nil
 }
 
-// missing says the commit a step measures lacks the benchmark followed.
-func (b *bisectRun) missing() string { return b.name + " is not in this commit" }
-
-// match picks the benchmark followed from each build's calibrated
-// targets, all at GOOD's N, named with their build's prefix. The first
-// time it is the one benchmark both GOOD and BAD have that --bench
-// matches: none, or more than one, is a usage error.
-func (b *bisectRun) match(all [][]*gotest.Target) ([]Target, error) {
-	if b.name == "" {
-		var both []string
+// match picks the benchmarks fs from each build's calibrated targets,
+// all at GOOD's N, named with their build's prefix. The first time (fs
+// nil) it finds the benchmarks both GOOD and BAD have that --bench
+// matches, in GOOD's order, and picks them all: none is a usage error.
+// A benchmark the third build lacks is marked lacking (its step is
+// skipped); one that lacks them all is a skipCommit.
+func (b *bisectRun) match(all [][]*gotest.Target, fs []*followed) ([]Target, error) {
+	if b.followed == nil {
 		for _, t := range all[0] {
 			if slices.ContainsFunc(all[1], func(u *gotest.Target) bool { return u.Display == t.Display }) {
-				both = append(both, t.Display)
+				b.followed = append(b.followed, &followed{bench: t.Bench, name: t.Display})
 			}
 		}
-		switch {
-		case len(both) == 0:
+		if len(b.followed) == 0 {
 			return nil, fmt.Errorf("%w: no benchmark matching --bench %q is in both GOOD and BAD", ErrUsage, b.p.GoTest.Bench)
-		case len(both) > 1:
-			return nil, fmt.Errorf("%w: --bench %q matches %d benchmarks in GOOD and BAD (%s): a bisection follows one, give a --bench that matches one",
-				ErrUsage, b.p.GoTest.Bench, len(both), strings.Join(both, ", "))
 		}
-		b.name = both[0]
-		for _, t := range all[0] {
-			if t.Display == b.name {
-				b.bench = t.Bench
-			}
-		}
+	}
+	if fs == nil {
+		fs = b.followed
 	}
 	var ts []Target
-	var n int64
-	for k, side := range all {
-		i := slices.IndexFunc(side, func(t *gotest.Target) bool { return t.Display == b.name })
-		if i < 0 && k == 2 {
-			return nil, &skipCommit{b.missing()}
+	lacking := 0
+	for _, f := range fs {
+		var n int64
+		var three []Target
+		for k, side := range all {
+			i := slices.IndexFunc(side, func(t *gotest.Target) bool { return t.Display == f.name })
+			if i < 0 && k < 2 {
+				return nil, fmt.Errorf("%w: %s is not in %s", ErrUsage, f.name, []string{"GOOD", "BAD"}[k])
+			}
+			if i < 0 {
+				break
+			}
+			t := side[i]
+			if k == 0 {
+				n = t.N
+			}
+			t.N = n
+			t.Display = bisectPrefixes[k] + f.name
+			three = append(three, t)
 		}
-		if i < 0 {
-			return nil, fmt.Errorf("%w: %s is not in %s", ErrUsage, b.name, []string{"GOOD", "BAD"}[k])
+		f.lacking = len(three) < len(all)
+		if f.lacking {
+			lacking++
+			continue
 		}
-		t := side[i]
-		if k == 0 {
-			n = t.N
-		}
-		t.N = n
-		t.Display = bisectPrefixes[k] + b.name
-		ts = append(ts, t)
+		ts = append(ts, three...)
+	}
+	if lacking == len(fs) {
+		return nil, &skipCommit{notIn(fs)}
 	}
 	return ts, nil
+}
+
+// notIn says the commit a step measures lacks the benchmarks fs.
+func notIn(fs []*followed) string {
+	var names []string
+	for _, f := range fs {
+		names = append(names, f.name)
+	}
+	if len(names) == 1 {
+		return names[0] + " is not in this commit"
+	}
+	return strings.Join(names, ", ") + " are not in this commit"
 }

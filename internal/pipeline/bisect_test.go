@@ -104,23 +104,24 @@ func stepRuns(seed uint64, levels ...float64) []*result.Result {
 // its interval narrows as the walk goes on, and a commit's ratio is
 // pooled over its own attempts only.
 func TestBisectPoolsBad(t *testing.T) {
-	b := &bisectRun{name: "Work", commits: make([]bisect.Commit, 8), pools: map[int]*pool{}, p: BisectPlan{Threshold: 0.01}}
+	b := &bisectRun{commits: make([]bisect.Commit, 8), p: BisectPlan{Threshold: 0.01}}
+	f := &followed{name: "Work"}
 	steps := [][]*result.Result{stepRuns(1, 100, 103), stepRuns(2, 100, 103, 100), stepRuns(3, 100, 103, 103)}
-	first := b.judge(7, steps[0])
+	first := b.judge(f, 7, steps[0])
 	if first.Side != bisect.Slow {
 		t.Fatalf("BAD at +3%%: %+v, want slow", first)
 	}
-	b.judge(3, steps[1])
-	st := b.judge(5, steps[2])
-	all := b.row([]*result.Result{steps[0][0], steps[1][0], steps[2][0]}, []*result.Result{steps[0][1], steps[1][1], steps[2][1]})
-	own := b.row([]*result.Result{steps[2][0]}, []*result.Result{steps[2][1]})
+	b.judge(f, 3, steps[1])
+	st := b.judge(f, 5, steps[2])
+	all := b.row("Work", []*result.Result{steps[0][0], steps[1][0], steps[2][0]}, []*result.Result{steps[0][1], steps[1][1], steps[2][1]})
+	own := b.row("Work", []*result.Result{steps[2][0]}, []*result.Result{steps[2][1]})
 	if st.Bad != ratio(all) || st.Bad == ratio(own) {
 		t.Errorf("BAD in the third step: %+v, want %+v (every step's rounds), not %+v (its own)", st.Bad, ratio(all), ratio(own))
 	}
 	if w0, w := first.Bad.High/first.Bad.Low, st.Bad.High/st.Bad.Low; !(w < w0) {
 		t.Errorf("BAD's interval over three steps %.4f wide, over one %.4f: want narrower", w, w0)
 	}
-	mid := b.row([]*result.Result{steps[2][0]}, []*result.Result{steps[2][2]})
+	mid := b.row("Work", []*result.Result{steps[2][0]}, []*result.Result{steps[2][2]})
 	if st.Mid != ratio(mid) {
 		t.Errorf("the commit's ratio %+v, want its own step's %+v", st.Mid, ratio(mid))
 	}
@@ -136,5 +137,77 @@ func TestBisectRatioOfNoComparison(t *testing.T) {
 	}
 	if _, err := json.Marshal(got); err != nil {
 		t.Error(err)
+	}
+}
+
+// gotestTargets are calibrated targets of the benchmarks names, at N.
+func gotestTargets(n int64, names ...string) []*gotest.Target {
+	var ts []*gotest.Target
+	for _, name := range names {
+		ts = append(ts, &gotest.Target{Bench: "Benchmark" + name, Display: name, N: n})
+	}
+	return ts
+}
+
+// The first run follows every benchmark --bench matches in both GOOD and
+// BAD, in GOOD's order; a later run picks those the step needs, at GOOD's
+// N, and a commit that lacks one of them has it marked, not measured, and
+// one that lacks them all is skipped.
+func TestBisectMatchesSeveral(t *testing.T) {
+	b := &bisectRun{p: BisectPlan{GoTest: GoTestPlan{Bench: "."}}}
+	ts, err := b.match([][]*gotest.Target{gotestTargets(100, "A", "B", "OnlyGood"), gotestTargets(50, "B", "A")}, nil)
+	if err != nil || len(b.followed) != 2 || b.followed[0].name != "A" || b.followed[1].name != "B" || len(ts) != 4 {
+		t.Fatalf("%v: followed %v, %d targets; want A and B, 4 targets", err, b.followed, len(ts))
+	}
+	for _, x := range ts {
+		if g := x.(*gotest.Target); g.N != 100 {
+			t.Errorf("%s at N=%d, want GOOD's 100", g.Display, g.N)
+		}
+	}
+	ts, err = b.match([][]*gotest.Target{gotestTargets(100, "A", "B"), gotestTargets(50, "A", "B"), gotestTargets(10, "A")}, b.followed)
+	if err != nil || len(ts) != 3 || b.followed[0].lacking || !b.followed[1].lacking {
+		t.Errorf("the commit lacks B: %v, %d targets, lacking %v %v; want A's 3 targets, B lacking", err, len(ts), b.followed[0].lacking, b.followed[1].lacking)
+	}
+	for k, x := range ts {
+		if want := bisectPrefixes[k] + "A"; x.(*gotest.Target).Display != want {
+			t.Errorf("target %d: %q, want %q", k, x.(*gotest.Target).Display, want)
+		}
+	}
+	_, err = b.match([][]*gotest.Target{gotestTargets(100, "A", "B"), gotestTargets(50, "A", "B"), gotestTargets(10, "C")}, b.followed[1:])
+	var skip *skipCommit
+	if !errors.As(err, &skip) || skip.why != "B is not in this commit" {
+		t.Errorf("the commit lacks B, the one needed: %v, want it skipped", err)
+	}
+	b = &bisectRun{p: BisectPlan{GoTest: GoTestPlan{Bench: "X"}}}
+	if _, err := b.match([][]*gotest.Target{gotestTargets(100, "A"), gotestTargets(50, "B")}, nil); !errors.Is(err, ErrUsage) {
+		t.Errorf("nothing in both: %v, want a usage error", err)
+	}
+}
+
+// Each benchmark of a step is judged on its own experiments: its ratio is
+// the one a walk of it alone would read, whatever else the step measured.
+func TestBisectJudgesEachAlone(t *testing.T) {
+	work, other := stepRuns(1, 100, 130, 100), stepRuns(2, 200, 200, 260)
+	for k := range other {
+		other[k].Experiments[0].Name = "Other"
+	}
+	both := make([]*result.Result, 3)
+	for k := range both {
+		x := *work[k]
+		x.Experiments = append(append([]result.Experiment{}, work[k].Experiments...), other[k].Experiments...)
+		both[k] = &x
+	}
+	b := &bisectRun{commits: make([]bisect.Commit, 8), p: BisectPlan{Threshold: 0.01}}
+	alone := &bisectRun{commits: make([]bisect.Commit, 8), p: BisectPlan{Threshold: 0.01}}
+	for _, name := range []string{"Work", "Other"} {
+		got := b.judge(&followed{name: name}, 3, only(both, name))
+		src := work
+		if name == "Other" {
+			src = other
+		}
+		want := alone.judge(&followed{name: name}, 3, src)
+		if got.Mid != want.Mid || got.Bad != want.Bad || !(got.Mid.Value > 0) {
+			t.Errorf("%s: %+v, want %+v as measured alone", name, got, want)
+		}
 	}
 }

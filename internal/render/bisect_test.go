@@ -46,8 +46,8 @@ func TestWriteBisect(t *testing.T) {
 			[]string{"no confirmed slowdown: BAD is +0.10% (-0.90% to +1.1%) against GOOD, not slower by more than 5%"}},
 	}
 	for _, tt := range tests {
-		rep := &bisect.Report{Benchmark: "Work", Good: bisect.Commit{Hash: strings.Repeat("a", 40)}, Commits: commits,
-			Steps: tt.steps, Answer: tt.a, Threshold: 0.05}
+		rep := &bisect.Report{Good: bisect.Commit{Hash: strings.Repeat("a", 40)}, Commits: commits,
+			Benchmarks: []bisect.Benchmark{{Name: "Work", Steps: tt.steps, Answer: tt.a}}, Runs: len(tt.steps), Threshold: 0.05}
 		for _, format := range BisectFormats {
 			var b bytes.Buffer
 			if err := WriteBisect(&b, rep, format); err != nil {
@@ -68,5 +68,51 @@ func TestWriteBisect(t *testing.T) {
 	}
 	if err := WriteBisect(&bytes.Buffer{}, &bisect.Report{}, "html"); err == nil {
 		t.Error("html: no error")
+	}
+}
+
+// Several benchmarks: one answer each under its name, those BAD did not
+// make slower named on one line with BAD's figure and not walked, and the
+// runs counted once for the walk.
+func TestWriteBisectSeveral(t *testing.T) {
+	commits := make([]bisect.Commit, 4)
+	for i := range commits {
+		commits[i] = bisect.Commit{Hash: fmt.Sprintf("%d%039d", i+1, 0), Subject: fmt.Sprintf("change %d", i+1)}
+	}
+	r := func(v float64) bisect.Ratio {
+		return bisect.Ratio{Value: v, Low: v * 0.99, High: v * 1.01, Level: 0.95}
+	}
+	rep := &bisect.Report{Good: bisect.Commit{Hash: strings.Repeat("a", 40)}, Commits: commits, Runs: 3, Threshold: 0.05,
+		Benchmarks: []bisect.Benchmark{
+			{Name: "Parse", Steps: []bisect.Step{{Commit: 3, Mid: r(1.3), Bad: r(1.3), Side: bisect.Slow, Attempts: 1},
+				{Commit: 1, Mid: r(1.3), Bad: r(1.3), Side: bisect.Slow, Attempts: 1}, {Commit: 0, Mid: r(1), Bad: r(1.3), Side: bisect.Fast, Attempts: 1}},
+				Answer: bisect.Answer{Verdict: bisect.Found, From: 1, To: 1, First: 1, Last: 1}},
+			{Name: "Format", Steps: []bisect.Step{{Commit: 3, Mid: r(1.002), Bad: r(1.002), Side: bisect.Fast, Attempts: 1}},
+				Answer: bisect.Answer{Verdict: bisect.NoSlowdown, First: -1, Last: -1}},
+			{Name: "Sum", Steps: []bisect.Step{{Commit: 3, Mid: r(1.04), Bad: r(1.04), Side: bisect.Undecided, Why: "too noisy", Attempts: 3}},
+				Answer: bisect.Answer{Verdict: bisect.CannotJudge, First: -1, Last: -1}},
+		}}
+	for _, tt := range []struct {
+		format string
+		want   []string
+	}{
+		{"text", []string{"3 benchmarks: 4 commits after aaaaaaaaaaaa (GOOD) up to 400000000000 (BAD), first parents; 3 interleaved runs",
+			"\nParse\n", "first slow commit: " + commits[1].Hash, "\nSum\n", "cannot judge whether BAD is slower than GOOD: too noisy",
+			"not slower at BAD by more than 5%, not walked: Format +0.20% (-0.80% to +1.2%)"}},
+		{"markdown", []string{"### Bisection of 3 benchmarks", "(3 interleaved runs)", "#### `Parse`", "#### `Sum`",
+			"not slower at BAD by more than 5%, not walked: `Format` +0.20%"}},
+	} {
+		var b bytes.Buffer
+		if err := WriteBisect(&b, rep, tt.format); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s: lacks %q:\n%s", tt.format, w, b.String())
+			}
+		}
+		if strings.Contains(b.String(), "Format\n") || strings.Contains(b.String(), "`Format`\n") || strings.Count(b.String(), "vs GOOD (CI)") != 2 {
+			t.Errorf("%s: want tables for Parse and Sum only:\n%s", tt.format, b.String())
+		}
 	}
 }
