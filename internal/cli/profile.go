@@ -60,9 +60,9 @@ func profileNotes(r *result.Result, dir string, stderr io.Writer) {
 	for _, e := range r.Experiments {
 		switch p := e.Profile; {
 		case p == nil || p.CPU == "":
-			none = append(none, e.Name)
+			none = append(none, e.Label())
 		case p.Sparse():
-			sparse = append(sparse, fmt.Sprintf("%s (%d)", e.Name, p.Samples))
+			sparse = append(sparse, fmt.Sprintf("%s (%d)", e.Label(), p.Samples))
 			fallthrough
 		default:
 			if example == "" {

@@ -70,10 +70,9 @@ type GoTestPlan struct {
 }
 
 // GoTestRun is what a gotest plan measured. Without Against, Result is
-// the run. With it, Result holds both sides' benchmarks interleaved, named
-// "old NAME" and "new NAME", and Old and New are the same run split into
-// the two sides under the benchmarks' own names, as benchy compare reads
-// two files; with Profile, Result.ProfileDiffs are the differences of the
+// the run. With it, Result holds both sides' benchmarks interleaved, each
+// experiment with its Side, and Old and New are the same run split into
+// the two sides, as benchy compare reads two files; with Profile, Result.ProfileDiffs are the differences of the
 // two sides' profiles.
 type GoTestRun struct {
 	Result   *result.Result
@@ -369,18 +368,10 @@ func targetsOf(ts []*gotest.Target) []Target {
 	return out
 }
 
-// Prefixes that tell the sides apart in the one interleaved run (testing
-// puts no space in a benchmark's name). They are added by pairSides and
-// taken off by splitSides, and nowhere else (benchy bisect has its own:
-// bisectPrefixes).
-const (
-	oldPrefix = "old "
-	newPrefix = "new "
-)
-
 // pairSides matches the benchmarks of the two sides by name, old first in
 // each pair, both at new's N (one N for both, so both time the same work
-// per sample); it returns what it could not match, one line each.
+// per sample) and each told its side; it returns what it could not match,
+// one line each.
 func pairSides(olds, news []*gotest.Target) ([]Target, []string) {
 	byName := map[string]*gotest.Target{}
 	for _, t := range olds {
@@ -404,8 +395,7 @@ func pairSides(olds, news []*gotest.Target) ([]Target, []string) {
 			continue
 		}
 		o.N = n.N
-		name := n.Display
-		o.Display, n.Display = oldPrefix+name, newPrefix+name
+		o.Side, n.Side = result.SideOld, result.SideNew
 		ts = append(ts, o, n)
 	}
 	return ts, only
@@ -413,15 +403,27 @@ func pairSides(olds, news []*gotest.Target) ([]Target, []string) {
 
 // splitSides makes the result of an interleaved --against run into the
 // two results benchy compare would read: the same run, each with its
-// side's experiments.
+// side's experiments, as a run of one build (no side).
 func splitSides(r *result.Result) (old, cur *result.Result) {
-	rs := splitByPrefix(r, oldPrefix, newPrefix)
-	return rs[0], rs[1]
+	old, cur = &result.Result{}, &result.Result{}
+	*old, *cur = *r, *r
+	old.Experiments, cur.Experiments = nil, nil
+	for _, e := range r.Experiments {
+		side := e.Side
+		e.Side = ""
+		switch side {
+		case result.SideOld:
+			old.Experiments = append(old.Experiments, e)
+		case result.SideNew:
+			cur.Experiments = append(cur.Experiments, e)
+		}
+	}
+	return old, cur
 }
 
 // splitByPrefix makes an interleaved run of several builds into one result
 // per build, each the same run with the experiments whose names start
-// with its prefix, under their own names.
+// with its prefix, under their own names (benchy bisect's builds).
 func splitByPrefix(r *result.Result, prefixes ...string) []*result.Result {
 	out := make([]*result.Result, len(prefixes))
 	for k := range prefixes {
