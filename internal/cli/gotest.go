@@ -256,7 +256,7 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 			return err
 		}
 		if o.Format == "text" && o.out == nil {
-			writeLayoutsText(stdout, run.Result.Layouts)
+			render.WriteLayoutsText(stdout, run.Result.Layouts)
 		}
 		profileNotes(run.Result, o.profileOptions.path(), o.g.Stderr)
 		return runExit(run.Result, o.Strict)
@@ -333,22 +333,22 @@ func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, stdout io.Writer, 
 	if err != nil {
 		return err
 	}
-	label := func(s string, x *result.Result) []fileSide { return sides([]string{s}, []*result.Result{x}) }
-	c := newComparison(label(fmt.Sprintf("%s (%s)", run.Rev, run.Short), old),
-		label("working tree", cur), files, o.fail)
-	c.ProfileDiffs, c.Layouts = r.ProfileDiffs, r.Layouts
-	render := func(w io.Writer) error { return c.write(w, o.Format) }
+	olds, news := []*result.Result{old}, []*result.Result{cur}
+	d := compare.NewDocument("benchy "+Version, compare.FileSides([]string{fmt.Sprintf("%s (%s)", run.Rev, run.Short)}, olds),
+		compare.FileSides([]string{"working tree"}, news), olds, news, files, o.fail)
+	d.ProfileDiffs, d.Layouts = r.ProfileDiffs, r.Layouts
+	write := func(w io.Writer) error { return render.WriteComparison(w, d, o.Format) }
 	if o.out != nil {
-		if err := writeFile(o.out, o.Out, render, o.g.Stderr); err != nil {
+		if err := writeFile(o.out, o.Out, write, o.g.Stderr); err != nil {
 			return &ExitError{Code: ExitFailed, Msg: err.Error()}
 		}
-	} else if err := render(stdout); err != nil {
+	} else if err := write(stdout); err != nil {
 		return err
 	}
 	if r.Interrupted {
 		return nil
 	}
-	if err := c.exit(); err != nil {
+	if err := gateError(d); err != nil {
 		return err
 	}
 	return failedError(r, "benchmark")
