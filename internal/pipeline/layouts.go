@@ -114,22 +114,22 @@ func mergeLayouts(r *result.Result, layouts, perLayout int) {
 	analyze.Analyze(r)
 }
 
-// JudgeLayouts holds the changes files claims, the comparison of Old and
-// New, against what the layouts alone move each benchmark by
-// (layout.Spreads, layout.Judge): Result.Layouts gets every benchmark's
-// spread, a claimed change no larger becomes layout-sensitive in files,
-// and its new side's experiment in Result gets the finding. Nothing
-// without Layouts.
-func (run *GoTestRun) JudgeLayouts(files *compare.Files) {
-	l := run.Result.Layouts
-	if l == nil || run.Old == nil {
+// judgeLayouts holds the changes files claims, the comparison of old and
+// cur (the sides of the interleaved run r), against what the layouts alone
+// move each benchmark by (layout.Spreads, layout.Judge): r.Layouts gets
+// every benchmark's spread, a claimed change no larger becomes
+// layout-sensitive in files, and its new side's experiment in r gets the
+// finding. Nothing without Layouts.
+func judgeLayouts(r, old, cur *result.Result, files *compare.Files) {
+	l := r.Layouts
+	if l == nil {
 		return
 	}
-	l.Benchmarks = layout.Spreads(run.Old, run.New, files, l)
+	l.Benchmarks = layout.Spreads(old, cur, files, l)
 	for name, f := range layout.Judge(files, l) {
-		if e := run.Result.FindSide(result.SideNew, name); e != nil {
+		if e := r.FindSide(result.SideNew, name); e != nil {
 			e.Findings = append(e.Findings, f)
 		}
 	}
-	analyze.Analyze(run.Result) // the findings added
+	analyze.Analyze(r) // the findings added
 }

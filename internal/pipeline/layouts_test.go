@@ -68,18 +68,17 @@ func TestJudgeLayouts(t *testing.T) {
 		exp(result.SideOld, "Small", 1000, 1000, 1200, 1200), exp(result.SideNew, "Small", 1030, 1030, 1230, 1230),
 		exp(result.SideOld, "Large", 1000, 1000, 1010, 1010), exp(result.SideNew, "Large", 2000, 2000, 2020, 2020),
 	}}
-	run := &GoTestRun{Result: r}
-	run.Old, run.New = splitSides(r)
+	old, cur := splitSides(r)
 	files := compare.Files{Rows: []compare.Row{
 		{Name: "Small", Pair: result.Pair{Verdict: result.Slower, Ratio: 1.03, Sentence: "Small is 3.0% slower"}},
 		{Name: "Large", Pair: result.Pair{Verdict: result.Slower, Ratio: 2, Sentence: "Large is 100% slower"}},
 	}}
-	run.JudgeLayouts(&files)
+	judgeLayouts(r, old, cur, &files)
 	if len(files.Rows) != 2 || files.Rows[0].Verdict != result.Slower {
 		t.Fatalf("without layouts the rows changed: %+v", files.Rows)
 	}
 	r.Layouts = &result.Layouts{Seeds: []int64{1, 2}, Processes: 2}
-	run.JudgeLayouts(&files)
+	judgeLayouts(r, old, cur, &files)
 	if len(r.Layouts.Benchmarks) != 2 {
 		t.Fatalf("spreads %+v", r.Layouts.Benchmarks)
 	}
