@@ -18,7 +18,7 @@ func likelyCause(r *result.Result) *result.Cause {
 			if _, ok := count[c]; !ok {
 				order = append(order, c)
 			}
-			count[c] = append(count[c], e.Name)
+			count[c] = append(count[c], e.Label())
 		}
 	}
 	if len(order) == 0 {

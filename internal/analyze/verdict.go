@@ -170,7 +170,7 @@ func StrictFailures(r *result.Result, level finding.Severity) []string {
 				continue
 			}
 		}
-		names = append(names, e.Name)
+		names = append(names, e.Label())
 	}
 	return names
 }

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"golang.org/x/perf/benchfmt"
 
@@ -318,7 +317,7 @@ func TestCompareNoise(t *testing.T) {
 		Differences []compare.Difference `json:"machine_differences"`
 		Geomean     compare.Geomean      `json:"geomean"`
 		Regressions []string             `json:"regressions"`
-		Old         []fileSide           `json:"old"`
+		Old         []compare.FileSide   `json:"old"`
 	}
 	if err := json.Unmarshal([]byte(out), &c); err != nil {
 		t.Fatal(err)
@@ -487,20 +486,6 @@ func FuzzParseFraction(f *testing.F) {
 	})
 }
 
-func TestFmtTime(t *testing.T) {
-	for _, tt := range []struct {
-		ns   float64
-		want string
-	}{
-		{0.2749, "0.275 ns"}, {47.23, "47.2 ns"}, {999.4, "999 ns"}, {999.7, "1 µs"}, {1137, "1.14 µs"},
-		{4.1e7, "41 ms"}, {2.5e9, "2.5 s"}, {0, "-"}, {math.NaN(), "-"},
-	} {
-		if got := fmtTime(tt.ns); got != tt.want {
-			t.Errorf("fmtTime(%v) = %q, want %q", tt.ns, got, tt.want)
-		}
-	}
-}
-
 // examples/run.sh, the script users keep, still works: two smoke runs into
 // an empty directory write two reports and store both results in the
 // smoke store beside them (never the history), and each checks that
@@ -607,58 +592,5 @@ func TestRunGobenchParses(t *testing.T) {
 	}
 	if names["Sum"] != 3 || names["Concat"] != 3 {
 		t.Errorf("results per benchmark %v, want 3 samples each of Sum and Concat", names)
-	}
-}
-
-// A basis every row shares is said once above the sentences, not in each.
-func TestCompareTextSaysASharedBasisOnce(t *testing.T) {
-	var c comparison
-	for _, name := range []string{"a", "b", "c"} {
-		p := result.Pair{Base: "old " + name, Candidate: "new " + name, Basis: result.BasisOnCPUCycles, Verdict: result.NoDifference,
-			Ratio: 1, CILow: 0.99, CIHigh: 1.01, P: 0.5, AdjustedP: 0.5, N: 8, Paired: true}
-		p.Sentence = "new " + name + " vs old " + name + ": no difference detected (ratio 1.00" + render.BasisText(p) + ")"
-		c.Rows = append(c.Rows, compare.Row{Name: name, Pair: p})
-	}
-	var b strings.Builder
-	if err := writeCompareText(&b, c); err != nil {
-		t.Fatal(err)
-	}
-	if n := strings.Count(b.String(), "the machine was busy"); n != 1 {
-		t.Errorf("the basis is said %d times, want once:\n%s", n, b.String())
-	}
-	if !strings.Contains(b.String(), "every row judged on on-CPU cycles") {
-		t.Errorf("no shared basis line:\n%s", b.String())
-	}
-}
-
-// Sub-benchmarks with long names keep the comparison table within 80
-// columns: their family once on a line above, each row its last level.
-func TestCompareTextShortensLongNames(t *testing.T) {
-	family := "Encoding/payload-size-in-bytes=4096/with-checksum-verification-enabled/"
-	var c comparison
-	for _, mode := range []string{"mode=fast", "mode=safe", "mode=slow"} {
-		name := family + mode
-		p := result.Pair{Base: "old " + name, Candidate: "new " + name, Verdict: result.Slower,
-			BaseMedian: 1140, CandidateMedian: 1430, Ratio: 1.25, CILow: 1.12, CIHigh: 1.39, P: 0.001, AdjustedP: 0.001, N: 21}
-		p.Sentence = "new " + name + " is 25% slower than old " + name
-		c.Rows = append(c.Rows, compare.Row{Name: name, Pair: p})
-	}
-	var b strings.Builder
-	if err := writeCompareText(&b, c); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	table := out[strings.Index(out, "experiment "):]
-	table = table[:strings.Index(table, "\n\n")]
-	if strings.Count(table, family+"\n") != 1 {
-		t.Errorf("the family is not once on a line of its own:\n%s", table)
-	}
-	for _, l := range strings.Split(table, "\n") {
-		if n := utf8.RuneCountInString(l); n > textWidth {
-			t.Errorf("a line of %d runes: %q", n, l)
-		}
-		if strings.HasPrefix(l, "  mode=") && !strings.HasSuffix(l, "  slower") {
-			t.Errorf("a row without its verdict: %q", l)
-		}
 	}
 }

@@ -225,6 +225,10 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 		Dir: o.dir, Packages: o.Packages, BuildFlags: o.BuildFlags, Bench: o.Bench, Shard: o.shard,
 		SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0),
 		Against: o.Against, Profile: o.profileOptions.dir, Layouts: o.Layouts, Notes: o.g.Stderr,
+		Threshold: o.threshold,
+	}
+	if o.fail >= 0 {
+		plan.FailOnRegression = &o.fail
 	}
 	if o.GOMAXPROCS > 0 {
 		plan.GOMAXPROCS, plan.ParallelGOMAXPROCS = o.GOMAXPROCS, o.GOMAXPROCS
@@ -245,10 +249,10 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 		plan.Count.Env = goCountEnv()
 	}
 	run, err := pipeline.GoTest(plan)
-	if err != nil {
+	if err != nil && !errors.Is(err, compare.ErrNothingInCommon) {
 		return countError(o.gotestError(err, w))
 	}
-	if run.Old == nil {
+	if !plan.Compares() {
 		if err := o.write(run.Result, stdout, o.g.Stderr); err != nil {
 			return err
 		}
@@ -256,12 +260,12 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 			return err
 		}
 		if o.Format == "text" && o.out == nil {
-			writeLayoutsText(stdout, run.Result.Layouts)
+			render.WriteLayoutsText(stdout, run.Result.Layouts)
 		}
 		profileNotes(run.Result, o.profileOptions.path(), o.g.Stderr)
 		return runExit(run.Result, o.Strict)
 	}
-	err = o.writeAgainst(run, stdout, w)
+	err = o.writeAgainst(run, err, stdout, w)
 	profileNotes(run.Result, o.profileOptions.path(), o.g.Stderr)
 	return err
 }
@@ -304,14 +308,12 @@ func (o *gotestOptions) gotestError(err error, w *watcher) error {
 	return err
 }
 
-// writeAgainst writes the comparison of the two revisions, as benchy
-// compare does, to --out or stdout.
-func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, stdout io.Writer, w *watcher) error {
-	r, old, cur := run.Result, run.Old, run.New
-	files, err := compare.Against(old, cur, o.threshold)
-	if err == nil {
-		run.JudgeLayouts(&files) // before the page: its findings are on it
-	}
+// writeAgainst writes the comparison of the two revisions the pipeline
+// made, as benchy compare does, to --out or stdout; compared is
+// compare.ErrNothingInCommon when the sides had nothing in common, and
+// then only the samples are written.
+func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, compared error, stdout io.Writer, w *watcher) error {
+	r := run.Result
 	if o.samples != nil {
 		// Both sides' samples, "old NAME" and "new NAME", as the page shows them.
 		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return render.Write(w, r, "csv") }); err != nil {
@@ -325,30 +327,24 @@ func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, stdout io.Writer, 
 		}
 	}
 	switch {
-	case errors.Is(err, compare.ErrNothingInCommon) && w != nil && w.Signal() != nil:
+	case compared != nil && w != nil && w.Signal() != nil:
 		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before both sides were measured: no comparison"}
-	case errors.Is(err, compare.ErrNothingInCommon):
+	case compared != nil:
 		return &ExitError{Code: ExitFailed, Msg: "nothing was measured on both sides"}
 	}
-	if err != nil {
-		return err
-	}
-	label := func(s string, x *result.Result) []fileSide { return sides([]string{s}, []*result.Result{x}) }
-	c := newComparison(label(fmt.Sprintf("%s (%s)", run.Rev, run.Short), old),
-		label("working tree", cur), files, o.fail)
-	c.ProfileDiffs, c.Layouts = r.ProfileDiffs, r.Layouts
-	render := func(w io.Writer) error { return c.write(w, o.Format) }
+	d := *run.Comparison
+	write := func(w io.Writer) error { return render.WriteComparison(w, d, o.Format) }
 	if o.out != nil {
-		if err := writeFile(o.out, o.Out, render, o.g.Stderr); err != nil {
+		if err := writeFile(o.out, o.Out, write, o.g.Stderr); err != nil {
 			return &ExitError{Code: ExitFailed, Msg: err.Error()}
 		}
-	} else if err := render(stdout); err != nil {
+	} else if err := write(stdout); err != nil {
 		return err
 	}
 	if r.Interrupted {
 		return nil
 	}
-	if err := c.exit(); err != nil {
+	if err := gateError(d); err != nil {
 		return err
 	}
 	return failedError(r, "benchmark")

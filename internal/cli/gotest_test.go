@@ -3,7 +3,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -16,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/analyze"
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -361,10 +361,10 @@ func TestGotestAgainst(t *testing.T) {
 	}
 }
 
-func decodeComparison(t *testing.T, stdout, stderr string) comparison {
+func decodeComparison(t *testing.T, stdout, stderr string) compare.Document {
 	t.Helper()
-	var c comparison
-	if err := json.Unmarshal([]byte(stdout), &c); err != nil {
+	c, err := compare.ReadDocument([]byte(stdout))
+	if err != nil {
 		t.Fatalf("not a comparison: %v\nstdout: %s\nstderr: %s", err, stdout, stderr)
 	}
 	return c

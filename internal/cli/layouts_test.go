@@ -7,39 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/benchy-dev/benchy/internal/result"
 )
-
-// TestWriteLayoutsText: the layouts' table names the seeds, what the
-// layouts move each benchmark by and which claimed change is
-// layout-sensitive, within 80 columns.
-func TestWriteLayoutsText(t *testing.T) {
-	l := &result.Layouts{Seeds: []int64{1, 2, 3, 4}, Processes: 2, Benchmarks: []result.LayoutSpread{
-		{Name: "Parse/small-128", Move: 0.05, LayoutSD: 0.025, Change: 0.03, Sensitive: true},
-		{Name: "Large", Move: 0.05, LayoutSD: 0.025, Change: 0.30},
-	}}
-	var b strings.Builder
-	writeLayoutsText(&b, l)
-	for _, want := range []string{"seeds 1,2,3,4", "±5%", "layout-sensitive"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("layouts text lacks %q:\n%s", want, b.String())
-		}
-	}
-	for _, line := range strings.Split(b.String(), "\n") {
-		if strings.Contains(line, "Large") && strings.Contains(line, "layout-sensitive") {
-			t.Errorf("Large, 30%% against layouts' 5%%, is not layout-sensitive: %q", line)
-		}
-		if len([]rune(line)) > 80 {
-			t.Errorf("line wider than 80 columns: %q", line)
-		}
-	}
-	var none strings.Builder
-	writeLayoutsText(&none, nil)
-	if none.Len() != 0 {
-		t.Errorf("without --layouts: %q", none.String())
-	}
-}
 
 // TestLayoutFlagBounds: --layouts takes 2 or more links, a bounded number.
 func TestLayoutFlagBounds(t *testing.T) {

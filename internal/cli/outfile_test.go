@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -57,8 +58,16 @@ func writeAgainst(t *testing.T, args ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := &pipeline.GoTestRun{Result: &result.Result{}, Old: old, New: cur, Rev: "HEAD~1", Short: "0123abc"}
-	if err := o.writeAgainst(run, io.Discard, nil); err != nil && exitCode(err) != ExitFailed {
+	// The document pipeline.GoTest makes of the two sides.
+	files, err := compare.Against(old, cur, o.threshold)
+	if err != nil {
+		t.Fatal(err)
+	}
+	olds, news := []*result.Result{old}, []*result.Result{cur}
+	d := compare.NewDocument("benchy "+Version, compare.FileSides([]string{"HEAD~1 (0123abc)"}, olds),
+		compare.FileSides([]string{"working tree"}, news), olds, news, files, o.fail)
+	run := &pipeline.GoTestRun{Result: &result.Result{}, Comparison: &d}
+	if err := o.writeAgainst(run, nil, io.Discard, nil); err != nil && exitCode(err) != ExitFailed {
 		t.Fatal(err)
 	}
 }

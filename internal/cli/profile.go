@@ -11,7 +11,6 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/outfile"
 	"github.com/benchy-dev/benchy/internal/profiles"
-	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -60,9 +59,9 @@ func profileNotes(r *result.Result, dir string, stderr io.Writer) {
 	for _, e := range r.Experiments {
 		switch p := e.Profile; {
 		case p == nil || p.CPU == "":
-			none = append(none, e.Name)
+			none = append(none, e.Label())
 		case p.Sparse():
-			sparse = append(sparse, fmt.Sprintf("%s (%d)", e.Name, p.Samples))
+			sparse = append(sparse, fmt.Sprintf("%s (%d)", e.Label(), p.Samples))
 			fallthrough
 		default:
 			if example == "" {
@@ -85,48 +84,5 @@ func profileNotes(r *result.Result, dir string, stderr io.Writer) {
 	}
 	if len(none) > 0 {
 		fmt.Fprintf(stderr, "benchy: no profile of %s (see the result)\n", strings.Join(none, ", "))
-	}
-}
-
-// profileDiffRows is how many functions of a difference the text shows.
-const profileDiffRows = 8
-
-// writeProfileDiffsText writes the differences of the profiles under a
-// comparison: per benchmark a line, then the functions whose time per op
-// grew most, first.
-func writeProfileDiffsText(b *strings.Builder, ds []result.ProfileDiff) {
-	if len(ds) == 0 {
-		return
-	}
-	b.WriteString("\nprofiles, new less old, CPU per op (what grew most first):\n")
-	for _, d := range ds {
-		fmt.Fprintf(b, "  %s\n", render.Wrap(render.ProfileDiffLine(d), textWidth-2, "    "))
-		if len(d.Rows) == 0 {
-			continue
-		}
-		rows := render.ProfileDiffRows(d, profileDiffRows)
-		for i := range rows {
-			rows[i][0] = "    " + rows[i][0]
-		}
-		render.WriteLeft(b, rows)
-	}
-}
-
-// writeProfileDiffsMarkdown is writeProfileDiffsText for a pull request.
-func writeProfileDiffsMarkdown(b *strings.Builder, ds []result.ProfileDiff) {
-	if len(ds) == 0 {
-		return
-	}
-	b.WriteString("\n**Profiles, new less old** (CPU per op, what grew most first)\n")
-	for _, d := range ds {
-		fmt.Fprintf(b, "\n%s\n", render.MarkdownCell(render.ProfileDiffLine(d)))
-		if len(d.Rows) == 0 {
-			continue
-		}
-		rows := render.ProfileDiffRows(d, profileDiffRows)
-		b.WriteString("\n| " + strings.Join(rows[0], " | ") + " |\n|:--|--:|--:|--:|--:|\n")
-		for _, r := range rows[1:] {
-			fmt.Fprintf(b, "| %s | %s |\n", render.MarkdownCode(r[0]), strings.Join(mdCells(r[1:]), " | "))
-		}
 	}
 }

@@ -114,34 +114,6 @@ func TestGotestAgainstProfile(t *testing.T) {
 	}
 }
 
-// TestCompareTextProfileDiffs: the text of a comparison lists the
-// differences under the table, what grew most first.
-func TestCompareTextProfileDiffs(t *testing.T) {
-	c := comparison{ProfileDiffs: []result.ProfileDiff{{Name: "Work", Path: "/p/Work.diff.cpu.pprof", OldSamples: 50, NewSamples: 150,
-		OldNsPerOp: 1000, NewNsPerOp: 3000, Rows: []result.ProfileDelta{
-			{Func: "work.Extra", NewFlat: 2000, NewCum: 2000},
-			{Func: "work.Work", OldFlat: 1000, NewFlat: 980, OldCum: 1000, NewCum: 2980}}}}}
-	var b strings.Builder
-	if err := writeCompareText(&b, c); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	for _, want := range []string{"profiles, new less old", "Work: CPU per op 1 µs -> 3 µs in the profiles (50 samples old; 150",
-		"too few to read", "work.Extra  0", "+2 µs", "-20 ns"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("text lacks %q:\n%s", want, out)
-		}
-	}
-	if strings.Index(out, "work.Extra") > strings.Index(out, "work.Work ") {
-		t.Errorf("what grew most is not first:\n%s", out)
-	}
-	for _, l := range strings.Split(out, "\n") {
-		if len([]rune(l)) > 80 {
-			t.Errorf("line wider than 80 columns: %q", l)
-		}
-	}
-}
-
 // A --profile DIR that cannot be used is refused before anything is
 // measured (exit 2, one line), on run and gotest: one under a file, and,
 // as root, a link another user planted in a shared sticky directory.

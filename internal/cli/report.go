@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/benchy-dev/benchy/internal/analyze"
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -104,11 +105,11 @@ func reportComparison(opts *reportOptions, data []byte, stdout, stderr io.Writer
 	if opts.Strict != "" {
 		return Usagef("--strict judges a result's experiments: %s is a comparison (its gate is compare's or gotest's --fail-on-regression)", opts.File)
 	}
-	c, err := readComparison(data)
+	d, err := compare.ReadDocument(data)
 	if err != nil {
-		return Usagef("%s: %v", opts.File, err)
+		return Usagef("%s: not a valid benchy comparison: %s", opts.File, oneLine(err.Error()))
 	}
-	write := func(w io.Writer) error { return c.write(w, opts.Format) }
+	write := func(w io.Writer) error { return render.WriteComparison(w, d, opts.Format) }
 	if opts.out != nil {
 		if err := writeFile(opts.out, opts.Out, write, stderr); err != nil {
 			return &ExitError{Code: ExitFailed, Msg: err.Error()}

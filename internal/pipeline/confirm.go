@@ -116,24 +116,24 @@ func bisectStep(p ConfirmPlan, c *Confirmation) error {
 func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, error) {
 	c := Confirmation{Step: st, Outcome: NotJudged}
 	g := stepPlan(p, st)
-	g.Against, g.New = st.Before, st.After
+	g.Against, g.New, g.Threshold = st.Before, st.After, p.Threshold
 	fmt.Fprintf(g.Notes, "benchy: measuring %s at %s and at %s, interleaved\n", st.Name, history.Short(st.Before), history.Short(st.After))
 	run, err := GoTest(g)
 	if stopped(g.Plan.Stop) || errors.Is(err, gotest.ErrStopped) {
 		return c, ErrStopped
 	}
+	if run != nil && run.Result.Interrupted {
+		return c, ErrStopped
+	}
+	if errors.Is(err, compare.ErrNothingInCommon) {
+		c.Why = "nothing was measured at both commits"
+		return c, nil
+	}
 	if err != nil {
 		c.Why = stepError(err)
 		return c, nil
 	}
-	if run.Result.Interrupted {
-		return c, ErrStopped
-	}
-	files, err := compare.Against(run.Old, run.New, p.Threshold)
-	if err != nil {
-		c.Why = "nothing was measured at both commits"
-		return c, nil
-	}
+	files := run.Comparison.Files
 	for i := range files.Rows {
 		if files.Rows[i].Name == st.Name || len(files.Rows) == 1 {
 			c.Row = &files.Rows[i]

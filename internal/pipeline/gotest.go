@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/layout"
 	"github.com/benchy-dev/benchy/internal/profiles"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -41,7 +42,8 @@ type GoTestPlan struct {
 	// b.RunParallel (its Experiment.GOMAXPROCS): see gotest.Options.
 	GOMAXPROCS         int
 	ParallelGOMAXPROCS int
-	// Against is the git revision of the old side ("" for none).
+	// Against is the git revision of the old side ("" for none): the run
+	// is a comparison (Compares).
 	Against string
 	// New, with Against, is the git revision of the new side, built in a
 	// second temporary worktree; "" for the tree at Dir as it is.
@@ -54,8 +56,13 @@ type GoTestPlan struct {
 	// -ldflags=-randlayout=1..Layouts (2 to MaxLayouts), all of a
 	// benchmark's binaries interleaved in one group and each layout run
 	// in Processes/Layouts processes, two at least: Result.Layouts says
-	// what the layouts did (see GoTestRun.JudgeLayouts).
+	// what the layouts did, and with Against a change no larger than
+	// what they move a benchmark by is layout-sensitive (judgeLayouts).
 	Layouts int
+	// Threshold is the smallest change the comparison of Against claims,
+	// and FailOnRegression, when not nil, the limit of its gate.
+	Threshold        float64
+	FailOnRegression *float64
 	// Notes receives what the user should know as it happens: stale
 	// worktrees removed, which revision the old side is, benchmarks of
 	// one side only.
@@ -70,17 +77,19 @@ type GoTestPlan struct {
 }
 
 // GoTestRun is what a gotest plan measured. Without Against, Result is
-// the run. With it, Result holds both sides' benchmarks interleaved, named
-// "old NAME" and "new NAME", and Old and New are the same run split into
-// the two sides under the benchmarks' own names, as benchy compare reads
-// two files; with Profile, Result.ProfileDiffs are the differences of the
-// two sides' profiles.
+// the run. With it, Result holds both sides' benchmarks interleaved, each
+// experiment with its Side (with Profile, Result.ProfileDiffs are the
+// differences of the two sides' profiles), and Comparison is the two
+// sides compared, as benchy compare compares two files, with what the
+// layouts did and the gate.
 type GoTestRun struct {
-	Result   *result.Result
-	Old, New *result.Result
-	// Rev and Short name the old revision: as given, and its short commit.
-	Rev, Short string
+	Result     *result.Result
+	Comparison *compare.Document
 }
+
+// Compares says whether p compares two revisions (Against): the one test
+// of it.
+func (p GoTestPlan) Compares() bool { return p.Against != "" }
 
 // A StageError is a failure before anything was measured, with what was
 // being done ("checking out main", "building the test binaries").
@@ -92,9 +101,12 @@ type StageError struct {
 func (e *StageError) Error() string { return e.Err.Error() }
 func (e *StageError) Unwrap() error { return e.Err }
 
-// GoTest builds, calibrates and measures p. The temporary directory and
-// the worktree of Against are removed on every way out, a second signal
-// included, and the commands of the build (go, git) stop with the run.
+// GoTest builds, calibrates and measures p, and with Against compares the
+// two sides. The temporary directory and the worktree of Against are
+// removed on every way out, a second signal included, and the commands of
+// the build (go, git) stop with the run. When the sides have no benchmark
+// in common the error is compare.ErrNothingInCommon and the run is
+// returned with it, without a Comparison.
 func GoTest(p GoTestPlan) (*GoTestRun, error) {
 	ch := gotest.NewChildren(p.Plan.Stop)
 	if p.OnExit != nil {
@@ -138,7 +150,7 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		p.Plan.Opened, p.Plan.Own, done = openWindowDuringBuild()
 		defer done()
 	}
-	if p.Against != "" {
+	if p.Compares() {
 		stale, err := gotest.RemoveStaleWorktrees(ch, p.Dir)
 		if len(stale) > 0 {
 			fmt.Fprintf(p.Notes, "benchy: removed %s that an earlier benchy gotest --against left behind when it was killed: %s\n",
@@ -156,7 +168,7 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		mu.Unlock()
 	}
 	newDir := p.Dir
-	if p.Against != "" && p.New != "" {
+	if p.Compares() && p.New != "" {
 		added, err := gotest.AddWorktree(ch, p.Dir, p.New, wd.NewWorktree())
 		if err != nil {
 			return nil, &StageError{"checking out " + p.New, err}
@@ -180,7 +192,7 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 	cur := curs[0]
 	var old *side
 	var olds []*side
-	if wt != nil {
+	if p.Compares() {
 		if nwt != nil {
 			fmt.Fprintf(p.Notes, "benchy: old is %s, new is %s, each built in a temporary worktree\n", wt.Short(), nwt.Short())
 		} else {
@@ -206,7 +218,7 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		PerProcess: perProcess, GOMAXPROCS: p.GOMAXPROCS, ParallelGOMAXPROCS: p.ParallelGOMAXPROCS,
 		Stop: plan.Stop, Packages: cur.importPaths(), Shard: p.Shard}
 	group := 1
-	if old != nil {
+	if p.Compares() {
 		topts.Packages = append(topts.Packages, old.importPaths()...) // one name for a package on both sides
 		group = 2                                                     // each benchmark's old and new, interleaved
 	}
@@ -220,7 +232,7 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		for _, t := range news {
 			counted = append(counted, t)
 		}
-		if err != nil || old == nil {
+		if err != nil || !p.Compares() {
 			return targetsOf(news), err
 		}
 		olds, err := calibrate(old, topts)
@@ -240,7 +252,7 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 			return ts, err
 		}
 		sides := [][]*side{curs}
-		if old != nil {
+		if p.Compares() {
 			sides = [][]*side{olds, curs}
 		}
 		return withLayouts(ts, group, sides)
@@ -255,7 +267,7 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		r.Layouts = &result.Layouts{Seeds: seeds, Processes: processes}
 	}
 	run := &GoTestRun{Result: r}
-	if old == nil {
+	if !p.Compares() {
 		if p.Count != nil {
 			err := Count(r, counted, *p.Count)
 			if errors.Is(err, ErrCountStopped) {
@@ -272,9 +284,22 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 	for _, name := range only {
 		fmt.Fprintf(p.Notes, "benchy: %s: not compared\n", name)
 	}
-	run.Old, run.New = splitSides(r)
-	run.Rev, run.Short = wt.Rev, wt.Short()
-	r.ProfileDiffs = profileDiffs(run.Old, run.New, topts.Profile)
+	oldRun, newRun := splitSides(r)
+	r.ProfileDiffs = profileDiffs(oldRun, newRun, topts.Profile)
+	files, err := compare.Against(oldRun, newRun, p.Threshold)
+	if err != nil {
+		return run, err // nothing in common: the run's samples are still worth writing
+	}
+	judgeLayouts(r, oldRun, newRun, &files)
+	fail := -1.0 // no gate
+	if p.FailOnRegression != nil {
+		fail = *p.FailOnRegression
+	}
+	oldRuns, newRuns := []*result.Result{oldRun}, []*result.Result{newRun}
+	d := compare.NewDocument(p.Plan.Tool, compare.FileSides([]string{fmt.Sprintf("%s (%s)", wt.Rev, wt.Short())}, oldRuns),
+		compare.FileSides([]string{"working tree"}, newRuns), oldRuns, newRuns, files, fail)
+	d.ProfileDiffs, d.Layouts = r.ProfileDiffs, r.Layouts
+	run.Comparison = &d
 	return run, nil
 }
 
@@ -369,18 +394,10 @@ func targetsOf(ts []*gotest.Target) []Target {
 	return out
 }
 
-// Prefixes that tell the sides apart in the one interleaved run (testing
-// puts no space in a benchmark's name). They are added by pairSides and
-// taken off by splitSides, and nowhere else (benchy bisect has its own:
-// bisectPrefixes).
-const (
-	oldPrefix = "old "
-	newPrefix = "new "
-)
-
 // pairSides matches the benchmarks of the two sides by name, old first in
 // each pair, both at new's N (one N for both, so both time the same work
-// per sample); it returns what it could not match, one line each.
+// per sample) and each told its side; it returns what it could not match,
+// one line each.
 func pairSides(olds, news []*gotest.Target) ([]Target, []string) {
 	byName := map[string]*gotest.Target{}
 	for _, t := range olds {
@@ -404,8 +421,7 @@ func pairSides(olds, news []*gotest.Target) ([]Target, []string) {
 			continue
 		}
 		o.N = n.N
-		name := n.Display
-		o.Display, n.Display = oldPrefix+name, newPrefix+name
+		o.Side, n.Side = result.SideOld, result.SideNew
 		ts = append(ts, o, n)
 	}
 	return ts, only
@@ -413,15 +429,27 @@ func pairSides(olds, news []*gotest.Target) ([]Target, []string) {
 
 // splitSides makes the result of an interleaved --against run into the
 // two results benchy compare would read: the same run, each with its
-// side's experiments.
+// side's experiments, as a run of one build (no side).
 func splitSides(r *result.Result) (old, cur *result.Result) {
-	rs := splitByPrefix(r, oldPrefix, newPrefix)
-	return rs[0], rs[1]
+	old, cur = &result.Result{}, &result.Result{}
+	*old, *cur = *r, *r
+	old.Experiments, cur.Experiments = nil, nil
+	for _, e := range r.Experiments {
+		side := e.Side
+		e.Side = ""
+		switch side {
+		case result.SideOld:
+			old.Experiments = append(old.Experiments, e)
+		case result.SideNew:
+			cur.Experiments = append(cur.Experiments, e)
+		}
+	}
+	return old, cur
 }
 
 // splitByPrefix makes an interleaved run of several builds into one result
 // per build, each the same run with the experiments whose names start
-// with its prefix, under their own names.
+// with its prefix, under their own names (benchy bisect's builds).
 func splitByPrefix(r *result.Result, prefixes ...string) []*result.Result {
 	out := make([]*result.Result, len(prefixes))
 	for k := range prefixes {

@@ -9,9 +9,10 @@ import (
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
 
-// The sides of --against are paired by name, old first, both at new's N;
-// the split of the interleaved result gives each side its benchmarks
-// under their own names again.
+// The sides of --against are paired by name, old first, both at new's N,
+// each target told its side (its name in messages says it); the split of
+// the interleaved result gives each side its benchmarks again, as runs of
+// one build.
 func TestPairAndSplitSides(t *testing.T) {
 	olds := []*gotest.Target{{Display: "pkg.Sum", N: 10}, {Display: "pkg.Gone", N: 5}}
 	news := []*gotest.Target{{Display: "pkg.Sum", N: 20}, {Display: "pkg.Added", N: 7}}
@@ -19,16 +20,27 @@ func TestPairAndSplitSides(t *testing.T) {
 	if len(ts) != 2 || ts[0] != Target(olds[0]) || ts[1] != Target(news[0]) || olds[0].N != 20 {
 		t.Fatalf("pairs %v, old N %d: want old then new pkg.Sum, both at N 20", ts, olds[0].N)
 	}
+	if olds[0].Side != result.SideOld || news[0].Side != result.SideNew || olds[0].Display != "pkg.Sum" || news[0].Display != "pkg.Sum" {
+		t.Errorf("sides %q %q, names %q %q: want old and new, the names kept", olds[0].Side, news[0].Side, olds[0].Display, news[0].Display)
+	}
+	if got := olds[0].Name(); got != "old pkg.Sum" {
+		t.Errorf("the old target's name in messages: %q", got)
+	}
 	if want := []string{"pkg.Gone is only in the old revision", "pkg.Added is new (not in the old revision)"}; !slices.Equal(only, want) {
 		t.Errorf("only %q, want %q", only, want)
 	}
-	r := &result.Result{Experiments: []result.Experiment{{Name: olds[0].Display}, {Name: news[0].Display}}}
+	// An experiment with no side belongs to neither.
+	r := &result.Result{Experiments: []result.Experiment{
+		{Name: "pkg.Sum", Side: result.SideOld}, {Name: "pkg.Sum", Side: result.SideNew}, {Name: "pkg.Sum"}}}
 	old, cur := splitSides(r)
 	if len(old.Experiments) != 1 || old.Experiments[0].Name != "pkg.Sum" || len(cur.Experiments) != 1 || cur.Experiments[0].Name != "pkg.Sum" {
-		t.Errorf("split: old %v, new %v; want pkg.Sum on each side", old.Experiments, cur.Experiments)
+		t.Fatalf("split: old %v, new %v; want pkg.Sum on each side", old.Experiments, cur.Experiments)
 	}
-	if r.Experiments[0].Name != "old pkg.Sum" {
-		t.Errorf("the split changed the interleaved result: %q", r.Experiments[0].Name)
+	if old.Find("pkg.Sum") == nil || cur.Find("pkg.Sum") == nil {
+		t.Errorf("a side's result is not a run of one build: %+v %+v", old.Experiments, cur.Experiments)
+	}
+	if r.Experiments[0].Side != result.SideOld || r.Experiments[0].Label() != "old pkg.Sum" {
+		t.Errorf("the split changed the interleaved result: %+v", r.Experiments[0])
 	}
 }
 

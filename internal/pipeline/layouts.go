@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/compare"
@@ -14,15 +13,6 @@ import (
 // MaxLayouts bounds GoTestPlan.Layouts: every layout is a link of each
 // revision.
 const MaxLayouts = 50
-
-// layoutSuffix names a benchmark's target in layout l (0-based; layout 0
-// keeps the name) until the layouts are merged back into one experiment.
-func layoutSuffix(l int) string {
-	if l == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" @layout%d", l+1)
-}
 
 // layoutProcesses is how many processes each layout runs: the processes
 // spread over the layouts, at least two each, so that the variation
@@ -73,7 +63,9 @@ func withLayouts(ts []Target, group int, layouts [][]*side) ([]Target, error) {
 				if bin == nil {
 					return nil, fmt.Errorf("layout %d of %s has no test binary of %s", l+1, layouts[i][l].label, gt.Bin.Package.ImportPath)
 				}
-				out = append(out, gt.WithBinary(bin, gt.Display+layoutSuffix(l)))
+				c := gt.WithBinary(bin, gt.Display)
+				c.Layout = l
+				out = append(out, c)
 			}
 		}
 	}
@@ -94,30 +86,27 @@ func binaryOf(s *side, importPath string) *gotest.Binary {
 // l·perLayout on), and analyzes the result again: the process, of any
 // layout, is the unit of every interval.
 func mergeLayouts(r *result.Result, layouts, perLayout int) {
-	byName := map[string]int{}
+	type key struct{ side, name string }
+	byName := map[key]int{}
 	var kept []result.Experiment
 	for _, e := range r.Experiments {
-		base, l := e.Name, 0
-		if i := strings.LastIndex(e.Name, " @layout"); i >= 0 {
-			fmt.Sscanf(e.Name[i:], " @layout%d", &l)
-			base, l = e.Name[:i], l-1
-		}
-		if l <= 0 {
-			byName[base] = len(kept)
+		k, l := key{e.Side, e.Name}, e.Layout
+		if l == 0 {
+			byName[k] = len(kept)
 			kept = append(kept, e)
 			continue
 		}
-		j, ok := byName[base]
+		j, ok := byName[k]
 		if !ok {
 			continue
 		}
-		k := &kept[j]
+		first := &kept[j]
 		for _, s := range e.Samples {
 			s.Process += l * perLayout
-			k.Samples = append(k.Samples, s)
+			first.Samples = append(first.Samples, s)
 		}
-		if e.Error != "" && k.Error == "" {
-			k.Error = fmt.Sprintf("layout %d: %s", l+1, e.Error)
+		if e.Error != "" && first.Error == "" {
+			first.Error = fmt.Sprintf("layout %d: %s", l+1, e.Error)
 		}
 	}
 	r.Experiments = kept
@@ -125,22 +114,22 @@ func mergeLayouts(r *result.Result, layouts, perLayout int) {
 	analyze.Analyze(r)
 }
 
-// JudgeLayouts holds the changes files claims, the comparison of Old and
-// New, against what the layouts alone move each benchmark by
-// (layout.Spreads, layout.Judge): Result.Layouts gets every benchmark's
-// spread, a claimed change no larger becomes layout-sensitive in files,
-// and its new side's experiment in Result gets the finding. Nothing
-// without Layouts.
-func (run *GoTestRun) JudgeLayouts(files *compare.Files) {
-	l := run.Result.Layouts
-	if l == nil || run.Old == nil {
+// judgeLayouts holds the changes files claims, the comparison of old and
+// cur (the sides of the interleaved run r), against what the layouts alone
+// move each benchmark by (layout.Spreads, layout.Judge): r.Layouts gets
+// every benchmark's spread, a claimed change no larger becomes
+// layout-sensitive in files, and its new side's experiment in r gets the
+// finding. Nothing without Layouts.
+func judgeLayouts(r, old, cur *result.Result, files *compare.Files) {
+	l := r.Layouts
+	if l == nil {
 		return
 	}
-	l.Benchmarks = layout.Spreads(run.Old, run.New, files, l)
+	l.Benchmarks = layout.Spreads(old, cur, files, l)
 	for name, f := range layout.Judge(files, l) {
-		if e := run.Result.Find(newPrefix + name); e != nil {
+		if e := r.FindSide(result.SideNew, name); e != nil {
 			e.Findings = append(e.Findings, f)
 		}
 	}
-	analyze.Analyze(run.Result) // the findings added
+	analyze.Analyze(r) // the findings added
 }

@@ -25,13 +25,13 @@ func TestLayoutProcesses(t *testing.T) {
 func TestMergeLayouts(t *testing.T) {
 	sample := func(ns int64, process int) result.Sample { return result.Sample{Iters: 1, Ns: ns, Process: process} }
 	r := &result.Result{Settings: result.Settings{Samples: 4}, Experiments: []result.Experiment{
-		{Name: "old A", Samples: []result.Sample{sample(10, 0), sample(11, 1)}},
-		{Name: "new A", Samples: []result.Sample{sample(20, 0), sample(21, 1)}},
-		{Name: "old A @layout2", Samples: []result.Sample{sample(12, 0), sample(13, 1)}},
-		{Name: "new A @layout2", Samples: []result.Sample{sample(22, 0)}, Error: "exit 1"},
+		{Name: "A", Side: result.SideOld, Samples: []result.Sample{sample(10, 0), sample(11, 1)}},
+		{Name: "A", Side: result.SideNew, Samples: []result.Sample{sample(20, 0), sample(21, 1)}},
+		{Name: "A", Side: result.SideOld, Layout: 1, Samples: []result.Sample{sample(12, 0), sample(13, 1)}},
+		{Name: "A", Side: result.SideNew, Layout: 1, Samples: []result.Sample{sample(22, 0)}, Error: "exit 1"},
 	}}
 	mergeLayouts(r, 2, 2)
-	if len(r.Experiments) != 2 || r.Experiments[0].Name != "old A" || r.Experiments[1].Name != "new A" {
+	if len(r.Experiments) != 2 || r.Experiments[0].Label() != "old A" || r.Experiments[1].Label() != "new A" {
 		t.Fatalf("experiments %+v", r.Experiments)
 	}
 	var procs []int
@@ -53,8 +53,8 @@ func TestMergeLayouts(t *testing.T) {
 // new side's experiment of the interleaved result, and nowhere else;
 // without layouts nothing is judged.
 func TestJudgeLayouts(t *testing.T) {
-	exp := func(name string, ns ...int64) result.Experiment {
-		e := result.Experiment{Name: name}
+	exp := func(side, name string, ns ...int64) result.Experiment {
+		e := result.Experiment{Name: name, Side: side}
 		for p, x := range ns {
 			for i := range 3 {
 				e.Samples = append(e.Samples, result.Sample{Iters: 1, Ns: x + int64(i), Process: p})
@@ -65,21 +65,20 @@ func TestJudgeLayouts(t *testing.T) {
 	// Two layouts of two processes: the layouts 20% apart, the processes
 	// of one alike.
 	r := &result.Result{Experiments: []result.Experiment{
-		exp("old Small", 1000, 1000, 1200, 1200), exp("new Small", 1030, 1030, 1230, 1230),
-		exp("old Large", 1000, 1000, 1010, 1010), exp("new Large", 2000, 2000, 2020, 2020),
+		exp(result.SideOld, "Small", 1000, 1000, 1200, 1200), exp(result.SideNew, "Small", 1030, 1030, 1230, 1230),
+		exp(result.SideOld, "Large", 1000, 1000, 1010, 1010), exp(result.SideNew, "Large", 2000, 2000, 2020, 2020),
 	}}
-	run := &GoTestRun{Result: r}
-	run.Old, run.New = splitSides(r)
+	old, cur := splitSides(r)
 	files := compare.Files{Rows: []compare.Row{
 		{Name: "Small", Pair: result.Pair{Verdict: result.Slower, Ratio: 1.03, Sentence: "Small is 3.0% slower"}},
 		{Name: "Large", Pair: result.Pair{Verdict: result.Slower, Ratio: 2, Sentence: "Large is 100% slower"}},
 	}}
-	run.JudgeLayouts(&files)
+	judgeLayouts(r, old, cur, &files)
 	if len(files.Rows) != 2 || files.Rows[0].Verdict != result.Slower {
 		t.Fatalf("without layouts the rows changed: %+v", files.Rows)
 	}
 	r.Layouts = &result.Layouts{Seeds: []int64{1, 2}, Processes: 2}
-	run.JudgeLayouts(&files)
+	judgeLayouts(r, old, cur, &files)
 	if len(r.Layouts.Benchmarks) != 2 {
 		t.Fatalf("spreads %+v", r.Layouts.Benchmarks)
 	}
@@ -89,15 +88,15 @@ func TestJudgeLayouts(t *testing.T) {
 	if v := files.Rows[1].Verdict; v != result.Slower {
 		t.Errorf("Large: %s, want slower", v)
 	}
-	has := func(name string) bool {
-		for _, f := range r.Find(name).Findings {
+	has := func(side, name string) bool {
+		for _, f := range r.FindSide(side, name).Findings {
 			if f.Code == result.CodeLayoutSensitive {
 				return true
 			}
 		}
 		return false
 	}
-	if !has("new Small") || has("old Small") || has("new Large") || has("old Large") {
+	if !has(result.SideNew, "Small") || has(result.SideOld, "Small") || has(result.SideNew, "Large") || has(result.SideOld, "Large") {
 		t.Errorf("the finding is not on new Small alone: %+v", r.Experiments)
 	}
 }

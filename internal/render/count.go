@@ -57,7 +57,7 @@ func countTable(r *result.Result) (header []string, rows [][]string, notes []str
 		if c == nil {
 			continue
 		}
-		row := []string{e.Name, "-", "-"}
+		row := []string{e.Label(), "-", "-"}
 		if per, ok := c.PerOp(result.EventInstructions); ok {
 			row[1], row[2] = CountNumber(per), spreadCell(c)
 		}
@@ -71,7 +71,7 @@ func countTable(r *result.Result) (header []string, rows [][]string, notes []str
 		}
 		rows = append(rows, row)
 		if c.Error != "" {
-			notes = append(notes, e.Name+": instructions not counted: "+c.Error)
+			notes = append(notes, e.Label()+": instructions not counted: "+c.Error)
 		} else if h := counterText(c); !slices.Contains(how, h) {
 			how = append(how, h)
 		}

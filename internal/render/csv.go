@@ -26,7 +26,7 @@ func writeCSV(w io.Writer, r *result.Result) error {
 			if s.Iters > 0 {
 				perOp = strconv.FormatFloat(s.NsPerOp(), 'g', -1, 64)
 			}
-			row := []string{e.Name, strconv.Itoa(i), strconv.FormatInt(s.Iters, 10),
+			row := []string{e.Label(), strconv.Itoa(i), strconv.FormatInt(s.Iters, 10),
 				strconv.FormatInt(s.Ns, 10), perOp, strconv.Itoa(s.CPU)}
 			for _, c := range counters {
 				v, ok := s.Counters[c]

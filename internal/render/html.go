@@ -57,7 +57,7 @@ func writeHTML(w io.Writer, r *result.Result) error {
 	writeProfileDiffsHTML(tw, r.ProfileDiffs)
 	for _, e := range r.Experiments {
 		tw.printf("<section class=\"experiment\" id=\"%s\">\n<h2>%s <span class=\"verdict %s\">%s</span></h2>\n",
-			esc(e.Name), esc(e.Name), verdictClass(e.Verdict), esc(verdictCell(e)))
+			esc(e.Label()), esc(e.Label()), verdictClass(e.Verdict), esc(verdictCell(e)))
 		if e.Description != "" {
 			tw.printf("<p class=\"desc\">%s</p>\n", esc(e.Description))
 		}
@@ -109,7 +109,7 @@ func writeOverview(tw *errWriter, r *result.Result) {
 			reason = e.Reasons[0]
 		}
 		tw.printf("<tr><td><a href=\"#%s\">%s</a></td><td class=\"num\">%s</td><td><span class=\"verdict %s\">%s</span></td><td>%s</td></tr>\n",
-			esc(e.Name), esc(e.Name), esc(median), verdictClass(e.Verdict), esc(cmp.Or(e.Verdict, "no verdict")), esc(reason))
+			esc(e.Label()), esc(e.Label()), esc(median), verdictClass(e.Verdict), esc(cmp.Or(e.Verdict, "no verdict")), esc(reason))
 	}
 	tw.printf("</table>\n")
 }

@@ -26,10 +26,10 @@ func writeLatencyText(w *errWriter, e result.Experiment, width int, ascii, findi
 		return
 	}
 	if l.Rate != nil {
-		writeOpenLoopText(w, e.Name, l, width)
+		writeOpenLoopText(w, e.Label(), l, width)
 	} else {
 		w.printf("\n%s\n", Wrap(fmt.Sprintf("%s: %s, each less the clock's cost (%s); 95%% intervals",
-			e.Name, units.Count(l.Calls, "call"), units.Duration(l.ClockCostNs)), width, "  "))
+			e.Label(), units.Count(l.Calls, "call"), units.Duration(l.ClockCostNs)), width, "  "))
 		rows := [][]string{}
 		for _, p := range l.Percentiles {
 			if !p.Reported {

@@ -24,7 +24,7 @@ func writeMarkdown(w io.Writer, r *result.Result) error {
 		} else if e.Error != "" {
 			cells[0] = "failed"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s |\n", MarkdownCode(e.Name), strings.Join(cells, " | "), MarkdownCell(verdictCell(e)))
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", MarkdownCode(e.Label()), strings.Join(cells, " | "), MarkdownCell(verdictCell(e)))
 	}
 	for _, line := range []string{reportedLine(r), goTestLine(r), slowedLine(r)} {
 		if line != "" {

@@ -38,7 +38,7 @@ func reportedLine(r *result.Result) string {
 			figures = append(figures, units.Sig(v, 3)+" "+unit)
 		}
 		if len(figures) > 0 {
-			parts = append(parts, e.Name+" "+strings.Join(figures, ", "))
+			parts = append(parts, e.Label()+" "+strings.Join(figures, ", "))
 		}
 	}
 	if len(parts) == 0 {
@@ -88,7 +88,7 @@ func goTestLine(r *result.Result) string {
 			continue
 		}
 		procs = at.GOMAXPROCS
-		parts = append(parts, e.Name+" "+units.Duration(at.Median)+"/op")
+		parts = append(parts, e.Label()+" "+units.Duration(at.Median)+"/op")
 	}
 	if len(parts) == 0 {
 		return ""
@@ -139,12 +139,12 @@ func slowedLine(r *result.Result) string {
 				order = append(order, m)
 				slowed[m] = [2]int{lo, hi}
 			}
-			groups[m] = append(groups[m], e.Name)
+			groups[m] = append(groups[m], e.Label())
 			sl := slowed[m]
 			slowed[m] = [2]int{min(sl[0], lo), max(sl[1], hi)}
 		}
 		if hasFinding(e, result.CodeSlowedSamples) {
-			left = append(left, fmt.Sprintf("%s %d of %d", e.Name, len(e.Slowed), len(e.Samples)))
+			left = append(left, fmt.Sprintf("%s %d of %d", e.Label(), len(e.Slowed), len(e.Samples)))
 		}
 	}
 	var parts []string

@@ -75,7 +75,7 @@ func writeTextBody(w io.Writer, r *result.Result, o Options) error {
 	tw := &errWriter{w: w}
 	writeCountText(tw, r, o.width())
 	for _, e := range r.Experiments {
-		tw.printf("\n%s: %s", e.Name, cmp.Or(e.Verdict, "no verdict"))
+		tw.printf("\n%s: %s", e.Label(), cmp.Or(e.Verdict, "no verdict"))
 		if len(e.Reasons) > 0 {
 			tw.printf(" (%s)", strings.Join(e.Reasons, ", "))
 		}
@@ -252,7 +252,7 @@ func tableRows(r *result.Result) [][]string {
 	var rows [][]string
 	for _, e := range r.Experiments {
 		st := e.Stats
-		row := []string{e.Name}
+		row := []string{e.Label()}
 		if st.N == 0 {
 			what := "-"
 			if e.Error != "" {

@@ -284,7 +284,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 	gcOffMark, atFloor := false, false
 	for _, e := range r.Experiments {
 		st := e.Stats
-		row := []string{e.Name}
+		row := []string{e.Label()}
 		if st.N == 0 {
 			what := "-"
 			if e.Error != "" {
@@ -298,7 +298,7 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 		median := v(st.Median)
 		if m := st.OnCPUMedian; m > 0 && e.Kind != result.KindProcess && math.Abs(m/st.Median-1) > OnCPUMaterial { // a program waits as part of its work
 			median += "†"
-			onCPUNotes = append(onCPUNotes, fmt.Sprintf("%s %s", e.Name, units.Duration(m)))
+			onCPUNotes = append(onCPUNotes, fmt.Sprintf("%s %s", e.Label(), units.Duration(m)))
 			if m > st.Median {
 				onCPUAbove = true
 			} else {

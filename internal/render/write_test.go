@@ -400,3 +400,25 @@ func TestSplitVerdict(t *testing.T) {
 		}
 	}
 }
+
+// The interleaved run of gotest --against holds each benchmark once a
+// side, under one name: every format shows which side a row is, so the
+// two rows of a benchmark are never read as one.
+func TestWriteShowsTheSide(t *testing.T) {
+	r := fixtureResult()
+	e := r.Experiments[0]
+	old, cur := e, e
+	old.Side, cur.Side = result.SideOld, result.SideNew
+	r.Experiments = []result.Experiment{old, cur}
+	for _, format := range []string{"text", "csv", "markdown", "html"} {
+		var b bytes.Buffer
+		if err := Write(&b, r, format); err != nil {
+			t.Fatal(err)
+		}
+		for _, label := range []string{"old " + e.Name, "new " + e.Name} {
+			if !strings.Contains(b.String(), label) {
+				t.Errorf("%s: no %q in\n%s", format, label, b.String())
+			}
+		}
+	}
+}

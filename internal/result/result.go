@@ -217,13 +217,16 @@ type Info struct {
 	// GOMAXPROCS is what the experiment's process ran with, when that is
 	// not benchy's own (a gotest benchmark's test binary); 0 otherwise.
 	GOMAXPROCS int
+	// Side and Layout are Experiment's.
+	Side   string
+	Layout int
 }
 
 // NewExperiment starts the record of the experiment info describes, with
 // the floor made explicit and no samples yet.
 func NewExperiment(info Info) Experiment {
 	return Experiment{
-		Kind: info.Kind, Name: info.Name, Description: info.Description, Units: info.Units, Unit: info.Unit,
+		Kind: info.Kind, Name: info.Name, Side: info.Side, Layout: info.Layout, Description: info.Description, Units: info.Units, Unit: info.Unit,
 		FloorCycles: Floor(info.FloorCycles), ReadsMemory: info.ReadsMemory,
 		GOMAXPROCS: info.GOMAXPROCS, Samples: []Sample{},
 	}
@@ -232,8 +235,16 @@ func NewExperiment(info Info) Experiment {
 // Experiment is one workload's result.
 type Experiment struct {
 	// Kind says what was measured: a loop (empty) or a whole process.
-	Kind        string  `json:"kind,omitempty"`
-	Name        string  `json:"name"`
+	Kind string `json:"kind,omitempty"`
+	Name string `json:"name"`
+	// Side is which build of an interleaved comparison of two builds
+	// measured the experiment (gotest --against): SideOld or SideNew, ""
+	// in a run of one build. Name is the benchmark's own on both sides.
+	Side string `json:"side,omitempty"`
+	// Layout is which link of its build measured the experiment (gotest
+	// --layouts), 0 for the first: the experiments of the later layouts
+	// are merged into the first's before a result is written.
+	Layout      int     `json:"layout,omitempty"`
 	Description string  `json:"description"`
 	Units       float64 `json:"units"`        // units of work per op
 	Unit        string  `json:"unit"`         // what one unit is
@@ -372,11 +383,35 @@ type AtSettings struct {
 // the loop, which benchy measures and judges.
 const UnitOwnNs = "ns/op"
 
+// The sides of an interleaved comparison of two builds (Experiment.Side).
+const (
+	SideOld = "old"
+	SideNew = "new"
+)
+
+// Label is how a person tells e from the other experiments of its run:
+// its name, after its side when it has one ("old Work").
+func (e *Experiment) Label() string { return SideLabel(e.Side, e.Name) }
+
+// SideLabel is the one way a side and a name are written together:
+// "old Work", or the name alone without a side.
+func SideLabel(side, name string) string {
+	if side == "" {
+		return name
+	}
+	return side + " " + name
+}
+
 // Find is r's experiment named name, or nil.
 func (r *Result) Find(name string) *Experiment {
+	return r.FindSide("", name)
+}
+
+// FindSide is r's experiment named name measured on side, or nil.
+func (r *Result) FindSide(side, name string) *Experiment {
 	for i := range r.Experiments {
-		if r.Experiments[i].Name == name {
-			return &r.Experiments[i]
+		if e := &r.Experiments[i]; e.Name == name && e.Side == side {
+			return e
 		}
 	}
 	return nil

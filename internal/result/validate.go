@@ -57,11 +57,11 @@ func checkValues(r *Result) error {
 	}
 	seen := map[string]int{}
 	for i, e := range r.Experiments {
-		where := fmt.Sprintf("experiment %q (experiments[%d])", e.Name, i)
-		if j, dup := seen[e.Name]; dup {
+		where := fmt.Sprintf("experiment %q (experiments[%d])", e.Label(), i)
+		if j, dup := seen[e.Label()]; dup {
 			return fmt.Errorf("%s has the name of experiments[%d]: a result names each experiment once", where, j)
 		}
-		seen[e.Name] = i
+		seen[e.Label()] = i
 		for _, err := range []error{
 			nonNeg("units", e.Units, math.MaxFloat64),
 			nonNeg("floor_cycles", e.FloorCycles, math.MaxFloat64),

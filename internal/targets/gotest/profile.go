@@ -103,7 +103,7 @@ func (t *Target) Profile() *result.Profile {
 		return &result.Profile{Error: "CPU profile: " + err.Error()}
 	}
 	profiles.WithoutProfiler(cpu)
-	sum := t.opts.Profile.Record(t.Display, cpu, nil, pc.ops)
+	sum := t.opts.Profile.Record(t.Name(), cpu, nil, pc.ops)
 	if len(before) < len(pc.prefixes) {
 		sum.Error = "allocation profile: not every call's heap profiles could be read"
 		return sum
@@ -113,7 +113,7 @@ func (t *Target) Profile() *result.Profile {
 	case err != nil:
 		sum.Error = "allocation profile: " + err.Error()
 	case alloc != nil:
-		a := t.opts.Profile.Record(t.Display, nil, alloc, pc.ops)
+		a := t.opts.Profile.Record(t.Name(), nil, alloc, pc.ops)
 		sum.Alloc, sum.AllocBytesPerOp, sum.AllocTop = a.Alloc, a.AllocBytesPerOp, a.AllocTop
 		if a.Error != "" {
 			sum.Error = a.Error

@@ -22,7 +22,11 @@ type Target struct {
 	Bin     *Binary
 	Bench   string // testing's name, "BenchmarkX/sub"
 	Display string // the experiment's name
-	N       int64  // iterations per sample, from calibration
+	// Side and Layout are the experiment's (result.Experiment): which
+	// build of an interleaved comparison, and which link of it.
+	Side   string
+	Layout int
+	N      int64 // iterations per sample, from calibration
 	// Calibration are the calls of the calibration runs (testing's ramp,
 	// and a longer one where the first stopped early), for RampFindings:
 	// setup-in-timer, cost-depends-on-n and input-consumed; Fail, when not empty, is why the benchmark
@@ -47,8 +51,16 @@ type Target struct {
 	goTest             *result.AtSettings
 }
 
-// Name is the experiment's name.
-func (t *Target) Name() string { return t.Display }
+// Name is the target's name in messages and profile files: the
+// experiment's name after its side, and the layout after it when it is
+// not the first ("old Work @layout2").
+func (t *Target) Name() string {
+	name := result.SideLabel(t.Side, t.Display)
+	if t.Layout > 0 {
+		name += fmt.Sprintf(" @layout%d", t.Layout+1)
+	}
+	return name
+}
 
 // Iters is the calibrated count: the harness does not calibrate again.
 func (t *Target) Iters() int64 { return t.N }
@@ -57,7 +69,7 @@ func (t *Target) Iters() int64 { return t.N }
 // no loop iteration takes less than a compare and a branch: one cycle.
 func (t *Target) Info() result.Info {
 	return result.Info{Kind: result.KindBenchmark, Name: t.Display, Description: "go test benchmark " + t.Bin.Package.ImportPath + "." + t.Bench,
-		Units: 1, Unit: "loop iteration", FloorCycles: 1, GOMAXPROCS: t.opts.GOMAXPROCS}
+		Units: 1, Unit: "loop iteration", FloorCycles: 1, GOMAXPROCS: t.opts.GOMAXPROCS, Side: t.Side, Layout: t.Layout}
 }
 
 // Counters are what the helper reads in the test process: it uses the
