@@ -25,6 +25,18 @@ var newDecoders = map[string]func(symbolizer) decoder{
 	},
 }
 
+// operands are the arguments a decoder gives an instruction (a fixed
+// array of them on both architectures), up to the first absent one.
+func operands[A comparable](all []A) []A {
+	var zero A
+	for i, a := range all {
+		if a == zero {
+			return all[:i]
+		}
+	}
+	return all
+}
+
 func decodeX86(code []byte, pc uint64, sym symbolizer) (Inst, error) {
 	xi, err := x86asm.Decode(code, 64)
 	if err != nil {
@@ -180,7 +192,7 @@ var arithKinds = []struct {
 // added. Where in doubt a destination is taken as read too: a read too
 // many can only make a value look changing, never hide work.
 func x86Regs(in *Inst, xi x86asm.Inst) {
-	args := x86Operands(xi)
+	args := operands(xi.Args[:])
 	op, s := xi.Op, xi.Op.String()
 	if in.StackLoad {
 		in.uses.add(regStack)
@@ -217,19 +229,6 @@ func x86Regs(in *Inst, xi x86asm.Inst) {
 	default:
 		x86SourcesToDest(in, op, s, args)
 	}
-}
-
-// x86Operands are the arguments the decoder gives an instruction, up to
-// the first absent one.
-func x86Operands(xi x86asm.Inst) []x86asm.Arg {
-	var args []x86asm.Arg
-	for _, a := range xi.Args {
-		if a == nil {
-			break
-		}
-		args = append(args, a)
-	}
-	return args
 }
 
 // x86Use records the registers the arguments read: a register itself, a
