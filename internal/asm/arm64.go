@@ -155,23 +155,7 @@ func arm64Arith(ai arm64asm.Inst) string {
 // an address that is written back writes its base.
 func arm64Regs(in *Inst, ai arm64asm.Inst) {
 	op := in.Op
-	var args []arm64asm.Arg
-	for _, a := range ai.Args {
-		if a == nil {
-			break
-		}
-		args = append(args, a)
-	}
-	regsOf := func(a arm64asm.Arg) (rs regSet) {
-		for _, f := range strings.FieldsFunc(a.String(), func(c rune) bool {
-			return !('A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.')
-		}) {
-			if r, ok := arm64Reg(f); ok {
-				rs.add(r)
-			}
-		}
-		return rs
-	}
+	args := operands(ai.Args[:])
 	if in.StackLoad {
 		in.uses.add(regStack)
 	}
@@ -187,46 +171,85 @@ func arm64Regs(in *Inst, ai arm64asm.Inst) {
 	for i, a := range args {
 		switch m := a.(type) {
 		case arm64asm.MemImmediate:
-			in.uses = in.uses.union(regsOf(a))
+			in.uses = in.uses.union(arm64RegsOf(a))
 			if m.Mode == arm64asm.AddrPreIndex || m.Mode == arm64asm.AddrPostIndex || m.Mode == arm64asm.AddrPostReg {
-				in.defs = in.defs.union(regsOf(arm64asm.RegSP(m.Base)))
+				in.defs = in.defs.union(arm64RegsOf(arm64asm.RegSP(m.Base)))
 			}
 		case arm64asm.MemExtend:
-			in.uses = in.uses.union(regsOf(a))
+			in.uses = in.uses.union(arm64RegsOf(a))
 		default:
-			switch {
-			case in.Branch || in.Call:
-				in.uses = in.uses.union(regsOf(a))
-			case in.Load && in.Store || in.StackLoad && in.StackStore:
-				in.uses = in.uses.union(regsOf(a)) // atomics: every register both
-				in.defs = in.defs.union(regsOf(a))
-			case in.Store || in.StackStore:
-				in.uses = in.uses.union(regsOf(a))
-				if i == 0 && (strings.HasPrefix(op, "STX") || strings.HasPrefix(op, "STLX")) {
-					in.defs = in.defs.union(regsOf(a)) // the status register
-				}
-			case in.Load || in.StackLoad:
-				if i == 0 || i == 1 && strings.HasPrefix(op, "LDP") || strings.HasPrefix(op, "LDNP") {
-					in.defs = in.defs.union(regsOf(a))
-				} else {
-					in.uses = in.uses.union(regsOf(a))
-				}
-			case i == 0 && !arm64Compares(op):
-				in.defs = in.defs.union(regsOf(a))
-				if arm64Keeps(op) {
-					in.uses = in.uses.union(regsOf(a))
-				}
-			default:
-				in.uses = in.uses.union(regsOf(a))
-			}
+			arm64RegOperand(in, i, arm64RegsOf(a))
 		}
 	}
 	in.jump = ai.Op == arm64asm.B && (len(args) == 0 || !isCond(args[0])) || ai.Op == arm64asm.BR
-	switch ai.Op {
+	in.count = arm64Counts(ai.Op, args)
+}
+
+// arm64RegsOf are the registers named in an operand's text.
+func arm64RegsOf(a arm64asm.Arg) (rs regSet) {
+	for _, f := range strings.FieldsFunc(a.String(), func(c rune) bool {
+		return !('A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.')
+	}) {
+		if r, ok := arm64Reg(f); ok {
+			rs.add(r)
+		}
+	}
+	return rs
+}
+
+// arm64RegOperand records the registers rs of the i-th operand, which is
+// not a memory address: read or written according to the kind of
+// instruction and the operand's place.
+func arm64RegOperand(in *Inst, i int, rs regSet) {
+	op := in.Op
+	switch {
+	case in.Branch || in.Call:
+		in.uses = in.uses.union(rs)
+	case in.Load && in.Store || in.StackLoad && in.StackStore:
+		in.uses = in.uses.union(rs) // atomics: every register both
+		in.defs = in.defs.union(rs)
+	case in.Store || in.StackStore:
+		in.uses = in.uses.union(rs)
+		if i == 0 && arm64StoreExclusive(op) {
+			in.defs = in.defs.union(rs) // the status register
+		}
+	case in.Load || in.StackLoad:
+		if arm64LoadWrites(op, i) {
+			in.defs = in.defs.union(rs)
+		} else {
+			in.uses = in.uses.union(rs)
+		}
+	case i == 0 && !arm64Compares(op):
+		in.defs = in.defs.union(rs)
+		if arm64Keeps(op) {
+			in.uses = in.uses.union(rs)
+		}
+	default:
+		in.uses = in.uses.union(rs)
+	}
+}
+
+// arm64StoreExclusive reports the store-exclusives, whose first operand
+// is the status they write.
+func arm64StoreExclusive(op string) bool {
+	return strings.HasPrefix(op, "STX") || strings.HasPrefix(op, "STLX")
+}
+
+// arm64LoadWrites reports whether the i-th operand of a load is one it
+// writes: the first, the second of a pair, any of a non-temporal pair.
+func arm64LoadWrites(op string, i int) bool {
+	return i == 0 || i == 1 && strings.HasPrefix(op, "LDP") || strings.HasPrefix(op, "LDNP")
+}
+
+// arm64Counts reports an addition or subtraction of an immediate to a
+// register into the same register: how a loop counts.
+func arm64Counts(op arm64asm.Op, args []arm64asm.Arg) bool {
+	switch op {
 	case arm64asm.ADD, arm64asm.SUB, arm64asm.ADDS, arm64asm.SUBS:
 		_, imm := args[len(args)-1].(arm64asm.ImmShift)
-		in.count = imm && len(args) == 3 && regsOf(args[0]) == regsOf(args[1]) && !regsOf(args[0]).empty()
+		return imm && len(args) == 3 && arm64RegsOf(args[0]) == arm64RegsOf(args[1]) && !arm64RegsOf(args[0]).empty()
 	}
+	return false
 }
 
 func isCond(a arm64asm.Arg) bool {

@@ -49,20 +49,46 @@ func (s regSet) each(f func(r int)) {
 // from before the loop does not. An indirect jump inside the loop makes
 // every instruction count: where it goes is not known.
 func changing(f *Func, from, to uint64) int {
+	insts := loopInsts(f, from, to)
+	succ, known := successors(insts)
+	if !known {
+		return writers(insts)
+	}
+	changes := changingDefs(insts, reachingDefs(insts, succ))
+	count := 0
+	for k, in := range insts {
+		if changes[k] && !in.count && (in.Store || writesValue(in)) {
+			count++
+		}
+	}
+	return count
+}
+
+// loopInsts are the instructions of f in [from, to).
+func loopInsts(f *Func, from, to uint64) []Inst {
 	var insts []Inst
-	at := map[uint64]int{}
 	for _, in := range f.Insts {
 		if in.PC >= from && in.PC < to {
-			at[in.PC] = len(insts)
 			insts = append(insts, in)
 		}
 	}
+	return insts
+}
+
+// successors are the instructions that may follow each of insts inside
+// the loop (indexes). known is false where a branch's target is not known
+// (an indirect jump).
+func successors(insts []Inst) (succ [][]int, known bool) {
+	at := map[uint64]int{}
+	for k, in := range insts {
+		at[in.PC] = k
+	}
 	n := len(insts)
-	succ := make([][]int, n)
+	succ = make([][]int, n)
 	for k, in := range insts {
 		if in.Branch {
 			if in.Target == 0 {
-				return writers(insts)
+				return nil, false
 			}
 			if t, ok := at[in.Target]; ok {
 				succ[k] = append(succ[k], t)
@@ -76,10 +102,15 @@ func changing(f *Func, from, to uint64) int {
 			succ[k] = append(succ[k], k+1)
 		}
 	}
-	// reach[k] are the definitions that reach instruction k. Every
-	// instruction starts the walk: the code before the loop may jump into
-	// its middle (Go enters a loop at its condition), with values from
-	// before the loop only.
+	return succ, true
+}
+
+// reachingDefs are the definitions that reach each instruction. Every
+// instruction starts the walk: the code before the loop may jump into its
+// middle (Go enters a loop at its condition), with values from before the
+// loop only.
+func reachingDefs(insts []Inst, succ [][]int) []defs {
+	n := len(insts)
 	reach := make([]defs, n)
 	work := make([]int, n)
 	for k := range reach {
@@ -95,9 +126,15 @@ func changing(f *Func, from, to uint64) int {
 			}
 		}
 	}
-	// Greatest fixed point: an instruction changes if it reads a
-	// definition (inside the loop) that changes.
-	changes := make([]bool, n)
+	return reach
+}
+
+// changingDefs reports which instructions compute a changing value, as a
+// greatest fixed point: starting from all that read a register at all, an
+// instruction changes if it reads a definition (inside the loop) that
+// changes.
+func changingDefs(insts []Inst, reach []defs) []bool {
+	changes := make([]bool, len(insts))
 	for k, in := range insts {
 		changes[k] = !in.uses.empty()
 	}
@@ -118,13 +155,7 @@ func changing(f *Func, from, to uint64) int {
 			}
 		}
 	}
-	count := 0
-	for k, in := range insts {
-		if changes[k] && !in.count && (in.Store || writesValue(in)) {
-			count++
-		}
-	}
-	return count
+	return changes
 }
 
 // writesValue reports whether an instruction writes a register or the

@@ -52,6 +52,7 @@ func TestChanging(t *testing.T) {
 		storeDXTo  = "48891500010000" // MOVQ DX, 0x100(IP)
 		xorDXDX    = "31d2"           // XORL DX, DX
 		addConstBX = "4883c303"       // ADDQ $3, BX
+		jmpAX      = "ffe0"           // JMP AX
 	)
 	loop := func(insts ...string) string {
 		code := strings.Join(insts, "")
@@ -76,6 +77,9 @@ func TestChanging(t *testing.T) {
 		// store after the join stores a changing value, though the
 		// constant comes last in the code.
 		{"a value from either branch", loop(incCX, cmpCX5, "7c05", movCXDX, "eb05", movDX1, storeDX, cmpCXAX), 2},
+		// Where an indirect jump goes is not known: every instruction
+		// that writes a value or stores counts, the counting aside.
+		{"an indirect jump", loop(movDX61, storeDX, incCX, cmpCX5, "7c02", jmpAX, cmpCXAX), 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

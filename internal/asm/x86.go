@@ -25,6 +25,18 @@ var newDecoders = map[string]func(symbolizer) decoder{
 	},
 }
 
+// operands are the arguments a decoder gives an instruction (a fixed
+// array of them on both architectures), up to the first absent one.
+func operands[A comparable](all []A) []A {
+	var zero A
+	for i, a := range all {
+		if a == zero {
+			return all[:i]
+		}
+	}
+	return all
+}
+
 func decodeX86(code []byte, pc uint64, sym symbolizer) (Inst, error) {
 	xi, err := x86asm.Decode(code, 64)
 	if err != nil {
@@ -180,15 +192,49 @@ var arithKinds = []struct {
 // added. Where in doubt a destination is taken as read too: a read too
 // many can only make a value look changing, never hide work.
 func x86Regs(in *Inst, xi x86asm.Inst) {
-	var args []x86asm.Arg
-	for _, a := range xi.Args {
-		if a == nil {
-			break
-		}
-		args = append(args, a)
-	}
+	args := operands(xi.Args[:])
 	op, s := xi.Op, xi.Op.String()
-	use := func(a x86asm.Arg) {
+	if in.StackLoad {
+		in.uses.add(regStack)
+	}
+	if in.StackStore {
+		in.defs.add(regStack)
+	}
+	if x86SetsFlags[op] {
+		in.defs.add(regFlags)
+	}
+	if x86ReadsFlags(op, s) {
+		in.uses.add(regFlags)
+	}
+	switch {
+	case len(args) == 0 || in.Branch || in.Call || x86Hint(s):
+		in.jump = op == x86asm.JMP
+	case x86Compares(op, s):
+		x86Use(in, args...)
+	case len(args) == 1 && x86WideMulDiv(op):
+		x86Use(in, args[0], x86asm.RAX, x86asm.RDX)
+		x86Def(in, x86asm.RAX, x86asm.RDX)
+	case x86SignExtends(op):
+		x86Use(in, x86asm.RAX)
+		x86Def(in, x86asm.RDX)
+	case x86StringOp(s):
+		x86Use(in, x86asm.RAX, x86asm.RCX, x86asm.RSI, x86asm.RDI)
+		x86Def(in, x86asm.RAX, x86asm.RCX, x86asm.RSI, x86asm.RDI)
+	case x86Exchanges(op, s):
+		x86Exchange(in, op, args)
+	case x86Zeroes(op, args):
+		if r, ok := args[0].(x86asm.Reg); ok {
+			x86Def(in, r)
+		}
+	default:
+		x86SourcesToDest(in, op, s, args)
+	}
+}
+
+// x86Use records the registers the arguments read: a register itself, a
+// memory operand's base and index.
+func x86Use(in *Inst, args ...x86asm.Arg) {
+	for _, a := range args {
 		switch a := a.(type) {
 		case x86asm.Reg:
 			if r, _, ok := x86Reg(a); ok {
@@ -202,80 +248,99 @@ func x86Regs(in *Inst, xi x86asm.Inst) {
 			}
 		}
 	}
-	def := func(rs ...x86asm.Reg) {
-		for _, reg := range rs {
-			if r, _, ok := x86Reg(reg); ok {
-				in.defs.add(r)
-			}
-		}
-	}
-	if in.StackLoad {
-		in.uses.add(regStack)
-	}
-	if in.StackStore {
-		in.defs.add(regStack)
-	}
-	if x86SetsFlags[op] {
-		in.defs.add(regFlags)
-	}
-	if strings.HasPrefix(s, "SET") || strings.HasPrefix(s, "CMOV") || op == x86asm.ADC || op == x86asm.SBB ||
-		op == x86asm.RCL || op == x86asm.RCR {
-		in.uses.add(regFlags)
-	}
-	switch {
-	case len(args) == 0 || in.Branch || in.Call || strings.HasPrefix(s, "NOP") || strings.HasPrefix(s, "PREFETCH"):
-		in.jump = op == x86asm.JMP
-	case op == x86asm.CMP || op == x86asm.TEST || op == x86asm.BT || op == x86asm.PTEST ||
-		strings.HasPrefix(s, "UCOMIS") || strings.HasPrefix(s, "COMIS"):
-		for _, a := range args {
-			use(a)
-		}
-	case len(args) == 1 && (op == x86asm.MUL || op == x86asm.IMUL || op == x86asm.DIV || op == x86asm.IDIV):
-		use(args[0])
-		use(x86asm.RAX)
-		use(x86asm.RDX)
-		def(x86asm.RAX, x86asm.RDX)
-	case op == x86asm.CQO || op == x86asm.CDQ || op == x86asm.CWD:
-		use(x86asm.RAX)
-		def(x86asm.RDX)
-	case x86StringOp(s):
-		for _, r := range []x86asm.Reg{x86asm.RAX, x86asm.RCX, x86asm.RSI, x86asm.RDI} {
-			use(r)
-			def(r)
-		}
-	case op == x86asm.XCHG || op == x86asm.XADD || strings.HasPrefix(s, "CMPXCHG"):
-		for _, a := range args {
-			use(a)
-			if r, ok := a.(x86asm.Reg); ok {
-				def(r)
-			}
-		}
-		if op != x86asm.XCHG {
-			use(x86asm.RAX)
-			def(x86asm.RAX)
-		}
-	case x86Zeroes(op, args):
-		if r, ok := args[0].(x86asm.Reg); ok {
-			def(r)
-		}
-	default:
-		for _, a := range args[1:] {
-			use(a)
-		}
-		switch dst := args[0].(type) {
-		case x86asm.Mem:
-			use(dst)
-		case x86asm.Reg:
-			r, partial, ok := x86Reg(dst)
-			if !ok {
-				break
-			}
+}
+
+// x86Def records registers the instruction writes.
+func x86Def(in *Inst, regs ...x86asm.Reg) {
+	for _, reg := range regs {
+		if r, _, ok := x86Reg(reg); ok {
 			in.defs.add(r)
-			if partial || !x86WriteOnly(s, args) {
-				in.uses.add(r)
-			}
-			in.count = x86Counts(op, dst, args)
 		}
+	}
+}
+
+// x86ReadsFlags reports the instructions that read the condition flags:
+// SETcc, CMOVcc and the arithmetic and rotates through the carry.
+func x86ReadsFlags(op x86asm.Op, s string) bool {
+	switch op {
+	case x86asm.ADC, x86asm.SBB, x86asm.RCL, x86asm.RCR:
+		return true
+	}
+	return strings.HasPrefix(s, "SET") || strings.HasPrefix(s, "CMOV")
+}
+
+// x86Hint reports the instructions that compute no value from their
+// operands: NOPs and prefetches.
+func x86Hint(s string) bool {
+	return strings.HasPrefix(s, "NOP") || strings.HasPrefix(s, "PREFETCH")
+}
+
+// x86Compares reports the instructions that read every operand and write
+// only the flags.
+func x86Compares(op x86asm.Op, s string) bool {
+	switch op {
+	case x86asm.CMP, x86asm.TEST, x86asm.BT, x86asm.PTEST:
+		return true
+	}
+	return strings.HasPrefix(s, "UCOMIS") || strings.HasPrefix(s, "COMIS")
+}
+
+// x86WideMulDiv reports the multiplies and divides whose one-operand form
+// reads and writes RAX and RDX.
+func x86WideMulDiv(op x86asm.Op) bool {
+	switch op {
+	case x86asm.MUL, x86asm.IMUL, x86asm.DIV, x86asm.IDIV:
+		return true
+	}
+	return false
+}
+
+// x86SignExtends reports the instructions that extend RAX's sign into
+// RDX.
+func x86SignExtends(op x86asm.Op) bool {
+	return op == x86asm.CQO || op == x86asm.CDQ || op == x86asm.CWD
+}
+
+// x86Exchanges reports XCHG, XADD and CMPXCHG, which write their source
+// too.
+func x86Exchanges(op x86asm.Op, s string) bool {
+	return op == x86asm.XCHG || op == x86asm.XADD || strings.HasPrefix(s, "CMPXCHG")
+}
+
+// x86Exchange records XCHG, XADD and CMPXCHG: every operand read, every
+// register operand written, and RAX both for all but XCHG.
+func x86Exchange(in *Inst, op x86asm.Op, args []x86asm.Arg) {
+	for _, a := range args {
+		x86Use(in, a)
+		if r, ok := a.(x86asm.Reg); ok {
+			x86Def(in, r)
+		}
+	}
+	if op != x86asm.XCHG {
+		x86Use(in, x86asm.RAX)
+		x86Def(in, x86asm.RAX)
+	}
+}
+
+// x86SourcesToDest records the usual form: the sources read, the
+// destination (the first argument) written, and read too where the
+// instruction keeps part of it or reads it (a memory destination's
+// address is read).
+func x86SourcesToDest(in *Inst, op x86asm.Op, s string, args []x86asm.Arg) {
+	x86Use(in, args[1:]...)
+	switch dst := args[0].(type) {
+	case x86asm.Mem:
+		x86Use(in, dst)
+	case x86asm.Reg:
+		r, partial, ok := x86Reg(dst)
+		if !ok {
+			return
+		}
+		in.defs.add(r)
+		if partial || !x86WriteOnly(s, args) {
+			in.uses.add(r)
+		}
+		in.count = x86Counts(op, dst, args)
 	}
 }
 

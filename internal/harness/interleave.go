@@ -97,92 +97,23 @@ func Interleave(ts []Target, opts Options) []Outcome {
 	}
 	runtime.GC()
 	err := OnThread(opts, func() error {
-		ms := make([]*measured, 0, len(ts))
+		r := &interleaved{opts: opts, outs: outs}
 		completed := false // see runOne
-		defer func() {
-			for i, m := range ms {
-				outs[i].Totals = m.t.Close(ending(completed, opts.Stop))
-			}
-		}()
-		for i, t := range ts {
-			if err := t.Open(); err != nil {
-				return fmt.Errorf("%s: %w", t.Name(), err)
-			}
-			ms = append(ms, &measured{t: t, opts: opts, index: i, total: len(ts)})
+		defer func() { r.close(completed) }()
+		if err := r.open(ts); err != nil {
+			return err
 		}
-		// Warm up and calibrate every candidate before the first round.
-		for i, m := range ms {
-			stopped, err := m.warmup()
-			if err == nil && !stopped {
-				stopped, err = m.calibrate()
-			}
-			if err != nil {
-				return fmt.Errorf("%s: %w", m.t.Name(), err)
-			}
-			if stopped {
-				markInterrupted(outs)
-				return nil
-			}
-			outs[i].Iters = m.iters
+		if stopped, err := r.prepare(); err != nil || stopped {
+			return err
 		}
 		check := opts.speedCheck()
 		before := probe(opts)
-		spent := make([]time.Duration, len(ms))
-		ci := make([]precision, len(ms))
-		began := time.Now() // MaxTime bounds the rounds of all of them
-		look := 0           // the next look of moreRounds
-		stop := ""          // why sequentialMore ended the rounds early
-		order := RoundOrders(len(ms), opts.RoundSeed)
-		more := func() bool {
-			elapsed := time.Since(began)
-			if len(opts.Looks) > 0 && len(ms) >= 2 {
-				return opts.sequentialMore(outs, &stop)
-			}
-			if opts.TargetCI > 0 && len(ms) >= 2 {
-				return opts.moreRounds(outs, spent, elapsed, &look)
-			}
-			// Rounds give every candidate the same count, so MinTime is
-			// judged on the slowest: on the fastest, it would take the
-			// slowest along for as many rounds as the fastest needs
-			// (exec of gzip against xz: 409 rounds, 31 s).
-			slowest := slices.Max(spent)
-			for i := range spent {
-				if opts.more(outs[i].Samples, slowest, elapsed, &ci[i]) {
-					return true
-				}
-			}
-			return false
-		}
-	rounds:
-		for r := 0; more(); r++ {
-			for _, i := range order(r) {
-				if Stopped(opts.Stop) {
-					markInterrupted(outs)
-					break rounds
-				}
-				m := ms[i]
-				m.progress("sampling", r)
-				batch, err := m.t.Sample(m.iters)
-				if err != nil {
-					return fmt.Errorf("%s: %w", m.t.Name(), err)
-				}
-				check.mark(batch)
-				outs[i].Samples = append(outs[i].Samples, batch...)
-				for _, s := range batch {
-					spent[i] += time.Duration(s.Ns)
-				}
-				m.t.Between()
-			}
+		if err := r.rounds(check); err != nil {
+			return err
 		}
 		after := probe(opts)
 		completed = true
-		for i := range outs {
-			outs[i].Before, outs[i].After = before, after
-			outs[i].Stop = stop
-			if err := checkPin(outs[i].Samples, opts); err != nil {
-				outs[i].Err = err
-			}
-		}
+		r.finish(before, after)
 		return nil
 	})
 	if errors.Is(err, ErrStopped) {
@@ -197,6 +128,136 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		}
 	}
 	return outs
+}
+
+// interleaved is an interleaved run on its pinned thread: the candidates
+// opened so far and what their rounds have measured.
+type interleaved struct {
+	opts  Options
+	outs  []Outcome
+	ms    []*measured     // the candidates opened, in the order of outs
+	spent []time.Duration // the time each candidate's samples took
+	ci    []precision     // each candidate's interval, for opts.more
+	began time.Time       // MaxTime bounds the rounds of all of them
+	look  int             // the next look of moreRounds
+	stop  string          // why sequentialMore ended the rounds early
+}
+
+// open opens every candidate, in order, and stops at the first that
+// cannot be opened.
+func (r *interleaved) open(ts []Target) error {
+	r.ms = make([]*measured, 0, len(ts))
+	for i, t := range ts {
+		if err := t.Open(); err != nil {
+			return fmt.Errorf("%s: %w", t.Name(), err)
+		}
+		r.ms = append(r.ms, &measured{t: t, opts: r.opts, index: i, total: len(ts)})
+	}
+	return nil
+}
+
+// close closes every candidate opened, telling it whether the samples
+// completed.
+func (r *interleaved) close(completed bool) {
+	for i, m := range r.ms {
+		r.outs[i].Totals = m.t.Close(ending(completed, r.opts.Stop))
+	}
+}
+
+// prepare warms up and calibrates every candidate before the first round.
+// A stop request marks every outcome interrupted.
+func (r *interleaved) prepare() (stopped bool, err error) {
+	for i, m := range r.ms {
+		stopped, err := m.warmup()
+		if err == nil && !stopped {
+			stopped, err = m.calibrate()
+		}
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", m.t.Name(), err)
+		}
+		if stopped {
+			markInterrupted(r.outs)
+			return true, nil
+		}
+		r.outs[i].Iters = m.iters
+	}
+	return false, nil
+}
+
+// rounds samples every candidate once per round, in the round's order,
+// while more says so. A stop request ends them between two samples and
+// marks every outcome interrupted.
+func (r *interleaved) rounds(check *speedCheck) error {
+	r.spent = make([]time.Duration, len(r.ms))
+	r.ci = make([]precision, len(r.ms))
+	r.began = time.Now()
+	order := RoundOrders(len(r.ms), r.opts.RoundSeed)
+	for n := 0; r.more(); n++ {
+		for _, i := range order(n) {
+			if Stopped(r.opts.Stop) {
+				markInterrupted(r.outs)
+				return nil
+			}
+			if err := r.sample(i, n, check); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sample takes one sample of candidate i in round n.
+func (r *interleaved) sample(i, n int, check *speedCheck) error {
+	m := r.ms[i]
+	m.progress("sampling", n)
+	batch, err := m.t.Sample(m.iters)
+	if err != nil {
+		return fmt.Errorf("%s: %w", m.t.Name(), err)
+	}
+	check.mark(batch)
+	r.outs[i].Samples = append(r.outs[i].Samples, batch...)
+	for _, s := range batch {
+		r.spent[i] += time.Duration(s.Ns)
+	}
+	m.t.Between()
+	return nil
+}
+
+// more reports whether another round is needed: by the looks of a
+// sequential test, by the ratios' intervals (TargetCI), or else by the
+// options' samples and times.
+func (r *interleaved) more() bool {
+	opts, outs := r.opts, r.outs
+	elapsed := time.Since(r.began)
+	if len(opts.Looks) > 0 && len(r.ms) >= 2 {
+		return opts.sequentialMore(outs, &r.stop)
+	}
+	if opts.TargetCI > 0 && len(r.ms) >= 2 {
+		return opts.moreRounds(outs, r.spent, elapsed, &r.look)
+	}
+	// Rounds give every candidate the same count, so MinTime is
+	// judged on the slowest: on the fastest, it would take the
+	// slowest along for as many rounds as the fastest needs
+	// (exec of gzip against xz: 409 rounds, 31 s).
+	slowest := slices.Max(r.spent)
+	for i := range r.spent {
+		if opts.more(outs[i].Samples, slowest, elapsed, &r.ci[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// finish records the probes around the rounds, why they stopped early,
+// and whether the pin held, in every outcome.
+func (r *interleaved) finish(before, after Probe) {
+	for i := range r.outs {
+		r.outs[i].Before, r.outs[i].After = before, after
+		r.outs[i].Stop = r.stop
+		if err := checkPin(r.outs[i].Samples, r.opts); err != nil {
+			r.outs[i].Err = err
+		}
+	}
 }
 
 func markInterrupted(outs []Outcome) {

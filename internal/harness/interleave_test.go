@@ -3,9 +3,11 @@
 package harness_test
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -255,5 +257,144 @@ func TestNewRoundSeed(t *testing.T) {
 		if s == 0 || uint64(float64(s)) != s {
 			t.Fatalf("seed %d: want non-zero and exact as a float64", s)
 		}
+	}
+}
+
+// stoppedAt is a fake target whose sample number at (1-based) reports
+// that a stop request ended it, as a child process killed at Ctrl-C does.
+type stoppedAt struct {
+	*fake.Target
+	at, n int
+}
+
+func (s *stoppedAt) Sample(iters int64) ([]result.Sample, error) {
+	if s.n++; s.n == s.at {
+		return nil, fmt.Errorf("killed: %w", harness.ErrStopped)
+	}
+	return s.Target.Sample(iters)
+}
+
+// elsewhere is a fake target whose samples say they ended on another CPU.
+type elsewhere struct{ *fake.Target }
+
+func (e elsewhere) Sample(iters int64) ([]result.Sample, error) {
+	s, err := e.Target.Sample(iters)
+	for i := range s {
+		s[i].CPU = -2
+	}
+	return s, err
+}
+
+// What goes wrong with one candidate of an interleaved run ends the run
+// for all: every outcome carries the error (named by the candidate), the
+// samples taken so far are kept, and every candidate opened is closed,
+// told whether its samples completed. A stop request is an interruption,
+// not an error.
+func TestInterleaveFailures(t *testing.T) {
+	tests := []struct {
+		name    string
+		setup   func(a, b *fake.Target, opts *harness.Options) []harness.Target
+		err     string // every outcome's error; "" for none
+		samples []int  // of a and b
+		closes  []string
+		interr  bool
+	}{
+		{
+			name: "a candidate that cannot open",
+			setup: func(a, b *fake.Target, _ *harness.Options) []harness.Target {
+				b.OpenErr = errors.New("no such program")
+				return []harness.Target{a, b}
+			},
+			err:     "b: no such program",
+			samples: []int{0, 0},
+			closes:  []string{"close failed", "open"}, // b was never opened
+		},
+		{
+			name: "a sample that fails",
+			setup: func(a, b *fake.Target, _ *harness.Options) []harness.Target {
+				b.FailAt = 2 // rounds AB, BA: b fails first in round 2
+				return []harness.Target{a, b}
+			},
+			err:     "b: fake failure",
+			samples: []int{1, 1},
+			closes:  []string{"close failed", "close failed"},
+		},
+		{
+			name: "a sample that panics",
+			setup: func(a, b *fake.Target, _ *harness.Options) []harness.Target {
+				a.PanicAt = 2
+				return []harness.Target{a, b}
+			},
+			err:     "panicked: fake panic",
+			samples: []int{1, 2},
+			closes:  []string{"close failed", "close failed"},
+		},
+		{
+			name: "a stop before the first round",
+			setup: func(a, b *fake.Target, opts *harness.Options) []harness.Target {
+				stop := make(chan struct{})
+				close(stop)
+				opts.Stop = stop
+				return []harness.Target{a, b}
+			},
+			samples: []int{0, 0},
+			closes:  []string{"close failed", "close failed"},
+			interr:  true,
+		},
+		{
+			name: "a sample ended by a stop request",
+			setup: func(a, b *fake.Target, _ *harness.Options) []harness.Target {
+				return []harness.Target{a, &stoppedAt{Target: b, at: 2}}
+			},
+			samples: []int{1, 1},
+			closes:  []string{"close failed", "close failed"},
+			interr:  true,
+		},
+		{
+			name: "a pin that did not hold",
+			setup: func(a, b *fake.Target, _ *harness.Options) []harness.Target {
+				return []harness.Target{a, elsewhere{b}}
+			},
+			samples: []int{4, 4},
+			closes:  []string{"close completed", "close completed"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, b := fake.New("a", 1), fake.New("b", 1)
+			opts := quickOptions(0)
+			opts.Iters = 10
+			opts.Samples = 4
+			outs := harness.Interleave(tt.setup(a, b, &opts), opts)
+			for i, o := range outs {
+				ft := []*fake.Target{a, b}[i]
+				if len(o.Samples) != tt.samples[i] || o.Interrupted != tt.interr {
+					t.Errorf("%s: %d samples, interrupted %v; want %d, %v", o.Name, len(o.Samples), o.Interrupted, tt.samples[i], tt.interr)
+				}
+				if last := ft.Calls[len(ft.Calls)-1]; last != tt.closes[i] {
+					t.Errorf("%s: last call %q, want %q", o.Name, last, tt.closes[i])
+				}
+				calls := 0 // the fake's totals count its calls of Sample
+				for _, c := range ft.Calls {
+					if strings.HasPrefix(c, "sample ") {
+						calls++
+					}
+				}
+				if tt.closes[i] != "open" && o.Totals.GCCycles != uint32(calls) {
+					t.Errorf("%s: totals %+v do not reach the outcome", o.Name, o.Totals)
+				}
+			}
+			if tt.name == "a pin that did not hold" {
+				if outs[0].Err != nil || outs[1].Err == nil || !strings.Contains(outs[1].Err.Error(), "pin did not hold") {
+					t.Errorf("errors %v, %v: want only b's pin", outs[0].Err, outs[1].Err)
+				}
+				return
+			}
+			for _, o := range outs {
+				if got := fmt.Sprint(o.Err); tt.err == "" && o.Err != nil || tt.err != "" && got != tt.err {
+					t.Errorf("%s: err %v, want %q", o.Name, o.Err, tt.err)
+				}
+			}
+		})
 	}
 }

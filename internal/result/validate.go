@@ -20,37 +20,23 @@ const (
 
 // checkValues rejects values a run cannot write, naming the field.
 func checkValues(r *Result) error {
-	hz := func(field string, v float64) error {
-		if v != 0 && !(v >= minHz && v <= maxHz) {
-			return fmt.Errorf("%s is %g: must be 0 (unknown) or between %g and %g", field, v, float64(minHz), float64(maxHz))
-		}
-		return nil
-	}
-	nonNeg := func(field string, v, limit float64) error {
-		if !(v >= 0 && v <= limit) {
-			return fmt.Errorf("%s is %g: must be between 0 and %g", field, v, limit)
-		}
-		return nil
-	}
 	st := r.Settings
-	for _, err := range []error{
-		hz("max_freq_hz", r.MaxFreqHz),
-		hz("effective_clock.before_hz", r.EffectiveClock.BeforeHz),
-		hz("effective_clock.after_hz", r.EffectiveClock.AfterHz),
-		nonNeg("settings.threshold", st.Threshold, maxThreshold),
-		nonNeg("settings.samples", float64(st.Samples), math.MaxInt32),
-		nonNeg("settings.warmup_runs", float64(st.WarmupRuns), math.MaxInt32),
-		nonNeg("settings.warmup_ns", float64(st.Warmup), maxNs),
-		nonNeg("settings.sample_time_ns", float64(st.SampleTime), maxNs),
-		nonNeg("settings.window_ns", float64(st.Window), maxNs),
-		nonNeg("settings.iters", float64(st.Iters), math.MaxInt64),
-		nonNeg("clock.now_cost_ns", r.Clock.NowCostNs, maxNs),
-		nonNeg("clock.granularity_ns", r.Clock.GranularityNs, maxNs),
-		nonNeg("gomaxprocs", float64(r.GOMAXPROCS), math.MaxInt32),
-	} {
-		if err != nil {
-			return err
-		}
+	if err := firstError(
+		hzField("max_freq_hz", r.MaxFreqHz),
+		hzField("effective_clock.before_hz", r.EffectiveClock.BeforeHz),
+		hzField("effective_clock.after_hz", r.EffectiveClock.AfterHz),
+		inRange("settings.threshold", st.Threshold, maxThreshold),
+		inRange("settings.samples", float64(st.Samples), math.MaxInt32),
+		inRange("settings.warmup_runs", float64(st.WarmupRuns), math.MaxInt32),
+		inRange("settings.warmup_ns", float64(st.Warmup), maxNs),
+		inRange("settings.sample_time_ns", float64(st.SampleTime), maxNs),
+		inRange("settings.window_ns", float64(st.Window), maxNs),
+		inRange("settings.iters", float64(st.Iters), math.MaxInt64),
+		inRange("clock.now_cost_ns", r.Clock.NowCostNs, maxNs),
+		inRange("clock.granularity_ns", r.Clock.GranularityNs, maxNs),
+		inRange("gomaxprocs", float64(r.GOMAXPROCS), math.MaxInt32),
+	); err != nil {
+		return err
 	}
 	if r.CPU < -1 {
 		return fmt.Errorf("cpu is %d: must be a CPU number, or -1 for not pinned", r.CPU)
@@ -62,37 +48,83 @@ func checkValues(r *Result) error {
 			return fmt.Errorf("%s has the name of experiments[%d]: a result names each experiment once", where, j)
 		}
 		seen[e.Label()] = i
-		for _, err := range []error{
-			nonNeg("units", e.Units, math.MaxFloat64),
-			nonNeg("floor_cycles", e.FloorCycles, math.MaxFloat64),
-			nonNeg("iters_per_sample", float64(e.Iters), math.MaxInt64),
-			nonNeg("gc.allocs_per_op", e.GC.AllocsPerOp, math.MaxFloat64),
-			nonNeg("gc.bytes_per_op", e.GC.BytesPerOp, math.MaxFloat64),
-			nonNeg("gomaxprocs", float64(e.GOMAXPROCS), math.MaxInt32),
-		} {
-			if err != nil {
-				return fmt.Errorf("%s: %w", where, err)
-			}
+		if err := checkExperiment(&e, where, r.GOMAXPROCS); err != nil {
+			return err
 		}
-		procs := max(e.GOMAXPROCS, r.GOMAXPROCS, 1)
-		for j, s := range e.Samples {
-			if s.Process < 0 {
-				return fmt.Errorf("%s, samples[%d]: process is %d, below 0", where, j, s.Process)
-			}
-			for name, v := range s.Counters {
-				if v < 0 {
-					return fmt.Errorf("%s, samples[%d]: counter %q is %d, below 0", where, j, name, v)
-				}
-			}
-			for _, name := range []string{CounterTaskClock, CounterThreadCPU} {
-				if v, ok := s.Counters[name]; ok && float64(v) > maxOnCPUNs(s.Ns, procs) {
-					return fmt.Errorf("%s, samples[%d]: counter %q is %d ns, more than the sample's %d ns on each of %d CPUs (GOMAXPROCS): no run is on the CPU longer than it lasts",
-						where, j, name, v, s.Ns, procs)
-				}
-			}
+	}
+	return nil
+}
+
+// checkExperiment rejects the values of one experiment a run cannot
+// write, in an error that begins with where; procs is the run's
+// GOMAXPROCS.
+func checkExperiment(e *Experiment, where string, procs int) error {
+	if err := firstError(
+		inRange("units", e.Units, math.MaxFloat64),
+		inRange("floor_cycles", e.FloorCycles, math.MaxFloat64),
+		inRange("iters_per_sample", float64(e.Iters), math.MaxInt64),
+		inRange("gc.allocs_per_op", e.GC.AllocsPerOp, math.MaxFloat64),
+		inRange("gc.bytes_per_op", e.GC.BytesPerOp, math.MaxFloat64),
+		inRange("gomaxprocs", float64(e.GOMAXPROCS), math.MaxInt32),
+	); err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	procs = max(e.GOMAXPROCS, procs, 1)
+	for j, s := range e.Samples {
+		if err := checkSample(s, procs); err != nil {
+			return fmt.Errorf("%s, samples[%d]: %w", where, j, err)
 		}
-		if err := checkCount(e.Count); err != nil {
-			return fmt.Errorf("%s: %w", where, err)
+	}
+	if err := checkCount(e.Count); err != nil {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	return nil
+}
+
+// checkSample rejects a sample's values a run cannot write: a negative
+// process or counter, or more time on the CPU than procs threads could
+// spend in the sample.
+func checkSample(s Sample, procs int) error {
+	if s.Process < 0 {
+		return fmt.Errorf("process is %d, below 0", s.Process)
+	}
+	for name, v := range s.Counters {
+		if v < 0 {
+			return fmt.Errorf("counter %q is %d, below 0", name, v)
+		}
+	}
+	for _, name := range []string{CounterTaskClock, CounterThreadCPU} {
+		if v, ok := s.Counters[name]; ok && float64(v) > maxOnCPUNs(s.Ns, procs) {
+			return fmt.Errorf("counter %q is %d ns, more than the sample's %d ns on each of %d CPUs (GOMAXPROCS): no run is on the CPU longer than it lasts",
+				name, v, s.Ns, procs)
+		}
+	}
+	return nil
+}
+
+// hzField rejects a clock frequency outside what a CPU runs at; 0 is
+// unknown.
+func hzField(field string, v float64) error {
+	if v != 0 && !(v >= minHz && v <= maxHz) {
+		return fmt.Errorf("%s is %g: must be 0 (unknown) or between %g and %g", field, v, float64(minHz), float64(maxHz))
+	}
+	return nil
+}
+
+// inRange rejects a value below 0 or above limit (NaN included).
+func inRange(field string, v, limit float64) error {
+	if !(v >= 0 && v <= limit) {
+		return fmt.Errorf("%s is %g: must be between 0 and %g", field, v, limit)
+	}
+	return nil
+}
+
+// firstError is the first error that is not nil, in the order of the
+// checks.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -180,40 +212,50 @@ func sanitize(v reflect.Value) {
 			sanitize(v.Index(i))
 		}
 	case reflect.Map:
-		// Only the entries that change are collected: most maps (counters
-		// by event name) hold nothing to clean, and a result holds tens of
-		// thousands of them.
-		type entry struct{ old, key, val reflect.Value }
-		var changed []entry
-		for it := v.MapRange(); it.Next(); {
-			k, val := it.Key(), it.Value()
-			key, elem, dirty := k, val, false
-			if k.Kind() == reflect.String {
-				if p := Printable(k.String()); p != k.String() {
-					key, dirty = reflect.ValueOf(p).Convert(k.Type()), true
-				}
-			}
-			switch {
-			case val.Kind() == reflect.String:
-				if p := Printable(val.String()); p != val.String() {
-					elem, dirty = reflect.ValueOf(p).Convert(val.Type()), true
-				}
-			case val.Kind() == reflect.Interface && !val.IsNil() && val.Elem().Kind() == reflect.String:
-				if p := Printable(val.Elem().String()); p != val.Elem().String() {
-					elem, dirty = reflect.ValueOf(p), true
-				}
-			}
-			if dirty {
-				changed = append(changed, entry{k, key, elem})
-			}
-		}
-		for _, e := range changed {
-			v.SetMapIndex(e.old, reflect.Value{})
-			v.SetMapIndex(e.key, e.val)
-		}
+		sanitizeMap(v)
 	case reflect.String:
 		if v.CanSet() {
 			v.SetString(Printable(v.String()))
 		}
 	}
+}
+
+// sanitizeMap makes a map's string keys and values printable, and the
+// strings held in its interface values (a finding's evidence). Only the
+// entries that change are collected: most maps (counters by event name)
+// hold nothing to clean, and a result holds tens of thousands of them.
+func sanitizeMap(v reflect.Value) {
+	type entry struct{ old, key, val reflect.Value }
+	var changed []entry
+	for it := v.MapRange(); it.Next(); {
+		k, val := it.Key(), it.Value()
+		key, keyDirty := k, false
+		if k.Kind() == reflect.String {
+			key, keyDirty = printableValue(k)
+		}
+		elem, valDirty := printableValue(val)
+		if keyDirty || valDirty {
+			changed = append(changed, entry{k, key, elem})
+		}
+	}
+	for _, e := range changed {
+		v.SetMapIndex(e.old, reflect.Value{})
+		v.SetMapIndex(e.key, e.val)
+	}
+}
+
+// printableValue is v made printable, when v is a string (of any string
+// type) or an interface holding a string, and whether that changed it.
+func printableValue(v reflect.Value) (reflect.Value, bool) {
+	switch {
+	case v.Kind() == reflect.String:
+		if p := Printable(v.String()); p != v.String() {
+			return reflect.ValueOf(p).Convert(v.Type()), true
+		}
+	case v.Kind() == reflect.Interface && !v.IsNil() && v.Elem().Kind() == reflect.String:
+		if p := Printable(v.Elem().String()); p != v.Elem().String() {
+			return reflect.ValueOf(p), true
+		}
+	}
+	return v, false
 }

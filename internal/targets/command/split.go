@@ -25,72 +25,122 @@ import (
 // Only white space may follow the last one (a trailing newline, as a
 // heredoc or $(cat file) leaves, ends the command as in a shell).
 func Split(line string) ([]string, error) {
-	var (
-		words  []string
-		word   strings.Builder
-		inWord bool // a word has begun, perhaps empty ('' or "")
-	)
-	end := func() {
-		if inWord {
-			words = append(words, word.String())
-			word.Reset()
-			inWord = false
-		}
-	}
+	var s splitter
 	for i := 0; i < len(line); i++ {
-		c := line[i]
+		c, rest := line[i], line[i+1:]
+		n, err := 0, error(nil) // n: the bytes of rest read with c
 		switch {
 		case c == 0:
-			return nil, errors.New("a NUL byte cannot be passed to a program")
+			err = errNUL
 		case c == ' ' || c == '\t':
-			end()
+			s.end()
 		case c == '\n':
-			if strings.Trim(line[i:], " \t\n") != "" {
-				return nil, errors.New("an unquoted newline starts a second command in a shell: put the command on one line, or use --shell")
-			}
-			end()
-			i = len(line)
+			n, err = s.newline(rest)
 		case c == '\\':
-			if i+1 == len(line) {
-				return nil, errors.New("trailing backslash")
-			}
-			i++
-			if line[i] != '\n' {
-				word.WriteByte(line[i])
-				inWord = true
-			}
+			n, err = s.escaped(rest)
 		case c == '\'':
-			j := strings.IndexByte(line[i+1:], '\'')
-			if j < 0 {
-				return nil, errors.New("unterminated single quote")
-			}
-			word.WriteString(line[i+1 : i+1+j])
-			inWord = true
-			i += j + 1
+			n, err = s.singleQuoted(rest)
 		case c == '"':
-			n, err := doubleQuoted(line[i+1:], &word)
-			if err != nil {
-				return nil, err
-			}
-			inWord = true
-			i += n + 1
-		case c == '#' && !inWord:
-			for i+1 < len(line) && line[i+1] != '\n' {
-				i++ // the newline, if any, is read next
-			}
+			n, err = s.doubleQuoted(rest)
+		case c == '#' && !s.inWord:
+			n = comment(rest)
 		default:
-			if what := shellSyntax(line, i, inWord); what != "" {
-				return nil, fmt.Errorf("unquoted %q is %s: quote it, or use --shell", c, what)
-			}
-			word.WriteByte(c)
-			inWord = true
+			err = s.plain(line, i)
 		}
+		if err != nil {
+			return nil, err
+		}
+		i += n
 	}
-	end()
-	if len(words) == 0 {
+	s.end()
+	if len(s.words) == 0 {
 		return nil, errors.New("empty command")
 	}
-	return words, nil
+	return s.words, nil
+}
+
+var errNUL = errors.New("a NUL byte cannot be passed to a program")
+
+// splitter holds the words Split has read and the one it is reading.
+// Each of its readers is given the rest of the line after the byte that
+// called it, and returns how many bytes of it it read.
+type splitter struct {
+	words  []string
+	word   strings.Builder
+	inWord bool // a word has begun, perhaps empty ('' or "")
+}
+
+// end ends the word being read, if one has begun.
+func (s *splitter) end() {
+	if s.inWord {
+		s.words = append(s.words, s.word.String())
+		s.word.Reset()
+		s.inWord = false
+	}
+}
+
+// newline ends the command at an unquoted newline, which only white space
+// may follow.
+func (s *splitter) newline(rest string) (int, error) {
+	if strings.Trim(rest, " \t\n") != "" {
+		return 0, errors.New("an unquoted newline starts a second command in a shell: put the command on one line, or use --shell")
+	}
+	s.end()
+	return len(rest), nil
+}
+
+// escaped reads the byte after a backslash as itself; a backslash-newline
+// joins lines.
+func (s *splitter) escaped(rest string) (int, error) {
+	if rest == "" {
+		return 0, errors.New("trailing backslash")
+	}
+	if rest[0] != '\n' {
+		s.word.WriteByte(rest[0])
+		s.inWord = true
+	}
+	return 1, nil
+}
+
+// singleQuoted reads everything up to the next single quote as itself.
+func (s *splitter) singleQuoted(rest string) (int, error) {
+	j := strings.IndexByte(rest, '\'')
+	if j < 0 {
+		return 0, errors.New("unterminated single quote")
+	}
+	s.word.WriteString(rest[:j])
+	s.inWord = true
+	return j + 1, nil
+}
+
+// doubleQuoted reads a double-quoted string (doubleQuoted).
+func (s *splitter) doubleQuoted(rest string) (int, error) {
+	n, err := doubleQuoted(rest, &s.word)
+	if err != nil {
+		return 0, err
+	}
+	s.inWord = true
+	return n + 1, nil
+}
+
+// comment is the length of a comment, up to the newline, if any, which
+// is read next.
+func comment(rest string) int {
+	if j := strings.IndexByte(rest, '\n'); j >= 0 {
+		return j
+	}
+	return len(rest)
+}
+
+// plain reads the unquoted byte line[i], refused where a shell would
+// read it as more than itself.
+func (s *splitter) plain(line string, i int) error {
+	if what := shellSyntax(line, i, s.inWord); what != "" {
+		return fmt.Errorf("unquoted %q is %s: quote it, or use --shell", line[i], what)
+	}
+	s.word.WriteByte(line[i])
+	s.inWord = true
+	return nil
 }
 
 // doubleQuoted copies the text of a double-quoted string, s starting just
@@ -102,7 +152,7 @@ func doubleQuoted(s string, w *strings.Builder) (int, error) {
 		case '"':
 			return i, nil
 		case 0:
-			return 0, errors.New("a NUL byte cannot be passed to a program")
+			return 0, errNUL
 		case '\\':
 			if i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
 				i++

@@ -59,16 +59,8 @@ func codeFindings(bin, fn string) []finding.Finding {
 	}
 	w := loopWork(f, loop, lines)
 	if w.inner {
-		// The work is in the inner loops: one that only counts had its
-		// body deleted (Go keeps the counting of a loop whose body it
-		// removed).
-		for _, in := range f.Loops {
-			if in.Inner && in.Head > loop.Head && in.End <= loop.End && onlyCounts(in.Body) {
-				fs = append(fs, finding.Finding{Code: result.CodeEmptyLoop, Severity: finding.Error,
-					Message:  fmt.Sprintf("the loop at %#x inside the benchmark's loop%s only counts: its work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", in.Head, where),
-					Evidence: evidence(fn, f, map[string]any{"loop": fmt.Sprintf("%#x", in.Head), "benchmark_loop": fmt.Sprintf("%#x", loop.Head)})})
-				break
-			}
+		if fd, ok := emptyInnerLoop(fn, f, loop, where); ok {
+			fs = append(fs, fd)
 		}
 		return fs
 	}
@@ -78,34 +70,57 @@ func codeFindings(bin, fn string) []finding.Finding {
 	if w.loads > 0 {
 		return fs
 	}
-	// The loop reads no memory and calls nothing. What it computes from
-	// its counter or from the last iteration changes every iteration, and
-	// is work in whatever instructions (SQRTSD in x = Sqrt(x), a byte swap
-	// of i); what it computes from constants does not.
+	bodyCalls := func() bool { return src.bodyCalls(lineFor(f, loop, lines)) }
+	if fd, ok := registerLoop(fn, f, loop, where, w, bodyCalls); ok {
+		fs = append(fs, fd)
+	}
+	return fs
+}
+
+// emptyInnerLoop judges a benchmark's loop whose work is in its inner
+// loops: one that only counts had its body deleted (Go keeps the
+// counting of a loop whose body it removed). where says in which function
+// the benchmark's loop is, when not in the benchmark's own.
+func emptyInnerLoop(fn string, f asm.Func, loop asm.Loop, where string) (finding.Finding, bool) {
+	for _, in := range f.Loops {
+		if in.Inner && in.Head > loop.Head && in.End <= loop.End && onlyCounts(in.Body) {
+			return finding.Finding{Code: result.CodeEmptyLoop, Severity: finding.Error,
+				Message:  fmt.Sprintf("the loop at %#x inside the benchmark's loop%s only counts: its work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", in.Head, where),
+				Evidence: evidence(fn, f, map[string]any{"loop": fmt.Sprintf("%#x", in.Head), "benchmark_loop": fmt.Sprintf("%#x", loop.Head)})}, true
+		}
+	}
+	return finding.Finding{}, false
+}
+
+// registerLoop judges a benchmark's loop that reads no memory and calls
+// nothing. What it computes from its counter or from the last iteration
+// changes every iteration, and is work in whatever instructions (SQRTSD
+// in x = Sqrt(x), a byte swap of i); what it computes from constants does
+// not. bodyCalls reports whether the loop's source calls a function.
+func registerLoop(fn string, f asm.Func, loop asm.Loop, where string, w work, bodyCalls func() bool) (finding.Finding, bool) {
 	ev := evidence(fn, f, map[string]any{"loop": fmt.Sprintf("%#x", loop.Head), "loads": w.loads, "stores": w.stores, "arith": w.arith, "changing": w.changing})
 	switch {
 	case w.changing > 0:
-		fs = append(fs, finding.Finding{Code: result.CodeNoLoadInLoop, Severity: finding.Info,
+		return finding.Finding{Code: result.CodeNoLoadInLoop, Severity: finding.Info,
 			Message:  fmt.Sprintf("the benchmark's loop at %#x%s reads no memory and calls nothing, but computes from its counter or from the last iteration (%s changing every iteration): work kept in registers", loop.Head, where, units.Count(w.changing, "instruction")),
-			Evidence: ev})
+			Evidence: ev}, true
 	case w.stores == 0 && w.arith == 0:
-		fs = append(fs, finding.Finding{Code: result.CodeEmptyLoop, Severity: finding.Error,
+		return finding.Finding{Code: result.CodeEmptyLoop, Severity: finding.Error,
 			Message:  fmt.Sprintf("the benchmark's loop at %#x%s only counts to b.N: the work was deleted by the compiler (a call inlined and its result discarded); keep the result, e.g. in a package-level variable", loop.Head, where),
-			Evidence: ev})
-	case w.arith == 0 && src.bodyCalls(lineFor(f, loop, lines)):
-		fs = append(fs, finding.Finding{Code: result.CodeFolded, Severity: finding.Error,
+			Evidence: ev}, true
+	case w.arith == 0 && bodyCalls():
+		return finding.Finding{Code: result.CodeFolded, Severity: finding.Error,
 			Message:  fmt.Sprintf("the benchmark's loop at %#x%s stores the same value every iteration and computes nothing: the result was computed before the loop or while compiling (constant inputs); read the inputs from variables", loop.Head, where),
-			Evidence: ev})
+			Evidence: ev}, true
 	case w.arith == 0:
 		// The same values stored every iteration where the source calls
 		// nothing (runtime's ClearFat: *p = [8]byte{}): the stores are
 		// what the benchmark measures.
-	default:
-		fs = append(fs, finding.Finding{Code: result.CodeNoLoadInLoop, Severity: finding.Warn,
-			Message:  fmt.Sprintf("the benchmark's loop at %#x%s reads no memory, calls nothing and computes the same values every iteration, from constants or values from before the loop: its inputs may have been constants the compiler propagated", loop.Head, where),
-			Evidence: ev})
+		return finding.Finding{}, false
 	}
-	return fs
+	return finding.Finding{Code: result.CodeNoLoadInLoop, Severity: finding.Warn,
+		Message:  fmt.Sprintf("the benchmark's loop at %#x%s reads no memory, calls nothing and computes the same values every iteration, from constants or values from before the loop: its inputs may have been constants the compiler propagated", loop.Head, where),
+		Evidence: ev}, true
 }
 
 // evidence is a finding's evidence on the loop of f: "func" names the
