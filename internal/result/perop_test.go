@@ -55,3 +55,26 @@ func TestRunDelayAsLongAsTheSample(t *testing.T) {
 		t.Errorf("off-CPU shares %v %v, want [0.3 1]", xs, ok)
 	}
 }
+
+// The clock of an experiment's samples is the mean of its two probes
+// while they agree within ClockAgreement; where they do not, one was
+// preempted (or the clock moved) and the clock is not known.
+func TestClockHzNeedsAgreeingProbes(t *testing.T) {
+	for _, c := range []struct {
+		before, after, want float64
+	}{
+		{3.6e9, 3.6e9, 3.6e9},
+		{3.6e9, 3.5e9, 3.55e9},
+		{1.2e9, 3.6e9, 0},
+		{3.6e9, 3.4e9, 0},
+		{0, 3.6e9, 0},
+	} {
+		e := Experiment{Clock: &EffectiveClock{BeforeHz: c.before, AfterHz: c.after}}
+		if got := e.ClockHz(); got != c.want {
+			t.Errorf("probes %g and %g: ClockHz %g, want %g", c.before, c.after, got, c.want)
+		}
+	}
+	if got := (Experiment{}).ClockHz(); got != 0 {
+		t.Errorf("no probes: %g", got)
+	}
+}
