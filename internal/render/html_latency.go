@@ -47,7 +47,7 @@ func percentilePlot(e result.Experiment) string {
 	if l == nil || l.Calls == 0 {
 		return ""
 	}
-	lines := []plotLine{{class: "closed", label: "each call", color: "#3569a8", l: l}}
+	lines := []plotLine{{class: "closed", label: "each " + callNoun(l), color: "#3569a8", l: l}}
 	if l.Rate != nil && l.Rate.Open.Calls > 0 {
 		lines[0].label = "closed loop: from each call's start"
 		lines = append(lines, plotLine{class: "open", label: "open loop: from its intended start", color: "#d83", l: &l.Rate.Open})

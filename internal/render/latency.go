@@ -15,11 +15,11 @@ import (
 // median reads as far from it, not as a line off the screen.
 const latencyBarWidth = 30
 
-// writeLatencyText writes what --latency kept of e's calls: a row per
-// percentile with its interval and a bar, the max, and the latency
-// findings (the tail, the percentiles too few calls cannot give) when
-// findings (the compact text, which lists no info finding). Nothing when
-// the calls were not timed.
+// writeLatencyText writes what --latency kept of e's calls, or of the runs
+// of an exec program: a row per percentile with its interval and a bar,
+// the max, and the latency findings (the tail, the percentiles too few
+// calls cannot give) when findings (the compact text, which lists no info
+// finding). Nothing when the calls were not timed.
 func writeLatencyText(w *errWriter, e result.Experiment, width int, ascii, findings bool) {
 	l := e.Latency
 	if l == nil || l.Calls == 0 {
@@ -28,12 +28,16 @@ func writeLatencyText(w *errWriter, e result.Experiment, width int, ascii, findi
 	if l.Rate != nil {
 		writeOpenLoopText(w, e.Name, l, width)
 	} else {
-		w.printf("\n%s\n", Wrap(fmt.Sprintf("%s: %s, each less the clock's cost (%s); 95%% intervals",
-			e.Name, units.Count(l.Calls, "call"), units.Duration(l.ClockCostNs)), width, "  "))
+		head := fmt.Sprintf("%s: %s, each less the clock's cost (%s); 95%% intervals",
+			e.Name, units.Count(l.Calls, "call"), units.Duration(l.ClockCostNs))
+		if l.Runs {
+			head = fmt.Sprintf("%s: %s, each timed from start to exit; 95%% intervals", e.Name, units.Count(l.Calls, "run"))
+		}
+		w.printf("\n%s\n", Wrap(head, width, "  "))
 		rows := [][]string{}
 		for _, p := range l.Percentiles {
 			if !p.Reported {
-				rows = append(rows, []string{"  " + p.Name, "-", fmt.Sprintf("(needs %d calls)", p.Need), ""})
+				rows = append(rows, []string{"  " + p.Name, "-", fmt.Sprintf("(needs %s)", units.Count(p.Need, callNoun(l))), ""})
 				continue
 			}
 			rows = append(rows, []string{"  " + p.Name, units.Duration(float64(p.Ns)), interval(p), latencyBar(p.Ns, l, ascii)})
@@ -81,6 +85,15 @@ func writeOpenLoopText(w *errWriter, name string, l *result.Latency, width int) 
 	if r.FellBehind {
 		w.printf("  %s\n", Wrap(fmt.Sprintf("the calls could not keep up with %s (up to %s behind): the open loop's times are of a queue that grew, and the sampling stopped", units.Rate(r.PerSecond), units.Duration(float64(r.MaxLagNs))), width-2, "  "))
 	}
+}
+
+// callNoun is what one of l's calls is: a call, or a run of a program
+// (exec).
+func callNoun(l *result.Latency) string {
+	if l.Runs {
+		return "run"
+	}
+	return "call"
 }
 
 // interval is a percentile's interval, "[1.14 µs, 1.16 µs]", an end no
