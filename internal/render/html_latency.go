@@ -22,6 +22,10 @@ var percentileTicks = []struct {
 // slow calls are, takes most of the width instead of its last pixel.
 func nines(p float64) float64 { return -math.Log10(1 - p) }
 
+// plotLevel is the level of a percentile plot's band: the report's
+// percentiles' (95%, as for every interval of a median).
+const plotLevel = 0.95
+
 // A plotLine is one line of a percentile plot: a histogram of calls.
 type plotLine struct {
 	class, label, color string
@@ -102,16 +106,16 @@ func percentilePlot(e result.Experiment) string {
 		}
 		// The band: each column's interval, where it is reported.
 		var upper, lower []string
-		for _, q := range latency.Percentiles(pl.h, ps, 0.95) {
+		for _, q := range latency.Percentiles(pl.h, ps, plotLevel) {
 			if !q.Reported || q.HiNs < 0 {
 				continue
 			}
-			lo := q.LoNs
-			if lo < 0 {
-				lo = pl.h.Min()
+			low := q.LoNs
+			if low < 0 { // no call is low enough: the band starts at the fastest
+				low = pl.h.Min()
 			}
 			upper = append(upper, fmt.Sprintf("%.1f,%.1f", c.X(nines(q.P)), c.Y(y(q.HiNs))))
-			lower = append(lower, fmt.Sprintf("%.1f,%.1f", c.X(nines(q.P)), c.Y(y(lo))))
+			lower = append(lower, fmt.Sprintf("%.1f,%.1f", c.X(nines(q.P)), c.Y(y(low))))
 		}
 		if len(upper) > 1 {
 			for i, j := 0, len(lower)-1; i < j; i, j = i+1, j-1 {
