@@ -40,6 +40,9 @@ func Analyze(r *result.Result) {
 			a := &e.Attempts[j]
 			a.Slowed = Slowed(result.Experiment{Samples: a.Samples, Reference: a.Reference}, f.RunRefNs)
 		}
+		if e.Kind == result.KindProcess {
+			e.Latency = nil // derived from the steady runs, below
+		}
 		view, ser, fs := examine(*e, f)
 		// After a warm-up the headline numbers are the steady state's
 		// (the warmup finding says how many samples it left out).
@@ -54,6 +57,10 @@ func Analyze(r *result.Result) {
 		e.Reported = reported(steady)
 		if at := e.AtGoTestSettings; at != nil && len(at.NsPerOp) > 0 {
 			at.Median = stats.Median(at.NsPerOp)
+		}
+		if e.Kind == result.KindProcess {
+			e.Latency = runLatency(steady)
+			fs = append(fs, checkLatency(*e)...)
 		}
 		if l := e.Latency; l != nil {
 			l.Percentiles, l.Tail = summarizeLatency(*l)

@@ -75,7 +75,9 @@ a row of a Williams design), each judged against the first.
 Every run records its wall time, user and system time, the child's own peak
 memory, context switches and page faults; the cost of starting a process is
 measured once, and a command that takes less than ten times that is
-flagged (spawn-dominated).`,
+flagged (spawn-dominated). The runs' times are also given as percentiles,
+p50 to p99.9 with their intervals, each once there are runs enough (10
+beyond it: 1000 runs for p99).`,
 		Example: `  benchy exec 'sleep 0.01'
   benchy exec './prog-O0 input.txt' './prog-O2 input.txt'  # B faster than A?
   benchy exec --warmup 3 --prepare 'sync' 'sort big.txt'

@@ -77,3 +77,38 @@ func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
 }
+
+// run --latency --processes K: the calls of every process in one
+// histogram, their percentiles derived from it; each process timed its
+// own calls (a window per sample, of every process).
+func TestRunProcessesLatency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs benchy twice")
+	}
+	stdout, stderr, code := runBinary(t, "run", "--bench", "^tail/steady$", "--latency", "--processes", "2", "--samples", "6",
+		"--sample-time", "2ms", "--warmup", "1ms", "--window", "10ms", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, err := result.Decode(strings.NewReader(stdout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := r.Experiments[0]
+	l := e.Latency
+	if l == nil {
+		t.Fatalf("no latency in the merged result")
+	}
+	var iters int64
+	procs := map[int]bool{}
+	for _, s := range e.Samples {
+		iters += s.Iters
+		procs[s.Process] = true
+	}
+	if len(procs) != 2 || l.Calls != uint64(iters) || len(l.Windows) != len(e.Samples) {
+		t.Errorf("%d calls in %d windows; the samples of %d processes made %d calls in %d", l.Calls, len(l.Windows), len(procs), iters, len(e.Samples))
+	}
+	if len(l.Percentiles) == 0 || !l.Percentiles[0].Reported {
+		t.Errorf("percentiles %+v: want p50 of the merged calls", l.Percentiles)
+	}
+}

@@ -233,9 +233,6 @@ func (o *runOptions) validateCalls() (err error) {
 			return Usagef("--rate %s times single calls: add --latency", o.Rate)
 		}
 	}
-	if o.Latency && o.Processes > 1 {
-		return Usagef("--latency with --processes %d: the calls are kept by one process; run without --processes", o.Processes)
-	}
 	return nil
 }
 

@@ -45,7 +45,6 @@ func TestRunBadInput(t *testing.T) {
 		{"latency without a call", []string{"--latency", "--bench", "^sum/"}, "these do: tail/steady, tail/rare-slow"},
 		{"percentile without a comparison", []string{"--latency", "--percentile", "p90"}, "add --latency and --compare"},
 		{"percentile out of range", []string{"--latency", "--compare", "tail/steady,tail/rare-slow", "--percentile", "p99.99"}, "give p50 to p99.9"},
-		{"latency over processes", []string{"--latency", "--processes", "2"}, "run without --processes"},
 		{"rate without latency", []string{"--rate", "1000/s"}, "add --latency"},
 		{"rate without a unit", []string{"--latency", "--rate", "1000"}, "as in --rate 1000/s"},
 		{"rate of none", []string{"--latency", "--rate", "0/s"}, "above 0/s and at most 10000000/s"},

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/latency"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -112,5 +113,31 @@ func TestRunProcessesKeepsWhatFinishedBeforeAFailure(t *testing.T) {
 	}
 	if r == nil || !r.Interrupted || len(r.Experiments[0].Samples) != 2 || !strings.Contains(r.Experiments[0].Error, "process 2 of 3") {
 		t.Fatalf("result %+v: want the first process's 2 samples, interrupted, the failure named", r)
+	}
+}
+
+// With --latency the calls of every process are one histogram (open loop
+// too), and the first process's result is left as it was.
+func TestMergeProcessesLatency(t *testing.T) {
+	proc := func(times ...int64) *result.Result {
+		h, open := latency.New(), latency.New()
+		for _, v := range times {
+			h.Record(v)
+			open.Record(2 * v)
+		}
+		l := &result.Latency{Windows: []result.LatencyWindow{{Calls: uint64(len(times))}}, Rate: &result.LatencyRate{PerSecond: 1000, Achieved: 1000}}
+		h.Store(l)
+		open.Store(&l.Rate.Open)
+		return &result.Result{Experiments: []result.Experiment{{Name: "tail/stall", Samples: []result.Sample{{Iters: int64(len(times))}}, Latency: l}}}
+	}
+	rs := []*result.Result{proc(1000, 2000), proc(3000), proc(4000, 5000, 6000)}
+	m := mergeProcesses(rs)
+	l := m.Experiments[0].Latency
+	if l.Calls != 6 || l.MinNs != 1000 || l.MaxNs != 6000 || len(l.Windows) != 3 || l.Rate.Open.Calls != 6 || l.Rate.Open.MaxNs != 12000 {
+		t.Errorf("merged: %d calls in %d windows, %d..%d ns, open %d calls to %d ns: want the 6 calls of the 3 processes",
+			l.Calls, len(l.Windows), l.MinNs, l.MaxNs, l.Rate.Open.Calls, l.Rate.Open.MaxNs)
+	}
+	if first := rs[0].Experiments[0].Latency; first.Calls != 2 || len(first.Windows) != 1 || first.Rate.Open.Calls != 2 {
+		t.Errorf("the first process's latency changed: %d calls, %d windows, open %d", first.Calls, len(first.Windows), first.Rate.Open.Calls)
 	}
 }

@@ -19,9 +19,10 @@ import (
 // and findings, the distribution of the samples (a histogram with min,
 // median and p90 marked), the series in run order (changepoints, the
 // steady levels, disturbed samples and process boundaries marked) and the
-// machine around it (clock and reference loop before and after); then the
-// busy CPUs of the run, and for an interleaved comparison the ratio of
-// every round with its interval and the threshold band.
+// machine around it (clock and reference loop before and after), and with
+// --latency the calls' latency by percentile; then the busy CPUs of the
+// run, and for an interleaved comparison the ratio of every round with its
+// interval and the threshold band.
 //
 // The charts are drawn by hand rather than with a plotting library: each
 // is a few rectangles, circles and lines, and a library would bring a
@@ -66,6 +67,9 @@ func writeHTML(w io.Writer, r *result.Result) error {
 			tw.printf("<p>min %s, median %s, p90 %s, max %s over %s</p>\n", esc(units.Duration(st.Min)), esc(units.Duration(st.Median)),
 				esc(units.Duration(st.P90)), esc(units.Duration(st.Max)), esc(units.Count(st.N, "sample")))
 			tw.printf("<div class=\"charts\">\n%s%s%s</div>\n", histogram(e), series(e), machineTrack(e))
+		}
+		if plot := percentilePlot(e); plot != "" {
+			tw.printf("<div class=\"charts\">\n%s</div>\n", plot)
 		}
 		if len(e.Findings) > 0 {
 			tw.printf("<ul class=\"findings\">\n")

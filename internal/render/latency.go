@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/benchy-dev/benchy/internal/latency"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -15,25 +17,44 @@ import (
 // median reads as far from it, not as a line off the screen.
 const latencyBarWidth = 30
 
-// writeLatencyText writes what --latency kept of e's calls: a row per
-// percentile with its interval and a bar, the max, and the latency
-// findings (the tail, the percentiles too few calls cannot give) when
-// findings (the compact text, which lists no info finding). Nothing when
-// the calls were not timed.
+// writeLatencyText writes what --latency kept of e's calls, or of the runs
+// of an exec program: a row per percentile with its interval and a bar,
+// or the calls it needs; the max; and the tail's finding when findings
+// (the compact text, which lists no info finding). few-calls is not
+// repeated: the rows say what each percentile needs. When none can be
+// reported (a few runs of a slow program), one line says what each needs.
+// Nothing when the calls were not timed.
 func writeLatencyText(w *errWriter, e result.Experiment, width int, ascii, findings bool) {
 	l := e.Latency
 	if l == nil || l.Calls == 0 {
 		return
 	}
-	if l.Rate != nil {
+	reported := slices.ContainsFunc(l.Percentiles, func(p result.Percentile) bool { return p.Reported })
+	switch {
+	case l.Rate != nil:
 		writeOpenLoopText(w, e.Label(), l, width)
-	} else {
-		w.printf("\n%s\n", Wrap(fmt.Sprintf("%s: %s, each less the clock's cost (%s); 95%% intervals",
-			e.Label(), units.Count(l.Calls, "call"), units.Duration(l.ClockCostNs)), width, "  "))
+	case !reported && len(l.Percentiles) > 0:
+		var needs []string
+		for i, p := range l.Percentiles {
+			n := strconv.FormatUint(p.Need, 10)
+			if i == 0 {
+				n = units.Count(p.Need, callNoun(l))
+			}
+			needs = append(needs, p.Name+" needs "+n)
+		}
+		w.printf("\n%s\n", Wrap(fmt.Sprintf("%s: %s, too few for a percentile (%s: %d beyond it); max %s",
+			e.Label(), units.Count(l.Calls, callNoun(l)), strings.Join(needs, ", "), latency.Beyond, units.Duration(float64(l.MaxNs))), width, "  "))
+	default:
+		head := fmt.Sprintf("%s: %s, each less the clock's cost (%s); 95%% intervals",
+			e.Label(), units.Count(l.Calls, "call"), units.Duration(l.ClockCostNs))
+		if l.Runs {
+			head = fmt.Sprintf("%s: %s, each timed from start to exit; 95%% intervals", e.Label(), units.Count(l.Calls, "run"))
+		}
+		w.printf("\n%s\n", Wrap(head, width, "  "))
 		rows := [][]string{}
 		for _, p := range l.Percentiles {
 			if !p.Reported {
-				rows = append(rows, []string{"  " + p.Name, "-", fmt.Sprintf("(needs %d calls)", p.Need), ""})
+				rows = append(rows, []string{"  " + p.Name, "-", fmt.Sprintf("(needs %s)", units.Count(p.Need, callNoun(l))), ""})
 				continue
 			}
 			rows = append(rows, []string{"  " + p.Name, units.Duration(float64(p.Ns)), interval(p), latencyBar(p.Ns, l, ascii)})
@@ -44,7 +65,7 @@ func writeLatencyText(w *errWriter, e result.Experiment, width int, ascii, findi
 		}
 	}
 	for _, f := range e.Findings {
-		if findings && (f.Code == result.CodeHeavyTail || f.Code == result.CodeFewCalls) {
+		if findings && f.Code == result.CodeHeavyTail {
 			w.printf("  %s\n", Wrap(f.Code+": "+f.Message, width-2, "    "))
 		}
 	}
@@ -81,6 +102,15 @@ func writeOpenLoopText(w *errWriter, name string, l *result.Latency, width int) 
 	if r.FellBehind {
 		w.printf("  %s\n", Wrap(fmt.Sprintf("the calls could not keep up with %s (up to %s behind): the open loop's times are of a queue that grew, and the sampling stopped", units.Rate(r.PerSecond), units.Duration(float64(r.MaxLagNs))), width-2, "  "))
 	}
+}
+
+// callNoun is what one of l's calls is: a call, or a run of a program
+// (exec).
+func callNoun(l *result.Latency) string {
+	if l.Runs {
+		return "run"
+	}
+	return "call"
 }
 
 // interval is a percentile's interval, "[1.14 µs, 1.16 µs]", an end no

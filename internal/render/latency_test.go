@@ -91,3 +91,38 @@ func TestLatencyTextOpenLoop(t *testing.T) {
 		}
 	}
 }
+
+// An exec program's runs: the block counts runs, says how each was timed
+// (no clock cost subtracted), and how many runs a percentile needs; with
+// none reported, in one line.
+func TestLatencyTextRuns(t *testing.T) {
+	e := result.Experiment{Name: "sleep 0.01", Kind: result.KindProcess, Latency: &result.Latency{
+		Runs: true, Calls: 300, MinNs: 10_100_000, MaxNs: 12_000_000,
+		Percentiles: []result.Percentile{
+			{P: 0.5, Name: "p50", Need: 20, Reported: true, Ns: 10_200_000, LoNs: 10_150_000, HiNs: 10_240_000},
+			{P: 0.99, Name: "p99", Need: 1000},
+		}}}
+	var b bytes.Buffer
+	writeLatencyText(&errWriter{w: &b}, e, 80, false, false)
+	out := b.String()
+	for _, want := range []string{"sleep 0.01: 300 runs, each timed from start to exit; 95% intervals\n", "p50  10.2 ms  [10.2 ms, 10.2 ms]", "p99  -        (needs 1000 runs)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "clock") || strings.Contains(out, "calls") {
+		t.Errorf("a program's runs are not calls less the clock's cost:\n%s", out)
+	}
+
+	// Too few runs for any percentile: one line says what each needs, and
+	// few-calls does not say it again.
+	e.Latency.Calls = 19
+	e.Latency.Percentiles = []result.Percentile{{P: 0.5, Name: "p50", Need: 20}, {P: 0.99, Name: "p99", Need: 1000}}
+	e.Findings = []finding.Finding{{Code: result.CodeFewCalls, Severity: finding.Info, Message: "too few runs"}}
+	b.Reset()
+	writeLatencyText(&errWriter{w: &b}, e, 80, false, true)
+	want := "\nsleep 0.01: 19 runs, too few for a percentile (p50 needs 20 runs, p99 needs\n  1000: 10 beyond it); max 12 ms\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+}

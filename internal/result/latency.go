@@ -3,7 +3,8 @@ package result
 // Latency is what `run --latency` kept of every single call of an
 // experiment's Call: the calls' times, less the clock's own cost, in a
 // log-bucketed histogram (internal/latency says how it is bucketed), and
-// what the analysis derived from it.
+// what the analysis derived from it. For `benchy exec` (Runs) each run of
+// the program is a call: the analysis fills it from the runs' times.
 type Latency struct {
 	// Calls is how many calls were timed; MinNs, MaxNs and SumNs are
 	// exact (not bucketed).
@@ -11,6 +12,12 @@ type Latency struct {
 	MinNs int64  `json:"min_ns"`
 	MaxNs int64  `json:"max_ns"`
 	SumNs uint64 `json:"sum_ns"`
+	// Runs says the calls are whole runs of a program (exec, a
+	// KindProcess experiment): the histogram holds the wall time of each
+	// run the statistics judge, the analysis derives it from the samples
+	// (`benchy report` too), and no clock cost is subtracted (a run is
+	// millions of times the clock's cost).
+	Runs bool `json:"runs,omitempty"`
 	// ClockCostNs is what timing one call costs (two readings of the
 	// monotonic clock with nothing between, their median difference),
 	// measured on the pinned thread before the calls and subtracted from

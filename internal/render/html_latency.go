@@ -1,0 +1,162 @@
+package render
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/benchy-dev/benchy/internal/latency"
+	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/units"
+)
+
+// percentileTicks are the percentiles marked on a percentile plot's x
+// axis, as far as the calls reach: each the next nine of 1/(1-p).
+var percentileTicks = []struct {
+	p     float64
+	label string
+}{{0, "0%"}, {0.5, "50%"}, {0.9, "90%"}, {0.99, "99%"}, {0.999, "99.9%"}, {0.9999, "99.99%"}, {0.99999, "99.999%"}, {0.999999, "99.9999%"}}
+
+// nines is where p sits on a percentile plot's x axis: log10(1/(1-p)),
+// so 90%, 99% and 99.9% are equally far apart and the tail, where the
+// slow calls are, takes most of the width instead of its last pixel.
+func nines(p float64) float64 { return -math.Log10(1 - p) }
+
+// plotLevel is the level of a percentile plot's band: the report's
+// percentiles' (95%, as for every interval of a median).
+const plotLevel = 0.95
+
+// A plotLine is one line of a percentile plot: a histogram of calls.
+type plotLine struct {
+	class, label, color string
+	l                   *result.Latency
+	h                   *latency.Histogram
+}
+
+// percentilePlot is the latency of e's calls by percentile, drawn as
+// HdrHistogram's plots are: the x axis is the percentile on a log scale of
+// 1/(1-p) (ticks 50%, 90%, 99%, 99.9%, ... as far as the calls reach: n
+// calls reach 1-1/n, and the max is drawn there), the y axis the call's
+// time, on a log scale when the times span more than 10x. With --rate, the
+// closed loop and the open loop are two lines with a legend. The band
+// around a line is the 95% interval of each percentile (order statistics,
+// latency.Percentiles), drawn where it is reported: where 10 calls lie
+// beyond it. Empty when no call was timed.
+//
+// The curve is read from the stored histogram at every pixel column with
+// the histogram's own Quantile, so the plot and the report's table agree
+// to the bucket.
+func percentilePlot(e result.Experiment) string {
+	l := e.Latency
+	if l == nil || l.Calls == 0 {
+		return ""
+	}
+	lines := []plotLine{{class: "closed", label: "each " + callNoun(l), color: "#3569a8", l: l}}
+	if l.Rate != nil && l.Rate.Open.Calls > 0 {
+		lines[0].label = "closed loop: from each call's start"
+		lines = append(lines, plotLine{class: "open", label: "open loop: from its intended start", color: "#d83", l: &l.Rate.Open})
+	}
+	const w, h = 560.0, 280.0
+	columns := int(w - marginL - marginR)
+	top := 0.0 // the x axis ends at the most calls' 1-1/n
+	lo, hi := math.Inf(1), 0.0
+	for i := range lines {
+		lines[i].h = latency.Load(*lines[i].l)
+		top = math.Max(top, math.Log10(float64(lines[i].h.Count())))
+		lo = math.Min(lo, float64(max(lines[i].h.Min(), 1)))
+		hi = math.Max(hi, float64(lines[i].h.Max()))
+	}
+	logY := hi > 10*lo
+	y := func(ns int64) float64 { return float64(ns) }
+	var ticks []tick
+	if logY {
+		// From the decade below the fastest call, so the bottom of the
+		// axis, where the median is, has a label.
+		lo = math.Pow(10, math.Floor(math.Log10(lo)))
+		y = func(ns int64) float64 { return math.Log10(float64(max(ns, 1))) }
+		for _, t := range logTicks(lo, hi) {
+			ticks = append(ticks, tick{math.Log10(t.v), units.Duration(t.v)})
+		}
+		lo, hi = math.Log10(lo), math.Log10(hi)
+	} else {
+		ticks = durationTicks(lo, hi, 4)
+	}
+	title := "latency by percentile"
+	if logY {
+		title += " (log scales)"
+	}
+	c := newChart(w, h, 0, top, lo, hi, title)
+	c.yAxis(ticks)
+	var xt []tick
+	for _, t := range percentileTicks {
+		if nines(t.p) <= top+1e-9 {
+			xt = append(xt, tick{nines(t.p), t.label})
+		}
+	}
+	c.xAxis(xt)
+
+	for _, pl := range lines {
+		n := float64(pl.h.Count())
+		end := math.Log10(n)
+		var ps []float64
+		for i := range columns + 1 {
+			if x := top * float64(i) / float64(columns); x < end {
+				ps = append(ps, 1-math.Pow(10, -x))
+			}
+		}
+		// The band: each column's interval, where it is reported.
+		var upper, lower []string
+		for _, q := range latency.Percentiles(pl.h, ps, plotLevel) {
+			if !q.Reported || q.HiNs < 0 {
+				continue
+			}
+			low := q.LoNs
+			if low < 0 { // no call is low enough: the band starts at the fastest
+				low = pl.h.Min()
+			}
+			upper = append(upper, fmt.Sprintf("%.1f,%.1f", c.X(nines(q.P)), c.Y(y(q.HiNs))))
+			lower = append(lower, fmt.Sprintf("%.1f,%.1f", c.X(nines(q.P)), c.Y(y(low))))
+		}
+		if len(upper) > 1 {
+			for i, j := 0, len(lower)-1; i < j; i, j = i+1, j-1 {
+				lower[i], lower[j] = lower[j], lower[i]
+			}
+			fmt.Fprintf(&c.b, "<polygon class=\"band %s\" points=\"%s\" fill=\"%s\" fill-opacity=\"0.2\" stroke=\"none\"/>\n",
+				pl.class, strings.Join(append(upper, lower...), " "), pl.color)
+		}
+		// The line: the percentile at every column, then the max at 1-1/n.
+		var pts []string
+		for _, p := range ps {
+			pts = append(pts, fmt.Sprintf("%.1f,%.1f", c.X(nines(p)), c.Y(y(pl.h.Quantile(p)))))
+		}
+		pts = append(pts, fmt.Sprintf("%.1f,%.1f", c.X(end), c.Y(y(pl.h.Max()))))
+		fmt.Fprintf(&c.b, "<polyline class=\"line %s\" points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\"/>\n",
+			pl.class, strings.Join(pts, " "), pl.color)
+		// The percentiles the report gives, as dots to hover.
+		for _, q := range pl.l.Percentiles {
+			if q.Reported {
+				fmt.Fprintf(&c.b, "<circle class=\"percentile %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s %s %s</title></circle>\n",
+					pl.class, c.X(nines(q.P)), c.Y(y(q.Ns)), pl.color, esc(q.Name), esc(units.Duration(float64(q.Ns))), esc(interval(q)))
+			}
+		}
+	}
+	// The legend, top left, where a percentile plot usually has no data
+	// (the fastest calls are at the bottom left), on white, as an open
+	// loop's line may run there. Each line's max is in it: the line ends
+	// there, and no tick need fall on it.
+	var legend []string
+	wide := 0.0
+	for _, pl := range lines {
+		legend = append(legend, pl.label+" (max "+units.Duration(float64(pl.h.Max()))+")")
+		wide = math.Max(wide, textWidth(legend[len(legend)-1]))
+	}
+	fmt.Fprintf(&c.b, "<rect class=\"legend\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#fff\" fill-opacity=\"0.9\" stroke=\"#ddd\"/>\n",
+		marginL+4, marginT+4, wide+36, markRow*len(lines)+6)
+	for i, pl := range lines {
+		ly := float64(marginT + 16 + markRow*i)
+		c.line(marginL+8, ly-4, marginL+28, ly-4, pl.color, "")
+		fmt.Fprintf(&c.b, "<text class=\"legend %s\" x=\"%d\" y=\"%.1f\" text-anchor=\"start\">%s</text>\n", pl.class, marginL+32, ly, esc(legend[i]))
+	}
+	c.text(marginL, c.h-2, "start", "percentile, a log scale of 1/(1-p); dots: p50 to p99.9; shaded: their 95% intervals")
+	return c.svg()
+}
