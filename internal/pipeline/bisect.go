@@ -411,10 +411,10 @@ func (b *bisectRun) match(all [][]*gotest.Target) ([]Target, error) {
 		}
 		switch {
 		case len(both) == 0:
-			return nil, fmt.Errorf("%w: no benchmark matching --bench %q is in both GOOD and BAD", ErrUsage, b.p.GoTest.Bench)
+			return nil, usagef("no benchmark matching --bench %q is in both GOOD and BAD", b.p.GoTest.Bench)
 		case len(both) > 1:
-			return nil, fmt.Errorf("%w: --bench %q matches %d benchmarks in GOOD and BAD (%s): a bisection follows one, give a --bench that matches one",
-				ErrUsage, b.p.GoTest.Bench, len(both), strings.Join(both, ", "))
+			return nil, usagef("--bench %q matches %d benchmarks in GOOD and BAD (%s): a bisection follows one, give a --bench that matches one",
+				b.p.GoTest.Bench, len(both), strings.Join(both, ", "))
 		}
 		b.name = both[0]
 		for _, t := range all[0] {
@@ -431,7 +431,7 @@ func (b *bisectRun) match(all [][]*gotest.Target) ([]Target, error) {
 			return nil, &skipCommit{b.missing()}
 		}
 		if i < 0 {
-			return nil, fmt.Errorf("%w: %s is not in %s", ErrUsage, b.name, []string{"GOOD", "BAD"}[k])
+			return nil, usagef("%s is not in %s", b.name, []string{"GOOD", "BAD"}[k])
 		}
 		t := side[i]
 		if k == 0 {
