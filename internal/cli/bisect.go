@@ -198,9 +198,9 @@ func bisectRun(o *bisectOptions, stdout io.Writer) error {
 			msg = fmt.Sprintf("stopped after %s: the worktrees are removed", units.Count(len(rep.Steps), "step"))
 		}
 		if s := w.Signal(); s != nil {
-			return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": " + msg}
+			return &InterruptedError{Signal: s, Msg: signalName(s) + ": " + msg}
 		}
-		return &ExitError{Code: ExitInterrupted, Msg: msg}
+		return &InterruptedError{Msg: msg}
 	}
 	if err != nil {
 		return (&gotestOptions{g: o.g}).gotestError(err, w)
@@ -215,9 +215,9 @@ func bisectExit(rep *bisect.Report) error {
 	case bisect.NoSlowdown:
 		return nil
 	case bisect.Found:
-		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("bisect: %s made %s slower by more than %s", foundIn(rep), rep.Benchmark, units.Percent(rep.Threshold))}
+		return &SlowerError{Msg: fmt.Sprintf("bisect: %s made %s slower by more than %s", foundIn(rep), rep.Benchmark, units.Percent(rep.Threshold))}
 	}
-	return &ExitError{Code: ExitCannotJudge, Msg: "bisect: cannot judge whether BAD is slower than GOOD (exit 4)"}
+	return &CannotJudgeError{Msg: "bisect: cannot judge whether BAD is slower than GOOD (exit 4)"}
 }
 
 // foundIn is where a bisection that found a slowdown put it: "commit

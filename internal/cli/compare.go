@@ -135,7 +135,7 @@ func parseFractionBelow(flag, s string, limit float64) (float64, error) {
 }
 
 // compareRun loads, analyzes and compares the two sides, writes the
-// comparison to w, and returns an ExitError when the gate fails (exit 1)
+// comparison to w, and returns the gate's error when it fails (exit 1)
 // or cannot judge (exit 4).
 func compareRun(opts *compareOptions, w io.Writer) error {
 	if err := checkFormat(opts.Format, compareFormats); err != nil {
@@ -197,9 +197,9 @@ func (c comparison) exit() error {
 	case c.FailOnRegression == nil || c.gate.Passed():
 		return nil
 	case len(c.gate.Regressions)+len(c.gate.Failed) > 0:
-		return &ExitError{Code: ExitFailed, Msg: c.gateMessage()}
+		return &SlowerError{Msg: c.gateMessage()}
 	}
-	return &ExitError{Code: ExitCannotJudge, Msg: c.gateMessage()}
+	return &CannotJudgeError{Msg: c.gateMessage()}
 }
 
 func orEmpty(xs []string) []string {
