@@ -38,8 +38,9 @@ type FailedError struct{ Msg string }
 func (e *FailedError) Error() string { return e.Msg }
 
 // SlowerError is a gate that found a slowdown (--fail-on-regression,
-// history check, bisect): the same exit as a failure, which a script
-// already treats as "stop here".
+// history check, bisect), or an experiment that failed on the side the
+// gate judges: the same exit as a failure, which a script already treats
+// as "stop here".
 type SlowerError struct{ Msg string }
 
 func (e *SlowerError) Error() string { return e.Msg }
