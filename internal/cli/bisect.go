@@ -204,9 +204,9 @@ func bisectRun(o *bisectOptions, stdout io.Writer) error {
 			msg = fmt.Sprintf("stopped after %s: the worktrees are removed", units.Count(rep.Runs, "interleaved run"))
 		}
 		if s := w.Signal(); s != nil {
-			return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": " + msg}
+			return &InterruptedError{Signal: s, Msg: signalName(s) + ": " + msg}
 		}
-		return &ExitError{Code: ExitInterrupted, Msg: msg}
+		return &InterruptedError{Msg: msg}
 	}
 	if err != nil {
 		return (&gotestOptions{g: o.g}).gotestError(err, w)
@@ -228,7 +228,7 @@ func bisectExit(rep *bisect.Report) error {
 				found = append(found, foundIn(rep, bm.Answer)+" made "+bm.Name+" slower")
 			}
 		}
-		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("bisect: %s by more than %s", strings.Join(found, "; "), units.Percent(rep.Threshold))}
+		return &SlowerError{Msg: fmt.Sprintf("bisect: %s by more than %s", strings.Join(found, "; "), units.Percent(rep.Threshold))}
 	}
 	var unjudged []string
 	for _, bm := range rep.Benchmarks {
@@ -236,7 +236,7 @@ func bisectExit(rep *bisect.Report) error {
 			unjudged = append(unjudged, bm.Name)
 		}
 	}
-	return &ExitError{Code: ExitCannotJudge, Msg: fmt.Sprintf("bisect: cannot judge whether BAD is slower than GOOD for %s (exit 4)", strings.Join(unjudged, ", "))}
+	return &CannotJudgeError{Msg: fmt.Sprintf("bisect: cannot judge whether BAD is slower than GOOD for %s (exit 4)", strings.Join(unjudged, ", "))}
 }
 
 // foundIn is where answer a, a slowdown found, put it: "commit

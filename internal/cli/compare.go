@@ -131,7 +131,7 @@ func parseFractionBelow(flag, s string, limit float64) (float64, error) {
 }
 
 // compareRun loads, analyzes and compares the two sides, writes the
-// comparison to w, and returns an ExitError when the gate fails (exit 1)
+// comparison to w, and returns the gate's error when it fails (exit 1)
 // or cannot judge (exit 4).
 func compareRun(opts *compareOptions, w io.Writer) error {
 	if err := checkFormat(opts.Format, compareFormats); err != nil {
@@ -166,9 +166,9 @@ func compareRun(opts *compareOptions, w io.Writer) error {
 func gateError(d compare.Document) error {
 	switch d.Outcome() {
 	case compare.GateFailed:
-		return &ExitError{Code: ExitFailed, Msg: render.GateMessage(d)}
+		return &SlowerError{Msg: render.GateMessage(d)}
 	case compare.GateCannotJudge:
-		return &ExitError{Code: ExitCannotJudge, Msg: render.GateMessage(d)}
+		return &CannotJudgeError{Msg: render.GateMessage(d)}
 	}
 	return nil
 }

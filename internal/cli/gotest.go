@@ -282,15 +282,15 @@ func (o *gotestOptions) gotestError(err error, w *watcher) error {
 			s = w.Signal()
 		}
 		if s == nil {
-			return &ExitError{Code: ExitInterrupted, Msg: "stopped while " + se.Doing + ": nothing was measured"}
+			return &InterruptedError{Msg: "stopped while " + se.Doing + ": nothing was measured"}
 		}
-		return &ExitError{Code: signalExit(s), Msg: signalName(s) + " while " + se.Doing + ": nothing was measured"}
+		return &InterruptedError{Signal: s, Msg: signalName(s) + " while " + se.Doing + ": nothing was measured"}
 	}
 	switch {
 	case errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil:
-		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
+		return &InterruptedError{Signal: w.Signal(), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
 	case errors.Is(err, pipeline.ErrUsage):
-		return &UsageError{Msg: strings.TrimPrefix(err.Error(), pipeline.ErrUsage.Error()+": ")}
+		return &UsageError{Msg: err.Error()}
 	case errors.Is(err, pipeline.ErrEmptyShard):
 		// A job of a CI matrix with nothing to measure passes.
 		fmt.Fprintf(o.g.Stderr, "benchy: %s: no result\n", err)
@@ -317,26 +317,26 @@ func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, compared error, st
 	if o.samples != nil {
 		// Both sides' samples, "old NAME" and "new NAME", as the page shows them.
 		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return render.Write(w, r, "csv") }); err != nil {
-			return &ExitError{Code: ExitFailed, Msg: err.Error()}
+			return &FailedError{Msg: err.Error()}
 		}
 	}
 	if o.html != nil {
 		// The page shows both sides' samples, "old NAME" and "new NAME".
 		if err := writeFile(o.html, o.HTML, func(w io.Writer) error { return render.Write(w, r, "html") }, o.g.Stderr); err != nil {
-			return &ExitError{Code: ExitFailed, Msg: err.Error()}
+			return &FailedError{Msg: err.Error()}
 		}
 	}
 	switch {
 	case compared != nil && w != nil && w.Signal() != nil:
-		return &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before both sides were measured: no comparison"}
+		return &InterruptedError{Signal: w.Signal(), Msg: signalName(w.Signal()) + " before both sides were measured: no comparison"}
 	case compared != nil:
-		return &ExitError{Code: ExitFailed, Msg: "nothing was measured on both sides"}
+		return &FailedError{Msg: "nothing was measured on both sides"}
 	}
 	d := *run.Comparison
 	write := func(w io.Writer) error { return render.WriteComparison(w, d, o.Format) }
 	if o.out != nil {
 		if err := writeFile(o.out, o.Out, write, o.g.Stderr); err != nil {
-			return &ExitError{Code: ExitFailed, Msg: err.Error()}
+			return &FailedError{Msg: err.Error()}
 		}
 	} else if err := write(stdout); err != nil {
 		return err

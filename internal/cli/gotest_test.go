@@ -17,6 +17,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
 
 // gotestData is the module of honest and lying benchmarks.
@@ -531,43 +532,63 @@ func TestGotestAgainstSubmodules(t *testing.T) {
 	}
 }
 
-// TestGotestShards: the shards of a suite hold each of its benchmarks
-// once, and record which share they are.
+// --shard I/N measures the benchmarks gotest.Shard gives job I (its
+// partition is TestShardPartitions'), and records the shard: the shards of
+// what --bench matches together measure each benchmark go test lists once.
+// A --bench that matches a few benchmarks of every shard keeps the runs
+// short.
 func TestGotestShards(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go build and the benchmarks")
 	}
-	const n = 3
-	seen := map[string]int{}
+	const n, bench = 3, "^BenchmarkSum"
+	list := exec.Command("go", "test", "-list", bench, "./lies")
+	list.Dir = gotestData
+	out, err := list.Output()
+	if err != nil {
+		t.Fatalf("go test -list: %v", err)
+	}
+	listed := map[string]bool{}
+	for _, l := range strings.Fields(string(out)) {
+		if strings.HasPrefix(l, "Benchmark") {
+			listed[l] = true
+		}
+	}
+	seen := map[string]int{} // by top-level benchmark
 	for i := 1; i <= n; i++ {
-		r, errs, _ := gotestJSON(t, gotestData, "./lies", "--shard", fmt.Sprintf("%d/%d", i, n))
+		r, errs, _ := gotestJSON(t, gotestData, "./lies", "--bench", bench, "--shard", fmt.Sprintf("%d/%d", i, n))
 		if r == nil {
 			t.Fatalf("shard %d/%d: no result: %s", i, n, errs)
 		}
 		if r.Settings.Shard != fmt.Sprintf("%d/%d", i, n) {
 			t.Errorf("shard %d/%d recorded as %q", i, n, r.Settings.Shard)
 		}
+		tops := map[string]bool{}
 		for _, e := range r.Experiments {
-			seen[e.Name]++
+			top, _, _ := strings.Cut(e.Name, "/")
+			tops["Benchmark"+top] = true
+		}
+		for top := range tops {
+			seen[top]++
+			if !(gotest.Shard{I: i, N: n}).Holds("example.com/gotestdata/lies", top) {
+				t.Errorf("shard %d/%d measured %s, which is not in it", i, n, top)
+			}
 		}
 	}
-	all, errs, _ := gotestJSON(t, gotestData, "./lies")
-	if all == nil {
-		t.Fatalf("no result: %s", errs)
-	}
-	for _, e := range all.Experiments {
-		if seen[e.Name] != 1 {
-			t.Errorf("%s is in %d of the %d shards, want 1", e.Name, seen[e.Name], n)
+	for top := range listed {
+		if seen[top] != 1 {
+			t.Errorf("%s is in %d of the %d shards, want 1", top, seen[top], n)
 		}
-		delete(seen, e.Name)
 	}
-	for name := range seen {
-		t.Errorf("%s is in a shard but not in the suite", name)
+	for top := range seen {
+		if !listed[top] {
+			t.Errorf("%s is in a shard but not in the suite", top)
+		}
 	}
 	// BenchmarkSum falls in shard 3 of 3: the job of shard 1 has nothing
 	// to measure, which passes.
-	out, errs, code := runBinaryIn(t, gotestData, "gotest", "./lies", "--bench", "^BenchmarkSum$", "--shard", "1/3")
-	if code != 0 || out != "" || !strings.Contains(errs, "falls in shard 1/3") {
-		t.Errorf("an empty shard: exit %d, stdout %q, stderr %q; want exit 0 saying nothing falls in it", code, out, errs)
+	stdout, errs, code := runBinaryIn(t, gotestData, "gotest", "./lies", "--bench", "^BenchmarkSum$", "--shard", "1/3")
+	if code != 0 || stdout != "" || !strings.Contains(errs, "falls in shard 1/3") {
+		t.Errorf("an empty shard: exit %d, stdout %q, stderr %q; want exit 0 saying nothing falls in it", code, stdout, errs)
 	}
 }

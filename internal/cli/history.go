@@ -118,7 +118,7 @@ func historyImport(ctx context.Context, o *historyImportOptions, files []string,
 	defer s.Close()
 	added, err := s.Add(ctx, recs)
 	if err != nil {
-		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("store %s: %s (nothing stored)", s.Show(), oneLine(err.Error()))}
+		return &FailedError{Msg: fmt.Sprintf("store %s: %s (nothing stored)", s.Show(), oneLine(err.Error()))}
 	}
 	for i, f := range files {
 		if !added[i] {
@@ -196,7 +196,7 @@ func (q *historyQuery) judge(ctx context.Context, o *historyOptions, args []stri
 	rows, skipped, err := s.Rows(ctx, machine)
 	if err != nil {
 		s.Close()
-		return nil, nil, &ExitError{Code: ExitFailed, Msg: "store " + s.Show() + ": " + oneLine(err.Error())}
+		return nil, nil, &FailedError{Msg: "store " + s.Show() + ": " + oneLine(err.Error())}
 	}
 	for _, err := range skipped {
 		fmt.Fprintf(o.g.Stderr, "benchy: warning: store %s: %s: skipped\n", s.Show(), oneLine(err.Error()))
@@ -215,7 +215,7 @@ func (q *historyQuery) machine(ctx context.Context, s history.Store) (string, er
 	}
 	ms, err := s.Machines(ctx)
 	if err != nil {
-		return "", &ExitError{Code: ExitFailed, Msg: oneLine(err.Error())}
+		return "", &FailedError{Msg: oneLine(err.Error())}
 	}
 	var ids, match []string
 	for _, m := range ms {
@@ -341,7 +341,7 @@ func historyCheck(ctx context.Context, o *historyCheckOptions, args []string, st
 	}
 	defer s.Close()
 	if len(js) == 0 {
-		return &ExitError{Code: ExitCannotJudge, Msg: fmt.Sprintf("history check: %s holds no results%s: nothing to judge", s.Show(), matching(args))}
+		return &CannotJudgeError{Msg: fmt.Sprintf("history check: %s holds no results%s: nothing to judge", s.Show(), matching(args))}
 	}
 	var slower, short []string
 	for _, j := range js {
@@ -360,10 +360,10 @@ func historyCheck(ctx context.Context, o *historyCheckOptions, args []string, st
 	judged := len(js) - len(short)
 	switch {
 	case len(slower) > 0:
-		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("history check: %s slower by more than %s: %s",
+		return &SlowerError{Msg: fmt.Sprintf("history check: %s slower by more than %s: %s",
 			units.Count(len(slower), "step"), units.Percent(o.threshold), strings.Join(slower, "; "))}
 	case len(short) > 0:
-		return &ExitError{Code: ExitCannotJudge, Msg: fmt.Sprintf("history check: cannot judge %s: fewer than %d commits (exit 4); %s judged, no regression",
+		return &CannotJudgeError{Msg: fmt.Sprintf("history check: cannot judge %s: fewer than %d commits (exit 4); %s judged, no regression",
 			strings.Join(short, ", "), history.MinPoints, seriesCount(judged))}
 	}
 	fmt.Fprintf(stdout, "no step slower by more than %s in %s\n", units.Percent(o.threshold), seriesCount(judged))
@@ -384,7 +384,7 @@ func orBackground(ctx context.Context) context.Context {
 func storeResult(addr history.Address, src history.Source, r *result.Result, stderr io.Writer) error {
 	rec, added, err := history.Save(context.Background(), addr, r, src)
 	if err != nil {
-		return &ExitError{Code: ExitFailed, Msg: "--store " + addr.Show() + ": not stored: " + oneLine(err.Error())}
+		return &FailedError{Msg: "--store " + addr.Show() + ": not stored: " + oneLine(err.Error())}
 	}
 	what := "stored in"
 	if !added {

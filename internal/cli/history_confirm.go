@@ -90,7 +90,7 @@ func historyConfirm(ctx context.Context, o *historyCheckOptions, args []string, 
 	}
 	defer s.Close()
 	if len(js) == 0 {
-		return &ExitError{Code: ExitCannotJudge, Msg: fmt.Sprintf("history check: %s holds no results%s: nothing to judge", s.Show(), matching(args))}
+		return &CannotJudgeError{Msg: fmt.Sprintf("history check: %s holds no results%s: nothing to judge", s.Show(), matching(args))}
 	}
 	var all []confirmed
 	var steps []pipeline.ConfirmStep
@@ -102,7 +102,7 @@ func historyConfirm(ctx context.Context, o *historyCheckOptions, args []string, 
 		}
 		sus, err := history.Suspects(ctx, s, j)
 		if err != nil {
-			return &ExitError{Code: ExitFailed, Msg: "store " + s.Show() + ": " + oneLine(err.Error())}
+			return &FailedError{Msg: "store " + s.Show() + ": " + oneLine(err.Error())}
 		}
 		for _, x := range sus {
 			all = append(all, confirmed{sus: x})
@@ -154,9 +154,9 @@ func (o *historyCheckOptions) measureSteps(steps []pipeline.ConfirmStep) ([]pipe
 	if errors.Is(err, pipeline.ErrStopped) {
 		msg := fmt.Sprintf("stopped after %s of %s", units.Count(len(cs), "step"), units.Count(len(steps), "step"))
 		if s := w.Signal(); s != nil {
-			return cs, &ExitError{Code: signalExit(s), Msg: signalName(s) + ": " + msg}
+			return cs, &InterruptedError{Signal: s, Msg: signalName(s) + ": " + msg}
 		}
-		return cs, &ExitError{Code: ExitInterrupted, Msg: msg}
+		return cs, &InterruptedError{Msg: msg}
 	}
 	return cs, err
 }
@@ -169,7 +169,7 @@ func confirmExit(stdout io.Writer, all []confirmed, short []string, judged int, 
 	slower, unconfirmed, notJudged := writeConfirmed(stdout, all)
 	switch {
 	case len(slower) > 0:
-		return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("history check --confirm: %s slower by more than %s: %s",
+		return &SlowerError{Msg: fmt.Sprintf("history check --confirm: %s slower by more than %s: %s",
 			units.Count(len(slower), "step"), units.Percent(threshold), strings.Join(slower, "; "))}
 	case len(notJudged) > 0 || len(short) > 0:
 		var why []string
@@ -179,7 +179,7 @@ func confirmExit(stdout io.Writer, all []confirmed, short []string, judged int, 
 		if len(short) > 0 {
 			why = append(why, fmt.Sprintf("cannot judge %s: fewer than %d commits", strings.Join(short, ", "), history.MinPoints))
 		}
-		return &ExitError{Code: ExitCannotJudge, Msg: "history check --confirm: " + strings.Join(why, "; ") + " (exit 4); no slowdown confirmed"}
+		return &CannotJudgeError{Msg: "history check --confirm: " + strings.Join(why, "; ") + " (exit 4); no slowdown confirmed"}
 	}
 	fmt.Fprintf(stdout, "no step slower by more than %s in %s%s\n", units.Percent(threshold), seriesCount(judged), notConfirmedNote(unconfirmed))
 	return nil

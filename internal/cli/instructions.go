@@ -116,7 +116,7 @@ func countFailed(r *result.Result) error {
 	if len(failed) == 0 {
 		return nil
 	}
-	return &ExitError{Code: ExitFailed, Msg: fmt.Sprintf("instructions not counted: %s", strings.Join(failed, "; "))}
+	return &FailedError{Msg: fmt.Sprintf("instructions not counted: %s", strings.Join(failed, "; "))}
 }
 
 // countLoops counts the instructions of run's experiments: from the

@@ -158,7 +158,7 @@ func machineRun(opts *machineOptions, w io.Writer) error {
 			}
 		}
 		if len(codes) > 0 {
-			return &ExitError{Code: ExitStrict, Msg: fmt.Sprintf("--strict=%s: this machine is not fit to measure on: %s", level, strings.Join(codes, ", "))}
+			return &StrictError{Msg: fmt.Sprintf("--strict=%s: this machine is not fit to measure on: %s", level, strings.Join(codes, ", "))}
 		}
 	}
 	return nil

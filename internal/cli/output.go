@@ -200,7 +200,7 @@ func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error 
 		fmt.Fprintf(stderr, "benchy: summary: %s\n", analyze.Summary(r))
 	}
 	if len(errs) > 0 {
-		return &ExitError{Code: ExitFailed, Msg: strings.Join(errs, "; ")}
+		return &FailedError{Msg: strings.Join(errs, "; ")}
 	}
 	if o.store != nil {
 		if r.Interrupted {
@@ -275,7 +275,7 @@ func measure(cmd *cobra.Command, g *globalOptions, out *outputOptions, prec *pre
 	out.width = terminalWidth(g.Stdout)
 	err := run(w)
 	if s := w.Signal(); s != nil && err == nil {
-		return &ExitError{Code: signalExit(s), Msg: signalName(s) + ": the result holds what was measured"}
+		return &InterruptedError{Signal: s, Msg: signalName(s) + ": the result holds what was measured"}
 	}
 	return err
 }
@@ -314,9 +314,9 @@ func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress, notes io.Writer
 	r, err := pipeline.Run(plan, ts)
 	switch {
 	case errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil:
-		return nil, &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
+		return nil, &InterruptedError{Signal: w.Signal(), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
 	case errors.Is(err, pipeline.ErrUsage):
-		return nil, &UsageError{Msg: strings.TrimPrefix(err.Error(), pipeline.ErrUsage.Error()+": ")}
+		return nil, &UsageError{Msg: err.Error()}
 	}
 	return r, err
 }

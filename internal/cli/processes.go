@@ -43,11 +43,11 @@ func runProcesses(plan pipeline.Plan, ws []inproc.Workload, k int, progress io.W
 	var pe *pipeline.ProcessError
 	switch {
 	case errors.Is(err, pipeline.ErrStopped):
-		return nil, &ExitError{Code: signalExit(w.Signal()), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
+		return nil, &InterruptedError{Signal: w.Signal(), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
 	case errors.As(err, &pe) && pe.Kept == 0 && pe.Usage:
-		return nil, &ExitError{Code: ExitUsage, Msg: pe.Msg} // the process refused what it was given
+		return nil, &UsageError{Msg: pe.Msg} // the process refused what it was given
 	case errors.As(err, &pe):
-		return r, &ExitError{Code: ExitFailed, Msg: pe.Msg}
+		return r, &FailedError{Msg: pe.Msg}
 	}
 	return r, err
 }

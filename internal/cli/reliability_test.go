@@ -125,11 +125,13 @@ func TestSignalsStopTheRun(t *testing.T) {
 			out := filepath.Join(dir, "r.json")
 			cmd := exec.Command(benchyBinary(t), "run", "--bench", "^sum/sink$", "--samples", "100000", "--sample-time", "1ms",
 				"--window", "10ms", "--out", out)
+			term := newTerminal(t)
+			cmd.Stderr = term.Slave
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			waitMeasuring(t, cmd.Process.Pid)
-			time.Sleep(500 * time.Millisecond)
+			term.started()
+			term.waitFor(t, "samples to keep", sampled(20))
 			cmd.Process.Signal(tt.sig)
 			err := cmd.Wait()
 			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != tt.code {
@@ -147,10 +149,15 @@ func TestSignalsStopTheRun(t *testing.T) {
 	}
 	t.Run("during the window", func(t *testing.T) {
 		cmd := exec.Command(benchyBinary(t), "run", "--window", "60s")
+		term := newTerminal(t)
+		cmd.Stderr = term.Slave
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(300 * time.Millisecond)
+		term.started()
+		// The progress line says the window began: the stop signals
+		// are watched by then.
+		term.waitFor(t, "the busy window", showing("reading the machine (1m0s)"))
 		start := time.Now()
 		cmd.Process.Signal(syscall.SIGINT)
 		err := cmd.Wait()

@@ -112,7 +112,7 @@ func reportComparison(opts *reportOptions, data []byte, stdout, stderr io.Writer
 	write := func(w io.Writer) error { return render.WriteComparison(w, d, opts.Format) }
 	if opts.out != nil {
 		if err := writeFile(opts.out, opts.Out, write, stderr); err != nil {
-			return &ExitError{Code: ExitFailed, Msg: err.Error()}
+			return &FailedError{Msg: err.Error()}
 		}
 		return nil
 	}
@@ -139,5 +139,5 @@ func strictError(r *result.Result, level string) error {
 	if len(names) == 1 {
 		n = "1 experiment"
 	}
-	return &ExitError{Code: ExitStrict, Msg: fmt.Sprintf("--strict=%s: %s %s: %s", level, n, what, strings.Join(names, ", "))}
+	return &StrictError{Msg: fmt.Sprintf("--strict=%s: %s %s: %s", level, n, what, strings.Join(names, ", "))}
 }

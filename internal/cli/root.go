@@ -53,28 +53,31 @@ func Main(args []string, exps []inproc.Workload, stdout, stderr io.Writer) int {
 	if i := slices.Index(args, "exec"); i >= 0 {
 		args = append(slices.Clone(args[:i+1]), expandExecArgs(args[i+1:])...)
 	}
+	// cobra refuses a command line (an unknown command, a wrong number
+	// of arguments) with errors of no type, before any command runs: an
+	// error returned before the root's PersistentPreRunE, cobra's own or
+	// a command's Args check, is bad usage. (Flag errors are typed by
+	// SetFlagErrorFunc.)
+	started := false
+	pre := root.PersistentPreRunE
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		started = true
+		return pre(cmd, args)
+	}
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.Execute()
+	if err != nil && !started {
+		err = &UsageError{Msg: err.Error()}
+	}
 	if err != nil {
-		var ee *ExitError
-		if !asExit(err, &ee) || ee.Msg != "" {
-			// Printable: an error names files and values from outside
-			// (a file name holding an escape sequence, a load error
-			// quoting it), and a terminal must not act on them.
-			fmt.Fprintf(stderr, "benchy: %s\n", result.Printable(readableError(err.Error())))
-		}
+		// Printable: an error names files and values from outside
+		// (a file name holding an escape sequence, a load error
+		// quoting it), and a terminal must not act on them.
+		fmt.Fprintf(stderr, "benchy: %s\n", result.Printable(readableError(err.Error())))
 	}
 	return exitCode(err)
-}
-
-func asExit(err error, target **ExitError) bool {
-	e, ok := err.(*ExitError)
-	if ok {
-		*target = e
-	}
-	return ok
 }
 
 // oneLine puts an error's message on one line for a one-line complaint.

@@ -483,7 +483,7 @@ func failedError(r *result.Result, noun string) error {
 	if len(failed) == 0 {
 		return nil
 	}
-	return &ExitError{Code: ExitFailed, Msg: units.Count(len(failed), noun) + " failed: " + strings.Join(failed, "; ")}
+	return &FailedError{Msg: units.Count(len(failed), noun) + " failed: " + strings.Join(failed, "; ")}
 }
 
 // mainPackage is the import path of the program's main package: benchy's

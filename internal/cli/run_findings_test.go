@@ -110,20 +110,21 @@ func TestRunSeesABusyCPU(t *testing.T) {
 // TestRunInterrupted stops a long run with SIGINT: it must write what it
 // measured, marked interrupted, and exit 130.
 func TestRunInterrupted(t *testing.T) {
-	var stdout, stderr strings.Builder
+	var stdout strings.Builder
 	cmd := exec.Command(benchyBinary(t), "run", "--bench", "^sum/sink$", "--samples", "100000",
 		"--sample-time", "1ms", "--window", "10ms", "--format", "json")
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	term := newTerminal(t)
+	cmd.Stdout, cmd.Stderr = &stdout, term.Slave
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	waitMeasuring(t, cmd.Process.Pid)
-	time.Sleep(time.Second) // the warm-up (100ms) and the calibration, then samples of 1ms
+	term.started()
+	term.waitFor(t, "samples to keep", sampled(20))
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != ExitInterrupted {
-		t.Fatalf("exit: %v, want %d; stderr %s", err, ExitInterrupted, stderr.String())
+		t.Fatalf("exit: %v, want %d; stderr %s", err, ExitInterrupted, term.String())
 	}
 	r, derr := result.Decode(strings.NewReader(stdout.String()))
 	if derr != nil {

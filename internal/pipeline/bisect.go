@@ -478,7 +478,7 @@ func (b *bisectRun) match(all [][]*gotest.Target, fs []*followed) ([]Target, err
 			}
 		}
 		if len(b.followed) == 0 {
-			return nil, fmt.Errorf("%w: no benchmark matching --bench %q is in both GOOD and BAD", ErrUsage, b.p.GoTest.Bench)
+			return nil, usagef("no benchmark matching --bench %q is in both GOOD and BAD", b.p.GoTest.Bench)
 		}
 	}
 	if fs == nil {
@@ -492,7 +492,7 @@ func (b *bisectRun) match(all [][]*gotest.Target, fs []*followed) ([]Target, err
 		for k, side := range all {
 			i := slices.IndexFunc(side, func(t *gotest.Target) bool { return t.Display == f.name })
 			if i < 0 && k < 2 {
-				return nil, fmt.Errorf("%w: %s is not in %s", ErrUsage, f.name, []string{"GOOD", "BAD"}[k])
+				return nil, usagef("%s is not in %s", f.name, []string{"GOOD", "BAD"}[k])
 			}
 			if i < 0 {
 				break

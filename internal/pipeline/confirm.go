@@ -161,7 +161,7 @@ func stepError(err error) string {
 		}
 		return be.Package + " does not build"
 	}
-	msg := strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ")
+	msg := err.Error()
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
 		msg = msg[:i]
 	}

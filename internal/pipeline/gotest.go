@@ -242,7 +242,7 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		var ts []Target
 		ts, only = pairSides(olds, news)
 		if len(ts) == 0 {
-			return nil, fmt.Errorf("%w: no benchmark matching --bench %q is in both %s and your tree", ErrUsage, p.Bench, p.Against)
+			return nil, usagef("no benchmark matching --bench %q is in both %s and your tree", p.Bench, p.Against)
 		}
 		return ts, nil
 	}
@@ -376,7 +376,7 @@ func calibrate(s *side, o gotest.Options) ([]*gotest.Target, error) {
 		}
 	}
 	if len(ts) == 0 {
-		return nil, fmt.Errorf("%w: no benchmark in %s matches --bench %q", ErrUsage, strings.Join(s.importPaths(), " "), o.BenchText)
+		return nil, usagef("no benchmark in %s matches --bench %q", strings.Join(s.importPaths(), " "), o.BenchText)
 	}
 	return ts, nil
 }

@@ -134,8 +134,20 @@ const (
 )
 
 // ErrUsage marks an error in the plan (a CPU that cannot be used): the
-// command reports it as bad usage.
+// command reports it as bad usage. Match it with errors.Is: the error's
+// message is the complaint alone, with no prefix to remove.
 var ErrUsage = errors.New("bad usage")
+
+// usageError is an error in the plan, which is ErrUsage.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string        { return e.msg }
+func (e *usageError) Is(target error) bool { return target == ErrUsage }
+
+// usagef makes an error in the plan.
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
 
 // ErrStopped is returned when Stop was closed before anything was
 // measured: there is no result.
@@ -159,7 +171,7 @@ func Run(plan Plan, ts []Target) (*result.Result, error) {
 		// A target that cannot be measured as asked is the command's
 		// usage: one line, no result.
 		if errors.Is(out.Err, harness.ErrRefused) {
-			return nil, fmt.Errorf("%w: %s", ErrUsage, strings.TrimPrefix(out.Err.Error(), harness.ErrRefused.Error()+": "))
+			return nil, usagef("%s", strings.TrimPrefix(out.Err.Error(), harness.ErrRefused.Error()+": "))
 		}
 	}
 	assemble(r, plan, ts, outs)
@@ -454,13 +466,13 @@ func unlocked(cpu int, err error) string {
 func pickCPU(s *machine.Snapshot, plan Plan) (int, string, error) {
 	if !harness.CanPin {
 		if plan.CPUSet {
-			return 0, "", fmt.Errorf("%w: --cpu %d: pinning needs Linux (sched_setaffinity); this is %s", ErrUsage, plan.CPU, runtime.GOOS)
+			return 0, "", usagef("--cpu %d: pinning needs Linux (sched_setaffinity); this is %s", plan.CPU, runtime.GOOS)
 		}
 		return -1, "unknown: not pinned (pinning needs Linux)", nil
 	}
 	if plan.CPUSet {
 		if err := machine.ValidateCPU(s, plan.CPU); err != nil {
-			return 0, "", fmt.Errorf("%w: %v", ErrUsage, err)
+			return 0, "", usagef("%v", err)
 		}
 		return plan.CPU, cmp.Or(plan.CPUWhy, fmt.Sprintf("--cpu %d", plan.CPU)), nil
 	}
