@@ -41,9 +41,10 @@ type BisectPlan struct {
 	Keep func(commits []string, rs []*result.Result)
 }
 
-// The prefixes of the three builds' experiments in a step's one
-// interleaved run (see oldPrefix), taken off by splitByPrefix.
-var bisectPrefixes = []string{"good ", "bad ", "mid "}
+// buildSides are the sides of a step's builds in its one interleaved run,
+// by build: GOOD, BAD, and the commit the step measures. match gives each
+// target its build's side, and splitBySide parts the run by it.
+var buildSides = []string{result.SideGood, result.SideBad, result.SideMid}
 
 // skipCommit is why the commit a step measures cannot be measured (it
 // lacks the benchmark, or its test binary cannot list or calibrate it):
@@ -260,7 +261,7 @@ func (b *bisectRun) measure(i int, needs []bisect.Need) ([]bisect.Step, error) {
 	if fs == nil {
 		fs = b.followed // the first run: every benchmark
 	}
-	rs := splitByPrefix(r, bisectPrefixes[:len(sides)]...)
+	rs := splitBySide(r, buildSides[:len(sides)]...)
 	if b.p.Keep != nil {
 		var hashes []string
 		for _, c := range cs {
@@ -465,7 +466,7 @@ func (b *bisectRun) calibrate(k int, s *side, o gotest.Options) ([]*gotest.Targe
 }
 
 // match picks the benchmarks fs from each build's calibrated targets,
-// all at GOOD's N, named with their build's prefix. The first time (fs
+// all at GOOD's N, each told its build's side. The first time (fs
 // nil) it finds the benchmarks both GOOD and BAD have that --bench
 // matches, in GOOD's order, and picks them all: none is a usage error.
 // A benchmark the third build lacks is marked lacking (its step is
@@ -502,7 +503,7 @@ func (b *bisectRun) match(all [][]*gotest.Target, fs []*followed) ([]Target, err
 				n = t.N
 			}
 			t.N = n
-			t.Display = bisectPrefixes[k] + f.name
+			t.Side = buildSides[k]
 			three = append(three, t)
 		}
 		f.lacking = len(three) < len(all)

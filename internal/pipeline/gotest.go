@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -428,42 +429,27 @@ func pairSides(olds, news []*gotest.Target) ([]Target, []string) {
 }
 
 // splitSides makes the result of an interleaved --against run into the
-// two results benchy compare would read: the same run, each with its
-// side's experiments, as a run of one build (no side).
+// two results benchy compare would read (splitBySide).
 func splitSides(r *result.Result) (old, cur *result.Result) {
-	old, cur = &result.Result{}, &result.Result{}
-	*old, *cur = *r, *r
-	old.Experiments, cur.Experiments = nil, nil
-	for _, e := range r.Experiments {
-		side := e.Side
-		e.Side = ""
-		switch side {
-		case result.SideOld:
-			old.Experiments = append(old.Experiments, e)
-		case result.SideNew:
-			cur.Experiments = append(cur.Experiments, e)
-		}
-	}
-	return old, cur
+	rs := splitBySide(r, result.SideOld, result.SideNew)
+	return rs[0], rs[1]
 }
 
-// splitByPrefix makes an interleaved run of several builds into one result
-// per build, each the same run with the experiments whose names start
-// with its prefix, under their own names (benchy bisect's builds).
-func splitByPrefix(r *result.Result, prefixes ...string) []*result.Result {
-	out := make([]*result.Result, len(prefixes))
-	for k := range prefixes {
+// splitBySide makes an interleaved run of several builds into one result
+// per side of sides, in that order: the same run, each with its side's
+// experiments, as a run of one build (no side), which is what a
+// comparison reads. An experiment of no side in sides belongs to none.
+func splitBySide(r *result.Result, sides ...string) []*result.Result {
+	out := make([]*result.Result, len(sides))
+	for k := range sides {
 		x := *r
 		x.Experiments = nil
 		out[k] = &x
 	}
 	for _, e := range r.Experiments {
-		for k, p := range prefixes {
-			if name, ok := strings.CutPrefix(e.Name, p); ok {
-				e.Name = name
-				out[k].Experiments = append(out[k].Experiments, e)
-				break
-			}
+		if k := slices.Index(sides, e.Side); k >= 0 {
+			e.Side = ""
+			out[k].Experiments = append(out[k].Experiments, e)
 		}
 	}
 	return out
