@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
@@ -74,10 +73,10 @@ func Bisect(p BisectPlan) (*bisect.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bisectRun{p: p, ch: ch, wd: wd, builds: map[string]built{}, calibrateF: calibrate}
-	defer b.clean()
+	b := &bisectRun{p: p, ch: ch, ws: &workspace{dir: wd, notes: g.Notes}, builds: map[string]built{}, calibrateF: calibrate}
+	defer b.ws.clean()
 	if g.OnExit != nil {
-		g.OnExit(b.clean)
+		g.OnExit(b.ws.clean)
 	}
 	stale, err := gotest.RemoveStaleWorktrees(ch, g.Dir)
 	if len(stale) > 0 {
@@ -120,7 +119,7 @@ func stageStop(err error, doing string) error {
 type bisectRun struct {
 	p       BisectPlan
 	ch      *gotest.Children
-	wd      *gotest.WorkDir
+	ws      *workspace
 	good    bisect.Commit
 	commits []bisect.Commit
 	// followed are the benchmarks --bench matches in both GOOD and BAD,
@@ -134,10 +133,6 @@ type bisectRun struct {
 	calibrated [2][]*gotest.Target
 	calCPU     int
 	calibrateF func(*side, gotest.Options) ([]*gotest.Target, error) // calibrate; the tests count the calls
-
-	mu      sync.Mutex // the worktrees: the signal's goroutine removes them too
-	wts     []*gotest.Worktree
-	cleaned bool
 }
 
 // built is one commit's build: its binaries, or why there are none.
@@ -162,21 +157,6 @@ type followed struct {
 // mid[k] ran in the same rounds.
 type pool struct{ good, mid []*result.Result }
 
-// clean removes every worktree, then the temporary directory.
-func (b *bisectRun) clean() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if !b.cleaned {
-		for _, w := range b.wts {
-			if err := w.Remove(); err != nil {
-				fmt.Fprintf(b.p.GoTest.Notes, "benchy: could not remove the worktree %s: %v (git worktree remove --force %s)\n", w.Dir, err, w.Dir)
-			}
-		}
-	}
-	b.cleaned = true
-	b.wd.Remove()
-}
-
 // build checks commit out and builds its test binaries, once: a later
 // step that needs it again takes what the first made, binaries or error.
 func (b *bisectRun) build(commit string) (*side, error) {
@@ -184,13 +164,11 @@ func (b *bisectRun) build(commit string) (*side, error) {
 		return x.side, x.err
 	}
 	g := b.p.GoTest
-	wt, err := gotest.AddWorktree(b.ch, g.Dir, commit, b.wd.CommitWorktree(commit))
+	wt, err := gotest.AddWorktree(b.ch, g.Dir, commit, b.ws.dir.CommitWorktree(commit))
 	var s *side
 	if err == nil {
-		b.mu.Lock()
-		b.wts = append(b.wts, wt)
-		b.mu.Unlock()
-		s, err = buildSide(g, b.ch, wt.Path(), filepath.Join(b.wd.Path, "bin-"+commit), g.BuildFlags)
+		b.ws.add(wt)
+		s, err = buildSide(g, b.ch, wt.Path(), filepath.Join(b.ws.dir.Path, "bin-"+commit), g.BuildFlags)
 		if err != nil {
 			err = againstError(err, wt)
 		}

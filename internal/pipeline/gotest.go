@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/compare"
@@ -113,9 +112,9 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer w.clean()
+	defer w.ws.clean()
 	if p.OnExit != nil {
-		p.OnExit(w.clean)
+		p.OnExit(w.ws.clean)
 	}
 	if p.Plan.Settings.Window > 0 {
 		done, err := w.openWindow()
@@ -156,13 +155,10 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 // temporary directory and worktrees, the builds of each side, and what
 // the run's Prepare calibrates with and leaves for after the run.
 type gotestWork struct {
-	p  GoTestPlan
-	ch *gotest.Children
-	wd *gotest.WorkDir
-
-	mu      sync.Mutex       // the worktrees: the signal's goroutine removes them too
+	p       GoTestPlan
+	ch      *gotest.Children
+	ws      *workspace
 	wt, nwt *gotest.Worktree // the old side's, the new side's with New
-	cleaned bool
 
 	seeds      []int64 // one per layout, none without Layouts
 	curs, olds []*side // each side's builds, one per layout; olds with Against only
@@ -186,23 +182,7 @@ func startGoTest(p GoTestPlan) (*gotestWork, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &gotestWork{p: p, ch: ch, wd: wd}, nil
-}
-
-// clean removes the worktrees before the directory that holds them, on
-// the way out and at a second signal alike, and the worktrees once.
-func (w *gotestWork) clean() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, t := range []*gotest.Worktree{w.wt, w.nwt} {
-		if t != nil && !w.cleaned {
-			if err := t.Remove(); err != nil {
-				fmt.Fprintf(w.p.Notes, "benchy: could not remove the worktree %s: %v (git worktree remove --force %s)\n", t.Dir, err, t.Dir)
-			}
-		}
-	}
-	w.cleaned = true
-	w.wd.Remove()
+	return &gotestWork{p: p, ch: ch, ws: &workspace{dir: wd, notes: p.Notes}}, nil
 }
 
 // openWindow opens the busy window before the builds: it runs while the
@@ -234,23 +214,17 @@ func (w *gotestWork) addWorktrees() error {
 	if err != nil {
 		return &StageError{"removing old worktrees", err}
 	}
-	added, err := gotest.AddWorktree(w.ch, p.Dir, p.Against, w.wd.Worktree())
-	if err != nil {
+	if w.wt, err = gotest.AddWorktree(w.ch, p.Dir, p.Against, w.ws.dir.Worktree()); err != nil {
 		return &StageError{"checking out " + p.Against, err}
 	}
-	w.mu.Lock()
-	w.wt = added
-	w.mu.Unlock()
+	w.ws.add(w.wt)
 	if p.New == "" {
 		return nil
 	}
-	added, err = gotest.AddWorktree(w.ch, p.Dir, p.New, w.wd.NewWorktree())
-	if err != nil {
+	if w.nwt, err = gotest.AddWorktree(w.ch, p.Dir, p.New, w.ws.dir.NewWorktree()); err != nil {
 		return &StageError{"checking out " + p.New, err}
 	}
-	w.mu.Lock()
-	w.nwt = added
-	w.mu.Unlock()
+	w.ws.add(w.nwt)
 	return nil
 }
 
@@ -267,7 +241,7 @@ func (w *gotestWork) build() error {
 	if w.nwt != nil {
 		newDir = w.nwt.Path()
 	}
-	curs, err := buildLayouts(p, w.ch, "new", newDir, filepath.Join(w.wd.Path, "new"), w.seeds)
+	curs, err := buildLayouts(p, w.ch, "new", newDir, filepath.Join(w.ws.dir.Path, "new"), w.seeds)
 	if err != nil {
 		if w.nwt != nil {
 			return &StageError{"building the test binaries of " + p.New, fmt.Errorf("%s: %w", p.New, againstError(err, w.nwt))}
@@ -283,7 +257,7 @@ func (w *gotestWork) build() error {
 	} else {
 		fmt.Fprintf(p.Notes, "benchy: old is %s (%s), built in a temporary worktree; new is your tree as it is\n", w.wt.Rev, w.wt.Short())
 	}
-	if w.olds, err = buildLayouts(p, w.ch, "old", w.wt.Path(), filepath.Join(w.wd.Path, "old"), w.seeds); err != nil {
+	if w.olds, err = buildLayouts(p, w.ch, "old", w.wt.Path(), filepath.Join(w.ws.dir.Path, "old"), w.seeds); err != nil {
 		return &StageError{"building the test binaries of " + p.Against, fmt.Errorf("%s: %w", p.Against, againstError(err, w.wt))}
 	}
 	return nil
