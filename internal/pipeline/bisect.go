@@ -46,9 +46,9 @@ type BisectPlan struct {
 var buildSides = []string{result.SideGood, result.SideBad, result.SideMid}
 
 // skipCommit is why the commit a step measures cannot be measured (it
-// lacks the benchmark, or its test binary cannot list or calibrate it):
-// the walk skips that commit, where the same failure of GOOD or BAD ends
-// the bisection.
+// does not build, it lacks the benchmark, or its test binary cannot list
+// or calibrate it): the walk skips that commit, where the same failure of
+// GOOD or BAD ends the bisection.
 type skipCommit struct{ why string }
 
 func (e *skipCommit) Error() string { return e.why }
@@ -185,45 +185,21 @@ func (b *bisectRun) build(commit string) (*side, error) {
 // needs names (every one --bench matches when nil, which the first run
 // finds), each pooled with the commit's earlier attempts for it.
 func (b *bisectRun) measure(i int, needs []bisect.Need) ([]bisect.Step, error) {
-	attempt := 0
-	for _, nd := range needs {
-		attempt = max(attempt, nd.Attempt)
-	}
 	n := len(b.commits)
-	bad := b.commits[n-1]
-	cs := []bisect.Commit{b.good, bad}
+	cs := []bisect.Commit{b.good, b.commits[n-1]}
 	if i != n-1 {
 		cs = append(cs, b.commits[i])
 	}
-	what := "BAD " + bad.Short() + " against GOOD " + b.good.Short()
-	if i != n-1 {
-		what = fmt.Sprintf("%s (%d of %d) against GOOD and BAD", b.commits[i].Short(), i+1, n)
-	}
-	if attempt > 0 {
-		what += fmt.Sprintf(", again (%d)", attempt+1)
-	}
+	b.announce(i, needs)
 	var fs []*followed
 	for _, nd := range needs {
 		fs = append(fs, b.followed[nd.Bench])
 	}
-	if len(b.followed) > 1 && len(fs) > 0 {
-		what += " for " + units.Count(len(fs), "benchmark")
+	sides, err := b.buildAll(cs)
+	var r *result.Result
+	if err == nil {
+		r, err = b.run(sides, fs)
 	}
-	fmt.Fprintf(b.p.GoTest.Notes, "benchy: measuring %s, interleaved\n", what)
-	var sides []*side
-	for k, c := range cs {
-		s, err := b.build(c.Hash)
-		switch {
-		case errors.Is(err, gotest.ErrStopped):
-			return nil, ErrStopped
-		case err != nil && k == 2:
-			return skipped(len(fs), stepError(err)), nil
-		case err != nil:
-			return nil, &StageError{"building the test binaries of " + []string{"GOOD", "BAD"}[k] + " " + c.Short(), err}
-		}
-		sides = append(sides, s)
-	}
-	r, err := b.run(sides, fs)
 	var skip *skipCommit
 	switch {
 	case errors.As(err, &skip):
@@ -256,6 +232,48 @@ func (b *bisectRun) measure(i int, needs []bisect.Need) ([]bisect.Step, error) {
 		sts = append(sts, b.judge(f, i, only(rs, f.name)))
 	}
 	return sts, nil
+}
+
+// announce says which commit a step measures against which, the
+// attempt when it is not the first, and for how many of the benchmarks
+// followed when it is not all of them.
+func (b *bisectRun) announce(i int, needs []bisect.Need) {
+	attempt := 0
+	for _, nd := range needs {
+		attempt = max(attempt, nd.Attempt)
+	}
+	n := len(b.commits)
+	what := "BAD " + b.commits[n-1].Short() + " against GOOD " + b.good.Short()
+	if i != n-1 {
+		what = fmt.Sprintf("%s (%d of %d) against GOOD and BAD", b.commits[i].Short(), i+1, n)
+	}
+	if attempt > 0 {
+		what += fmt.Sprintf(", again (%d)", attempt+1)
+	}
+	if len(b.followed) > 1 && len(needs) > 0 {
+		what += " for " + units.Count(len(needs), "benchmark")
+	}
+	fmt.Fprintf(b.p.GoTest.Notes, "benchy: measuring %s, interleaved\n", what)
+}
+
+// buildAll is the builds of a step's commits cs: GOOD, BAD, and the
+// commit measured unless it is BAD. That commit not building is a
+// skipCommit, where GOOD or BAD not building ends the walk.
+func (b *bisectRun) buildAll(cs []bisect.Commit) ([]*side, error) {
+	var sides []*side
+	for k, c := range cs {
+		s, err := b.build(c.Hash)
+		switch {
+		case errors.Is(err, gotest.ErrStopped):
+			return nil, ErrStopped
+		case err != nil && k == 2:
+			return nil, &skipCommit{stepError(err)}
+		case err != nil:
+			return nil, &StageError{"building the test binaries of " + []string{"GOOD", "BAD"}[k] + " " + c.Short(), err}
+		}
+		sides = append(sides, s)
+	}
+	return sides, nil
 }
 
 // skipped are the steps of k benchmarks at a commit that cannot be
