@@ -89,79 +89,124 @@ var (
 // both sides and the pairing leaves it out; for separate runs a slow core
 // is inconclusive unless the difference lies beyond what it could cause.
 func Basis(sides []Side, separate bool) (basis string, busy Busy) {
-	cycles, onCPU, off := separate, true, false
-	var noOnCPU []string
-	counted := make([]bool, len(sides)) // the side's on-CPU time is known
+	c := choose(sides, separate)
+	return c.basis(), c.weigh(sides)
+}
+
+// A choice is what the sides of a comparison let it leave out, the facts
+// Basis chooses the basis from and weighs what is left in against.
+type choice struct {
+	separate bool // separate runs, not rounds paired on one clock and core
+	// cycles: separate runs whose every side measured its clock, so the
+	// clock's change is left out by counting cycles at it.
+	cycles bool
+	// onCPU: every side counted its on-CPU time (counted, side by side;
+	// noOnCPU are the labels of those that did not), so time off the CPU
+	// can be left out.
+	onCPU   bool
+	counted []bool
+	noOnCPU []string
+	off     bool // a side was off the CPU (offCPUCodes)
+}
+
+// choose reads from every side what a basis can leave out: whether it
+// measured its clock, whether it counted its on-CPU time, and whether it
+// was off the CPU.
+func choose(sides []Side, separate bool) choice {
+	c := choice{separate: separate, cycles: separate, onCPU: true, counted: make([]bool, len(sides))}
 	for i, s := range sides {
-		cycles = cycles && s.E.ClockHz() > 0
-		_, counted[i] = result.OnCPUPerOp(*s.E)
-		if !counted[i] {
-			onCPU = false
-			noOnCPU = result.AppendOnce(noOnCPU, labelOr(s.Label, "a side"))
+		c.cycles = c.cycles && s.E.ClockHz() > 0
+		_, c.counted[i] = result.OnCPUPerOp(*s.E)
+		if !c.counted[i] {
+			c.onCPU = false
+			c.noOnCPU = result.AppendOnce(c.noOnCPU, labelOr(s.Label, "a side"))
 		}
-		off = off || slices.ContainsFunc(interference(s), func(c string) bool { return slices.Contains(offCPUCodes, c) })
+		c.off = c.off || slices.ContainsFunc(interference(s), func(code string) bool { return slices.Contains(offCPUCodes, code) })
 	}
+	return c
+}
+
+// basis is the basis c chooses: on-CPU time (in cycles for separate runs
+// that measured their clocks) when a side was off the CPU and every side
+// counted its on-CPU time, else cycles or wall time ("").
+func (c choice) basis() string {
+	switch {
+	case c.off && c.onCPU && c.cycles:
+		return result.BasisOnCPUCycles
+	case c.off && c.onCPU:
+		return result.BasisOnCPU
+	case c.cycles:
+		return result.BasisCycles
+	}
+	return ""
+}
+
+// weigh is what c's basis leaves in of each side's interference, the
+// reason naming it, on which sides, and the largest distortion it could
+// cause on any one side; nothing when the basis leaves everything out.
+func (c choice) weigh(sides []Side) Busy {
+	var busy Busy
 	var left []string              // what is left in, in the order first seen
 	where := map[string][]string{} // and on which sides
-	leave := func(s Side, what string) {
-		left = result.AppendOnce(left, what)
-		if s.Label != "" {
-			where[what] = result.AppendOnce(where[what], s.Label)
-		}
-	}
 	for i, s := range sides {
-		var offBy, clockBy, sharedBy float64 // the distortion of each kind left in
-		if off && !onCPU && !counted[i] {
-			// Nothing could tell whether this side was off the CPU
-			// too: as long as a finding of no size says (distortion).
-			offBy = distortion(s, result.CodeDisturbed)
-		}
-		for _, c := range interference(s) {
-			switch {
-			case slices.Contains(offCPUCodes, c):
-				if !onCPU {
-					leave(s, offCPU)
-					offBy = max(offBy, distortion(s, result.CodeDisturbed))
-				}
-			case slices.Contains(clockCodes, c) && (cycles || !separate):
-				// counted in cycles, or paired round by round: the
-				// clock's change is left out
-			case slices.Contains(sharedCodes, c) && !separate:
-				// paired round by round: a core shared with another
-				// hardware thread or the host slows both samples of a
-				// round alike, and what it does not share alike varies
-				// from round to round, which the interval sees
-			case slices.Contains(clockCodes, c):
-				leave(s, c)
-				clockBy = max(clockBy, distortion(s, c))
-			default:
-				leave(s, c)
-				sharedBy = max(sharedBy, distortion(s, c))
+		what, bound := c.leftIn(s, c.counted[i])
+		for _, w := range what {
+			left = result.AppendOnce(left, w)
+			if s.Label != "" {
+				where[w] = result.AppendOnce(where[w], s.Label)
 			}
 		}
-		// One side's kinds compound: a thread slowed 12% by a shared
-		// core and then preempted for half its time took 2.24x as long.
-		busy.Bound = max(busy.Bound, (1+offBy)*(1+clockBy)*(1+sharedBy)-1)
-	}
-	switch {
-	case off && onCPU && cycles:
-		basis = result.BasisOnCPUCycles
-	case off && onCPU:
-		basis = result.BasisOnCPU
-	case cycles:
-		basis = result.BasisCycles
+		busy.Bound = max(busy.Bound, bound)
 	}
 	var why []string
 	for _, what := range left {
 		why = append(why, explain(where[what], what))
 	}
-	if off && !onCPU {
-		why = append(why, "no on-CPU time in "+strings.Join(noOnCPU, " and ")+" to leave it out")
+	if c.off && !c.onCPU {
+		why = append(why, "no on-CPU time in "+strings.Join(c.noOnCPU, " and ")+" to leave it out")
 	}
 	if len(why) > 0 {
 		busy.Reason = "the machine was busy (" + strings.Join(why, "; ") + ")"
 	}
-	return basis, busy
+	return busy
+}
+
+// leftIn is what c's basis leaves in of side s's interference (counted:
+// s counted its on-CPU time), in the order first seen, and the largest
+// distortion that could cause on s.
+func (c choice) leftIn(s Side, counted bool) (what []string, bound float64) {
+	var offBy, clockBy, sharedBy float64 // the distortion of each kind left in
+	if c.off && !c.onCPU && !counted {
+		// Nothing could tell whether this side was off the CPU too: as
+		// long as a finding of no size says (distortion).
+		offBy = distortion(s, result.CodeDisturbed)
+	}
+	for _, code := range interference(s) {
+		switch {
+		case slices.Contains(offCPUCodes, code):
+			if !c.onCPU {
+				what = result.AppendOnce(what, offCPU)
+				offBy = max(offBy, distortion(s, result.CodeDisturbed))
+			}
+		case slices.Contains(clockCodes, code) && (c.cycles || !c.separate):
+			// counted in cycles, or paired round by round: the clock's
+			// change is left out
+		case slices.Contains(sharedCodes, code) && !c.separate:
+			// paired round by round: a core shared with another hardware
+			// thread or the host slows both samples of a round alike, and
+			// what it does not share alike varies from round to round,
+			// which the interval sees
+		case slices.Contains(clockCodes, code):
+			what = result.AppendOnce(what, code)
+			clockBy = max(clockBy, distortion(s, code))
+		default:
+			what = result.AppendOnce(what, code)
+			sharedBy = max(sharedBy, distortion(s, code))
+		}
+	}
+	// One side's kinds compound: a thread slowed 12% by a shared core and
+	// then preempted for half its time took 2.24x as long.
+	return what, (1+offBy)*(1+clockBy)*(1+sharedBy) - 1
 }
 
 // Busy is what Basis found it cannot leave out of a comparison: the

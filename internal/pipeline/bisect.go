@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
@@ -41,14 +40,15 @@ type BisectPlan struct {
 	Keep func(commits []string, rs []*result.Result)
 }
 
-// The prefixes of the three builds' experiments in a step's one
-// interleaved run (see oldPrefix), taken off by splitByPrefix.
-var bisectPrefixes = []string{"good ", "bad ", "mid "}
+// buildSides are the sides of a step's builds in its one interleaved run,
+// by build: GOOD, BAD, and the commit the step measures. match gives each
+// target its build's side, and splitBySide parts the run by it.
+var buildSides = []string{result.SideGood, result.SideBad, result.SideMid}
 
 // skipCommit is why the commit a step measures cannot be measured (it
-// lacks the benchmark, or its test binary cannot list or calibrate it):
-// the walk skips that commit, where the same failure of GOOD or BAD ends
-// the bisection.
+// does not build, it lacks the benchmark, or its test binary cannot list
+// or calibrate it): the walk skips that commit, where the same failure of
+// GOOD or BAD ends the bisection.
 type skipCommit struct{ why string }
 
 func (e *skipCommit) Error() string { return e.why }
@@ -73,10 +73,10 @@ func Bisect(p BisectPlan) (*bisect.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bisectRun{p: p, ch: ch, wd: wd, builds: map[string]built{}, calibrateF: calibrate}
-	defer b.clean()
+	b := &bisectRun{p: p, ch: ch, ws: &workspace{dir: wd, notes: g.Notes}, builds: map[string]built{}, calibrateF: calibrate}
+	defer b.ws.clean()
 	if g.OnExit != nil {
-		g.OnExit(b.clean)
+		g.OnExit(b.ws.clean)
 	}
 	stale, err := gotest.RemoveStaleWorktrees(ch, g.Dir)
 	if len(stale) > 0 {
@@ -119,7 +119,7 @@ func stageStop(err error, doing string) error {
 type bisectRun struct {
 	p       BisectPlan
 	ch      *gotest.Children
-	wd      *gotest.WorkDir
+	ws      *workspace
 	good    bisect.Commit
 	commits []bisect.Commit
 	// followed are the benchmarks --bench matches in both GOOD and BAD,
@@ -133,10 +133,6 @@ type bisectRun struct {
 	calibrated [2][]*gotest.Target
 	calCPU     int
 	calibrateF func(*side, gotest.Options) ([]*gotest.Target, error) // calibrate; the tests count the calls
-
-	mu      sync.Mutex // the worktrees: the signal's goroutine removes them too
-	wts     []*gotest.Worktree
-	cleaned bool
 }
 
 // built is one commit's build: its binaries, or why there are none.
@@ -161,21 +157,6 @@ type followed struct {
 // mid[k] ran in the same rounds.
 type pool struct{ good, mid []*result.Result }
 
-// clean removes every worktree, then the temporary directory.
-func (b *bisectRun) clean() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if !b.cleaned {
-		for _, w := range b.wts {
-			if err := w.Remove(); err != nil {
-				fmt.Fprintf(b.p.GoTest.Notes, "benchy: could not remove the worktree %s: %v (git worktree remove --force %s)\n", w.Dir, err, w.Dir)
-			}
-		}
-	}
-	b.cleaned = true
-	b.wd.Remove()
-}
-
 // build checks commit out and builds its test binaries, once: a later
 // step that needs it again takes what the first made, binaries or error.
 func (b *bisectRun) build(commit string) (*side, error) {
@@ -183,13 +164,11 @@ func (b *bisectRun) build(commit string) (*side, error) {
 		return x.side, x.err
 	}
 	g := b.p.GoTest
-	wt, err := gotest.AddWorktree(b.ch, g.Dir, commit, b.wd.CommitWorktree(commit))
+	wt, err := gotest.AddWorktree(b.ch, g.Dir, commit, b.ws.dir.CommitWorktree(commit))
 	var s *side
 	if err == nil {
-		b.mu.Lock()
-		b.wts = append(b.wts, wt)
-		b.mu.Unlock()
-		s, err = buildSide(g, b.ch, wt.Path(), filepath.Join(b.wd.Path, "bin-"+commit), g.BuildFlags)
+		b.ws.add(wt)
+		s, err = buildSide(g, b.ch, wt.Path(), filepath.Join(b.ws.dir.Path, "bin-"+commit), g.BuildFlags)
 		if err != nil {
 			err = againstError(err, wt)
 		}
@@ -206,45 +185,21 @@ func (b *bisectRun) build(commit string) (*side, error) {
 // needs names (every one --bench matches when nil, which the first run
 // finds), each pooled with the commit's earlier attempts for it.
 func (b *bisectRun) measure(i int, needs []bisect.Need) ([]bisect.Step, error) {
-	attempt := 0
-	for _, nd := range needs {
-		attempt = max(attempt, nd.Attempt)
-	}
 	n := len(b.commits)
-	bad := b.commits[n-1]
-	cs := []bisect.Commit{b.good, bad}
+	cs := []bisect.Commit{b.good, b.commits[n-1]}
 	if i != n-1 {
 		cs = append(cs, b.commits[i])
 	}
-	what := "BAD " + bad.Short() + " against GOOD " + b.good.Short()
-	if i != n-1 {
-		what = fmt.Sprintf("%s (%d of %d) against GOOD and BAD", b.commits[i].Short(), i+1, n)
-	}
-	if attempt > 0 {
-		what += fmt.Sprintf(", again (%d)", attempt+1)
-	}
+	b.announce(i, needs)
 	var fs []*followed
 	for _, nd := range needs {
 		fs = append(fs, b.followed[nd.Bench])
 	}
-	if len(b.followed) > 1 && len(fs) > 0 {
-		what += " for " + units.Count(len(fs), "benchmark")
+	sides, err := b.buildAll(cs)
+	var r *result.Result
+	if err == nil {
+		r, err = b.run(sides, fs)
 	}
-	fmt.Fprintf(b.p.GoTest.Notes, "benchy: measuring %s, interleaved\n", what)
-	var sides []*side
-	for k, c := range cs {
-		s, err := b.build(c.Hash)
-		switch {
-		case errors.Is(err, gotest.ErrStopped):
-			return nil, ErrStopped
-		case err != nil && k == 2:
-			return skipped(len(fs), stepError(err)), nil
-		case err != nil:
-			return nil, &StageError{"building the test binaries of " + []string{"GOOD", "BAD"}[k] + " " + c.Short(), err}
-		}
-		sides = append(sides, s)
-	}
-	r, err := b.run(sides, fs)
 	var skip *skipCommit
 	switch {
 	case errors.As(err, &skip):
@@ -260,7 +215,7 @@ func (b *bisectRun) measure(i int, needs []bisect.Need) ([]bisect.Step, error) {
 	if fs == nil {
 		fs = b.followed // the first run: every benchmark
 	}
-	rs := splitByPrefix(r, bisectPrefixes[:len(sides)]...)
+	rs := splitBySide(r, buildSides[:len(sides)]...)
 	if b.p.Keep != nil {
 		var hashes []string
 		for _, c := range cs {
@@ -277,6 +232,48 @@ func (b *bisectRun) measure(i int, needs []bisect.Need) ([]bisect.Step, error) {
 		sts = append(sts, b.judge(f, i, only(rs, f.name)))
 	}
 	return sts, nil
+}
+
+// announce says which commit a step measures against which, the
+// attempt when it is not the first, and for how many of the benchmarks
+// followed when it is not all of them.
+func (b *bisectRun) announce(i int, needs []bisect.Need) {
+	attempt := 0
+	for _, nd := range needs {
+		attempt = max(attempt, nd.Attempt)
+	}
+	n := len(b.commits)
+	what := "BAD " + b.commits[n-1].Short() + " against GOOD " + b.good.Short()
+	if i != n-1 {
+		what = fmt.Sprintf("%s (%d of %d) against GOOD and BAD", b.commits[i].Short(), i+1, n)
+	}
+	if attempt > 0 {
+		what += fmt.Sprintf(", again (%d)", attempt+1)
+	}
+	if len(b.followed) > 1 && len(needs) > 0 {
+		what += " for " + units.Count(len(needs), "benchmark")
+	}
+	fmt.Fprintf(b.p.GoTest.Notes, "benchy: measuring %s, interleaved\n", what)
+}
+
+// buildAll is the builds of a step's commits cs: GOOD, BAD, and the
+// commit measured unless it is BAD. That commit not building is a
+// skipCommit, where GOOD or BAD not building ends the walk.
+func (b *bisectRun) buildAll(cs []bisect.Commit) ([]*side, error) {
+	var sides []*side
+	for k, c := range cs {
+		s, err := b.build(c.Hash)
+		switch {
+		case errors.Is(err, gotest.ErrStopped):
+			return nil, ErrStopped
+		case err != nil && k == 2:
+			return nil, &skipCommit{stepError(err)}
+		case err != nil:
+			return nil, &StageError{"building the test binaries of " + []string{"GOOD", "BAD"}[k] + " " + c.Short(), err}
+		}
+		sides = append(sides, s)
+	}
+	return sides, nil
 }
 
 // skipped are the steps of k benchmarks at a commit that cannot be
@@ -465,7 +462,7 @@ func (b *bisectRun) calibrate(k int, s *side, o gotest.Options) ([]*gotest.Targe
 }
 
 // match picks the benchmarks fs from each build's calibrated targets,
-// all at GOOD's N, named with their build's prefix. The first time (fs
+// all at GOOD's N, each told its build's side. The first time (fs
 // nil) it finds the benchmarks both GOOD and BAD have that --bench
 // matches, in GOOD's order, and picks them all: none is a usage error.
 // A benchmark the third build lacks is marked lacking (its step is
@@ -502,7 +499,7 @@ func (b *bisectRun) match(all [][]*gotest.Target, fs []*followed) ([]Target, err
 				n = t.N
 			}
 			t.N = n
-			t.Display = bisectPrefixes[k] + f.name
+			t.Side = buildSides[k]
 			three = append(three, t)
 		}
 		f.lacking = len(three) < len(all)

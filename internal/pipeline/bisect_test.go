@@ -67,18 +67,18 @@ func TestBisectCalibratesGoodAndBadOnce(t *testing.T) {
 			if k == 0 && step == 0 {
 				first = ts[0]
 			}
-			if k == 0 && (ts[0].N != 200 || step > 0 && ts[0] == first) {
-				t.Errorf("step %d: GOOD at N=%d (%p), want a copy at the first calibration's N=200", step, ts[0].N, ts[0])
+			if k == 0 && (ts[0].N != 200 || ts[0].Side != "" || step > 0 && ts[0] == first) {
+				t.Errorf("step %d: GOOD at N=%d (%p) of side %q, want a clean copy at the first calibration's N=200", step, ts[0].N, ts[0], ts[0].Side)
 			}
-			ts[0].N, ts[0].Display = 1, "good Work" // what match does to the copies
+			ts[0].N, ts[0].Side = 1, buildSides[k] // what match does to the copies
 		}
 	}
 	if calls[good] != 1 || calls[bad] != 1 || calls[mid] != 3 {
 		t.Errorf("calibrations: GOOD %d, BAD %d, the commit %d; want 1, 1, 3", calls[good], calls[bad], calls[mid])
 	}
 	ts, _ := b.calibrate(0, good, gotest.Options{CPU: 2})
-	if calls[good] != 2 || ts[0].N != 400 || ts[0].Display != "Work" {
-		t.Errorf("on another CPU: %d calibrations of GOOD, N=%d %q; want 2, N=400, \"Work\"", calls[good], ts[0].N, ts[0].Display)
+	if calls[good] != 2 || ts[0].N != 400 || ts[0].Name() != "Work" {
+		t.Errorf("on another CPU: %d calibrations of GOOD, N=%d %q; want 2, N=400, \"Work\"", calls[good], ts[0].N, ts[0].Name())
 	}
 }
 
@@ -168,9 +168,10 @@ func TestBisectMatchesSeveral(t *testing.T) {
 	if err != nil || len(ts) != 3 || b.followed[0].lacking || !b.followed[1].lacking {
 		t.Errorf("the commit lacks B: %v, %d targets, lacking %v %v; want A's 3 targets, B lacking", err, len(ts), b.followed[0].lacking, b.followed[1].lacking)
 	}
-	for k, x := range ts {
-		if want := bisectPrefixes[k] + "A"; x.(*gotest.Target).Display != want {
-			t.Errorf("target %d: %q, want %q", k, x.(*gotest.Target).Display, want)
+	for k, want := range []string{"good A", "bad A", "mid A"} {
+		g := ts[k].(*gotest.Target)
+		if g.Side != buildSides[k] || g.Display != "A" || g.Name() != want {
+			t.Errorf("target %d: side %q, name %q, in messages %q; want %q, \"A\", %q", k, g.Side, g.Display, g.Name(), buildSides[k], want)
 		}
 	}
 	_, err = b.match([][]*gotest.Target{gotestTargets(100, "A", "B"), gotestTargets(50, "A", "B"), gotestTargets(10, "C")}, b.followed[1:])

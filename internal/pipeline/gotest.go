@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/compare"
@@ -108,6 +108,72 @@ func (e *StageError) Unwrap() error { return e.Err }
 // in common the error is compare.ErrNothingInCommon and the run is
 // returned with it, without a Comparison.
 func GoTest(p GoTestPlan) (*GoTestRun, error) {
+	w, err := startGoTest(p)
+	if err != nil {
+		return nil, err
+	}
+	defer w.ws.clean()
+	if p.OnExit != nil {
+		p.OnExit(w.ws.clean)
+	}
+	if p.Plan.Settings.Window > 0 {
+		done, err := w.openWindow()
+		if err != nil {
+			return nil, err
+		}
+		defer done()
+	}
+	if err := w.addWorktrees(); err != nil {
+		return nil, err
+	}
+	if err := w.build(); err != nil {
+		return nil, err
+	}
+	r, err := Run(w.plan(), nil)
+	if err != nil {
+		return nil, err
+	}
+	r.GOMAXPROCS = p.GOMAXPROCS // the benchmarks', not benchy's own
+	w.mergeLayouts(r)
+	run := &GoTestRun{Result: r}
+	if p.Compares() {
+		// With nothing in common the run comes alone: its samples are
+		// still worth writing.
+		run.Comparison, err = w.compareSides(r)
+		return run, err
+	}
+	if err := w.count(r); err != nil {
+		return nil, err
+	}
+	if r.Layouts != nil {
+		r.Layouts.Benchmarks = layout.Spreads(nil, r, nil, r.Layouts)
+	}
+	return run, nil
+}
+
+// gotestWork is a gotest plan under way: the commands it started, its
+// temporary directory and worktrees, the builds of each side, and what
+// the run's Prepare calibrates with and leaves for after the run.
+type gotestWork struct {
+	p       GoTestPlan
+	ch      *gotest.Children
+	ws      *workspace
+	wt, nwt *gotest.Worktree // the old side's, the new side's with New
+
+	seeds      []int64 // one per layout, none without Layouts
+	curs, olds []*side // each side's builds, one per layout; olds with Against only
+	processes  int     // of each layout
+	group      int     // targets of one benchmark in a round: its sides
+	topts      gotest.Options
+	counted    []Countable // every benchmark calibrated, for Count
+	only       []string    // benchmarks of one side only, with Against
+}
+
+// startGoTest makes what every step uses: the commands' group, whose Kill
+// OnExit is given first (at a second signal nothing writes any more in
+// what is removed next), and the temporary directory every build goes
+// into.
+func startGoTest(p GoTestPlan) (*gotestWork, error) {
 	ch := gotest.NewChildren(p.Plan.Stop)
 	if p.OnExit != nil {
 		p.OnExit(ch.Kill) // first: nothing writes any more in what is removed next
@@ -116,191 +182,224 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The worktree goes before the directory that holds it, on the way
-	// out and at a second signal alike (mu: the signal's goroutine).
-	var (
-		mu      sync.Mutex
-		wt, nwt *gotest.Worktree // the old side's, the new side's with New
-		cleaned bool
-	)
-	clean := func() {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, w := range []*gotest.Worktree{wt, nwt} {
-			if w != nil && !cleaned {
-				if err := w.Remove(); err != nil {
-					fmt.Fprintf(p.Notes, "benchy: could not remove the worktree %s: %v (git worktree remove --force %s)\n", w.Dir, err, w.Dir)
-				}
-			}
-		}
-		cleaned = true
-		wd.Remove()
+	return &gotestWork{p: p, ch: ch, ws: &workspace{dir: wd, notes: p.Notes}}, nil
+}
+
+// openWindow opens the busy window before the builds: it runs while the
+// binaries build, with the builds' CPU time taken out of it, where benchy
+// can count it (openWindowDuringBuild). A --cpu that cannot be used is
+// refused first, before anything is built. done closes it on the way out.
+func (w *gotestWork) openWindow() (done func(), err error) {
+	if err := checkCPU(w.p.Plan); err != nil {
+		return nil, err
 	}
-	defer clean()
-	if p.OnExit != nil {
-		p.OnExit(clean)
+	w.p.Plan.Opened, w.p.Plan.Own, done = openWindowDuringBuild()
+	return done, nil
+}
+
+// addWorktrees checks out the revisions of Against, and of New when
+// given, each in a temporary worktree, so that the user's tree is only
+// read; first it removes the worktrees an earlier benchy killed before
+// its cleaning left behind. Nothing without Against.
+func (w *gotestWork) addWorktrees() error {
+	p := w.p
+	if !p.Compares() {
+		return nil
 	}
-	if p.Plan.Settings.Window > 0 {
-		// The busy window runs while the binaries build, with the
-		// builds' CPU time taken out of it, where benchy can count it.
-		if err := checkCPU(p.Plan); err != nil {
-			return nil, err
-		}
-		var done func()
-		p.Plan.Opened, p.Plan.Own, done = openWindowDuringBuild()
-		defer done()
+	stale, err := gotest.RemoveStaleWorktrees(w.ch, p.Dir)
+	if len(stale) > 0 {
+		fmt.Fprintf(p.Notes, "benchy: removed %s that an earlier benchy gotest --against left behind when it was killed: %s\n",
+			units.Count(len(stale), "worktree"), strings.Join(stale, ", "))
 	}
-	if p.Compares() {
-		stale, err := gotest.RemoveStaleWorktrees(ch, p.Dir)
-		if len(stale) > 0 {
-			fmt.Fprintf(p.Notes, "benchy: removed %s that an earlier benchy gotest --against left behind when it was killed: %s\n",
-				units.Count(len(stale), "worktree"), strings.Join(stale, ", "))
-		}
-		if err != nil {
-			return nil, &StageError{"removing old worktrees", err}
-		}
-		added, err := gotest.AddWorktree(ch, p.Dir, p.Against, wd.Worktree())
-		if err != nil {
-			return nil, &StageError{"checking out " + p.Against, err}
-		}
-		mu.Lock()
-		wt = added
-		mu.Unlock()
+	if err != nil {
+		return &StageError{"removing old worktrees", err}
+	}
+	if w.wt, err = gotest.AddWorktree(w.ch, p.Dir, p.Against, w.ws.dir.Worktree()); err != nil {
+		return &StageError{"checking out " + p.Against, err}
+	}
+	w.ws.add(w.wt)
+	if p.New == "" {
+		return nil
+	}
+	if w.nwt, err = gotest.AddWorktree(w.ch, p.Dir, p.New, w.ws.dir.NewWorktree()); err != nil {
+		return &StageError{"checking out " + p.New, err}
+	}
+	w.ws.add(w.nwt)
+	return nil
+}
+
+// build builds the test binaries of the new side (the tree at Dir, or
+// New's worktree), then of the old with Against: once each, or once per
+// layout with Layouts, both sides linked with the same seeds, so that a
+// layout is the same shuffle on either side.
+func (w *gotestWork) build() error {
+	p := w.p
+	if p.Layouts > 0 {
+		w.seeds = layout.Seeds(p.Layouts)
 	}
 	newDir := p.Dir
-	if p.Compares() && p.New != "" {
-		added, err := gotest.AddWorktree(ch, p.Dir, p.New, wd.NewWorktree())
-		if err != nil {
-			return nil, &StageError{"checking out " + p.New, err}
-		}
-		mu.Lock()
-		nwt = added
-		mu.Unlock()
-		newDir = nwt.Path()
+	if w.nwt != nil {
+		newDir = w.nwt.Path()
 	}
-	var seeds []int64 // one per layout, none without Layouts
-	if p.Layouts > 0 {
-		seeds = layout.Seeds(p.Layouts)
-	}
-	curs, err := buildLayouts(p, ch, "new", newDir, filepath.Join(wd.Path, "new"), seeds)
+	curs, err := buildLayouts(p, w.ch, "new", newDir, filepath.Join(w.ws.dir.Path, "new"), w.seeds)
 	if err != nil {
-		if nwt != nil {
-			return nil, &StageError{"building the test binaries of " + p.New, fmt.Errorf("%s: %w", p.New, againstError(err, nwt))}
+		if w.nwt != nil {
+			return &StageError{"building the test binaries of " + p.New, fmt.Errorf("%s: %w", p.New, againstError(err, w.nwt))}
 		}
-		return nil, &StageError{"building the test binaries", err}
+		return &StageError{"building the test binaries", err}
 	}
-	cur := curs[0]
-	var old *side
-	var olds []*side
-	if p.Compares() {
-		if nwt != nil {
-			fmt.Fprintf(p.Notes, "benchy: old is %s, new is %s, each built in a temporary worktree\n", wt.Short(), nwt.Short())
-		} else {
-			fmt.Fprintf(p.Notes, "benchy: old is %s (%s), built in a temporary worktree; new is your tree as it is\n", wt.Rev, wt.Short())
-		}
-		if olds, err = buildLayouts(p, ch, "old", wt.Path(), filepath.Join(wd.Path, "old"), seeds); err != nil {
-			return nil, &StageError{"building the test binaries of " + p.Against, fmt.Errorf("%s: %w", p.Against, againstError(err, wt))}
-		}
-		old = olds[0]
+	w.curs = curs
+	if !p.Compares() {
+		return nil
 	}
-	processes := p.Processes // of each layout
+	if w.nwt != nil {
+		fmt.Fprintf(p.Notes, "benchy: old is %s, new is %s, each built in a temporary worktree\n", w.wt.Short(), w.nwt.Short())
+	} else {
+		fmt.Fprintf(p.Notes, "benchy: old is %s (%s), built in a temporary worktree; new is your tree as it is\n", w.wt.Rev, w.wt.Short())
+	}
+	if w.olds, err = buildLayouts(p, w.ch, "old", w.wt.Path(), filepath.Join(w.ws.dir.Path, "old"), w.seeds); err != nil {
+		return &StageError{"building the test binaries of " + p.Against, fmt.Errorf("%s: %w", p.Against, againstError(err, w.wt))}
+	}
+	return nil
+}
+
+// plan is the run of the builds: Samples the total over Processes, each
+// process (of every layout, with Layouts) taking its share; a group of
+// targets is a benchmark's sides and all their layouts, measured
+// interleaved; and Prepare calibrates on the CPU the run chose.
+func (w *gotestWork) plan() Plan {
+	p := w.p
+	w.processes = p.Processes
 	if p.Layouts > 0 {
-		processes = layoutProcesses(p.Processes, p.Layouts)
+		w.processes = layoutProcesses(p.Processes, p.Layouts)
 	}
 	plan := p.Plan
 	if plan.Notes == nil {
 		plan.Notes = p.Notes
 	}
 	perProcess := (plan.Settings.Samples + p.Processes - 1) / p.Processes
-	plan.Settings.Samples = perProcess * processes
+	plan.Settings.Samples = perProcess * w.processes
+	cur := w.curs[0]
 	plan.Package = strings.Join(cur.importPaths(), " ")
-	topts := gotest.Options{BenchText: p.Bench, SampleTime: p.SampleTime,
+	w.topts = gotest.Options{BenchText: p.Bench, SampleTime: p.SampleTime,
 		PerProcess: perProcess, GOMAXPROCS: p.GOMAXPROCS, ParallelGOMAXPROCS: p.ParallelGOMAXPROCS,
 		Stop: plan.Stop, Packages: cur.importPaths(), Shard: p.Shard}
-	group := 1
+	w.group = 1
 	if p.Compares() {
-		topts.Packages = append(topts.Packages, old.importPaths()...) // one name for a package on both sides
-		group = 2                                                     // each benchmark's old and new, interleaved
+		w.topts.Packages = append(w.topts.Packages, w.olds[0].importPaths()...) // one name for a package on both sides
+		w.group = 2                                                             // each benchmark's old and new, interleaved
 	}
-	plan.Group = group * max(1, p.Layouts) // and all their layouts
-	topts.Profile = p.Profile
-	var only []string // benchmarks of one side only, with --against
-	var counted []Countable
-	prepare := func(cpu int) ([]Target, error) {
-		topts.CPU = cpu
-		news, err := calibrate(cur, topts)
-		for _, t := range news {
-			counted = append(counted, t)
-		}
-		if err != nil || !p.Compares() {
-			return targetsOf(news), err
-		}
-		olds, err := calibrate(old, topts)
-		if err != nil {
-			return nil, err
-		}
-		var ts []Target
-		ts, only = pairSides(olds, news)
-		if len(ts) == 0 {
-			return nil, usagef("no benchmark matching --bench %q is in both %s and your tree", p.Bench, p.Against)
-		}
-		return ts, nil
+	plan.Group = w.group * max(1, p.Layouts) // and all their layouts
+	w.topts.Profile = p.Profile
+	plan.Prepare = w.prepare
+	return plan
+}
+
+// prepare is the run's Prepare: the benchmarks calibrated on cpu (and
+// paired, with Against), then with Layouts each group made the group of
+// all its layouts, which run at the N of the first.
+func (w *gotestWork) prepare(cpu int) ([]Target, error) {
+	ts, err := w.calibrateSides(cpu)
+	if err != nil || w.p.Layouts == 0 {
+		return ts, err
 	}
-	plan.Prepare = func(cpu int) ([]Target, error) {
-		ts, err := prepare(cpu)
-		if err != nil || p.Layouts == 0 {
-			return ts, err
-		}
-		sides := [][]*side{curs}
-		if p.Compares() {
-			sides = [][]*side{olds, curs}
-		}
-		return withLayouts(ts, group, sides)
+	sides := [][]*side{w.curs}
+	if w.p.Compares() {
+		sides = [][]*side{w.olds, w.curs}
 	}
-	r, err := Run(plan, nil)
+	return withLayouts(ts, w.group, sides)
+}
+
+// calibrateSides calibrates every benchmark of the new side on cpu, each
+// kept for Count, and with Against those of the old side, paired with
+// them.
+func (w *gotestWork) calibrateSides(cpu int) ([]Target, error) {
+	w.topts.CPU = cpu
+	news, err := calibrate(w.curs[0], w.topts)
+	for _, t := range news {
+		w.counted = append(w.counted, t)
+	}
+	if err != nil || !w.p.Compares() {
+		return targetsOf(news), err
+	}
+	olds, err := calibrate(w.olds[0], w.topts)
 	if err != nil {
 		return nil, err
 	}
-	r.GOMAXPROCS = p.GOMAXPROCS // the benchmarks', not benchy's own
-	if p.Layouts > 0 {
-		mergeLayouts(r, p.Layouts, processes)
-		r.Layouts = &result.Layouts{Seeds: seeds, Processes: processes}
+	return w.pair(olds, news)
+}
+
+// pair pairs the sides' benchmarks (pairSides) and keeps those of one
+// side only, to be said after the run; none in both is a usage error.
+func (w *gotestWork) pair(olds, news []*gotest.Target) ([]Target, error) {
+	var ts []Target
+	ts, w.only = pairSides(olds, news)
+	if len(ts) == 0 {
+		return nil, usagef("no benchmark matching --bench %q is in both %s and your tree", w.p.Bench, w.p.Against)
 	}
-	run := &GoTestRun{Result: r}
-	if !p.Compares() {
-		if p.Count != nil {
-			err := Count(r, counted, *p.Count)
-			if errors.Is(err, ErrCountStopped) {
-				r.Interrupted = true
-			} else if err != nil {
-				return nil, err
-			}
-		}
-		if r.Layouts != nil {
-			r.Layouts.Benchmarks = layout.Spreads(nil, r, nil, r.Layouts)
-		}
-		return run, nil
+	return ts, nil
+}
+
+// mergeLayouts makes each benchmark's layouts one experiment again, the
+// process of any layout the unit, and records the seeds and processes
+// the layouts ran: the result reads as a run of one build per side.
+// Nothing without Layouts.
+func (w *gotestWork) mergeLayouts(r *result.Result) {
+	if w.p.Layouts == 0 {
+		return
 	}
-	for _, name := range only {
-		fmt.Fprintf(p.Notes, "benchy: %s: not compared\n", name)
+	mergeLayouts(r, w.p.Layouts, w.processes)
+	r.Layouts = &result.Layouts{Seeds: w.seeds, Processes: w.processes}
+}
+
+// count counts the instructions of every benchmark calibrated (Count),
+// after its time, while its binary is still there. A stop during the
+// counting marks the run interrupted: what it measured is still written.
+func (w *gotestWork) count(r *result.Result) error {
+	if w.p.Count == nil {
+		return nil
+	}
+	err := Count(r, w.counted, *w.p.Count)
+	if errors.Is(err, ErrCountStopped) {
+		r.Interrupted = true
+		return nil
+	}
+	return err
+}
+
+// compareSides compares the two sides of the interleaved run r as benchy
+// compare compares two files, after saying which benchmarks were of one
+// side only: the profiles' differences, the changes claimed held against
+// what the layouts alone move, and the document. With nothing in common
+// the error is compare.ErrNothingInCommon, without a document.
+func (w *gotestWork) compareSides(r *result.Result) (*compare.Document, error) {
+	for _, name := range w.only {
+		fmt.Fprintf(w.p.Notes, "benchy: %s: not compared\n", name)
 	}
 	oldRun, newRun := splitSides(r)
-	r.ProfileDiffs = profileDiffs(oldRun, newRun, topts.Profile)
-	files, err := compare.Against(oldRun, newRun, p.Threshold)
+	r.ProfileDiffs = profileDiffs(oldRun, newRun, w.topts.Profile)
+	files, err := compare.Against(oldRun, newRun, w.p.Threshold)
 	if err != nil {
-		return run, err // nothing in common: the run's samples are still worth writing
+		return nil, err
 	}
 	judgeLayouts(r, oldRun, newRun, &files)
+	return w.document(r, oldRun, newRun, files), nil
+}
+
+// document is the comparison every format writes: the sides named by the
+// old revision and "working tree", the gate at FailOnRegression (none
+// without it), and what the run adds to a comparison of files (the
+// profiles' differences, the layouts).
+func (w *gotestWork) document(r, oldRun, newRun *result.Result, files compare.Files) *compare.Document {
 	fail := -1.0 // no gate
-	if p.FailOnRegression != nil {
-		fail = *p.FailOnRegression
+	if w.p.FailOnRegression != nil {
+		fail = *w.p.FailOnRegression
 	}
 	oldRuns, newRuns := []*result.Result{oldRun}, []*result.Result{newRun}
-	d := compare.NewDocument(p.Plan.Tool, compare.FileSides([]string{fmt.Sprintf("%s (%s)", wt.Rev, wt.Short())}, oldRuns),
+	d := compare.NewDocument(w.p.Plan.Tool, compare.FileSides([]string{fmt.Sprintf("%s (%s)", w.wt.Rev, w.wt.Short())}, oldRuns),
 		compare.FileSides([]string{"working tree"}, newRuns), oldRuns, newRuns, files, fail)
 	d.ProfileDiffs, d.Layouts = r.ProfileDiffs, r.Layouts
-	run.Comparison = &d
-	return run, nil
+	return &d
 }
 
 // side is one revision's test binaries, in one layout with Layouts.
@@ -428,42 +527,27 @@ func pairSides(olds, news []*gotest.Target) ([]Target, []string) {
 }
 
 // splitSides makes the result of an interleaved --against run into the
-// two results benchy compare would read: the same run, each with its
-// side's experiments, as a run of one build (no side).
+// two results benchy compare would read (splitBySide).
 func splitSides(r *result.Result) (old, cur *result.Result) {
-	old, cur = &result.Result{}, &result.Result{}
-	*old, *cur = *r, *r
-	old.Experiments, cur.Experiments = nil, nil
-	for _, e := range r.Experiments {
-		side := e.Side
-		e.Side = ""
-		switch side {
-		case result.SideOld:
-			old.Experiments = append(old.Experiments, e)
-		case result.SideNew:
-			cur.Experiments = append(cur.Experiments, e)
-		}
-	}
-	return old, cur
+	rs := splitBySide(r, result.SideOld, result.SideNew)
+	return rs[0], rs[1]
 }
 
-// splitByPrefix makes an interleaved run of several builds into one result
-// per build, each the same run with the experiments whose names start
-// with its prefix, under their own names (benchy bisect's builds).
-func splitByPrefix(r *result.Result, prefixes ...string) []*result.Result {
-	out := make([]*result.Result, len(prefixes))
-	for k := range prefixes {
+// splitBySide makes an interleaved run of several builds into one result
+// per side of sides, in that order: the same run, each with its side's
+// experiments, as a run of one build (no side), which is what a
+// comparison reads. An experiment of no side in sides belongs to none.
+func splitBySide(r *result.Result, sides ...string) []*result.Result {
+	out := make([]*result.Result, len(sides))
+	for k := range sides {
 		x := *r
 		x.Experiments = nil
 		out[k] = &x
 	}
 	for _, e := range r.Experiments {
-		for k, p := range prefixes {
-			if name, ok := strings.CutPrefix(e.Name, p); ok {
-				e.Name = name
-				out[k].Experiments = append(out[k].Experiments, e)
-				break
-			}
+		if k := slices.Index(sides, e.Side); k >= 0 {
+			e.Side = ""
+			out[k].Experiments = append(out[k].Experiments, e)
 		}
 	}
 	return out

@@ -58,17 +58,21 @@ func TestStepError(t *testing.T) {
 	}
 }
 
-// bisect's three builds in one run split into three results, each with
-// its own experiments under their own names.
-func TestSplitByPrefix(t *testing.T) {
-	r := &result.Result{Experiments: []result.Experiment{{Name: "good Work"}, {Name: "bad Work"}, {Name: "mid Work"}, {Name: "other"}}}
-	rs := splitByPrefix(r, bisectPrefixes...)
-	for k, want := range []string{"good", "bad", "mid"} {
-		if len(rs[k].Experiments) != 1 || rs[k].Experiments[0].Name != "Work" {
-			t.Errorf("%s: %+v", want, rs[k].Experiments)
+// bisect's three builds in one run split into three results by their
+// side, in the order asked, each a run of one build with its own
+// experiments; an experiment of another side, or of none, is in none of
+// them, and the run itself is left as it was.
+func TestSplitBySide(t *testing.T) {
+	r := &result.Result{Experiments: []result.Experiment{
+		{Name: "Work", Side: result.SideMid}, {Name: "Work", Side: result.SideGood}, {Name: "Work", Side: result.SideBad},
+		{Name: "Work", Side: result.SideOld}, {Name: "other"}}}
+	rs := splitBySide(r, buildSides...)
+	for k, side := range buildSides {
+		if len(rs[k].Experiments) != 1 || rs[k].Experiments[0].Name != "Work" || rs[k].Find("Work") == nil {
+			t.Errorf("%s: %+v, want Work alone, of no side", side, rs[k].Experiments)
 		}
 	}
-	if len(r.Experiments) != 4 || r.Experiments[0].Name != "good Work" {
+	if len(r.Experiments) != 5 || r.Experiments[1].Label() != "good Work" {
 		t.Errorf("the run itself changed: %+v", r.Experiments)
 	}
 }

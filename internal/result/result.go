@@ -237,9 +237,10 @@ type Experiment struct {
 	// Kind says what was measured: a loop (empty) or a whole process.
 	Kind string `json:"kind,omitempty"`
 	Name string `json:"name"`
-	// Side is which build of an interleaved comparison of two builds
-	// measured the experiment (gotest --against): SideOld or SideNew, ""
-	// in a run of one build. Name is the benchmark's own on both sides.
+	// Side is which build of an interleaved run of several builds
+	// measured the experiment: SideOld or SideNew (gotest --against),
+	// SideGood, SideBad or SideMid (a step of bisect); "" in a run of one
+	// build. Name is the benchmark's own on every side.
 	Side string `json:"side,omitempty"`
 	// Layout is which link of its build measured the experiment (gotest
 	// --layouts), 0 for the first: the experiments of the later layouts
@@ -383,10 +384,15 @@ type AtSettings struct {
 // the loop, which benchy measures and judges.
 const UnitOwnNs = "ns/op"
 
-// The sides of an interleaved comparison of two builds (Experiment.Side).
+// The sides of an interleaved run of several builds (Experiment.Side):
+// the two revisions of gotest --against, and the three builds of a step
+// of bisect (GOOD, BAD, and the commit the step measures).
 const (
-	SideOld = "old"
-	SideNew = "new"
+	SideOld  = "old"
+	SideNew  = "new"
+	SideGood = "good"
+	SideBad  = "bad"
+	SideMid  = "mid"
 )
 
 // Label is how a person tells e from the other experiments of its run:
