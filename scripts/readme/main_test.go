@@ -99,3 +99,49 @@ func TestParseDoc(t *testing.T) {
 		t.Error("a marker without a code block is accepted")
 	}
 }
+
+func TestParseSegment(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want segment // args, merge, drops, filters and echoStatus
+		err  bool
+	}{
+		{line: "run", want: segment{args: []string{"run"}}},
+		{line: "run 2>&1 | head -n 2", want: segment{args: []string{"run"}, merge: true, filters: [][]string{{"head", "-n", "2"}}}},
+		{line: "run > /dev/null", want: segment{args: []string{"run"}, dropOut: true}},
+		{line: "run >/dev/null 2>/dev/null", want: segment{args: []string{"run"}, dropOut: true, dropErr: true}},
+		{line: "run 2> /dev/null; echo $?", want: segment{args: []string{"run"}, dropErr: true, echoStatus: true}},
+		{line: "run | grep -v x | tail -1", want: segment{args: []string{"run"}, filters: [][]string{{"grep", "-v", "x"}, {"tail", "-1"}}}},
+		{line: "run '|' ';'", want: segment{args: []string{"run", "|", ";"}}},
+		{line: "run; echo $?", want: segment{args: []string{"run"}, echoStatus: true}},
+		{line: "> /dev/null", err: true},
+		{line: "run > out.txt", err: true},
+		{line: "run 2>&1 > /dev/null", err: true},
+		{line: "run |", err: true},
+		{line: "run | head -n x", err: true},
+		{line: "run | grep -F", err: true},
+		{line: "run | grep a b", err: true},
+		{line: "run | grep '('", err: true},
+		{line: "run; echo hi", err: true},
+		{line: "run; echo $? x", err: true},
+		{line: "run 2>&1 'x'", err: true},
+	} {
+		words, raws, _, err := split(tt.line)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.line, err)
+		}
+		s, err := parseSegment(words, raws)
+		if (err != nil) != tt.err {
+			t.Errorf("%q: error %v, want error %v", tt.line, err, tt.err)
+			continue
+		}
+		if tt.err {
+			continue
+		}
+		if !slices.Equal(s.args, tt.want.args) || s.merge != tt.want.merge || s.dropOut != tt.want.dropOut ||
+			s.dropErr != tt.want.dropErr || s.echoStatus != tt.want.echoStatus ||
+			!slices.EqualFunc(s.filters, tt.want.filters, slices.Equal[[]string]) {
+			t.Errorf("%q: got %+v, want %+v", tt.line, s, tt.want)
+		}
+	}
+}
