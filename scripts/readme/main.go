@@ -370,56 +370,79 @@ func parseCommand(command string) ([]segment, error) {
 // then filters, then "; echo $?".
 func parseSegment(words, raws []string) (segment, error) {
 	s := segment{shown: strings.Join(raws, " ")}
-	op := func(i int) bool { return words[i] == raws[i] } // not quoted
 	i := 0
-	for ; i < len(words); i++ {
-		if op(i) && (words[i] == "|" || words[i] == ";" || words[i] == "2>&1" || words[i] == ">" || words[i] == "2>" ||
-			words[i] == ">/dev/null" || words[i] == "2>/dev/null") {
-			break
-		}
-		s.args = append(s.args, words[i])
+	for i < len(words) && !(words[i] == raws[i] && slices.Contains(operators, words[i])) {
+		i++
 	}
+	s.args = words[:i]
 	if len(s.args) == 0 {
 		return s, errors.New("no benchy arguments")
 	}
 	for i < len(words) {
-		switch w := words[i]; {
-		case !op(i):
-			return s, fmt.Errorf("unexpected %q", raws[i])
-		case w == "2>&1":
-			s.merge = true
-			i++
-		case w == ">/dev/null", w == "2>/dev/null":
-			s.dropOut, s.dropErr = s.dropOut || w == ">/dev/null", s.dropErr || w == "2>/dev/null"
-			i++
-		case (w == ">" || w == "2>") && i+1 < len(words) && words[i+1] == "/dev/null":
-			s.dropOut, s.dropErr = s.dropOut || w == ">", s.dropErr || w == "2>"
-			i += 2
-		case w == "|":
-			j := i + 1
-			for j < len(words) && !(op(j) && (words[j] == "|" || words[j] == ";")) {
-				j++
-			}
-			f := words[i+1 : j]
-			if err := checkFilter(f); err != nil {
-				return s, err
-			}
-			s.filters = append(s.filters, f)
-			i = j
-		case w == ";" && i+3 == len(words) && words[i+1] == "echo" && words[i+2] == "$?":
-			if len(s.filters) > 0 {
-				return s, errors.New("; echo $? after a pipeline would print the filter's status, not benchy's")
-			}
-			s.echoStatus = true
-			i += 3
-		default:
-			return s, fmt.Errorf("unexpected %q (see go doc ./scripts/readme)", raws[i])
+		n, err := s.operator(words[i:], raws[i:])
+		if err != nil {
+			return s, err
 		}
+		i += n
 	}
 	if s.merge && (s.dropOut || s.dropErr) {
 		return s, errors.New("2>&1 together with a /dev/null redirection is not understood: use one")
 	}
 	return s, nil
+}
+
+// operators are the unquoted words that end a command's arguments.
+var operators = []string{"|", ";", "2>&1", ">", "2>", ">/dev/null", "2>/dev/null"}
+
+// operator reads the redirection, filter or "; echo $?" that words start
+// with, and returns how many words it took.
+func (s *segment) operator(words, raws []string) (int, error) {
+	switch w := words[0]; {
+	case w != raws[0]:
+		return 0, fmt.Errorf("unexpected %q", raws[0])
+	case w == "2>&1":
+		s.merge = true
+		return 1, nil
+	case w == ">/dev/null", w == "2>/dev/null":
+		s.drop(w == ">/dev/null")
+		return 1, nil
+	case (w == ">" || w == "2>") && len(words) > 1 && words[1] == "/dev/null":
+		s.drop(w == ">")
+		return 2, nil
+	case w == "|":
+		return s.filter(words, raws)
+	case w == ";" && len(words) == 3 && words[1] == "echo" && words[2] == "$?":
+		if len(s.filters) > 0 {
+			return 0, errors.New("; echo $? after a pipeline would print the filter's status, not benchy's")
+		}
+		s.echoStatus = true
+		return 3, nil
+	}
+	return 0, fmt.Errorf("unexpected %q (see go doc ./scripts/readme)", raws[0])
+}
+
+// drop sends stdout, or else stderr, to /dev/null.
+func (s *segment) drop(stdout bool) {
+	if stdout {
+		s.dropOut = true
+	} else {
+		s.dropErr = true
+	}
+}
+
+// filter reads "| COMMAND ARGS..." up to the next unquoted | or ;, and
+// returns how many words it took.
+func (s *segment) filter(words, raws []string) (int, error) {
+	j := 1
+	for j < len(words) && !(words[j] == raws[j] && (words[j] == "|" || words[j] == ";")) {
+		j++
+	}
+	f := words[1:j]
+	if err := checkFilter(f); err != nil {
+		return 0, err
+	}
+	s.filters = append(s.filters, f)
+	return j, nil
 }
 
 // split cuts a command line into words, as a shell does for the subset
