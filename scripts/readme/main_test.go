@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -142,6 +145,56 @@ func TestParseSegment(t *testing.T) {
 			s.dropErr != tt.want.dropErr || s.echoStatus != tt.want.echoStatus ||
 			!slices.EqualFunc(s.filters, tt.want.filters, slices.Equal[[]string]) {
 			t.Errorf("%q: got %+v, want %+v", tt.line, s, tt.want)
+		}
+	}
+}
+
+// TestPassFile reruns the blocks of a file with a fake benchy that prints
+// its arguments and fails when asked: a changed block takes the output, an
+// up-to-date one is left, a failed one keeps its content, a block the
+// -run pattern skips is not run, and -check writes nothing.
+func TestPassFile(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "benchy")
+	script := "#!/bin/sh\necho \"args: $*\"\n[ \"$1\" = fail ] && exit 3\nexit 0\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in := "# doc\n" +
+		"<!-- benchy: list -->\n```\nold\n```\n" +
+		"<!-- benchy: report x -->\n```\n$ benchy report x\nargs: report x\n```\n" +
+		"<!-- benchy: fail now -->\n```\nkept\n```\n" +
+		"<!-- benchy: skipped -->\n```\nskipped\n```\n"
+	want := "# doc\n" +
+		"<!-- benchy: list -->\n```\n$ benchy list\nargs: list\n```\n" +
+		"<!-- benchy: report x -->\n```\n$ benchy report x\nargs: report x\n```\n" +
+		"<!-- benchy: fail now -->\n```\nkept\n```\n" +
+		"<!-- benchy: skipped -->\n```\nskipped\n```\n"
+	for _, check := range []bool{true, false} {
+		file := filepath.Join(dir, "doc.md")
+		if err := os.WriteFile(file, []byte(in), 0o640); err != nil {
+			t.Fatal(err)
+		}
+		p := &pass{runner: &runner{bin: fake, work: work}, match: regexp.MustCompile("^(list|report|fail)"), check: check}
+		if err := p.file(file); err != nil {
+			t.Fatalf("check=%v: %v", check, err)
+		}
+		if p.total != 3 || p.changed != 1 || p.failed != 1 {
+			t.Errorf("check=%v: %d blocks, %d changed, %d failed; want 3, 1, 1", check, p.total, p.changed, p.failed)
+		}
+		got, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if expect := map[bool]string{true: in, false: want}[check]; string(got) != expect {
+			t.Errorf("check=%v: the file is now\n%s\nwant\n%s", check, got, expect)
+		}
+		if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o640 {
+			t.Errorf("check=%v: mode %v (%v), want 0640", check, fi.Mode().Perm(), err)
 		}
 	}
 }
