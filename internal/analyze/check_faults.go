@@ -71,12 +71,56 @@ const PageFaultsMaxShare = 0.05
 // machine; its time follows the collector's CPU time (28-53 ms of
 // 57-92 ms), not its faults. A heap still growing shows in the series.
 func checkPageFaults(e result.Experiment, f Facts) (finding.Finding, bool) {
+	p, ok := readPageFaults(e)
+	if !ok {
+		return finding.Finding{}, false
+	}
+	cycles, steady := collections(e)
+	p.steady = steady && f.GCOn
+	sev, tail := p.verdict()
+	ev := p.evidence()
+	if p.steady {
+		// Said first: it is why a share or a slow set that would be
+		// a warning is only noted.
+		ev["gc_cycles"] = cycles
+		tail = p.steadyLead(cycles) + "; " + tail
+	}
+	return finding.Finding{
+		Code:     result.CodePageFaults,
+		Severity: sev,
+		Message: fmt.Sprintf("%d of %s had page faults (%d in all, at most %d in one sample): %s",
+			p.faulted, units.Count(p.samples, "sample"), p.total, p.most, tail),
+		Evidence: ev,
+	}, true
+}
+
+// pageFaults is what checkPageFaults reads of an experiment's samples
+// whose faults were counted.
+type pageFaults struct {
+	samples, faulted int     // samples counted, and those that faulted
+	total, most      int64   // faults in all, and in the sample with the most
+	fewest           float64 // faults in the sample with the fewest
+	above            int     // how many samples lie above p90
+	// cut: the heavy samples have more faults than this; heavy and rest
+	// are the ns/op of the heavy samples and of the others, heavyFaultNs
+	// the time per op of each heavy sample's faults at FaultCostMaxNs.
+	cut               float64
+	heavy, rest       []float64
+	heavyFaultNs      []float64
+	heavyMed, restMed float64 // the medians of heavy and rest, when both have samples
+	share             float64 // the median share of a sample's time its faults take at FaultCostNs each
+	steady            bool    // the faults are the collector's steady state
+}
+
+// readPageFaults counts the faults of e's samples and sorts the samples
+// into heavy and the rest; false when no sample counted faults or none
+// faulted.
+func readPageFaults(e result.Experiment) (pageFaults, bool) {
+	var p pageFaults
 	var counts []float64 // faults of every counted sample
 	var times []float64  // its ns/op
 	var shares []float64 // the share of its time FaultCostNs per fault makes
 	var iters []float64  // its iterations
-	var total, most int64
-	faulted := 0
 	for _, s := range e.Samples {
 		n, ok := faults(s)
 		if !ok || s.Iters <= 0 {
@@ -89,97 +133,105 @@ func checkPageFaults(e result.Experiment, f Facts) (finding.Finding, bool) {
 			shares = append(shares, float64(n)*FaultCostNs/float64(s.Ns))
 		}
 		if n > 0 {
-			faulted++
-			total = satAdd(total, n)
-			most = max(most, n)
+			p.faulted++
+			p.total = satAdd(p.total, n)
+			p.most = max(p.most, n)
 		}
 	}
-	if faulted == 0 {
-		return finding.Finding{}, false
+	if p.faulted == 0 {
+		return p, false
 	}
-	samples := len(counts)
-	above := aboveP90(samples)
-	fewest := slices.Min(counts)
-	cut := (fewest + float64(most)) / 2
-	var heavy, rest, heavyFaultNs []float64 // heavyFaultNs: fault time per op
-	for i, c := range counts {
-		if c > cut {
-			heavy = append(heavy, times[i])
-			heavyFaultNs = append(heavyFaultNs, c*FaultCostMaxNs/iters[i])
-		} else {
-			rest = append(rest, times[i])
-		}
-	}
-	// The message speaks of the faulting samples as "they" when they are
-	// the heavy ones; else of the heavy ones, with where they were cut.
-	they, lead := "they", ""
-	if len(heavy) != faulted {
-		they, lead = "those", fmt.Sprintf("%d had more than %s (halfway between the fewest, %d, and the most, %d), and ",
-			len(heavy), units.Sig(cut, 3), int64(fewest), most)
-	}
-	ev := map[string]any{
-		"faulted_samples": faulted, "samples": samples, "faults": total, "max_faults": most,
-		"fewest_faults": fewest, "heavy_cut": cut, "heavy_samples": len(heavy), "above_p90": above,
-	}
-	var heavyMed, restMed float64
-	if len(heavy) > 0 && len(rest) > 0 {
-		heavyMed, restMed = stats.Median(heavy), stats.Median(rest)
-		ev["heavy_median_ns"], ev["rest_median_ns"] = heavyMed, restMed
-	}
-	share := 0.0
+	p.samples = len(counts)
+	p.above = aboveP90(p.samples)
+	p.fewest = slices.Min(counts)
+	p.classify(counts, times, iters)
 	if len(shares) > 0 {
-		share = stats.Median(shares)
+		p.share = stats.Median(shares)
 	}
-	ev["fault_share"] = share
-	cycles, steady := collections(e)
-	steady = steady && f.GCOn
-	sev := finding.Info
-	var tail string
-	switch {
-	case share > PageFaultsMaxShare && !steady:
-		sev = finding.Warn
-		tail = fmt.Sprintf("at ~%s each they take about %s of a typical sample (over %s): the time includes the kernel mapping memory "+
-			"(the heap grew, or pages returned to the OS were touched again); a longer --warmup may help, if the heap was still growing",
-			units.Duration(FaultCostNs), units.Pct(share), units.Pct(PageFaultsMaxShare))
-	case fewest == float64(most):
-		tail = "every sample faulted equally often, so the faults are part of every time, not of a few slow samples"
-	case len(heavy) <= above:
-		tail = fmt.Sprintf("%s%s are no more than lie above p90 (%d), so min, median and p90 are not moved by the faults", lead, they, above)
-	case heavyMed <= restMed*(1+PageFaultsMinExcess):
-		tail = fmt.Sprintf("%s%s are not slower than the others (median %s/op against %s/op), so the faults cost little",
-			lead, they, units.Duration(heavyMed), units.Duration(restMed))
-	case stats.Median(heavyFaultNs) < (heavyMed-restMed)/2:
-		tail = fmt.Sprintf("%s%s are slower (median %s/op against %s/op), but even at %s a fault their faults explain at most %s/op of it: "+
-			"something else slowed those samples",
-			lead, they, units.Duration(heavyMed), units.Duration(restMed), units.Duration(FaultCostMaxNs), units.Duration(stats.Median(heavyFaultNs)))
-	case steady:
-		tail = fmt.Sprintf("%s%s are the slower ones (median %s/op against %s/op), more than lie above p90 (%d), "+
-			"which is how the program's own time varies as collections come and go: unstable and the series' shape judge that",
-			lead, they, units.Duration(heavyMed), units.Duration(restMed), above)
-	default:
-		sev = finding.Warn
-		tail = fmt.Sprintf("%s%s are the slow ones (median %s/op against %s/op) and more than lie above p90 (%d), so they move the median or p90: "+
-			"memory was mapped while measuring (the heap grew, or pages returned to the OS were touched again); a longer --warmup may help, if the heap was still growing",
-			lead, they, units.Duration(heavyMed), units.Duration(restMed), above)
-	}
-	if steady {
-		// Said first: it is why a share or a slow set that would be
-		// a warning is only noted.
-		ev["gc_cycles"] = cycles
-		lead := fmt.Sprintf("the collector ran in the samples (%s), so they are the heap's steady state, memory freed and faulted in again, which the program pays as well",
-			units.Count(int(min(cycles, math.MaxInt32)), "cycle"))
-		if share > PageFaultsMaxShare {
-			lead = fmt.Sprintf("at ~%s each they take about %s of a typical sample, but %s", units.Duration(FaultCostNs), units.Pct(share), lead)
+	return p, true
+}
+
+// classify sorts the samples into heavy, those with more faults than
+// halfway between the fewest and the most, and the rest.
+func (p *pageFaults) classify(counts, times, iters []float64) {
+	p.cut = (p.fewest + float64(p.most)) / 2
+	for i, c := range counts {
+		if c > p.cut {
+			p.heavy = append(p.heavy, times[i])
+			p.heavyFaultNs = append(p.heavyFaultNs, c*FaultCostMaxNs/iters[i])
+		} else {
+			p.rest = append(p.rest, times[i])
 		}
-		tail = lead + "; " + tail
 	}
-	return finding.Finding{
-		Code:     result.CodePageFaults,
-		Severity: sev,
-		Message: fmt.Sprintf("%d of %s had page faults (%d in all, at most %d in one sample): %s",
-			faulted, units.Count(samples, "sample"), total, most, tail),
-		Evidence: ev,
-	}, true
+	if len(p.heavy) > 0 && len(p.rest) > 0 {
+		p.heavyMed, p.restMed = stats.Median(p.heavy), stats.Median(p.rest)
+	}
+}
+
+// verdict is the finding's severity and what its message says of the
+// faults, the rules in the order checkPageFaults's comment gives them.
+func (p *pageFaults) verdict() (finding.Severity, string) {
+	lead, they := p.subject()
+	heavyMed, restMed := units.Duration(p.heavyMed), units.Duration(p.restMed)
+	switch {
+	case p.share > PageFaultsMaxShare && !p.steady:
+		return finding.Warn, fmt.Sprintf("at ~%s each they take about %s of a typical sample (over %s): the time includes the kernel mapping memory "+
+			"(the heap grew, or pages returned to the OS were touched again); a longer --warmup may help, if the heap was still growing",
+			units.Duration(FaultCostNs), units.Pct(p.share), units.Pct(PageFaultsMaxShare))
+	case p.fewest == float64(p.most):
+		return finding.Info, "every sample faulted equally often, so the faults are part of every time, not of a few slow samples"
+	case len(p.heavy) <= p.above:
+		return finding.Info, fmt.Sprintf("%s%s are no more than lie above p90 (%d), so min, median and p90 are not moved by the faults", lead, they, p.above)
+	case p.heavyMed <= p.restMed*(1+PageFaultsMinExcess):
+		return finding.Info, fmt.Sprintf("%s%s are not slower than the others (median %s/op against %s/op), so the faults cost little",
+			lead, they, heavyMed, restMed)
+	case stats.Median(p.heavyFaultNs) < (p.heavyMed-p.restMed)/2:
+		return finding.Info, fmt.Sprintf("%s%s are slower (median %s/op against %s/op), but even at %s a fault their faults explain at most %s/op of it: "+
+			"something else slowed those samples",
+			lead, they, heavyMed, restMed, units.Duration(FaultCostMaxNs), units.Duration(stats.Median(p.heavyFaultNs)))
+	case p.steady:
+		return finding.Info, fmt.Sprintf("%s%s are the slower ones (median %s/op against %s/op), more than lie above p90 (%d), "+
+			"which is how the program's own time varies as collections come and go: unstable and the series' shape judge that",
+			lead, they, heavyMed, restMed, p.above)
+	}
+	return finding.Warn, fmt.Sprintf("%s%s are the slow ones (median %s/op against %s/op) and more than lie above p90 (%d), so they move the median or p90: "+
+		"memory was mapped while measuring (the heap grew, or pages returned to the OS were touched again); a longer --warmup may help, if the heap was still growing",
+		lead, they, heavyMed, restMed, p.above)
+}
+
+// subject is how the message speaks of the heavy samples: as "they" when
+// they are all the faulting ones; else as "those", led by where they
+// were cut.
+func (p *pageFaults) subject() (lead, they string) {
+	if len(p.heavy) == p.faulted {
+		return "", "they"
+	}
+	return fmt.Sprintf("%d had more than %s (halfway between the fewest, %d, and the most, %d), and ",
+		len(p.heavy), units.Sig(p.cut, 3), int64(p.fewest), p.most), "those"
+}
+
+// steadyLead says the faults are the collector's steady state, after
+// cycles collections in the samples.
+func (p *pageFaults) steadyLead(cycles int64) string {
+	lead := fmt.Sprintf("the collector ran in the samples (%s), so they are the heap's steady state, memory freed and faulted in again, which the program pays as well",
+		units.Count(int(min(cycles, math.MaxInt32)), "cycle"))
+	if p.share > PageFaultsMaxShare {
+		lead = fmt.Sprintf("at ~%s each they take about %s of a typical sample, but %s", units.Duration(FaultCostNs), units.Pct(p.share), lead)
+	}
+	return lead
+}
+
+// evidence is the numbers the finding rests on.
+func (p *pageFaults) evidence() map[string]any {
+	ev := map[string]any{
+		"faulted_samples": p.faulted, "samples": p.samples, "faults": p.total, "max_faults": p.most,
+		"fewest_faults": p.fewest, "heavy_cut": p.cut, "heavy_samples": len(p.heavy), "above_p90": p.above,
+		"fault_share": p.share,
+	}
+	if len(p.heavy) > 0 && len(p.rest) > 0 {
+		ev["heavy_median_ns"], ev["rest_median_ns"] = p.heavyMed, p.restMed
+	}
+	return ev
 }
 
 // satAdd adds positive counts without wrapping around: a damaged file may

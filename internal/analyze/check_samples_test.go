@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -206,5 +207,55 @@ func TestSpawnDominated(t *testing.T) {
 	}
 	if fd, ok := checkSpawn(prog, result.Stats{N: 5, Median: 2e6}, Facts{}); ok {
 		t.Errorf("no spawn cost measured: %v", fd)
+	}
+}
+
+// TestPageFaultsEvidence checks the numbers a page-faults finding carries:
+// the medians only where there are heavy samples and others, the
+// collections only where they made the faults the heap's steady state.
+func TestPageFaultsEvidence(t *testing.T) {
+	pf := result.CounterPageFaults
+	collected := faulting(pf, 3, []int{0, 7, 8, 30}, 39481, 500)
+	collected.GC.Cycles = 62
+	for _, tt := range []struct {
+		name string
+		e    result.Experiment
+		f    Facts
+		want map[string]any
+	}{
+		{"four heavy, collections", collected, Facts{GCOn: true}, map[string]any{
+			"faulted_samples": 31, "samples": 31, "faults": int64(158005), "max_faults": int64(39481),
+			"fewest_faults": 3.0, "heavy_cut": 19742.0, "heavy_samples": 4, "above_p90": 3,
+			"fault_share": 3e-4, "heavy_median_ns": 500.0, "rest_median_ns": 100.0, "gc_cycles": int64(62),
+		}},
+		{"four heavy, the collector off", collected, Facts{}, map[string]any{
+			"faulted_samples": 31, "samples": 31, "faults": int64(158005), "max_faults": int64(39481),
+			"fewest_faults": 3.0, "heavy_cut": 19742.0, "heavy_samples": 4, "above_p90": 3,
+			"fault_share": 3e-4, "heavy_median_ns": 500.0, "rest_median_ns": 100.0,
+		}},
+		{"every sample alike", faulting(pf, 2, nil, 0, 0), Facts{}, map[string]any{
+			"faulted_samples": 31, "samples": 31, "faults": int64(62), "max_faults": int64(2),
+			"fewest_faults": 2.0, "heavy_cut": 2.0, "heavy_samples": 0, "above_p90": 3,
+			"fault_share": 2e-4,
+		}},
+	} {
+		got := only(tt.e, tt.f, result.CodePageFaults)
+		if len(got) != 1 {
+			t.Fatalf("%s: %v, want one finding", tt.name, got)
+		}
+		ev := got[0].Evidence
+		if len(ev) != len(tt.want) {
+			t.Errorf("%s: evidence %v, want %v", tt.name, ev, tt.want)
+		}
+		for k, w := range tt.want {
+			g, ok := ev[k]
+			if f, isFloat := w.(float64); isFloat {
+				if gf, _ := g.(float64); !ok || math.Abs(gf-f) > 1e-12*math.Max(1, math.Abs(f)) {
+					t.Errorf("%s: %s = %v, want %v", tt.name, k, g, w)
+				}
+			} else if g != w {
+				t.Errorf("%s: %s = %v (%T), want %v (%T)", tt.name, k, g, g, w, w)
+			}
+		}
 	}
 }

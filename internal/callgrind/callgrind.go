@@ -210,6 +210,25 @@ func Count(argv []string, o Options) (*Run, error) {
 		defer in.Close()
 		cmd.Stdin = in
 	}
+	end, err := o.run(cmd)
+	if err != nil {
+		return nil, err
+	}
+	return o.read(end, dir, filepath.Base(argv[0]), output)
+}
+
+// An ending is how a run under valgrind ended.
+type ending struct {
+	err    error  // Wait's
+	killed string // why benchy killed the group ("stop", "timeout"), "" when it did not
+	left   int    // the processes the program left running, killed after it was reaped
+	wall   time.Duration
+	state  *os.ProcessState
+}
+
+// run starts cmd as the leader of a process group of its own and waits
+// for it, killing the group at o.Stop or o.Timeout.
+func (o Options) run(cmd *exec.Cmd) (ending, error) {
 	ownGroup(cmd)
 	start := o.Start
 	if start == nil {
@@ -217,7 +236,7 @@ func Count(argv []string, o Options) (*Run, error) {
 	}
 	began := time.Now()
 	if err := start(cmd); err != nil {
-		return nil, fmt.Errorf("starting valgrind: %w", err)
+		return ending{}, fmt.Errorf("starting valgrind: %w", err)
 	}
 	var timeout <-chan time.Time
 	if o.Timeout > 0 {
@@ -239,24 +258,30 @@ func Count(argv []string, o Options) (*Run, error) {
 			killed <- ""
 		}
 	}()
-	err = cmd.Wait()
+	err := cmd.Wait()
 	close(done)
 	wall := time.Since(began)
 	left := procgroup.KillLeftovers(cmd.Process.Pid)
-	prog := filepath.Base(argv[0])
-	switch <-killed {
+	return ending{err: err, killed: <-killed, left: left, wall: wall, state: cmd.ProcessState}, nil
+}
+
+// read judges how the run of prog ended and reads the counts it left in
+// dir: a stop, the timeout, a failure (with what valgrind's log and the
+// program's output say of it) and leftovers are errors.
+func (o Options) read(end ending, dir, prog string, output *os.File) (*Run, error) {
+	switch end.killed {
 	case "stop":
 		return nil, ErrStopped
 	case "timeout":
 		return nil, &TimeoutError{Program: prog, After: o.Timeout}
 	}
 	logText := readAll(dir, "valgrind.log.")
-	if err != nil {
-		return nil, &Error{Program: prog, Msg: why(err, logText, tail(output, maxOutputTail))}
+	if end.err != nil {
+		return nil, &Error{Program: prog, Msg: why(end.err, logText, tail(output, maxOutputTail))}
 	}
-	if left > 0 {
+	if end.left > 0 {
 		return nil, &Error{Program: prog, Msg: fmt.Sprintf("it left %s running when it exited, which benchy killed: their work is not in the count (wait for what the program starts)",
-			units.Count(left, "process"))}
+			units.Count(end.left, "process"))}
 	}
 	parse := parseDir
 	if o.MarkEnd != "" {
@@ -266,8 +291,8 @@ func Count(argv []string, o Options) (*Run, error) {
 	if err != nil {
 		return nil, &Error{Program: prog, Msg: err.Error() + ": " + firstMessage(logText)}
 	}
-	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-	return &Run{Profile: p, Wall: wall, CPU: cpu}, nil
+	cpu := end.state.UserTime() + end.state.SystemTime()
+	return &Run{Profile: p, Wall: end.wall, CPU: cpu}, nil
 }
 
 // maxOutputTail bounds what is read of a failed program's output for its

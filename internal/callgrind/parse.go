@@ -48,62 +48,91 @@ const maxLine = 1 << 20
 func Parse(r io.Reader) (*Profile, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxLine)
-	p := &Profile{Totals: map[string]int64{}}
-	var summary, totals []string
-	var summaryLine, totalsLine int
+	ps := &parser{p: &Profile{Totals: map[string]int64{}}}
 	n := 0
 	for sc.Scan() {
 		n++
-		line := strings.TrimSpace(sc.Text())
-		key, value, ok := strings.Cut(line, ":")
-		if !ok {
-			continue // cost lines, blank lines
-		}
-		value = strings.TrimSpace(value)
-		switch key {
-		case "version":
-			if value != "1" {
-				return nil, &SyntaxError{n, fmt.Sprintf("format version %q, only version 1 is known", value)}
-			}
-		case "creator":
-			p.Creator = value
-		case "cmd":
-			p.Command = value
-		case "events":
-			if p.Events != nil {
-				continue // a later part repeats the events: the first part's are the file's
-			}
-			p.Events = strings.Fields(value)
-			if len(p.Events) == 0 {
-				return nil, &SyntaxError{n, "events: names no event"}
-			}
-		case "summary":
-			if summary == nil {
-				summary, summaryLine = strings.Fields(value), n
-			}
-		case "totals":
-			if totals == nil {
-				totals, totalsLine = strings.Fields(value), n
-			}
-		case "desc":
-			name, cfg, ok := strings.Cut(value, " cache:")
-			if ok && strings.TrimSpace(cfg) != "" {
-				if p.Caches == nil {
-					p.Caches = map[string]string{}
-				}
-				p.Caches[strings.TrimSpace(name)] = strings.TrimSpace(cfg)
-			}
+		if err := ps.line(n, sc.Text()); err != nil {
+			return nil, err
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, &SyntaxError{n + 1, err.Error()}
 	}
+	return ps.end(n)
+}
+
+// A parser is what Parse has read so far: the profile's header, and the
+// first summary: and totals: lines with where each stood.
+type parser struct {
+	p                       *Profile
+	summary, totals         []string
+	summaryLine, totalsLine int
+}
+
+// line reads line n of the file. Only "key: value" lines are read; cost
+// lines and blank lines are not.
+func (ps *parser) line(n int, line string) error {
+	key, value, ok := strings.Cut(strings.TrimSpace(line), ":")
+	if !ok {
+		return nil
+	}
+	value = strings.TrimSpace(value)
+	p := ps.p
+	switch key {
+	case "version":
+		if value != "1" {
+			return &SyntaxError{n, fmt.Sprintf("format version %q, only version 1 is known", value)}
+		}
+	case "creator":
+		p.Creator = value
+	case "cmd":
+		p.Command = value
+	case "events":
+		if p.Events != nil {
+			return nil // a later part repeats the events: the first part's are the file's
+		}
+		p.Events = strings.Fields(value)
+		if len(p.Events) == 0 {
+			return &SyntaxError{n, "events: names no event"}
+		}
+	case "summary":
+		if ps.summary == nil {
+			ps.summary, ps.summaryLine = strings.Fields(value), n
+		}
+	case "totals":
+		if ps.totals == nil {
+			ps.totals, ps.totalsLine = strings.Fields(value), n
+		}
+	case "desc":
+		p.addCache(value)
+	}
+	return nil
+}
+
+// addCache records a "desc: I1 cache: ..." line; other descriptions
+// (a time range, a trigger) are not kept.
+func (p *Profile) addCache(desc string) {
+	name, cfg, ok := strings.Cut(desc, " cache:")
+	if !ok || strings.TrimSpace(cfg) == "" {
+		return
+	}
+	if p.Caches == nil {
+		p.Caches = map[string]string{}
+	}
+	p.Caches[strings.TrimSpace(name)] = strings.TrimSpace(cfg)
+}
+
+// end checks, after the last line n, that the file named its events and
+// their totals, and reads the totals.
+func (ps *parser) end(n int) (*Profile, error) {
+	p := ps.p
 	if p.Events == nil {
 		return nil, &SyntaxError{n, "no events: line (not a callgrind output file)"}
 	}
-	values, at := summary, summaryLine
+	values, at := ps.summary, ps.summaryLine
 	if values == nil {
-		values, at = totals, totalsLine
+		values, at = ps.totals, ps.totalsLine
 	}
 	if values == nil {
 		return nil, &SyntaxError{n, "no summary: or totals: line (callgrind did not finish writing)"}

@@ -74,6 +74,43 @@ func TestParseTotalsOnly(t *testing.T) {
 	}
 }
 
+// TestParseFirstPart reads a file of several parts: the first events:,
+// summary: and totals: lines are the file's, and a summary: wins over a
+// totals: line wherever each stands.
+func TestParseFirstPart(t *testing.T) {
+	p, err := Parse(strings.NewReader("version: 1\nevents: Ir\ntotals: 7\nsummary: 3\nevents: Ir Dr\nsummary: 9 9\ntotals: 1\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Events) != 1 || p.Totals["Ir"] != 3 || len(p.Totals) != 1 {
+		t.Errorf("events %v, totals %v; want [Ir] and Ir = 3 from the first summary:", p.Events, p.Totals)
+	}
+}
+
+// TestParseErrorLine checks the line each refusal names: the line at
+// fault, or the last line when something is missing.
+func TestParseErrorLine(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		line int
+	}{
+		{"creator: x\nversion: 2\n", 2},
+		{"version: 1\nevents:\n", 2},
+		{"version: 1\nsummary: 1\n\n", 3},
+		{"events: Ir\n\n", 2},
+		{"events: Ir\ntotals: 1 2\n", 2},
+		{"events: Ir\nsummary: 1 2\ntotals: 1\n", 2},
+		{"events: Ir Dr\n\nsummary: 1 -2\n", 3},
+		{"events: Ir\n" + strings.Repeat("x", maxLine+1) + "\n", 2},
+	} {
+		_, err := Parse(strings.NewReader(tt.in))
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Line != tt.line {
+			t.Errorf("%.40q: error %v, want one at line %d", tt.in, err, tt.line)
+		}
+	}
+}
+
 func TestParseRefuses(t *testing.T) {
 	for name, in := range map[string]string{
 		"empty":          "",

@@ -73,8 +73,8 @@ type asmReport struct {
 
 func asmRun(opts *asmOptions, g *globalOptions, w io.Writer) error {
 	var l *asm.Listing
+	var name, title string
 	var err error
-	name, title := opts.Experiment, ""
 	if opts.Binary != "" {
 		if name, err = binaryFunc(opts.Binary, opts.Experiment); err != nil {
 			return err

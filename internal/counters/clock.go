@@ -3,6 +3,8 @@ package counters
 import (
 	"math"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/sink"
 )
 
 // addsPerTurn is how many dependent adds addChain makes per turn of its
@@ -24,9 +26,6 @@ const minClockRuns = 8
 // pure-Go version cannot fold or merge the adds.
 var addA, addB uint64 = 1, 1
 
-// chainSink keeps the result of the chain, so no compiler can drop it.
-var chainSink uint64
-
 // MeasureClock returns the effective clock of the CPU the calling thread
 // runs on, in Hz, measured for about d: it times a chain of dependent
 // integer adds, which every modern core executes at one add per cycle (the
@@ -42,7 +41,7 @@ func MeasureClock(d time.Duration) (hz float64) {
 	deadline := time.Now().Add(d)
 	for runs := 1; ; runs++ {
 		start := time.Now()
-		chainSink += addChain(turns, addA, addB)
+		sink.Keep(addChain(turns, addA, addB))
 		el := time.Since(start)
 		if el > 0 {
 			hz = max(hz, float64(turns*addsPerTurn)/el.Seconds())
@@ -60,7 +59,7 @@ func calibrateChain() uint64 {
 	turns := uint64(1 << 10)
 	for {
 		start := time.Now()
-		chainSink += addChain(turns, addA, addB)
+		sink.Keep(addChain(turns, addA, addB))
 		el := time.Since(start)
 		if el >= clockRep || turns >= math.MaxUint64/4 {
 			return turns

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/sink"
 )
 
 // TestAddChainCounts checks that the chain makes exactly 16 adds per turn,
@@ -29,7 +31,7 @@ func TestMeasureClock(t *testing.T) {
 
 func BenchmarkAddChain(b *testing.B) {
 	for b.Loop() {
-		chainSink += addChain(1000, addA, addB)
+		sink.Keep(addChain(1000, addA, addB))
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*1000*addsPerTurn), "ns/add")
 }

@@ -18,7 +18,6 @@ import (
 // whether kernel counting was asked for to an errno.
 type fakeOpen struct {
 	fail   func(attr *unix.PerfEventAttr) error
-	calls  []string
 	leader []int
 	nextFd int
 }

@@ -138,16 +138,14 @@ func (ci cpuInfo) models() (string, bool) {
 	return strings.Join(parts, "; "), true
 }
 
-// hypervisor reports whether the x86 "flags" line has "hypervisor", set by
-// every mainstream hypervisor (KVM, Xen HVM, Hyper-V, VMware). Other
-// architectures have no such flag: unknown.
+// hypervisor reports whether the x86 "flags" line of the first CPU has
+// "hypervisor", set by every mainstream hypervisor (KVM, Xen HVM, Hyper-V,
+// VMware). Other architectures have no such flag: unknown.
 func (ci cpuInfo) hypervisor() Fact[bool] {
-	for _, cpu := range slices.Sorted(maps.Keys(ci.Procs)) {
-		flags, ok := ci.Procs[cpu]["flags"]
-		if !ok {
-			break
+	if cpus := slices.Sorted(maps.Keys(ci.Procs)); len(cpus) > 0 {
+		if flags, ok := ci.Procs[cpus[0]]["flags"]; ok {
+			return Known(slices.Contains(strings.Fields(flags), "hypervisor"))
 		}
-		return Known(slices.Contains(strings.Fields(flags), "hypervisor"))
 	}
 	return Unknown[bool]("no x86 flags line in /proc/cpuinfo to look for the hypervisor flag")
 }

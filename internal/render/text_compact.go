@@ -279,61 +279,108 @@ func compactTable(r *result.Result) (header []string, rows [][]string, footnotes
 	if processes {
 		header[allocsColumn] = "max RSS" // a program's memory is its peak, not its allocations
 	}
-	var onCPUNotes []string
-	var onCPUAbove, onCPUBelow, onCPUCollector, onCPUTaken bool
-	gcOffMark, atFloor := false, false
+	var marks compactMarks
 	for _, e := range r.Experiments {
-		st := e.Stats
-		row := []string{e.Label()}
-		if st.N == 0 {
-			what := "-"
-			if e.Error != "" {
-				what = "failed"
-			}
-			rows = append(rows, append(row, what, "-", "-", "-", "", "-", verdictCell(e)))
-			continue
-		}
-		unit, scale := units.DurationUnit(st.Median)
-		v := func(ns float64) string { return units.Sig(ns/scale, 3) }
-		median := v(st.Median)
-		if m := st.OnCPUMedian; m > 0 && e.Kind != result.KindProcess && math.Abs(m/st.Median-1) > OnCPUMaterial { // a program waits as part of its work
-			median += "†"
-			onCPUNotes = append(onCPUNotes, fmt.Sprintf("%s %s", e.Label(), units.Duration(m)))
-			if m > st.Median {
-				onCPUAbove = true
-			} else {
-				onCPUBelow = true
-				onCPUCollector = onCPUCollector || collected(e)
-				onCPUTaken = onCPUTaken || slices.Contains(e.Reasons, result.CodeDisturbed)
-			}
-		}
-		allocs := allocsCell(e.GC.AllocsPerOp, allocsKnown(r, e))
-		if processes {
-			allocs = "-"
-			if kb, ok := perOpMedian(e, counterMaxRSS); ok {
-				allocs = units.Bytes(kb * 1024)
-				if floor, ok := perOpMedian(e, counterRSSFloor); ok && kb <= floor+rssFloorSlackKB {
-					allocs, atFloor = "≤"+allocs, true
-				}
-			}
-		} else if !r.Settings.GC && hasFinding(e, result.CodeAllocs) {
-			allocs += "*"
-			gcOffMark = true
-		}
-		rows = append(rows, append(row, v(st.Min), median, v(st.P90), v(st.Max), unit, allocs, verdictCell(e)))
+		rows = append(rows, marks.row(r, e, processes))
 	}
-	if atFloor {
-		footnotes = append(footnotes, "≤ the program's peak memory is at most this: the kernel counts for a started program the memory of the process that started it, and this one needed no more")
+	return header, rows, marks.footnotes()
+}
+
+// compactMarks are what the rows of the one-screen table marked, for the
+// footnotes under it.
+type compactMarks struct {
+	onCPU                  []string // "label on-CPU median" of each median marked †
+	onCPUAbove, onCPUBelow bool     // an on-CPU median above, below the wall time
+	// Of those below: one ran collections, one was disturbed.
+	onCPUCollector, onCPUTaken bool
+	gcOff                      bool // an allocation count marked *
+	atFloor                    bool // a peak memory marked ≤
+}
+
+// row is e's row: its times in the median's unit, its allocations or its
+// peak memory when processes, its verdict.
+func (m *compactMarks) row(r *result.Result, e result.Experiment, processes bool) []string {
+	st := e.Stats
+	if st.N == 0 {
+		what := "-"
+		if e.Error != "" {
+			what = "failed"
+		}
+		return []string{e.Label(), what, "-", "-", "-", "", "-", verdictCell(e)}
 	}
-	if len(onCPUNotes) > 0 {
+	unit, scale := units.DurationUnit(st.Median)
+	v := func(ns float64) string { return units.Sig(ns/scale, 3) }
+	median := m.median(e, v(st.Median))
+	var memory string
+	if processes {
+		memory = m.peakMemory(e)
+	} else {
+		memory = m.allocs(r, e)
+	}
+	return []string{e.Label(), v(st.Min), median, v(st.P90), v(st.Max), unit, memory, verdictCell(e)}
+}
+
+// median is the median's cell: marked † when the on-CPU median differs
+// from it materially, except for a program, which waits as part of its
+// work.
+func (m *compactMarks) median(e result.Experiment, cell string) string {
+	st := e.Stats
+	onCPU := st.OnCPUMedian
+	if onCPU <= 0 || e.Kind == result.KindProcess || math.Abs(onCPU/st.Median-1) <= OnCPUMaterial {
+		return cell
+	}
+	m.onCPU = append(m.onCPU, fmt.Sprintf("%s %s", e.Label(), units.Duration(onCPU)))
+	if onCPU > st.Median {
+		m.onCPUAbove = true
+	} else {
+		m.onCPUBelow = true
+		m.onCPUCollector = m.onCPUCollector || collected(e)
+		m.onCPUTaken = m.onCPUTaken || slices.Contains(e.Reasons, result.CodeDisturbed)
+	}
+	return cell + "†"
+}
+
+// allocs is the allocations per op, marked * when the loop allocated with
+// the collector off.
+func (m *compactMarks) allocs(r *result.Result, e result.Experiment) string {
+	cell := allocsCell(e.GC.AllocsPerOp, allocsKnown(r, e))
+	if !r.Settings.GC && hasFinding(e, result.CodeAllocs) {
+		m.gcOff = true
+		return cell + "*"
+	}
+	return cell
+}
+
+// peakMemory is a program's peak memory, marked ≤ when it is no higher
+// than its floor: then the kernel counted the starting process's memory.
+func (m *compactMarks) peakMemory(e result.Experiment) string {
+	kb, ok := perOpMedian(e, counterMaxRSS)
+	if !ok {
+		return "-"
+	}
+	cell := units.Bytes(kb * 1024)
+	if floor, ok := perOpMedian(e, counterRSSFloor); ok && kb <= floor+rssFloorSlackKB {
+		m.atFloor = true
+		return "≤" + cell
+	}
+	return cell
+}
+
+// footnotes explain the marks the rows carry.
+func (m *compactMarks) footnotes() []string {
+	var notes []string
+	if m.atFloor {
+		notes = append(notes, "≤ the program's peak memory is at most this: the kernel counts for a started program the memory of the process that started it, and this one needed no more")
+	}
+	if len(m.onCPU) > 0 {
 		// Where other tasks took the CPU from some of them, that is why
 		// (the why: line says so), not the collector.
-		footnotes = append(footnotes, "† on-CPU median: "+strings.Join(onCPUNotes, ", ")+" ("+onCPUWhy(onCPUAbove, onCPUBelow, onCPUCollector && !onCPUTaken)+")")
+		notes = append(notes, "† on-CPU median: "+strings.Join(m.onCPU, ", ")+" ("+onCPUWhy(m.onCPUAbove, m.onCPUBelow, m.onCPUCollector && !m.onCPUTaken)+")")
 	}
-	if gcOffMark {
-		footnotes = append(footnotes, "* allocates with the collector off: the time leaves out collecting the garbage, which a real program pays (--gc on measures it)")
+	if m.gcOff {
+		notes = append(notes, "* allocates with the collector off: the time leaves out collecting the garbage, which a real program pays (--gc on measures it)")
 	}
-	return header, rows, footnotes
+	return notes
 }
 
 // Width of the run-order column of the one-screen table: a sample a cell

@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -419,6 +420,46 @@ func TestWriteShowsTheSide(t *testing.T) {
 			if !strings.Contains(b.String(), label) {
 				t.Errorf("%s: no %q in\n%s", format, label, b.String())
 			}
+		}
+	}
+}
+
+// A table of programs shows each one's peak memory where an allocation
+// count would be: a peak no higher than what the starting process held
+// is marked ≤ and explained, a peak not read is "-".
+func TestCompactTableProcesses(t *testing.T) {
+	program := func(name string, counters map[string]int64) result.Experiment {
+		samples := spread(11, 1, 1e6, 0, 1, -1, 2, 0, -2, 1, 0, 1, -1, 0)
+		for i := range samples {
+			// On the CPU 70% of the time: a program waits as part of its work.
+			samples[i].Counters = map[string]int64{result.CounterTaskClock: samples[i].Ns * 7 / 10}
+			maps.Copy(samples[i].Counters, counters)
+		}
+		return result.Experiment{Name: name, Kind: result.KindProcess, Units: 1, Unit: "run", Iters: 1, Samples: samples}
+	}
+	r := &result.Result{Schema: result.SchemaVersion, Tool: "benchy test", CPU: 1, Experiments: []result.Experiment{
+		program("big", map[string]int64{counterMaxRSS: 10240, counterRSSFloor: 2048}),
+		program("floor", map[string]int64{counterMaxRSS: 2048 + rssFloorSlackKB, counterRSSFloor: 2048}),
+		program("unread", nil),
+	}}
+	analyze.Analyze(r)
+	header, rows, notes := compactTable(r)
+	if header[allocsColumn] != "max RSS" {
+		t.Errorf("header %q, want max RSS in the allocations' column", header)
+	}
+	want := []string{units.Bytes(10240 * 1024), "≤" + units.Bytes((2048+rssFloorSlackKB)*1024), "-"}
+	for i, row := range rows {
+		if row[allocsColumn] != want[i] {
+			t.Errorf("%s: %q, want %q", row[0], row[allocsColumn], want[i])
+		}
+	}
+	if len(notes) != 1 || !strings.HasPrefix(notes[0], "≤ the program's peak memory is at most this") {
+		t.Errorf("footnotes %q, want the one of ≤", notes)
+	}
+	// A program's time is its work, waiting included: no on-CPU mark.
+	for _, row := range rows {
+		if strings.Contains(row[2], "†") {
+			t.Errorf("%s: median %q of a program marked †", row[0], row[2])
 		}
 	}
 }

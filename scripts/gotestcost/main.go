@@ -41,14 +41,14 @@ import (
 type tool struct{ name, path string } // path "" is go test
 
 type run struct {
-	bench, tool    string
-	round          int
-	wall           time.Duration
-	median, onCPU  float64 // ns/op; onCPU 0 when not measured
-	load           float64
-	gomaxprocs     int
-	samples        int
-	verdict, notes string
+	bench, tool   string
+	round         int
+	wall          time.Duration
+	median, onCPU float64 // ns/op; onCPU 0 when not measured
+	load          float64
+	gomaxprocs    int
+	samples       int
+	verdict       string
 }
 
 func main() {

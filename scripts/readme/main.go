@@ -97,98 +97,145 @@ func run(check bool, only, bin string, files []string) error {
 			return fmt.Errorf("-run %q: %v", only, err)
 		}
 	}
-	root, err := os.Getwd()
+	root, err := repoRoot()
 	if err != nil {
 		return err
 	}
-	if gomod, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !bytes.HasPrefix(gomod, []byte("module "+module+"\n")) {
-		return fmt.Errorf("run me from the top of the %s repository (go run ./scripts/readme)", module)
-	}
 	if len(files) == 0 {
-		docs, _ := filepath.Glob(filepath.Join("docs", "*.md"))
-		slices.Sort(docs)
-		files = append([]string{"README.md"}, docs...)
+		files = docFiles()
 	}
-
 	tmp, err := os.MkdirTemp("", "benchy-readme-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	r, err := newRunner(tmp, root, bin)
+	if err != nil {
+		return err
+	}
+	p := &pass{runner: r, match: match, check: check}
+	for _, file := range files {
+		if err := p.file(file); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(os.Stderr, "readme: %d blocks, %d %s, %d failed\n", p.total, p.changed, p.changedVerb(), p.failed)
+	if p.failed > 0 {
+		return fmt.Errorf("%d of %d blocks failed", p.failed, p.total)
+	}
+	return nil
+}
+
+// repoRoot is the working directory, which must be the top of benchy's
+// repository: the blocks' paths are relative to it.
+func repoRoot() (string, error) {
+	root, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	if gomod, err := os.ReadFile(filepath.Join(root, "go.mod")); err != nil || !bytes.HasPrefix(gomod, []byte("module "+module+"\n")) {
+		return "", fmt.Errorf("run me from the top of the %s repository (go run ./scripts/readme)", module)
+	}
+	return root, nil
+}
+
+// docFiles are the files with generated blocks: README.md and docs/*.md.
+func docFiles() []string {
+	docs, _ := filepath.Glob(filepath.Join("docs", "*.md"))
+	slices.Sort(docs)
+	return append([]string{"README.md"}, docs...)
+}
+
+// newRunner makes the directory the commands run in, under tmp, with the
+// repository's testdata reachable from it, and builds benchy there unless
+// bin names a binary.
+func newRunner(tmp, root, bin string) (*runner, error) {
+	var err error
 	if bin == "" {
 		bin = filepath.Join(tmp, "benchy")
 		fmt.Fprintf(os.Stderr, "readme: go build -o %s ./cmd/benchy\n", bin)
 		build := exec.Command("go", "build", "-o", bin, "./cmd/benchy")
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		if err := build.Run(); err != nil {
-			return fmt.Errorf("build benchy: %v", err)
+			return nil, fmt.Errorf("build benchy: %v", err)
 		}
 	} else if bin, err = filepath.Abs(bin); err != nil {
-		return err
+		return nil, err
 	}
 	work := filepath.Join(tmp, "work")
 	if err := os.Mkdir(work, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.Symlink(filepath.Join(root, "testdata"), filepath.Join(work, "testdata")); err != nil {
+		return nil, err
+	}
+	return &runner{bin: bin, work: work}, nil
+}
+
+// A pass is one run of the tool over its files: the blocks it reruns,
+// whether it writes their new content, and how many changed or failed.
+type pass struct {
+	*runner
+	match *regexp.Regexp // nil: every block
+	check bool           // write nothing
+
+	total, changed, failed int
+}
+
+// file reruns the chosen blocks of one file and, unless p.check, writes
+// the file back when a block changed.
+func (p *pass) file(file string) error {
+	data, err := os.ReadFile(file)
+	if err != nil {
 		return err
 	}
-	r := &runner{bin: bin, work: work}
+	doc, err := parse(file, string(data))
+	if err != nil {
+		return err
+	}
+	for _, b := range doc.blocks {
+		if p.match != nil && !p.match.MatchString(b.command) {
+			continue
+		}
+		p.rerun(fmt.Sprintf("%s:%d", file, b.line), b)
+	}
+	text := doc.String()
+	if p.check || text == string(data) {
+		return nil
+	}
+	fi, err := os.Stat(file)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, []byte(text), fi.Mode().Perm())
+}
 
-	total, changed, failed := 0, 0, 0
-	for _, file := range files {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return err
-		}
-		doc, err := parse(file, string(data))
-		if err != nil {
-			return err
-		}
-		for _, b := range doc.blocks {
-			if match != nil && !match.MatchString(b.command) {
-				continue
-			}
-			total++
-			start := time.Now()
-			out, err := r.block(b.command)
-			took := time.Since(start).Round(100 * time.Millisecond)
-			where := fmt.Sprintf("%s:%d", file, b.line)
-			switch {
-			case err != nil:
-				failed++
-				fmt.Fprintf(os.Stderr, "%s: FAILED: %s: %v\n", where, shown(b.command), err)
-			case out == b.content:
-				fmt.Fprintf(os.Stderr, "%s: unchanged (%v): %s\n", where, took, shown(b.command))
-			default:
-				changed++
-				b.content = out
-				verb := "changed"
-				if check {
-					verb = "would change"
-				}
-				fmt.Fprintf(os.Stderr, "%s: %s (%v): %s\n", where, verb, took, shown(b.command))
-			}
-		}
-		if text := doc.String(); !check && text != string(data) {
-			fi, err := os.Stat(file)
-			if err != nil {
-				return err
-			}
-			if err := os.WriteFile(file, []byte(text), fi.Mode().Perm()); err != nil {
-				return err
-			}
-		}
+// rerun runs one block, takes its new content unless it failed (a failed
+// block keeps its old content), and says what happened.
+func (p *pass) rerun(where string, b *block) {
+	p.total++
+	start := time.Now()
+	out, err := p.block(b.command)
+	took := time.Since(start).Round(100 * time.Millisecond)
+	switch {
+	case err != nil:
+		p.failed++
+		fmt.Fprintf(os.Stderr, "%s: FAILED: %s: %v\n", where, shown(b.command), err)
+	case out == b.content:
+		fmt.Fprintf(os.Stderr, "%s: unchanged (%v): %s\n", where, took, shown(b.command))
+	default:
+		p.changed++
+		b.content = out
+		fmt.Fprintf(os.Stderr, "%s: %s (%v): %s\n", where, p.changedVerb(), took, shown(b.command))
 	}
-	verb := "changed"
-	if check {
-		verb = "would change"
+}
+
+// changedVerb is what the tool did to a changed block.
+func (p *pass) changedVerb() string {
+	if p.check {
+		return "would change"
 	}
-	fmt.Fprintf(os.Stderr, "readme: %d blocks, %d %s, %d failed\n", total, changed, verb, failed)
-	if failed > 0 {
-		return fmt.Errorf("%d of %d blocks failed", failed, total)
-	}
-	return nil
+	return "changed"
 }
 
 // A doc is a Markdown file cut into plain text and generated blocks.
@@ -370,56 +417,79 @@ func parseCommand(command string) ([]segment, error) {
 // then filters, then "; echo $?".
 func parseSegment(words, raws []string) (segment, error) {
 	s := segment{shown: strings.Join(raws, " ")}
-	op := func(i int) bool { return words[i] == raws[i] } // not quoted
 	i := 0
-	for ; i < len(words); i++ {
-		if op(i) && (words[i] == "|" || words[i] == ";" || words[i] == "2>&1" || words[i] == ">" || words[i] == "2>" ||
-			words[i] == ">/dev/null" || words[i] == "2>/dev/null") {
-			break
-		}
-		s.args = append(s.args, words[i])
+	for i < len(words) && !(words[i] == raws[i] && slices.Contains(operators, words[i])) {
+		i++
 	}
+	s.args = words[:i]
 	if len(s.args) == 0 {
 		return s, errors.New("no benchy arguments")
 	}
 	for i < len(words) {
-		switch w := words[i]; {
-		case !op(i):
-			return s, fmt.Errorf("unexpected %q", raws[i])
-		case w == "2>&1":
-			s.merge = true
-			i++
-		case w == ">/dev/null", w == "2>/dev/null":
-			s.dropOut, s.dropErr = s.dropOut || w == ">/dev/null", s.dropErr || w == "2>/dev/null"
-			i++
-		case (w == ">" || w == "2>") && i+1 < len(words) && words[i+1] == "/dev/null":
-			s.dropOut, s.dropErr = s.dropOut || w == ">", s.dropErr || w == "2>"
-			i += 2
-		case w == "|":
-			j := i + 1
-			for j < len(words) && !(op(j) && (words[j] == "|" || words[j] == ";")) {
-				j++
-			}
-			f := words[i+1 : j]
-			if err := checkFilter(f); err != nil {
-				return s, err
-			}
-			s.filters = append(s.filters, f)
-			i = j
-		case w == ";" && i+3 == len(words) && words[i+1] == "echo" && words[i+2] == "$?":
-			if len(s.filters) > 0 {
-				return s, errors.New("; echo $? after a pipeline would print the filter's status, not benchy's")
-			}
-			s.echoStatus = true
-			i += 3
-		default:
-			return s, fmt.Errorf("unexpected %q (see go doc ./scripts/readme)", raws[i])
+		n, err := s.operator(words[i:], raws[i:])
+		if err != nil {
+			return s, err
 		}
+		i += n
 	}
 	if s.merge && (s.dropOut || s.dropErr) {
 		return s, errors.New("2>&1 together with a /dev/null redirection is not understood: use one")
 	}
 	return s, nil
+}
+
+// operators are the unquoted words that end a command's arguments.
+var operators = []string{"|", ";", "2>&1", ">", "2>", ">/dev/null", "2>/dev/null"}
+
+// operator reads the redirection, filter or "; echo $?" that words start
+// with, and returns how many words it took.
+func (s *segment) operator(words, raws []string) (int, error) {
+	switch w := words[0]; {
+	case w != raws[0]:
+		return 0, fmt.Errorf("unexpected %q", raws[0])
+	case w == "2>&1":
+		s.merge = true
+		return 1, nil
+	case w == ">/dev/null", w == "2>/dev/null":
+		s.drop(w == ">/dev/null")
+		return 1, nil
+	case (w == ">" || w == "2>") && len(words) > 1 && words[1] == "/dev/null":
+		s.drop(w == ">")
+		return 2, nil
+	case w == "|":
+		return s.filter(words, raws)
+	case w == ";" && len(words) == 3 && words[1] == "echo" && words[2] == "$?":
+		if len(s.filters) > 0 {
+			return 0, errors.New("; echo $? after a pipeline would print the filter's status, not benchy's")
+		}
+		s.echoStatus = true
+		return 3, nil
+	}
+	return 0, fmt.Errorf("unexpected %q (see go doc ./scripts/readme)", raws[0])
+}
+
+// drop sends stdout, or else stderr, to /dev/null.
+func (s *segment) drop(stdout bool) {
+	if stdout {
+		s.dropOut = true
+	} else {
+		s.dropErr = true
+	}
+}
+
+// filter reads "| COMMAND ARGS..." up to the next unquoted | or ;, and
+// returns how many words it took.
+func (s *segment) filter(words, raws []string) (int, error) {
+	j := 1
+	for j < len(words) && !(words[j] == raws[j] && (words[j] == "|" || words[j] == ";")) {
+		j++
+	}
+	f := words[1:j]
+	if err := checkFilter(f); err != nil {
+		return 0, err
+	}
+	s.filters = append(s.filters, f)
+	return j, nil
 }
 
 // split cuts a command line into words, as a shell does for the subset

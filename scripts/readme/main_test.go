@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -97,5 +100,101 @@ func TestParseDoc(t *testing.T) {
 	}
 	if _, err := parse("f.md", "<!-- benchy: list -->\ntext\n"); err == nil {
 		t.Error("a marker without a code block is accepted")
+	}
+}
+
+func TestParseSegment(t *testing.T) {
+	for _, tt := range []struct {
+		line string
+		want segment // args, merge, drops, filters and echoStatus
+		err  bool
+	}{
+		{line: "run", want: segment{args: []string{"run"}}},
+		{line: "run 2>&1 | head -n 2", want: segment{args: []string{"run"}, merge: true, filters: [][]string{{"head", "-n", "2"}}}},
+		{line: "run > /dev/null", want: segment{args: []string{"run"}, dropOut: true}},
+		{line: "run >/dev/null 2>/dev/null", want: segment{args: []string{"run"}, dropOut: true, dropErr: true}},
+		{line: "run 2> /dev/null; echo $?", want: segment{args: []string{"run"}, dropErr: true, echoStatus: true}},
+		{line: "run | grep -v x | tail -1", want: segment{args: []string{"run"}, filters: [][]string{{"grep", "-v", "x"}, {"tail", "-1"}}}},
+		{line: "run '|' ';'", want: segment{args: []string{"run", "|", ";"}}},
+		{line: "run; echo $?", want: segment{args: []string{"run"}, echoStatus: true}},
+		{line: "> /dev/null", err: true},
+		{line: "run > out.txt", err: true},
+		{line: "run 2>&1 > /dev/null", err: true},
+		{line: "run |", err: true},
+		{line: "run | head -n x", err: true},
+		{line: "run | grep -F", err: true},
+		{line: "run | grep a b", err: true},
+		{line: "run | grep '('", err: true},
+		{line: "run; echo hi", err: true},
+		{line: "run; echo $? x", err: true},
+		{line: "run 2>&1 'x'", err: true},
+	} {
+		words, raws, _, err := split(tt.line)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.line, err)
+		}
+		s, err := parseSegment(words, raws)
+		if (err != nil) != tt.err {
+			t.Errorf("%q: error %v, want error %v", tt.line, err, tt.err)
+			continue
+		}
+		if tt.err {
+			continue
+		}
+		if !slices.Equal(s.args, tt.want.args) || s.merge != tt.want.merge || s.dropOut != tt.want.dropOut ||
+			s.dropErr != tt.want.dropErr || s.echoStatus != tt.want.echoStatus ||
+			!slices.EqualFunc(s.filters, tt.want.filters, slices.Equal[[]string]) {
+			t.Errorf("%q: got %+v, want %+v", tt.line, s, tt.want)
+		}
+	}
+}
+
+// TestPassFile reruns the blocks of a file with a fake benchy that prints
+// its arguments and fails when asked: a changed block takes the output, an
+// up-to-date one is left, a failed one keeps its content, a block the
+// -run pattern skips is not run, and -check writes nothing.
+func TestPassFile(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "benchy")
+	script := "#!/bin/sh\necho \"args: $*\"\n[ \"$1\" = fail ] && exit 3\nexit 0\n"
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	in := "# doc\n" +
+		"<!-- benchy: list -->\n```\nold\n```\n" +
+		"<!-- benchy: report x -->\n```\n$ benchy report x\nargs: report x\n```\n" +
+		"<!-- benchy: fail now -->\n```\nkept\n```\n" +
+		"<!-- benchy: skipped -->\n```\nskipped\n```\n"
+	want := "# doc\n" +
+		"<!-- benchy: list -->\n```\n$ benchy list\nargs: list\n```\n" +
+		"<!-- benchy: report x -->\n```\n$ benchy report x\nargs: report x\n```\n" +
+		"<!-- benchy: fail now -->\n```\nkept\n```\n" +
+		"<!-- benchy: skipped -->\n```\nskipped\n```\n"
+	for _, check := range []bool{true, false} {
+		file := filepath.Join(dir, "doc.md")
+		if err := os.WriteFile(file, []byte(in), 0o640); err != nil {
+			t.Fatal(err)
+		}
+		p := &pass{runner: &runner{bin: fake, work: work}, match: regexp.MustCompile("^(list|report|fail)"), check: check}
+		if err := p.file(file); err != nil {
+			t.Fatalf("check=%v: %v", check, err)
+		}
+		if p.total != 3 || p.changed != 1 || p.failed != 1 {
+			t.Errorf("check=%v: %d blocks, %d changed, %d failed; want 3, 1, 1", check, p.total, p.changed, p.failed)
+		}
+		got, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if expect := map[bool]string{true: in, false: want}[check]; string(got) != expect {
+			t.Errorf("check=%v: the file is now\n%s\nwant\n%s", check, got, expect)
+		}
+		if fi, err := os.Stat(file); err != nil || fi.Mode().Perm() != 0o640 {
+			t.Errorf("check=%v: mode %v (%v), want 0640", check, fi.Mode().Perm(), err)
+		}
 	}
 }

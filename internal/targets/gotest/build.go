@@ -151,57 +151,12 @@ func (e *BuildError) Error() string {
 // ErrStopped when the build was stopped (its messages are then those of a
 // killed compiler, not the user's errors).
 func BuildWith(ch *Children, p Package, dir string, buildFlags []string, o BuildOptions) (*Binary, error) {
-	overlay := map[string]string{}
-	names := map[string]bool{} // the package names that got a benchmark
-	var firstErr error
-	for _, name := range append(append([]string(nil), p.TestGoFiles...), p.XTestGoFiles...) {
-		path := filepath.Join(p.Dir, name)
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		out, pkg, changed, err := Rewrite(path, src)
-		if err != nil {
-			firstErr = cmpErr(firstErr, err) // the compiler says it better: build anyway
-			continue
-		}
-		if !changed {
-			continue
-		}
-		tmp := filepath.Join(dir, "src", p.ImportPath, name)
-		if err := writeFile(tmp, out); err != nil {
-			return nil, err
-		}
-		overlay[path] = tmp
-		names[pkg] = true
-	}
-	if len(names) == 0 && firstErr == nil {
-		return nil, usagef("%s has no benchmarks (no func BenchmarkXxx(*testing.B) in its test files)", p.ImportPath)
-	}
-	for pkg := range names {
-		name := strings.TrimSuffix(helperFile, "_test.go") + "_" + pkg + "_test.go"
-		tmp := filepath.Join(dir, "src", p.ImportPath, name)
-		if err := writeFile(tmp, helper(p, pkg)); err != nil {
-			return nil, err
-		}
-		overlay[filepath.Join(p.Dir, name)] = tmp
-	}
-	if o.Profile {
-		for pkg, src := range profilers(p, names) {
-			name := strings.TrimSuffix(profilerFile, "_test.go") + "_" + pkg + "_test.go"
-			tmp := filepath.Join(dir, "src", p.ImportPath, name)
-			if err := writeFile(tmp, src); err != nil {
-				return nil, err
-			}
-			overlay[filepath.Join(p.Dir, name)] = tmp
-		}
-	}
-	ov, err := json.Marshal(map[string]any{"Replace": overlay})
+	ov, err := writeOverlay(p, dir, o)
 	if err != nil {
 		return nil, err
 	}
 	ovPath := filepath.Join(dir, "overlay-"+strings.ReplaceAll(p.ImportPath, "/", "_")+".json")
-	if err := os.WriteFile(ovPath, ov, 0o600); err != nil {
+	if err := ov.write(ovPath); err != nil {
 		return nil, err
 	}
 	bin := filepath.Join(dir, strings.ReplaceAll(p.ImportPath, "/", "_")+".test")
@@ -223,19 +178,90 @@ func BuildWith(ch *Children, p Package, dir string, buildFlags []string, o Build
 		if err == ErrStopped {
 			return nil, err
 		}
-		msg := out.String()
-		for orig, tmp := range overlay { // the compiler names the copies: name the user's files
-			msg = strings.ReplaceAll(msg, tmp, orig)
-			if rel, err := filepath.Rel(p.Dir, tmp); err == nil {
-				o, _ := filepath.Rel(p.Dir, orig)
-				msg = strings.ReplaceAll(msg, rel, o)
-			}
-		}
-		return nil, &BuildError{Package: p.ImportPath, Output: msg}
+		return nil, &BuildError{Package: p.ImportPath, Output: ov.userNames(out.String(), p.Dir)}
 	}
 	b := &Binary{Package: p, Path: bin}
 	b.Debug = debugBuild(bin)
 	return b, nil
+}
+
+// An overlay is go build's -overlay: each file of the package the build
+// reads instead, by the file's path.
+type overlay map[string]string
+
+// writeOverlay writes p's test files that have benchmarks, rewritten, the
+// helper of each test package that has one, and with o.Profile the
+// profiler, under dir; an error without benchmarks in p.
+func writeOverlay(p Package, dir string, o BuildOptions) (overlay, error) {
+	ov := overlay{}
+	names := map[string]bool{} // the package names that got a benchmark
+	var firstErr error
+	for _, name := range append(append([]string(nil), p.TestGoFiles...), p.XTestGoFiles...) {
+		src, err := os.ReadFile(filepath.Join(p.Dir, name))
+		if err != nil {
+			return nil, err
+		}
+		out, pkg, changed, err := Rewrite(filepath.Join(p.Dir, name), src)
+		if err != nil {
+			firstErr = cmpErr(firstErr, err) // the compiler says it better: build anyway
+			continue
+		}
+		if !changed {
+			continue
+		}
+		if err := ov.add(p, dir, name, out); err != nil {
+			return nil, err
+		}
+		names[pkg] = true
+	}
+	if len(names) == 0 && firstErr == nil {
+		return nil, usagef("%s has no benchmarks (no func BenchmarkXxx(*testing.B) in its test files)", p.ImportPath)
+	}
+	for pkg := range names {
+		if err := ov.add(p, dir, strings.TrimSuffix(helperFile, "_test.go")+"_"+pkg+"_test.go", helper(p, pkg)); err != nil {
+			return nil, err
+		}
+	}
+	if o.Profile {
+		for pkg, src := range profilers(p, names) {
+			if err := ov.add(p, dir, strings.TrimSuffix(profilerFile, "_test.go")+"_"+pkg+"_test.go", src); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return ov, nil
+}
+
+// add writes src under dir as the file name of p's directory.
+func (ov overlay) add(p Package, dir, name string, src []byte) error {
+	tmp := filepath.Join(dir, "src", p.ImportPath, name)
+	if err := writeFile(tmp, src); err != nil {
+		return err
+	}
+	ov[filepath.Join(p.Dir, name)] = tmp
+	return nil
+}
+
+// write writes the overlay's file for go build -overlay to path.
+func (ov overlay) write(path string) error {
+	b, err := json.Marshal(map[string]any{"Replace": map[string]string(ov)})
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o600)
+}
+
+// userNames puts the user's files, in pkgDir, in place of the copies the
+// compiler's message msg names, by their full path or relative to pkgDir.
+func (ov overlay) userNames(msg, pkgDir string) string {
+	for orig, tmp := range ov {
+		msg = strings.ReplaceAll(msg, tmp, orig)
+		if rel, err := filepath.Rel(pkgDir, tmp); err == nil {
+			o, _ := filepath.Rel(pkgDir, orig)
+			msg = strings.ReplaceAll(msg, rel, o)
+		}
+	}
+	return msg
 }
 
 func cmpErr(first, err error) error {

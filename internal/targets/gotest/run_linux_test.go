@@ -91,6 +91,54 @@ func TestBuildWorkIsOurs(t *testing.T) {
 	}
 }
 
+// How a build that cannot succeed ends: a package without benchmarks is a
+// usage error, before any build; a compile error, or a test file Rewrite
+// cannot parse (built anyway: the compiler says it better), is a
+// BuildError that names the user's file, never the rewritten copy
+// (under dir/src, which the compiler names relative to the package).
+func TestBuildErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go build")
+	}
+	for _, tt := range []struct {
+		name, src string
+		usage     bool
+		says      string
+	}{
+		{"no benchmarks", "package p\n\nimport \"testing\"\n\nfunc TestX(t *testing.T) {}\n", true, "has no benchmarks"},
+		{"compile error", "package p\n\nimport \"testing\"\n\nfunc BenchmarkX(b *testing.B) { undefined() }\n", false, "p_test.go:5:"},
+		{"does not parse", "package p\n\nimport \"testing\"\n\nfunc BenchmarkX(b *testing.B) {\n", false, "p_test.go:"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			mod := t.TempDir()
+			for name, src := range map[string]string{"go.mod": "module example.com/p\n\ngo 1.22\n", "p.go": "package p\n", "p_test.go": tt.src} {
+				if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ch := NewChildren(nil)
+			pkgs, err := List(ch, mod, []string{"."}, nil)
+			if err != nil || len(pkgs) != 1 {
+				t.Fatalf("go list: %v %v", pkgs, err)
+			}
+			dir := t.TempDir()
+			_, err = BuildWith(ch, pkgs[0], dir, nil, BuildOptions{})
+			var ue *UsageError
+			var be *BuildError
+			switch {
+			case tt.usage:
+				if !errors.As(err, &ue) || !strings.Contains(err.Error(), tt.says) {
+					t.Errorf("build: %v, want a usage error saying %q", err, tt.says)
+				}
+			case !errors.As(err, &be):
+				t.Errorf("build: %v, want a BuildError", err)
+			case !strings.Contains(be.Output, tt.says) || strings.Contains(be.Output, "src/example.com/p"):
+				t.Errorf("build output does not name the user's file:\n%s", be.Output)
+			}
+		})
+	}
+}
+
 // quick are options that keep a run short: a CPU this process may use.
 func quick(t *testing.T) Options {
 	var set unix.CPUSet

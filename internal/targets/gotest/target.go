@@ -366,31 +366,60 @@ func perCallCost(calls []Record, n int64) (finding.Finding, bool) {
 		// iteration resets the timer, so nothing before it is timed.
 		return finding.Finding{}, false
 	}
-	var xs, ys []float64
-	var past []Record    // the calls past N=1
-	first := math.Inf(1) // the N=1 call's time
-	for _, c := range calls {
-		ns := float64(ownNs(c))
-		switch {
-		case c.N > 1:
-			xs, ys = append(xs, float64(c.N)), append(ys, ns)
-			past = append(past, c)
-		case c.N == 1:
-			first = min(first, ns)
-		}
-	}
-	if len(xs) < 2 {
+	r := readRamp(calls)
+	if len(r.xs) < 2 {
 		// testing's ramp stopped before it told anything (a busy machine
 		// can end it at N=1 or 2): say so, rather than vouch for a setup
 		// that was never judged.
 		return finding.Finding{
 			Code: result.CodeSetupUnknown, Severity: finding.Info,
 			Message: fmt.Sprintf("testing's ramps made %s past N=1, too few to tell whether a setup is timed: they stopped early (a busy machine, or a benchmark slow for its sample time)",
-				units.Count(len(xs), "call")),
-			Evidence: map[string]any{"calls": len(xs)},
+				units.Count(len(r.xs), "call")),
+			Evidence: map[string]any{"calls": len(r.xs)},
 		}, true
 	}
-	a, b := fitLine(xs, ys)
+	a, b := r.fixedCost()
+	// Calls that do not grow with N say nothing of a fixed cost, and one
+	// under untimedNs is the cost of a call itself (caches refilled after
+	// the helper's reads): it is a share of a sample only when testing's
+	// ramp stopped at a small N, interrupted.
+	sample := a + b*float64(n)
+	if !(b > 0 && a > untimedNs && sample > 0 && a/sample > SetupShare) || math.IsInf(a, 0) {
+		return finding.Finding{}, false
+	}
+	return r.finding(a, b, n), true
+}
+
+// A ramp is the calls of testing's ramps of one benchmark, read for a
+// fixed cost per call.
+type ramp struct {
+	calls  []Record
+	xs, ys []float64 // N and time of each call past N=1
+	past   []Record  // the calls past N=1
+	first  float64   // the N=1 call's time; +Inf without one
+}
+
+// readRamp takes each call's own time (less its run delay) and sets the
+// N=1 calls apart.
+func readRamp(calls []Record) ramp {
+	r := ramp{calls: calls, first: math.Inf(1)}
+	for _, c := range calls {
+		ns := float64(ownNs(c))
+		switch {
+		case c.N > 1:
+			r.xs, r.ys = append(r.xs, float64(c.N)), append(r.ys, ns)
+			r.past = append(r.past, c)
+		case c.N == 1:
+			r.first = min(r.first, ns)
+		}
+	}
+	return r
+}
+
+// fixedCost fits time = a + b·N to the calls past N=1 and bounds a by
+// what the shortest call spent beyond b·N.
+func (r ramp) fixedCost() (a, b float64) {
+	a, b = fitLine(r.xs, r.ys)
 	// Every call pays a fixed cost, so no call lasts less than it: the
 	// least of the calls' time beyond b·N bounds a. One call slowed by
 	// something else (the collector, a fault storm) raises the fitted
@@ -402,32 +431,30 @@ func perCallCost(calls []Record, n int64) (finding.Finding, bool) {
 	// first call 3% slower per op (a heap still growing) read as a 12 ms
 	// setup in 3 of 5 calibrations of strings' SplitSingleByteSeparator
 	// on a quiet machine, whose N=1 call took 1.4 ms.
-	for i := range xs {
-		a = min(a, ys[i]-b*xs[i])
+	for i := range r.xs {
+		a = min(a, r.ys[i]-b*r.xs[i])
 	}
-	a = min(a, first-b)
-	// Calls that do not grow with N say nothing of a fixed cost, and one
-	// under untimedNs is the cost of a call itself (caches refilled after
-	// the helper's reads): it is a share of a sample only when testing's
-	// ramp stopped at a small N, interrupted.
-	sample := a + b*float64(n)
-	if !(b > 0 && a > untimedNs && sample > 0 && a/sample > SetupShare) || math.IsInf(a, 0) {
-		return finding.Finding{}, false
-	}
-	share := a / sample
-	lo, hi := slices.Min(xs), max(slices.Max(xs), float64(n))
-	if !math.IsInf(first, 1) {
+	return min(a, r.first-b), b
+}
+
+// finding says who pays the fixed cost a of every call (b per op, the
+// samples at N): b.RunParallel's goroutines or a loop that allocates make
+// the time per op depend on N; else it is a setup in the timer.
+func (r ramp) finding(a, b float64, n int64) finding.Finding {
+	share := a / (a + b*float64(n))
+	lo, hi := slices.Min(r.xs), max(slices.Max(r.xs), float64(n))
+	if !math.IsInf(r.first, 1) {
 		lo = 1
 	}
 	perOp := func(at float64) string { return units.Duration(a/at + b) }
 	arithmetic := fmt.Sprintf("%s per op at N=%.0f against %s at N=%.0f; at the samples' N=%d it is %.0f%% of their time",
 		perOp(lo), lo, perOp(hi), hi, n, 100*share)
-	evidence := map[string]any{"fixed_ns": a, "per_op_ns": b, "share": share, "calls": len(xs), "samples_n": n}
+	evidence := map[string]any{"fixed_ns": a, "per_op_ns": b, "share": share, "calls": len(r.xs), "samples_n": n}
 	var who string
 	switch {
-	case slices.ContainsFunc(calls, func(c Record) bool { return c.Parallel }):
+	case slices.ContainsFunc(r.calls, func(c Record) bool { return c.Parallel }):
 		who = "paid once per call: it runs b.RunParallel, whose goroutines each run what comes before their pb.Next loop, after the collection testing runs before each call"
-	case collectionsGrow(past):
+	case collectionsGrow(r.past):
 		who = "paid once per call: the calls collect more often as N grows, so the loop allocates; testing collects before each call, and the heap grows again in each"
 	default:
 		return finding.Finding{
@@ -435,7 +462,7 @@ func perCallCost(calls []Record, n int64) (finding.Finding, bool) {
 			Message: fmt.Sprintf("every call of the benchmark costs %s besides %s per op: work outside the b.N loop is timed (a setup before the loop without b.ResetTimer), and the time per op depends on N: %s",
 				units.Duration(a), units.Duration(b), arithmetic),
 			Evidence: evidence,
-		}, true
+		}
 	}
 	severity := finding.Info
 	if share > DependsOnNShare {
@@ -446,7 +473,7 @@ func perCallCost(calls []Record, n int64) (finding.Finding, bool) {
 		Message: fmt.Sprintf("the time per op depends on N: every call costs %s besides %s per op (%s), so: %s; a larger --sample-time gives a larger N",
 			units.Duration(a), units.Duration(b), who, arithmetic),
 		Evidence: evidence,
-	}, true
+	}
 }
 
 // collectionsGrow reports whether the calls (past N=1, in the ramp's

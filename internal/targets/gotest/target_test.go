@@ -3,6 +3,7 @@ package gotest
 import (
 	"go/parser"
 	"go/token"
+	"math"
 	"os/exec"
 	"slices"
 	"strings"
@@ -172,6 +173,61 @@ func TestPerCallCostWho(t *testing.T) {
 		}
 		if ok && !strings.Contains(f.Message, "per op at N=1 against ") {
 			t.Errorf("%s: no arithmetic at two N: %s", c.name, f.Message)
+		}
+	}
+}
+
+// The whole message and evidence of a fixed cost per call, worked by hand:
+// 5 ms a call and 2 ns per op is a third of a sample at N=5,000,000; a
+// parallel benchmark's 110 ms a call and 2 ms per op is 110/118 of one at
+// N=4, and its time per op is given from N=1, or from the smallest N when
+// the ramp's N=1 call is missing.
+func TestPerCallCostMessage(t *testing.T) {
+	ramp := func(perOp, fixed float64, ns []int64, parallel bool) []Record {
+		var calls []Record
+		for _, n := range ns {
+			calls = append(calls, Record{N: n, Ns: int64(fixed + perOp*float64(n)), Parallel: parallel})
+		}
+		return calls
+	}
+	parallel := ramp(2e6, 110e6, []int64{1, 2, 4}, true)
+	for _, c := range []struct {
+		calls []Record
+		n     int64
+		msg   string
+		ev    map[string]float64
+	}{
+		{ramp(2, 5e6, []int64{1, 100, 10_000, 1_000_000, 5_000_000}, false), 5_000_000,
+			"every call of the benchmark costs 5 ms besides 2 ns per op: work outside the b.N loop is timed (a setup before the loop without b.ResetTimer), " +
+				"and the time per op depends on N: 5 ms per op at N=1 against 3 ns at N=5000000; at the samples' N=5000000 it is 33% of their time",
+			map[string]float64{"fixed_ns": 5e6, "per_op_ns": 2, "share": 1.0 / 3, "calls": 4, "samples_n": 5e6}},
+		{parallel, 4,
+			"the time per op depends on N: every call costs 110 ms besides 2 ms per op (paid once per call: it runs b.RunParallel, whose goroutines each run what comes before their pb.Next loop, " +
+				"after the collection testing runs before each call), so: 112 ms per op at N=1 against 29.5 ms at N=4; at the samples' N=4 it is 93% of their time; a larger --sample-time gives a larger N",
+			map[string]float64{"fixed_ns": 110e6, "per_op_ns": 2e6, "share": 110.0 / 118, "calls": 2, "samples_n": 4}},
+		{parallel[1:], 4, "so: 57 ms per op at N=2 against 29.5 ms at N=4;",
+			map[string]float64{"fixed_ns": 110e6, "per_op_ns": 2e6, "share": 110.0 / 118, "calls": 2, "samples_n": 4}},
+	} {
+		f, ok := perCallCost(c.calls, c.n)
+		if !ok || !strings.Contains(f.Message, c.msg) {
+			t.Errorf("N=%d: %v %q, want %q", c.n, ok, f.Message, c.msg)
+		}
+		if len(f.Evidence) != len(c.ev) {
+			t.Errorf("N=%d: evidence %v, want %v", c.n, f.Evidence, c.ev)
+		}
+		for k, want := range c.ev {
+			var got float64
+			switch v := f.Evidence[k].(type) {
+			case float64:
+				got = v
+			case int:
+				got = float64(v)
+			case int64:
+				got = float64(v)
+			}
+			if math.Abs(got-want) > 1e-6*want {
+				t.Errorf("N=%d: %s = %v, want %v", c.n, k, f.Evidence[k], want)
+			}
 		}
 	}
 }
