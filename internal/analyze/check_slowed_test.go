@@ -117,15 +117,20 @@ func find(fs []finding.Finding, code string) *finding.Finding {
 	return nil
 }
 
-// An experiment measured again on another CPU is judged there (its
-// samples did not migrate), and says where each attempt was taken.
-func TestRemeasuredElsewhere(t *testing.T) {
-	e := hostSlowed(31, 0, 0)
+// onCPU3 is e measured on cpu3, not the run's CPU.
+func onCPU3(e result.Experiment) result.Experiment {
 	for i := range e.Samples {
 		e.Samples[i].CPU = 3
 	}
 	three := 3
 	e.CPU = &three
+	return e
+}
+
+// An experiment measured again on another CPU is judged there (its
+// samples did not migrate), and says where each attempt was taken.
+func TestRemeasuredElsewhere(t *testing.T) {
+	e := onCPU3(hostSlowed(31, 0, 0))
 	e.Attempts = []result.Attempt{{CPU: 1, Samples: hostSlowed(31, 0, 20).Samples}}
 	got := analyzed(e).Experiments[0]
 	if finding.Has(got.Findings, result.CodeMigrated) || len(got.Disturbed) != 0 {
@@ -143,12 +148,7 @@ func TestRemeasuredElsewhere(t *testing.T) {
 // An experiment measured once, on the CPU the run moved to, is judged
 // there and says so.
 func TestMovedRunIsJudgedWhereItMoved(t *testing.T) {
-	e := hostSlowed(31, 0, 0)
-	for i := range e.Samples {
-		e.Samples[i].CPU = 3
-	}
-	three := 3
-	e.CPU = &three
+	e := onCPU3(hostSlowed(31, 0, 0))
 	got := analyzed(e).Experiments[0]
 	if finding.Has(got.Findings, result.CodeMigrated) {
 		t.Errorf("samples on the CPU moved to read as migrated: %v", got.Findings)
