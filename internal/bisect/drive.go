@@ -219,6 +219,36 @@ func (d *driver) next() (int, []int) {
 // each) contradicts another and that may be measured again are. The
 // steps are kept, and the walks set, when every reading is placed.
 func (d *driver) settle(i int, bs []int, against bool, first []Step) error {
+	cur, need := d.readings(i, bs, against)
+	for len(need) > 0 {
+		sts := first
+		if sts == nil {
+			var err error
+			if sts, err = d.measure(i, needsOf(need, cur)); err != nil {
+				return err
+			}
+		}
+		first = nil
+		var again []int
+		for x, b := range need {
+			attempt := cur[b].Attempts
+			cur[b] = d.reading(i, attempt, sts[x])
+			if d.again(i, b, attempt, cur[b], against) {
+				again = append(again, b)
+			}
+		}
+		need = again
+	}
+	d.keep(i, cur)
+	return nil
+}
+
+// readings is settle's start: each benchmark of bs's reading of commit i
+// so far (a zero step when it has none), once each however often bs
+// names it, and the benchmarks to measure: all of them, or with against
+// set only those whose reading contradicts another and that may still be
+// measured again; the others' readings stand.
+func (d *driver) readings(i int, bs []int, against bool) (map[int]Step, []int) {
 	cur := map[int]Step{}
 	var need []int
 	for _, b := range bs {
@@ -234,34 +264,45 @@ func (d *driver) settle(i int, bs []int, against bool, first []Step) error {
 			need = append(need, b)
 		}
 	}
-	for len(need) > 0 {
-		sts := first
-		if sts == nil {
-			needs := make([]Need, len(need))
-			for x, b := range need {
-				needs[x] = Need{b, cur[b].Attempts}
-			}
-			var err error
-			if sts, err = d.measure(i, needs); err != nil {
-				return err
-			}
-		}
-		first = nil
-		var again []int
-		for x, b := range need {
-			st := sts[x]
-			attempt := cur[b].Attempts
-			st.Commit, st.Attempts = i, attempt+1
-			if i != d.n-1 && st.Side == Unknown {
-				st.Side, st.Why = classifyStep(st, d.threshold)
-			}
-			cur[b] = st
-			if attempt < d.retries && (st.Side == Undecided || against && d.walks[b].contradicts(i, st.Side)) {
-				again = append(again, b)
-			}
-		}
-		need = again
+	return cur, need
+}
+
+// needsOf asks for the benchmarks need, each at its next attempt: the
+// number of measurements its reading in cur pools already.
+func needsOf(need []int, cur map[int]Step) []Need {
+	needs := make([]Need, len(need))
+	for x, b := range need {
+		needs[x] = Need{b, cur[b].Attempts}
 	}
+	return needs
+}
+
+// reading is a measurement st of commit i at attempt as a step of the
+// walk: its commit and attempts set, and placed with classifyStep when
+// the measurer left its side to the walk (BAD's side is always the
+// measurer's: there is no BAD to place it against).
+func (d *driver) reading(i, attempt int, st Step) Step {
+	st.Commit, st.Attempts = i, attempt+1
+	if i != d.n-1 && st.Side == Unknown {
+		st.Side, st.Why = classifyStep(st, d.threshold)
+	}
+	return st
+}
+
+// again says whether benchmark b's reading st of commit i, made at
+// attempt, is measured once more: while retries remain, when it is
+// undecided or, with against set, still contradicts the walk's other
+// readings. A reading at a level is otherwise kept after one measurement.
+func (d *driver) again(i, b, attempt int, st Step, against bool) bool {
+	return attempt < d.retries && (st.Side == Undecided || against && d.walks[b].contradicts(i, st.Side))
+}
+
+// keep sets each walk's side of commit i from its benchmark's reading in
+// cur, in the benchmarks' order, and keeps the step, in place of an
+// earlier step of i; a benchmark that was not measured keeps nothing.
+// Settle keeps readings only once all are placed, so a stop in between
+// leaves the walks as they were.
+func (d *driver) keep(i int, cur map[int]Step) {
 	for _, b := range slices.Sorted(maps.Keys(cur)) {
 		st := cur[b]
 		if st.Attempts == 0 {
@@ -278,7 +319,6 @@ func (d *driver) settle(i int, bs []int, against bool, first []Step) error {
 			d.steps[b] = append(d.steps[b], st)
 		}
 	}
-	return nil
 }
 
 // classifyStep places a measured commit with Classify, against BAD's

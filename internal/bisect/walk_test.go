@@ -658,6 +658,59 @@ func TestStopped(t *testing.T) {
 	}
 }
 
+// newDriver is a driver of benches walks of n commits, before any
+// reading, measuring with measure.
+func newDriver(n, benches int, measure MeasureAll) *driver {
+	d := &driver{n: n, retries: 2, threshold: 0.05, measure: measure}
+	for range benches {
+		d.walks = append(d.walks, NewWalk(n))
+		d.steps = append(d.steps, nil)
+		d.at = append(d.at, map[int]int{})
+	}
+	return d
+}
+
+// A benchmark named twice in one settling is measured once, and keeps
+// one step.
+func TestSettleOnceEach(t *testing.T) {
+	slow := Ratio{1.3, 1.29, 1.31, 0.95}
+	var asked [][]Need
+	d := newDriver(8, 1, func(i int, needs []Need) ([]Step, error) {
+		asked = append(asked, needs)
+		return slices.Repeat([]Step{{Mid: slow, Bad: slow}}, len(needs)), nil
+	})
+	if err := d.settle(3, []int{0, 0}, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := [][]Need{{{0, 0}}}; !slices.EqualFunc(asked, want, slices.Equal) {
+		t.Errorf("asked %v, want %v", asked, want)
+	}
+	if st := d.steps[0]; len(st) != 1 || st[0].Attempts != 1 || st[0].Side != Slow || d.walks[0].Side(3) != Slow {
+		t.Errorf("steps %+v, walk at 3 %v: want one slow step", st, d.walks[0].Side(3))
+	}
+}
+
+// Settling readings against the others measures no benchmark without a
+// reading of the commit, and sets nothing for it.
+func TestSettleAgainstUnread(t *testing.T) {
+	d := newDriver(8, 2, func(i int, needs []Need) ([]Step, error) {
+		t.Errorf("commit %d measured for %v", i, needs)
+		return nil, nil
+	})
+	read := Step{Commit: 3, Side: Slow, Attempts: 1}
+	d.walks[0].Set(3, Slow)
+	d.steps[0], d.at[0][3] = []Step{read}, 0
+	if err := d.settle(3, []int{0, 1}, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.steps[0]) != 1 || d.steps[0][0] != read || d.walks[0].Side(3) != Slow {
+		t.Errorf("read benchmark: steps %+v, walk at 3 %v, want its reading kept", d.steps[0], d.walks[0].Side(3))
+	}
+	if len(d.steps[1]) != 0 || len(d.at[1]) != 0 || d.walks[1].Side(3) != Unknown {
+		t.Errorf("unread benchmark: steps %+v, walk at 3 %v, want nothing set", d.steps[1], d.walks[1].Side(3))
+	}
+}
+
 func TestClassify(t *testing.T) {
 	exact := func(v float64) Ratio { return Ratio{v, v, v, 0.95} }
 	for _, tt := range []struct {

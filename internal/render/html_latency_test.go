@@ -189,3 +189,20 @@ func TestPercentilePlotNone(t *testing.T) {
 		t.Errorf("zero calls: %q", s)
 	}
 }
+
+// Too few calls for any percentile's interval to be reported: the line
+// is drawn without a band.
+func TestPercentilePlotNoBand(t *testing.T) {
+	h := latency.New()
+	for _, ns := range []int64{1000, 1200, 1500, 2000, 9000} {
+		h.Record(ns)
+	}
+	l := latencyOf(h)
+	svg := latencyPlot(t, result.Experiment{Name: "few", Latency: &l})
+	if n := len(svg.all("polyline", "line closed")); n != 1 {
+		t.Errorf("%d lines, want one", n)
+	}
+	if bands := svg.all("polygon", "band closed"); len(bands) != 0 {
+		t.Errorf("a band of 5 calls: %v", bands)
+	}
+}
