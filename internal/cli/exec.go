@@ -200,7 +200,46 @@ func (o *execOptions) scans() ([]command.Scan, error) {
 // execRun resolves the commands (every bad input is refused before
 // anything runs), measures them through the pipeline and writes the
 // result.
-func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
+func execRun(o *execOptions, stdout io.Writer, w *watcher) error {
+	if err := o.validate(); err != nil {
+		return err
+	}
+	expanded, err := o.expand()
+	if err != nil {
+		return err
+	}
+	sp := startSpawner(o.g.Stderr)
+	defer sp.Close()
+	if w != nil {
+		w.onExit(sp.Abort) // a second signal exits at once: the run in progress dies with benchy
+	}
+	ts, names, err := o.targets(expanded, sp)
+	if err != nil {
+		return err
+	}
+	plan := o.plan(ts, names, sp)
+	r, err := runPlan(plan, ts, o.Progress, o.g.Stderr, estimate{Samples: plan.Settings.Samples, SampleTime: 100 * time.Millisecond, Window: o.Window}, w)
+	if err != nil {
+		return err
+	}
+	counted := make([]pipeline.Countable, len(ts))
+	for i, t := range ts {
+		counted[i] = t.(*command.Target)
+	}
+	if err := o.count.count(r, counted, nil, &o.measuring); err != nil {
+		return err
+	}
+	if err := o.write(r, stdout, o.g.Stderr); err != nil {
+		return err
+	}
+	if err := countFailed(r); err != nil {
+		return err
+	}
+	return runExit(r, o.Strict)
+}
+
+// validate checks the flags of exec before anything runs.
+func (o *execOptions) validate() error {
 	if o.Runs < 0 || o.Runs > maxSamples || (o.runsSet && o.Runs == 0) {
 		return Usagef("--runs %d: must be between 1 and %d", o.Runs, maxSamples)
 	}
@@ -219,29 +258,39 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 	if o.count.on && (o.Setup != "" || o.Prepare != "" || o.Cleanup != "") {
 		return Usagef("--measure instructions counts each command alone, without --setup, --prepare or --cleanup: leave them out, or count a script that runs them")
 	}
-	if err := o.thresholdOption.validate(); err != nil {
-		return err
-	}
+	return o.thresholdOption.validate()
+}
+
+// expand is every command line with each combination of the -P and -L
+// values substituted: what is measured.
+func (o *execOptions) expand() ([]command.Expanded, error) {
 	scans, err := o.scans()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	expanded, err := command.Expand(o.Commands, scans)
 	if err != nil {
-		return Usagef("%v", err)
+		return nil, Usagef("%v", err)
 	}
-	// The spawner starts before anything is pinned, so it does not
-	// inherit a one-CPU mask; where it cannot start, benchy forks the runs
-	// itself and their peak memory may read benchy's own.
+	return expanded, nil
+}
+
+// startSpawner starts the process that starts the runs. It starts before
+// anything is pinned, so it does not inherit a one-CPU mask; where it
+// cannot start, benchy forks the runs itself and their peak memory may
+// read benchy's own.
+func startSpawner(stderr io.Writer) *command.Spawner {
 	sp, err := command.NewSpawner()
 	if err != nil {
-		fmt.Fprintf(o.g.Stderr, "benchy: %v; starting the runs from benchy itself\n", err)
+		fmt.Fprintf(stderr, "benchy: %v; starting the runs from benchy itself\n", err)
 		sp = command.NewLocalSpawner()
 	}
-	defer sp.Close()
-	if w != nil {
-		w.onExit(sp.Abort) // a second signal exits at once: the run in progress dies with benchy
-	}
+	return sp
+}
+
+// targets makes a target of each expanded command, run through sp, and
+// returns them with their names.
+func (o *execOptions) targets(expanded []command.Expanded, sp *command.Spawner) ([]pipeline.Target, []string, error) {
 	ts := make([]pipeline.Target, len(expanded))
 	names := make([]string, len(expanded))
 	seen := map[string]int{}
@@ -252,22 +301,17 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 		// masked), so two command lines that show the same are numbered
 		// apart too.
 		e.Name = numbered(seen, command.Shown(e.Name))
-		hook := func(flag, line string) (string, error) {
-			s, err := command.Substitute(line, e.Params)
-			if err != nil {
-				return "", Usagef("%s: %v", flag, err)
-			}
-			return s, nil
+		prepare, err := substituteHook("--prepare", o.Prepare, e.Params)
+		if err != nil {
+			return nil, nil, err
 		}
-		var prepare, setup, cleanup string
-		if prepare, err = hook("--prepare", o.Prepare); err != nil {
-			return err
+		setup, err := substituteHook("--setup", o.Setup, e.Params)
+		if err != nil {
+			return nil, nil, err
 		}
-		if setup, err = hook("--setup", o.Setup); err != nil {
-			return err
-		}
-		if cleanup, err = hook("--cleanup", o.Cleanup); err != nil {
-			return err
+		cleanup, err := substituteHook("--cleanup", o.Cleanup, e.Params)
+		if err != nil {
+			return nil, nil, err
 		}
 		t, err := command.New(command.Config{
 			Name: e.Name, Command: e.Command, Shell: o.Shell, Setup: setup, Prepare: prepare, Cleanup: cleanup,
@@ -275,10 +319,28 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 			Executor: sp, Stop: o.Stop,
 		})
 		if err != nil {
-			return Usagef("%v", err)
+			return nil, nil, Usagef("%v", err)
 		}
 		ts[i], names[i] = t, t.Name()
 	}
+	return ts, names, nil
+}
+
+// substituteHook puts the parameters of one expansion into the command
+// line of a hook (--prepare, --setup, --cleanup), so each expansion
+// prepares its own run.
+func substituteHook(flag, line string, params []command.Param) (string, error) {
+	s, err := command.Substitute(line, params)
+	if err != nil {
+		return "", Usagef("%s: %v", flag, err)
+	}
+	return s, nil
+}
+
+// plan is how ts are measured: --runs of each, or hyperfine's default;
+// several commands in interleaved rounds in random order, each judged
+// against the first.
+func (o *execOptions) plan(ts []pipeline.Target, names []string, sp *command.Spawner) pipeline.Plan {
 	runs, minTime := o.Runs, time.Duration(0)
 	if !o.runsSet {
 		runs, minTime = execMinRuns, execMinTime
@@ -298,24 +360,7 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) (err error) {
 		plan.RandomOrder = true
 		plan.Group = len(ts)
 	}
-	r, err := runPlan(plan, ts, o.Progress, o.g.Stderr, estimate{Samples: runs, SampleTime: 100 * time.Millisecond, Window: o.Window}, w)
-	if err != nil {
-		return err
-	}
-	counted := make([]pipeline.Countable, len(ts))
-	for i, t := range ts {
-		counted[i] = t.(*command.Target)
-	}
-	if err := o.count.count(r, counted, nil, &o.measuring); err != nil {
-		return err
-	}
-	if err := o.write(r, stdout, o.g.Stderr); err != nil {
-		return err
-	}
-	if err := countFailed(r); err != nil {
-		return err
-	}
-	return runExit(r, o.Strict)
+	return plan
 }
 
 // recordCleanups makes a --cleanup that failed, or was stopped, the

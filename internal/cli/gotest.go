@@ -133,27 +133,33 @@ for both: the output is benchy compare's.`,
 			})
 		},
 	}
+	opts.bind(cmd)
+	return cmd
+}
+
+// bind declares the flags of gotest, each read into o, and the completion
+// of --bench; the option groups that other commands share bind their own.
+func (o *gotestOptions) bind(cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVarP(&opts.Dir, "dir", "C", ".", "resolve the packages in `DIR`, as go -C does")
-	f.StringVar(&opts.Bench, "bench", ".", "run the benchmarks matching `REGEXP`, as go test -bench (sub-benchmarks too)")
-	f.StringVar(&opts.Shard, "shard", "", "measure share `I/N` of the benchmarks (by a hash of package and name), for N CI jobs")
-	opts.cpuOptions.bind(f, "the benchmarks")
-	intFlag(f, &opts.Samples, "samples", gotestSamples, "samples of each benchmark, over all processes")
-	f.DurationVar(&opts.SampleTime, "sample-time", gotestSampleTime, "each sample lasts at least `D` (b.N calibrated once)")
-	intFlag(f, &opts.Processes, "processes", gotestProcesses, "spread the samples over `K` runs of the test binary")
-	intFlag(f, &opts.GOMAXPROCS, "gomaxprocs", 0, "run every benchmark at GOMAXPROCS `N`, as go test -cpu N (default: 1, as taskset -c CPU go test; b.RunParallel at the machine's)")
+	f.StringVarP(&o.Dir, "dir", "C", ".", "resolve the packages in `DIR`, as go -C does")
+	f.StringVar(&o.Bench, "bench", ".", "run the benchmarks matching `REGEXP`, as go test -bench (sub-benchmarks too)")
+	f.StringVar(&o.Shard, "shard", "", "measure share `I/N` of the benchmarks (by a hash of package and name), for N CI jobs")
+	o.cpuOptions.bind(f, "the benchmarks")
+	intFlag(f, &o.Samples, "samples", gotestSamples, "samples of each benchmark, over all processes")
+	f.DurationVar(&o.SampleTime, "sample-time", gotestSampleTime, "each sample lasts at least `D` (b.N calibrated once)")
+	intFlag(f, &o.Processes, "processes", gotestProcesses, "spread the samples over `K` runs of the test binary")
+	intFlag(f, &o.GOMAXPROCS, "gomaxprocs", 0, "run every benchmark at GOMAXPROCS `N`, as go test -cpu N (default: 1, as taskset -c CPU go test; b.RunParallel at the machine's)")
 	f.Lookup("gomaxprocs").DefValue = ""
-	opts.precisionOptions.bind(f)
-	f.StringVar(&opts.Against, "against", "", "compare with git revision `REV`, interleaved (e.g. HEAD, main)")
-	opts.thresholdOption.bind(f, "2%", "with --against: smallest change claimed (`PCT`)")
-	f.StringVar(&opts.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
-	opts.outputOptions.bind(cmd, g, render.Formats, true)
-	opts.count.bind(f)
-	opts.profileOptions.bind(f)
-	intFlag(f, &opts.Layouts, "layouts", 0, "link each revision `K` times with -ldflags=-randlayout=1..K, interleaved, and tell the layouts' variation from the processes'")
+	o.precisionOptions.bind(f)
+	f.StringVar(&o.Against, "against", "", "compare with git revision `REV`, interleaved (e.g. HEAD, main)")
+	o.thresholdOption.bind(f, "2%", "with --against: smallest change claimed (`PCT`)")
+	f.StringVar(&o.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
+	o.outputOptions.bind(cmd, o.g, render.Formats, true)
+	o.count.bind(f)
+	o.profileOptions.bind(f)
+	intFlag(f, &o.Layouts, "layouts", 0, "link each revision `K` times with -ldflags=-randlayout=1..K, interleaved, and tell the layouts' variation from the processes'")
 	f.Lookup("layouts").DefValue = ""
 	_ = cmd.RegisterFlagCompletionFunc("bench", completeGotestBench)
-	return cmd
 }
 
 // validateSelection checks the flags that choose what runs and how:

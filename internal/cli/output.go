@@ -106,6 +106,22 @@ func strictArgs(cmd *cobra.Command, strict *string, args, raw []string) []string
 // the one --out's extension names), --strict, and that every output file
 // can be written, and is not named twice.
 func (o *outputOptions) validate(cmd *cobra.Command) error {
+	if err := o.validateFormat(cmd); err != nil {
+		return err
+	}
+	if err := checkStrict(cmd, o.Strict); err != nil {
+		return err
+	}
+	if err := o.validateStore(cmd); err != nil {
+		return err
+	}
+	return o.validateFiles()
+}
+
+// validateFormat settles the format: --format, or the one --out's
+// extension names, refusing the two when they disagree, and
+// --gobench-counters with any other format.
+func (o *outputOptions) validateFormat(cmd *cobra.Command) error {
 	o.formatSet = cmd.Flags().Changed("format")
 	if err := checkFormat(o.Format, o.formats); err != nil {
 		return err
@@ -127,21 +143,32 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 	if o.GobenchCounters && o.Format != "gobench" {
 		return Usagef("--gobench-counters needs --format gobench (or --out FILE.gobench); this writes %s", o.Format)
 	}
-	if err := checkStrict(cmd, o.Strict); err != nil {
+	return nil
+}
+
+// validateStore checks --store, when given: the commit the result is kept
+// under is known, and the store can be opened, before anything is
+// measured.
+func (o *outputOptions) validateStore(cmd *cobra.Command) error {
+	if o.Store == "" {
+		return nil
+	}
+	o.command = cmd.Name()
+	if err := o.checkSource(); err != nil {
 		return err
 	}
-	if o.Store != "" {
-		o.command = cmd.Name()
-		if err := o.checkSource(); err != nil {
-			return err
-		}
-		a, err := checkStore(o.Store)
-		if err != nil {
-			return err
-		}
-		o.store = &a
+	a, err := checkStore(o.Store)
+	if err != nil {
+		return err
 	}
-	var err error
+	o.store = &a
+	return nil
+}
+
+// validateFiles checks that --out, --samples-file and --html can be written,
+// and that no two of them are the same file (one would replace the
+// other), before anything is measured.
+func (o *outputOptions) validateFiles() (err error) {
 	opts := outfile.Options{Replace: o.Force}
 	if o.Out != "" {
 		if o.out, err = outfile.Check("--out", o.Out, opts); err != nil {

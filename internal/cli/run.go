@@ -158,26 +158,9 @@ whether B is faster than A.`,
 }
 
 // validate checks every flag before anything is measured.
-func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
-	if err := checkSamples(o.Samples); err != nil {
+func (o *runOptions) validate() (*regexp.Regexp, error) {
+	if err := o.validateAmounts(); err != nil {
 		return nil, err
-	}
-	for _, d := range []struct {
-		flag     string
-		v, limit time.Duration
-	}{{"--warmup", o.Warmup, maxWarmup}, {"--sample-time", o.SampleTime, maxSampleTime}} {
-		if err := checkDuration(d.flag, d.v, d.limit); err != nil {
-			return nil, err
-		}
-	}
-	if o.Processes < 1 || o.Processes > min(pipeline.MaxProcesses, o.Samples) {
-		return nil, Usagef("--processes %d: must be between 1 and %d (at most --samples, which counts every process's samples)", o.Processes, min(pipeline.MaxProcesses, o.Samples))
-	}
-	if o.Remeasure < 0 || o.Remeasure > maxRemeasure {
-		return nil, Usagef("--remeasure %d: must be between 0 (never) and %d", o.Remeasure, maxRemeasure)
-	}
-	if o.Iters < 0 || o.Iters > pipeline.MaxIters {
-		return nil, Usagef("--iters %d: must be between 1 and %d (or 0 to calibrate)", o.Iters, int64(pipeline.MaxIters))
 	}
 	if err := o.cpuOptions.validate(); err != nil {
 		return nil, err
@@ -185,18 +168,9 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	if err := o.thresholdOption.validate(); err != nil {
 		return nil, err
 	}
-	if o.compareSet && strings.TrimSpace(o.Compare) == "" {
-		return nil, Usagef("--compare: name the experiments to compare, e.g. --compare concat/quadratic,concat/builder")
-	}
-	if o.Compare == "" && o.thresholdOption.given() {
-		return nil, Usagef("--threshold applies to --compare: name the experiments to compare, e.g. --compare concat/quadratic,concat/builder")
-	}
-	if o.Compare != "" && o.benchSet {
-		return nil, Usagef("--compare and --bench both choose experiments: use one")
-	}
-	re, err := regexp.Compile(o.Bench)
+	re, err := o.validateSelection()
 	if err != nil {
-		return nil, Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
+		return nil, err
 	}
 	if err := checkLive(o.g, "run"); err != nil {
 		return nil, err
@@ -212,6 +186,52 @@ func (o *runOptions) validate() (_ *regexp.Regexp, err error) {
 	}
 	if o.Profile != "" && o.Processes > 1 {
 		return nil, Usagef("--profile with --processes %d: the profiles are of one process; profile without --processes", o.Processes)
+	}
+	return re, nil
+}
+
+// validateAmounts checks the flags that say how much is measured:
+// --samples, --warmup, --sample-time, --processes, --remeasure, --iters.
+func (o *runOptions) validateAmounts() error {
+	if err := checkSamples(o.Samples); err != nil {
+		return err
+	}
+	for _, d := range []struct {
+		flag     string
+		v, limit time.Duration
+	}{{"--warmup", o.Warmup, maxWarmup}, {"--sample-time", o.SampleTime, maxSampleTime}} {
+		if err := checkDuration(d.flag, d.v, d.limit); err != nil {
+			return err
+		}
+	}
+	if o.Processes < 1 || o.Processes > min(pipeline.MaxProcesses, o.Samples) {
+		return Usagef("--processes %d: must be between 1 and %d (at most --samples, which counts every process's samples)", o.Processes, min(pipeline.MaxProcesses, o.Samples))
+	}
+	if o.Remeasure < 0 || o.Remeasure > maxRemeasure {
+		return Usagef("--remeasure %d: must be between 0 (never) and %d", o.Remeasure, maxRemeasure)
+	}
+	if o.Iters < 0 || o.Iters > pipeline.MaxIters {
+		return Usagef("--iters %d: must be between 1 and %d (or 0 to calibrate)", o.Iters, int64(pipeline.MaxIters))
+	}
+	return nil
+}
+
+// validateSelection checks the flags that choose the experiments,
+// --compare and --bench (and --threshold, which needs --compare), and
+// returns --bench compiled.
+func (o *runOptions) validateSelection() (*regexp.Regexp, error) {
+	if o.compareSet && strings.TrimSpace(o.Compare) == "" {
+		return nil, Usagef("--compare: name the experiments to compare, e.g. --compare concat/quadratic,concat/builder")
+	}
+	if o.Compare == "" && o.thresholdOption.given() {
+		return nil, Usagef("--threshold applies to --compare: name the experiments to compare, e.g. --compare concat/quadratic,concat/builder")
+	}
+	if o.Compare != "" && o.benchSet {
+		return nil, Usagef("--compare and --bench both choose experiments: use one")
+	}
+	re, err := regexp.Compile(o.Bench)
+	if err != nil {
+		return nil, Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
 	}
 	return re, nil
 }
