@@ -320,6 +320,9 @@ func TestHistoryCheckConfirmBisect(t *testing.T) {
 	if !strings.Contains(out, "5 commits after "+history.Short(commits[4])+" (GOOD) up to "+history.Short(commits[9])) {
 		t.Errorf("the bisection is not over the step's commits, %s..%s:\n%s", history.Short(commits[4]), history.Short(commits[9]), out)
 	}
+	if strings.Contains(errs, "benchy: measuring BAD") || !strings.Contains(errs, "the confirmation's interleaved run, not measured again") {
+		t.Errorf("the walk measured BAD against GOOD again, after the confirmation:\n%s", errs)
+	}
 	if wts := gitIn(t, dir, "worktree", "list"); strings.Count(wts, "\n") != 1 {
 		t.Errorf("worktrees left:\n%s", wts)
 	}

@@ -59,6 +59,13 @@ func (e *skipCommit) Error() string { return e.why }
 // was measured before it, for the caller to write: a stop (ErrStopped)
 // marks it Interrupted. An error before any step comes alone.
 func Bisect(p BisectPlan) (*bisect.Report, error) {
+	return bisectFrom(p, nil)
+}
+
+// bisectFrom is Bisect, taking over from the confirmation pair of GOOD
+// against BAD when it is not nil (takeOver): its builds, its calibrated
+// benchmarks and its run, the walk's first reading of BAD.
+func bisectFrom(p BisectPlan, pair *pairRun) (*bisect.Report, error) {
 	g := p.GoTest
 	// A --cpu that cannot be used is refused before anything is built,
 	// not after GOOD's and BAD's builds.
@@ -73,7 +80,8 @@ func Bisect(p BisectPlan) (*bisect.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bisectRun{p: p, ch: ch, ws: &workspace{dir: wd, notes: g.Notes}, builds: map[string]built{}, calibrateF: calibrate}
+	b := &bisectRun{p: p, ch: ch, ws: &workspace{dir: wd, notes: g.Notes}, builds: map[string]built{}, calibrateF: calibrate, runF: Run}
+	b.buildF = b.checkout
 	defer b.ws.clean()
 	if g.OnExit != nil {
 		g.OnExit(b.ws.clean)
@@ -90,6 +98,7 @@ func Bisect(p BisectPlan) (*bisect.Report, error) {
 		return nil, stageStop(err, "listing the commits")
 	}
 	b.good, b.commits = good, commits
+	b.takeOver(pair)
 	fmt.Fprintf(g.Notes, "benchy: %d commits after %s up to %s, along the first parents\n", len(commits), good.Short(), commits[len(commits)-1].Short())
 	ws, steps, err := bisect.DriveAll(len(commits), p.Retries, p.Threshold, b.measure)
 	out := &bisect.Report{Good: good, Commits: commits, Runs: b.runs, Threshold: p.Threshold}
@@ -133,6 +142,11 @@ type bisectRun struct {
 	calibrated [2][]*gotest.Target
 	calCPU     int
 	calibrateF func(*side, gotest.Options) ([]*gotest.Target, error) // calibrate; the tests count the calls
+	buildF     func(commit string) (*side, error)                    // checkout; the tests count the calls
+	runF       func(Plan, []Target) (*result.Result, error)          // Run; the tests count the calls
+	// reading, when not nil, is the run of a confirmation the walk took
+	// over (takeOver), its sides GOOD and BAD: the first step's reading.
+	reading *result.Result
 }
 
 // built is one commit's build: its binaries, or why there are none.
@@ -157,27 +171,34 @@ type followed struct {
 // mid[k] ran in the same rounds.
 type pool struct{ good, mid []*result.Result }
 
-// build checks commit out and builds its test binaries, once: a later
-// step that needs it again takes what the first made, binaries or error.
+// build is the test binaries of commit, built once: a later step that
+// needs it again takes what the first made, binaries or error.
 func (b *bisectRun) build(commit string) (*side, error) {
 	if x, ok := b.builds[commit]; ok {
 		return x.side, x.err
 	}
-	g := b.p.GoTest
-	wt, err := gotest.AddWorktree(b.ch, g.Dir, commit, b.ws.dir.CommitWorktree(commit))
-	var s *side
-	if err == nil {
-		b.ws.add(wt)
-		s, err = buildSide(g, b.ch, wt.Path(), filepath.Join(b.ws.dir.Path, "bin-"+commit), g.BuildFlags)
-		if err != nil {
-			err = againstError(err, wt)
-		}
-	}
+	s, err := b.buildF(commit)
 	if errors.Is(err, gotest.ErrStopped) {
 		return nil, err // not known: a later run builds it
 	}
 	b.builds[commit] = built{s, err}
 	return s, err
+}
+
+// checkout checks commit out in a worktree of the walk's and builds its
+// test binaries there.
+func (b *bisectRun) checkout(commit string) (*side, error) {
+	g := b.p.GoTest
+	wt, err := gotest.AddWorktree(b.ch, g.Dir, commit, b.ws.dir.CommitWorktree(commit))
+	if err != nil {
+		return nil, err
+	}
+	b.ws.add(wt)
+	s, err := buildSide(g, b.ch, wt.Path(), filepath.Join(b.ws.dir.Path, "bin-"+commit), g.BuildFlags)
+	if err != nil {
+		return nil, againstError(err, wt)
+	}
+	return s, nil
 }
 
 // measure is the walk's MeasureAll: commit i built and run interleaved
@@ -197,7 +218,11 @@ func (b *bisectRun) measure(i int, needs []bisect.Need) ([]bisect.Step, error) {
 	}
 	sides, err := b.buildAll(cs)
 	var r *result.Result
-	if err == nil {
+	switch {
+	case err != nil:
+	case i == n-1 && b.reading != nil:
+		r, b.reading = b.reading, nil // BAD measured again, if undecided, is measured anew
+	default:
 		r, err = b.run(sides, fs)
 	}
 	var skip *skipCommit
@@ -244,6 +269,10 @@ func (b *bisectRun) announce(i int, needs []bisect.Need) {
 	}
 	n := len(b.commits)
 	what := "BAD " + b.commits[n-1].Short() + " against GOOD " + b.good.Short()
+	if i == n-1 && b.reading != nil {
+		fmt.Fprintf(b.p.GoTest.Notes, "benchy: %s: the confirmation's interleaved run, not measured again\n", what)
+		return
+	}
 	if i != n-1 {
 		what = fmt.Sprintf("%s (%d of %d) against GOOD and BAD", b.commits[i].Short(), i+1, n)
 	}
@@ -425,7 +454,7 @@ func (b *bisectRun) run(sides []*side, fs []*followed) (*result.Result, error) {
 		}
 		return b.match(all, fs)
 	}
-	r, err := Run(plan, nil)
+	r, err := b.runF(plan, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -454,11 +483,16 @@ func (b *bisectRun) calibrate(k int, s *side, o gotest.Options) ([]*gotest.Targe
 		}
 		b.calibrated[k], b.calCPU = ts, o.CPU
 	}
-	var ts []*gotest.Target
-	for _, t := range b.calibrated[k] {
-		ts = append(ts, t.WithBinary(t.Bin, t.Display))
+	return fresh(b.calibrated[k]), nil
+}
+
+// fresh are clean copies of the calibrated targets ts, at their N.
+func fresh(ts []*gotest.Target) []*gotest.Target {
+	var out []*gotest.Target
+	for _, t := range ts {
+		out = append(out, t.WithBinary(t.Bin, t.Display))
 	}
-	return ts, nil
+	return out
 }
 
 // match picks the benchmarks fs from each build's calibrated targets,

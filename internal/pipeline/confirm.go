@@ -3,6 +3,7 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/bisect"
@@ -73,19 +74,34 @@ type Confirmation struct {
 func Confirm(p ConfirmPlan) ([]Confirmation, error) {
 	var out []Confirmation
 	for _, st := range p.Steps {
-		c, err := confirmStep(p, st)
-		if err != nil {
-			return out, err
+		c, err := confirmAndWalk(p, st)
+		if c != nil {
+			out = append(out, *c)
 		}
-		if p.Bisect && c.Outcome == Confirmed {
-			err = bisectStep(p, &c) // a stop: the step and what its walk measured are kept
-		}
-		out = append(out, c)
 		if err != nil {
 			return out, err
 		}
 	}
 	return out, nil
+}
+
+// confirmAndWalk confirms st and, with Bisect, walks it when confirmed,
+// handing the walk what the confirmation built and measured; those
+// builds are removed after the walk. A stop during the confirmation
+// gives no Confirmation; one during the walk gives the step with what
+// its walk measured.
+func confirmAndWalk(p ConfirmPlan, st ConfirmStep) (*Confirmation, error) {
+	c, pair, err := confirmStep(p, st)
+	if pair != nil {
+		defer pair.w.ws.clean()
+	}
+	if err != nil {
+		return nil, err
+	}
+	if p.Bisect && c.Outcome == Confirmed {
+		err = bisectStep(p, &c, pair)
+	}
+	return &c, err
 }
 
 // stepPlan is p's plan for measuring the benchmark of st.
@@ -97,12 +113,13 @@ func stepPlan(p ConfirmPlan, st ConfirmStep) GoTestPlan {
 }
 
 // bisectStep walks the commits of c's confirmed step, Before (GOOD) to
-// After (BAD), with bisect's machinery, to the commit that made it. Its
-// error is a stop only: what ended the walk otherwise is c.BisectWhy.
-func bisectStep(p ConfirmPlan, c *Confirmation) error {
+// After (BAD), with bisect's machinery, to the commit that made it,
+// taking over the confirmation's pair. Its error is a stop only: what
+// ended the walk otherwise is c.BisectWhy.
+func bisectStep(p ConfirmPlan, c *Confirmation, pair *pairRun) error {
 	st := c.Step
 	fmt.Fprintf(p.GoTest.Notes, "benchy: bisecting %s between %s and %s\n", st.Name, history.Short(st.Before), history.Short(st.After))
-	rep, err := Bisect(BisectPlan{GoTest: stepPlan(p, st), Good: st.Before, Bad: st.After, Threshold: p.Threshold, Retries: p.Retries})
+	rep, err := bisectFrom(BisectPlan{GoTest: stepPlan(p, st), Good: st.Before, Bad: st.After, Threshold: p.Threshold, Retries: p.Retries}, pair)
 	c.Bisection = rep
 	switch {
 	case errors.Is(err, ErrStopped):
@@ -113,26 +130,36 @@ func bisectStep(p ConfirmPlan, c *Confirmation) error {
 	return nil
 }
 
-func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, error) {
+// confirmStep measures st's two commits interleaved, as gotest --against
+// does, and judges the step. The pair it returns, when not nil, holds the
+// builds it made, for the caller to clean.
+func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, *pairRun, error) {
 	c := Confirmation{Step: st, Outcome: NotJudged}
 	g := stepPlan(p, st)
 	g.Against, g.New, g.Threshold = st.Before, st.After, p.Threshold
 	fmt.Fprintf(g.Notes, "benchy: measuring %s at %s and at %s, interleaved\n", st.Name, history.Short(st.Before), history.Short(st.After))
-	run, err := GoTest(g)
+	w, err := startGoTest(g)
+	if err != nil {
+		c.Why = stepError(err)
+		return c, nil, nil
+	}
+	pair := &pairRun{w: w}
+	run, err := w.run()
 	if stopped(g.Plan.Stop) || errors.Is(err, gotest.ErrStopped) {
-		return c, ErrStopped
+		return c, pair, ErrStopped
 	}
 	if run != nil && run.Result.Interrupted {
-		return c, ErrStopped
+		return c, pair, ErrStopped
 	}
 	if errors.Is(err, compare.ErrNothingInCommon) {
 		c.Why = "nothing was measured at both commits"
-		return c, nil
+		return c, pair, nil
 	}
 	if err != nil {
 		c.Why = stepError(err)
-		return c, nil
+		return c, pair, nil
 	}
+	pair.run = run.Result
 	files := run.Comparison.Files
 	for i := range files.Rows {
 		if files.Rows[i].Name == st.Name || len(files.Rows) == 1 {
@@ -142,10 +169,72 @@ func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, error) {
 	}
 	if c.Row == nil {
 		c.Why = st.Name + " was not measured at both commits"
-		return c, nil
+		return c, pair, nil
 	}
 	c.Outcome, c.Why = outcome(*c.Row)
-	return c, nil
+	return c, pair, nil
+}
+
+// pairRun is a confirmation's measurement of a step: what it built and
+// calibrated (w, whose temporary directory and worktrees are kept until
+// cleaned) and its interleaved run of Before and After, when it made one.
+type pairRun struct {
+	w   *gotestWork
+	run *result.Result
+}
+
+// takeOver makes the confirmation pair the start of b's walk, where it is
+// what the walk would have done: GOOD and BAD built once (the
+// confirmation's binaries), calibrated once (its targets, at its N: the
+// walk runs each step at GOOD's N, here After's, which the confirmation
+// gave both sides), and measured once (its run is the first step's
+// reading of BAD against GOOD, pooled with BAD's later readings as the
+// walk pools them). The benchmark, --samples, --processes and
+// --sample-time are the same by construction: both plans are stepPlan's.
+// The CPU need not be: a later step on another CPU calibrates GOOD and
+// BAD again, as the walk does whenever its CPU changes, and each step's
+// ratio is of its own rounds on one CPU.
+//
+// Nothing is taken when the shapes differ, and the walk builds and
+// measures the pair itself: when the commits are not the walk's GOOD and
+// BAD; with Layouts, where the confirmation linked each side several
+// times and the walk links once; with Profile, where its targets profile
+// every call and the walk's do not; and when the confirmation measured
+// nothing it could judge.
+func (b *bisectRun) takeOver(pair *pairRun) {
+	if pair == nil || pair.run == nil {
+		return
+	}
+	w := pair.w
+	bad := b.commits[len(b.commits)-1]
+	if w.wt.Commit != b.good.Hash || w.nwt == nil || w.nwt.Commit != bad.Hash || w.p.Layouts > 0 || w.p.Profile != nil {
+		return
+	}
+	cal := w.calibrated
+	if _, err := b.match([][]*gotest.Target{fresh(cal[0]), fresh(cal[1])}, nil); err != nil {
+		return // the confirmation would not have judged the step
+	}
+	b.builds[b.good.Hash] = built{side: w.olds[0]}
+	b.builds[bad.Hash] = built{side: w.curs[0]}
+	b.calibrated, b.calCPU = cal, w.topts.CPU
+	b.reading = asGoodAndBad(pair.run)
+}
+
+// asGoodAndBad is the confirmation's run r as a step of the walk reads
+// it: the old side's experiments GOOD's, the new side's BAD's.
+func asGoodAndBad(r *result.Result) *result.Result {
+	x := *r
+	x.Experiments = slices.Clone(r.Experiments)
+	for k := range x.Experiments {
+		e := &x.Experiments[k]
+		switch e.Side {
+		case result.SideOld:
+			e.Side = result.SideGood
+		case result.SideNew:
+			e.Side = result.SideBad
+		}
+	}
+	return &x
 }
 
 // stepError is one line of why a step (of bisect or history check

@@ -1,10 +1,13 @@
 package pipeline
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
 
 // A step passes as not confirmed only when the interleaved run rules out
@@ -27,6 +30,110 @@ func TestConfirmOutcome(t *testing.T) {
 	} {
 		if got, why := outcome(tt.row); got != tt.want {
 			t.Errorf("%s: %s (%s), want %s", tt.name, got, why, tt.want)
+		}
+	}
+}
+
+// sided is one interleaved run of Work holding each of stepRuns' builds
+// as the experiment of its side: sides[k] at levels[k] ns/op.
+func sided(seed uint64, sides []string, levels ...float64) *result.Result {
+	rs := stepRuns(seed, levels...)
+	r := *rs[0]
+	r.Experiments = nil
+	for k, x := range rs {
+		e := x.Experiments[0]
+		e.Side = sides[k]
+		r.Experiments = append(r.Experiments, e)
+	}
+	return &r
+}
+
+// The walk of a confirmed step takes over the confirmation's pair: GOOD
+// and BAD are not built or calibrated again, and the confirmation's run
+// is the first reading of BAD against GOOD, not measured again; BAD
+// measured again later is measured anew, pooled with that reading. Where
+// the confirmation is not what the walk would do, the walk builds and
+// measures the pair itself.
+func TestBisectTakesOverTheConfirmation(t *testing.T) {
+	good, bad := bisect.Commit{Hash: "g00d"}, bisect.Commit{Hash: "bad0"}
+	commits := []bisect.Commit{{Hash: "c1"}, {Hash: "c2"}, {Hash: "c3"}, bad}
+	confirmation := func(layouts int, newCommit string) *pairRun {
+		w := &gotestWork{p: GoTestPlan{Layouts: layouts},
+			wt: &gotest.Worktree{Commit: good.Hash}, nwt: &gotest.Worktree{Commit: newCommit},
+			olds: []*side{{label: "old"}}, curs: []*side{{label: "new"}},
+			calibrated: [2][]*gotest.Target{gotestTargets(100, "Work"), gotestTargets(100, "Work")},
+			topts:      gotest.Options{CPU: 1}}
+		return &pairRun{w: w, run: sided(1, []string{result.SideOld, result.SideNew}, 100, 130)}
+	}
+	for _, tt := range []struct {
+		name        string
+		pair        *pairRun
+		builds, run int // of GOOD and BAD, and runs, at the first step
+	}{
+		{"taken over", confirmation(0, bad.Hash), 0, 0},
+		{"no confirmation", nil, 2, 1},
+		{"nothing measured", &pairRun{w: confirmation(0, bad.Hash).w}, 2, 1},
+		{"other commits", confirmation(0, "c3"), 2, 1},
+		{"layouts", confirmation(4, bad.Hash), 2, 1},
+	} {
+		var notes strings.Builder
+		builds, runs := map[string]int{}, 0
+		calibrations := map[*side]int{}
+		b := &bisectRun{
+			p:    BisectPlan{GoTest: GoTestPlan{Plan: Plan{Settings: result.Settings{Samples: 18}}, Processes: 3, Notes: &notes}, Threshold: 0.01},
+			good: good, commits: commits, builds: map[string]built{},
+			buildF: func(commit string) (*side, error) {
+				builds[commit]++
+				return &side{label: commit}, nil
+			},
+			calibrateF: func(s *side, o gotest.Options) ([]*gotest.Target, error) {
+				calibrations[s]++
+				return gotestTargets(100, "Work"), nil
+			},
+		}
+		b.runF = func(plan Plan, _ []Target) (*result.Result, error) {
+			runs++
+			ts, err := plan.Prepare(1)
+			if err != nil {
+				return nil, err
+			}
+			var sides []string
+			for _, x := range ts {
+				sides = append(sides, x.(*gotest.Target).Side)
+			}
+			return sided(uint64(runs+1), sides, []float64{100, 130, 100}[:len(sides)]...), nil
+		}
+		b.takeOver(tt.pair)
+
+		first, err := b.measure(3, nil)
+		if err != nil || len(first) != 1 || first[0].Side != bisect.Slow {
+			t.Fatalf("%s: BAD at +30%%: %+v, %v; want slow", tt.name, first, err)
+		}
+		if got := builds[good.Hash] + builds[bad.Hash]; got != tt.builds || runs != tt.run || b.runs != 1 {
+			t.Errorf("%s: GOOD and BAD built %d times, %d runs measured; want %d and %d", tt.name, got, runs, tt.builds, tt.run)
+		}
+		if taken := strings.Contains(notes.String(), "the confirmation's interleaved run"); taken != (tt.run == 0) {
+			t.Errorf("%s: notes %q", tt.name, notes.String())
+		}
+		if _, err := b.measure(1, []bisect.Need{{Bench: 0}}); err != nil {
+			t.Fatal(err)
+		}
+		again, err := b.measure(3, []bisect.Need{{Bench: 0, Attempt: 1}})
+		if err != nil || len(again) != 1 {
+			t.Fatal(err)
+		}
+		f := b.followed[0]
+		if runs != tt.run+2 || len(f.bads) != 3 || builds[good.Hash]+builds[bad.Hash] != tt.builds || builds["c2"] != 1 {
+			t.Errorf("%s: after two more steps %d runs, BAD's readings %d, builds %v; want %d, 3, the commit's alone", tt.name, runs, len(f.bads), builds, tt.run+2)
+		}
+		want := 0
+		if tt.pair == nil || tt.run > 0 {
+			want = 1
+		}
+		for s, n := range calibrations {
+			if s.label != "c2" && n != want {
+				t.Errorf("%s: %s calibrated %d times, want %d", tt.name, s.label, n, want)
+			}
 		}
 	}
 }

@@ -113,6 +113,15 @@ func GoTest(p GoTestPlan) (*GoTestRun, error) {
 		return nil, err
 	}
 	defer w.ws.clean()
+	return w.run()
+}
+
+// run is GoTest once started. The temporary directory and worktrees are
+// the caller's to clean, and w keeps the builds and the benchmarks
+// calibrated: history check --confirm --bisect hands those of a
+// confirmed step to its walk (pairRun).
+func (w *gotestWork) run() (*GoTestRun, error) {
+	p := w.p
 	if p.OnExit != nil {
 		p.OnExit(w.ws.clean)
 	}
@@ -167,6 +176,9 @@ type gotestWork struct {
 	topts      gotest.Options
 	counted    []Countable // every benchmark calibrated, for Count
 	only       []string    // benchmarks of one side only, with Against
+	// calibrated are the old side's benchmarks and the new side's, with
+	// Against, as calibrated on topts.CPU (each pair at the new side's N).
+	calibrated [2][]*gotest.Target
 }
 
 // startGoTest makes what every step uses: the commands' group, whose Kill
@@ -326,6 +338,7 @@ func (w *gotestWork) calibrateSides(cpu int) ([]Target, error) {
 	if err != nil {
 		return nil, err
 	}
+	w.calibrated = [2][]*gotest.Target{olds, news}
 	return w.pair(olds, news)
 }
 
