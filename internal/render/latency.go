@@ -22,28 +22,34 @@ const latencyBarWidth = 30
 // or the calls it needs; the max; and the tail's finding when findings
 // (the compact text, which lists no info finding). few-calls is not
 // repeated: the rows say what each percentile needs. When none can be
-// reported (a few runs of a slow program), one line says what each needs.
+// reported (a few runs of a slow program), one line says what each needs;
+// when a program's runs give only the median (exec's default), one line
+// gives it and says what the others need.
 // Nothing when the calls were not timed.
 func writeLatencyText(w *errWriter, e result.Experiment, width int, ascii, findings bool) {
 	l := e.Latency
 	if l == nil || l.Calls == 0 {
 		return
 	}
-	reported := slices.ContainsFunc(l.Percentiles, func(p result.Percentile) bool { return p.Reported })
+	reported := 0
+	for _, p := range l.Percentiles {
+		if p.Reported {
+			reported++
+		}
+	}
 	switch {
 	case l.Rate != nil:
 		writeOpenLoopText(w, e.Label(), l, width)
-	case !reported && len(l.Percentiles) > 0:
-		var needs []string
-		for i, p := range l.Percentiles {
-			n := strconv.FormatUint(p.Need, 10)
-			if i == 0 {
-				n = units.Count(p.Need, callNoun(l))
-			}
-			needs = append(needs, p.Name+" needs "+n)
-		}
+	case reported == 0 && len(l.Percentiles) > 0:
 		w.printf("\n%s\n", Wrap(fmt.Sprintf("%s: %s, too few for a percentile (%s: %d beyond it); max %s",
-			e.Label(), units.Count(l.Calls, callNoun(l)), strings.Join(needs, ", "), latency.Beyond, units.Duration(float64(l.MaxNs))), width, "  "))
+			e.Label(), units.Count(l.Calls, callNoun(l)), needs(l, l.Percentiles), latency.Beyond, units.Duration(float64(l.MaxNs))), width, "  "))
+	case reported == 1 && l.Percentiles[0].Reported && l.Runs:
+		// A program's default runs give its median alone: a block of
+		// rows saying "(needs N runs)" would tell less than this line.
+		p := l.Percentiles[0]
+		w.printf("\n%s\n", Wrap(fmt.Sprintf("%s: %s, each timed from start to exit: %s %s (95%% CI %s to %s), max %s; %s: %d beyond it (--runs)",
+			e.Label(), units.Count(l.Calls, "run"), p.Name, units.Duration(float64(p.Ns)), units.Duration(float64(p.LoNs)), units.Duration(float64(p.HiNs)),
+			units.Duration(float64(l.MaxNs)), needs(l, l.Percentiles[1:]), latency.Beyond), width, "  "))
 	default:
 		head := fmt.Sprintf("%s: %s, each less the clock's cost (%s); 95%% intervals",
 			e.Label(), units.Count(l.Calls, "call"), units.Duration(l.ClockCostNs))
@@ -69,6 +75,19 @@ func writeLatencyText(w *errWriter, e result.Experiment, width int, ascii, findi
 			w.printf("  %s\n", Wrap(f.Code+": "+f.Message, width-2, "    "))
 		}
 	}
+}
+
+// needs says what each of ps needs: "p90 needs 100 runs, p99 needs 1000".
+func needs(l *result.Latency, ps []result.Percentile) string {
+	var out []string
+	for i, p := range ps {
+		n := strconv.FormatUint(p.Need, 10)
+		if i == 0 {
+			n = units.Count(p.Need, callNoun(l))
+		}
+		out = append(out, p.Name+" needs "+n)
+	}
+	return strings.Join(out, ", ")
 }
 
 // writeOpenLoopText writes the calls of an open loop (run --rate): the

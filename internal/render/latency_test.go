@@ -100,6 +100,7 @@ func TestLatencyTextRuns(t *testing.T) {
 		Runs: true, Calls: 300, MinNs: 10_100_000, MaxNs: 12_000_000,
 		Percentiles: []result.Percentile{
 			{P: 0.5, Name: "p50", Need: 20, Reported: true, Ns: 10_200_000, LoNs: 10_150_000, HiNs: 10_240_000},
+			{P: 0.9, Name: "p90", Need: 100, Reported: true, Ns: 11_000_000, LoNs: 10_900_000, HiNs: 11_200_000},
 			{P: 0.99, Name: "p99", Need: 1000},
 		}}}
 	var b bytes.Buffer
@@ -114,6 +115,17 @@ func TestLatencyTextRuns(t *testing.T) {
 		t.Errorf("a program's runs are not calls less the clock's cost:\n%s", out)
 	}
 
+	// The median alone (exec's default runs): one line gives it and says
+	// what the others need, not a block of rows that cannot be printed.
+	e.Latency.Calls = 31
+	e.Latency.Percentiles = []result.Percentile{e.Latency.Percentiles[0], {P: 0.9, Name: "p90", Need: 100}, {P: 0.99, Name: "p99", Need: 1000}}
+	b.Reset()
+	writeLatencyText(&errWriter{w: &b}, e, 80, false, false)
+	want := "\nsleep 0.01: 31 runs, each timed from start to exit: p50 10.2 ms (95% CI 10.2 ms\n  to 10.2 ms), max 12 ms; p90 needs 100 runs, p99 needs 1000: 10 beyond it\n  (--runs)\n"
+	if b.String() != want {
+		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
+	}
+
 	// Too few runs for any percentile: one line says what each needs, and
 	// few-calls does not say it again.
 	e.Latency.Calls = 19
@@ -121,7 +133,7 @@ func TestLatencyTextRuns(t *testing.T) {
 	e.Findings = []finding.Finding{{Code: result.CodeFewCalls, Severity: finding.Info, Message: "too few runs"}}
 	b.Reset()
 	writeLatencyText(&errWriter{w: &b}, e, 80, false, true)
-	want := "\nsleep 0.01: 19 runs, too few for a percentile (p50 needs 20 runs, p99 needs\n  1000: 10 beyond it); max 12 ms\n"
+	want = "\nsleep 0.01: 19 runs, too few for a percentile (p50 needs 20 runs, p99 needs\n  1000: 10 beyond it); max 12 ms\n"
 	if b.String() != want {
 		t.Errorf("got\n%q\nwant\n%q", b.String(), want)
 	}
