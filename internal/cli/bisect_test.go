@@ -138,7 +138,7 @@ func TestBisectSkipsABinaryThatPanics(t *testing.T) {
 		commits = append(commits, strings.TrimSpace(gitIn(t, dir, "rev-parse", "HEAD")))
 	}
 	out, errs, code := runBinaryIn(t, dir, "bisect", commits[0], commits[2], "--bench", "Work", "--format", "json",
-		"--samples", "6", "--processes", "3", "--sample-time", "20ms", "--window", "100ms")
+		"--samples", "6", "--processes", "2", "--sample-time", "5ms", "--window", "100ms")
 	t.Logf("exit %d\n%s%s", code, out, errs)
 	var rep bisect.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
