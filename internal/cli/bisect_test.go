@@ -138,7 +138,7 @@ func TestBisectSkipsABinaryThatPanics(t *testing.T) {
 		commits = append(commits, strings.TrimSpace(gitIn(t, dir, "rev-parse", "HEAD")))
 	}
 	out, errs, code := runBinaryIn(t, dir, "bisect", commits[0], commits[2], "--bench", "Work", "--format", "json",
-		"--samples", "6", "--processes", "3", "--sample-time", "20ms", "--window", "100ms")
+		"--samples", "6", "--processes", "2", "--sample-time", "5ms", "--window", "100ms")
 	t.Logf("exit %d\n%s%s", code, out, errs)
 	var rep bisect.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
@@ -160,14 +160,15 @@ func TestBisectSkipsABinaryThatPanics(t *testing.T) {
 
 // bisect on a repository of its own: Work does one pass over its data in
 // commits 1-5 and three from commit 6 on (a change far beyond any noise,
-// even under two CPU hogs); commit 8 does not build, commit 9 mends it.
-// --bench . follows three benchmarks in one walk: Work and Sum (which
-// calls Work) must each name commit 6, or a range that holds it, never
-// another commit alone, in at most log2(9)+2 measured commits besides the
-// one skipped; Flat, which no commit changes, is dropped after BAD's
-// measurement, and BAD is measured once for all three. No worktree is
-// left behind. GOOD..BAD with no change in the code finds no slowdown;
-// bad revisions exit 2.
+// even under two CPU hogs, so a few short samples tell it); commit 7,
+// where the walk goes after finding commit 5 fast, does not build, and
+// commit 8 mends it. --bench . follows three benchmarks in one walk:
+// Work and Sum (which calls Work) must each name commit 6, or a range
+// that holds it, never another commit alone, in at most log2(9)+2
+// measured commits besides the one skipped; Flat, which no commit
+// changes, is dropped after BAD's measurement, and BAD is measured once
+// for all three. No worktree is left behind. GOOD..BAD with no change in
+// the code finds no slowdown; bad revisions exit 2.
 func TestBisect(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and measures several revisions")
@@ -191,10 +192,10 @@ func TestBisect(t *testing.T) {
 		if k >= 6 {
 			passes = 3
 		}
-		files := map[string]string{"work.go": work(passes, k == 8), "NOTES": fmt.Sprintf("commit %d\n", k)}
+		files := map[string]string{"work.go": work(passes, k == 7), "NOTES": fmt.Sprintf("commit %d\n", k)}
 		commits = append(commits, commitFiles(t, dir, files, fmt.Sprintf("commit %d", k)))
 	}
-	quick := []string{"--samples", "6", "--processes", "3", "--sample-time", "20ms", "--window", "100ms"}
+	quick := []string{"--samples", "6", "--processes", "2", "--sample-time", "5ms", "--window", "100ms"}
 
 	db := filepath.Join(t.TempDir(), "history.db")
 	// At 20%, far below the +200% of commit 6, Flat is not misread as
@@ -208,8 +209,18 @@ func TestBisect(t *testing.T) {
 	if code != ExitFailed || len(rep.Benchmarks) != 3 {
 		t.Fatalf("exit %d, %d benchmarks: want 1, three", code, len(rep.Benchmarks))
 	}
-	if runs := strings.Count(errs, "benchy: measuring "); rep.Runs != runs || strings.Count(errs, "against GOOD "+rep.Good.Short()+", interleaved\n") != 1 {
-		t.Errorf("%d runs, %d said: want one each, BAD's first for all three at once", rep.Runs, runs)
+	// A commit that does not build is said, once for every benchmark, and
+	// not run.
+	unbuilt := map[int]bool{}
+	for _, bm := range rep.Benchmarks {
+		for _, st := range bm.Steps {
+			if st.Side == bisect.Skipped {
+				unbuilt[st.Commit] = true
+			}
+		}
+	}
+	if said := strings.Count(errs, "benchy: measuring "); rep.Runs+len(unbuilt) != said || strings.Count(errs, "against GOOD "+rep.Good.Short()+", interleaved\n") != 1 {
+		t.Errorf("%d runs and %d commits skipped, %d said: want one each, BAD's first for all three at once", rep.Runs, len(unbuilt), said)
 	}
 	for _, bm := range rep.Benchmarks {
 		if bm.Name == "Flat" {
@@ -258,7 +269,7 @@ func TestBisect(t *testing.T) {
 
 // checkWalk checks the walk of a benchmark commit 6 made three times
 // slower: found, commit 6 in the answer, never another commit alone,
-// commit 8 skipped as not building, and at most log2(9)+2 commits
+// commit 7 stepped around as not building, and at most log2(9)+2 commits
 // measured.
 func checkWalk(t *testing.T, rep bisect.Report, bm bisect.Benchmark, commits []string) {
 	t.Helper()
@@ -273,12 +284,13 @@ func checkWalk(t *testing.T, rep bisect.Report, bm bisect.Benchmark, commits []s
 	if a.From == a.To && rep.Commits[a.From].Hash != commits[6] {
 		t.Errorf("%s: named %s alone, want commit 6", bm.Name, rep.Commits[a.From].Hash)
 	}
-	measured := 0
+	measured, broken := 0, false
 	for _, st := range bm.Steps {
 		switch {
-		case rep.Commits[st.Commit].Hash == commits[8]:
+		case rep.Commits[st.Commit].Hash == commits[7]:
+			broken = true
 			if st.Side != bisect.Skipped || !strings.Contains(st.Why, "does not build") {
-				t.Errorf("commit 8 (does not build): %+v", st)
+				t.Errorf("commit 7 (does not build): %+v", st)
 			}
 		case st.Side == bisect.Skipped:
 			t.Errorf("commit %s skipped: %s", rep.Commits[st.Commit].Short(), st.Why)
@@ -288,5 +300,10 @@ func checkWalk(t *testing.T, rep bisect.Report, bm bisect.Benchmark, commits []s
 	}
 	if measured > 5 { // log2(9) + 2, rounded down
 		t.Errorf("%s: %d commits measured, want at most 5", bm.Name, measured)
+	}
+	// GOOD is commit 1 and BAD commit 10: the middle of commits 2-9 is
+	// commit 5, fast; the middle of commits 6-9 is commit 7.
+	if !broken {
+		t.Errorf("%s: the walk never came to commit 7, which does not build", bm.Name)
 	}
 }

@@ -218,8 +218,11 @@ func TestHistoryCheckConfirm(t *testing.T) {
 		t.Fatalf("the history should show both steps: exit %d\n%s%s", code, out, errs)
 	}
 
-	out, errs, code = runBinaryIn(t, dir, "history", "check", "--confirm", "--store", store, "--samples", "20", "--processes", "10",
-		"--sample-time", "50ms", "--window", "100ms")
+	// A threefold change needs few short samples to be told; 12 of 10 ms
+	// in four processes still put identical code within about ±1% on a
+	// quiet machine, so a +20% the step did not have would be seen.
+	out, errs, code = runBinaryIn(t, dir, "history", "check", "--confirm", "--store", store, "--samples", "12", "--processes", "4",
+		"--sample-time", "10ms", "--window", "100ms")
 	t.Logf("exit %d\n%s%s", code, out, errs)
 	blocks := map[string]string{} // by commit range: the block's first line
 	lines := strings.Split(out, "\n")

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -73,6 +72,7 @@ func TestSeriesHogHalfway(t *testing.T) {
 	}
 	shared := disturbed > len(before)/10
 	t.Logf("class %s: %s; findings %v; %d of the %d samples before the hog disturbed", ser.Class, ser.Results[0].Reason, codes, disturbed, len(before))
+	checkSeriesAgrees(t, e)
 	switch {
 	case slices.Contains(codes, result.CodeSlowdown) || slices.Contains(codes, result.CodeNoSteadyState):
 	case !shared:
@@ -82,49 +82,36 @@ func TestSeriesHogHalfway(t *testing.T) {
 	}
 }
 
-// The concat experiments grow the heap from sample to sample: their series
-// are classified (enough samples), and whatever the class, the finding and
-// the statistics agree with it.
-func TestSeriesConcat(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a real run")
+// checkSeriesAgrees checks, of an experiment benchy wrote, that whatever
+// the class of its series, the finding and the statistics agree with it:
+// the class is that of the samples no slowed core touched
+// (slowed-samples), and it has the class's finding alone (none when
+// flat) and statistics over the steady samples. analyze tests the rule
+// on made series of every class (TestSeriesClassFindingsAndStatsAgree);
+// this is the binary's output keeping it.
+func checkSeriesAgrees(t *testing.T, e result.Experiment) {
+	t.Helper()
+	e = e.WithoutSlowed()
+	ser := analyze.ClassifySeries(e)
+	if !ser.Judged() {
+		t.Errorf("%s: %d samples not classified: %s", e.Name, len(e.Samples), ser.Reason)
+		return
 	}
-	start := time.Now()
-	stdout, stderr, code := runBinary(t, "run", "--bench", "^concat/", "--window", "100ms", "--format", "json")
-	if code != 0 && code != ExitStrict {
-		t.Fatalf("exit %d: %s", code, stderr)
+	if e.Series == nil || e.Series.Class != string(ser.Class) {
+		t.Errorf("%s: stored series %+v, the samples' class %s", e.Name, e.Series, ser.Class)
 	}
-	r, err := result.Decode(strings.NewReader(stdout))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.Experiments) != 2 {
-		t.Fatalf("%d experiments, want concat/quadratic and concat/builder", len(r.Experiments))
-	}
-	for _, e := range r.Experiments {
-		// The statistics and the series are of the samples no slowed
-		// core touched (slowed-samples).
-		e := e.WithoutSlowed()
-		ser := analyze.ClassifySeries(e)
-		if !ser.Judged() {
-			t.Errorf("%s: %d samples not classified: %s", e.Name, len(e.Samples), ser.Reason)
-			continue
+	want := map[string]string{"warmup": result.CodeWarmup, "slowdown": result.CodeSlowdown,
+		"no steady state": result.CodeNoSteadyState}[string(ser.Class)]
+	var got []string
+	for _, f := range e.Findings {
+		if slices.Contains([]string{result.CodeWarmup, result.CodeSlowdown, result.CodeNoSteadyState}, f.Code) {
+			got = append(got, f.Code)
 		}
-		want := map[string]string{"warmup": result.CodeWarmup, "slowdown": result.CodeSlowdown,
-			"no steady state": result.CodeNoSteadyState}[string(ser.Class)]
-		var got []string
-		for _, f := range e.Findings {
-			if slices.Contains([]string{result.CodeWarmup, result.CodeSlowdown, result.CodeNoSteadyState}, f.Code) {
-				got = append(got, f.Code)
-			}
-		}
-		if (want == "" && len(got) > 0) || (want != "" && !slices.Equal(got, []string{want})) {
-			t.Errorf("%s: class %s, findings %v", e.Name, ser.Class, got)
-		}
-		if steady := len(ser.Steady(e.Samples)); e.Stats.N != steady {
-			t.Errorf("%s: statistics over %d samples, the steady state holds %d", e.Name, e.Stats.N, steady)
-		}
-		t.Logf("%s: %s (%s)", e.Name, ser.Class, ser.Results[0].Reason)
 	}
-	t.Logf("took %v", time.Since(start))
+	if (want == "" && len(got) > 0) || (want != "" && !slices.Equal(got, []string{want})) {
+		t.Errorf("%s: class %s, findings %v", e.Name, ser.Class, got)
+	}
+	if steady := len(ser.Steady(e.Samples)); e.Stats.N != steady {
+		t.Errorf("%s: statistics over %d samples, the steady state holds %d", e.Name, e.Stats.N, steady)
+	}
 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package gotest
+
+const raceEnabled = false
