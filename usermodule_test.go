@@ -109,8 +109,8 @@ func TestUserModule(t *testing.T) {
 			t.Errorf("%s: %d samples, want 5", e.Name, len(e.Samples))
 		}
 		for i, s := range e.Samples {
-			if s.CPU != r.CPU {
-				t.Errorf("%s sample %d on cpu %d, pinned to %d", e.Name, i, s.CPU, r.CPU)
+			if s.CPU != r.CPUOf(e) { // the run's CPU, or the one it moved to
+				t.Errorf("%s sample %d on cpu %d, pinned to %d", e.Name, i, s.CPU, r.CPUOf(e))
 			}
 		}
 	}

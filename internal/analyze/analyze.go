@@ -32,9 +32,7 @@ func Analyze(r *result.Result) {
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
 		f := facts
-		if e.CPU != nil {
-			f.CPU = *e.CPU // measured again elsewhere
-		}
+		f.CPU = r.CPUOf(*e) // measured again elsewhere, or after the run moved
 		e.Slowed = Slowed(*e, f.RunRefNs)
 		for j := range e.Attempts {
 			a := &e.Attempts[j]

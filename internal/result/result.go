@@ -274,7 +274,8 @@ type Experiment struct {
 	Iters   int64    `json:"iters_per_sample"`
 	Samples []Sample `json:"samples"`
 	// CPU is the CPU the samples were taken on when it is not the run's
-	// (Result.CPU): an experiment measured again elsewhere (Attempts).
+	// (Result.CPU): an experiment measured again elsewhere (Attempts), or
+	// measured after the run moved to another CPU. Result.CPUOf reads it.
 	CPU *int `json:"cpu,omitempty"`
 	// Attempts are the earlier measurements of an experiment measured
 	// again because a slowed core touched too many of their samples, in
@@ -421,4 +422,14 @@ func (r *Result) FindSide(side, name string) *Experiment {
 		}
 	}
 	return nil
+}
+
+// CPUOf is the CPU e's samples were pinned to: its own CPU when it was
+// measured elsewhere than the run's (measured again, or after the run
+// moved), else the run's.
+func (r *Result) CPUOf(e Experiment) int {
+	if e.CPU != nil {
+		return *e.CPU
+	}
+	return r.CPU
 }
