@@ -62,6 +62,10 @@ type Step struct {
 	Side     Side   `json:"side"`
 	Why      string `json:"why,omitempty"`
 	Attempts int    `json:"attempts"`
+	// SameAs, when not nil, is the commit whose test binaries run the same
+	// program as this one's (-1 for GOOD): the step took that commit's
+	// side and figures and measured nothing (Attempts 0).
+	SameAs *int `json:"same_program_as,omitempty"`
 }
 
 // A Measurer measures commit i of a walk interleaved with GOOD and BAD.
@@ -83,10 +87,18 @@ type Step struct {
 // the walk (a stop).
 type Measurer func(i, attempt int) (Step, error)
 
+// Twins are the commits whose test binaries run the same program as
+// commit i's (-1 for GOOD), among those built so far; none when there are
+// none or i does not build. A commit the same as one at a level is at
+// that level: no measurement could tell them apart, and a measurement
+// that did would be noise (an identical binary read +1.4% against its
+// twin once, and made a range of an exact answer).
+type Twins func(i int) []int
+
 // Drive walks n commits to an answer for one benchmark: DriveAll with
-// measure asked for that benchmark alone.
+// measure asked for that benchmark alone, and no twins.
 func Drive(n, retries int, threshold float64, measure Measurer) (*Walk, []Step, error) {
-	ws, steps, err := DriveAll(n, retries, threshold, func(i int, needs []Need) ([]Step, error) {
+	ws, steps, err := DriveAll(n, retries, threshold, nil, func(i int, needs []Need) ([]Step, error) {
 		attempt := 0
 		if len(needs) > 0 {
 			attempt = needs[0].Attempt
@@ -136,12 +148,17 @@ type MeasureAll func(i int, needs []Need) ([]Step, error)
 // places it and gives back one commit. (A between commit used to be
 // measured retries times more like an undecided one, which tripled every
 // commit between two steps and doubled the cost of such a walk.)
-func DriveAll(n, retries int, threshold float64, measure MeasureAll) ([]*Walk, [][]Step, error) {
+//
+// With twins, a commit that runs the same program as GOOD, BAD or a
+// commit already at a level takes that level without being measured
+// (a step with SameAs), and follows it if its twin is read again; one
+// whose twin is not at a level is measured.
+func DriveAll(n, retries int, threshold float64, twins Twins, measure MeasureAll) ([]*Walk, [][]Step, error) {
 	first, err := measure(n-1, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	d := &driver{n: n, retries: retries, threshold: threshold, measure: measure}
+	d := &driver{n: n, retries: retries, threshold: threshold, measure: measure, twins: twins}
 	for range first {
 		d.walks = append(d.walks, NewWalk(n))
 		d.steps = append(d.steps, nil)
@@ -159,8 +176,11 @@ func DriveAll(n, retries int, threshold float64, measure MeasureAll) ([]*Walk, [
 		if len(bs) == 0 {
 			return d.walks, d.steps, nil
 		}
-		if err := d.settle(i, bs, false, nil); err != nil {
-			return d.walks, d.steps, err
+		if rest := d.copyTwins(i, bs); len(rest) > 0 {
+			if err := d.settle(i, rest, false, nil); err != nil {
+				return d.walks, d.steps, err
+			}
+			d.placeTwins(i, rest)
 		}
 		// The earlier readings each new one contradicts, by commit, then
 		// the new ones that still contradict them.
@@ -189,9 +209,101 @@ type driver struct {
 	n, retries int
 	threshold  float64
 	measure    MeasureAll
+	twins      Twins
+	twinsOf    map[int][]int // by commit: its twins when it was measured
 	walks      []*Walk
 	steps      [][]Step
 	at         []map[int]int
+}
+
+// copyTwins places commit i for each benchmark of bs at the level of a
+// twin of i, when one is at a level for it, and returns the benchmarks
+// that must still measure i.
+func (d *driver) copyTwins(i int, bs []int) []int {
+	if d.twins == nil {
+		return bs
+	}
+	js := d.twins(i)
+	if d.twinsOf == nil {
+		d.twinsOf = map[int][]int{}
+	}
+	d.twinsOf[i] = js
+	var rest []int
+	for _, b := range bs {
+		st, ok := d.twinStep(i, b, js)
+		if !ok {
+			rest = append(rest, b)
+			continue
+		}
+		d.keep(i, map[int]Step{b: st})
+	}
+	return rest
+}
+
+// twinStep is the step that places commit i for benchmark b at the level
+// of the first of its twins js that is at one (GOOD is fast), with that
+// twin's figures; false when none is.
+func (d *driver) twinStep(i, b int, js []int) (Step, bool) {
+	for _, j := range js {
+		st := Step{Side: Fast}
+		if j >= 0 {
+			k, ok := d.at[b][j]
+			if !ok || rank(d.walks[b].Side(j)) < 0 {
+				continue
+			}
+			st = d.steps[b][k]
+			if st.SameAs != nil {
+				j = *st.SameAs // the twin's own twin: the one measured
+			}
+		}
+		st.Commit, st.Attempts, st.Why, st.SameAs = i, 0, "", &j
+		return st, true
+	}
+	return Step{}, false
+}
+
+// placeTwins places, for each benchmark of bs that measured commit i at
+// a level, i's twins that their own readings could not place (undecided):
+// the same program, they are at i's level, their figures their own.
+func (d *driver) placeTwins(i int, bs []int) {
+	for _, b := range bs {
+		side := d.walks[b].Side(i)
+		if rank(side) < 0 {
+			continue
+		}
+		for _, k := range d.twinsOf[i] {
+			if k < 0 || d.walks[b].Side(k) != Undecided {
+				continue
+			}
+			x := d.steps[b][d.at[b][k]]
+			x.Side, x.Why, x.SameAs = side, "", &i
+			d.steps[b][d.at[b][k]] = x
+			d.walks[b].Set(k, side)
+		}
+	}
+}
+
+// follow sets, for benchmark b, the commits that took commit i's level
+// as its twins (or its twin's) to i's reading st: a twin read again is
+// read again for all of them. A reading not at a level leaves them
+// undecided.
+func (d *driver) follow(b, i int, st Step) {
+	for k, x := range d.steps[b] {
+		if x.SameAs == nil || *x.SameAs != i || x.Commit == i {
+			continue
+		}
+		y := x // a twin measured itself keeps its own figures
+		if x.Attempts == 0 {
+			y = st
+			y.Commit, y.Attempts, y.SameAs = x.Commit, 0, x.SameAs
+		}
+		y.Side, y.Why = st.Side, ""
+		if rank(st.Side) < 0 {
+			y.Side, y.Why = Undecided, "the same program as a commit that could not be placed"
+		}
+		d.steps[b][k] = y
+		d.walks[b].Set(x.Commit, y.Side)
+	}
 }
 
 // next is the commit to measure and the benchmarks whose walks name it
@@ -305,7 +417,7 @@ func (d *driver) again(i, b, attempt int, st Step, against bool) bool {
 func (d *driver) keep(i int, cur map[int]Step) {
 	for _, b := range slices.Sorted(maps.Keys(cur)) {
 		st := cur[b]
-		if st.Attempts == 0 {
+		if st.Attempts == 0 && st.SameAs == nil {
 			continue // not measured
 		}
 		if i == d.n-1 && st.Side == Skipped {
@@ -317,6 +429,9 @@ func (d *driver) keep(i int, cur map[int]Step) {
 		} else {
 			d.at[b][i] = len(d.steps[b])
 			d.steps[b] = append(d.steps[b], st)
+		}
+		if st.SameAs == nil {
+			d.follow(b, i, st)
 		}
 	}
 }

@@ -307,7 +307,7 @@ func TestDriveAll(t *testing.T) {
 		f.threshold = 0.05
 		s.fakes = append(s.fakes, f)
 	}
-	ws, steps, err := DriveAll(n, 2, 0.05, s.measure)
+	ws, steps, err := DriveAll(n, 2, 0.05, nil, s.measure)
 	if err != nil {
 		t.Fatal(err)
 	}

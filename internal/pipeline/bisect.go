@@ -80,7 +80,7 @@ func bisectFrom(p BisectPlan, pair *pairRun) (*bisect.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bisectRun{p: p, ch: ch, ws: &workspace{dir: wd, notes: g.Notes}, builds: map[string]built{}, calibrateF: calibrate, runF: Run}
+	b := &bisectRun{p: p, ch: ch, ws: &workspace{dir: wd, notes: g.Notes}, builds: map[string]built{}, calibrateF: calibrate, runF: Run, programF: (*side).program}
 	b.buildF = b.checkout
 	defer b.ws.clean()
 	if g.OnExit != nil {
@@ -100,7 +100,7 @@ func bisectFrom(p BisectPlan, pair *pairRun) (*bisect.Report, error) {
 	b.good, b.commits = good, commits
 	b.takeOver(pair)
 	fmt.Fprintf(g.Notes, "benchy: %d commits after %s up to %s, along the first parents\n", len(commits), good.Short(), commits[len(commits)-1].Short())
-	ws, steps, err := bisect.DriveAll(len(commits), p.Retries, p.Threshold, b.measure)
+	ws, steps, err := bisect.DriveAll(len(commits), p.Retries, p.Threshold, b.twins, b.measure)
 	out := &bisect.Report{Good: good, Commits: commits, Runs: b.runs, Threshold: p.Threshold}
 	for k, w := range ws {
 		out.Benchmarks = append(out.Benchmarks, bisect.Benchmark{Name: b.followed[k].name, Steps: steps[k], Answer: w.Answer()})
@@ -144,15 +144,19 @@ type bisectRun struct {
 	calibrateF func(*side, gotest.Options) ([]*gotest.Target, error) // calibrate; the tests count the calls
 	buildF     func(commit string) (*side, error)                    // checkout; the tests count the calls
 	runF       func(Plan, []Target) (*result.Result, error)          // Run; the tests count the calls
+	programF   func(*side) (string, error)                           // (*side).program; the tests give their own
 	// reading, when not nil, is the run of a confirmation the walk took
 	// over (takeOver), its sides GOOD and BAD: the first step's reading.
 	reading *result.Result
 }
 
-// built is one commit's build: its binaries, or why there are none.
+// built is one commit's build: its binaries, or why there are none, and
+// the program they run (gotest.Binary.Program), "" until asked or when it
+// could not be read.
 type built struct {
-	side *side
-	err  error
+	side    *side
+	err     error
+	program string
 }
 
 // followed is one benchmark of the walk: testing's name and the
@@ -181,8 +185,71 @@ func (b *bisectRun) build(commit string) (*side, error) {
 	if errors.Is(err, gotest.ErrStopped) {
 		return nil, err // not known: a later run builds it
 	}
-	b.builds[commit] = built{s, err}
+	b.builds[commit] = built{side: s, err: err}
 	return s, err
+}
+
+// program is what commit runs (its build's gotest.Binary.Program), read
+// once; "" when it does not build or its binaries cannot be read.
+func (b *bisectRun) program(commit string) string {
+	x, ok := b.builds[commit]
+	if !ok || x.err != nil || x.side == nil {
+		return ""
+	}
+	if x.program == "" {
+		p, err := b.programF(x.side)
+		if err != nil {
+			return ""
+		}
+		x.program = p
+		b.builds[commit] = x
+	}
+	return x.program
+}
+
+// twins is the walk's bisect.Twins: the commits built so far (GOOD as -1,
+// then BAD, then the others in order) whose test binaries run the same
+// program as commit i's, which it builds. A commit with twins is said
+// once, as it would be measured.
+func (b *bisectRun) twins(i int) []int {
+	c := b.commits[i]
+	if _, err := b.build(c.Hash); err != nil {
+		return nil // measure says why
+	}
+	p := b.program(c.Hash)
+	if p == "" {
+		return nil
+	}
+	n := len(b.commits)
+	var out []int
+	if b.program(b.good.Hash) == p {
+		out = append(out, -1)
+	}
+	if b.program(b.commits[n-1].Hash) == p {
+		out = append(out, n-1)
+	}
+	for j, cj := range b.commits[:n-1] {
+		if j != i && b.builds[cj.Hash].program == p {
+			out = append(out, j)
+		}
+	}
+	if len(out) > 0 {
+		name := func(j int) string {
+			switch j {
+			case -1:
+				return "GOOD " + b.good.Short()
+			case n - 1:
+				return "BAD " + b.commits[j].Short()
+			}
+			return b.commits[j].Short()
+		}
+		what := "takes its level, not measured"
+		if out[0] >= 0 && out[0] < n-1 {
+			what = "takes its level if it has one"
+		}
+		fmt.Fprintf(b.p.GoTest.Notes, "benchy: %s (%d of %d) runs the same program as %s: %s\n", c.Short(), i+1, n, name(out[0]), what)
+	}
+	return out
 }
 
 // checkout checks commit out in a worktree of the walk's and builds its

@@ -3,9 +3,11 @@ package pipeline
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,5 +212,62 @@ func TestBisectJudgesEachAlone(t *testing.T) {
 		if got.Mid != want.Mid || got.Bad != want.Bad || !(got.Mid.Value > 0) {
 			t.Errorf("%s: %+v, want %+v as measured alone", name, got, want)
 		}
+	}
+}
+
+// A commit's twins are the commits built so far whose binaries run the
+// same program (GOOD as -1, BAD, then the others), each program read
+// once; a commit that does not build has none. A commit with twins is
+// said.
+func TestBisectTwins(t *testing.T) {
+	const n = 6
+	programs := []string{"A", "A", "B", "B", "C", "B"} // by commit; GOOD runs A, BAD (5) B
+	b := &bisectRun{builds: map[string]built{}, good: bisect.Commit{Hash: "good"}}
+	sides := map[*side]string{}
+	for k := range n {
+		b.commits = append(b.commits, bisect.Commit{Hash: fmt.Sprintf("c%d", k)})
+	}
+	b.buildF = func(commit string) (*side, error) {
+		if commit == "c4" {
+			return nil, errors.New("does not build")
+		}
+		s := &side{}
+		k := strings.IndexFunc(commit, func(r rune) bool { return r >= '0' && r <= '9' })
+		sides[s] = "A" // GOOD
+		if k > 0 {
+			sides[s] = programs[commit[k]-'0']
+		}
+		return s, nil
+	}
+	read := map[*side]int{}
+	b.programF = func(s *side) (string, error) {
+		read[s]++
+		return sides[s], nil
+	}
+	var notes strings.Builder
+	b.p.GoTest.Notes = &notes
+	b.build("good")
+	b.build("c5")
+	for _, tt := range []struct {
+		i    int
+		want []int
+	}{
+		{2, []int{5}},     // BAD's program
+		{0, []int{-1}},    // GOOD's
+		{1, []int{-1, 0}}, // GOOD's, and commit 0 built since
+		{3, []int{5, 2}},  // BAD's and commit 2's
+		{4, nil},          // does not build
+	} {
+		if got := b.twins(tt.i); !slices.Equal(got, tt.want) {
+			t.Errorf("commit %d: twins %v, want %v", tt.i, got, tt.want)
+		}
+	}
+	for s, k := range read {
+		if k != 1 {
+			t.Errorf("the program of %s read %d times, want once", sides[s], k)
+		}
+	}
+	if said := strings.Count(notes.String(), "runs the same program as"); said != 4 {
+		t.Errorf("%d commits said to have twins, want 4:\n%s", said, notes.String())
 	}
 }

@@ -565,3 +565,17 @@ func splitBySide(r *result.Result, sides ...string) []*result.Result {
 	}
 	return out
 }
+
+// program is what the side's test binaries run (gotest.Binary.Program),
+// each under its package's import path.
+func (s *side) program() (string, error) {
+	var b strings.Builder
+	for _, bin := range s.bins {
+		p, err := bin.Program()
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "%s %s\n", bin.Package.ImportPath, p)
+	}
+	return b.String(), nil
+}

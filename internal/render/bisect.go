@@ -54,7 +54,7 @@ func writeBisectText(w io.Writer, r *bisect.Report) error {
 		for k, st := range bm.Steps {
 			c := r.Commits[st.Commit]
 			fmt.Fprintf(w, "%4d  %-12s  %-*s  %-28s  %s\n", k+1, c.Short(), subjectWidth, clip(subjectOf(r, st.Commit), subjectWidth),
-				ratioText(st.Mid), sideText(st))
+				ratioText(st.Mid), sideText(r, st))
 		}
 		fmt.Fprintln(w)
 		for _, l := range answerLines(r, bm) {
@@ -92,7 +92,7 @@ func writeBisectMarkdown(w io.Writer, r *bisect.Report) error {
 		fmt.Fprintln(w, "|---:|---|---|---|---|")
 		for k, st := range bm.Steps {
 			fmt.Fprintf(w, "| %d | `%s` | %s | %s | %s |\n", k+1, r.Commits[st.Commit].Short(),
-				strings.ReplaceAll(subjectOf(r, st.Commit), "|", `\|`), ratioText(st.Mid), sideText(st))
+				strings.ReplaceAll(subjectOf(r, st.Commit), "|", `\|`), ratioText(st.Mid), sideText(r, st))
 		}
 		fmt.Fprintln(w)
 		for _, l := range answerLines(r, bm) {
@@ -183,9 +183,15 @@ func ratioText(r bisect.Ratio) string {
 }
 
 // sideText is the side a step put its commit on, with the measurements
-// pooled and why it was skipped.
-func sideText(st bisect.Step) string {
+// pooled and why it was skipped, or the commit whose program it runs.
+func sideText(r *bisect.Report, st bisect.Step) string {
 	s := st.Side.String()
+	switch {
+	case st.SameAs != nil && st.Attempts == 0:
+		return s + ", not measured: the same program as " + twinName(r, *st.SameAs)
+	case st.SameAs != nil:
+		return fmt.Sprintf("%s: the same program as %s (measured %s, it could not tell alone)", s, twinName(r, *st.SameAs), units.Count(st.Attempts, "time"))
+	}
 	if st.Attempts > 1 {
 		s += fmt.Sprintf(" (measured %d times)", st.Attempts)
 	}
@@ -193,6 +199,18 @@ func sideText(st bisect.Step) string {
 		s += ": " + st.Why
 	}
 	return s
+}
+
+// twinName names commit i of r as a step's twin: GOOD, BAD, or its
+// short hash.
+func twinName(r *bisect.Report, i int) string {
+	switch i {
+	case -1:
+		return "GOOD"
+	case len(r.Commits) - 1:
+		return "BAD"
+	}
+	return r.Commits[i].Short()
 }
 
 // stepOf is the step of bm that measured commit i, nil when none did.
@@ -210,9 +228,13 @@ func stepOf(bm bisect.Benchmark, i int) *bisect.Step {
 func commitLine(r *bisect.Report, bm bisect.Benchmark, i int) string {
 	c := r.Commits[i]
 	s := fmt.Sprintf("%s %q (%s)", c.Hash, c.Subject, c.AuthorDate.Format("2006-01-02"))
-	if st := stepOf(bm, i); st != nil && st.Mid.Value > 0 {
+	st := stepOf(bm, i)
+	if st != nil && st.Mid.Value > 0 {
 		s += fmt.Sprintf(": %s against GOOD, %s CI %s to %s", units.Change(st.Mid.Value-1), units.Level(st.Mid.Level),
 			units.Change(st.Mid.Low-1), units.Change(st.Mid.High-1))
+	}
+	if st != nil && st.SameAs != nil {
+		s += " (the same program as " + twinName(r, *st.SameAs) + ")"
 	}
 	return s
 }

@@ -1,0 +1,57 @@
+package gotest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// Two builds of a package in directories of the same length run the same
+// program when only a comment moved (shifting every line after it);
+// changing what the code does, or a file the benchmark may read, makes
+// another program.
+func TestProgram(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds four test binaries")
+	}
+	const code = "package p\n\n// Sum adds.\nfunc Sum(xs []int) int {\n\ts := 0\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n"
+	const test = "package p\n\nimport \"testing\"\n\nfunc BenchmarkSum(b *testing.B) {\n\tfor b.Loop() {\n\t\tSum([]int{1, 2})\n\t}\n}\n"
+	root := t.TempDir()
+	build := func(name, src, data string) string {
+		dir := filepath.Join(root, name)
+		files := map[string]string{"go.mod": "module example.com/p\n\ngo 1.24\n", "p.go": src, "p_test.go": test, "testdata/in": data}
+		for f, s := range files {
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, f)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, f), []byte(s), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		bin := filepath.Join(root, name+".test")
+		cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+		p, err := (&Binary{Path: bin, Package: Package{Dir: dir}}).Program()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	base := build("a", code, "1 2 3\n")
+	for _, tt := range []struct {
+		name, src, data string
+		same            bool
+	}{
+		{"b", "// A comment that moves every line.\n\n" + code, "1 2 3\n", true},
+		{"c", code[:len(code)-len("\treturn s\n}\n")] + "\treturn s + 1\n}\n", "1 2 3\n", false},
+		{"d", code, "1 2 4\n", false},
+	} {
+		if got := build(tt.name, tt.src, tt.data) == base; got != tt.same {
+			t.Errorf("%s: the same program as a: %v, want %v", tt.name, got, tt.same)
+		}
+	}
+}
