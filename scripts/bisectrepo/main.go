@@ -4,8 +4,11 @@
 // after the first, each of which touches the package. The commits that
 // -steps names add work to the leaf: Base·pct/100 more passes each, so
 // the benchmark is slower by that share of its first cost at each of them
-// and by nothing at any other commit (their changes are comments, which
-// build the same binary).
+// and by nothing at any other commit. Every other commit changes a string
+// the test binary holds (-touch code, the default: another program, which
+// the walk must measure, as most commits of a real history are), or only
+// a comment (-touch comment: the same program, which the walk places
+// without measuring).
 //
 //	go run ./scripts/bisectrepo -steps 40 /tmp/step          # 64 commits, +3% at commit 40
 //	go run ./scripts/bisectrepo -steps '' /tmp/flat          # no step
@@ -36,8 +39,9 @@ func main() {
 	commits := flag.Int("commits", 64, "commits after the first")
 	steps := flag.String("steps", "40", "the commits (1..COMMITS) that add work, comma-separated; empty for none")
 	pct := flag.Float64("pct", 3, "the work each step adds, in percent of the first commit's")
+	touch := flag.String("touch", "code", "what the other commits change: code (a string the test binary holds) or comment")
 	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: bisectrepo [-commits N] [-steps K,...] [-pct P] DIR")
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: bisectrepo [-commits N] [-steps K,...] [-pct P] [-touch code|comment] DIR")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -45,9 +49,13 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
+	if *touch != "code" && *touch != "comment" {
+		fmt.Fprintf(os.Stderr, "bisectrepo: -touch %s: want code or comment\n", *touch)
+		os.Exit(2)
+	}
 	at, err := parseSteps(*steps, *commits)
 	if err == nil {
-		err = Write(flag.Arg(0), *commits, at, *pct)
+		err = Write(flag.Arg(0), *commits, at, *pct, *touch == "code")
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bisectrepo:", err)
@@ -83,8 +91,9 @@ func Passes(k int, at []int, pct float64) int {
 	return n
 }
 
-// Write makes the repository in dir, which must not exist or be empty.
-func Write(dir string, commits int, at []int, pct float64) error {
+// Write makes the repository in dir, which must not exist or be empty;
+// with code set every commit changes the note the test binary holds.
+func Write(dir string, commits int, at []int, pct float64, code bool) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -94,7 +103,11 @@ func Write(dir string, commits int, at []int, pct float64) error {
 		return err
 	}
 	for k := 0; k <= commits; k++ {
-		files["work.go"] = workSource(k, Passes(k, at, pct))
+		note := 0
+		if code {
+			note = k
+		}
+		files["work.go"] = workSource(k, note, Passes(k, at, pct))
 		for name, src := range files {
 			if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
 				return err
@@ -119,9 +132,13 @@ func Write(dir string, commits int, at []int, pct float64) error {
 }
 
 // workSource is the package at commit k: the leaf makes passes passes;
-// the comment on Work changes at every commit and builds the same code.
-func workSource(k, passes int) string {
+// the comment on Work changes at every commit, Note when note does (its
+// length never: the code and data after it stay where they were).
+func workSource(k, note, passes int) string {
 	return fmt.Sprintf(`package work
+
+// Note is a string the test binary holds.
+var Note = "note %03d"
 
 // Work sums xs in a leaf function (note %d).
 func Work(xs []int) int { return leaf(xs) }
@@ -136,7 +153,7 @@ func leaf(xs []int) int {
 	}
 	return s
 }
-`, k, passes)
+`, note, k, passes)
 }
 
 const benchSource = `package work
@@ -148,6 +165,9 @@ var sink int
 var data = make([]int, 64)
 
 func BenchmarkWork(b *testing.B) {
+	if Note == "" {
+		b.Fatal("no note")
+	}
 	for b.Loop() {
 		sink = Work(data)
 	}

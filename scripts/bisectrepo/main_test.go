@@ -11,8 +11,8 @@ import (
 // goals' size; the other cases, and the check that two runs give the same
 // hashes, on fewer, which asserts the same of Write for a fraction of its
 // git processes), the leaf's passes raised at the step commits only, every
-// other commit a change that builds the same code; two runs give the same
-// hashes.
+// other commit a change of the note the test binary holds (or of a
+// comment alone, with code unset); two runs give the same hashes.
 func TestWrite(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
@@ -28,7 +28,7 @@ func TestWrite(t *testing.T) {
 		{"two half steps", 16, []int{5, 10}, 1.5},
 	} {
 		dir := t.TempDir()
-		if err := Write(dir, tt.commits, tt.at, tt.pct); err != nil {
+		if err := Write(dir, tt.commits, tt.at, tt.pct, true); err != nil {
 			t.Fatal(err)
 		}
 		revs := strings.Fields(run(t, dir, "rev-list", "--reverse", "HEAD"))
@@ -56,10 +56,20 @@ func TestWrite(t *testing.T) {
 	var heads []string
 	for range 2 {
 		dir := t.TempDir()
-		if err := Write(dir, 8, []int{4}, 3); err != nil {
+		if err := Write(dir, 8, []int{4}, 3, true); err != nil {
 			t.Fatal(err)
 		}
 		heads = append(heads, run(t, dir, "rev-parse", "HEAD"))
+	}
+	for _, code := range []bool{true, false} {
+		dir := t.TempDir()
+		if err := Write(dir, 2, nil, 3, code); err != nil {
+			t.Fatal(err)
+		}
+		notes := run(t, dir, "grep", "-h", "-e", "var Note", "HEAD~1", "HEAD", "--", "work.go")
+		if l := strings.Split(notes, "\n"); len(l) != 2 || (l[0] != l[1]) != code {
+			t.Errorf("code %v: the notes of two commits %q, want them to differ only with code", code, l)
+		}
 	}
 	if heads[0] != heads[1] {
 		t.Errorf("HEAD %s, then %s: want the same hash", heads[0], heads[1])
