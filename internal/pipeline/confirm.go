@@ -136,7 +136,7 @@ func bisectStep(p ConfirmPlan, c *Confirmation, pair *pairRun) error {
 func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, *pairRun, error) {
 	c := Confirmation{Step: st, Outcome: NotJudged}
 	g := stepPlan(p, st)
-	g.Against, g.New, g.Threshold = st.Before, st.After, p.Threshold
+	g.Against, g.New, g.Threshold, g.SkipSame = st.Before, st.After, p.Threshold, true
 	fmt.Fprintf(g.Notes, "benchy: measuring %s at %s and at %s, interleaved\n", st.Name, history.Short(st.Before), history.Short(st.After))
 	w, err := startGoTest(g)
 	if err != nil {
@@ -153,6 +153,12 @@ func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, *pairRun, error) 
 	}
 	if errors.Is(err, compare.ErrNothingInCommon) {
 		c.Why = "nothing was measured at both commits"
+		return c, pair, nil
+	}
+	if errors.Is(err, ErrSameProgram) {
+		// No measurement could tell them apart: the step the history
+		// found was the machine's.
+		c.Outcome, c.Why = NotConfirmed, "the two commits run the same program (only comments, line numbers or file paths differ)"
 		return c, pair, nil
 	}
 	if err != nil {

@@ -1,8 +1,12 @@
 package pipeline
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
@@ -135,5 +139,52 @@ func TestBisectTakesOverTheConfirmation(t *testing.T) {
 				t.Errorf("%s: %s calibrated %d times, want %d", tt.name, s.label, n, want)
 			}
 		}
+	}
+}
+
+// A step between two commits that run the same program (a comment moved
+// the code's lines) is not confirmed, and not measured: no run could tell
+// them apart. Both are built, each in a worktree of its own.
+func TestConfirmSameProgram(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two commits")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=a", "-c", "user.email=a@example.com"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	const work = "package work\n\n// Work sums xs.\nfunc Work(xs []int) (s int) {\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n"
+	files := map[string]string{"go.mod": "module example.com/work\n\ngo 1.24\n", "work.go": work,
+		"work_test.go": "package work\n\nimport \"testing\"\n\nvar sink int\n\nfunc BenchmarkWork(b *testing.B) {\n\tfor b.Loop() {\n\t\tsink = Work([]int{1, 2, 3})\n\t}\n}\n"}
+	git("init", "-q")
+	var commits []string
+	for _, src := range []string{work, "// Package work works.\n" + work} {
+		files["work.go"] = src
+		for name, s := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(s), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		git("add", ".")
+		git("commit", "-q", "-m", "work")
+		commits = append(commits, git("rev-parse", "HEAD"))
+	}
+	var notes strings.Builder
+	cs, err := Confirm(ConfirmPlan{GoTest: GoTestPlan{Dir: dir, Notes: &notes, Processes: 2, SampleTime: time.Millisecond,
+		Plan: Plan{Settings: result.Settings{Samples: 2}}},
+		Threshold: 0.05, Steps: []ConfirmStep{{Package: ".", Bench: "BenchmarkWork", Name: "Work", Before: commits[0], After: commits[1]}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || cs[0].Outcome != NotConfirmed || !strings.Contains(cs[0].Why, "same program") || cs[0].Row != nil {
+		t.Errorf("%+v, want not confirmed, the same program, nothing measured\n%s", cs, notes.String())
 	}
 }

@@ -48,6 +48,10 @@ type GoTestPlan struct {
 	// New, with Against, is the git revision of the new side, built in a
 	// second temporary worktree; "" for the tree at Dir as it is.
 	New string
+	// SkipSame, with Against, measures nothing when both sides' test
+	// binaries run the same program (gotest.Binary.Program): GoTest
+	// returns ErrSameProgram. Without it the run says so and measures.
+	SkipSame bool
 	// Profile, when not nil, is the directory the profiles of every
 	// benchmark's measured calls go into (--profile); with Against both
 	// sides are profiled and their differences written there too.
@@ -138,6 +142,12 @@ func (w *gotestWork) run() (*GoTestRun, error) {
 	if err := w.build(); err != nil {
 		return nil, err
 	}
+	if w.sameProgram() {
+		if p.SkipSame {
+			return nil, ErrSameProgram
+		}
+		fmt.Fprintln(p.Notes, "benchy: old and new run the same program (only comments, line numbers or file paths differ): a difference measured below is the machine's")
+	}
 	r, err := Run(w.plan(), nil)
 	if err != nil {
 		return nil, err
@@ -158,6 +168,25 @@ func (w *gotestWork) run() (*GoTestRun, error) {
 		r.Layouts.Benchmarks = layout.Spreads(nil, r, nil, r.Layouts)
 	}
 	return run, nil
+}
+
+// ErrSameProgram is a comparison whose two sides run the same program,
+// not measured (GoTestPlan.SkipSame).
+var ErrSameProgram = errors.New("both sides run the same program")
+
+// sameProgram reports whether the old and new sides of a comparison run
+// the same program, package by package; never with layouts (each side
+// is linked several ways on purpose) or when a binary cannot be read.
+func (w *gotestWork) sameProgram() bool {
+	if !w.p.Compares() || len(w.olds) != 1 || len(w.curs) != 1 {
+		return false
+	}
+	o, err := w.olds[0].program()
+	if err != nil {
+		return false
+	}
+	n, err := w.curs[0].program()
+	return err == nil && o == n
 }
 
 // gotestWork is a gotest plan under way: the commands it started, its
