@@ -1,4 +1,4 @@
-package pipeline
+package gotestrun
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
@@ -80,7 +81,7 @@ func TestBisectTakesOverTheConfirmation(t *testing.T) {
 		builds, runs := map[string]int{}, 0
 		calibrations := map[*side]int{}
 		b := &bisectRun{
-			p:    BisectPlan{GoTest: GoTestPlan{Plan: Plan{Settings: result.Settings{Samples: 18}}, Processes: 3, Notes: &notes}, Threshold: 0.01},
+			p:    BisectPlan{GoTest: GoTestPlan{Plan: pipeline.Plan{Settings: result.Settings{Samples: 18}}, Processes: 3, Notes: &notes}, Threshold: 0.01},
 			good: good, commits: commits, builds: map[string]built{},
 			buildF: func(commit string) (*side, error) {
 				builds[commit]++
@@ -91,7 +92,7 @@ func TestBisectTakesOverTheConfirmation(t *testing.T) {
 				return gotestTargets(100, "Work"), nil
 			},
 		}
-		b.runF = func(plan Plan, _ []Target) (*result.Result, error) {
+		b.runF = func(plan pipeline.Plan, _ []pipeline.Target) (*result.Result, error) {
 			runs++
 			ts, err := plan.Prepare(1)
 			if err != nil {
