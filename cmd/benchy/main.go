@@ -9,14 +9,14 @@ package main
 
 import (
 	"github.com/benchy-dev/benchy"
-	"github.com/benchy-dev/benchy/internal/cli"
+	"github.com/benchy-dev/benchy/internal/cli/toolcmd"
 	"github.com/benchy-dev/benchy/internal/workload"
 	_ "github.com/benchy-dev/benchy/store/postgres"
 	_ "github.com/benchy-dev/benchy/store/sqlite"
 )
 
 func main() {
-	cli.AddToolCommands()
+	toolcmd.Add()
 	for _, w := range workload.All() {
 		benchy.Register(benchy.Experiment(w))
 	}

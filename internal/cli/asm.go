@@ -20,12 +20,12 @@ type asmOptions struct {
 }
 
 func init() {
-	commands = append(commands, func(g *globalOptions) *cobra.Command { return newAsmCmd(g, nil) })
+	commands = append(commands, func(g *GlobalOptions) *cobra.Command { return newAsmCmd(g, nil) })
 }
 
 // newAsmCmd makes the command; runF, when not nil, is called with the
 // options in place of running (tests read what the flags became).
-func newAsmCmd(g *globalOptions, runF func(*asmOptions) error) *cobra.Command {
+func newAsmCmd(g *GlobalOptions, runF func(*asmOptions) error) *cobra.Command {
 	opts := &asmOptions{}
 	cmd := &cobra.Command{
 		Use:   "asm EXPERIMENT",
@@ -49,7 +49,7 @@ any function by its full name.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Experiment = args[0]
-			if err := checkFormat(opts.Format, textOrJSON); err != nil {
+			if err := CheckFormat(opts.Format, textOrJSON); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -71,7 +71,7 @@ type asmReport struct {
 	Listing    *asm.Listing `json:"listing"`
 }
 
-func asmRun(opts *asmOptions, g *globalOptions, w io.Writer) error {
+func asmRun(opts *asmOptions, g *GlobalOptions, w io.Writer) error {
 	var l *asm.Listing
 	var name, title string
 	var err error

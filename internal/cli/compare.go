@@ -28,16 +28,16 @@ type compareOptions struct {
 	Format           string
 }
 
-// compareFormats are the output formats of `benchy compare`.
-var compareFormats = render.ComparisonFormats
+// CompareFormats are the output formats of `benchy compare`.
+var CompareFormats = render.ComparisonFormats
 
 func init() {
-	commands = append(commands, func(g *globalOptions) *cobra.Command { return newCompareCmd(g, nil) })
+	commands = append(commands, func(g *GlobalOptions) *cobra.Command { return newCompareCmd(g, nil) })
 }
 
 // newCompareCmd makes the command; runF, when not nil, is called with the
 // options in place of running (tests read what the flags became).
-func newCompareCmd(g *globalOptions, runF func(*compareOptions) error) *cobra.Command {
+func newCompareCmd(g *GlobalOptions, runF func(*compareOptions) error) *cobra.Command {
 	opts := &compareOptions{}
 	var threshold, fail string
 	cmd := &cobra.Command{
@@ -78,12 +78,12 @@ common.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Old, opts.New = args[0], args[1]
 			var err error
-			if opts.Threshold, err = parseFraction("--threshold", threshold); err != nil {
+			if opts.Threshold, err = ParseFraction("--threshold", threshold); err != nil {
 				return err
 			}
 			opts.FailOnRegression = -1
 			if cmd.Flags().Changed("fail-on-regression") {
-				if opts.FailOnRegression, err = parseFraction("--fail-on-regression", fail); err != nil {
+				if opts.FailOnRegression, err = ParseFraction("--fail-on-regression", fail); err != nil {
 					return err
 				}
 			}
@@ -96,16 +96,16 @@ common.`,
 	f := cmd.Flags()
 	f.StringVar(&threshold, "threshold", "2%", "smallest change claimed as a difference: `PCT` as 2% or 0.02")
 	f.StringVar(&fail, "fail-on-regression", "", "exit 1 when an experiment is significantly slower by more than `PCT` (5% or 0.05)")
-	f.StringVar(&opts.Format, "format", "text", "output format: "+strings.Join(compareFormats, ", "))
+	f.StringVar(&opts.Format, "format", "text", "output format: "+strings.Join(CompareFormats, ", "))
 	return cmd
 }
 
 // maxFraction bounds the percentages the flags take (1000%).
 const maxFraction = 10
 
-// parseFraction reads a percentage "5%" or a fraction "0.05". A bare
+// ParseFraction reads a percentage "5%" or a fraction "0.05". A bare
 // number above 1 is refused rather than guessed: "5" could mean 5% or 5x.
-func parseFraction(flag, s string) (float64, error) {
+func ParseFraction(flag, s string) (float64, error) {
 	return parseFractionBelow(flag, s, maxFraction)
 }
 
@@ -134,7 +134,7 @@ func parseFractionBelow(flag, s string, limit float64) (float64, error) {
 // comparison to w, and returns the gate's error when it fails (exit 1)
 // or cannot judge (exit 4).
 func compareRun(opts *compareOptions, w io.Writer) error {
-	if err := checkFormat(opts.Format, compareFormats); err != nil {
+	if err := CheckFormat(opts.Format, CompareFormats); err != nil {
 		return err
 	}
 	old, err := loadSide(opts.Old)
@@ -158,12 +158,12 @@ func compareRun(opts *compareOptions, w io.Writer) error {
 	if err := render.WriteComparison(w, d, opts.Format); err != nil {
 		return err
 	}
-	return gateError(d)
+	return GateError(d)
 }
 
-// gateError is the gate's exit: nil without a gate or when it passed,
+// GateError is the gate's exit: nil without a gate or when it passed,
 // exit 1 on a regression or a failure, exit 4 when it cannot judge.
-func gateError(d compare.Document) error {
+func GateError(d compare.Document) error {
 	switch d.Outcome() {
 	case compare.GateFailed:
 		return &SlowerError{Msg: render.GateMessage(d)}
@@ -187,7 +187,7 @@ func loadSide(list string) ([]*result.Result, error) {
 		} else {
 			seen[abs] = true
 		}
-		r, err := loadForCompare(path)
+		r, err := LoadForCompare(path)
 		if err != nil {
 			return nil, err
 		}
@@ -196,9 +196,9 @@ func loadSide(list string) ([]*result.Result, error) {
 	return rs, nil
 }
 
-// loadForCompare loads and analyzes one result; every failure is one
+// LoadForCompare loads and analyzes one result; every failure is one
 // usage line that names the file.
-func loadForCompare(path string) (*result.Result, error) {
+func LoadForCompare(path string) (*result.Result, error) {
 	r, err := result.Load(path)
 	var pe *os.PathError
 	if errors.As(err, &pe) {

@@ -464,7 +464,7 @@ func TestParseFraction(t *testing.T) {
 		{"150%", 1.5, true}, {"1000%", 10, true}, {"1001%", 0, false}, {"5", 0, false}, {"-1%", 0, false},
 		{"", 0, false}, {"%", 0, false}, {"NaN", 0, false}, {"Inf%", 0, false}, {"2%%", 0, false}, {"0x10", 0, false},
 	} {
-		got, err := parseFraction("--x", tt.in)
+		got, err := ParseFraction("--x", tt.in)
 		if (err == nil) != tt.ok || math.Abs(got-tt.want) > 1e-12 {
 			t.Errorf("parseFraction(%q) = %v, %v; want %v (ok %v)", tt.in, got, err, tt.want, tt.ok)
 		}
@@ -476,7 +476,7 @@ func FuzzParseFraction(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		v, err := parseFraction("--x", s)
+		v, err := ParseFraction("--x", s)
 		if err == nil && !(v >= 0 && v <= maxFraction) {
 			t.Fatalf("parseFraction(%q) = %v without error", s, v)
 		}

@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"context"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/benchy-dev/benchy/internal/asm"
-	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
 
 // completionFunc is what cobra calls to complete a flag's value or an
@@ -20,7 +17,7 @@ type completionFunc = func(cmd *cobra.Command, args []string, toComplete string)
 // with what is typed: run --bench and asm's argument. The names are the
 // program's own (benchy's built-ins, or a user program's), so completion
 // is as fast as a lookup.
-func completeExperiments(g *globalOptions) completionFunc {
+func completeExperiments(g *GlobalOptions) completionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		return withPrefix(registeredNames(g), toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
@@ -30,7 +27,7 @@ func completeExperiments(g *globalOptions) completionFunc {
 // A,B[,C...]: the earlier items are kept as typed, the names already
 // given are not offered again, and no space follows the first item (a
 // comparison needs a second).
-func completeCompare(g *globalOptions) completionFunc {
+func completeCompare(g *GlobalOptions) completionFunc {
 	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		i := strings.LastIndex(toComplete, ",")
 		given, typed := toComplete[:i+1], toComplete[i+1:]
@@ -51,7 +48,7 @@ func completeCompare(g *globalOptions) completionFunc {
 
 // completeAsm completes asm's one argument: an experiment, or with
 // --binary a benchmark of that program (read from its symbol table).
-func completeAsm(g *globalOptions, opts *asmOptions) completionFunc {
+func completeAsm(g *GlobalOptions, opts *asmOptions) completionFunc {
 	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp
@@ -97,40 +94,7 @@ func isBenchmarkFunc(fn string) bool {
 	return strings.HasPrefix(fn, "Benchmark") && !strings.ContainsAny(fn, ".()")
 }
 
-// gotestListTimeout bounds the go list behind gotest --bench's
-// completion: a shell waits for it.
-const gotestListTimeout = 2 * time.Second
-
-// completeGotestBench offers the benchmarks the packages given so far (or
-// ., resolved in -C DIR) declare, without "Benchmark" in front as benchy
-// names them (the --bench pattern matches them so, as go test's does);
-// with "Benchmark" typed, the full names. Nothing is built: the names come
-// from the test files' source.
-func completeGotestBench(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	dir, _ := cmd.Flags().GetString("dir")
-	if dash := cmd.ArgsLenAtDash(); dash >= 0 && dash <= len(args) {
-		args = args[:dash]
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), gotestListTimeout)
-	defer cancel()
-	names, err := gotest.BenchmarkNames(ctx, dir, args)
-	if err != nil {
-		return nil, cobra.ShellCompDirectiveNoFileComp
-	}
-	full := strings.HasPrefix(toComplete, "Benchmark")
-	var out []string
-	for _, n := range names {
-		if full {
-			n = "Benchmark" + n
-		}
-		if n != "" && strings.HasPrefix(n, toComplete) {
-			out = append(out, n)
-		}
-	}
-	return out, cobra.ShellCompDirectiveNoFileComp
-}
-
-func registeredNames(g *globalOptions) []string {
+func registeredNames(g *GlobalOptions) []string {
 	names := make([]string, len(g.Experiments))
 	for i, w := range g.Experiments {
 		names[i] = w.Name

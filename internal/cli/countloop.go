@@ -17,7 +17,7 @@ const countLoopCmd = "count-loop"
 
 func init() { commands = append(commands, newCountLoopCmd) }
 
-func newCountLoopCmd(g *globalOptions) *cobra.Command {
+func newCountLoopCmd(g *GlobalOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:    countLoopCmd + " NAME N",
 		Short:  "Run one experiment's loop N times, once (for run --measure instructions)",
@@ -32,7 +32,7 @@ func newCountLoopCmd(g *globalOptions) *cobra.Command {
 // numberedSuffix is the "#2" of an experiment named twice in --compare.
 var numberedSuffix = regexp.MustCompile(`#\d+$`)
 
-func countLoopRun(g *globalOptions, name, count string) error {
+func countLoopRun(g *GlobalOptions, name, count string) error {
 	n, err := strconv.Atoi(count)
 	if err != nil || n < 1 {
 		return Usagef("%s: N %q: must be a positive number of ops", countLoopCmd, count)

@@ -17,9 +17,9 @@ import (
 // execOptions are the flags of `benchy exec`; the names are hyperfine's
 // where it has one.
 type execOptions struct {
-	g *globalOptions
-	outputOptions
-	precisionOptions
+	g *GlobalOptions
+	OutputOptions
+	PrecisionOptions
 
 	Commands      []string
 	Runs          int
@@ -36,11 +36,11 @@ type execOptions struct {
 	Step          string   // -D
 	stepSet       bool
 	NoIsolate     bool
-	cpuOptions
-	thresholdOption
+	CPUOptions
+	ThresholdOption
 
-	measuring
-	count countOptions
+	Measuring
+	count CountOptions
 }
 
 // execFormats: the result formats of exec.
@@ -54,12 +54,12 @@ const (
 )
 
 func init() {
-	commands = append(commands, func(g *globalOptions) *cobra.Command { return newExecCmd(g, nil) })
+	commands = append(commands, func(g *GlobalOptions) *cobra.Command { return newExecCmd(g, nil) })
 }
 
 // newExecCmd makes the command; runF, when not nil, is called with the
 // options in place of running (tests read what the flags became).
-func newExecCmd(g *globalOptions, runF func(*execOptions) error) *cobra.Command {
+func newExecCmd(g *GlobalOptions, runF func(*execOptions) error) *cobra.Command {
 	opts := &execOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "exec [flags] COMMAND...",
@@ -84,7 +84,7 @@ beyond it: 1000 runs for p99).`,
   benchy exec -P n 1 4 'xz -{n} -k -c data.bin'
   benchy exec -L alg zstd,xz '{alg} -c data.bin' --format json --out r.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			args = strictArgs(cmd, &opts.Strict, args, g.Args)
+			args = StrictArgs(cmd, &opts.Strict, args, g.Args)
 			if len(args) == 0 {
 				return Usagef("exec takes the commands to time, e.g. benchy exec 'sleep 0.01'")
 			}
@@ -97,15 +97,15 @@ beyond it: 1000 runs for p99).`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return measure(cmd, g, &opts.outputOptions, &opts.precisionOptions, &opts.measuring, func(w *watcher) error {
+			return Measure(cmd, g, &opts.OutputOptions, &opts.PrecisionOptions, &opts.Measuring, func(w *Watcher) error {
 				return execRun(opts, g.Stdout, w)
 			})
 		},
 	}
 	f := cmd.Flags()
-	intFlag(f, &opts.Runs, "runs", 0, "runs of each command (default: at least 10, and 3s of the slowest command's runs)")
+	IntFlag(f, &opts.Runs, "runs", 0, "runs of each command (default: at least 10, and 3s of the slowest command's runs)")
 	f.Lookup("runs").DefValue = ""
-	intFlag(f, &opts.Warmup, "warmup", 0, "untimed runs of each command first")
+	IntFlag(f, &opts.Warmup, "warmup", 0, "untimed runs of each command first")
 	f.StringVar(&opts.Prepare, "prepare", "", "run `CMD` (sh -c, untimed) before every run")
 	f.StringVar(&opts.Setup, "setup", "", "run `CMD` (sh -c) once before the runs of each command")
 	f.StringVar(&opts.Cleanup, "cleanup", "", "run `CMD` (sh -c) once after the runs of each command")
@@ -118,12 +118,12 @@ beyond it: 1000 runs for p99).`,
 	f.VarP(scanFlag{&opts.Scans}, "parameter-scan", "P", "`NAME LOW HIGH`: run with {NAME} from LOW to HIGH (once)")
 	f.StringVarP(&opts.Step, "parameter-step-size", "D", "1", "step of -P")
 	f.VarP(scanFlag{&opts.Scans}, "parameter-list", "L", "`NAME A,B,C`: run with {NAME} each of A, B, C (repeatable; with -P too)")
-	opts.cpuOptions.bind(f, "the runs")
+	opts.CPUOptions.Bind(f, "the runs")
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let benchy's other threads run on the measured CPU")
-	opts.thresholdOption.bind(f, "2%", "smallest change claimed as a difference between commands (`PCT`)")
-	opts.count.bind(f)
-	opts.precisionOptions.bind(f)
-	opts.outputOptions.bind(cmd, g, execFormats, true)
+	opts.ThresholdOption.Bind(f, "2%", "smallest change claimed as a difference between commands (`PCT`)")
+	opts.count.Bind(f)
+	opts.PrecisionOptions.Bind(f)
+	opts.OutputOptions.Bind(cmd, g, execFormats, true)
 	return cmd
 }
 
@@ -200,7 +200,7 @@ func (o *execOptions) scans() ([]command.Scan, error) {
 // execRun resolves the commands (every bad input is refused before
 // anything runs), measures them through the pipeline and writes the
 // result.
-func execRun(o *execOptions, stdout io.Writer, w *watcher) error {
+func execRun(o *execOptions, stdout io.Writer, w *Watcher) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
@@ -211,14 +211,14 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) error {
 	sp := startSpawner(o.g.Stderr)
 	defer sp.Close()
 	if w != nil {
-		w.onExit(sp.Abort) // a second signal exits at once: the run in progress dies with benchy
+		w.OnExit(sp.Abort) // a second signal exits at once: the run in progress dies with benchy
 	}
 	ts, names, err := o.targets(expanded, sp)
 	if err != nil {
 		return err
 	}
 	plan := o.plan(ts, names, sp)
-	r, err := runPlan(plan, ts, o.Progress, o.g.Stderr, estimate{Samples: plan.Settings.Samples, SampleTime: 100 * time.Millisecond, Window: o.Window}, w)
+	r, err := runPlan(plan, ts, o.Progress, o.g.Stderr, Estimate{Samples: plan.Settings.Samples, SampleTime: 100 * time.Millisecond, Window: o.Window}, w)
 	if err != nil {
 		return err
 	}
@@ -226,16 +226,16 @@ func execRun(o *execOptions, stdout io.Writer, w *watcher) error {
 	for i, t := range ts {
 		counted[i] = t.(*command.Target)
 	}
-	if err := o.count.count(r, counted, nil, &o.measuring); err != nil {
+	if err := o.count.count(r, counted, nil, &o.Measuring); err != nil {
 		return err
 	}
-	if err := o.write(r, stdout, o.g.Stderr); err != nil {
+	if err := o.Write(r, stdout, o.g.Stderr); err != nil {
 		return err
 	}
-	if err := countFailed(r); err != nil {
+	if err := CountFailed(r); err != nil {
 		return err
 	}
-	return runExit(r, o.Strict)
+	return RunExit(r, o.Strict)
 }
 
 // validate checks the flags of exec before anything runs.
@@ -246,19 +246,19 @@ func (o *execOptions) validate() error {
 	if o.Warmup < 0 || o.Warmup > maxSamples {
 		return Usagef("--warmup %d: must be between 0 and %d runs", o.Warmup, maxSamples)
 	}
-	if err := o.cpuOptions.validate(); err != nil {
+	if err := o.CPUOptions.Validate(); err != nil {
 		return err
 	}
-	if err := checkLive(o.g, "exec"); err != nil {
+	if err := CheckLive(o.g, "exec"); err != nil {
 		return err
 	}
-	if err := o.count.validate(); err != nil {
+	if err := o.count.Validate(); err != nil {
 		return err
 	}
-	if o.count.on && (o.Setup != "" || o.Prepare != "" || o.Cleanup != "") {
+	if o.count.On && (o.Setup != "" || o.Prepare != "" || o.Cleanup != "") {
 		return Usagef("--measure instructions counts each command alone, without --setup, --prepare or --cleanup: leave them out, or count a script that runs them")
 	}
-	return o.thresholdOption.validate()
+	return o.ThresholdOption.Validate()
 }
 
 // expand is every command line with each combination of the -P and -L
@@ -354,9 +354,9 @@ func (o *execOptions) plan(ts []pipeline.Target, names []string, sp *command.Spa
 			recordCleanups(r, ts)
 		},
 	}
-	o.precisionOptions.settings(&plan.Settings)
+	o.PrecisionOptions.Settings(&plan.Settings)
 	if len(ts) > 1 {
-		plan.Settings.Compare, plan.Settings.Threshold = names, o.threshold
+		plan.Settings.Compare, plan.Settings.Threshold = names, o.Value
 		plan.RandomOrder = true
 		plan.Group = len(ts)
 	}

@@ -6,7 +6,7 @@ import (
 	"os"
 )
 
-// Exit codes, mapped from errors in exactly one place (exitCode).
+// Exit codes, mapped from errors in exactly one place (ExitCode).
 const (
 	ExitOK          = 0   // success
 	ExitFailed      = 1   // the run failed, or a comparison found a regression
@@ -17,7 +17,7 @@ const (
 )
 
 // The kinds of error a command ends with. Each is made where the outcome
-// is known and may be wrapped with %w on its way out; exitCode alone turns
+// is known and may be wrapped with %w on its way out; ExitCode alone turns
 // a kind into a number, so no error site chooses one. Every kind's message
 // is printed as is, on one line.
 
@@ -66,10 +66,10 @@ type InterruptedError struct {
 
 func (e *InterruptedError) Error() string { return e.Msg }
 
-// exitCode maps an error returned by a command to the process exit code:
+// ExitCode maps an error returned by a command to the process exit code:
 // the one place where a kind of error becomes a number. An error of no
 // kind (a bug, a read that failed) is a failure.
-func exitCode(err error) int {
+func ExitCode(err error) int {
 	var (
 		usage  *UsageError
 		failed *FailedError

@@ -34,8 +34,8 @@ func TestExitCode(t *testing.T) {
 		{"hung up", fmt.Errorf("bisect: %w", &InterruptedError{Signal: syscall.SIGHUP}), 129},
 		{"stopped without a signal", &InterruptedError{Msg: "stopped"}, ExitInterrupted},
 	} {
-		if got := exitCode(tt.err); got != tt.code {
-			t.Errorf("%s: exitCode(%v) = %d, want %d", tt.name, tt.err, got, tt.code)
+		if got := ExitCode(tt.err); got != tt.code {
+			t.Errorf("%s: ExitCode(%v) = %d, want %d", tt.name, tt.err, got, tt.code)
 		}
 	}
 }

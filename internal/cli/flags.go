@@ -34,8 +34,8 @@ func (d decimalInt[T]) Set(s string) error {
 
 func (d decimalInt[T]) Type() string { return "int" }
 
-// intFlag binds a decimal int flag.
-func intFlag[T int | int64](f *pflag.FlagSet, p *T, name string, value T, usage string) {
+// IntFlag binds a decimal int flag.
+func IntFlag[T int | int64](f *pflag.FlagSet, p *T, name string, value T, usage string) {
 	*p = value
 	f.Var(decimalInt[T]{p}, name, usage)
 }
@@ -46,11 +46,11 @@ func intFlag[T int | int64](f *pflag.FlagSet, p *T, name string, value T, usage 
 const (
 	maxSamples    = 100000
 	maxWarmup     = 10 * time.Minute
-	maxSampleTime = 10 * time.Second
+	MaxSampleTime = 10 * time.Second
 )
 
-// checkDuration fails a duration flag outside (0, limit].
-func checkDuration(flag string, v, limit time.Duration) error {
+// CheckDuration fails a duration flag outside (0, limit].
+func CheckDuration(flag string, v, limit time.Duration) error {
 	if v <= 0 {
 		return Usagef("%s %v: must be a positive duration, e.g. 100ms", flag, v)
 	}
@@ -68,25 +68,25 @@ func checkCPU(set bool, cpu int) error {
 	return nil
 }
 
-// checkSamples refuses a --samples outside 1..maxSamples.
-func checkSamples(n int) error {
+// CheckSamples refuses a --samples outside 1..maxSamples.
+func CheckSamples(n int) error {
 	if n < 1 || n > maxSamples {
 		return Usagef("--samples %d: must be between 1 and %d", n, maxSamples)
 	}
 	return nil
 }
 
-// checkLive refuses --sysroot for a command that measures this machine.
-func checkLive(g *globalOptions, command string) error {
+// CheckLive refuses --sysroot for a command that measures this machine.
+func CheckLive(g *GlobalOptions, command string) error {
 	if !g.Live() {
 		return Usagef("%s measures this machine: --sysroot is only for reading a machine (benchy machine)", command)
 	}
 	return nil
 }
 
-// precisionOptions are --target-ci and --max-time: sample until the 95%
+// PrecisionOptions are --target-ci and --max-time: sample until the 95%
 // interval of the median is within ±PCT, or the time runs out.
-type precisionOptions struct {
+type PrecisionOptions struct {
 	TargetCI string
 	MaxTime  time.Duration
 	targetCI float64
@@ -96,13 +96,13 @@ type precisionOptions struct {
 // per experiment (or per group measured in interleaved rounds).
 const defaultMaxTime = 30 * time.Second
 
-func (p *precisionOptions) bind(f *pflag.FlagSet) {
+func (p *PrecisionOptions) Bind(f *pflag.FlagSet) {
 	f.StringVar(&p.TargetCI, "target-ci", "", "sample until the 95% interval of the median is within ±`PCT` (e.g. 1%); in a comparison, the interval of each ratio to the baseline, judged each time the rounds double")
 	f.DurationVar(&p.MaxTime, "max-time", defaultMaxTime, "with --target-ci: stop sampling after `D` of wall time (per experiment; interleaved ones share it)")
 }
 
 // validate reads the flags; changed says whether --max-time was given.
-func (p *precisionOptions) validate(changed bool) error {
+func (p *PrecisionOptions) validate(changed bool) error {
 	if p.TargetCI == "" {
 		if changed {
 			return Usagef("--max-time bounds --target-ci: give --target-ci PCT too")
@@ -117,11 +117,11 @@ func (p *precisionOptions) validate(changed bool) error {
 		return Usagef("--target-ci %s: must be more than 0%% and less than 100%%", p.TargetCI)
 	}
 	p.targetCI = v
-	return checkDuration("--max-time", p.MaxTime, maxWarmup)
+	return CheckDuration("--max-time", p.MaxTime, maxWarmup)
 }
 
-// settings records the precision asked in the result's settings.
-func (p *precisionOptions) settings(st *result.Settings) {
+// Settings records the precision asked in the result's settings.
+func (p *PrecisionOptions) Settings(st *result.Settings) {
 	if p.targetCI > 0 {
 		st.TargetCI, st.MaxTime = p.targetCI, p.MaxTime
 	}
@@ -159,50 +159,50 @@ func onOffFlag(f *pflag.FlagSet, p *bool, name string, value bool, usage string)
 	f.Var(onOff{p}, name, usage)
 }
 
-// cpuOptions are the flags of every command that measures on a CPU: the
+// CPUOptions are the flags of every command that measures on a CPU: the
 // CPU to pin to, and the busy window read before, bound and checked once.
-type cpuOptions struct {
+type CPUOptions struct {
 	CPU    int
 	CPUSet bool // --cpu was given (set by validate)
 	Window time.Duration
 	flags  *pflag.FlagSet
 }
 
-// bind adds --cpu and --window; what is what is pinned ("the benchmarks").
-func (c *cpuOptions) bind(f *pflag.FlagSet, what string) {
+// Bind adds --cpu and --window; what is what is pinned ("the benchmarks").
+func (c *CPUOptions) Bind(f *pflag.FlagSet, what string) {
 	c.flags = f
-	intFlag(f, &c.CPU, "cpu", -1, "pin "+what+" to CPU `N` (default: benchy chooses)")
+	IntFlag(f, &c.CPU, "cpu", -1, "pin "+what+" to CPU `N` (default: benchy chooses)")
 	f.Lookup("cpu").DefValue = ""
 	f.DurationVar(&c.Window, "window", time.Second, "busy window of the machine header, at most 60s")
 }
 
-// validate refuses a bad --cpu or --window, and notes whether --cpu was
+// Validate refuses a bad --cpu or --window, and notes whether --cpu was
 // given.
-func (c *cpuOptions) validate() error {
+func (c *CPUOptions) Validate() error {
 	c.CPUSet = c.flags != nil && c.flags.Changed("cpu")
-	if err := checkDuration("--window", c.Window, maxWindow); err != nil {
+	if err := CheckDuration("--window", c.Window, maxWindow); err != nil {
 		return err
 	}
 	return checkCPU(c.CPUSet, c.CPU)
 }
 
-// thresholdOption is --threshold, the smallest change a comparison claims,
+// ThresholdOption is --threshold, the smallest change a comparison claims,
 // as every command that compares takes it.
-type thresholdOption struct {
+type ThresholdOption struct {
 	Threshold string
-	threshold float64 // parsed by validate
+	Value     float64 // parsed by validate
 	flags     *pflag.FlagSet
 }
 
-func (t *thresholdOption) bind(f *pflag.FlagSet, def, usage string) {
+func (t *ThresholdOption) Bind(f *pflag.FlagSet, def, usage string) {
 	t.flags = f
 	f.StringVar(&t.Threshold, "threshold", def, usage)
 }
 
 // given says whether --threshold was given.
-func (t *thresholdOption) given() bool { return t.flags != nil && t.flags.Changed("threshold") }
+func (t *ThresholdOption) given() bool { return t.flags != nil && t.flags.Changed("threshold") }
 
-func (t *thresholdOption) validate() (err error) {
-	t.threshold, err = parseFraction("--threshold", t.Threshold)
+func (t *ThresholdOption) Validate() (err error) {
+	t.Value, err = ParseFraction("--threshold", t.Threshold)
 	return err
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"io"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -11,22 +10,18 @@ import (
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
+
+	"github.com/benchy-dev/benchy/internal/cli/clitest"
 )
 
-// parse runs cmd on args with its run function replaced (runF), as the
-// root would, and fails the test on an error.
+// parse runs cmd on args with its run function replaced (runF).
 func parse(t *testing.T, cmd *cobra.Command, args ...string) {
 	t.Helper()
-	cmd.SetArgs(args)
-	cmd.SetOut(io.Discard)
-	cmd.SetErr(io.Discard)
-	if err := cmd.Execute(); err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
+	clitest.Parse(t, cmd, args...)
 }
 
-func testGlobals() *globalOptions {
-	return &globalOptions{Stdout: io.Discard, Stderr: io.Discard, Sysroot: "/"}
+func testGlobals() *GlobalOptions {
+	return &GlobalOptions{Stdout: io.Discard, Stderr: io.Discard, Sysroot: "/"}
 }
 
 // What run's flags become: the shared --cpu group (CPUSet only when
@@ -35,34 +30,18 @@ func TestRunFlags(t *testing.T) {
 	var got *runOptions
 	capture := func(o *runOptions) error { got = o; return nil }
 	parse(t, newRunCmd(testGlobals(), capture), "--cpu", "1", "--smoke", "--samples", "7", "--gc", "off", "--compare", "a,b", "--threshold", "1%")
-	if err := got.cpuOptions.validate(); err != nil {
+	if err := got.CPUOptions.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	if got.CPU != 1 || !got.CPUSet || got.Samples != 7 || got.SampleTime != smokeSampleTime || got.Window != smokeWindow || got.GC {
 		t.Errorf("cpu %d set %v, samples %d, sample time %v, window %v, gc %v", got.CPU, got.CPUSet, got.Samples, got.SampleTime, got.Window, got.GC)
 	}
-	if err := got.thresholdOption.validate(); err != nil || got.threshold != 0.01 || !got.thresholdOption.given() {
-		t.Errorf("threshold %v (given %v): %v", got.threshold, got.thresholdOption.given(), err)
+	if err := got.ThresholdOption.Validate(); err != nil || got.Value != 0.01 || !got.ThresholdOption.given() {
+		t.Errorf("threshold %v (given %v): %v", got.Value, got.ThresholdOption.given(), err)
 	}
 	parse(t, newRunCmd(testGlobals(), capture))
-	if err := got.cpuOptions.validate(); err != nil || got.CPUSet || got.CPU != -1 || got.Window != time.Second || !got.GC || got.Samples != 31 {
+	if err := got.CPUOptions.Validate(); err != nil || got.CPUSet || got.CPU != -1 || got.Window != time.Second || !got.GC || got.Samples != 31 {
 		t.Errorf("defaults: cpu %d set %v, window %v, gc %v, samples %d (%v)", got.CPU, got.CPUSet, got.Window, got.GC, got.Samples, err)
-	}
-}
-
-// gotest: packages before "--", go build flags after it; the shared
-// group as in run.
-func TestGotestFlags(t *testing.T) {
-	var got *gotestOptions
-	parse(t, newGotestCmd(testGlobals(), func(o *gotestOptions) error { got = o; return nil }),
-		"./a", "./b", "--against", "HEAD", "--window", "2s", "--", "-tags", "purego")
-	if !slices.Equal(got.Packages, []string{"./a", "./b"}) || !slices.Equal(got.BuildFlags, []string{"-tags", "purego"}) ||
-		got.Against != "HEAD" || got.Window != 2*time.Second || got.Samples != gotestSamples {
-		t.Errorf("packages %q, build flags %q, against %q, window %v, samples %d", got.Packages, got.BuildFlags, got.Against, got.Window, got.Samples)
-	}
-	parse(t, newGotestCmd(testGlobals(), func(o *gotestOptions) error { got = o; return nil }))
-	if !slices.Equal(got.Packages, []string{"."}) {
-		t.Errorf("default packages %q, want .", got.Packages)
 	}
 }
 
@@ -73,7 +52,7 @@ func TestExecFlags(t *testing.T) {
 	if !slices.Equal(got.Commands, []string{"true", "false"}) || got.Runs != 5 || !got.runsSet || got.CPU != 0 {
 		t.Errorf("commands %q, runs %d (set %v), cpu %d", got.Commands, got.Runs, got.runsSet, got.CPU)
 	}
-	if err := got.cpuOptions.validate(); err != nil || !got.CPUSet {
+	if err := got.CPUOptions.Validate(); err != nil || !got.CPUSet {
 		t.Errorf("--cpu 0 not noted as given (%v)", err)
 	}
 }
@@ -108,21 +87,18 @@ func TestHelpFitsEightyColumns(t *testing.T) {
 func TestVerboseBeforeOrAfterTheCommand(t *testing.T) {
 	type command struct {
 		name string
-		make func(g *globalOptions, got *outputOptions) *cobra.Command
+		make func(g *GlobalOptions, got *OutputOptions) *cobra.Command
 		args []string
 	}
 	commands := []command{
-		{"run", func(g *globalOptions, got *outputOptions) *cobra.Command {
-			return newRunCmd(g, func(o *runOptions) error { *got = o.outputOptions; return nil })
+		{"run", func(g *GlobalOptions, got *OutputOptions) *cobra.Command {
+			return newRunCmd(g, func(o *runOptions) error { *got = o.OutputOptions; return nil })
 		}, nil},
-		{"exec", func(g *globalOptions, got *outputOptions) *cobra.Command {
-			return newExecCmd(g, func(o *execOptions) error { *got = o.outputOptions; return nil })
+		{"exec", func(g *GlobalOptions, got *OutputOptions) *cobra.Command {
+			return newExecCmd(g, func(o *execOptions) error { *got = o.OutputOptions; return nil })
 		}, []string{"true"}},
-		{"gotest", func(g *globalOptions, got *outputOptions) *cobra.Command {
-			return newGotestCmd(g, func(o *gotestOptions) error { *got = o.outputOptions; return nil })
-		}, nil},
-		{"report", func(g *globalOptions, got *outputOptions) *cobra.Command {
-			return newReportCmd(g, func(o *reportOptions) error { *got = o.outputOptions; return nil })
+		{"report", func(g *GlobalOptions, got *OutputOptions) *cobra.Command {
+			return newReportCmd(g, func(o *reportOptions) error { *got = o.OutputOptions; return nil })
 		}, []string{"../../testdata/report/fixture.json"}},
 	}
 	for _, c := range commands {
@@ -138,13 +114,13 @@ func TestVerboseBeforeOrAfterTheCommand(t *testing.T) {
 		} {
 			t.Run(c.name+"/"+tt.where, func(t *testing.T) {
 				g := testGlobals()
-				var got outputOptions
+				var got OutputOptions
 				root := newRoot(g, c.make(g, &got))
 				root.SetArgs(tt.args)
 				if err := root.Execute(); err != nil {
 					t.Fatalf("benchy %q: %v", tt.args, err)
 				}
-				if got.formats == nil {
+				if got.Formats == nil {
 					t.Fatalf("benchy %q: the command did not run", tt.args)
 				}
 				if got.verbose() != tt.want {
@@ -159,21 +135,8 @@ func TestVerboseBeforeOrAfterTheCommand(t *testing.T) {
 			newRunCmd(g, nil), newReportCmd(g, nil))
 		root.SetArgs(args)
 		err := root.Execute()
-		if exitCode(err) != ExitUsage || err.Error() != "-v/--verbose: list has nothing more to show; -v is for report, run" {
-			t.Errorf("benchy %q: exit %d, %v", args, exitCode(err), err)
+		if ExitCode(err) != ExitUsage || err.Error() != "-v/--verbose: list has nothing more to show; -v is for report, run" {
+			t.Errorf("benchy %q: exit %d, %v", args, ExitCode(err), err)
 		}
-	}
-}
-
-// gotest's checks note --cpu as given: the check shared with bisect and
-// --confirm (checkTestBinaryRuns) validates the options, not a copy.
-func TestGotestCPUIsNoted(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("gotest runs on Linux only")
-	}
-	var got *gotestOptions
-	parse(t, newGotestCmd(testGlobals(), func(o *gotestOptions) error { got = o; return nil }), "--cpu", "0", "-C", t.TempDir())
-	if err := got.validate(); err != nil || !got.CPUSet || got.CPU != 0 {
-		t.Errorf("--cpu 0: set %v, cpu %d (%v)", got.CPUSet, got.CPU, err)
 	}
 }

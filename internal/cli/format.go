@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// checkFormat is the one check of every command's --format: one line,
+// CheckFormat is the one check of every command's --format: one line,
 // exit 2, naming the formats that command writes.
-func checkFormat(format string, valid []string) error {
+func CheckFormat(format string, valid []string) error {
 	if slices.Contains(valid, format) {
 		return nil
 	}

@@ -14,13 +14,13 @@ import (
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
-// countOptions are the flags of the second basis, the instructions
+// CountOptions are the flags of the second basis, the instructions
 // counted per op beside the time (never instead: time is always
 // measured).
-type countOptions struct {
+type CountOptions struct {
 	Measure  string // "time" or "instructions"
 	CacheSim bool
-	on       bool // --measure instructions
+	On       bool // --measure instructions
 }
 
 // Choices of --measure.
@@ -29,14 +29,14 @@ const (
 	measureInstructions = "instructions"
 )
 
-func (c *countOptions) bind(f *pflag.FlagSet) {
+func (c *CountOptions) Bind(f *pflag.FlagSet) {
 	f.StringVar(&c.Measure, "measure", measureTime, "measure on `BASIS`: time, or instructions too (counted under valgrind's callgrind; time is always measured)")
 	f.BoolVar(&c.CacheSim, "cache-sim", false, "with --measure instructions: simulate the caches (L1 and last-level misses, estimated cycles)")
 }
 
-// validate refuses an unknown basis, and valgrind missing before
+// Validate refuses an unknown basis, and valgrind missing before
 // anything is measured.
-func (c *countOptions) validate() error {
+func (c *CountOptions) Validate() error {
 	switch c.Measure {
 	case measureTime:
 		if c.CacheSim {
@@ -44,7 +44,7 @@ func (c *countOptions) validate() error {
 		}
 		return nil
 	case measureInstructions:
-		c.on = true
+		c.On = true
 		if _, err := callgrind.Path(); err != nil {
 			return Usagef("%v", err)
 		}
@@ -53,19 +53,19 @@ func (c *countOptions) validate() error {
 	return Usagef("--measure %q: must be time or instructions", c.Measure)
 }
 
-// options are the pipeline's counting options for these flags, nil
+// Options are the pipeline's counting options for these flags, nil
 // without --measure instructions: a progress line on a terminal, and the
 // stop of the run.
-func (c *countOptions) options(m *measuring) *pipeline.CountOptions {
-	if !c.on {
+func (c *CountOptions) Options(m *Measuring) *pipeline.CountOptions {
+	if !c.On {
 		return nil
 	}
 	o := &pipeline.CountOptions{CacheSim: c.CacheSim, Stop: m.Stop}
 	if m.Progress != nil {
-		p := newProgress(m.Progress, 1, estimate{})
+		p := NewProgress(m.Progress, 1, Estimate{})
 		o.Progress = func(line string) {
 			if line == "" {
-				p.clear()
+				p.Clear()
 				return
 			}
 			p.show(line)
@@ -76,8 +76,8 @@ func (c *countOptions) options(m *measuring) *pipeline.CountOptions {
 
 // count counts the instructions of every target in ts into r (see
 // options). A stop marks r interrupted.
-func (c *countOptions) count(r *result.Result, ts []pipeline.Countable, env []string, m *measuring) error {
-	o := c.options(m)
+func (c *CountOptions) count(r *result.Result, ts []pipeline.Countable, env []string, m *Measuring) error {
+	o := c.Options(m)
 	if o == nil || len(ts) == 0 {
 		return nil
 	}
@@ -87,23 +87,23 @@ func (c *countOptions) count(r *result.Result, ts []pipeline.Countable, env []st
 		r.Interrupted = true
 		return nil
 	}
-	return countError(err)
+	return CountError(err)
 }
 
-// countError is valgrind missing as bad usage (exit 2); other errors as
+// CountError is valgrind missing as bad usage (exit 2); other errors as
 // they are.
-func countError(err error) error {
+func CountError(err error) error {
 	if errors.Is(err, callgrind.ErrMissing) {
 		return Usagef("%v", err)
 	}
 	return err
 }
 
-// countFailed is the error of the experiments whose instructions could not
+// CountFailed is the error of the experiments whose instructions could not
 // be counted (exit 1), or nil. An interrupted run has none: the signal
 // says how it ended (130 for Ctrl-C, as runExit leaves it), and the counts
 // it stopped say "counting stopped" in the result.
-func countFailed(r *result.Result) error {
+func CountFailed(r *result.Result) error {
 	if r.Interrupted {
 		return nil
 	}
@@ -123,8 +123,8 @@ func countFailed(r *result.Result) error {
 // hardware counter read around every sample where the PMU allowed it (at
 // native speed, CountFromSamples), else each loop under callgrind in a
 // process of its own.
-func (c *countOptions) countLoops(r *result.Result, ws []inproc.Workload, m *measuring) error {
-	if !c.on {
+func (c *CountOptions) countLoops(r *result.Result, ws []inproc.Workload, m *Measuring) error {
+	if !c.On {
 		return nil
 	}
 	if !c.CacheSim && pipeline.CountFromSamples(r) {
@@ -134,15 +134,15 @@ func (c *countOptions) countLoops(r *result.Result, ws []inproc.Workload, m *mea
 	for i, w := range ws {
 		ts[i] = inproc.New(w, inproc.Options{CountArgs: countLoopArgs})
 	}
-	return c.count(r, ts, goCountEnv(), m)
+	return c.count(r, ts, GoCountEnv(), m)
 }
 
-// goCountEnv is the environment of counted Go code: the collector off
+// GoCountEnv is the environment of counted Go code: the collector off
 // (GOGC=off), for the collector's work is counted in the measured thread
 // (assists, sweeping) and differs from run to run by several percent;
 // with half the memory as a soft limit (GOMEMLIMIT), so that a loop that
 // allocates much collects rather than being killed.
-func goCountEnv() []string {
+func GoCountEnv() []string {
 	env := []string{"GOGC=off"}
 	if budget, _, _ := machine.MemoryBudget("/"); budget > 0 {
 		env = append(env, fmt.Sprintf("GOMEMLIMIT=%d", budget/2))

@@ -19,12 +19,12 @@ type listOptions struct {
 }
 
 func init() {
-	commands = append(commands, func(g *globalOptions) *cobra.Command { return newListCmd(g, nil) })
+	commands = append(commands, func(g *GlobalOptions) *cobra.Command { return newListCmd(g, nil) })
 }
 
 // newListCmd makes the command; runF, when not nil, is called with the
 // options in place of running (tests read what the flags became).
-func newListCmd(g *globalOptions, runF func(*listOptions) error) *cobra.Command {
+func newListCmd(g *GlobalOptions, runF func(*listOptions) error) *cobra.Command {
 	opts := &listOptions{}
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -36,7 +36,7 @@ the work one op does, and what the experiment shows.`,
   benchy list --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkFormat(opts.Format, textOrJSON); err != nil {
+			if err := CheckFormat(opts.Format, textOrJSON); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -62,7 +62,7 @@ type listEntry struct {
 	Description string `json:"description"`
 }
 
-func listRun(opts *listOptions, g *globalOptions, w io.Writer) error {
+func listRun(opts *listOptions, g *GlobalOptions, w io.Writer) error {
 	var entries []listEntry
 	for _, wl := range g.Experiments {
 		entries = append(entries, listEntry{

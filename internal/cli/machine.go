@@ -17,7 +17,7 @@ import (
 )
 
 func init() {
-	commands = append(commands, func(g *globalOptions) *cobra.Command { return newMachineCmd(g, nil) })
+	commands = append(commands, func(g *GlobalOptions) *cobra.Command { return newMachineCmd(g, nil) })
 }
 
 // maxWindow bounds --window: a longer busy window only delays the answer.
@@ -42,7 +42,7 @@ type machineOptions struct {
 
 // newMachineCmd makes the command; runF, when not nil, is called with the
 // options in place of running (tests read what the flags became).
-func newMachineCmd(g *globalOptions, runF func(*machineOptions) error) *cobra.Command {
+func newMachineCmd(g *GlobalOptions, runF func(*machineOptions) error) *cobra.Command {
 	opts := &machineOptions{}
 	cmd := &cobra.Command{
 		Use:   "machine",
@@ -57,7 +57,7 @@ when one is a warning (the check for a CI runner that must be quiet).`,
   benchy machine --cpu 2 --strict warn
   benchy machine --sysroot testdata/machines/laptop-hybrid --cpu 9`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if args = strictArgs(cmd, &opts.Strict, args, g.Args); len(args) > 0 {
+			if args = StrictArgs(cmd, &opts.Strict, args, g.Args); len(args) > 0 {
 				return Usagef("machine takes no arguments, got %q", args[0])
 			}
 			return nil
@@ -72,7 +72,7 @@ when one is a warning (the check for a CI runner that must be quiet).`,
 			if opts.Window <= 0 || opts.Window > maxWindow {
 				return Usagef("--window %v: must be more than 0 and at most %v", opts.Window, maxWindow)
 			}
-			if err := checkFormat(opts.Format, textOrJSON); err != nil {
+			if err := CheckFormat(opts.Format, textOrJSON); err != nil {
 				return err
 			}
 			if err := checkStrict(cmd, opts.Strict); err != nil {
@@ -85,7 +85,7 @@ when one is a warning (the check for a CI runner that must be quiet).`,
 		},
 	}
 	f := cmd.Flags()
-	intFlag(f, &opts.CPU, "cpu", -1, "judge the machine for CPU `N` (default: the CPU benchy would choose)")
+	IntFlag(f, &opts.CPU, "cpu", -1, "judge the machine for CPU `N` (default: the CPU benchy would choose)")
 	f.Lookup("cpu").DefValue = ""
 	f.DurationVar(&opts.Window, "window", time.Second, "measure every CPU's busy over `D` (0 < D <= 60s)")
 	f.StringVar(&opts.Format, "format", "text", "output `format`: text or json")

@@ -10,7 +10,7 @@ import (
 func TestOneLineKeepsErrorsApart(t *testing.T) {
 	err := errors.Join(errors.New("store a: refused"), errors.New("store b: no such file"))
 	for _, msg := range []string{err.Error(), err.Error() + "\n", "\n" + err.Error() + "\n\n"} {
-		if got, want := oneLine(msg), "store a: refused; store b: no such file"; got != want {
+		if got, want := OneLine(msg), "store a: refused; store b: no such file"; got != want {
 			t.Errorf("oneLine(%q) = %q, want %q", msg, got, want)
 		}
 	}

@@ -20,10 +20,10 @@ import (
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
-// outputOptions are the flags of a command that writes a result (run,
+// OutputOptions are the flags of a command that writes a result (run,
 // report, and every command that measures): where, in which format, how
 // much, and when the exit says the numbers are not to be believed.
-type outputOptions struct {
+type OutputOptions struct {
 	Format      string
 	Out         string
 	SamplesFile string
@@ -35,22 +35,22 @@ type outputOptions struct {
 	ASCII           bool
 	Store           string // --store: also keep the result in the history
 
-	formats   []string // what this command writes
+	Formats   []string // what this command writes
 	formatSet bool
-	g         *globalOptions // -v is the root's (globalOptions.Verbose)
+	g         *GlobalOptions // -v is the root's (GlobalOptions.Verbose)
 
-	out, samples, html *outfile.Dest // checked before anything is measured
-	store              *history.Address
-	command            string         // the command's name, for the stored commit
-	storeDir           string         // the directory of the measured code, "" for here
-	source             history.Source // its commit, read before anything is measured
-	width              int            // of the terminal stdout is, 0 when not one
+	OutDest, SamplesDest, HTMLDest *outfile.Dest // checked before anything is measured
+	store                          *history.Address
+	command                        string         // the command's name, for the stored commit
+	StoreDir                       string         // the directory of the measured code, "" for here
+	source                         history.Source // its commit, read before anything is measured
+	width                          int            // of the terminal stdout is, 0 when not one
 }
 
-// bind adds the flags to cmd, and marks it as taking the root's -v;
+// Bind adds the flags to cmd, and marks it as taking the root's -v;
 // samples says the command can write raw samples (--samples-file) too.
-func (o *outputOptions) bind(cmd *cobra.Command, g *globalOptions, formats []string, samples bool) {
-	o.formats, o.g = formats, g
+func (o *OutputOptions) Bind(cmd *cobra.Command, g *GlobalOptions, formats []string, samples bool) {
+	o.Formats, o.g = formats, g
 	if cmd.Annotations == nil {
 		cmd.Annotations = map[string]string{}
 	}
@@ -62,7 +62,7 @@ func (o *outputOptions) bind(cmd *cobra.Command, g *globalOptions, formats []str
 	if samples {
 		f.StringVar(&o.SamplesFile, "samples-file", "", "also write every raw sample as CSV to `FILE`")
 		f.StringVar(&o.HTML, "html", "", "also write a report to look at (charts, self-contained HTML) to `FILE`")
-		f.StringVar(&o.Store, "store", "", "also keep the result in the history: "+storeHelp)
+		f.StringVar(&o.Store, "store", "", "also keep the result in the history: "+StoreHelp)
 	}
 	f.BoolVar(&o.GobenchCounters, "gobench-counters", false, "gobench: also write benchy's counters per op (run-delay-ns/op, voluntary-cs/op, ...) after go test's units")
 	addStrictFlag(f, &o.Strict, "exit 3 when an experiment is not believable; --strict warn also when doubtful")
@@ -71,7 +71,7 @@ func (o *outputOptions) bind(cmd *cobra.Command, g *globalOptions, formats []str
 }
 
 // verbose is -v, given before the command or after it.
-func (o *outputOptions) verbose() bool { return o.g != nil && o.g.Verbose }
+func (o *OutputOptions) verbose() bool { return o.g != nil && o.g.Verbose }
 
 // extensions map the file extensions --out recognises to formats.
 var extensions = map[string]string{
@@ -79,12 +79,12 @@ var extensions = map[string]string{
 	".gobench": "gobench", ".bench": "gobench", ".md": "markdown", ".html": "html",
 }
 
-// strictArgs takes a --strict value given after a space (`--strict warn`):
+// StrictArgs takes a --strict value given after a space (`--strict warn`):
 // pflag reads a flag with an optional value only as --strict=warn, and
 // leaves "warn" as an argument. raw is the command line as typed: the word
 // right after "--strict" there, when it is a level, is the value, wherever
 // the other arguments are. It returns the arguments without it.
-func strictArgs(cmd *cobra.Command, strict *string, args, raw []string) []string {
+func StrictArgs(cmd *cobra.Command, strict *string, args, raw []string) []string {
 	if !cmd.Flags().Changed("strict") || *strict != "error" {
 		return args
 	}
@@ -102,10 +102,10 @@ func strictArgs(cmd *cobra.Command, strict *string, args, raw []string) []string
 	return args
 }
 
-// validate checks the flags before anything is measured: the format (or
+// Validate checks the flags before anything is measured: the format (or
 // the one --out's extension names), --strict, and that every output file
 // can be written, and is not named twice.
-func (o *outputOptions) validate(cmd *cobra.Command) error {
+func (o *OutputOptions) Validate(cmd *cobra.Command) error {
 	if err := o.validateFormat(cmd); err != nil {
 		return err
 	}
@@ -121,18 +121,18 @@ func (o *outputOptions) validate(cmd *cobra.Command) error {
 // validateFormat settles the format: --format, or the one --out's
 // extension names, refusing the two when they disagree, and
 // --gobench-counters with any other format.
-func (o *outputOptions) validateFormat(cmd *cobra.Command) error {
+func (o *OutputOptions) validateFormat(cmd *cobra.Command) error {
 	o.formatSet = cmd.Flags().Changed("format")
-	if err := checkFormat(o.Format, o.formats); err != nil {
+	if err := CheckFormat(o.Format, o.Formats); err != nil {
 		return err
 	}
 	if ext := strings.ToLower(filepath.Ext(o.Out)); o.Out != "" && extensions[ext] != "" {
 		switch {
-		case !slices.Contains(o.formats, extensions[ext]):
+		case !slices.Contains(o.Formats, extensions[ext]):
 			// Not text under a name that says otherwise (gotest
 			// --against --out x.html wrote its text comparison there).
 			if !o.formatSet {
-				return Usagef("--out %s: the extension says %s, but the formats here are %s: give --format, or name the file for one of them", o.Out, extensions[ext], strings.Join(o.formats, ", "))
+				return Usagef("--out %s: the extension says %s, but the formats here are %s: give --format, or name the file for one of them", o.Out, extensions[ext], strings.Join(o.Formats, ", "))
 			}
 		case !o.formatSet:
 			o.Format = extensions[ext]
@@ -149,7 +149,7 @@ func (o *outputOptions) validateFormat(cmd *cobra.Command) error {
 // validateStore checks --store, when given: the commit the result is kept
 // under is known, and the store can be opened, before anything is
 // measured.
-func (o *outputOptions) validateStore(cmd *cobra.Command) error {
+func (o *OutputOptions) validateStore(cmd *cobra.Command) error {
 	if o.Store == "" {
 		return nil
 	}
@@ -157,7 +157,7 @@ func (o *outputOptions) validateStore(cmd *cobra.Command) error {
 	if err := o.checkSource(); err != nil {
 		return err
 	}
-	a, err := checkStore(o.Store)
+	a, err := CheckStore(o.Store)
 	if err != nil {
 		return err
 	}
@@ -168,54 +168,54 @@ func (o *outputOptions) validateStore(cmd *cobra.Command) error {
 // validateFiles checks that --out, --samples-file and --html can be written,
 // and that no two of them are the same file (one would replace the
 // other), before anything is measured.
-func (o *outputOptions) validateFiles() (err error) {
+func (o *OutputOptions) validateFiles() (err error) {
 	opts := outfile.Options{Replace: o.Force}
 	if o.Out != "" {
-		if o.out, err = outfile.Check("--out", o.Out, opts); err != nil {
+		if o.OutDest, err = outfile.Check("--out", o.Out, opts); err != nil {
 			return &UsageError{Msg: err.Error()}
 		}
 	}
 	if o.SamplesFile != "" {
-		if o.samples, err = outfile.Check("--samples-file", o.SamplesFile, opts); err != nil {
+		if o.SamplesDest, err = outfile.Check("--samples-file", o.SamplesFile, opts); err != nil {
 			return &UsageError{Msg: err.Error()}
 		}
-		if outfile.Same(o.out, o.samples) {
+		if outfile.Same(o.OutDest, o.SamplesDest) {
 			return Usagef("--out %s and --samples-file %s are the same file: one would replace the other", o.Out, o.SamplesFile)
 		}
 	}
 	if o.HTML != "" {
-		if o.html, err = outfile.Check("--html", o.HTML, opts); err != nil {
+		if o.HTMLDest, err = outfile.Check("--html", o.HTML, opts); err != nil {
 			return &UsageError{Msg: err.Error()}
 		}
-		if outfile.Same(o.out, o.html) || outfile.Same(o.samples, o.html) {
+		if outfile.Same(o.OutDest, o.HTMLDest) || outfile.Same(o.SamplesDest, o.HTMLDest) {
 			return Usagef("--html %s is also --out or --samples-file: one would replace the other", o.HTML)
 		}
 	}
 	return nil
 }
 
-// write writes r: the raw samples to --samples-file, the result to --out
+// Write writes r: the raw samples to --samples-file, the result to --out
 // or stdout. When the result does not go to a terminal as text (--out, or
 // another format), the summary line still reaches stderr. A file that
 // cannot be written at the end is kept elsewhere, and the error says
 // where; a failing --samples-file does not stop the result.
-func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error {
+func (o *OutputOptions) Write(r *result.Result, stdout, stderr io.Writer) error {
 	var errs []string
-	if o.samples != nil {
-		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return render.Write(w, r, "csv") }); err != nil {
+	if o.SamplesDest != nil {
+		if _, err := o.SamplesDest.WriteOrKeep(func(w io.Writer) error { return render.Write(w, r, "csv") }); err != nil {
 			errs = append(errs, err.Error())
 		}
 	}
-	if o.html != nil {
-		if err := writeFile(o.html, o.HTML, func(w io.Writer) error { return render.Write(w, r, "html") }, stderr); err != nil {
+	if o.HTMLDest != nil {
+		if err := WriteFile(o.HTMLDest, o.HTML, func(w io.Writer) error { return render.Write(w, r, "html") }, stderr); err != nil {
 			errs = append(errs, err.Error())
 		}
 	}
-	ropts := render.Options{Verbose: o.verbose(), Width: o.width, ASCII: o.ASCII || !utf8Locale(), GobenchCounters: o.GobenchCounters}
+	ropts := render.Options{Verbose: o.verbose(), Width: o.width, ASCII: o.ASCII || !UTF8Locale(), GobenchCounters: o.GobenchCounters}
 	render := func(w io.Writer) error { return render.WriteWith(w, r, o.Format, ropts) }
 	switch {
-	case o.out != nil:
-		if err := writeFile(o.out, o.Out, render, stderr); err != nil {
+	case o.OutDest != nil:
+		if err := WriteFile(o.OutDest, o.Out, render, stderr); err != nil {
 			errs = append(errs, err.Error())
 		}
 	default:
@@ -223,7 +223,7 @@ func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error 
 			errs = append(errs, "write the result: "+err.Error())
 		}
 	}
-	if o.out != nil || o.Format != "text" {
+	if o.OutDest != nil || o.Format != "text" {
 		fmt.Fprintf(stderr, "benchy: summary: %s\n", analyze.Summary(r))
 	}
 	if len(errs) > 0 {
@@ -234,7 +234,7 @@ func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error 
 			fmt.Fprintf(stderr, "benchy: --store: not stored: the run was interrupted, its result is not the commit's\n")
 			return nil
 		}
-		return storeResult(*o.store, o.source, r, stderr)
+		return StoreResult(*o.store, o.source, r, stderr)
 	}
 	return nil
 }
@@ -242,7 +242,7 @@ func (o *outputOptions) write(r *result.Result, stdout, stderr io.Writer) error 
 // utf8Locale reports whether the locale lets text use Unicode: the first
 // of LC_ALL, LC_CTYPE and LANG that is set names UTF-8, or none is set
 // (most terminals, CI logs and containers).
-func utf8Locale() bool {
+func UTF8Locale() bool {
 	for _, v := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
 		if l := os.Getenv(v); l != "" {
 			l = strings.ToLower(l)
@@ -252,10 +252,10 @@ func utf8Locale() bool {
 	return true
 }
 
-// writeFile writes what render makes to dest (named name), and says so on
+// WriteFile writes what render makes to dest (named name), and says so on
 // stderr. Its error says where the bytes were kept when they could not go
 // there (outfile.Dest.WriteOrKeep).
-func writeFile(dest *outfile.Dest, name string, render func(io.Writer) error, stderr io.Writer) error {
+func WriteFile(dest *outfile.Dest, name string, render func(io.Writer) error, stderr io.Writer) error {
 	if _, err := dest.WriteOrKeep(render); err != nil {
 		return err
 	}
@@ -267,42 +267,42 @@ func writeFile(dest *outfile.Dest, name string, render func(io.Writer) error, st
 // store the result at: finding out at the end that none is known would
 // leave a measurement with nowhere to go, and the commit is the code's as
 // the run began.
-func (o *outputOptions) checkSource() (err error) {
-	if o.source, err = history.SourceOf(o.command, cmp.Or(o.storeDir, ".")); err != nil {
-		return Usagef("--store: no commit known for the measured code (%s); measure in a git work tree, or write --out FILE.json and store it with benchy history import FILE --commit REV", oneLine(err.Error()))
+func (o *OutputOptions) checkSource() (err error) {
+	if o.source, err = history.SourceOf(o.command, cmp.Or(o.StoreDir, ".")); err != nil {
+		return Usagef("--store: no commit known for the measured code (%s); measure in a git work tree, or write --out FILE.json and store it with benchy history import FILE --commit REV", OneLine(err.Error()))
 	}
 	return nil
 }
 
-// measuring is what a command that measures is told while it runs: Stop
+// Measuring is what a command that measures is told while it runs: Stop
 // closes at the first stop signal (it ends the run after the current
 // sample), and Progress, a terminal's stderr, takes a progress line.
-type measuring struct {
+type Measuring struct {
 	Stop     <-chan struct{}
 	Progress io.Writer
 }
 
-// measure runs a command that measures: its output and precision flags
+// Measure runs a command that measures: its output and precision flags
 // checked before anything else, the stop signals watched (a second one
 // exits at once), a progress line on a terminal. A run a signal stopped,
 // which wrote what it measured, exits as the signal says.
-func measure(cmd *cobra.Command, g *globalOptions, out *outputOptions, prec *precisionOptions, m *measuring, run func(*watcher) error) error {
-	if err := out.validate(cmd); err != nil {
+func Measure(cmd *cobra.Command, g *GlobalOptions, out *OutputOptions, prec *PrecisionOptions, m *Measuring, run func(*Watcher) error) error {
+	if err := out.Validate(cmd); err != nil {
 		return err
 	}
 	if err := prec.validate(cmd.Flags().Changed("max-time")); err != nil {
 		return err
 	}
-	w := watchSignals(g.Stderr)
-	defer w.stop()
+	w := WatchSignals(g.Stderr)
+	defer w.Close()
 	m.Stop = w.Stop
 	if isTerminal(g.Stderr) {
 		m.Progress = g.Stderr
 	}
-	out.width = terminalWidth(g.Stdout)
+	out.width = TerminalWidth(g.Stdout)
 	err := run(w)
 	if s := w.Signal(); s != nil && err == nil {
-		return &InterruptedError{Signal: s, Msg: signalName(s) + ": the result holds what was measured"}
+		return &InterruptedError{Signal: s, Msg: SignalName(s) + ": the result holds what was measured"}
 	}
 	return err
 }
@@ -310,12 +310,12 @@ func measure(cmd *cobra.Command, g *globalOptions, out *outputOptions, prec *pre
 // clearFirst writes to w once the progress line p is cleared, so that a
 // note starts on a line of its own.
 type clearFirst struct {
-	p *progress
+	p *Progress
 	w io.Writer
 }
 
 func (c clearFirst) Write(b []byte) (int, error) {
-	c.p.clear()
+	c.p.Clear()
 	return c.w.Write(b)
 }
 
@@ -325,15 +325,15 @@ func (c clearFirst) Write(b []byte) (int, error) {
 // turns the pipeline's errors into the command's: stopped by a signal
 // before anything was measured (the signal's exit), a plan in error (exit
 // 2).
-func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress, notes io.Writer, est estimate, w *watcher) (*result.Result, error) {
+func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress, notes io.Writer, est Estimate, w *Watcher) (*result.Result, error) {
 	plan.Notes = notes
 	if progress != nil {
-		p := newProgress(progress, max(len(ts), 1), est)
-		plan.Progress = p.update
+		p := NewProgress(progress, max(len(ts), 1), est)
+		plan.Progress = p.Update
 		if w != nil {
-			w.setBefore(p.clear)
+			w.SetBefore(p.Clear)
 		}
-		defer p.clear()
+		defer p.Clear()
 		if notes != nil {
 			plan.Notes = clearFirst{p, notes}
 		}
@@ -341,7 +341,7 @@ func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress, notes io.Writer
 	r, err := pipeline.Run(plan, ts)
 	switch {
 	case errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil:
-		return nil, &InterruptedError{Signal: w.Signal(), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
+		return nil, &InterruptedError{Signal: w.Signal(), Msg: SignalName(w.Signal()) + " before anything was measured: no result"}
 	case errors.Is(err, pipeline.ErrUsage):
 		return nil, &UsageError{Msg: err.Error()}
 	}

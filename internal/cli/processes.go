@@ -19,16 +19,16 @@ import (
 // itself K times, each process told what to measure by a spec file
 // (run --child-spec), and merges their samples. It returns the merged
 // result, when there is one, and how the run ended.
-func runProcesses(plan pipeline.Plan, ws []inproc.Workload, k int, progress io.Writer, est estimate, w *watcher) (*result.Result, error) {
+func runProcesses(plan pipeline.Plan, ws []inproc.Workload, k int, progress io.Writer, est Estimate, w *Watcher) (*result.Result, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("--processes: cannot find benchy's own executable: %w", err)
 	}
 	if progress != nil {
-		line := newProgress(progress, k, est)
-		plan.Progress = line.update
-		w.setBefore(line.clear)
-		defer line.clear()
+		line := NewProgress(progress, k, est)
+		plan.Progress = line.Update
+		w.SetBefore(line.Clear)
+		defer line.Clear()
 	}
 	names := make([]string, len(ws))
 	for i, wl := range ws {
@@ -38,12 +38,12 @@ func runProcesses(plan pipeline.Plan, ws []inproc.Workload, k int, progress io.W
 		K:       k,
 		Command: func(spec string) *exec.Cmd { return exec.Command(self, "run", "--child-spec", spec) },
 		Signal:  w.Signal,
-		OnExit:  w.onExit,
+		OnExit:  w.OnExit,
 	})
 	var pe *pipeline.ProcessError
 	switch {
 	case errors.Is(err, pipeline.ErrStopped):
-		return nil, &InterruptedError{Signal: w.Signal(), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
+		return nil, &InterruptedError{Signal: w.Signal(), Msg: SignalName(w.Signal()) + " before anything was measured: no result"}
 	case errors.As(err, &pe) && pe.Kept == 0 && pe.Usage:
 		return nil, &UsageError{Msg: pe.Msg} // the process refused what it was given
 	case errors.As(err, &pe):
@@ -55,7 +55,7 @@ func runProcesses(plan pipeline.Plan, ws []inproc.Workload, k int, progress io.W
 // runChild is one process of run --processes: it measures what the spec
 // file says, the experiments found by name among those registered, and
 // writes the result where the spec says, as JSON.
-func runChild(o *runOptions, w *watcher) error {
+func runChild(o *runOptions, w *Watcher) error {
 	spec, err := pipeline.ReadChildSpec(o.ChildSpec)
 	if err != nil {
 		return Usagef("--child-spec: %v", err)
@@ -78,7 +78,7 @@ func runChild(o *runOptions, w *watcher) error {
 	}
 	plan := spec.Plan
 	plan.Stop = o.Stop
-	r, err := runPlan(plan, inprocTargets(ws, plan, nil), nil, nil, estimate{}, w)
+	r, err := runPlan(plan, inprocTargets(ws, plan, nil), nil, nil, Estimate{}, w)
 	if err != nil {
 		return err
 	}

@@ -72,12 +72,6 @@ func TestRunProcessesDoubleDash(t *testing.T) {
 	}
 }
 
-// lastLine is the last non-empty line of s.
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return lines[len(lines)-1]
-}
-
 // run --latency --processes K: the calls of every process in one
 // histogram, their percentiles derived from it; each process timed its
 // own calls (a window per sample, of every process).

@@ -14,21 +14,21 @@ import (
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
-// profileOptions are the --profile flag of the commands that measure Go
+// ProfileOptions are the --profile flag of the commands that measure Go
 // code (run, gotest).
-type profileOptions struct {
+type ProfileOptions struct {
 	Profile string
-	dir     *profiles.Dir // Profile, checked; nil without --profile
+	Dir     *profiles.Dir // Profile, checked; nil without --profile
 }
 
-func (o *profileOptions) bind(f *pflag.FlagSet) {
+func (o *ProfileOptions) Bind(f *pflag.FlagSet) {
 	f.StringVar(&o.Profile, "profile", "", "write a CPU and an allocation profile of each experiment's measured calls (pprof) into `DIR`")
 }
 
-// validate makes --profile's directory and checks that profiles can be
+// Validate makes --profile's directory and checks that profiles can be
 // written into it, before anything is measured. Its files obey --out's
 // rules (force is --force: replace a read-only one).
-func (o *profileOptions) validate(force bool) error {
+func (o *ProfileOptions) Validate(force bool) error {
 	if o.Profile == "" {
 		return nil
 	}
@@ -36,21 +36,21 @@ func (o *profileOptions) validate(force bool) error {
 	if err != nil {
 		return &UsageError{Msg: err.Error()}
 	}
-	o.dir = d
+	o.Dir = d
 	return nil
 }
 
-// path is the directory of the profiles, "" without --profile.
-func (o *profileOptions) path() string {
-	if o.dir == nil {
+// Path is the directory of the profiles, "" without --profile.
+func (o *ProfileOptions) Path() string {
+	if o.Dir == nil {
 		return ""
 	}
-	return o.dir.Path
+	return o.Dir.Path
 }
 
-// profileNotes tells on stderr where the profiles went and which hold too
+// ProfileNotes tells on stderr where the profiles went and which hold too
 // few samples to read; nothing without --profile.
-func profileNotes(r *result.Result, dir string, stderr io.Writer) {
+func ProfileNotes(r *result.Result, dir string, stderr io.Writer) {
 	if dir == "" {
 		return
 	}

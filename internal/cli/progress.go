@@ -11,11 +11,11 @@ import (
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
-// progress draws one status line on a terminal, rewritten in place: what
+// Progress draws one status line on a terminal, rewritten in place: what
 // is being done and about how long is left. It is never wider than the
 // terminal (a wrapped line cannot be rewritten), and it is cleared before
 // anything else is printed.
-type progress struct {
+type Progress struct {
 	mu      sync.Mutex
 	w       io.Writer
 	width   int // of the terminal; 0 when unknown (80 is assumed)
@@ -27,20 +27,22 @@ type progress struct {
 	drawn   bool
 }
 
-// estimate is what a command tells the progress line of how long each
+// Estimate is what a command tells the progress line of how long each
 // target may take: its warm-up, samples and their least length, and the
 // busy window read first.
-type estimate struct {
+type Estimate struct {
 	Warmup, SampleTime, Window time.Duration
 	Samples                    int
 }
 
-func newProgress(w io.Writer, experiments int, e estimate) *progress {
+// NewProgress starts a progress line on w for experiments targets of
+// about e each.
+func NewProgress(w io.Writer, experiments int, e Estimate) *Progress {
 	// Warm-up, ~5 calibration runs and the samples, each at least the
 	// sample time, plus the probes around it: a rough guess, good enough
 	// for "time left" until there is progress to go by.
 	per := e.Warmup + time.Duration(e.Samples+5)*e.SampleTime + 20*time.Millisecond
-	return &progress{w: w, width: terminalWidth(w), start: time.Now(), perWork: per, window: e.Window, total: experiments}
+	return &Progress{w: w, width: TerminalWidth(w), start: time.Now(), perWork: per, window: e.Window, total: experiments}
 }
 
 // smoothing is the weight of a new estimate of the time left: estimates
@@ -48,7 +50,7 @@ func newProgress(w io.Writer, experiments int, e estimate) *progress {
 // reads steadily and still follows a run that is slower than planned.
 const smoothing = 0.2
 
-func (p *progress) update(u pipeline.Progress) {
+func (p *Progress) Update(u pipeline.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	elapsed := time.Since(p.start)
@@ -64,14 +66,14 @@ func (p *progress) update(u pipeline.Progress) {
 			what = fmt.Sprintf("sample %d of %d", u.Sample+1, u.Samples)
 		}
 		done := (float64(u.Index) + float64(u.Sample)/float64(max(u.Samples, 1))) / float64(max(u.Total, 1))
-		estimate := time.Duration(p.total)*p.perWork + p.window - elapsed
+		Estimate := time.Duration(p.total)*p.perWork + p.window - elapsed
 		if done > 0.05 {
-			estimate = time.Duration(float64(elapsed) * (1 - done) / done)
+			Estimate = time.Duration(float64(elapsed) * (1 - done) / done)
 		}
 		if p.left == 0 {
-			p.left = estimate
+			p.left = Estimate
 		} else {
-			p.left = time.Duration(smoothing*float64(estimate) + (1-smoothing)*float64(p.left))
+			p.left = time.Duration(smoothing*float64(Estimate) + (1-smoothing)*float64(p.left))
 		}
 		line = fmt.Sprintf("[%d/%d] %s: %s, about %s left", u.Index+1, u.Total, u.Workload, what, max(p.left, 0).Round(time.Second))
 	}
@@ -79,7 +81,7 @@ func (p *progress) update(u pipeline.Progress) {
 }
 
 // show draws line as the status line, in place of the one before.
-func (p *progress) show(line string) {
+func (p *Progress) show(line string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.draw(line)
@@ -87,7 +89,7 @@ func (p *progress) show(line string) {
 
 // draw is show with p.mu held: the line clipped to the terminal, never
 // wrapped.
-func (p *progress) draw(line string) {
+func (p *Progress) draw(line string) {
 	width := p.width
 	if width <= 0 {
 		width = 80
@@ -99,9 +101,9 @@ func (p *progress) draw(line string) {
 	p.drawn = true
 }
 
-// clear removes the status line so whatever comes next starts on a clean
+// Clear removes the status line so whatever comes next starts on a clean
 // line.
-func (p *progress) clear() {
+func (p *Progress) Clear() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.drawn {

@@ -20,16 +20,16 @@ import (
 // reportOptions are the flags of `benchy report`.
 type reportOptions struct {
 	File string
-	outputOptions
+	OutputOptions
 }
 
 func init() {
-	commands = append(commands, func(g *globalOptions) *cobra.Command { return newReportCmd(g, nil) })
+	commands = append(commands, func(g *GlobalOptions) *cobra.Command { return newReportCmd(g, nil) })
 }
 
 // newReportCmd makes the command; runF, when not nil, is called with the
 // options in place of running (tests read what the flags became).
-func newReportCmd(g *globalOptions, runF func(*reportOptions) error) *cobra.Command {
+func newReportCmd(g *GlobalOptions, runF func(*reportOptions) error) *cobra.Command {
 	opts := &reportOptions{}
 	cmd := &cobra.Command{
 		Use:   "report FILE",
@@ -47,7 +47,7 @@ With --strict it exits 3 when an experiment is not believable;
   benchy report result.json --format gobench > result.txt
   benchy report result.json --strict warn`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			args = strictArgs(cmd, &opts.Strict, args, g.Args)
+			args = StrictArgs(cmd, &opts.Strict, args, g.Args)
 			if len(args) != 1 {
 				return Usagef("report takes one FILE (a JSON result of benchy), got %d arguments", len(args))
 			}
@@ -55,17 +55,17 @@ With --strict it exits 3 when an experiment is not believable;
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.outputOptions.validate(cmd); err != nil {
+			if err := opts.OutputOptions.Validate(cmd); err != nil {
 				return err
 			}
-			opts.width = terminalWidth(g.Stdout)
+			opts.width = TerminalWidth(g.Stdout)
 			if runF != nil {
 				return runF(opts)
 			}
 			return reportRun(opts, g.Stdout, g.Stderr)
 		},
 	}
-	opts.outputOptions.bind(cmd, g, render.Formats, false)
+	opts.OutputOptions.Bind(cmd, g, render.Formats, false)
 	return cmd
 }
 
@@ -88,7 +88,7 @@ func reportRun(opts *reportOptions, stdout, stderr io.Writer) error {
 		return Usagef("%s: %v", opts.File, err)
 	}
 	analyze.Analyze(r)
-	if err := opts.write(r, stdout, stderr); err != nil {
+	if err := opts.Write(r, stdout, stderr); err != nil {
 		return err
 	}
 	return strictError(r, opts.Strict)
@@ -99,19 +99,19 @@ func reportRun(opts *reportOptions, stdout, stderr io.Writer) error {
 // their formats: it holds no samples, which the others are made of, and
 // its verdicts and gate are the ones recorded.
 func reportComparison(opts *reportOptions, data []byte, stdout, stderr io.Writer) error {
-	if !slices.Contains(compareFormats, opts.Format) {
-		return Usagef("--format %s: %s is a comparison, without samples: report writes it as %s", opts.Format, opts.File, strings.Join(compareFormats, ", "))
+	if !slices.Contains(CompareFormats, opts.Format) {
+		return Usagef("--format %s: %s is a comparison, without samples: report writes it as %s", opts.Format, opts.File, strings.Join(CompareFormats, ", "))
 	}
 	if opts.Strict != "" {
 		return Usagef("--strict judges a result's experiments: %s is a comparison (its gate is compare's or gotest's --fail-on-regression)", opts.File)
 	}
 	d, err := compare.ReadDocument(data)
 	if err != nil {
-		return Usagef("%s: not a valid benchy comparison: %s", opts.File, oneLine(err.Error()))
+		return Usagef("%s: not a valid benchy comparison: %s", opts.File, OneLine(err.Error()))
 	}
 	write := func(w io.Writer) error { return render.WriteComparison(w, d, opts.Format) }
-	if opts.out != nil {
-		if err := writeFile(opts.out, opts.Out, write, stderr); err != nil {
+	if opts.OutDest != nil {
+		if err := WriteFile(opts.OutDest, opts.Out, write, stderr); err != nil {
 			return &FailedError{Msg: err.Error()}
 		}
 		return nil

@@ -21,7 +21,7 @@ func TestReportReproducesGolden(t *testing.T) {
 	for _, format := range []string{"text", "json", "csv", "gobench"} {
 		t.Run(format, func(t *testing.T) {
 			var out, stderr bytes.Buffer
-			if err := reportRun(&reportOptions{File: fixtureJSON, outputOptions: outputOptions{Format: format}}, &out, &stderr); err != nil {
+			if err := reportRun(&reportOptions{File: fixtureJSON, OutputOptions: OutputOptions{Format: format}}, &out, &stderr); err != nil {
 				t.Fatal(err)
 			}
 			want, err := os.ReadFile(filepath.Join("..", "..", "testdata", "report", "fixture."+format))
@@ -210,7 +210,7 @@ func TestStrictError(t *testing.T) {
 		t.Errorf("--strict with a doubtful result: %v", err)
 	}
 	err := strictError(r, "warn")
-	if code := exitCode(err); code != ExitStrict {
+	if code := ExitCode(err); code != ExitStrict {
 		t.Errorf("--strict=warn: exit %d (%v)", code, err)
 	}
 }

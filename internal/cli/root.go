@@ -22,8 +22,8 @@ import (
 // Version is the tool version written into every result.
 var Version = "0.1.0"
 
-// globalOptions are the flags every command shares.
-type globalOptions struct {
+// GlobalOptions are the flags every command shares.
+type GlobalOptions struct {
 	// Sysroot is the directory /proc and /sys are read under ("/" live).
 	Sysroot string
 	// Verbose is -v: the whole text report of the commands that write a
@@ -39,7 +39,7 @@ type globalOptions struct {
 
 // Live reports whether the machine read is this one (not a fixture tree),
 // so live-only facts (affinity, pinning) may be used.
-func (g *globalOptions) Live() bool {
+func (g *GlobalOptions) Live() bool {
 	return g.Sysroot == "" || g.Sysroot == "/"
 }
 
@@ -48,7 +48,7 @@ func (g *globalOptions) Live() bool {
 func Main(args []string, exps []inproc.Workload, stdout, stderr io.Writer) int {
 	// The command line recorded in results has its secrets masked: a
 	// --store postgres://user:password@… must not reach a result file.
-	g := &globalOptions{Stdout: stdout, Stderr: stderr, Args: redact.Args(append([]string{"benchy"}, args...)), Experiments: exps}
+	g := &GlobalOptions{Stdout: stdout, Stderr: stderr, Args: redact.Args(append([]string{"benchy"}, args...)), Experiments: exps}
 	root := newRootCmd(g)
 	if i := slices.Index(args, "exec"); i >= 0 {
 		args = append(slices.Clone(args[:i+1]), expandExecArgs(args[i+1:])...)
@@ -77,15 +77,15 @@ func Main(args []string, exps []inproc.Workload, stdout, stderr io.Writer) int {
 		// quoting it), and a terminal must not act on them.
 		fmt.Fprintf(stderr, "benchy: %s\n", result.Printable(readableError(err.Error())))
 	}
-	return exitCode(err)
+	return ExitCode(err)
 }
 
-// oneLine puts an error's message on one line for a one-line complaint.
+// OneLine puts an error's message on one line for a one-line complaint.
 // Unlike units.OneLine, which folds all white space into single spaces,
 // it joins lines with "; ": an error of several lines is several errors
 // (errors.Join, a store's or a parser's list), and "; " keeps them apart
 // where a space would run them into one sentence.
-func oneLine(s string) string {
+func OneLine(s string) string {
 	var lines []string
 	for l := range strings.Lines(s) {
 		if l = strings.TrimSpace(l); l != "" {
@@ -96,7 +96,7 @@ func oneLine(s string) string {
 }
 
 // newRootCmd makes benchy's command line over every registered command.
-func newRootCmd(g *globalOptions) *cobra.Command {
+func newRootCmd(g *GlobalOptions) *cobra.Command {
 	var cmds []*cobra.Command
 	for _, add := range slices.Concat(commands, toolCommands) {
 		cmds = append(cmds, add(g))
@@ -104,13 +104,13 @@ func newRootCmd(g *globalOptions) *cobra.Command {
 	return newRoot(g, cmds...)
 }
 
-// verboseAnnotation marks a command that takes -v (outputOptions.bind
+// verboseAnnotation marks a command that takes -v (OutputOptions.Bind
 // sets it): the others refuse it rather than ignore it.
 const verboseAnnotation = "benchy-verbose"
 
 // newRoot makes the root command over cmds: tests give it commands whose
 // run function they replaced, to read what a command line became.
-func newRoot(g *globalOptions, cmds ...*cobra.Command) *cobra.Command {
+func newRoot(g *GlobalOptions, cmds ...*cobra.Command) *cobra.Command {
 	var verboseCmds []string // the commands that take -v
 	root := &cobra.Command{
 		Use:   "benchy",
@@ -165,7 +165,7 @@ and says which numbers to believe and why.`,
 // and half of run's lines were wider than 80.
 func wrapFlagHelp(root *cobra.Command) {
 	cobra.AddTemplateFunc("wrappedFlagUsages", func(fs *pflag.FlagSet) string {
-		cols := terminalWidth(root.OutOrStdout())
+		cols := TerminalWidth(root.OutOrStdout())
 		if cols <= 0 {
 			cols = 80
 		}
@@ -184,7 +184,7 @@ func versionLine() string {
 
 func init() { commands = append(commands, newVersionCmd) }
 
-func newVersionCmd(g *globalOptions) *cobra.Command {
+func newVersionCmd(g *GlobalOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:     "version",
 		Short:   "Print benchy's version",
@@ -199,5 +199,13 @@ func newVersionCmd(g *globalOptions) *cobra.Command {
 
 // commands holds the constructors of the subcommands every program has;
 // each command's file registers itself in init, so adding a command
-// touches one file. toolCommands are benchy's own (AddToolCommands).
-var commands, toolCommands []func(*globalOptions) *cobra.Command
+// touches one file. toolCommands are benchy's own (AddCommands).
+var commands, toolCommands []func(*GlobalOptions) *cobra.Command
+
+// AddCommands adds commands to the command line Main makes: cmd/benchy
+// adds benchy's own (gotest, bisect, history, package toolcmd), which a
+// program built on the public package does not import, so it neither
+// compiles nor links them.
+func AddCommands(cmds ...func(*GlobalOptions) *cobra.Command) {
+	toolCommands = append(toolCommands, cmds...)
+}

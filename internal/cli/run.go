@@ -23,12 +23,12 @@ import (
 
 // runOptions are the flags of `benchy run`.
 type runOptions struct {
-	g *globalOptions
-	outputOptions
-	precisionOptions
-	profileOptions
+	g *GlobalOptions
+	OutputOptions
+	PrecisionOptions
+	ProfileOptions
 
-	cpuOptions
+	CPUOptions
 	Bench         string
 	Samples       int
 	Warmup        time.Duration
@@ -48,16 +48,16 @@ type runOptions struct {
 	Processes     int    // run benchy this many times and merge (--processes)
 	ChildSpec     string // measure as one process of --processes (hidden)
 	Compare       string // "A,B[,C...]": interleaved comparison
-	thresholdOption
+	ThresholdOption
 	benchSet   bool // --bench was given
 	compareSet bool // --compare was given
 	looks      bool // --compare with the default rounds: they may stop early
-	count      countOptions
+	count      CountOptions
 
 	// Stop ends the run after the current sample (a stop signal);
 	// Progress, when not nil, receives a progress line (a terminal's
 	// stderr).
-	measuring
+	Measuring
 }
 
 // maxRemeasure bounds --remeasure: each attempt costs an experiment's time.
@@ -73,12 +73,12 @@ const (
 )
 
 func init() {
-	commands = append(commands, func(g *globalOptions) *cobra.Command { return newRunCmd(g, nil) })
+	commands = append(commands, func(g *GlobalOptions) *cobra.Command { return newRunCmd(g, nil) })
 }
 
 // newRunCmd makes the command; runF, when not nil, is called with the
 // options in place of running (tests read what the flags became).
-func newRunCmd(g *globalOptions, runF func(*runOptions) error) *cobra.Command {
+func newRunCmd(g *GlobalOptions, runF func(*runOptions) error) *cobra.Command {
 	opts := &runOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -97,7 +97,7 @@ whether B is faster than A.`,
   benchy run --out result.json && benchy report result.json -v
   benchy run --smoke --strict                 # CI: does it still work?`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			return noArgs(cmd, strictArgs(cmd, &opts.Strict, args, g.Args))
+			return noArgs(cmd, StrictArgs(cmd, &opts.Strict, args, g.Args))
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.benchSet = cmd.Flags().Changed("bench")
@@ -122,18 +122,18 @@ whether B is faster than A.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return measure(cmd, g, &opts.outputOptions, &opts.precisionOptions, &opts.measuring, func(w *watcher) error {
+			return Measure(cmd, g, &opts.OutputOptions, &opts.PrecisionOptions, &opts.Measuring, func(w *Watcher) error {
 				return runRun(opts, g.Stdout, w)
 			})
 		},
 	}
 	f := cmd.Flags()
-	opts.cpuOptions.bind(f, "the measured thread")
+	opts.CPUOptions.Bind(f, "the measured thread")
 	f.StringVar(&opts.Bench, "bench", ".", "run the experiments whose name matches `REGEXP`")
-	intFlag(f, &opts.Samples, "samples", 31, "samples per experiment, 1-100000, in total over --processes (with --compare: rounds, default "+strconv.Itoa(compare.DefaultRounds)+")")
+	IntFlag(f, &opts.Samples, "samples", 31, "samples per experiment, 1-100000, in total over --processes (with --compare: rounds, default "+strconv.Itoa(compare.DefaultRounds)+")")
 	f.DurationVar(&opts.Warmup, "warmup", 100*time.Millisecond, "warm-up time per experiment, at most 10m")
 	f.DurationVar(&opts.SampleTime, "sample-time", 10*time.Millisecond, "least duration of one sample, at most 10s")
-	intFlag(f, &opts.Iters, "iters", 0, "fixed iterations per sample (default: calibrated)")
+	IntFlag(f, &opts.Iters, "iters", 0, "fixed iterations per sample (default: calibrated)")
 	f.Lookup("iters").DefValue = ""
 	onOffFlag(f, &opts.GC, "gc", true, "the garbage collector while measuring: on, as a Go program runs, or off to leave out collecting the garbage")
 	f.BoolVar(&opts.NoIsolate, "no-isolate", false, "let Go's other threads run on the measured CPU")
@@ -141,17 +141,17 @@ whether B is faster than A.`,
 	f.BoolVar(&opts.Latency, "latency", false, "time every call alone, for the experiments with a Call: p50, p90, p99, p99.9 and the max, each with its interval")
 	f.StringVar(&opts.Rate, "rate", "", "with --latency: start the calls at a fixed `N/s` (an open loop, e.g. 1000/s) and time each from its intended start too, so the calls delayed behind a slow one count their wait")
 	f.StringVar(&opts.Percentile, "percentile", "p99", "with --latency and --compare: the percentile of the single calls judged beside the medians, p50 to p99.9")
-	intFlag(f, &opts.Remeasure, "remeasure", 2, "measure an experiment again, up to `N` more times (0-10), on the fastest free CPU, when the host slowed the core under more than a third of its samples")
+	IntFlag(f, &opts.Remeasure, "remeasure", 2, "measure an experiment again, up to `N` more times (0-10), on the fastest free CPU, when the host slowed the core under more than a third of its samples")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
-	opts.precisionOptions.bind(f)
-	intFlag(f, &opts.Processes, "processes", 1, "spread the samples over `K` runs of benchy, one after another, merged (each process its own heap and layout)")
+	opts.PrecisionOptions.Bind(f)
+	IntFlag(f, &opts.Processes, "processes", 1, "spread the samples over `K` runs of benchy, one after another, merged (each process its own heap and layout)")
 	f.StringVar(&opts.ChildSpec, "child-spec", "", "measure what `FILE` says, as one process of --processes")
 	f.MarkHidden("child-spec")
-	opts.outputOptions.bind(cmd, g, render.Formats, true)
-	opts.profileOptions.bind(f)
+	opts.OutputOptions.Bind(cmd, g, render.Formats, true)
+	opts.ProfileOptions.Bind(f)
 	f.StringVar(&opts.Compare, "compare", "", "compare experiments `A,B[,C...]` in interleaved rounds, A the baseline")
-	opts.thresholdOption.bind(f, units.Percent(compare.DefaultFloor), "with --compare: smallest change claimed as a difference (`PCT`); the run raises it to how far the ratio drifted")
-	opts.count.bind(f)
+	opts.ThresholdOption.Bind(f, units.Percent(compare.DefaultFloor), "with --compare: smallest change claimed as a difference (`PCT`); the run raises it to how far the ratio drifted")
+	opts.count.Bind(f)
 	_ = cmd.RegisterFlagCompletionFunc("bench", completeExperiments(g))
 	_ = cmd.RegisterFlagCompletionFunc("compare", completeCompare(g))
 	return cmd
@@ -162,23 +162,23 @@ func (o *runOptions) validate() (*regexp.Regexp, error) {
 	if err := o.validateAmounts(); err != nil {
 		return nil, err
 	}
-	if err := o.cpuOptions.validate(); err != nil {
+	if err := o.CPUOptions.Validate(); err != nil {
 		return nil, err
 	}
-	if err := o.thresholdOption.validate(); err != nil {
+	if err := o.ThresholdOption.Validate(); err != nil {
 		return nil, err
 	}
 	re, err := o.validateSelection()
 	if err != nil {
 		return nil, err
 	}
-	if err := checkLive(o.g, "run"); err != nil {
+	if err := CheckLive(o.g, "run"); err != nil {
 		return nil, err
 	}
-	if err := o.count.validate(); err != nil {
+	if err := o.count.Validate(); err != nil {
 		return nil, err
 	}
-	if err := o.profileOptions.validate(o.Force); err != nil {
+	if err := o.ProfileOptions.Validate(o.Force); err != nil {
 		return nil, err
 	}
 	if err := o.validateCalls(); err != nil {
@@ -193,14 +193,14 @@ func (o *runOptions) validate() (*regexp.Regexp, error) {
 // validateAmounts checks the flags that say how much is measured:
 // --samples, --warmup, --sample-time, --processes, --remeasure, --iters.
 func (o *runOptions) validateAmounts() error {
-	if err := checkSamples(o.Samples); err != nil {
+	if err := CheckSamples(o.Samples); err != nil {
 		return err
 	}
 	for _, d := range []struct {
 		flag     string
 		v, limit time.Duration
-	}{{"--warmup", o.Warmup, maxWarmup}, {"--sample-time", o.SampleTime, maxSampleTime}} {
-		if err := checkDuration(d.flag, d.v, d.limit); err != nil {
+	}{{"--warmup", o.Warmup, maxWarmup}, {"--sample-time", o.SampleTime, MaxSampleTime}} {
+		if err := CheckDuration(d.flag, d.v, d.limit); err != nil {
 			return err
 		}
 	}
@@ -223,7 +223,7 @@ func (o *runOptions) validateSelection() (*regexp.Regexp, error) {
 	if o.compareSet && strings.TrimSpace(o.Compare) == "" {
 		return nil, Usagef("--compare: name the experiments to compare, e.g. --compare concat/quadratic,concat/builder")
 	}
-	if o.Compare == "" && o.thresholdOption.given() {
+	if o.Compare == "" && o.ThresholdOption.given() {
 		return nil, Usagef("--threshold applies to --compare: name the experiments to compare, e.g. --compare concat/quadratic,concat/builder")
 	}
 	if o.Compare != "" && o.benchSet {
@@ -343,7 +343,7 @@ func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 		Bench: o.Bench, Samples: o.Samples, Warmup: o.Warmup, SampleTime: o.SampleTime,
 		Iters: o.Iters, GC: o.GC, Isolate: !o.NoIsolate, Smoke: o.Smoke, Latency: o.Latency, Rate: o.rate, Window: o.Window,
 	}
-	o.precisionOptions.settings(&st)
+	o.PrecisionOptions.Settings(&st)
 	plan := pipeline.Plan{
 		Settings: st, CPU: o.CPU, CPUSet: o.CPUSet, NoCheck: o.NoAsm,
 		Tool: "benchy " + Version, Command: o.g.Args, Package: mainPackage(), Stop: o.Stop,
@@ -356,7 +356,7 @@ func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 	if o.Compare != "" {
 		plan.Settings.Bench = ""
 		plan.Group = len(ws)
-		plan.Settings.Threshold = o.threshold
+		plan.Settings.Threshold = o.Value
 		plan.RandomOrder = true
 		if o.looks && o.targetCI == 0 && o.Processes == 1 {
 			// The default rounds may stop early: at a look where every
@@ -382,7 +382,7 @@ func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 // runRun measures and writes the result. It returns an error whose exit
 // code says how the run went (see exit.go); w, when not nil, is told how
 // to clear the progress line before it prints.
-func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
+func runRun(o *runOptions, stdout io.Writer, w *Watcher) error {
 	if o.ChildSpec != "" {
 		return runChild(o, w)
 	}
@@ -395,14 +395,14 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 		return err
 	}
 	plan := o.plan(ws)
-	est := estimate{Warmup: o.Warmup, SampleTime: o.SampleTime, Window: o.Window, Samples: o.Samples}
+	est := Estimate{Warmup: o.Warmup, SampleTime: o.SampleTime, Window: o.Window, Samples: o.Samples}
 	var r *result.Result
 	if o.Processes > 1 {
 		r, err = runProcesses(plan, ws, o.Processes, o.Progress, est, w)
 	} else {
 		var prof *profiles.Recorder
-		if o.dir != nil {
-			prof = profiles.NewRecorder(o.dir)
+		if o.Dir != nil {
+			prof = profiles.NewRecorder(o.Dir)
 		}
 		r, err = runPlan(plan, inprocTargets(ws, plan, prof), o.Progress, o.g.Stderr, est, w)
 	}
@@ -412,21 +412,21 @@ func runRun(o *runOptions, stdout io.Writer, w *watcher) error {
 	if err == nil && !r.Interrupted {
 		// Counted once, by this process: a count does not vary between
 		// processes as times do (docs/instructions.md).
-		if err := o.count.countLoops(r, ws, &o.measuring); err != nil {
+		if err := o.count.countLoops(r, ws, &o.Measuring); err != nil {
 			return err
 		}
 	}
-	if err := o.write(r, stdout, o.g.Stderr); err != nil {
+	if err := o.Write(r, stdout, o.g.Stderr); err != nil {
 		return err
 	}
-	profileNotes(r, o.path(), o.g.Stderr)
+	ProfileNotes(r, o.Path(), o.g.Stderr)
 	if err != nil {
 		return err // a process failed: what finished is written
 	}
-	if err := countFailed(r); err != nil {
+	if err := CountFailed(r); err != nil {
 		return err
 	}
-	return runExit(r, o.Strict)
+	return RunExit(r, o.Strict)
 }
 
 // inprocTargets are the in-process targets of ws as plan measures them,
@@ -479,21 +479,21 @@ func withCall(ws, all []inproc.Workload, re *regexp.Regexp) ([]inproc.Workload, 
 	return nil, Usagef("--latency: no experiment that --bench %q matches has a Call; these do: %s", re.String(), strings.Join(names, ", "))
 }
 
-// runExit is the exit of a command that measured: interrupted, a failed
+// RunExit is the exit of a command that measured: interrupted, a failed
 // experiment, or --strict.
-func runExit(r *result.Result, strict string) error {
+func RunExit(r *result.Result, strict string) error {
 	if r.Interrupted {
 		return nil // the caller says how it was stopped
 	}
-	if err := failedError(r, "experiment"); err != nil {
+	if err := ExperimentsFailed(r, "experiment"); err != nil {
 		return err
 	}
 	return strictError(r, strict)
 }
 
-// failedError is exit 1 naming r's experiments that failed (each a noun:
+// ExperimentsFailed is exit 1 naming r's experiments that failed (each a noun:
 // "experiment", "benchmark"), with why; nil when none did.
-func failedError(r *result.Result, noun string) error {
+func ExperimentsFailed(r *result.Result, noun string) error {
 	var failed []string
 	for _, e := range r.Experiments {
 		if e.Error != "" {

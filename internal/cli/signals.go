@@ -15,10 +15,10 @@ import (
 // cancellation, timeout(1) and docker stop (TERM), a closed terminal (HUP).
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
-// watcher turns the stop signals into a stop channel: the first one ends
+// Watcher turns the stop signals into a stop channel: the first one ends
 // the measurement after the current sample, so what was measured is still
 // written; a second one exits at once, removing any temporary file first.
-type watcher struct {
+type Watcher struct {
 	Stop   <-chan struct{}
 	mu     sync.Mutex
 	first  os.Signal
@@ -32,10 +32,10 @@ type watcher struct {
 	atExit []func()
 }
 
-// watchSignals starts a watcher; end it with stop().
-func watchSignals(stderr io.Writer) *watcher {
+// WatchSignals starts a Watcher; end it with Close().
+func WatchSignals(stderr io.Writer) *Watcher {
 	stop := make(chan struct{})
-	w := &watcher{Stop: stop, sigs: make(chan os.Signal, 2), done: make(chan struct{}), stderr: stderr}
+	w := &Watcher{Stop: stop, sigs: make(chan os.Signal, 2), done: make(chan struct{}), stderr: stderr}
 	signal.Notify(w.sigs, stopSignals...)
 	go func() {
 		for {
@@ -61,7 +61,7 @@ func watchSignals(stderr io.Writer) *watcher {
 				if before != nil {
 					before()
 				}
-				fmt.Fprintf(stderr, "benchy: %s twice: exiting without writing a result\n", signalName(s))
+				fmt.Fprintf(stderr, "benchy: %s twice: exiting without writing a result\n", SignalName(s))
 				os.Exit(signalExit(w.Signal()))
 			}
 		}
@@ -69,28 +69,28 @@ func watchSignals(stderr io.Writer) *watcher {
 	return w
 }
 
-// stop ends the watcher: the signals get their default action again.
-func (w *watcher) stop() {
+// Close ends the watcher: the signals get their default action again.
+func (w *Watcher) Close() {
 	signal.Stop(w.sigs)
 	close(w.done)
 }
 
 // Signal is the first stop signal received, nil when none was.
-func (w *watcher) Signal() os.Signal {
+func (w *Watcher) Signal() os.Signal {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.first
 }
 
-// setBefore sets what runs before the watcher prints.
-func (w *watcher) setBefore(f func()) {
+// SetBefore sets what runs before the watcher prints.
+func (w *Watcher) SetBefore(f func()) {
 	w.mu.Lock()
 	w.before = f
 	w.mu.Unlock()
 }
 
-// onExit adds f to what runs before a second signal exits at once.
-func (w *watcher) onExit(f func()) {
+// OnExit adds f to what runs before a second signal exits at once.
+func (w *Watcher) OnExit(f func()) {
 	w.mu.Lock()
 	w.atExit = append(w.atExit, f)
 	w.mu.Unlock()
@@ -105,7 +105,7 @@ func signalExit(s os.Signal) int {
 	return ExitInterrupted
 }
 
-func signalName(s os.Signal) string {
+func SignalName(s os.Signal) string {
 	switch s {
 	case os.Interrupt:
 		return "interrupted"

@@ -56,5 +56,5 @@ func readableError(msg string) string {
 		}
 		return head + "; did you mean " + strings.Join(names, " or ") + "?"
 	}
-	return oneLine(msg)
+	return OneLine(msg)
 }

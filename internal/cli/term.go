@@ -14,9 +14,9 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// terminalWidth is the number of columns of the terminal w is, 0 when w
+// TerminalWidth is the number of columns of the terminal w is, 0 when w
 // is not a terminal (then text is laid out for 80).
-func terminalWidth(w io.Writer) int {
+func TerminalWidth(w io.Writer) int {
 	f, ok := w.(*os.File)
 	if !ok {
 		return 0

@@ -144,8 +144,8 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string        { return e.msg }
 func (e *usageError) Is(target error) bool { return target == ErrUsage }
 
-// usagef makes an error in the plan.
-func usagef(format string, args ...any) error {
+// Usagef makes an error in the plan.
+func Usagef(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
@@ -171,7 +171,7 @@ func Run(plan Plan, ts []Target) (*result.Result, error) {
 		// A target that cannot be measured as asked is the command's
 		// usage: one line, no result.
 		if errors.Is(out.Err, harness.ErrRefused) {
-			return nil, usagef("%s", strings.TrimPrefix(out.Err.Error(), harness.ErrRefused.Error()+": "))
+			return nil, Usagef("%s", strings.TrimPrefix(out.Err.Error(), harness.ErrRefused.Error()+": "))
 		}
 	}
 	assemble(r, plan, ts, outs)
@@ -182,10 +182,10 @@ func Run(plan Plan, ts []Target) (*result.Result, error) {
 // root is the machine a run reads: this one.
 const root = "/"
 
-// checkCPU refuses a CPU the user named (--cpu) that cannot be used, from
+// CheckCPU refuses a CPU the user named (--cpu) that cannot be used, from
 // a read without a busy window: before the window, not a second (or a
 // minute) later.
-func checkCPU(plan Plan) error {
+func CheckCPU(plan Plan) error {
 	if !plan.CPUSet {
 		return nil
 	}
@@ -202,7 +202,7 @@ func checkCPU(plan Plan) error {
 // anything is measured.
 func readAndClaim(plan Plan, targets int) (*result.Result, *cpulock.Lock, error) {
 	start := time.Now().UTC()
-	if err := checkCPU(plan); err != nil {
+	if err := CheckCPU(plan); err != nil {
 		return nil, nil, err
 	}
 	if plan.Progress != nil {
@@ -466,13 +466,13 @@ func unlocked(cpu int, err error) string {
 func pickCPU(s *machine.Snapshot, plan Plan) (int, string, error) {
 	if !harness.CanPin {
 		if plan.CPUSet {
-			return 0, "", usagef("--cpu %d: pinning needs Linux (sched_setaffinity); this is %s", plan.CPU, runtime.GOOS)
+			return 0, "", Usagef("--cpu %d: pinning needs Linux (sched_setaffinity); this is %s", plan.CPU, runtime.GOOS)
 		}
 		return -1, "unknown: not pinned (pinning needs Linux)", nil
 	}
 	if plan.CPUSet {
 		if err := machine.ValidateCPU(s, plan.CPU); err != nil {
-			return 0, "", usagef("%v", err)
+			return 0, "", Usagef("%v", err)
 		}
 		return plan.CPU, cmp.Or(plan.CPUWhy, fmt.Sprintf("--cpu %d", plan.CPU)), nil
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package cli
+package toolcmd
 
 import (
 	"bytes"
@@ -16,6 +16,8 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
+
+	"github.com/benchy-dev/benchy/internal/cli"
 )
 
 // gotestEnv runs benchy gotest with quick settings and env added, and
@@ -89,7 +91,7 @@ func TestGotestOutputIsNotAResult(t *testing.T) {
 // os.Exit(0) and a panic in a benchmark fail it, with why and where.
 func TestGotestExitAndPanic(t *testing.T) {
 	r, stderr, code := gotestEnv(t, nil, "./ends", "--bench", "^Benchmark(ExitZero|Panics|OK)$")
-	if r == nil || code != ExitFailed {
+	if r == nil || code != cli.ExitFailed {
 		t.Fatalf("exit %d, want 1: %s", code, stderr)
 	}
 	want := map[string]string{

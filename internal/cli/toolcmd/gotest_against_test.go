@@ -1,11 +1,14 @@
-package cli
+package toolcmd
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
+
+	"github.com/benchy-dev/benchy/internal/cli"
 )
 
 // The slowdown TestGotestAgainst makes, judged on recorded samples: benchy
@@ -24,15 +27,17 @@ func TestGotestSlowdownRecorded(t *testing.T) {
 		code                 int
 		busy                 bool // the claim names what the machine did
 	}{
-		{"two passes for one", old, slower, "10%", result.Slower, ExitFailed, false},
-		{"under the hogs: claimed despite them", hogsOld, hogsSlower, "10%", result.Slower, ExitFailed, true},
-		{"a gate above the change", old, slower, "500%", result.Slower, ExitOK, false},
-		{"faster is no regression", slower, old, "10%", result.Faster, ExitOK, false},
-		{"one run against itself", old, old, "0%", result.NoDifference, ExitOK, false},
+		{"two passes for one", old, slower, "10%", result.Slower, cli.ExitFailed, false},
+		{"under the hogs: claimed despite them", hogsOld, hogsSlower, "10%", result.Slower, cli.ExitFailed, true},
+		{"a gate above the change", old, slower, "500%", result.Slower, cli.ExitOK, false},
+		{"faster is no regression", slower, old, "10%", result.Faster, cli.ExitOK, false},
+		{"one run against itself", old, old, "0%", result.NoDifference, cli.ExitOK, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, stderr, code := runCompare("--format", "json", "--fail-on-regression", tt.gate, tt.old, tt.new)
+			var stdout, errb bytes.Buffer
+			code := testMain([]string{"compare", "--format", "json", "--fail-on-regression", tt.gate, tt.old, tt.new}, &stdout, &errb)
+			out, stderr := stdout.String(), errb.String()
 			var c struct {
 				Rows        []compare.Row `json:"experiments"`
 				Regressions []string      `json:"regressions"`
@@ -48,7 +53,7 @@ func TestGotestSlowdownRecorded(t *testing.T) {
 				t.Errorf("%s (%s), %d+%d runs, exit %d; want %s, 4+4 runs, exit %d\nstderr: %s",
 					r.Verdict, r.Sentence, r.BaseRuns, r.CandidateRuns, code, tt.verdict, tt.code, stderr)
 			}
-			if regressed := len(c.Regressions) == 1 && c.Regressions[0] == "Work"; regressed != (tt.code == ExitFailed) {
+			if regressed := len(c.Regressions) == 1 && c.Regressions[0] == "Work"; regressed != (tt.code == cli.ExitFailed) {
 				t.Errorf("regressions %v with exit %d", c.Regressions, code)
 			}
 			if (r.Busy != "") != tt.busy {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package cli
+package toolcmd
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/cli/clitest"
 )
 
 // proc is a process as /proc/PID/stat describes it.
@@ -174,7 +176,7 @@ func TestGotestStopWhileBuilding(t *testing.T) {
 				syscall.Kill(target, tt.sig)
 			}
 			code := processExit(t, cmd.Wait())
-			last := lastLine(stderr.String())
+			last := clitest.LastLine(stderr.String())
 			wantLine := "while building the test binaries: nothing was measured"
 			if tt.twice && strings.Contains(last, "twice") {
 				wantLine = "twice: exiting without writing a result"
@@ -255,7 +257,7 @@ func TestGotestStopWhileCalibrating(t *testing.T) {
 	cmd.Process.Signal(syscall.SIGTERM)
 	code := processExit(t, cmd.Wait())
 	want := "benchy: terminated (SIGTERM) before anything was measured: no result"
-	if code != 143 || lastLine(stderr.String()) != want || stdout.Len() > 0 {
+	if code != 143 || clitest.LastLine(stderr.String()) != want || stdout.Len() > 0 {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 143 and %q", code, stdout, stderr, want)
 	}
 	if left := benchyTmp(tmp); len(left) > 0 {

@@ -1,4 +1,4 @@
-package cli
+package toolcmd
 
 import (
 	"os"
@@ -7,13 +7,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/benchy-dev/benchy/internal/cli"
 )
 
 // TestLayoutFlagBounds: --layouts takes 2 or more links, a bounded number.
 func TestLayoutFlagBounds(t *testing.T) {
 	for _, k := range []string{"1", "-3", "51"} {
 		_, stderr, code := runBinary(t, "gotest", "--layouts", k, ".")
-		if code != ExitUsage || !strings.Contains(stderr, "--layouts") {
+		if code != cli.ExitUsage || !strings.Contains(stderr, "--layouts") {
 			t.Errorf("--layouts %s: exit %d, %q", k, code, stderr)
 		}
 	}
@@ -67,8 +69,8 @@ func TestGotestLayoutsProfileFlags(t *testing.T) {
 	if got.Layouts != 4 || got.Profile != prof {
 		t.Errorf("layouts %d, profile %q", got.Layouts, got.Profile)
 	}
-	if err := got.profileOptions.validate(false); err != nil || !filepath.IsAbs(got.profileOptions.path()) || filepath.Base(got.profileOptions.path()) != "prof" {
-		t.Errorf("profile directory %q (%v), want an absolute path ending in prof", got.profileOptions.path(), err)
+	if err := got.ProfileOptions.Validate(false); err != nil || !filepath.IsAbs(got.ProfileOptions.Path()) || filepath.Base(got.ProfileOptions.Path()) != "prof" {
+		t.Errorf("profile directory %q (%v), want an absolute path ending in prof", got.ProfileOptions.Path(), err)
 	}
 	parse(t, newGotestCmd(testGlobals(), capture))
 	if got.Layouts != 0 || got.Profile != "" {

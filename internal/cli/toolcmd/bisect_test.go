@@ -1,4 +1,4 @@
-package cli
+package toolcmd
 
 import (
 	"bytes"
@@ -16,6 +16,8 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/history"
+
+	"github.com/benchy-dev/benchy/internal/cli"
 )
 
 // What bisect's flags become, and every bad one: exit 2 with one line
@@ -26,7 +28,7 @@ func TestBisectFlags(t *testing.T) {
 	parse(t, newBisectCmd(testGlobals(), capture), "v1", "main", "--bench", "Parse$", "./parser", "--samples", "12",
 		"--processes", "4", "--sample-time", "10ms", "--threshold", "3%", "--retries", "1", "--format", "markdown", "--", "-tags", "x")
 	if got.Good != "v1" || got.Bad != "main" || got.Bench != "Parse$" || len(got.Packages) != 1 || got.Packages[0] != "./parser" ||
-		got.Samples != 12 || got.Processes != 4 || got.SampleTime != 10*time.Millisecond || got.threshold != 0.03 ||
+		got.Samples != 12 || got.Processes != 4 || got.SampleTime != 10*time.Millisecond || got.Value != 0.03 ||
 		got.Retries != 1 || got.Format != "markdown" || strings.Join(got.BuildFlags, " ") != "-tags x" {
 		t.Errorf("options: %+v", got)
 	}
@@ -36,7 +38,7 @@ func TestBisectFlags(t *testing.T) {
 	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got.Packages[0] != "." || got.threshold != 0.05 || got.Retries != bisectRetries || got.Samples != gotestSamples || got.Format != "text" {
+	if got.Packages[0] != "." || got.Value != 0.05 || got.Retries != bisectRetries || got.Samples != gotestSamples || got.Format != "text" {
 		t.Errorf("defaults: %+v", got)
 	}
 	for _, b := range []struct {
@@ -58,7 +60,7 @@ func TestBisectFlags(t *testing.T) {
 		cmd.SetOut(&bytes.Buffer{})
 		cmd.SetErr(&bytes.Buffer{})
 		err := cmd.Execute()
-		if code := exitCode(err); code != ExitUsage || err == nil || !strings.Contains(err.Error(), b.want) || strings.Contains(err.Error(), "\n") {
+		if code := cli.ExitCode(err); code != cli.ExitUsage || err == nil || !strings.Contains(err.Error(), b.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: exit %d, %v; want exit 2, one line naming %q", b.args, code, err, b.want)
 		}
 	}
@@ -110,7 +112,7 @@ func checkStored(t *testing.T, db string, rep bisect.Report, bm bisect.Benchmark
 		t.Errorf("stored at %v, want GOOD, BAD and every commit measured: %v", slices.Sorted(maps.Keys(got)), slices.Sorted(maps.Keys(want)))
 	}
 	out, errs, code := runBinaryIn(t, filepath.Dir(db), "history", "show", "--store", db, "--format", "json")
-	if code != ExitOK || !strings.Contains(out, `"`+bm.Name+`"`) {
+	if code != cli.ExitOK || !strings.Contains(out, `"`+bm.Name+`"`) {
 		t.Errorf("history show: exit %d\n%s%s", code, out, errs)
 	}
 }
@@ -152,7 +154,7 @@ func TestBisectSkipsABinaryThatPanics(t *testing.T) {
 	}
 	bm := rep.Benchmarks[0]
 	a := bm.Answer
-	if code != ExitFailed || a.Verdict != bisect.Found || a.From != 0 || a.To != 1 || len(a.Skipped) != 1 || a.Skipped[0] != 0 {
+	if code != cli.ExitFailed || a.Verdict != bisect.Found || a.From != 0 || a.To != 1 || len(a.Skipped) != 1 || a.Skipped[0] != 0 {
 		t.Errorf("exit %d, answer %+v: want 1, the range of both commits, the first skipped", code, a)
 	}
 	if len(bm.Steps) != 2 || bm.Steps[1].Side != bisect.Skipped ||
@@ -209,7 +211,7 @@ func TestBisect(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("the JSON: %v", err)
 	}
-	if code != ExitFailed || len(rep.Benchmarks) != 3 {
+	if code != cli.ExitFailed || len(rep.Benchmarks) != 3 {
 		t.Fatalf("exit %d, %d benchmarks: want 1, three", code, len(rep.Benchmarks))
 	}
 	// A commit that does not build is said, once for every benchmark, and
@@ -243,7 +245,7 @@ func TestBisect(t *testing.T) {
 	// these few samples), or, on a machine busier still, cannot judge;
 	// never a commit.
 	out, errs, code = runBinaryIn(t, dir, append([]string{"bisect", commits[1], commits[5], "--bench", "Work", "--threshold", "20%"}, quick...)...)
-	if code != ExitOK && code != ExitCannotJudge || code == ExitOK && !strings.Contains(out, "no confirmed slowdown") ||
+	if code != cli.ExitOK && code != cli.ExitCannotJudge || code == cli.ExitOK && !strings.Contains(out, "no confirmed slowdown") ||
 		strings.Contains(out, "first slow commit") || strings.Contains(out, "the slowdown is in") {
 		t.Errorf("identical code: exit %d, want 0 and no commit\n%s%s", code, out, errs)
 	}
@@ -261,7 +263,7 @@ func TestBisect(t *testing.T) {
 			args = append(args, "--bench", "Work")
 		}
 		_, errs, code := runBinaryIn(t, dir, args...)
-		if code != ExitUsage || !strings.Contains(errs, b.want) {
+		if code != cli.ExitUsage || !strings.Contains(errs, b.want) {
 			t.Errorf("%v: exit %d, want 2 naming %q\n%s", b.args, code, b.want, errs)
 		}
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package gotestrun
 
 import (
 	"time"
@@ -32,5 +32,5 @@ func openWindowDuringBuild() (w *machine.Window, own func() (map[int]time.Durati
 		defer p.Close()
 		return p.Read()
 	}
-	return machine.OpenWindow(root), own, func() { p.Close() }
+	return machine.OpenWindow("/"), own, func() { p.Close() }
 }

@@ -1,4 +1,4 @@
-package cli
+package toolcmd
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/result"
+
+	"github.com/benchy-dev/benchy/internal/cli"
 )
 
 // writeHistoryFiles writes n results of the compare fixture, the i-th
@@ -80,16 +82,16 @@ func TestHistoryCheck(t *testing.T) {
 
 	out, errs, code := runHistory("check", "--store", store)
 	from, to := strings.Repeat("08", 6), strings.Repeat("09", 6)
-	if code != ExitFailed || !strings.Contains(out, "sum/sink") || !strings.Contains(out, from+".."+to) || !strings.Contains(errs, "1 step slower by more than 5%") {
+	if code != cli.ExitFailed || !strings.Contains(out, "sum/sink") || !strings.Contains(out, from+".."+to) || !strings.Contains(errs, "1 step slower by more than 5%") {
 		t.Errorf("a 20%% step at commit 9: exit %d\nstdout %s\nstderr %s", code, out, errs)
 	}
 	if strings.Contains(out, "fold/opaque") {
 		t.Errorf("an unchanged benchmark named: %s", out)
 	}
-	if _, _, code := runHistory("check", "--store", store, "--threshold", "25%"); code != ExitOK {
+	if _, _, code := runHistory("check", "--store", store, "--threshold", "25%"); code != cli.ExitOK {
 		t.Errorf("a 20%% step under --threshold 25%%: exit %d", code)
 	}
-	if out, _, code := runHistory("check", "--store", store, "fold/opaque"); code != ExitOK || !strings.Contains(out, "1 series") {
+	if out, _, code := runHistory("check", "--store", store, "fold/opaque"); code != cli.ExitOK || !strings.Contains(out, "1 series") {
 		t.Errorf("check fold/opaque: exit %d, %s", code, out)
 	}
 
@@ -122,7 +124,7 @@ func TestHistoryCheckSkipsBadRow(t *testing.T) {
 	}
 	out, errs, code := runHistory("check", "--store", store, "sum/sink")
 	from, to := strings.Repeat("08", 6), strings.Repeat("09", 6)
-	if code != ExitFailed || !strings.Contains(out, from+".."+to) {
+	if code != cli.ExitFailed || !strings.Contains(out, from+".."+to) {
 		t.Errorf("a 30%% step with a crafted row at commit 10: exit %d\nstdout %s\nstderr %s", code, out, errs)
 	}
 	if !strings.Contains(errs, `warning: store `+store+`: result `) || !strings.Contains(errs, `"sum/sink" (time): a value of 0 per op`) {
@@ -133,11 +135,11 @@ func TestHistoryCheckSkipsBadRow(t *testing.T) {
 func TestHistoryCheckTooFew(t *testing.T) {
 	store := filepath.Join(t.TempDir(), "h.db")
 	importAll(t, store, writeHistoryFiles(t, 3, func(int) float64 { return 1 }))
-	if _, errs, code := runHistory("check", "--store", store); code != ExitCannotJudge || !strings.Contains(errs, "fewer than 6 commits") {
+	if _, errs, code := runHistory("check", "--store", store); code != cli.ExitCannotJudge || !strings.Contains(errs, "fewer than 6 commits") {
 		t.Errorf("3 commits: exit %d, %s", code, errs)
 	}
 	empty := emptyStore(t)
-	if _, errs, code := runHistory("check", "--store", empty); code != ExitCannotJudge || !strings.Contains(errs, "holds no results") {
+	if _, errs, code := runHistory("check", "--store", empty); code != cli.ExitCannotJudge || !strings.Contains(errs, "holds no results") {
 		t.Errorf("empty store: exit %d, %s", code, errs)
 	}
 }
@@ -171,7 +173,7 @@ func TestHistoryBadInput(t *testing.T) {
 		{[]string{"import", "--store", store, "--commit", "HEAD", "--time", "2263-01-01", notDB}, "--time"},
 	} {
 		_, errs, code := runHistory(c.args...)
-		if code != ExitUsage || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+		if code != cli.ExitUsage || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line with %q", c.args, code, errs, c.want)
 		}
 	}
@@ -236,7 +238,7 @@ func TestExecStore(t *testing.T) {
 	if out, errs, code := runHistory("import", "--store", store, "--commit", strings.Repeat("ab", 20), p); code != 0 || !strings.Contains(out, "already stored") {
 		t.Errorf("import of the file --store stored: exit %d, %s %s", code, out, errs)
 	}
-	if _, errs, code := runBinary(t, "exec", "--runs", "3", "--store", compareFile("old.json"), "true"); code != ExitUsage || strings.Contains(errs, "summary") {
+	if _, errs, code := runBinary(t, "exec", "--runs", "3", "--store", compareFile("old.json"), "true"); code != cli.ExitUsage || strings.Contains(errs, "summary") {
 		t.Errorf("a result file as --store: exit %d, %s", code, errs)
 	}
 }
@@ -247,7 +249,7 @@ func TestStoreWithoutACommit(t *testing.T) {
 	dir := t.TempDir() // not in a git work tree
 	store := filepath.Join(dir, "h.db")
 	out, errs, code := runBinaryIn(t, dir, "exec", "--store", store, "--runs", "10", "true")
-	if code != ExitUsage || !strings.Contains(errs, "no commit known") || !strings.Contains(errs, "history import") {
+	if code != cli.ExitUsage || !strings.Contains(errs, "no commit known") || !strings.Contains(errs, "history import") {
 		t.Errorf("exit %d, stderr %q; want exit 2 naming the missing commit and history import", code, errs)
 	}
 	if out != "" || strings.Contains(errs, "summary") {

@@ -1,4 +1,4 @@
-package pipeline
+package gotestrun
 
 import (
 	"os"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
@@ -84,7 +85,7 @@ func TestBisectTakesOverTheConfirmation(t *testing.T) {
 		builds, runs := map[string]int{}, 0
 		calibrations := map[*side]int{}
 		b := &bisectRun{
-			p:    BisectPlan{GoTest: GoTestPlan{Plan: Plan{Settings: result.Settings{Samples: 18}}, Processes: 3, Notes: &notes}, Threshold: 0.01},
+			p:    BisectPlan{GoTest: GoTestPlan{Plan: pipeline.Plan{Settings: result.Settings{Samples: 18}}, Processes: 3, Notes: &notes}, Threshold: 0.01},
 			good: good, commits: commits, builds: map[string]built{},
 			buildF: func(commit string) (*side, error) {
 				builds[commit]++
@@ -95,7 +96,7 @@ func TestBisectTakesOverTheConfirmation(t *testing.T) {
 				return gotestTargets(100, "Work"), nil
 			},
 		}
-		b.runF = func(plan Plan, _ []Target) (*result.Result, error) {
+		b.runF = func(plan pipeline.Plan, _ []pipeline.Target) (*result.Result, error) {
 			runs++
 			ts, err := plan.Prepare(1)
 			if err != nil {
@@ -179,7 +180,7 @@ func TestConfirmSameProgram(t *testing.T) {
 	}
 	var notes strings.Builder
 	cs, err := Confirm(ConfirmPlan{GoTest: GoTestPlan{Dir: dir, Notes: &notes, Processes: 2, SampleTime: time.Millisecond,
-		Plan: Plan{Settings: result.Settings{Samples: 2}}},
+		Plan: pipeline.Plan{Settings: result.Settings{Samples: 2}}},
 		Threshold: 0.05, Steps: []ConfirmStep{{Package: ".", Bench: "BenchmarkWork", Name: "Work", Before: commits[0], After: commits[1]}}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package pipeline
+package gotestrun
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/layout"
+	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
@@ -48,8 +49,8 @@ func buildLayouts(p GoTestPlan, ch *gotest.Children, label, dir, out string, see
 // and new) into the group of all its layouts, layout by layout: the 2K
 // binaries of a benchmark interleaved in one group. layouts[side] are the
 // builds of each side, in the order of a group's targets.
-func withLayouts(ts []Target, group int, layouts [][]*side) ([]Target, error) {
-	var out []Target
+func withLayouts(ts []pipeline.Target, group int, layouts [][]*side) ([]pipeline.Target, error) {
+	var out []pipeline.Target
 	for start := 0; start < len(ts); start += group {
 		g := ts[start:min(start+group, len(ts))]
 		for l := range layouts[0] {

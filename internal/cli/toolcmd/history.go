@@ -1,4 +1,4 @@
-package cli
+package toolcmd
 
 import (
 	"context"
@@ -12,22 +12,20 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/benchy-dev/benchy/internal/cli"
 	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
-// storeHelp is the help of every --store flag.
-const storeHelp = "the history store: a SQLite `FILE` or postgres://… (default $BENCHY_STORE, else $XDG_DATA_HOME/benchy/history.db)"
-
 // historyOptions are the flags every history command shares.
 type historyOptions struct {
-	g     *globalOptions
+	g     *cli.GlobalOptions
 	Store string
 }
 
-func newHistoryCmd(g *globalOptions) *cobra.Command {
+func newHistoryCmd(g *cli.GlobalOptions) *cobra.Command {
 	o := &historyOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "history",
@@ -37,7 +35,7 @@ machine it ran on, and judges each benchmark's series over commits: a step
 to a slower level that holds is a regression, named with its commit range.`,
 		Example: "  benchy gotest ./... --store ci.db\n  benchy history import results/*.json\n  benchy history show 'Sum' --format html > history.html\n  benchy history check --threshold 5%",
 	}
-	cmd.PersistentFlags().StringVar(&o.Store, "store", "", storeHelp)
+	cmd.PersistentFlags().StringVar(&o.Store, "store", "", cli.StoreHelp)
 	cmd.AddCommand(newHistoryImportCmd(o), newHistoryShowCmd(o), newHistoryCheckCmd(o, nil))
 	return cmd
 }
@@ -48,7 +46,7 @@ to a slower level that holds is a regression, named with its commit range.`,
 func (o *historyOptions) open(ctx context.Context, read bool) (history.Store, error) {
 	a, err := history.Resolve(o.Store, os.Getenv)
 	if err != nil {
-		return nil, &UsageError{Msg: "--store: " + err.Error()}
+		return nil, &cli.UsageError{Msg: "--store: " + err.Error()}
 	}
 	open := history.Open
 	if read {
@@ -56,7 +54,7 @@ func (o *historyOptions) open(ctx context.Context, read bool) (history.Store, er
 	}
 	s, err := open(ctx, a)
 	if err != nil {
-		return nil, &UsageError{Msg: "store " + oneLine(err.Error())}
+		return nil, &cli.UsageError{Msg: "store " + cli.OneLine(err.Error())}
 	}
 	return s, nil
 }
@@ -93,7 +91,7 @@ func historyImport(ctx context.Context, o *historyImportOptions, files []string,
 	if o.Time != "" {
 		t, err := history.ParseTime(o.Time)
 		if err != nil {
-			return &UsageError{Msg: err.Error()}
+			return &cli.UsageError{Msg: err.Error()}
 		}
 		when = t
 	}
@@ -105,10 +103,10 @@ func historyImport(ctx context.Context, o *historyImportOptions, files []string,
 	for i, f := range files {
 		r, err := result.Load(f)
 		if err != nil {
-			return Usagef("%s (nothing stored)", oneLine(err.Error()))
+			return cli.Usagef("%s (nothing stored)", cli.OneLine(err.Error()))
 		}
 		if recs[i], err = history.NewRecord(r, src, when); err != nil {
-			return Usagef("%s: %v (nothing stored)", result.Printable(f), err)
+			return cli.Usagef("%s: %v (nothing stored)", result.Printable(f), err)
 		}
 	}
 	s, err := o.open(ctx, false)
@@ -118,7 +116,7 @@ func historyImport(ctx context.Context, o *historyImportOptions, files []string,
 	defer s.Close()
 	added, err := s.Add(ctx, recs)
 	if err != nil {
-		return &FailedError{Msg: fmt.Sprintf("store %s: %s (nothing stored)", s.Show(), oneLine(err.Error()))}
+		return &cli.FailedError{Msg: fmt.Sprintf("store %s: %s (nothing stored)", s.Show(), cli.OneLine(err.Error()))}
 	}
 	for i, f := range files {
 		if !added[i] {
@@ -144,7 +142,7 @@ func importSource(rev string) (history.Source, error) {
 	if rev == "" {
 		s, err := history.GitSource(".")
 		if err != nil {
-			return s, Usagef("no commit: this directory is not in a git work tree (%s); give --commit REV", oneLine(err.Error()))
+			return s, cli.Usagef("no commit: this directory is not in a git work tree (%s); give --commit REV", cli.OneLine(err.Error()))
 		}
 		return s, nil
 	}
@@ -155,7 +153,7 @@ func importSource(rev string) (history.Source, error) {
 	if fullHash.MatchString(strings.ToLower(rev)) {
 		return history.Source{Commit: strings.ToLower(rev)}, nil
 	}
-	return s, Usagef("--commit %s: %s; give a revision of the repository here, or a full commit hash", rev, oneLine(err.Error()))
+	return s, cli.Usagef("--commit %s: %s; give a revision of the repository here, or a full commit hash", rev, cli.OneLine(err.Error()))
 }
 
 // historyQuery are the flags that choose series: a benchmark REGEXP,
@@ -175,13 +173,13 @@ func (q *historyQuery) bind(f *pflag.FlagSet, def string) {
 // args[0] (every one when absent) on the machine asked.
 func (q *historyQuery) judge(ctx context.Context, o *historyOptions, args []string) ([]history.Judgement, history.Store, error) {
 	var err error
-	if q.threshold, err = parseFraction("--threshold", q.Threshold); err != nil {
+	if q.threshold, err = cli.ParseFraction("--threshold", q.Threshold); err != nil {
 		return nil, nil, err
 	}
 	var re *regexp.Regexp
 	if len(args) > 0 {
 		if re, err = regexp.Compile(args[0]); err != nil {
-			return nil, nil, Usagef("REGEXP %q: %v", args[0], err)
+			return nil, nil, cli.Usagef("REGEXP %q: %v", args[0], err)
 		}
 	}
 	s, err := o.open(ctx, true)
@@ -196,10 +194,10 @@ func (q *historyQuery) judge(ctx context.Context, o *historyOptions, args []stri
 	rows, skipped, err := s.Rows(ctx, machine)
 	if err != nil {
 		s.Close()
-		return nil, nil, &FailedError{Msg: "store " + s.Show() + ": " + oneLine(err.Error())}
+		return nil, nil, &cli.FailedError{Msg: "store " + s.Show() + ": " + cli.OneLine(err.Error())}
 	}
 	for _, err := range skipped {
-		fmt.Fprintf(o.g.Stderr, "benchy: warning: store %s: %s: skipped\n", s.Show(), oneLine(err.Error()))
+		fmt.Fprintf(o.g.Stderr, "benchy: warning: store %s: %s: skipped\n", s.Show(), cli.OneLine(err.Error()))
 	}
 	var js []history.Judgement
 	for _, series := range history.Build(rows, re) {
@@ -215,7 +213,7 @@ func (q *historyQuery) machine(ctx context.Context, s history.Store) (string, er
 	}
 	ms, err := s.Machines(ctx)
 	if err != nil {
-		return "", &FailedError{Msg: oneLine(err.Error())}
+		return "", &cli.FailedError{Msg: cli.OneLine(err.Error())}
 	}
 	var ids, match []string
 	for _, m := range ms {
@@ -228,11 +226,11 @@ func (q *historyQuery) machine(ctx context.Context, s history.Store) (string, er
 	case len(match) == 1:
 		return match[0], nil
 	case len(ids) == 0:
-		return "", Usagef("--machine %s: the store holds no machine yet", q.Machine)
+		return "", cli.Usagef("--machine %s: the store holds no machine yet", q.Machine)
 	case len(match) == 0:
-		return "", Usagef("--machine %s: no such machine; the store has %s", q.Machine, strings.Join(ids, ", "))
+		return "", cli.Usagef("--machine %s: no such machine; the store has %s", q.Machine, strings.Join(ids, ", "))
 	}
-	return "", Usagef("--machine %s: more than one machine starts so: %s", q.Machine, strings.Join(match, ", "))
+	return "", cli.Usagef("--machine %s: more than one machine starts so: %s", q.Machine, strings.Join(match, ", "))
 }
 
 type historyShowOptions struct {
@@ -261,7 +259,7 @@ func newHistoryShowCmd(h *historyOptions) *cobra.Command {
 }
 
 func historyShow(ctx context.Context, o *historyShowOptions, args []string, stdout io.Writer) error {
-	if err := checkFormat(o.Format, render.HistoryFormats); err != nil {
+	if err := cli.CheckFormat(o.Format, render.HistoryFormats); err != nil {
 		return err
 	}
 	js, s, err := o.judge(orBackground(ctx), o.historyOptions, args)
@@ -273,7 +271,7 @@ func historyShow(ctx context.Context, o *historyShowOptions, args []string, stdo
 		fmt.Fprintf(stdout, "%s holds no results%s\n", s.Show(), matching(args))
 		return nil
 	}
-	ropts := render.HistoryOptions{Width: terminalWidth(stdout), ASCII: o.ASCII || !utf8Locale(), Threshold: o.threshold, Store: s.Show()}
+	ropts := render.HistoryOptions{Width: cli.TerminalWidth(stdout), ASCII: o.ASCII || !cli.UTF8Locale(), Threshold: o.threshold, Store: s.Show()}
 	return render.WriteHistory(stdout, js, o.Format, ropts)
 }
 
@@ -341,7 +339,7 @@ func historyCheck(ctx context.Context, o *historyCheckOptions, args []string, st
 	}
 	defer s.Close()
 	if len(js) == 0 {
-		return &CannotJudgeError{Msg: fmt.Sprintf("history check: %s holds no results%s: nothing to judge", s.Show(), matching(args))}
+		return &cli.CannotJudgeError{Msg: fmt.Sprintf("history check: %s holds no results%s: nothing to judge", s.Show(), matching(args))}
 	}
 	var slower, short []string
 	for _, j := range js {
@@ -360,10 +358,10 @@ func historyCheck(ctx context.Context, o *historyCheckOptions, args []string, st
 	judged := len(js) - len(short)
 	switch {
 	case len(slower) > 0:
-		return &SlowerError{Msg: fmt.Sprintf("history check: %s slower by more than %s: %s",
+		return &cli.SlowerError{Msg: fmt.Sprintf("history check: %s slower by more than %s: %s",
 			units.Count(len(slower), "step"), units.Percent(o.threshold), strings.Join(slower, "; "))}
 	case len(short) > 0:
-		return &CannotJudgeError{Msg: fmt.Sprintf("history check: cannot judge %s: fewer than %d commits (exit 4); %s judged, no regression",
+		return &cli.CannotJudgeError{Msg: fmt.Sprintf("history check: cannot judge %s: fewer than %d commits (exit 4); %s judged, no regression",
 			strings.Join(short, ", "), history.MinPoints, seriesCount(judged))}
 	}
 	fmt.Fprintf(stdout, "no step slower by more than %s in %s\n", units.Percent(o.threshold), seriesCount(judged))
@@ -375,41 +373,6 @@ func orBackground(ctx context.Context) context.Context {
 		return context.Background()
 	}
 	return ctx
-}
-
-// storeResult stores r after a command that measured (run, gotest, exec)
-// wrote it, at src, the commit it measured (outputOptions.checkSource);
-// it says on stderr what it did. A failure is exit 1: the result was
-// written, only not stored.
-func storeResult(addr history.Address, src history.Source, r *result.Result, stderr io.Writer) error {
-	rec, added, err := history.Save(context.Background(), addr, r, src)
-	if err != nil {
-		return &FailedError{Msg: "--store " + addr.Show() + ": not stored: " + oneLine(err.Error())}
-	}
-	what := "stored in"
-	if !added {
-		what = "already in"
-	}
-	dirty := ""
-	if src.Dirty {
-		dirty = " (the tree has uncommitted changes: kept out of the series)"
-	}
-	fmt.Fprintf(stderr, "benchy: %s %s as commit %s on machine %s%s\n", what, addr.Show(), history.Short(src.Commit), rec.Machine.ID, dirty)
-	return nil
-}
-
-// checkStore resolves and opens --store before anything is measured, so
-// that a store that cannot be used fails at once (exit 2).
-func checkStore(flag string) (history.Address, error) {
-	a, err := history.Resolve(flag, os.Getenv)
-	if err != nil {
-		return a, &UsageError{Msg: "--store: " + err.Error()}
-	}
-	s, err := history.Open(context.Background(), a)
-	if err != nil {
-		return a, &UsageError{Msg: "--store " + oneLine(err.Error())}
-	}
-	return a, s.Close()
 }
 
 // seriesCount is "1 series", "3 series": the noun is its own plural.

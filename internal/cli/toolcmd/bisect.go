@@ -1,4 +1,4 @@
-package cli
+package toolcmd
 
 import (
 	"errors"
@@ -12,8 +12,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/benchy-dev/benchy/internal/bisect"
+	"github.com/benchy-dev/benchy/internal/cli"
 	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/pipeline/gotestrun"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -21,7 +23,7 @@ import (
 
 // bisectOptions are the flags of `benchy bisect`.
 type bisectOptions struct {
-	g          *globalOptions
+	g          *cli.GlobalOptions
 	Good, Bad  string
 	Packages   []string
 	BuildFlags []string // after "--": go test -c's flags
@@ -33,8 +35,8 @@ type bisectOptions struct {
 	SampleTime time.Duration
 	Dir        string
 	Store      string
-	thresholdOption
-	cpuOptions
+	cli.ThresholdOption
+	cli.CPUOptions
 	dir   string           // Dir, absolute
 	store *history.Address // --store, opened once before anything is built
 }
@@ -45,7 +47,7 @@ const bisectRetries = 2
 
 // newBisectCmd makes the command; runF, when not nil, is called with the
 // options in place of running (tests read what the flags became).
-func newBisectCmd(g *globalOptions, runF func(*bisectOptions) error) *cobra.Command {
+func newBisectCmd(g *cli.GlobalOptions, runF func(*bisectOptions) error) *cobra.Command {
 	o := &bisectOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "bisect GOOD BAD --bench REGEXP [PACKAGES] [-- GO_BUILD_FLAGS]",
@@ -84,7 +86,7 @@ first-parent line, no benchmark matching).`,
 				args = args[:dash]
 			}
 			if len(args) < 2 {
-				return Usagef("give GOOD and BAD: a fast commit and a later, slow one (benchy bisect GOOD BAD --bench REGEXP [PACKAGES])")
+				return cli.Usagef("give GOOD and BAD: a fast commit and a later, slow one (benchy bisect GOOD BAD --bench REGEXP [PACKAGES])")
 			}
 			o.Good, o.Bad, o.Packages = args[0], args[1], args[2:]
 			if len(o.Packages) == 0 {
@@ -105,38 +107,38 @@ first-parent line, no benchmark matching).`,
 	f := cmd.Flags()
 	f.StringVar(&o.Bench, "bench", "", "the benchmarks to follow: a `REGEXP` as go test -bench takes")
 	f.StringVar(&o.Format, "format", "text", "output `FORMAT`: text, json, markdown")
-	o.thresholdOption.bind(f, "5%", "BAD must be slower than GOOD by more than `PCT`")
-	intFlag(f, &o.Retries, "retries", bisectRetries, "measure a commit that cannot be placed up to `K` times more")
-	intFlag(f, &o.Samples, "samples", gotestSamples, "samples of each commit a step")
-	intFlag(f, &o.Processes, "processes", gotestProcesses, "`K` runs of each test binary a step")
+	o.ThresholdOption.Bind(f, "5%", "BAD must be slower than GOOD by more than `PCT`")
+	cli.IntFlag(f, &o.Retries, "retries", bisectRetries, "measure a commit that cannot be placed up to `K` times more")
+	cli.IntFlag(f, &o.Samples, "samples", gotestSamples, "samples of each commit a step")
+	cli.IntFlag(f, &o.Processes, "processes", gotestProcesses, "`K` runs of each test binary a step")
 	f.DurationVar(&o.SampleTime, "sample-time", gotestSampleTime, "a sample lasts at least `D`")
 	f.StringVarP(&o.Dir, "dir", "C", ".", "resolve the packages and the revisions in `DIR`")
-	f.StringVar(&o.Store, "store", "", "also keep every commit's measurement in the history: "+storeHelp)
-	o.cpuOptions.bind(f, "the benchmarks")
+	f.StringVar(&o.Store, "store", "", "also keep every commit's measurement in the history: "+cli.StoreHelp)
+	o.CPUOptions.Bind(f, "the benchmarks")
 	return cmd
 }
 
 // check validates the flags: one clear line and exit 2 for each mistake.
 func (o *bisectOptions) check() error {
 	if runtime.GOOS != "linux" {
-		return Usagef("bisect pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
+		return cli.Usagef("bisect pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
 	}
 	if o.Bench == "" {
-		return Usagef("--bench REGEXP: give the benchmark to follow (the one history check or gotest --against found slower)")
+		return cli.Usagef("--bench REGEXP: give the benchmark to follow (the one history check or gotest --against found slower)")
 	}
 	if _, err := regexp.Compile(o.Bench); err != nil {
-		return Usagef("--bench %q: %v", o.Bench, err)
+		return cli.Usagef("--bench %q: %v", o.Bench, err)
 	}
-	if err := checkFormat(o.Format, render.BisectFormats); err != nil {
+	if err := cli.CheckFormat(o.Format, render.BisectFormats); err != nil {
 		return err
 	}
-	if err := o.thresholdOption.validate(); err != nil {
+	if err := o.ThresholdOption.Validate(); err != nil {
 		return err
 	}
 	if o.Retries < 0 || o.Retries > 10 {
-		return Usagef("--retries %d: must be between 0 and 10", o.Retries)
+		return cli.Usagef("--retries %d: must be between 0 and 10", o.Retries)
 	}
-	if err := checkTestBinaryRuns(o.Samples, o.Processes, 2, " (the process is the unit: two give a spread)", o.SampleTime, &o.cpuOptions); err != nil {
+	if err := checkTestBinaryRuns(o.Samples, o.Processes, 2, " (the process is the unit: two give a spread)", o.SampleTime, &o.CPUOptions); err != nil {
 		return err
 	}
 	var err error
@@ -144,7 +146,7 @@ func (o *bisectOptions) check() error {
 		return err
 	}
 	if o.Store != "" {
-		a, err := checkStore(o.Store)
+		a, err := cli.CheckStore(o.Store)
 		if err != nil {
 			return err
 		}
@@ -167,7 +169,7 @@ func (o *bisectOptions) keep(stderr io.Writer) func([]string, []*result.Result) 
 			if err != nil {
 				src = history.Source{Commit: commits[k]}
 			}
-			if err := storeResult(*o.store, src, r, stderr); err != nil {
+			if err := cli.StoreResult(*o.store, src, r, stderr); err != nil {
 				fmt.Fprintf(stderr, "benchy: %v\n", err)
 			}
 		}
@@ -178,21 +180,21 @@ func (o *bisectOptions) keep(stderr io.Writer) func([]string, []*result.Result) 
 // it, keeping what was measured; a second exits at once), writes it and
 // returns the exit.
 func bisectRun(o *bisectOptions, stdout io.Writer) error {
-	w := watchSignals(o.g.Stderr)
-	defer w.stop()
-	plan := pipeline.BisectPlan{
-		GoTest: pipeline.GoTestPlan{
+	w := cli.WatchSignals(o.g.Stderr)
+	defer w.Close()
+	plan := gotestrun.BisectPlan{
+		GoTest: gotestrun.GoTestPlan{
 			Plan: pipeline.Plan{
 				Settings: result.Settings{Samples: o.Samples, SampleTime: o.SampleTime, GC: true, Isolate: true, Window: o.Window},
-				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + Version, Command: o.g.Args, Stop: w.Stop,
+				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + cli.Version, Command: o.g.Args, Stop: w.Stop,
 			},
 			Dir: o.dir, Packages: o.Packages, BuildFlags: o.BuildFlags, Bench: o.Bench,
 			SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0), // as gotest measures
-			Notes: o.g.Stderr, OnExit: w.onExit,
+			Notes: o.g.Stderr, OnExit: w.OnExit,
 		},
-		Good: o.Good, Bad: o.Bad, Threshold: o.threshold, Retries: o.Retries, Keep: o.keep(o.g.Stderr),
+		Good: o.Good, Bad: o.Bad, Threshold: o.Value, Retries: o.Retries, Keep: o.keep(o.g.Stderr),
 	}
-	rep, err := pipeline.Bisect(plan)
+	rep, err := gotestrun.Bisect(plan)
 	if rep != nil {
 		if werr := render.WriteBisect(stdout, rep, o.Format); werr != nil {
 			return werr
@@ -204,9 +206,9 @@ func bisectRun(o *bisectOptions, stdout io.Writer) error {
 			msg = fmt.Sprintf("stopped after %s: the worktrees are removed", units.Count(rep.Runs, "interleaved run"))
 		}
 		if s := w.Signal(); s != nil {
-			return &InterruptedError{Signal: s, Msg: signalName(s) + ": " + msg}
+			return &cli.InterruptedError{Signal: s, Msg: cli.SignalName(s) + ": " + msg}
 		}
-		return &InterruptedError{Msg: msg}
+		return &cli.InterruptedError{Msg: msg}
 	}
 	if err != nil {
 		return (&gotestOptions{g: o.g}).gotestError(err, w)
@@ -228,7 +230,7 @@ func bisectExit(rep *bisect.Report) error {
 				found = append(found, foundIn(rep, bm.Answer)+" made "+bm.Name+" slower")
 			}
 		}
-		return &SlowerError{Msg: fmt.Sprintf("bisect: %s by more than %s", strings.Join(found, "; "), units.Percent(rep.Threshold))}
+		return &cli.SlowerError{Msg: fmt.Sprintf("bisect: %s by more than %s", strings.Join(found, "; "), units.Percent(rep.Threshold))}
 	}
 	var unjudged []string
 	for _, bm := range rep.Benchmarks {
@@ -236,7 +238,7 @@ func bisectExit(rep *bisect.Report) error {
 			unjudged = append(unjudged, bm.Name)
 		}
 	}
-	return &CannotJudgeError{Msg: fmt.Sprintf("bisect: cannot judge whether BAD is slower than GOOD for %s (exit 4)", strings.Join(unjudged, ", "))}
+	return &cli.CannotJudgeError{Msg: fmt.Sprintf("bisect: cannot judge whether BAD is slower than GOOD for %s (exit 4)", strings.Join(unjudged, ", "))}
 }
 
 // foundIn is where answer a, a slowdown found, put it: "commit

@@ -1,4 +1,4 @@
-package cli
+package toolcmd
 
 import (
 	"bytes"
@@ -15,8 +15,10 @@ import (
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/history"
-	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/pipeline/gotestrun"
 	"github.com/benchy-dev/benchy/internal/result"
+
+	"github.com/benchy-dev/benchy/internal/cli"
 )
 
 // What check's flags become: the measuring flags only with --confirm
@@ -61,7 +63,7 @@ func TestHistoryCheckConfirmFlags(t *testing.T) {
 		cmd.SetOut(&bytes.Buffer{})
 		cmd.SetErr(&bytes.Buffer{})
 		err := cmd.Execute()
-		if code := exitCode(err); code != ExitUsage || err == nil || !strings.Contains(err.Error(), b.want) {
+		if code := cli.ExitCode(err); code != cli.ExitUsage || err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("%v: exit %d, %v; want exit 2 naming %q", b.args, code, err, b.want)
 		}
 	}
@@ -78,7 +80,7 @@ func TestHistoryConfirmExit(t *testing.T) {
 		return &compare.Row{Name: "Work", Pair: result.Pair{Verdict: verdict, Ratio: ratio, CILow: ratio - 0.01, CIHigh: ratio + 0.01, Level: 0.95}}
 	}
 	step := func(outcome string, r *compare.Row) confirmed {
-		return confirmed{sus: history.Suspect{Series: ser, Step: st}, c: &pipeline.Confirmation{Outcome: outcome, Row: r, Why: "why"}}
+		return confirmed{sus: history.Suspect{Series: ser, Step: st}, c: &gotestrun.Confirmation{Outcome: outcome, Row: r, Why: "why"}}
 	}
 	cannot := confirmed{sus: history.Suspect{Series: ser, Step: st, Why: "measured by benchy run"}}
 	tests := []struct {
@@ -88,28 +90,28 @@ func TestHistoryConfirmExit(t *testing.T) {
 		code  int
 		out   []string
 	}{
-		{"confirmed", []confirmed{step(pipeline.Confirmed, row(result.Slower, 3))}, nil, ExitFailed,
+		{"confirmed", []confirmed{step(gotestrun.Confirmed, row(result.Slower, 3))}, nil, cli.ExitFailed,
 			[]string{"Work on m1: confirmed, slower", "history      +200.0% at aaaaaaaaaaaa..bbbbbbbbbbbb", "interleaved  +200.0% (95% CI +199.0% to +201.0%): slower"}},
-		{"not confirmed", []confirmed{step(pipeline.NotConfirmed, row(result.NoDifference, 1.001))}, nil, ExitOK,
+		{"not confirmed", []confirmed{step(gotestrun.NotConfirmed, row(result.NoDifference, 1.001))}, nil, cli.ExitOK,
 			[]string{"Work on m1: not confirmed", "+200.0% at", "interleaved  +0.10%", "(1 step the history suspected not confirmed)"}},
-		{"not judged", []confirmed{step(pipeline.NotJudged, nil)}, nil, ExitCannotJudge, []string{"Work on m1: could not judge\n", "  why          why\n"}},
-		{"a short series", []confirmed{step(pipeline.NotConfirmed, row(result.NoDifference, 1))}, []string{"X on m1 (2 commits)"}, ExitCannotJudge, nil},
-		{"cannot confirm", []confirmed{cannot, step(pipeline.NotConfirmed, row(result.NoDifference, 1))}, nil, ExitFailed,
+		{"not judged", []confirmed{step(gotestrun.NotJudged, nil)}, nil, cli.ExitCannotJudge, []string{"Work on m1: could not judge\n", "  why          why\n"}},
+		{"a short series", []confirmed{step(gotestrun.NotConfirmed, row(result.NoDifference, 1))}, []string{"X on m1 (2 commits)"}, cli.ExitCannotJudge, nil},
+		{"cannot confirm", []confirmed{cannot, step(gotestrun.NotConfirmed, row(result.NoDifference, 1))}, nil, cli.ExitFailed,
 			[]string{"Work on m1: cannot confirm\n", "  why          measured by benchy run\n"}},
-		{"nothing suspected", nil, nil, ExitOK, []string{"no step slower by more than 5% in 1 series"}},
-		{"confirmed and bisected", []confirmed{bisectedStep(bisect.Answer{Verdict: bisect.Found, From: 2, To: 2, First: 2, Last: 2}, "")}, nil, ExitFailed,
+		{"nothing suspected", nil, nil, cli.ExitOK, []string{"no step slower by more than 5% in 1 series"}},
+		{"confirmed and bisected", []confirmed{bisectedStep(bisect.Answer{Verdict: bisect.Found, From: 2, To: 2, First: 2, Last: 2}, "")}, nil, cli.ExitFailed,
 			[]string{"Work on m1: confirmed, slower", "  bisect\n    Work: 4 commits after aaaaaaaaaaaa (GOOD) up to 333333333333 (BAD)",
 				"    first slow commit: 2222222222222222222222222222222222222222", "interleaved (history +200.0% at aaaaaaaaaaaa..bbbbbbbbbbbb), first slow commit 222222222222"}},
-		{"bisected to a range", []confirmed{bisectedStep(bisect.Answer{Verdict: bisect.Found, From: 1, To: 2, First: -1, Last: 2, Skipped: []int{1}}, "")}, nil, ExitFailed,
+		{"bisected to a range", []confirmed{bisectedStep(bisect.Answer{Verdict: bisect.Found, From: 1, To: 2, First: -1, Last: 2, Skipped: []int{1}}, "")}, nil, cli.ExitFailed,
 			[]string{"), in 2 commits 111111111111..222222222222"}},
-		{"a bisection that ended early", []confirmed{bisectedStep(bisect.Answer{}, "GOOD does not build")}, nil, ExitFailed,
+		{"a bisection that ended early", []confirmed{bisectedStep(bisect.Answer{}, "GOOD does not build")}, nil, cli.ExitFailed,
 			[]string{"  bisect       GOOD does not build\n"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out bytes.Buffer
 			err := confirmExit(&out, tt.steps, tt.short, 1, 0.05)
-			if code := exitCode(err); code != tt.code {
+			if code := cli.ExitCode(err); code != tt.code {
 				t.Errorf("exit %d (%v), want %d", code, err, tt.code)
 			}
 			got := out.String()
@@ -131,7 +133,7 @@ func TestHistoryConfirmExit(t *testing.T) {
 func bisectedStep(a bisect.Answer, why string) confirmed {
 	ser := history.Series{Key: history.Key{Benchmark: "Work", Machine: "m1"}, Basis: history.BasisTime, Unit: "ns",
 		Commits: []history.Commit{{Source: history.Source{Commit: strings.Repeat("a", 40)}}, {Source: history.Source{Commit: strings.Repeat("b", 40)}}}}
-	c := &pipeline.Confirmation{Outcome: pipeline.Confirmed, BisectWhy: why,
+	c := &gotestrun.Confirmation{Outcome: gotestrun.Confirmed, BisectWhy: why,
 		Row: &compare.Row{Name: "Work", Pair: result.Pair{Verdict: result.Slower, Ratio: 3, CILow: 2.9, CIHigh: 3.1, Level: 0.95}}}
 	if why == "" {
 		r := bisect.Ratio{Value: 3, Low: 2.9, High: 3.1, Level: 0.95}
@@ -153,7 +155,7 @@ func TestHistoryConfirmReached(t *testing.T) {
 	ser := history.Series{Key: history.Key{Benchmark: "Work", Machine: "m1"}, Basis: history.BasisTime, Unit: "ns",
 		Commits: []history.Commit{{Source: history.Source{Commit: strings.Repeat("a", 40)}}, {Source: history.Source{Commit: strings.Repeat("b", 40)}}}}
 	measured := confirmed{sus: history.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 300}},
-		c: &pipeline.Confirmation{Outcome: pipeline.Confirmed, Row: &compare.Row{Name: "Work", Pair: result.Pair{Verdict: result.Slower, Ratio: 3, CILow: 2.9, CIHigh: 3.1, Level: 0.95}}}}
+		c: &gotestrun.Confirmation{Outcome: gotestrun.Confirmed, Row: &compare.Row{Name: "Work", Pair: result.Pair{Verdict: result.Slower, Ratio: 3, CILow: 2.9, CIHigh: 3.1, Level: 0.95}}}}
 	cannot := confirmed{sus: history.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 150}, Why: "measured by benchy run"}}
 	notReached := confirmed{sus: history.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 400}}}
 	got := reached([]confirmed{measured, notReached, cannot})
@@ -214,7 +216,7 @@ func TestHistoryCheckConfirm(t *testing.T) {
 	real := history.Short(commits[3]) + ".." + history.Short(commits[4])
 	fake := history.Short(commits[7]) + ".." + history.Short(commits[8])
 	out, errs, code := runHistory("check", "--store", store)
-	if code != ExitFailed || !strings.Contains(out, real) || !strings.Contains(out, fake) {
+	if code != cli.ExitFailed || !strings.Contains(out, real) || !strings.Contains(out, fake) {
 		t.Fatalf("the history should show both steps: exit %d\n%s%s", code, out, errs)
 	}
 
@@ -247,9 +249,9 @@ func TestHistoryCheckConfirm(t *testing.T) {
 		t.Errorf("the step of identical code: %q, want not confirmed (or not judged)", b)
 	}
 	switch {
-	case realOK && (code != ExitFailed || !strings.Contains(errs, "1 step slower by more than 5%")):
+	case realOK && (code != cli.ExitFailed || !strings.Contains(errs, "1 step slower by more than 5%")):
 		t.Errorf("exit %d, want 1 naming one step\n%s", code, errs)
-	case !realOK && code != ExitCannotJudge:
+	case !realOK && code != cli.ExitCannotJudge:
 		t.Errorf("exit %d with no step confirmed and one not judged, want 4", code)
 	}
 	if strings.Count(out, "\n  interleaved  ") != 2 {
@@ -301,11 +303,11 @@ func TestHistoryCheckConfirmBisect(t *testing.T) {
 	out, errs, code := runBinaryIn(t, dir, "history", "check", "--confirm", "--bisect", "--store", store, "--samples", "6", "--processes", "3",
 		"--sample-time", "20ms", "--window", "100ms")
 	t.Logf("exit %d\n%s%s", code, out, errs)
-	if code == ExitCannotJudge && strings.Contains(out, ": could not judge") {
+	if code == cli.ExitCannotJudge && strings.Contains(out, ": could not judge") {
 		t.Skip("the machine is too busy to judge even a threefold change")
 	}
 	six := history.Short(commits[6])
-	if code != ExitFailed || !strings.Contains(out, ": confirmed, slower") || !strings.Contains(out, "\n  bisect\n") {
+	if code != cli.ExitFailed || !strings.Contains(out, ": confirmed, slower") || !strings.Contains(out, "\n  bisect\n") {
 		t.Fatalf("exit %d: want 1, the step confirmed and bisected", code)
 	}
 	// The walk is over commits 5-9 (GOOD is commit 4); its answer is

@@ -1,4 +1,4 @@
-package pipeline
+package gotestrun
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/harness"
+	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -69,7 +70,7 @@ func bisectFrom(p BisectPlan, pair *pairRun) (*bisect.Report, error) {
 	g := p.GoTest
 	// A --cpu that cannot be used is refused before anything is built,
 	// not after GOOD's and BAD's builds.
-	if err := checkCPU(g.Plan); err != nil {
+	if err := pipeline.CheckCPU(g.Plan); err != nil {
 		return nil, err
 	}
 	ch := gotest.NewChildren(g.Plan.Stop)
@@ -80,7 +81,7 @@ func bisectFrom(p BisectPlan, pair *pairRun) (*bisect.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bisectRun{p: p, ch: ch, ws: &workspace{dir: wd, notes: g.Notes}, builds: map[string]built{}, calibrateF: calibrate, runF: Run, programF: (*side).program}
+	b := &bisectRun{p: p, ch: ch, ws: &workspace{dir: wd, notes: g.Notes}, builds: map[string]built{}, calibrateF: calibrate, runF: pipeline.Run, programF: (*side).program}
 	b.buildF = b.checkout
 	defer b.ws.clean()
 	if g.OnExit != nil {
@@ -106,7 +107,7 @@ func bisectFrom(p BisectPlan, pair *pairRun) (*bisect.Report, error) {
 		out.Benchmarks = append(out.Benchmarks, bisect.Benchmark{Name: b.followed[k].name, Steps: steps[k], Answer: w.Answer()})
 	}
 	switch {
-	case errors.Is(err, ErrStopped):
+	case errors.Is(err, pipeline.ErrStopped):
 		out.Interrupted = true
 	case err != nil && len(steps) == 0:
 		return nil, err // nothing measured: the error alone (a usage error stays one line)
@@ -118,7 +119,7 @@ func bisectFrom(p BisectPlan, pair *pairRun) (*bisect.Report, error) {
 // StageError of what was being done.
 func stageStop(err error, doing string) error {
 	if errors.Is(err, gotest.ErrStopped) {
-		return ErrStopped
+		return pipeline.ErrStopped
 	}
 	return &StageError{doing, err}
 }
@@ -141,10 +142,10 @@ type bisectRun struct {
 	// calCPU, once for the walk: each step measures copies of them.
 	calibrated [2][]*gotest.Target
 	calCPU     int
-	calibrateF func(*side, gotest.Options) ([]*gotest.Target, error) // calibrate; the tests count the calls
-	buildF     func(commit string) (*side, error)                    // checkout; the tests count the calls
-	runF       func(Plan, []Target) (*result.Result, error)          // Run; the tests count the calls
-	programF   func(*side) (string, error)                           // (*side).program; the tests give their own
+	calibrateF func(*side, gotest.Options) ([]*gotest.Target, error)          // calibrate; the tests count the calls
+	buildF     func(commit string) (*side, error)                             // checkout; the tests count the calls
+	runF       func(pipeline.Plan, []pipeline.Target) (*result.Result, error) // pipeline.Run; the tests count the calls
+	programF   func(*side) (string, error)                                    // (*side).program; the tests give their own
 	// reading, when not nil, is the run of a confirmation the walk took
 	// over (takeOver), its sides GOOD and BAD: the first step's reading.
 	reading *result.Result
@@ -296,12 +297,12 @@ func (b *bisectRun) measure(i int, needs []bisect.Need) ([]bisect.Step, error) {
 	switch {
 	case errors.As(err, &skip):
 		return skipped(len(fs), skip.why), nil
-	case errors.Is(err, gotest.ErrStopped) || errors.Is(err, ErrStopped):
-		return nil, ErrStopped
+	case errors.Is(err, gotest.ErrStopped) || errors.Is(err, pipeline.ErrStopped):
+		return nil, pipeline.ErrStopped
 	case err != nil:
 		return nil, err
 	case r.Interrupted || stopped(b.p.GoTest.Plan.Stop):
-		return nil, ErrStopped
+		return nil, pipeline.ErrStopped
 	}
 	b.runs++
 	if fs == nil {
@@ -361,7 +362,7 @@ func (b *bisectRun) buildAll(cs []bisect.Commit) ([]*side, error) {
 		s, err := b.build(c.Hash)
 		switch {
 		case errors.Is(err, gotest.ErrStopped):
-			return nil, ErrStopped
+			return nil, pipeline.ErrStopped
 		case err != nil && k == 2:
 			return nil, &skipCommit{stepError(err)}
 		case err != nil:
@@ -503,7 +504,7 @@ func (b *bisectRun) run(sides []*side, fs []*followed) (*result.Result, error) {
 	for _, s := range sides {
 		topts.Packages = append(topts.Packages, s.importPaths()...)
 	}
-	plan.Prepare = func(cpu int) ([]Target, error) {
+	plan.Prepare = func(cpu int) ([]pipeline.Target, error) {
 		topts.CPU = cpu
 		var all [][]*gotest.Target
 		for k, s := range sides {
@@ -512,7 +513,7 @@ func (b *bisectRun) run(sides []*side, fs []*followed) (*result.Result, error) {
 			case err == nil:
 			case k != 2 || errors.Is(err, gotest.ErrStopped) || errors.Is(err, harness.ErrStopped) || stopped(plan.Stop):
 				return nil, err
-			case errors.Is(err, ErrUsage):
+			case errors.Is(err, pipeline.ErrUsage):
 				return nil, &skipCommit{notIn(fs)}
 			default:
 				return nil, &skipCommit{"its test binary cannot be calibrated: " + stepError(err)}
@@ -568,7 +569,7 @@ func fresh(ts []*gotest.Target) []*gotest.Target {
 // matches, in GOOD's order, and picks them all: none is a usage error.
 // A benchmark the third build lacks is marked lacking (its step is
 // skipped); one that lacks them all is a skipCommit.
-func (b *bisectRun) match(all [][]*gotest.Target, fs []*followed) ([]Target, error) {
+func (b *bisectRun) match(all [][]*gotest.Target, fs []*followed) ([]pipeline.Target, error) {
 	if b.followed == nil {
 		for _, t := range all[0] {
 			if slices.ContainsFunc(all[1], func(u *gotest.Target) bool { return u.Display == t.Display }) {
@@ -576,21 +577,21 @@ func (b *bisectRun) match(all [][]*gotest.Target, fs []*followed) ([]Target, err
 			}
 		}
 		if len(b.followed) == 0 {
-			return nil, usagef("no benchmark matching --bench %q is in both GOOD and BAD", b.p.GoTest.Bench)
+			return nil, pipeline.Usagef("no benchmark matching --bench %q is in both GOOD and BAD", b.p.GoTest.Bench)
 		}
 	}
 	if fs == nil {
 		fs = b.followed
 	}
-	var ts []Target
+	var ts []pipeline.Target
 	lacking := 0
 	for _, f := range fs {
 		var n int64
-		var three []Target
+		var three []pipeline.Target
 		for k, side := range all {
 			i := slices.IndexFunc(side, func(t *gotest.Target) bool { return t.Display == f.name })
 			if i < 0 && k < 2 {
-				return nil, usagef("%s is not in %s", f.name, []string{"GOOD", "BAD"}[k])
+				return nil, pipeline.Usagef("%s is not in %s", f.name, []string{"GOOD", "BAD"}[k])
 			}
 			if i < 0 {
 				break

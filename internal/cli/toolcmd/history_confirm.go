@@ -1,4 +1,4 @@
-package cli
+package toolcmd
 
 import (
 	"context"
@@ -12,9 +12,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/benchy-dev/benchy/internal/bisect"
+	"github.com/benchy-dev/benchy/internal/cli"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/pipeline/gotestrun"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -29,7 +31,7 @@ type confirmOptions struct {
 	Samples    int
 	Processes  int
 	SampleTime time.Duration
-	cpuOptions
+	cli.CPUOptions
 	dir string // Dir, absolute
 }
 
@@ -40,10 +42,10 @@ func (c *confirmOptions) bind(f *pflag.FlagSet) {
 	f.BoolVar(&c.Confirm, "confirm", false, "measure each step again, interleaved")
 	f.BoolVar(&c.Bisect, "bisect", false, "with --confirm: find the commit that made each confirmed step, as benchy bisect does")
 	f.StringVarP(&c.Dir, "dir", "C", ".", "with --confirm: the results' git repository, `DIR`")
-	intFlag(f, &c.Samples, "samples", gotestSamples, "with --confirm: samples of each commit")
-	intFlag(f, &c.Processes, "processes", gotestProcesses, "with --confirm: `K` runs of each test binary")
+	cli.IntFlag(f, &c.Samples, "samples", gotestSamples, "with --confirm: samples of each commit")
+	cli.IntFlag(f, &c.Processes, "processes", gotestProcesses, "with --confirm: `K` runs of each test binary")
 	f.DurationVar(&c.SampleTime, "sample-time", gotestSampleTime, "with --confirm: a sample lasts at least `D`")
-	c.cpuOptions.bind(f, "--confirm")
+	c.CPUOptions.Bind(f, "--confirm")
 }
 
 // check refuses the measuring flags without --confirm, and a bad one with
@@ -52,15 +54,15 @@ func (c *confirmOptions) check(f *pflag.FlagSet) error {
 	if !c.Confirm {
 		for _, name := range confirmFlags {
 			if f.Changed(name) {
-				return Usagef("--%s is for --confirm, which measures the steps again: give --confirm too", name)
+				return cli.Usagef("--%s is for --confirm, which measures the steps again: give --confirm too", name)
 			}
 		}
 		return nil
 	}
 	if runtime.GOOS != "linux" {
-		return Usagef("--confirm pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
+		return cli.Usagef("--confirm pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
 	}
-	if err := checkTestBinaryRuns(c.Samples, c.Processes, 1, "", c.SampleTime, &c.cpuOptions); err != nil {
+	if err := checkTestBinaryRuns(c.Samples, c.Processes, 1, "", c.SampleTime, &c.CPUOptions); err != nil {
 		return err
 	}
 	var err error
@@ -68,7 +70,7 @@ func (c *confirmOptions) check(f *pflag.FlagSet) error {
 		return err
 	}
 	if _, err := history.GitCommit(c.dir, "HEAD"); err != nil {
-		return Usagef("-C %s: not in a git repository with a commit: --confirm rebuilds commits of the repository the results came from", c.Dir)
+		return cli.Usagef("-C %s: not in a git repository with a commit: --confirm rebuilds commits of the repository the results came from", c.Dir)
 	}
 	return nil
 }
@@ -77,11 +79,11 @@ func (c *confirmOptions) check(f *pflag.FlagSet) error {
 // (nil for a step that cannot be confirmed).
 type confirmed struct {
 	sus history.Suspect
-	c   *pipeline.Confirmation
+	c   *gotestrun.Confirmation
 }
 
 // historyConfirm is history check --confirm: the steps check finds, each
-// measured again (pipeline.Confirm) before it counts.
+// measured again (gotestrun.Confirm) before it counts.
 func historyConfirm(ctx context.Context, o *historyCheckOptions, args []string, stdout io.Writer) error {
 	ctx = orBackground(ctx)
 	js, s, err := o.judge(ctx, o.historyOptions, args)
@@ -90,10 +92,10 @@ func historyConfirm(ctx context.Context, o *historyCheckOptions, args []string, 
 	}
 	defer s.Close()
 	if len(js) == 0 {
-		return &CannotJudgeError{Msg: fmt.Sprintf("history check: %s holds no results%s: nothing to judge", s.Show(), matching(args))}
+		return &cli.CannotJudgeError{Msg: fmt.Sprintf("history check: %s holds no results%s: nothing to judge", s.Show(), matching(args))}
 	}
 	var all []confirmed
-	var steps []pipeline.ConfirmStep
+	var steps []gotestrun.ConfirmStep
 	var short []string
 	for _, j := range js {
 		if !j.Judged {
@@ -102,12 +104,12 @@ func historyConfirm(ctx context.Context, o *historyCheckOptions, args []string, 
 		}
 		sus, err := history.Suspects(ctx, s, j)
 		if err != nil {
-			return &FailedError{Msg: "store " + s.Show() + ": " + oneLine(err.Error())}
+			return &cli.FailedError{Msg: "store " + s.Show() + ": " + cli.OneLine(err.Error())}
 		}
 		for _, x := range sus {
 			all = append(all, confirmed{sus: x})
 			if x.Why == "" {
-				steps = append(steps, pipeline.ConfirmStep{Package: x.Package, Bench: x.Bench, Name: x.Series.Benchmark,
+				steps = append(steps, gotestrun.ConfirmStep{Package: x.Package, Bench: x.Bench, Name: x.Series.Benchmark,
 					Before: x.Before.Commit, After: x.After.Commit})
 			}
 		}
@@ -128,35 +130,35 @@ func historyConfirm(ctx context.Context, o *historyCheckOptions, args []string, 
 	return confirmExit(stdout, all, short, len(js)-len(short), o.threshold)
 }
 
-// measureSteps runs pipeline.Confirm on steps with the signals watched:
+// measureSteps runs gotestrun.Confirm on steps with the signals watched:
 // a first signal stops the measurement, a second exits at once.
-func (o *historyCheckOptions) measureSteps(steps []pipeline.ConfirmStep) ([]pipeline.Confirmation, error) {
+func (o *historyCheckOptions) measureSteps(steps []gotestrun.ConfirmStep) ([]gotestrun.Confirmation, error) {
 	if len(steps) == 0 {
 		return nil, nil
 	}
-	w := watchSignals(o.g.Stderr)
-	defer w.stop()
-	plan := pipeline.ConfirmPlan{
-		GoTest: pipeline.GoTestPlan{
+	w := cli.WatchSignals(o.g.Stderr)
+	defer w.Close()
+	plan := gotestrun.ConfirmPlan{
+		GoTest: gotestrun.GoTestPlan{
 			Plan: pipeline.Plan{
 				Settings: result.Settings{Samples: o.Samples, SampleTime: o.SampleTime, GC: true, Isolate: true, Window: o.Window},
-				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + Version, Command: o.g.Args, Stop: w.Stop,
+				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + cli.Version, Command: o.g.Args, Stop: w.Stop,
 			},
 			Dir: o.dir, SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0), // as gotest measures
-			Notes: o.g.Stderr, OnExit: w.onExit,
+			Notes: o.g.Stderr, OnExit: w.OnExit,
 		},
 		Threshold: o.threshold,
 		Steps:     steps,
 		Bisect:    o.Bisect,
 		Retries:   bisectRetries,
 	}
-	cs, err := pipeline.Confirm(plan)
+	cs, err := gotestrun.Confirm(plan)
 	if errors.Is(err, pipeline.ErrStopped) {
 		msg := fmt.Sprintf("stopped after %s of %s", units.Count(len(cs), "step"), units.Count(len(steps), "step"))
 		if s := w.Signal(); s != nil {
-			return cs, &InterruptedError{Signal: s, Msg: signalName(s) + ": " + msg}
+			return cs, &cli.InterruptedError{Signal: s, Msg: cli.SignalName(s) + ": " + msg}
 		}
-		return cs, &InterruptedError{Msg: msg}
+		return cs, &cli.InterruptedError{Msg: msg}
 	}
 	return cs, err
 }
@@ -169,7 +171,7 @@ func confirmExit(stdout io.Writer, all []confirmed, short []string, judged int, 
 	slower, unconfirmed, notJudged := writeConfirmed(stdout, all)
 	switch {
 	case len(slower) > 0:
-		return &SlowerError{Msg: fmt.Sprintf("history check --confirm: %s slower by more than %s: %s",
+		return &cli.SlowerError{Msg: fmt.Sprintf("history check --confirm: %s slower by more than %s: %s",
 			units.Count(len(slower), "step"), units.Percent(threshold), strings.Join(slower, "; "))}
 	case len(notJudged) > 0 || len(short) > 0:
 		var why []string
@@ -179,7 +181,7 @@ func confirmExit(stdout io.Writer, all []confirmed, short []string, judged int, 
 		if len(short) > 0 {
 			why = append(why, fmt.Sprintf("cannot judge %s: fewer than %d commits", strings.Join(short, ", "), history.MinPoints))
 		}
-		return &CannotJudgeError{Msg: "history check --confirm: " + strings.Join(why, "; ") + " (exit 4); no slowdown confirmed"}
+		return &cli.CannotJudgeError{Msg: "history check --confirm: " + strings.Join(why, "; ") + " (exit 4); no slowdown confirmed"}
 	}
 	fmt.Fprintf(stdout, "no step slower by more than %s in %s%s\n", units.Percent(threshold), seriesCount(judged), notConfirmedNote(unconfirmed))
 	return nil
@@ -209,10 +211,10 @@ func writeConfirmed(stdout io.Writer, all []confirmed) (slower, unconfirmed, not
 		case x.c == nil:
 			fmt.Fprintf(stdout, "%s on %s: cannot confirm\n", ser.Benchmark, ser.Machine)
 			slower = append(slower, name+" (cannot confirm: "+x.sus.Why+")")
-		case x.c.Outcome == pipeline.Confirmed:
+		case x.c.Outcome == gotestrun.Confirmed:
 			fmt.Fprintf(stdout, "%s on %s: confirmed, slower\n", ser.Benchmark, ser.Machine)
 			slower = append(slower, ser.Benchmark+" "+units.Change(x.c.Row.Ratio-1)+" interleaved (history "+at+")"+bisected(x.c))
-		case x.c.Outcome == pipeline.NotConfirmed:
+		case x.c.Outcome == gotestrun.NotConfirmed:
 			fmt.Fprintf(stdout, "%s on %s: not confirmed\n", ser.Benchmark, ser.Machine)
 			unconfirmed = append(unconfirmed, name)
 		default:
@@ -239,7 +241,7 @@ func writeConfirmed(stdout io.Writer, all []confirmed) (slower, unconfirmed, not
 
 // writeBisection writes the bisection of a confirmed step (--bisect)
 // under it, indented: its table and answer, or why it could not be made.
-func writeBisection(w io.Writer, c *pipeline.Confirmation) {
+func writeBisection(w io.Writer, c *gotestrun.Confirmation) {
 	switch {
 	case c == nil:
 		return
@@ -259,7 +261,7 @@ func writeBisection(w io.Writer, c *pipeline.Confirmation) {
 // bisected is what the bisection of a confirmed step came to, for the
 // last line: ", first slow commit 3f2a1b0c9d8e", ", in 3 commits a..b",
 // or nothing when it was not made.
-func bisected(c *pipeline.Confirmation) string {
+func bisected(c *gotestrun.Confirmation) string {
 	rep := c.Bisection
 	if rep == nil || len(rep.Benchmarks) == 0 {
 		return ""

@@ -1,4 +1,4 @@
-package pipeline
+package gotestrun
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
@@ -122,7 +123,7 @@ func bisectStep(p ConfirmPlan, c *Confirmation, pair *pairRun) error {
 	rep, err := bisectFrom(BisectPlan{GoTest: stepPlan(p, st), Good: st.Before, Bad: st.After, Threshold: p.Threshold, Retries: p.Retries}, pair)
 	c.Bisection = rep
 	switch {
-	case errors.Is(err, ErrStopped):
+	case errors.Is(err, pipeline.ErrStopped):
 		return err
 	case err != nil:
 		c.BisectWhy = stepError(err)
@@ -146,10 +147,10 @@ func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, *pairRun, error) 
 	pair := &pairRun{w: w}
 	run, err := w.run()
 	if stopped(g.Plan.Stop) || errors.Is(err, gotest.ErrStopped) {
-		return c, pair, ErrStopped
+		return c, pair, pipeline.ErrStopped
 	}
 	if run != nil && run.Result.Interrupted {
-		return c, pair, ErrStopped
+		return c, pair, pipeline.ErrStopped
 	}
 	if errors.Is(err, compare.ErrNothingInCommon) {
 		c.Why = "nothing was measured at both commits"

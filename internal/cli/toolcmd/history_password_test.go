@@ -1,4 +1,4 @@
-package cli
+package toolcmd
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/history/pgtest"
+
+	"github.com/benchy-dev/benchy/internal/cli"
 )
 
 // A PostgreSQL store's password, in the URL's user or its query, appears
@@ -82,7 +84,7 @@ func TestStoreErrorsHidePassword(t *testing.T) {
 	} {
 		for _, cmd := range []string{"show", "check"} {
 			_, errs, code := runHistory(cmd, "--store", store)
-			if code != ExitUsage || strings.Contains(errs, pw) || strings.Count(errs, "\n") != 1 {
+			if code != cli.ExitUsage || strings.Contains(errs, pw) || strings.Count(errs, "\n") != 1 {
 				t.Errorf("history %s --store %q: exit %d, %q; want exit 2, one line without the password", cmd, store, code, errs)
 			}
 		}
@@ -94,7 +96,7 @@ func TestStoreErrorsHidePassword(t *testing.T) {
 	// runs in, makes no directory named with the password either.
 	for _, store := range []string{"postgres:/u:" + pw + "@h/db", "POSTGRESQL:u:" + pw + "@h"} {
 		_, errs, code := runBinaryIn(t, dir, "history", "show", "--store", store)
-		if code != ExitUsage || strings.Contains(errs, pw) || strings.Count(errs, "\n") != 1 {
+		if code != cli.ExitUsage || strings.Contains(errs, pw) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("history show --store %q: exit %d, %q; want exit 2, one line without the password", store, code, errs)
 		}
 	}

@@ -1,10 +1,11 @@
-package pipeline
+package gotestrun
 
 import (
 	"errors"
 	"slices"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
@@ -17,7 +18,7 @@ func TestPairAndSplitSides(t *testing.T) {
 	olds := []*gotest.Target{{Display: "pkg.Sum", N: 10}, {Display: "pkg.Gone", N: 5}}
 	news := []*gotest.Target{{Display: "pkg.Sum", N: 20}, {Display: "pkg.Added", N: 7}}
 	ts, only := pairSides(olds, news)
-	if len(ts) != 2 || ts[0] != Target(olds[0]) || ts[1] != Target(news[0]) || olds[0].N != 20 {
+	if len(ts) != 2 || ts[0] != pipeline.Target(olds[0]) || ts[1] != pipeline.Target(news[0]) || olds[0].N != 20 {
 		t.Fatalf("pairs %v, old N %d: want old then new pkg.Sum, both at N 20", ts, olds[0].N)
 	}
 	if olds[0].Side != result.SideOld || news[0].Side != result.SideNew || olds[0].Display != "pkg.Sum" || news[0].Display != "pkg.Sum" {

@@ -1,4 +1,4 @@
-package pipeline
+package gotestrun
 
 import (
 	"github.com/benchy-dev/benchy/internal/profiles"

@@ -1,4 +1,4 @@
-package pipeline
+package gotestrun
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
@@ -41,9 +42,9 @@ func TestUnjudged(t *testing.T) {
 // A --cpu that cannot be used is refused first, before anything of the
 // repository is read or built.
 func TestBisectChecksTheCPUFirst(t *testing.T) {
-	_, err := Bisect(BisectPlan{GoTest: GoTestPlan{Plan: Plan{CPU: 4095, CPUSet: true}, Dir: t.TempDir(), Notes: io.Discard},
+	_, err := Bisect(BisectPlan{GoTest: GoTestPlan{Plan: pipeline.Plan{CPU: 4095, CPUSet: true}, Dir: t.TempDir(), Notes: io.Discard},
 		Good: "HEAD~1", Bad: "HEAD"})
-	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "4095") {
+	if !errors.Is(err, pipeline.ErrUsage) || !strings.Contains(err.Error(), "4095") {
 		t.Errorf("%v, want a usage error about --cpu 4095", err)
 	}
 }
@@ -182,7 +183,7 @@ func TestBisectMatchesSeveral(t *testing.T) {
 		t.Errorf("the commit lacks B, the one needed: %v, want it skipped", err)
 	}
 	b = &bisectRun{p: BisectPlan{GoTest: GoTestPlan{Bench: "X"}}}
-	if _, err := b.match([][]*gotest.Target{gotestTargets(100, "A"), gotestTargets(50, "B")}, nil); !errors.Is(err, ErrUsage) {
+	if _, err := b.match([][]*gotest.Target{gotestTargets(100, "A"), gotestTargets(50, "B")}, nil); !errors.Is(err, pipeline.ErrUsage) {
 		t.Errorf("nothing in both: %v, want a usage error", err)
 	}
 }

@@ -1,4 +1,4 @@
-package pipeline
+package gotestrun
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/layout"
+	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/profiles"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
@@ -25,7 +26,7 @@ type GoTestPlan struct {
 	// Plan is how to measure. Its Settings.Samples is the total over
 	// Processes, rounded up to a multiple of them; with Layouts each
 	// process of every layout takes that share.
-	Plan Plan
+	Plan pipeline.Plan
 	// Dir is where the packages are resolved (absolute), Packages as go
 	// test takes them, BuildFlags go test -c's own (-tags, -gcflags).
 	Dir        string
@@ -73,7 +74,7 @@ type GoTestPlan struct {
 	Notes io.Writer
 	// Count, when not nil, counts the instructions of every benchmark
 	// (without Against) after its time, while its binary is still there.
-	Count *CountOptions
+	Count *pipeline.CountOptions
 	// OnExit, when not nil, is given what to do if benchy must exit at
 	// once (a second signal): stop the commands, remove the worktree and
 	// the temporary directory.
@@ -148,7 +149,7 @@ func (w *gotestWork) run() (*GoTestRun, error) {
 		}
 		fmt.Fprintln(p.Notes, "benchy: old and new run the same program (only comments, line numbers or file paths differ): a difference measured below is the machine's")
 	}
-	r, err := Run(w.plan(), nil)
+	r, err := pipeline.Run(w.plan(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -203,8 +204,8 @@ type gotestWork struct {
 	processes  int     // of each layout
 	group      int     // targets of one benchmark in a round: its sides
 	topts      gotest.Options
-	counted    []Countable // every benchmark calibrated, for Count
-	only       []string    // benchmarks of one side only, with Against
+	counted    []pipeline.Countable // every benchmark calibrated, for pipeline.Count
+	only       []string             // benchmarks of one side only, with Against
 	// calibrated are the old side's benchmarks and the new side's, with
 	// Against, as calibrated on topts.CPU (each pair at the new side's N).
 	calibrated [2][]*gotest.Target
@@ -231,7 +232,7 @@ func startGoTest(p GoTestPlan) (*gotestWork, error) {
 // can count it (openWindowDuringBuild). A --cpu that cannot be used is
 // refused first, before anything is built. done closes it on the way out.
 func (w *gotestWork) openWindow() (done func(), err error) {
-	if err := checkCPU(w.p.Plan); err != nil {
+	if err := pipeline.CheckCPU(w.p.Plan); err != nil {
 		return nil, err
 	}
 	w.p.Plan.Opened, w.p.Plan.Own, done = openWindowDuringBuild()
@@ -308,7 +309,7 @@ func (w *gotestWork) build() error {
 // process (of every layout, with Layouts) taking its share; a group of
 // targets is a benchmark's sides and all their layouts, measured
 // interleaved; and Prepare calibrates on the CPU the run chose.
-func (w *gotestWork) plan() Plan {
+func (w *gotestWork) plan() pipeline.Plan {
 	p := w.p
 	w.processes = p.Processes
 	if p.Layouts > 0 {
@@ -339,7 +340,7 @@ func (w *gotestWork) plan() Plan {
 // prepare is the run's Prepare: the benchmarks calibrated on cpu (and
 // paired, with Against), then with Layouts each group made the group of
 // all its layouts, which run at the N of the first.
-func (w *gotestWork) prepare(cpu int) ([]Target, error) {
+func (w *gotestWork) prepare(cpu int) ([]pipeline.Target, error) {
 	ts, err := w.calibrateSides(cpu)
 	if err != nil || w.p.Layouts == 0 {
 		return ts, err
@@ -354,7 +355,7 @@ func (w *gotestWork) prepare(cpu int) ([]Target, error) {
 // calibrateSides calibrates every benchmark of the new side on cpu, each
 // kept for Count, and with Against those of the old side, paired with
 // them.
-func (w *gotestWork) calibrateSides(cpu int) ([]Target, error) {
+func (w *gotestWork) calibrateSides(cpu int) ([]pipeline.Target, error) {
 	w.topts.CPU = cpu
 	news, err := calibrate(w.curs[0], w.topts)
 	for _, t := range news {
@@ -373,11 +374,11 @@ func (w *gotestWork) calibrateSides(cpu int) ([]Target, error) {
 
 // pair pairs the sides' benchmarks (pairSides) and keeps those of one
 // side only, to be said after the run; none in both is a usage error.
-func (w *gotestWork) pair(olds, news []*gotest.Target) ([]Target, error) {
-	var ts []Target
+func (w *gotestWork) pair(olds, news []*gotest.Target) ([]pipeline.Target, error) {
+	var ts []pipeline.Target
 	ts, w.only = pairSides(olds, news)
 	if len(ts) == 0 {
-		return nil, usagef("no benchmark matching --bench %q is in both %s and your tree", w.p.Bench, w.p.Against)
+		return nil, pipeline.Usagef("no benchmark matching --bench %q is in both %s and your tree", w.p.Bench, w.p.Against)
 	}
 	return ts, nil
 }
@@ -401,8 +402,8 @@ func (w *gotestWork) count(r *result.Result) error {
 	if w.p.Count == nil {
 		return nil
 	}
-	err := Count(r, w.counted, *w.p.Count)
-	if errors.Is(err, ErrCountStopped) {
+	err := pipeline.Count(r, w.counted, *w.p.Count)
+	if errors.Is(err, pipeline.ErrCountStopped) {
 		r.Interrupted = true
 		return nil
 	}
@@ -517,7 +518,7 @@ func calibrate(s *side, o gotest.Options) ([]*gotest.Target, error) {
 		}
 	}
 	if len(ts) == 0 {
-		return nil, usagef("no benchmark in %s matches --bench %q", strings.Join(s.importPaths(), " "), o.BenchText)
+		return nil, pipeline.Usagef("no benchmark in %s matches --bench %q", strings.Join(s.importPaths(), " "), o.BenchText)
 	}
 	return ts, nil
 }
@@ -527,8 +528,8 @@ func calibrate(s *side, o gotest.Options) ([]*gotest.Target, error) {
 // benchmarks, a job with nothing to measure, not a mistake.
 var ErrEmptyShard = errors.New("nothing to measure")
 
-func targetsOf(ts []*gotest.Target) []Target {
-	out := make([]Target, len(ts))
+func targetsOf(ts []*gotest.Target) []pipeline.Target {
+	out := make([]pipeline.Target, len(ts))
 	for i, t := range ts {
 		out[i] = t
 	}
@@ -539,7 +540,7 @@ func targetsOf(ts []*gotest.Target) []Target {
 // each pair, both at new's N (one N for both, so both time the same work
 // per sample) and each told its side; it returns what it could not match,
 // one line each.
-func pairSides(olds, news []*gotest.Target) ([]Target, []string) {
+func pairSides(olds, news []*gotest.Target) ([]pipeline.Target, []string) {
 	byName := map[string]*gotest.Target{}
 	for _, t := range olds {
 		byName[t.Display] = t
@@ -548,7 +549,7 @@ func pairSides(olds, news []*gotest.Target) ([]Target, []string) {
 	for _, n := range news {
 		inNew[n.Display] = true
 	}
-	var ts []Target
+	var ts []pipeline.Target
 	var only []string
 	for _, t := range olds {
 		if !inNew[t.Display] {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package cli
+package toolcmd
 
 import (
 	"errors"
@@ -18,6 +18,10 @@ import (
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
+
+	"github.com/benchy-dev/benchy/internal/cli"
+
+	"github.com/benchy-dev/benchy/internal/cli/clitest"
 )
 
 // gotestData is the module of honest and lying benchmarks.
@@ -137,7 +141,7 @@ func TestGotestFailingBenchmark(t *testing.T) {
 		t.Skip("builds and runs a test binary")
 	}
 	r, stderr, code := gotestJSON(t, gotestData, "./failing")
-	if code != ExitFailed || !strings.Contains(stderr, "the fixture is missing") {
+	if code != cli.ExitFailed || !strings.Contains(stderr, "the fixture is missing") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	var names []string
@@ -234,7 +238,7 @@ func TestGotestBadInput(t *testing.T) {
 			stdout, stderr, code := runBinaryIn(t, tt.dir, append(append([]string{"gotest"}, quick...), tt.args...)...)
 			lines := strings.Split(strings.TrimSpace(stderr), "\n")
 			last := lines[len(lines)-1]
-			if code != ExitUsage || !strings.HasPrefix(last, "benchy: ") || !strings.Contains(last, tt.want) || stdout != "" {
+			if code != cli.ExitUsage || !strings.HasPrefix(last, "benchy: ") || !strings.Contains(last, tt.want) || stdout != "" {
 				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and a last line with %q", code, stdout, stderr, tt.want)
 			}
 			if tt.name == "build error" && !strings.Contains(stderr, filepath.Join(broken, "b_test.go")+":6") &&
@@ -324,12 +328,12 @@ func TestGotestAgainst(t *testing.T) {
 		if r.Verdict == result.Inconclusive && !strings.Contains(r.Reason, "busy") {
 			t.Errorf("inconclusive without saying what the machine did: %q", r.Reason)
 		}
-		want := ExitOK
+		want := cli.ExitOK
 		switch {
 		case beyond || len(c.Failed) > 0:
-			want = ExitFailed
+			want = cli.ExitFailed
 		case !r.Judged():
-			want = ExitCannotJudge
+			want = cli.ExitCannotJudge
 			if len(c.CannotJudge) != 1 || !strings.HasPrefix(c.CannotJudge[0], "Work (") || !strings.Contains(stderr, "cannot judge Work") {
 				t.Errorf("%s: cannot judge %v, stderr %s", r.Verdict, c.CannotJudge, stderr)
 			}
@@ -475,7 +479,7 @@ func TestAsmBinary(t *testing.T) {
 		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
 	}
 	_, stderr, code = runBinary(t, "asm", "--binary", bin, "Nope")
-	if code != ExitUsage || !strings.Contains(stderr, "no function Nope") {
+	if code != cli.ExitUsage || !strings.Contains(stderr, "no function Nope") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
@@ -527,7 +531,7 @@ func TestGotestAgainstSubmodules(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "work.go"), []byte("package work\n\n// Work sums xs, doubled.\nfunc Work(xs []int) int {\n\ts := 0\n\tfor _, x := range xs {\n\t\ts += 2 * x\n\t}\n\treturn s\n}\n"), 0o644)
 	stdout, stderr, code = runBinaryIn(t, dir, append(args, "HEAD")...)
 	want := "submodules not checked out in the worktree of HEAD: third_party/dep (not checked out in your tree)"
-	if last := lastLine(stderr); code != ExitUsage || !strings.Contains(last, "does not build") || !strings.Contains(last, want) || stdout != "" {
+	if last := clitest.LastLine(stderr); code != cli.ExitUsage || !strings.Contains(last, "does not build") || !strings.Contains(last, want) || stdout != "" {
 		t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 2 and a last line with %q", code, stdout, stderr, want)
 	}
 	if after, _ := os.ReadFile(filepath.Join(dir, ".git", "config")); string(after) != string(config) {

@@ -1,4 +1,4 @@
-package cli
+package toolcmd
 
 import (
 	"errors"
@@ -14,8 +14,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/benchy-dev/benchy/internal/cli"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/pipeline"
+	"github.com/benchy-dev/benchy/internal/pipeline/gotestrun"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
@@ -23,23 +25,23 @@ import (
 
 // gotestOptions are the flags of `benchy gotest`.
 type gotestOptions struct {
-	g *globalOptions
-	outputOptions
-	precisionOptions
-	profileOptions
+	g *cli.GlobalOptions
+	cli.OutputOptions
+	cli.PrecisionOptions
+	cli.ProfileOptions
 
 	Packages   []string
 	BuildFlags []string // after "--": go test -c's flags (-tags, -gcflags)
 	Bench      string
 	Shard      string // --shard I/N as given
 	shard      gotest.Shard
-	cpuOptions
+	cli.CPUOptions
 	Samples    int
 	SampleTime time.Duration
 	Processes  int
 	GOMAXPROCS int // --gomaxprocs: every benchmark's; 0 for 1 (b.RunParallel: the machine's)
 	Against    string
-	thresholdOption
+	cli.ThresholdOption
 	Fail    string // --fail-on-regression, with --against
 	Layouts int    // --layouts: links of each revision, 0 for one
 
@@ -50,8 +52,8 @@ type gotestOptions struct {
 	// gomaxprocsSet: --gomaxprocs was given (0 is refused, not the default).
 	gomaxprocsSet bool
 
-	measuring
-	count countOptions
+	cli.Measuring
+	count cli.CountOptions
 }
 
 // Defaults of gotest: 30 samples of at least 100ms in 3 processes, so a
@@ -69,11 +71,11 @@ const (
 
 // newGotestCmd makes the command; runF, when not nil, is called with the
 // options in place of running (tests read what the flags became).
-func newGotestCmd(g *globalOptions, runF func(*gotestOptions) error) *cobra.Command {
+func newGotestCmd(g *cli.GlobalOptions, runF func(*gotestOptions) error) *cobra.Command {
 	opts := &gotestOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "gotest [flags] [PACKAGES] [-- GO_BUILD_FLAGS]",
-		Short: "Measure a package's own testing.B benchmarks, pinned and judged",
+		Short: "cli.Measure a package's own testing.B benchmarks, pinned and judged",
 		Long: `gotest builds each package's test binary (go test -c; nothing is written
 into your tree: a helper is added through -overlay from a temporary
 directory) and runs its benchmarks with the thread of each benchmark's loop
@@ -106,7 +108,7 @@ for both: the output is benchy compare's.`,
 				opts.BuildFlags = args[dash:]
 				args = args[:dash]
 			}
-			opts.Packages = strictArgs(cmd, &opts.Strict, args, g.Args)
+			opts.Packages = cli.StrictArgs(cmd, &opts.Strict, args, g.Args)
 			if len(opts.Packages) == 0 {
 				opts.Packages = []string{"."}
 			}
@@ -116,19 +118,19 @@ for both: the output is benchy compare's.`,
 			opts.againstSet = cmd.Flags().Changed("against")
 			opts.gomaxprocsSet = cmd.Flags().Changed("gomaxprocs")
 			if opts.Against != "" {
-				opts.formats = compareFormats
+				opts.Formats = cli.CompareFormats
 			}
 			if opts.Fail != "" && opts.Against == "" {
-				return Usagef("--fail-on-regression compares two revisions: give --against REV too")
+				return cli.Usagef("--fail-on-regression compares two revisions: give --against REV too")
 			}
 			if opts.Store != "" && opts.Against != "" {
-				return Usagef("--store keeps one commit's result; --against measures two trees: store each side's run of gotest instead")
+				return cli.Usagef("--store keeps one commit's result; --against measures two trees: store each side's run of gotest instead")
 			}
-			opts.storeDir = opts.Dir
+			opts.StoreDir = opts.Dir
 			if runF != nil {
 				return runF(opts)
 			}
-			return measure(cmd, g, &opts.outputOptions, &opts.precisionOptions, &opts.measuring, func(w *watcher) error {
+			return cli.Measure(cmd, g, &opts.OutputOptions, &opts.PrecisionOptions, &opts.Measuring, func(w *cli.Watcher) error {
 				return gotestRun(opts, g.Stdout, w)
 			})
 		},
@@ -144,20 +146,20 @@ func (o *gotestOptions) bind(cmd *cobra.Command) {
 	f.StringVarP(&o.Dir, "dir", "C", ".", "resolve the packages in `DIR`, as go -C does")
 	f.StringVar(&o.Bench, "bench", ".", "run the benchmarks matching `REGEXP`, as go test -bench (sub-benchmarks too)")
 	f.StringVar(&o.Shard, "shard", "", "measure share `I/N` of the benchmarks (by a hash of package and name), for N CI jobs")
-	o.cpuOptions.bind(f, "the benchmarks")
-	intFlag(f, &o.Samples, "samples", gotestSamples, "samples of each benchmark, over all processes")
+	o.CPUOptions.Bind(f, "the benchmarks")
+	cli.IntFlag(f, &o.Samples, "samples", gotestSamples, "samples of each benchmark, over all processes")
 	f.DurationVar(&o.SampleTime, "sample-time", gotestSampleTime, "each sample lasts at least `D` (b.N calibrated once)")
-	intFlag(f, &o.Processes, "processes", gotestProcesses, "spread the samples over `K` runs of the test binary")
-	intFlag(f, &o.GOMAXPROCS, "gomaxprocs", 0, "run every benchmark at GOMAXPROCS `N`, as go test -cpu N (default: 1, as taskset -c CPU go test; b.RunParallel at the machine's)")
+	cli.IntFlag(f, &o.Processes, "processes", gotestProcesses, "spread the samples over `K` runs of the test binary")
+	cli.IntFlag(f, &o.GOMAXPROCS, "gomaxprocs", 0, "run every benchmark at GOMAXPROCS `N`, as go test -cpu N (default: 1, as taskset -c CPU go test; b.RunParallel at the machine's)")
 	f.Lookup("gomaxprocs").DefValue = ""
-	o.precisionOptions.bind(f)
+	o.PrecisionOptions.Bind(f)
 	f.StringVar(&o.Against, "against", "", "compare with git revision `REV`, interleaved (e.g. HEAD, main)")
-	o.thresholdOption.bind(f, "2%", "with --against: smallest change claimed (`PCT`)")
+	o.ThresholdOption.Bind(f, "2%", "with --against: smallest change claimed (`PCT`)")
 	f.StringVar(&o.Fail, "fail-on-regression", "", "with --against: exit 1 when a benchmark is slower by more than `PCT`")
-	o.outputOptions.bind(cmd, o.g, render.Formats, true)
-	o.count.bind(f)
-	o.profileOptions.bind(f)
-	intFlag(f, &o.Layouts, "layouts", 0, "link each revision `K` times with -ldflags=-randlayout=1..K, interleaved, and tell the layouts' variation from the processes'")
+	o.OutputOptions.Bind(cmd, o.g, render.Formats, true)
+	o.count.Bind(f)
+	o.ProfileOptions.Bind(f)
+	cli.IntFlag(f, &o.Layouts, "layouts", 0, "link each revision `K` times with -ldflags=-randlayout=1..K, interleaved, and tell the layouts' variation from the processes'")
 	f.Lookup("layouts").DefValue = ""
 	_ = cmd.RegisterFlagCompletionFunc("bench", completeGotestBench)
 }
@@ -166,10 +168,10 @@ func (o *gotestOptions) bind(cmd *cobra.Command) {
 // --bench, --shard, --gomaxprocs.
 func (o *gotestOptions) validateSelection() (err error) {
 	if o.gomaxprocsSet && (o.GOMAXPROCS < 1 || o.GOMAXPROCS > maxGOMAXPROCS) {
-		return Usagef("--gomaxprocs %d: must be between 1 and %d", o.GOMAXPROCS, maxGOMAXPROCS)
+		return cli.Usagef("--gomaxprocs %d: must be between 1 and %d", o.GOMAXPROCS, maxGOMAXPROCS)
 	}
 	if _, err := regexp.Compile(o.Bench); err != nil {
-		return Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
+		return cli.Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)
 	}
 	o.shard, err = parseShard(o.Shard)
 	return err
@@ -177,61 +179,61 @@ func (o *gotestOptions) validateSelection() (err error) {
 
 // validate checks every flag before anything is built.
 func (o *gotestOptions) validate() (err error) {
-	if err := o.count.validate(); err != nil {
+	if err := o.count.Validate(); err != nil {
 		return err
 	}
-	if o.count.on && o.againstSet {
-		return Usagef("--measure instructions counts one revision: save each with --out and compare the files with benchy compare")
+	if o.count.On && o.againstSet {
+		return cli.Usagef("--measure instructions counts one revision: save each with --out and compare the files with benchy compare")
 	}
 	if runtime.GOOS != "linux" {
-		return Usagef("gotest pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
+		return cli.Usagef("gotest pins benchmarks with sched_setaffinity, which is Linux's: it does not run on %s", runtime.GOOS)
 	}
-	if err := checkLive(o.g, "gotest"); err != nil {
+	if err := cli.CheckLive(o.g, "gotest"); err != nil {
 		return err
 	}
 	if o.againstSet && strings.TrimSpace(o.Against) == "" {
-		return Usagef("--against %q: give a revision to compare with (HEAD, a branch, a tag or a commit)", o.Against)
+		return cli.Usagef("--against %q: give a revision to compare with (HEAD, a branch, a tag or a commit)", o.Against)
 	}
-	if err := checkTestBinaryRuns(o.Samples, o.Processes, 1, "", o.SampleTime, &o.cpuOptions); err != nil {
+	if err := checkTestBinaryRuns(o.Samples, o.Processes, 1, "", o.SampleTime, &o.CPUOptions); err != nil {
 		return err
 	}
 	if err := o.validateSelection(); err != nil {
 		return err
 	}
-	if err := o.thresholdOption.validate(); err != nil {
+	if err := o.ThresholdOption.Validate(); err != nil {
 		return err
 	}
 	o.fail = -1
 	if o.Fail != "" {
-		if o.fail, err = parseFraction("--fail-on-regression", o.Fail); err != nil {
+		if o.fail, err = cli.ParseFraction("--fail-on-regression", o.Fail); err != nil {
 			return err
 		}
 	}
 	if o.dir, err = moduleDir(o.Dir); err != nil {
 		return err
 	}
-	if o.Layouts != 0 && (o.Layouts < 2 || o.Layouts > pipeline.MaxLayouts) {
-		return Usagef("--layouts %d: must be between 2 and %d (the links of each revision)", o.Layouts, pipeline.MaxLayouts)
+	if o.Layouts != 0 && (o.Layouts < 2 || o.Layouts > gotestrun.MaxLayouts) {
+		return cli.Usagef("--layouts %d: must be between 2 and %d (the links of each revision)", o.Layouts, gotestrun.MaxLayouts)
 	}
-	return o.profileOptions.validate(o.Force)
+	return o.ProfileOptions.Validate(o.Force)
 }
 
-// gotestRun builds, calibrates, measures (pipeline.GoTest) and writes.
+// gotestRun builds, calibrates, measures (gotestrun.GoTest) and writes.
 // Every bad input is refused before anything is measured.
-func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
+func gotestRun(o *gotestOptions, stdout io.Writer, w *cli.Watcher) error {
 	if err := o.validate(); err != nil {
 		return err
 	}
-	plan := pipeline.GoTestPlan{
+	plan := gotestrun.GoTestPlan{
 		Plan: pipeline.Plan{
 			Settings: result.Settings{Bench: o.Bench, Shard: o.shard.String(), Samples: o.Samples, SampleTime: o.SampleTime, GC: true,
 				Isolate: true, Window: o.Window},
-			CPU: o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
+			CPU: o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + cli.Version, Command: o.g.Args, Stop: o.Stop,
 		},
 		Dir: o.dir, Packages: o.Packages, BuildFlags: o.BuildFlags, Bench: o.Bench, Shard: o.shard,
 		SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0),
-		Against: o.Against, Profile: o.profileOptions.dir, Layouts: o.Layouts, Notes: o.g.Stderr,
-		Threshold: o.threshold,
+		Against: o.Against, Profile: o.ProfileOptions.Dir, Layouts: o.Layouts, Notes: o.g.Stderr,
+		Threshold: o.Value,
 	}
 	if o.fail >= 0 {
 		plan.FailOnRegression = &o.fail
@@ -239,65 +241,65 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *watcher) error {
 	if o.GOMAXPROCS > 0 {
 		plan.GOMAXPROCS, plan.ParallelGOMAXPROCS = o.GOMAXPROCS, o.GOMAXPROCS
 	}
-	o.precisionOptions.settings(&plan.Plan.Settings)
+	o.PrecisionOptions.Settings(&plan.Plan.Settings)
 	if o.Progress != nil {
-		p := newProgress(o.Progress, 1, estimate{Samples: o.Samples, SampleTime: o.SampleTime, Window: o.Window})
-		plan.Plan.Progress = p.update
+		p := cli.NewProgress(o.Progress, 1, cli.Estimate{Samples: o.Samples, SampleTime: o.SampleTime, Window: o.Window})
+		plan.Plan.Progress = p.Update
 		if w != nil {
-			w.setBefore(p.clear)
+			w.SetBefore(p.Clear)
 		}
-		defer p.clear()
+		defer p.Clear()
 	}
 	if w != nil {
-		plan.OnExit = w.onExit
+		plan.OnExit = w.OnExit
 	}
-	if plan.Count = o.count.options(&o.measuring); plan.Count != nil {
-		plan.Count.Env = goCountEnv()
+	if plan.Count = o.count.Options(&o.Measuring); plan.Count != nil {
+		plan.Count.Env = cli.GoCountEnv()
 	}
-	run, err := pipeline.GoTest(plan)
+	run, err := gotestrun.GoTest(plan)
 	if err != nil && !errors.Is(err, compare.ErrNothingInCommon) {
-		return countError(o.gotestError(err, w))
+		return cli.CountError(o.gotestError(err, w))
 	}
 	if !plan.Compares() {
-		if err := o.write(run.Result, stdout, o.g.Stderr); err != nil {
+		if err := o.Write(run.Result, stdout, o.g.Stderr); err != nil {
 			return err
 		}
-		if err := countFailed(run.Result); err != nil {
+		if err := cli.CountFailed(run.Result); err != nil {
 			return err
 		}
-		if o.Format == "text" && o.out == nil {
+		if o.Format == "text" && o.OutDest == nil {
 			render.WriteLayoutsText(stdout, run.Result.Layouts)
 		}
-		profileNotes(run.Result, o.profileOptions.path(), o.g.Stderr)
-		return runExit(run.Result, o.Strict)
+		cli.ProfileNotes(run.Result, o.ProfileOptions.Path(), o.g.Stderr)
+		return cli.RunExit(run.Result, o.Strict)
 	}
 	err = o.writeAgainst(run, err, stdout, w)
-	profileNotes(run.Result, o.profileOptions.path(), o.g.Stderr)
+	cli.ProfileNotes(run.Result, o.ProfileOptions.Path(), o.g.Stderr)
 	return err
 }
 
-// gotestError turns what pipeline.GoTest returned into the command's
+// gotestError turns what gotestrun.GoTest returned into the command's
 // error: a build error prints the compiler's lines first and exits 2, as
 // does a usage error; a build a signal stopped is that signal's exit and
 // one line, never a build error.
-func (o *gotestOptions) gotestError(err error, w *watcher) error {
-	var se *pipeline.StageError
+func (o *gotestOptions) gotestError(err error, w *cli.Watcher) error {
+	var se *gotestrun.StageError
 	if errors.As(err, &se) && errors.Is(err, gotest.ErrStopped) {
 		var s os.Signal
 		if w != nil {
 			s = w.Signal()
 		}
 		if s == nil {
-			return &InterruptedError{Msg: "stopped while " + se.Doing + ": nothing was measured"}
+			return &cli.InterruptedError{Msg: "stopped while " + se.Doing + ": nothing was measured"}
 		}
-		return &InterruptedError{Signal: s, Msg: signalName(s) + " while " + se.Doing + ": nothing was measured"}
+		return &cli.InterruptedError{Signal: s, Msg: cli.SignalName(s) + " while " + se.Doing + ": nothing was measured"}
 	}
 	switch {
 	case errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil:
-		return &InterruptedError{Signal: w.Signal(), Msg: signalName(w.Signal()) + " before anything was measured: no result"}
+		return &cli.InterruptedError{Signal: w.Signal(), Msg: cli.SignalName(w.Signal()) + " before anything was measured: no result"}
 	case errors.Is(err, pipeline.ErrUsage):
-		return &UsageError{Msg: err.Error()}
-	case errors.Is(err, pipeline.ErrEmptyShard):
+		return &cli.UsageError{Msg: err.Error()}
+	case errors.Is(err, gotestrun.ErrEmptyShard):
 		// A job of a CI matrix with nothing to measure passes.
 		fmt.Fprintf(o.g.Stderr, "benchy: %s: no result\n", err)
 		return nil
@@ -305,11 +307,11 @@ func (o *gotestOptions) gotestError(err error, w *watcher) error {
 	var be *gotest.BuildError
 	if errors.As(err, &be) {
 		fmt.Fprint(o.g.Stderr, strings.TrimRight(be.Output, "\n")+"\n")
-		return &UsageError{Msg: err.Error()}
+		return &cli.UsageError{Msg: err.Error()}
 	}
 	var ue *gotest.UsageError
 	if errors.As(err, &ue) {
-		return &UsageError{Msg: err.Error()}
+		return &cli.UsageError{Msg: err.Error()}
 	}
 	return err
 }
@@ -318,31 +320,31 @@ func (o *gotestOptions) gotestError(err error, w *watcher) error {
 // made, as benchy compare does, to --out or stdout; compared is
 // compare.ErrNothingInCommon when the sides had nothing in common, and
 // then only the samples are written.
-func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, compared error, stdout io.Writer, w *watcher) error {
+func (o *gotestOptions) writeAgainst(run *gotestrun.GoTestRun, compared error, stdout io.Writer, w *cli.Watcher) error {
 	r := run.Result
-	if o.samples != nil {
+	if o.SamplesDest != nil {
 		// Both sides' samples, "old NAME" and "new NAME", as the page shows them.
-		if _, err := o.samples.WriteOrKeep(func(w io.Writer) error { return render.Write(w, r, "csv") }); err != nil {
-			return &FailedError{Msg: err.Error()}
+		if _, err := o.SamplesDest.WriteOrKeep(func(w io.Writer) error { return render.Write(w, r, "csv") }); err != nil {
+			return &cli.FailedError{Msg: err.Error()}
 		}
 	}
-	if o.html != nil {
+	if o.HTMLDest != nil {
 		// The page shows both sides' samples, "old NAME" and "new NAME".
-		if err := writeFile(o.html, o.HTML, func(w io.Writer) error { return render.Write(w, r, "html") }, o.g.Stderr); err != nil {
-			return &FailedError{Msg: err.Error()}
+		if err := cli.WriteFile(o.HTMLDest, o.HTML, func(w io.Writer) error { return render.Write(w, r, "html") }, o.g.Stderr); err != nil {
+			return &cli.FailedError{Msg: err.Error()}
 		}
 	}
 	switch {
 	case compared != nil && w != nil && w.Signal() != nil:
-		return &InterruptedError{Signal: w.Signal(), Msg: signalName(w.Signal()) + " before both sides were measured: no comparison"}
+		return &cli.InterruptedError{Signal: w.Signal(), Msg: cli.SignalName(w.Signal()) + " before both sides were measured: no comparison"}
 	case compared != nil:
-		return &FailedError{Msg: "nothing was measured on both sides"}
+		return &cli.FailedError{Msg: "nothing was measured on both sides"}
 	}
 	d := *run.Comparison
 	write := func(w io.Writer) error { return render.WriteComparison(w, d, o.Format) }
-	if o.out != nil {
-		if err := writeFile(o.out, o.Out, write, o.g.Stderr); err != nil {
-			return &FailedError{Msg: err.Error()}
+	if o.OutDest != nil {
+		if err := cli.WriteFile(o.OutDest, o.Out, write, o.g.Stderr); err != nil {
+			return &cli.FailedError{Msg: err.Error()}
 		}
 	} else if err := write(stdout); err != nil {
 		return err
@@ -350,10 +352,10 @@ func (o *gotestOptions) writeAgainst(run *pipeline.GoTestRun, compared error, st
 	if r.Interrupted {
 		return nil
 	}
-	if err := gateError(d); err != nil {
+	if err := cli.GateError(d); err != nil {
 		return err
 	}
-	return failedError(r, "benchmark")
+	return cli.ExperimentsFailed(r, "benchmark")
 }
 
 // parseShard reads --shard I/N: 1 <= I <= N; "" is every benchmark.
@@ -367,7 +369,7 @@ func parseShard(v string) (gotest.Shard, error) {
 	s.I, err1 = strconv.Atoi(i)
 	s.N, err2 = strconv.Atoi(n)
 	if !ok || err1 != nil || err2 != nil || s.N < 1 || s.I < 1 || s.I > s.N {
-		return gotest.Shard{}, Usagef("--shard %q: give I/N with 1 <= I <= N, e.g. --shard 2/4 in the second of four jobs", v)
+		return gotest.Shard{}, cli.Usagef("--shard %q: give I/N with 1 <= I <= N, e.g. --shard 2/4 in the second of four jobs", v)
 	}
 	return s, nil
 }
@@ -375,17 +377,17 @@ func parseShard(v string) (gotest.Shard, error) {
 // checkTestBinaryRuns checks how gotest and bisect run a test binary:
 // --samples, --processes (at least least, why saying why, and at most
 // --samples), --sample-time and --cpu.
-func checkTestBinaryRuns(samples, processes, least int, why string, sampleTime time.Duration, cpu *cpuOptions) error {
-	if err := checkSamples(samples); err != nil {
+func checkTestBinaryRuns(samples, processes, least int, why string, sampleTime time.Duration, cpu *cli.CPUOptions) error {
+	if err := cli.CheckSamples(samples); err != nil {
 		return err
 	}
 	if processes < least || processes > maxProcesses || processes > samples {
-		return Usagef("--processes %d: must be between %d%s and --samples (%d)", processes, least, why, min(samples, maxProcesses))
+		return cli.Usagef("--processes %d: must be between %d%s and --samples (%d)", processes, least, why, min(samples, maxProcesses))
 	}
-	if err := checkDuration("--sample-time", sampleTime, maxSampleTime); err != nil {
+	if err := cli.CheckDuration("--sample-time", sampleTime, cli.MaxSampleTime); err != nil {
 		return err
 	}
-	return cpu.validate()
+	return cpu.Validate()
 }
 
 // moduleDir is -C's directory made absolute (gotest, bisect, --confirm run
@@ -396,7 +398,7 @@ func moduleDir(dir string) (string, error) {
 		return "", err
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-		return "", Usagef("-C %s: not a directory", dir)
+		return "", cli.Usagef("-C %s: not a directory", dir)
 	}
 	return abs, nil
 }
