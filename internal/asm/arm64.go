@@ -162,7 +162,10 @@ func arm64Regs(in *Inst, ai arm64asm.Inst) {
 	if in.StackStore {
 		in.defs.add(regStack)
 	}
-	if arm64ReadsFlags(op) {
+	// A conditional branch (B.cond, BEQ in Go's syntax) reads the flags;
+	// the decoder gives it B's op with the condition as an operand.
+	condBranch := ai.Op == arm64asm.B && len(args) > 0 && isCond(args[0])
+	if arm64ReadsFlags(op) || condBranch {
 		in.uses.add(regFlags)
 	}
 	if arm64SetsFlags(op) {
@@ -181,7 +184,7 @@ func arm64Regs(in *Inst, ai arm64asm.Inst) {
 			arm64RegOperand(in, i, arm64RegsOf(a))
 		}
 	}
-	in.jump = ai.Op == arm64asm.B && (len(args) == 0 || !isCond(args[0])) || ai.Op == arm64asm.BR
+	in.jump = ai.Op == arm64asm.B && !condBranch || ai.Op == arm64asm.BR
 	in.count = arm64Counts(ai.Op, args)
 }
 

@@ -60,9 +60,11 @@ func TestRegs(t *testing.T) {
 		// One-operand multiply and divide: AX and DX implied.
 		{"amd64", "48f7e3", "MULQ BX", "AX DX BX", "AX DX flags", false, false},
 		{"amd64", "48f7f9", "IDIVQ CX", "AX CX DX", "AX DX", false, false},
-		// CQO reads AX and writes DX, but the decoder lists no operands, so
-		// it is taken as an instruction without any (as NOP is).
-		{"amd64", "4899", "CQO", "", "", false, false},
+		// Sign extension into DX reads AX and writes DX, though the decoder
+		// lists no operands.
+		{"amd64", "4899", "CQO", "AX", "DX", false, false},
+		{"amd64", "99", "CDQ", "AX", "DX", false, false},
+		{"amd64", "6699", "CWD", "AX", "DX", false, false},
 		// A string instruction: AX, CX, SI and DI both ways.
 		{"amd64", "f348a5", "REP; MOVSQ DS:0(SI), ES:0(DI)", "AX CX SI DI", "AX CX SI DI", false, false},
 		// Exchanges write every register operand (CMPXCHG's source too: a
@@ -97,10 +99,11 @@ func TestRegs(t *testing.T) {
 		{"amd64", "480f4cc2", "CMOVL DX, AX", "AX DX flags", "AX", false, false},
 		{"amd64", "4811d0", "ADCQ DX, AX", "AX DX flags", "AX flags", false, false},
 
-		// arm64: branches read their register operands only (a conditional
-		// branch is not taken to read the flags).
+		// arm64: branches read their register operands, and a conditional
+		// one (B.cond) the flags.
 		{"arm64", "00000014", "JMP 0(PC)", "", "", false, true},
-		{"arm64", "01000054", "BNE 0(PC)", "", "", false, false},
+		{"arm64", "01000054", "BNE 0(PC)", "flags", "", false, false},
+		{"arm64", "0b000054", "BLT 0(PC)", "flags", "", false, false},
 		{"arm64", "60001fd6", "JMP (R3)", "R3", "", false, true},
 		{"arm64", "00000094", "CALL 0(PC)", "", "", false, false},
 		{"arm64", "000000b4", "CBZ R0, 0(PC)", "R0", "", false, false},

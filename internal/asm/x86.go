@@ -207,6 +207,10 @@ func x86Regs(in *Inst, xi x86asm.Inst) {
 		in.uses.add(regFlags)
 	}
 	switch {
+	// Before the case of no operands: the decoder lists none for these.
+	case x86SignExtends(op):
+		x86Use(in, x86asm.RAX)
+		x86Def(in, x86asm.RDX)
 	case len(args) == 0 || in.Branch || in.Call || x86Hint(s):
 		in.jump = op == x86asm.JMP
 	case x86Compares(op, s):
@@ -214,9 +218,6 @@ func x86Regs(in *Inst, xi x86asm.Inst) {
 	case len(args) == 1 && x86WideMulDiv(op):
 		x86Use(in, args[0], x86asm.RAX, x86asm.RDX)
 		x86Def(in, x86asm.RAX, x86asm.RDX)
-	case x86SignExtends(op):
-		x86Use(in, x86asm.RAX)
-		x86Def(in, x86asm.RDX)
 	case x86StringOp(s):
 		x86Use(in, x86asm.RAX, x86asm.RCX, x86asm.RSI, x86asm.RDI)
 		x86Def(in, x86asm.RAX, x86asm.RCX, x86asm.RSI, x86asm.RDI)
@@ -296,7 +297,8 @@ func x86WideMulDiv(op x86asm.Op) bool {
 }
 
 // x86SignExtends reports the instructions that extend RAX's sign into
-// RDX.
+// RDX (CQO, CDQ, CWD: the setup of a signed divide), which the decoder
+// gives no operands.
 func x86SignExtends(op x86asm.Op) bool {
 	return op == x86asm.CQO || op == x86asm.CDQ || op == x86asm.CWD
 }

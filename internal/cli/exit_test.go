@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/spf13/cobra"
 )
 
 // Each kind of error has its exit code, found through any wrapping; an
@@ -50,11 +52,59 @@ func TestCobraErrorsAreUsage(t *testing.T) {
 		{"history", "import"},
 		{"history", "show", "a", "b"},
 		{"run", "--no-such-flag"},
+		{"history", "foo"},
+		{"completion", "foo"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := testMain(args, &stdout, &stderr)
 		if code != ExitUsage || !strings.HasPrefix(stderr.String(), "benchy: ") || strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("benchy %q: exit %d, stderr %q; want exit 2 and one line", args, code, stderr.String())
+		}
+	}
+}
+
+// Every command that groups others refuses an argument naming none of
+// them with one line that names them all, at every level (cobra prints
+// the help and exits 0 below the root), and prints its help when given
+// nothing.
+func TestUnknownSubcommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	root := newRootCmd(&GlobalOptions{Stdout: &stdout, Stderr: &stderr})
+	root.InitDefaultCompletionCmd()
+	var groups []*cobra.Command
+	var walk func(*cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.HasSubCommands() {
+			groups = append(groups, c)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	if len(groups) < 2 { // the root, completion (history: toolcmd's TestHistoryUnknownSubcommand)
+		t.Fatalf("%d commands with subcommands, want at least 2", len(groups))
+	}
+	for _, c := range groups {
+		path := strings.Fields(c.CommandPath())[1:]
+		var names []string
+		for _, sub := range c.Commands() {
+			if sub.IsAvailableCommand() {
+				names = append(names, sub.Name())
+			}
+		}
+		stdout.Reset()
+		stderr.Reset()
+		code := testMain(append(path, "nosuchcommand"), &stdout, &stderr)
+		want := fmt.Sprintf("unknown command %q for %q (its commands: %s)\n", "nosuchcommand", c.CommandPath(), strings.Join(names, ", "))
+		if code != ExitUsage || stderr.String() != "benchy: "+want || stdout.Len() != 0 {
+			t.Errorf("benchy %s: exit %d, stdout %q, stderr %q; want exit 2 and %q", strings.Join(path, " "), code, stdout.String(), stderr.String(), want)
+		}
+		stdout.Reset()
+		stderr.Reset()
+		code = testMain(path, &stdout, &stderr)
+		if code != ExitOK || !strings.Contains(stdout.String(), c.CommandPath()+" [command]") || stderr.Len() != 0 {
+			t.Errorf("benchy %s: exit %d, stdout %q, stderr %q; want exit 0 and its help", strings.Join(path, " "), code, stdout.String(), stderr.String())
 		}
 	}
 }

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/workload"
 )
 
 // run --processes K: K processes of benchy, their samples merged, each
@@ -104,5 +107,19 @@ func TestRunProcessesLatency(t *testing.T) {
 	}
 	if len(l.Percentiles) == 0 || !l.Percentiles[0].Reported {
 		t.Errorf("percentiles %+v: want p50 of the merged calls", l.Percentiles)
+	}
+}
+
+// A run --processes stopped before its first process, with no signal
+// known (the stop channel closed, not a signal received), is interrupted
+// and says so; it once called the nil signal's String and panicked.
+func TestRunProcessesStoppedWithoutSignal(t *testing.T) {
+	stop := make(chan struct{})
+	close(stop)
+	r, err := runProcesses(pipeline.Plan{Stop: stop}, workload.All()[:1], 2, nil, Estimate{}, &Watcher{})
+	var ie *InterruptedError
+	if r != nil || !errors.As(err, &ie) || ie.Signal != nil || ExitCode(err) != ExitInterrupted ||
+		err.Error() != "stopped before anything was measured: no result" {
+		t.Errorf("runProcesses: %v, %v; want no result and an interruption with no signal", r, err)
 	}
 }

@@ -53,7 +53,7 @@ func Main(args []string, exps []inproc.Workload, stdout, stderr io.Writer) int {
 	if i := slices.Index(args, "exec"); i >= 0 {
 		args = append(slices.Clone(args[:i+1]), expandExecArgs(args[i+1:])...)
 	}
-	// cobra refuses a command line (an unknown command, a wrong number
+	// cobra refuses a command line (a wrong number
 	// of arguments) with errors of no type, before any command runs: an
 	// error returned before the root's PersistentPreRunE, cobra's own or
 	// a command's Args check, is bad usage. (Flag errors are typed by
@@ -67,6 +67,11 @@ func Main(args []string, exps []inproc.Workload, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	// cobra adds its completion command as it executes; add it now (after
+	// SetOut: its scripts are written where stdout was then) so that
+	// refuseUnknownSubcommands reaches it too.
+	root.InitDefaultCompletionCmd(args...)
+	refuseUnknownSubcommands(root)
 	err := root.Execute()
 	if err != nil && !started {
 		err = &UsageError{Msg: err.Error()}
@@ -75,7 +80,7 @@ func Main(args []string, exps []inproc.Workload, stdout, stderr io.Writer) int {
 		// Printable: an error names files and values from outside
 		// (a file name holding an escape sequence, a load error
 		// quoting it), and a terminal must not act on them.
-		fmt.Fprintf(stderr, "benchy: %s\n", result.Printable(readableError(err.Error())))
+		fmt.Fprintf(stderr, "benchy: %s\n", result.Printable(OneLine(err.Error())))
 	}
 	return ExitCode(err)
 }
@@ -172,9 +177,51 @@ func wrapFlagHelp(root *cobra.Command) {
 		return fs.FlagUsagesWrapped(cols - 1)
 	})
 	t := root.UsageTemplate()
+	// A command that groups others runs only to print its help
+	// (refuseUnknownSubcommands): its usage is its commands, not a line
+	// of its own.
+	t = strings.Replace(t, "Usage:{{if .Runnable}}", "Usage:{{if and .Runnable (not .HasAvailableSubCommands)}}", 1)
 	t = strings.ReplaceAll(t, ".LocalFlags.FlagUsages", "wrappedFlagUsages .LocalFlags")
 	t = strings.ReplaceAll(t, ".InheritedFlags.FlagUsages", "wrappedFlagUsages .InheritedFlags")
 	root.SetUsageTemplate(t)
+}
+
+// refuseUnknownSubcommands makes cmd and every command below it that
+// only groups others (the root, history, completion) refuse an argument
+// that names none of its commands, as bad usage. Below the root, cobra
+// prints such a command's help and exits 0, so a typo (`benchy history
+// chek`) passed for success in a script. A group given no argument still
+// prints its help.
+func refuseUnknownSubcommands(cmd *cobra.Command) {
+	if cmd.HasSubCommands() && !cmd.Runnable() {
+		cmd.Args = noUnknownSubcommand
+		cmd.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	}
+	for _, c := range cmd.Commands() {
+		refuseUnknownSubcommands(c)
+	}
+}
+
+// noUnknownSubcommand is the Args check of a command that groups others:
+// an argument is a command it does not have.
+func noUnknownSubcommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	var names []string
+	for _, c := range cmd.Commands() {
+		if c.IsAvailableCommand() {
+			names = append(names, c.Name())
+		}
+	}
+	hint := ""
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2 // cobra's default, which it sets only for its own message
+	}
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		hint = "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return Usagef("unknown command %q for %q%s (its commands: %s)", args[0], cmd.CommandPath(), hint, strings.Join(names, ", "))
 }
 
 // versionLine is what `benchy version` and `benchy --version` print.

@@ -105,8 +105,13 @@ func signalExit(s os.Signal) int {
 	return ExitInterrupted
 }
 
+// SignalName is how a message names the stop s; nil is a stop with no
+// signal known (the stop channel closed by a caller), which every caller
+// of watcher.Signal may get.
 func SignalName(s os.Signal) string {
 	switch s {
+	case nil:
+		return "stopped"
 	case os.Interrupt:
 		return "interrupted"
 	case syscall.SIGTERM:

@@ -1,10 +1,6 @@
 package cli
 
-import (
-	"strings"
-
-	"github.com/benchy-dev/benchy/internal/targets/inproc"
-)
+import "github.com/benchy-dev/benchy/internal/targets/inproc"
 
 // didYouMean is " (did you mean X?)" for the experiment names closest to
 // name, by edit distance, when one is close enough to be a typo; "" else.
@@ -41,20 +37,4 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-// readableError is err's message on one line, with cobra's suggestion of
-// a command kept readable: `unknown command "runn" for "benchy"; did you
-// mean run?`, not its newlines flattened into semicolons.
-func readableError(msg string) string {
-	if head, rest, ok := strings.Cut(msg, "\n\nDid you mean this?\n"); ok {
-		var names []string
-		for _, l := range strings.Split(rest, "\n") {
-			if l = strings.TrimSpace(l); l != "" {
-				names = append(names, l)
-			}
-		}
-		return head + "; did you mean " + strings.Join(names, " or ") + "?"
-	}
-	return OneLine(msg)
 }

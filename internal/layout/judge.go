@@ -1,13 +1,9 @@
 package layout
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // Spreads are what the layouts l did to each benchmark of cur: old is nil
@@ -42,8 +38,9 @@ func Spreads(old, cur *result.Result, files *compare.Files, l *result.Layouts) [
 
 // Judge makes every claimed change of files that the layouts alone move
 // its benchmark by (l.Benchmarks, from Spreads) layout-sensitive: the
-// row's verdict, which a gate cannot judge, and its sentence. It returns
-// the finding each such benchmark gets, by name, for the new side's
+// row's verdict, which a gate cannot judge, and its reason (Message),
+// which the row's sentence says when a writer renders it. It returns the
+// finding each such benchmark gets, by name, for the new side's
 // experiment.
 func Judge(files *compare.Files, l *result.Layouts) map[string]finding.Finding {
 	out := map[string]finding.Finding{}
@@ -55,7 +52,6 @@ func Judge(files *compare.Files, l *result.Layouts) map[string]finding.Finding {
 		for i := range files.Rows {
 			if row := &files.Rows[i]; row.Name == sp.Name {
 				row.Verdict, row.Reason = result.LayoutSensitive, msg
-				row.Sentence = strings.TrimSuffix(row.Sentence, ")") + fmt.Sprintf("; but layouts alone move it by ±%s: layout-sensitive)", units.Pct(sp.Move))
 			}
 		}
 		out[sp.Name] = finding.Finding{Code: result.CodeLayoutSensitive, Severity: finding.Warn, Message: msg,

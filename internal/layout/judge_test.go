@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/compare"
+	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -13,8 +14,8 @@ import (
 // judge, and a finding for the new side); a larger one keeps its verdict.
 func TestJudge(t *testing.T) {
 	files := compare.Files{Rows: []compare.Row{
-		{Name: "Small", Pair: result.Pair{Verdict: result.Slower, Ratio: 1.03, Sentence: "Small is 3.0% slower (95% CI +1% to +5%)"}},
-		{Name: "Large", Pair: result.Pair{Verdict: result.Slower, Ratio: 1.30, Sentence: "Large is 30% slower"}},
+		{Name: "Small", Pair: result.Pair{Verdict: result.Slower, Ratio: 1.03, CILow: 1.01, CIHigh: 1.05}},
+		{Name: "Large", Pair: result.Pair{Verdict: result.Slower, Ratio: 1.30, CILow: 1.2, CIHigh: 1.4}},
 	}}
 	l := &result.Layouts{Seeds: []int64{1, 2, 3, 4}, Processes: 2, Benchmarks: []result.LayoutSpread{
 		{Name: "Small", Move: 0.05, LayoutSD: 0.025, Change: 0.03, Sensitive: true},
@@ -24,8 +25,12 @@ func TestJudge(t *testing.T) {
 	if v := files.Rows[0].Verdict; v != result.LayoutSensitive {
 		t.Errorf("Small: %s, want %s", v, result.LayoutSensitive)
 	}
-	if !strings.Contains(files.Rows[0].Sentence, "layout-sensitive") || files.Rows[0].Judged() {
-		t.Errorf("Small: %q judged %v", files.Rows[0].Sentence, files.Rows[0].Judged())
+	// What Judge says reaches the output through the row's reason, in
+	// the sentence every writer renders from the row.
+	msg := Message(l.Benchmarks[0], len(l.Seeds))
+	if files.Rows[0].Reason != msg || !strings.Contains(render.Sentence(files.Rows[0].Pair), msg) || files.Rows[0].Judged() {
+		t.Errorf("Small: reason %q, sentence %q, judged %v; want the layouts' message, not judged",
+			files.Rows[0].Reason, render.Sentence(files.Rows[0].Pair), files.Rows[0].Judged())
 	}
 	if v := files.Rows[1].Verdict; v != result.Slower {
 		t.Errorf("Large: %s, want slower", v)

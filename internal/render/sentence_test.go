@@ -99,3 +99,19 @@ func TestSettingsLineWithLooks(t *testing.T) {
 		t.Errorf("settings line %q, want up to 101 rounds or 8.5s", got)
 	}
 }
+
+// The header of run --processes gives the samples of all the processes
+// (Settings.Samples, which the processes share), and the warm-up each
+// process took; it once said "31 samples in each of 3 processes".
+func TestSettingsOfProcesses(t *testing.T) {
+	r := &result.Result{Settings: result.Settings{Samples: 31, SampleTime: 10 * time.Millisecond, Warmup: 100 * time.Millisecond},
+		Experiments: []result.Experiment{{Name: "sum", Samples: []result.Sample{{Process: 0}, {Process: 1}, {Process: 2}}}}}
+	for _, tt := range []struct{ got, want string }{
+		{compactSettings(r), "31 samples >= 10ms in 3 processes, 100ms warm-up in each"},
+		{settingsLine(r), "31 samples of at least 10ms in 3 processes, 100ms warm-up in each"},
+	} {
+		if !strings.Contains(tt.got, tt.want) {
+			t.Errorf("settings %q, want %q", tt.got, tt.want)
+		}
+	}
+}

@@ -207,7 +207,9 @@ func loopSamples(r *result.Result, sep string) string {
 	st := r.Settings
 	n := sampleCount(r)
 	if procs := processCount(r); procs > 1 {
-		return fmt.Sprintf("%s samples %s %v in each of %d processes, %v warm-up", n, sep, st.SampleTime, procs, st.Warmup)
+		// The samples are all the processes' (processShare splits them);
+		// the warm-up is each process's own.
+		return fmt.Sprintf("%s samples %s %v in %d processes, %v warm-up in each", n, sep, st.SampleTime, procs, st.Warmup)
 	}
 	if len(st.Looks) > 0 {
 		// Rounds that may stop early (compare.Looks, the budget).

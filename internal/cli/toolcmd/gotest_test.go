@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/analyze"
-	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 
@@ -174,22 +173,6 @@ func TestGotestDebugBuild(t *testing.T) {
 	}
 }
 
-// writeModule writes a module of files into a new directory.
-func writeModule(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // Every bad input exits 2 with one line saying what is wrong, before
 // anything is measured.
 func TestGotestBadInput(t *testing.T) {
@@ -248,35 +231,6 @@ func TestGotestBadInput(t *testing.T) {
 		})
 	}
 }
-
-// git runs git in dir, failing the test on an error.
-func gitIn(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com",
-		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
-const againstBench = `package work
-
-import "testing"
-
-var sink int
-
-var data = make([]int, 2000)
-
-func BenchmarkWork(b *testing.B) {
-	for i := 0; i < b.N; i++ {
-		sink = Work(data)
-	}
-}
-`
 
 // --against on a repository of its own: a real slowdown is never read as
 // a speed-up and exits as its verdict says, a change of comments only is
@@ -370,15 +324,6 @@ func TestGotestAgainst(t *testing.T) {
 	if stash := gitIn(t, dir, "stash", "list"); stash != "" {
 		t.Errorf("stash: %s", stash)
 	}
-}
-
-func decodeComparison(t *testing.T, stdout, stderr string) compare.Document {
-	t.Helper()
-	c, err := compare.ReadDocument([]byte(stdout))
-	if err != nil {
-		t.Fatalf("not a comparison: %v\nstdout: %s\nstderr: %s", err, stdout, stderr)
-	}
-	return c
 }
 
 // benchy and go test -bench agree on what does not depend on b.N or on

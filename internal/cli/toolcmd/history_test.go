@@ -158,6 +158,7 @@ func TestHistoryBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"check", "--store", notDB}, "not a SQLite database"},
+		{[]string{"nosuch"}, `unknown command "nosuch" for "benchy history" (its commands: check, import, show)`},
 		{[]string{"show", "--store", missing}, missing + ": no such store"},
 		{[]string{"check", "--store", missing}, missing + ": no such store"},
 		{[]string{"check", "--store", filepath.Join(dir, "x.db")}, "x.db: no such store"},

@@ -429,20 +429,30 @@ func (w *gotestWork) compareSides(r *result.Result) (*compare.Document, error) {
 	return w.document(r, oldRun, newRun, files), nil
 }
 
-// document is the comparison every format writes: the sides named by the
-// old revision and "working tree", the gate at FailOnRegression (none
-// without it), and what the run adds to a comparison of files (the
-// profiles' differences, the layouts).
+// document is the comparison every format writes: the sides named by what
+// each measured (sideName), the gate at FailOnRegression (none without
+// it), and what the run adds to a comparison of files (the profiles'
+// differences, the layouts).
 func (w *gotestWork) document(r, oldRun, newRun *result.Result, files compare.Files) *compare.Document {
 	fail := -1.0 // no gate
 	if w.p.FailOnRegression != nil {
 		fail = *w.p.FailOnRegression
 	}
 	oldRuns, newRuns := []*result.Result{oldRun}, []*result.Result{newRun}
-	d := compare.NewDocument(w.p.Plan.Tool, compare.FileSides([]string{fmt.Sprintf("%s (%s)", w.wt.Rev, w.wt.Short())}, oldRuns),
-		compare.FileSides([]string{"working tree"}, newRuns), oldRuns, newRuns, files, fail)
+	d := compare.NewDocument(w.p.Plan.Tool, compare.FileSides([]string{sideName(w.wt)}, oldRuns),
+		compare.FileSides([]string{sideName(w.nwt)}, newRuns), oldRuns, newRuns, files, fail)
 	d.ProfileDiffs, d.Layouts = r.ProfileDiffs, r.Layouts
 	return &d
+}
+
+// sideName names what a side of --against measured: the revision as
+// given and its commit, or, without a worktree (no --new), "working tree",
+// the user's tree as it is.
+func sideName(wt *gotest.Worktree) string {
+	if wt == nil {
+		return "working tree"
+	}
+	return fmt.Sprintf("%s (%s)", wt.Rev, wt.Short())
 }
 
 // side is one revision's test binaries, in one layout with Layouts.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
@@ -75,5 +76,27 @@ func TestSplitBySide(t *testing.T) {
 	}
 	if len(r.Experiments) != 5 || r.Experiments[1].Label() != "good Work" {
 		t.Errorf("the run itself changed: %+v", r.Experiments)
+	}
+}
+
+// The comparison of gotest --against names each side by what it measured:
+// the old revision, and the new one with --new, which was once called
+// "working tree" too; "working tree" only for the tree as it is.
+func TestGotestDocumentNamesTheSides(t *testing.T) {
+	old := &gotest.Worktree{Rev: "v1.0", Commit: "0123456789abcdef0123456789abcdef01234567"}
+	rev2 := &gotest.Worktree{Rev: "feature", Commit: "fedcba9876543210fedcba9876543210fedcba98"}
+	for _, tt := range []struct {
+		name     string
+		nwt      *gotest.Worktree
+		old, new string
+	}{
+		{"the tree as it is", nil, "v1.0 (" + old.Short() + ")", "working tree"},
+		{"--new", rev2, "v1.0 (" + old.Short() + ")", "feature (" + rev2.Short() + ")"},
+	} {
+		w := &gotestWork{wt: old, nwt: tt.nwt}
+		d := w.document(&result.Result{}, &result.Result{}, &result.Result{}, compare.Files{})
+		if len(d.Old) != 1 || len(d.New) != 1 || d.Old[0].File != tt.old || d.New[0].File != tt.new {
+			t.Errorf("%s: sides %+v and %+v, want %q and %q", tt.name, d.Old, d.New, tt.old, tt.new)
+		}
 	}
 }

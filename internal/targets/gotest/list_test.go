@@ -3,9 +3,14 @@ package gotest
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 )
+
+// testdata is the module of honest, lying and misbehaving benchmarks the
+// tests build and run.
+var testdata, _ = filepath.Abs("../../../testdata/gotest")
 
 // A package pattern that begins with '-' reaches go list as a pattern,
 // which it refuses, never as one of its flags: a package name read from a

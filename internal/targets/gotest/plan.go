@@ -209,7 +209,7 @@ func (o Options) rampLonger(bin *Binary, t *Target, start func(*exec.Cmd) error)
 	// read 300 ms at a load of 20): the cap leaves it room.
 	longerCap := max(10*o.SampleTime, 2*time.Second)
 	longer := min(LongerRamp*max(o.SampleTime, first), longerCap)
-	loop := slices.ContainsFunc(t.Calibration, func(c Record) bool { return c.Loop }) // b.Loop times no setup
+	loop := loops(t.Calibration) // b.Loop times no setup
 	if t.Fail != "" || past >= 2 || len(t.Calibration) == 0 || first >= longerCap/2 || loop {
 		return nil
 	}

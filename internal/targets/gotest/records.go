@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"slices"
 )
 
 // Record is one line the helper wrote to its descriptor: the start or the
@@ -49,6 +50,12 @@ type Record struct {
 	// benchmark written with b.Loop does: testing then ramps inside that
 	// one call, and b.Loop's first iteration resets the timer.
 	Loop bool `json:"-"`
+}
+
+// loops reports whether one of calls is of a benchmark written with
+// b.Loop (Record.Loop): testing calls it once, ramping inside the call.
+func loops(calls []Record) bool {
+	return slices.ContainsFunc(calls, func(c Record) bool { return c.Loop })
 }
 
 // Leaf reports whether the call is of a benchmark testing reports: one

@@ -19,10 +19,8 @@ import (
 )
 
 // The tests below build test binaries of the module of honest, lying and
-// misbehaving benchmarks and run them as benchy does: what they assert
-// holds on any machine (names, counts, messages), never a time.
-
-var testdata, _ = filepath.Abs("../../../testdata/gotest")
+// misbehaving benchmarks (testdata) and run them as benchy does: what they
+// assert holds on any machine (names, counts, messages), never a time.
 
 // build builds the test binary of the package pattern of testdata.
 func build(t *testing.T, pattern string) *Binary {

@@ -361,7 +361,7 @@ const DependsOnNShare = 0.25
 // benchmark was accused of a setup in 2 of 11 runs). Only a fixed cost
 // with neither is a setup before the loop timed without b.ResetTimer.
 func perCallCost(calls []Record, n int64) (finding.Finding, bool) {
-	if slices.ContainsFunc(calls, func(c Record) bool { return c.Loop }) {
+	if loops(calls) {
 		// b.Loop: testing ramps inside one call, and the loop's first
 		// iteration resets the timer, so nothing before it is timed.
 		return finding.Finding{}, false

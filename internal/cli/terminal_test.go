@@ -6,11 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // terminal is a pseudo-terminal a test gives benchy as its stderr, so that
@@ -30,20 +27,8 @@ type terminal struct {
 // none. Start the child with Slave as its stderr, then call started.
 func newTerminal(t *testing.T) *terminal {
 	t.Helper()
-	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR, 0)
+	master, slave, err := openPTY()
 	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	n, err := unix.IoctlGetInt(int(master.Fd()), unix.TIOCGPTN)
-	if err == nil {
-		err = unix.IoctlSetPointerInt(int(master.Fd()), unix.TIOCSPTLCK, 0)
-	}
-	var slave *os.File
-	if err == nil {
-		slave, err = os.OpenFile("/dev/pts/"+strconv.Itoa(n), os.O_RDWR|syscall.O_NOCTTY, 0)
-	}
-	if err != nil {
-		master.Close()
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
 	tm := &terminal{Slave: slave, done: make(chan struct{})}
