@@ -1,33 +1,22 @@
 package cli
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
+	"io"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
 
+	"github.com/benchy-dev/benchy/internal/cli/clitest"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
 
-// complete drives cobra's hidden __complete command, as a shell's TAB
-// does, and returns the candidates and the directive number.
+// complete drives cobra's hidden __complete command over exps, as a
+// shell's TAB does, and returns the candidates and the directive number.
 func complete(t *testing.T, exps []inproc.Workload, args ...string) ([]string, string) {
 	t.Helper()
-	var stdout, stderr bytes.Buffer
-	if code := Main(append([]string{"__complete"}, args...), exps, &stdout, &stderr); code != 0 {
-		t.Fatalf("benchy __complete %q: exit %d, stderr %q", args, code, stderr.String())
-	}
-	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
-	directive := lines[len(lines)-1]
-	if !strings.HasPrefix(directive, ":") {
-		t.Fatalf("benchy __complete %q: no directive line in %q", args, stdout.String())
-	}
-	return lines[:len(lines)-1], directive
+	return clitest.Complete(t, func(args []string, stdout, stderr io.Writer) int { return Main(args, exps, stdout, stderr) }, args...)
 }
 
 // directive is d as __complete writes it.
@@ -57,42 +46,6 @@ func TestCompleteExperiments(t *testing.T) {
 		got, d := complete(t, exps, tt.args...)
 		if !slices.Equal(got, tt.want) || d != tt.directive {
 			t.Errorf("benchy __complete %q = %q %s, want %q %s", tt.args, got, d, tt.want, tt.directive)
-		}
-	}
-}
-
-// gotest --bench offers the benchmarks of the packages given so far, from
-// their source: a package that does not even build still lists them.
-func TestCompleteGotestBench(t *testing.T) {
-	dir := t.TempDir()
-	for name, src := range map[string]string{
-		"go.mod":          "module example.com/m\n\ngo 1.26\n",
-		"m.go":            "package m\nfunc f() { undefined() }\n",
-		"m_test.go":       "package m\nimport \"testing\"\nfunc BenchmarkSum(b *testing.B) {}\nfunc BenchmarkSort(b *testing.B) {}\n",
-		"sub/sub_test.go": "package sub\nimport \"testing\"\nfunc BenchmarkParse(b *testing.B) {}\n",
-	} {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, tt := range []struct {
-		args []string
-		want []string
-	}{
-		{[]string{"gotest", "-C", dir, "--bench", ""}, []string{"Sort", "Sum"}},
-		{[]string{"gotest", "-C", dir, "--bench", "Su"}, []string{"Sum"}},
-		{[]string{"gotest", "-C", dir, "--bench", "BenchmarkSo"}, []string{"BenchmarkSort"}},
-		{[]string{"gotest", "-C", dir, "./sub", "--bench", ""}, []string{"Parse"}},
-		{[]string{"gotest", "-C", dir, "./...", "--bench", "P"}, []string{"Parse"}},
-		{[]string{"gotest", "-C", filepath.Join(dir, "missing"), "--bench", ""}, nil},
-	} {
-		got, d := complete(t, nil, tt.args...)
-		if !slices.Equal(got, tt.want) || d != directive(cobra.ShellCompDirectiveNoFileComp) {
-			t.Errorf("benchy __complete %q = %q %s, want %q", tt.args, got, d, tt.want)
 		}
 	}
 }

@@ -22,7 +22,7 @@ func TestSuggestionsAndVersion(t *testing.T) {
 		{[]string{"run", "--compare", "zzzzzz,concat/builder"}, ExitUsage, "", `no experiment "zzzzzz" (see benchy list)`},
 		{[]string{"version"}, 0, "benchy " + Version, ""},
 		{[]string{"--version"}, 0, "benchy " + Version, ""},
-		{[]string{"-v", "version"}, ExitUsage, "", "-v/--verbose: version has nothing more to show; -v is for exec, gotest, report, run"},
+		{[]string{"-v", "version"}, ExitUsage, "", "-v/--verbose: version has nothing more to show; -v is for exec, report, run"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := testMain(tt.args, &stdout, &stderr)

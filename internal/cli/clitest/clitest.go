@@ -156,3 +156,53 @@ func MainOK(t *testing.T, run func(args []string, stdout, stderr io.Writer) int,
 	}
 	return stdout.String()
 }
+
+// Complete drives cobra's hidden __complete command through run, as a
+// shell's TAB does, and returns the candidates and the directive (":4").
+func Complete(t *testing.T, run func(args []string, stdout, stderr io.Writer) int, args ...string) ([]string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if code := run(append([]string{"__complete"}, args...), &stdout, &stderr); code != 0 {
+		t.Fatalf("benchy __complete %q: exit %d, stderr %q", args, code, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	directive := lines[len(lines)-1]
+	if !strings.HasPrefix(directive, ":") {
+		t.Fatalf("benchy __complete %q: no directive line in %q", args, stdout.String())
+	}
+	return lines[:len(lines)-1], directive
+}
+
+// Hostile is a file name that would set a terminal's title (OSC 0, ended
+// by BEL) and clear its screen (CSI 2J) if printed raw; Shown is how
+// benchy prints it (result.Printable, as it prints names from results).
+const (
+	Hostile = "r\x1b]0;pwned\x07\x1b[2J.json"
+	Shown   = `r\x1b]0;pwned\a\x1b[2J.json`
+)
+
+// CheckEscaped fails the test when s holds a control character, or does
+// not name the hostile file as Shown.
+func CheckEscaped(t *testing.T, what, s string) {
+	t.Helper()
+	if strings.ContainsAny(s, "\x1b\x07") {
+		t.Errorf("%s: a control character reaches the terminal raw: %q", what, s)
+	}
+	if !strings.Contains(s, Shown) {
+		t.Errorf("%s: %q does not name the file as %s", what, s, Shown)
+	}
+}
+
+// CopyFile copies the file at src to dir/name and returns its path.
+func CopyFile(t *testing.T, src, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

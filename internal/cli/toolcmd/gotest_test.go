@@ -24,7 +24,7 @@ import (
 )
 
 // gotestData is the module of honest and lying benchmarks.
-var gotestData, _ = filepath.Abs("../../testdata/gotest")
+var gotestData, _ = filepath.Abs("../../../testdata/gotest")
 
 // quick are settings that keep a gotest run short: numbers for structure,
 // not for reading.
