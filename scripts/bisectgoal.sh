@@ -12,7 +12,7 @@
 #                                 at most 8 commits measured each)
 #   flat    no step              (goal: no commit accused in 10 of 10)
 #   two     +1.5% at 20 and 40   (goal: both named, or a range holding both)
-# PCT=30 makes the step larger (step only). It prints one line per bisection (wall time, load, exit code, answer,
+# PCT=30 makes the step larger (step only); KEEP=DIR keeps each report there. It prints one line per bisection (wall time, load, exit code, answer,
 # commits measured, interleaved runs), then the counts. Run it from the
 # repository root; `benchy` is built first. The default flags are those of
 # the issue's measurements: --threshold 1% --samples 24 --processes 8
@@ -40,6 +40,9 @@ for i in $(seq 1 "$n"); do
   code=0
   (cd "$tmp/repo" && "$tmp/benchy" bisect "$good" HEAD --bench Work --format json "${flags[@]}") >"$tmp/out.json" 2>/dev/null || code=$?
   wall=$(($(date +%s) - start))
+  if [ -n "${KEEP:-}" ]; then
+    mkdir -p "$KEEP" && cp "$tmp/out.json" "$KEEP/$case-$i.json"
+  fi
   # Commit k of the repository is index k-1 of the report's commits.
   line=$(jq -r '
     .benchmarks[0] as $b | $b.answer as $a |
