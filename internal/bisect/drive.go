@@ -68,6 +68,17 @@ type Step struct {
 	SameAs *int `json:"same_program_as,omitempty"`
 }
 
+// DefaultRetries is how many times more a commit that cannot be placed
+// (undecided), or whose reading contradicts another, is measured by
+// default. Walks over 64 commits with a +3% step, measured with normal
+// noise and 95% intervals that miss as often as they say
+// (TestWalkWithRealNoise), named the exact commit in 60% of 1000 walks
+// at 2 retries, 90% at 4 and 98% at 6 when one measurement's noise is
+// 0.8% (at 1%: 29%, 66%, 88%), in about as many measurements: a commit
+// left undecided costs a second search around it, which more
+// measurements of it spare.
+const DefaultRetries = 6
+
 // A Measurer measures commit i of a walk interleaved with GOOD and BAD.
 // attempt 0 is a first measurement; a later attempt measures more and
 // returns the figures of all attempts pooled: the commit's over its own
@@ -174,7 +185,16 @@ func DriveAll(n, retries int, threshold float64, twins Twins, measure MeasureAll
 	for {
 		i, bs := d.next()
 		if len(bs) == 0 {
-			return d.walks, d.steps, nil
+			// Over: read the commits either side of each answer's
+			// boundary again, once, before answering; a misreading
+			// there moves the answer.
+			if i, bs = d.unverified(); len(bs) == 0 {
+				return d.walks, d.steps, nil
+			}
+			if err := d.settle(i, bs, false, nil); err != nil {
+				return d.walks, d.steps, err
+			}
+			continue
 		}
 		if rest := d.copyTwins(i, bs); len(rest) > 0 {
 			if err := d.settle(i, rest, false, nil); err != nil {
@@ -304,6 +324,39 @@ func (d *driver) follow(b, i int, st Step) {
 		d.steps[b][k] = y
 		d.walks[b].Set(x.Commit, y.Side)
 	}
+}
+
+// unverified is a commit either side of a walk's boundary that was read
+// once (measured, at a level), and the benchmarks whose walks have it
+// there; no benchmarks when every boundary was read twice. The boundary
+// of an answer found is the first commit that is not fast and the first
+// slow one, each with the commit before it: the answer stands on their
+// four readings, and one misread commit there names the wrong commit
+// (a commit at BAD's level read fast sends the walk past the step).
+// Reading each twice, pooled, makes that a misreading twice over.
+func (d *driver) unverified() (int, []int) {
+	want := map[int][]int{}
+	best := -1
+	for b, w := range d.walks {
+		a := w.Answer()
+		if a.Verdict != Found {
+			continue
+		}
+		for _, i := range []int{a.First - 1, a.First, a.Last - 1, a.Last} {
+			if i < 0 || i >= d.n-1 || slices.Contains(want[i], b) {
+				continue
+			}
+			k, ok := d.at[b][i]
+			if !ok || d.steps[b][k].Attempts != 1 || rank(w.Side(i)) < 0 {
+				continue
+			}
+			want[i] = append(want[i], b)
+			if best < 0 || len(want[i]) > len(want[best]) {
+				best = i
+			}
+		}
+	}
+	return best, want[best]
 }
 
 // next is the commit to measure and the benchmarks whose walks name it

@@ -42,8 +42,8 @@ type bisectOptions struct {
 }
 
 // bisectRetries is how many times more an undecided commit is measured by
-// default: twice, so its interval rests on three times the processes.
-const bisectRetries = 2
+// default (bisect.DefaultRetries).
+const bisectRetries = bisect.DefaultRetries
 
 // newBisectCmd makes the command; runF, when not nil, is called with the
 // options in place of running (tests read what the flags became).
