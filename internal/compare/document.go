@@ -237,17 +237,18 @@ func (d Document) Interleaved() bool { return d.Baseline != "" }
 
 // interleavedMethod says how an interleaved run's rows were judged: in
 // rounds on one CPU against the baseline, as one family when there were
-// several tests (with the first row's level: a run with looks takes it
-// above the family's, stats.LookShare), and with the threshold raised to
-// the ratio's drift where the run measured it.
+// several tests, and with the threshold raised to the ratio's drift
+// where a row measured it. The family is read from the first row that
+// has a test (a row that was not comparable has none, and Bonferroni
+// leaves it out), its level as that row's interval was taken: a run
+// with looks takes it above the family's (stats.LookShare).
 func interleavedMethod(d Document) string {
-	first := d.Rows[0]
 	s := fmt.Sprintf("interleaved rounds on cpu%d, baseline %s", d.CPU, d.Baseline)
-	if m := first.Comparisons; m > 1 {
+	if i := slices.IndexFunc(d.Rows, func(r Row) bool { return r.Verdict != result.NotComparable }); i >= 0 && d.Rows[i].Comparisons > 1 {
 		s += fmt.Sprintf("; %d comparisons held to %s together: intervals at %s, p-values Bonferroni-adjusted",
-			m, units.Percent(d.Alpha), units.Level(first.Level))
+			d.Rows[i].Comparisons, units.Percent(d.Alpha), units.Level(d.Rows[i].Level))
 	}
-	if first.ThresholdMeasured {
+	if slices.ContainsFunc(d.Rows, func(r Row) bool { return r.ThresholdMeasured }) {
 		s += fmt.Sprintf("; threshold the larger of %s and the ratio's drift", units.Percent(d.Threshold))
 	}
 	return s

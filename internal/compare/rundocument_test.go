@@ -58,3 +58,19 @@ func TestRunDocumentMethodOfOnePair(t *testing.T) {
 		t.Errorf("one comparison held together with others: %q", d.Method)
 	}
 }
+
+// The family is the rows that have a test: a first candidate that was not
+// comparable (it failed) leaves the others held together, and the method
+// says so; a threshold one row measured is said too.
+func TestRunDocumentMethodAfterARowNotComparable(t *testing.T) {
+	r := &result.Result{CPU: 1, Settings: result.Settings{Threshold: 0.0025}}
+	r.Comparison = []result.Pair{
+		{Base: "a", Candidate: "b", Verdict: result.NotComparable, Reason: "not measured: the run ended before it"},
+		{Base: "a", Candidate: "c", Paired: true, Verdict: result.NoDifference, Comparisons: 2, Level: 0.975, ThresholdMeasured: true},
+		{Base: "a", Candidate: "d", Paired: true, Verdict: result.Faster, Comparisons: 2, Level: 0.975, ThresholdMeasured: true},
+	}
+	want := "interleaved rounds on cpu1, baseline a; 2 comparisons held to 5% together: intervals at 97.5%, p-values Bonferroni-adjusted; threshold the larger of 0.25% and the ratio's drift"
+	if d := RunDocument(r); d.Method != want {
+		t.Errorf("method\n%s\nwant\n%s", d.Method, want)
+	}
+}
