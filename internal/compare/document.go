@@ -9,19 +9,28 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
-// Document is one comparison of two sides as every format writes it
-// (benchy compare, gotest --against with its layouts and profiles): the
+// Document is one comparison as every format writes it: of two sides
+// (benchy compare, gotest --against with its layouts and profiles: the
 // files of each side, the comparison, how it was made, the instructions
-// and the gate, every judgement made once here. internal/render writes
-// it; Reading a written one (ReadDocument) gives it back whole.
+// and the gate), or of an interleaved run's candidates against its
+// baseline (run --compare: RunDocument), every judgement made once here.
+// internal/render writes it; Reading a written one (ReadDocument, or
+// RunDocument of a run's result) gives it back whole.
 type Document struct {
 	// Tool is the benchy that made the comparison ("benchy v1.2").
 	Tool string `json:"-"`
-	// Old and New say which runs the sides are.
+	// Old and New say which runs the sides are; none for an interleaved
+	// run.
 	Old, New []FileSide `json:"-"`
+	// Baseline is, for an interleaved run, the experiment every row's
+	// candidate was measured against, round by round on CPU; "" for
+	// sides (Interleaved).
+	Baseline string `json:"-"`
+	CPU      int    `json:"-"`
 	Files
 	// Method says how the numbers were computed and when a change is
 	// claimed.
@@ -201,4 +210,46 @@ func ReadDocument(data []byte) (Document, error) {
 		}
 	}
 	return d, nil
+}
+
+// RunDocument is the document of an interleaved run (run --compare): its
+// candidates against the baseline, one row each, as Interleaved judged
+// them and analyze stored them in r.Comparison (the run's JSON, which
+// scripts read); nil when r compared nothing. Like ReadDocument for a
+// comparison's file it judges nothing again: the result is the schema's
+// leaf and cannot hold a Document, so the rows are stored there and the
+// document is read back from them.
+func RunDocument(r *result.Result) *Document {
+	if len(r.Comparison) == 0 {
+		return nil
+	}
+	d := &Document{Tool: r.Tool, Baseline: r.Comparison[0].Base, CPU: r.CPU, Regressions: []string{}}
+	d.Threshold, d.Alpha = r.Settings.Threshold, stats.DefaultAlpha
+	for _, p := range r.Comparison {
+		d.Rows = append(d.Rows, Row{Name: p.Candidate, Pair: p})
+	}
+	d.Method = interleavedMethod(*d)
+	return d
+}
+
+// Interleaved reports whether d is an interleaved run's (RunDocument).
+func (d Document) Interleaved() bool { return d.Baseline != "" }
+
+// interleavedMethod says how an interleaved run's rows were judged: in
+// rounds on one CPU against the baseline, as one family when there were
+// several tests, and with the threshold raised to the ratio's drift
+// where a row measured it. The family is read from the first row that
+// has a test (a row that was not comparable has none, and Bonferroni
+// leaves it out), its level as that row's interval was taken: a run
+// with looks takes it above the family's (stats.LookShare).
+func interleavedMethod(d Document) string {
+	s := fmt.Sprintf("interleaved rounds on cpu%d, baseline %s", d.CPU, d.Baseline)
+	if i := slices.IndexFunc(d.Rows, func(r Row) bool { return r.Verdict != result.NotComparable }); i >= 0 && d.Rows[i].Comparisons > 1 {
+		s += fmt.Sprintf("; %d comparisons held to %s together: intervals at %s, p-values Bonferroni-adjusted",
+			d.Rows[i].Comparisons, units.Percent(d.Alpha), units.Level(d.Rows[i].Level))
+	}
+	if slices.ContainsFunc(d.Rows, func(r Row) bool { return r.ThresholdMeasured }) {
+		s += fmt.Sprintf("; threshold the larger of %s and the ratio's drift", units.Percent(d.Threshold))
+	}
+	return s
 }

@@ -13,6 +13,10 @@ import (
 // differences first, a table, the reasons of rows without a verdict, the
 // method and the gate.
 func writeComparisonMarkdown(w io.Writer, c compare.Document) error {
+	if c.Interleaved() {
+		_, err := io.WriteString(w, interleavedMarkdown(c))
+		return err
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "### benchy compare: %s → %s\n\n", MarkdownCode(sideFiles(c.Old)), MarkdownCode(sideFiles(c.New)))
 	if len(c.Differences) == 0 {
@@ -62,6 +66,21 @@ func writeComparisonMarkdown(w io.Writer, c compare.Document) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// interleavedMarkdown is an interleaved run's comparison in a pull
+// request: a sentence per candidate, in bold where a difference is
+// claimed (an inconclusive one is not a claim, and reads like the others).
+func interleavedMarkdown(c compare.Document) string {
+	var b strings.Builder
+	for _, r := range c.Rows {
+		s := MarkdownCell(Sentence(r.Pair))
+		if r.Verdict == result.Faster || r.Verdict == result.Slower {
+			s = "**" + s + "**"
+		}
+		fmt.Fprintf(&b, "- %s\n", s)
+	}
+	return b.String()
 }
 
 // countMarkdown is countText for a pull request.

@@ -14,6 +14,10 @@ import (
 // the machine differences, the table, a sentence per row, the
 // instructions, layouts and profiles, the method and the gate.
 func writeComparisonText(w io.Writer, c compare.Document) error {
+	if c.Interleaved() {
+		_, err := io.WriteString(w, interleavedText(c))
+		return err
+	}
 	var b strings.Builder
 	b.WriteString(sidesText("old", c.Old) + sidesText("new", c.New) + "\n")
 	if len(c.Differences) == 0 {
@@ -70,6 +74,32 @@ func writeComparisonText(w io.Writer, c compare.Document) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// interleavedText is an interleaved run's comparison, as the report (-v)
+// shows it: how it was made, then a sentence per candidate, and the
+// reason of its verdict when the sentence does not give it.
+func interleavedText(c compare.Document) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "comparison (%s):\n", c.Method)
+	for _, r := range c.Rows {
+		s := Sentence(r.Pair)
+		fmt.Fprintf(&b, "  %s\n", s)
+		if r.Reason != "" && !strings.Contains(s, r.Reason) {
+			fmt.Fprintf(&b, "    why: %s\n", r.Reason)
+		}
+	}
+	return b.String()
+}
+
+// interleavedCompact is interleavedText for the default text, which fits
+// one screen: the sentences alone, wrapped to width.
+func interleavedCompact(c compare.Document, width int) string {
+	var b strings.Builder
+	for _, r := range c.Rows {
+		fmt.Fprintf(&b, "%s\n", Wrap(Sentence(r.Pair), width, "  "))
+	}
+	return b.String()
 }
 
 // countText is the compare.Document on instructions: a table, then per

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -13,7 +14,7 @@ import (
 // experiments with their verdicts, the comparisons of an interleaved run,
 // and the summary. Only a judged difference is written in bold; an
 // inconclusive one is not a claim, and reads like the others.
-func writeMarkdown(w io.Writer, r *result.Result) error {
+func writeMarkdown(w io.Writer, r *result.Result, c *compare.Document) error {
 	var b strings.Builder
 	b.WriteString("| experiment | min | median | p90 | verdict |\n|:--|--:|--:|--:|:--|\n")
 	for _, e := range r.Experiments {
@@ -32,14 +33,10 @@ func writeMarkdown(w io.Writer, r *result.Result) error {
 		}
 	}
 	writeCountMarkdown(&b, r)
-	if len(r.Comparison) > 0 {
+	if c != nil {
 		b.WriteString("\n")
-		for _, p := range r.Comparison {
-			s := MarkdownCell(Sentence(p))
-			if p.Verdict == result.Faster || p.Verdict == result.Slower {
-				s = "**" + s + "**"
-			}
-			fmt.Fprintf(&b, "- %s\n", s)
+		if err := writeComparisonMarkdown(&b, *c); err != nil {
+			return err
 		}
 	}
 	fmt.Fprintf(&b, "\n<sub>%s; %s</sub>\n", MarkdownCell("summary: "+summaryLine(r)), MarkdownCell(compactSettings(r)))

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -21,7 +22,7 @@ import (
 // settings, one table row per experiment, each experiment's verdict and
 // findings, how busy the CPUs were during the run, the environment
 // findings and the summary line.
-func writeText(w io.Writer, r *result.Result, o Options) error {
+func writeText(w io.Writer, r *result.Result, c *compare.Document, o Options) error {
 	// The header and the prose after the table wrap to the width (long
 	// facts of the machine, the counters' list); the table does not.
 	var head, tail strings.Builder
@@ -39,7 +40,7 @@ func writeText(w io.Writer, r *result.Result, o Options) error {
 			tail.WriteString(line + "\n")
 		}
 	}
-	if err := writeTextBody(&tail, r, o); err != nil {
+	if err := writeTextBody(&tail, r, c, o); err != nil {
 		return err
 	}
 	_, err := io.WriteString(w, WrapLines(tail.String(), o.width()))
@@ -69,9 +70,9 @@ func writeTextHeader(w io.Writer, r *result.Result) error {
 }
 
 // writeTextBody writes what comes after the table: the counts, each
-// experiment's verdict and findings, the comparison, how busy the CPUs
-// were, the environment and the summary.
-func writeTextBody(w io.Writer, r *result.Result, o Options) error {
+// experiment's verdict and findings, the comparison c (nil for none), how
+// busy the CPUs were, the environment and the summary.
+func writeTextBody(w io.Writer, r *result.Result, c *compare.Document, o Options) error {
 	tw := &errWriter{w: w}
 	writeCountText(tw, r, o.width())
 	for _, e := range r.Experiments {
@@ -93,7 +94,12 @@ func writeTextBody(w io.Writer, r *result.Result, o Options) error {
 		writeProfileText(tw, e.Profile)
 		writeLatencyText(tw, e, o.width(), o.ASCII, false)
 	}
-	writeComparison(tw, r)
+	if c != nil {
+		tw.printf("\n")
+		if tw.err == nil {
+			tw.err = writeComparisonText(tw, *c)
+		}
+	}
 	tw.printf("\nbusy during the run:\n")
 	if len(r.BusyDuring) == 0 {
 		tw.printf("  unknown: not recorded\n")
@@ -370,28 +376,6 @@ func runOrder(e result.Experiment, o Options) string {
 		out += "\n" + strings.Repeat(" ", len(prefix)) + marks
 	}
 	return out
-}
-
-// writeComparison writes the verdicts of an interleaved run, one sentence
-// per candidate.
-func writeComparison(w *errWriter, r *result.Result) {
-	if len(r.Comparison) == 0 {
-		return
-	}
-	w.printf("\ncomparison (interleaved rounds on cpu%d, baseline %s", r.CPU, r.Settings.Compare[0])
-	if m := r.Comparison[0].Comparisons; m > 1 {
-		w.printf("; %d comparisons held to 5%% together: intervals at %s, p-values Bonferroni-adjusted", m, units.Level(r.Comparison[0].Level))
-	}
-	if r.Comparison[0].ThresholdMeasured {
-		w.printf("; threshold the larger of %s and the ratio's drift", units.Percent(r.Settings.Threshold))
-	}
-	w.printf("):\n")
-	for _, p := range r.Comparison {
-		w.printf("  %s\n", Sentence(p))
-		if p.Reason != "" && !strings.Contains(Sentence(p), p.Reason) {
-			w.printf("    why: %s\n", p.Reason)
-		}
-	}
 }
 
 // gomaxprocsText is "GOMAXPROCS 1", and the GOMAXPROCS of experiments

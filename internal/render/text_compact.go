@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -54,7 +55,7 @@ const (
 const OnCPUMaterial = 0.02
 
 // writeCompact is the default text: what to believe, on one screen.
-func writeCompact(w io.Writer, r *result.Result, o Options) error {
+func writeCompact(w io.Writer, r *result.Result, c *compare.Document, o Options) error {
 	tw := &errWriter{w: w}
 	width := o.width()
 	if r.Interrupted {
@@ -87,11 +88,8 @@ func writeCompact(w io.Writer, r *result.Result, o Options) error {
 	for _, e := range r.Experiments {
 		writeLatencyText(tw, e, width, o.ASCII, true)
 	}
-	if len(r.Comparison) > 0 {
-		tw.printf("\n")
-		for _, p := range r.Comparison {
-			tw.printf("%s\n", Wrap(Sentence(p), width, "  "))
-		}
+	if c != nil {
+		tw.printf("\n%s", interleavedCompact(*c, width))
 	}
 	if why := causeLine(r.Cause); why != "" {
 		tw.printf("\n%s\n", Wrap(why, width, "  "))

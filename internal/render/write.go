@@ -3,9 +3,9 @@ package render
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -22,23 +22,28 @@ func Write(w io.Writer, r *result.Result, format string) error {
 
 // WriteWith is Write with options: for the text, verbose and the width;
 // for gobench, the counters.
+//
+// An interleaved run's comparison is a compare.Document, read back once
+// from the rows the analysis stored in r (compare.RunDocument) and
+// written by the comparison's exporter of the format.
 func WriteWith(w io.Writer, r *result.Result, format string, o Options) error {
+	c := compare.RunDocument(r)
 	switch format {
 	case "text":
 		if o.Verbose {
-			return writeText(w, r, o)
+			return writeText(w, r, c, o)
 		}
-		return writeCompact(w, r, o)
+		return writeCompact(w, r, c, o)
 	case "json":
-		return result.Encode(w, withSentences(r))
+		return result.Encode(w, withComparison(r, c))
 	case "csv":
 		return writeCSV(w, r)
 	case "gobench":
 		return writeGobench(w, r, o.GobenchCounters)
 	case "markdown":
-		return writeMarkdown(w, r)
+		return writeMarkdown(w, r, c)
 	case "html":
-		return writeHTML(w, r)
+		return writeHTML(w, r, c)
 	}
 	return fmt.Errorf("unknown format %q (valid: %s)", format, strings.Join(Formats, ", "))
 }
@@ -51,17 +56,13 @@ func summaryLine(r *result.Result) string {
 	return r.Summary.Line
 }
 
-// withSentences is r with each comparison's sentence written, for the
-// JSON: scripts read the verdict in the words the text output uses. r
-// itself is left as it is.
-func withSentences(r *result.Result) *result.Result {
-	if len(r.Comparison) == 0 {
+// withComparison is r with its interleaved comparison c written as the
+// run's JSON holds it (comparisonPairs); r itself is left as it is.
+func withComparison(r *result.Result, c *compare.Document) *result.Result {
+	if c == nil {
 		return r
 	}
-	c := *r
-	c.Comparison = slices.Clone(r.Comparison)
-	for i := range c.Comparison {
-		c.Comparison[i].Sentence = Sentence(c.Comparison[i])
-	}
-	return &c
+	out := *r
+	out.Comparison = comparisonPairs(*c)
+	return &out
 }

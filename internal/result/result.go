@@ -91,7 +91,8 @@ type Result struct {
 	Experiments []Experiment `json:"experiments"`
 
 	// Comparison holds, for an interleaved run (Settings.Compare), every
-	// candidate judged against the baseline; derived by Analyze.
+	// candidate judged against the baseline; derived by Analyze, and read
+	// back as one comparison document (compare.RunDocument) by the writers.
 	Comparison []Pair `json:"comparison,omitempty"`
 	// ProfileDiffs are, for two revisions profiled (gotest --against
 	// --profile), each benchmark's CPU profile of new less old's.
