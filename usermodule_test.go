@@ -37,8 +37,8 @@ func TestUserModule(t *testing.T) {
 	}
 
 	// It links what it uses: none of benchy's own commands (gotest,
-	// bisect, history), no SQL and no store driver (it imports no store
-	// package).
+	// bisect, history), no SQL store, no SQL and no store driver (it
+	// imports no store package).
 	nm, err := exec.Command("go", "tool", "nm", bin).Output()
 	if err != nil {
 		t.Fatalf("go tool nm: %v", err)
@@ -50,7 +50,7 @@ func TestUserModule(t *testing.T) {
 		}
 		sym := f[len(f)-1]
 		for _, p := range []string{"github.com/benchy-dev/benchy/internal/cli.newGotestCmd", "github.com/benchy-dev/benchy/internal/cli.newBisectCmd",
-			"github.com/benchy-dev/benchy/internal/cli.newHistoryCmd", "database/sql.Open", "github.com/jackc/", "modernc.org/"} {
+			"github.com/benchy-dev/benchy/internal/cli.newHistoryCmd", "github.com/benchy-dev/benchy/internal/history/sqlstore.", "database/sql.Open", "github.com/jackc/", "modernc.org/"} {
 			if strings.HasPrefix(sym, p) {
 				t.Errorf("the user's program links %s", sym)
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/sqlstore"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -535,7 +536,7 @@ func TestExampleScript(t *testing.T) {
 		t.Error("a smoke run wrote into BENCHY_STORE")
 	}
 	ctx := context.Background()
-	s, err := history.Open(ctx, history.Address{Kind: history.KindSQLite, Path: filepath.Join(results, "smoke.db")})
+	s, err := sqlstore.Open(ctx, history.Address{Kind: history.KindSQLite, Path: filepath.Join(results, "smoke.db")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ const StoreHelp = "the history store: a SQLite `FILE` or postgres://… (default
 // it says on stderr what it did. A failure is exit 1: the result was
 // written, only not stored.
 func StoreResult(addr history.Address, src history.Source, r *result.Result, stderr io.Writer) error {
-	rec, added, err := history.Save(context.Background(), addr, r, src)
+	machine, added, err := history.SaveResult(context.Background(), addr, r, src)
 	if err != nil {
 		return &FailedError{Msg: "--store " + addr.Show() + ": not stored: " + OneLine(err.Error())}
 	}
@@ -30,7 +30,7 @@ func StoreResult(addr history.Address, src history.Source, r *result.Result, std
 	if src.Dirty {
 		dirty = " (the tree has uncommitted changes: kept out of the series)"
 	}
-	fmt.Fprintf(stderr, "benchy: %s %s as commit %s on machine %s%s\n", what, addr.Show(), history.Short(src.Commit), rec.Machine.ID, dirty)
+	fmt.Fprintf(stderr, "benchy: %s %s as commit %s on machine %s%s\n", what, addr.Show(), history.Short(src.Commit), machine, dirty)
 	return nil
 }
 
@@ -41,9 +41,8 @@ func CheckStore(flag string) (history.Address, error) {
 	if err != nil {
 		return a, &UsageError{Msg: "--store: " + err.Error()}
 	}
-	s, err := history.Open(context.Background(), a)
-	if err != nil {
+	if err := history.CheckStore(context.Background(), a); err != nil {
 		return a, &UsageError{Msg: "--store " + OneLine(err.Error())}
 	}
-	return a, s.Close()
+	return a, nil
 }

@@ -3,7 +3,6 @@ package history
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -113,17 +112,4 @@ func isScheme(s string) bool {
 		}
 	}
 	return true
-}
-
-// ensureDir makes the directory of a SQLite file when it is missing (the
-// default store's on a first run).
-func ensureDir(path string) error {
-	dir := filepath.Dir(path)
-	if fi, err := os.Stat(dir); err == nil {
-		if !fi.IsDir() {
-			return fmt.Errorf("%s is not a directory", dir)
-		}
-		return nil
-	}
-	return os.MkdirAll(dir, 0o755)
 }

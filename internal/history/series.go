@@ -10,6 +10,38 @@ import (
 	"github.com/benchy-dev/benchy/internal/stats"
 )
 
+// Bases a point's value can be on, best last: the time of one op, the
+// time the thread was on the CPU, either counted in cycles at the clock
+// measured around the experiment, and instructions retired.
+const (
+	BasisTime         = "time"
+	BasisOnCPU        = "on-CPU time"
+	BasisCycles       = "cycles"
+	BasisOnCPUCycles  = "on-CPU cycles"
+	BasisInstructions = "instructions"
+)
+
+// Point is one experiment's value on one basis in one result.
+type Point struct {
+	Benchmark string
+	Basis     string
+	Median    float64 // per op, in ns, cycles or instructions
+	Lo, Hi    float64 // the 95% interval of the median (Lo = Hi = Median when too few samples)
+	N         int     // samples
+	ClockHz   float64 // the clock measured around the experiment, 0 when not measured
+	Codes     string  // the codes of the experiment's findings, comma-separated
+}
+
+// Row is one point with what it was measured on.
+type Row struct {
+	Point
+	Hash     string
+	Machine  string
+	Package  string
+	Source   Source
+	Measured time.Time
+}
+
 // Key names one series: a benchmark of a package on a machine.
 type Key struct {
 	Package   string `json:"package,omitempty"`

@@ -98,3 +98,16 @@ func BuildSource() (Source, bool) {
 	}
 	return s, s.Commit != ""
 }
+
+// SourceOf is the code a command measured in dir: for a program that
+// measures itself (run), the commit it was built from when the go command
+// stamped one, else the git work tree of dir; for gotest and exec, which
+// build or run what is in dir, its git work tree.
+func SourceOf(command, dir string) (Source, error) {
+	if command == "run" {
+		if s, ok := BuildSource(); ok {
+			return s, nil
+		}
+	}
+	return GitSource(dir)
+}

@@ -1,6 +1,6 @@
 // Package pgconnect opens PostgreSQL through pgx's database/sql adapter
-// with run-time parameters set in every session: the history's
-// PostgresConnector, apart from the history so that only a program that
+// with run-time parameters set in every session: the SQL store's
+// PostgresConnector (sqlstore), apart from it so that only a program that
 // asks for a PostgreSQL store (store/postgres) links pgx.
 package pgconnect
 

@@ -14,8 +14,8 @@
 package postgres
 
 import (
-	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/sqlstore"
 	"github.com/benchy-dev/benchy/internal/pgconnect"
 )
 
-func init() { history.RegisterPostgres(pgconnect.Open) }
+func init() { sqlstore.RegisterPostgres(pgconnect.Open) }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/sqlstore"
 	_ "github.com/benchy-dev/benchy/store/postgres"
 )
 
@@ -15,7 +16,7 @@ import (
 // missing store package.
 func TestImportRegistersPostgres(t *testing.T) {
 	dsn := "postgres://benchy@/benchy?host=" + filepath.Join(t.TempDir(), "no-server")
-	s, err := history.Open(context.Background(), history.Address{Kind: history.KindPostgres, DSN: dsn})
+	s, err := sqlstore.Open(context.Background(), history.Address{Kind: history.KindPostgres, DSN: dsn})
 	if err == nil {
 		s.Close()
 		t.Fatal("opened a store where no server listens")

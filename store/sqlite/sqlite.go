@@ -17,7 +17,7 @@ package sqlite
 import (
 	_ "modernc.org/sqlite" // registers the "sqlite" database/sql driver the store opens
 
-	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/sqlstore"
 )
 
-func init() { history.RegisterSQLite() }
+func init() { sqlstore.RegisterSQLite() }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/sqlstore"
 
 	"github.com/benchy-dev/benchy/internal/cli"
 )
@@ -90,7 +91,7 @@ func checkStored(t *testing.T, db string, rep bisect.Report, bm bisect.Benchmark
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := history.Open(context.Background(), a)
+	s, err := sqlstore.Open(context.Background(), a)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/cli"
 	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/sqlstore"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -41,16 +42,16 @@ to a slower level that holds is a regression, named with its commit range.`,
 }
 
 // open opens the store the flags and environment name, to write it (or,
-// with read, an existing one to read it: history.OpenRead); a store that
+// with read, an existing one to read it: sqlstore.OpenRead); a store that
 // cannot be opened is bad input (exit 2).
-func (o *historyOptions) open(ctx context.Context, read bool) (history.Store, error) {
+func (o *historyOptions) open(ctx context.Context, read bool) (sqlstore.Store, error) {
 	a, err := history.Resolve(o.Store, os.Getenv)
 	if err != nil {
 		return nil, &cli.UsageError{Msg: "--store: " + err.Error()}
 	}
-	open := history.Open
+	open := sqlstore.Open
 	if read {
-		open = history.OpenRead
+		open = sqlstore.OpenRead
 	}
 	s, err := open(ctx, a)
 	if err != nil {
@@ -89,7 +90,7 @@ func historyImport(ctx context.Context, o *historyImportOptions, files []string,
 	ctx = orBackground(ctx)
 	var when time.Time
 	if o.Time != "" {
-		t, err := history.ParseTime(o.Time)
+		t, err := sqlstore.ParseTime(o.Time)
 		if err != nil {
 			return &cli.UsageError{Msg: err.Error()}
 		}
@@ -99,13 +100,13 @@ func historyImport(ctx context.Context, o *historyImportOptions, files []string,
 	if err != nil {
 		return err
 	}
-	recs := make([]history.Record, len(files))
+	recs := make([]sqlstore.Record, len(files))
 	for i, f := range files {
 		r, err := result.Load(f)
 		if err != nil {
 			return cli.Usagef("%s (nothing stored)", cli.OneLine(err.Error()))
 		}
-		if recs[i], err = history.NewRecord(r, src, when); err != nil {
+		if recs[i], err = sqlstore.NewRecord(r, src, when); err != nil {
 			return cli.Usagef("%s: %v (nothing stored)", result.Printable(f), err)
 		}
 	}
@@ -171,7 +172,7 @@ func (q *historyQuery) bind(f *pflag.FlagSet, def string) {
 
 // judge reads the store and judges the series whose benchmark matches
 // args[0] (every one when absent) on the machine asked.
-func (q *historyQuery) judge(ctx context.Context, o *historyOptions, args []string) ([]history.Judgement, history.Store, error) {
+func (q *historyQuery) judge(ctx context.Context, o *historyOptions, args []string) ([]history.Judgement, sqlstore.Store, error) {
 	var err error
 	if q.threshold, err = cli.ParseFraction("--threshold", q.Threshold); err != nil {
 		return nil, nil, err
@@ -207,7 +208,7 @@ func (q *historyQuery) judge(ctx context.Context, o *historyOptions, args []stri
 }
 
 // machine resolves --machine to one stored identity.
-func (q *historyQuery) machine(ctx context.Context, s history.Store) (string, error) {
+func (q *historyQuery) machine(ctx context.Context, s sqlstore.Store) (string, error) {
 	if q.Machine == "" {
 		return "", nil
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/cli"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/sqlstore"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/pipeline/gotestrun"
 	"github.com/benchy-dev/benchy/internal/render"
@@ -78,7 +79,7 @@ func (c *confirmOptions) check(f *pflag.FlagSet) error {
 // A judged suspect: what the history saw and what the run made of it
 // (nil for a step that cannot be confirmed).
 type confirmed struct {
-	sus history.Suspect
+	sus sqlstore.Suspect
 	c   *gotestrun.Confirmation
 }
 
@@ -102,7 +103,7 @@ func historyConfirm(ctx context.Context, o *historyCheckOptions, args []string, 
 			short = append(short, fmt.Sprintf("%s on %s (%s)", j.Series.Benchmark, j.Series.Machine, units.Count(len(j.Series.Commits), "commit")))
 			continue
 		}
-		sus, err := history.Suspects(ctx, s, j)
+		sus, err := sqlstore.Suspects(ctx, s, j)
 		if err != nil {
 			return &cli.FailedError{Msg: "store " + s.Show() + ": " + cli.OneLine(err.Error())}
 		}

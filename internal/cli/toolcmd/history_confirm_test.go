@@ -15,6 +15,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/sqlstore"
 	"github.com/benchy-dev/benchy/internal/pipeline/gotestrun"
 	"github.com/benchy-dev/benchy/internal/result"
 
@@ -80,9 +81,9 @@ func TestHistoryConfirmExit(t *testing.T) {
 		return &compare.Row{Name: "Work", Pair: result.Pair{Verdict: verdict, Ratio: ratio, CILow: ratio - 0.01, CIHigh: ratio + 0.01, Level: 0.95}}
 	}
 	step := func(outcome string, r *compare.Row) confirmed {
-		return confirmed{sus: history.Suspect{Series: ser, Step: st}, c: &gotestrun.Confirmation{Outcome: outcome, Row: r, Why: "why"}}
+		return confirmed{sus: sqlstore.Suspect{Series: ser, Step: st}, c: &gotestrun.Confirmation{Outcome: outcome, Row: r, Why: "why"}}
 	}
-	cannot := confirmed{sus: history.Suspect{Series: ser, Step: st, Why: "measured by benchy run"}}
+	cannot := confirmed{sus: sqlstore.Suspect{Series: ser, Step: st, Why: "measured by benchy run"}}
 	tests := []struct {
 		name  string
 		steps []confirmed
@@ -145,7 +146,7 @@ func bisectedStep(a bisect.Answer, why string) confirmed {
 		}
 		c.Bisection = rep
 	}
-	return confirmed{sus: history.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 300}}, c: c}
+	return confirmed{sus: sqlstore.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 300}}, c: c}
 }
 
 // A run stopped after its first step still says what that step and the
@@ -154,10 +155,10 @@ func bisectedStep(a bisect.Answer, why string) confirmed {
 func TestHistoryConfirmReached(t *testing.T) {
 	ser := history.Series{Key: history.Key{Benchmark: "Work", Machine: "m1"}, Basis: history.BasisTime, Unit: "ns",
 		Commits: []history.Commit{{Source: history.Source{Commit: strings.Repeat("a", 40)}}, {Source: history.Source{Commit: strings.Repeat("b", 40)}}}}
-	measured := confirmed{sus: history.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 300}},
+	measured := confirmed{sus: sqlstore.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 300}},
 		c: &gotestrun.Confirmation{Outcome: gotestrun.Confirmed, Row: &compare.Row{Name: "Work", Pair: result.Pair{Verdict: result.Slower, Ratio: 3, CILow: 2.9, CIHigh: 3.1, Level: 0.95}}}}
-	cannot := confirmed{sus: history.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 150}, Why: "measured by benchy run"}}
-	notReached := confirmed{sus: history.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 400}}}
+	cannot := confirmed{sus: sqlstore.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 150}, Why: "measured by benchy run"}}
+	notReached := confirmed{sus: sqlstore.Suspect{Series: ser, Step: history.Step{At: 1, Before: 100, After: 400}}}
 	got := reached([]confirmed{measured, notReached, cannot})
 	if len(got) != 2 || got[0].c != measured.c || got[1].sus.Why != cannot.sus.Why {
 		t.Fatalf("reached %+v, want the measured step and the one that cannot be confirmed", got)

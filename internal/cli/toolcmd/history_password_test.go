@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/history/pgtest"
+	"github.com/benchy-dev/benchy/internal/history/sqlstore"
 
 	"github.com/benchy-dev/benchy/internal/cli"
 )
@@ -53,7 +54,7 @@ func TestStorePasswordNeverShown(t *testing.T) {
 		t.Errorf("history show --format html: exit %d, %s, header without the store:\n%.800s", code, errs, html)
 	}
 	shown("history show --format html", html+errs)
-	s, err := history.Open(context.Background(), history.Address{Kind: history.KindPostgres, DSN: dsn})
+	s, err := sqlstore.Open(context.Background(), history.Address{Kind: history.KindPostgres, DSN: dsn})
 	if err != nil {
 		t.Fatal(err)
 	}

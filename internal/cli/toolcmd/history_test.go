@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/sqlstore"
 	"github.com/benchy-dev/benchy/internal/result"
 
 	"github.com/benchy-dev/benchy/internal/cli"
@@ -195,7 +196,7 @@ func TestHistoryBadInput(t *testing.T) {
 func emptyStore(t *testing.T) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "empty.db")
-	s, err := history.Open(context.Background(), history.Address{Kind: history.KindSQLite, Path: path})
+	s, err := sqlstore.Open(context.Background(), history.Address{Kind: history.KindSQLite, Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}

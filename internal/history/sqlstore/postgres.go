@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/redact"
 )
 
@@ -28,7 +29,7 @@ var statementTimeout = time.Minute
 // PostgresConnector opens a pool of connections to the database dsn
 // names, each session with the run-time parameters params where dsn does
 // not set them itself. store/postgres gives pgx's (pgconnect), so the
-// history links no driver (RegisterPostgres).
+// store links no driver (RegisterPostgres).
 type PostgresConnector func(dsn string, params map[string]string) (*sql.DB, error)
 
 // openPostgres opens the history in the PostgreSQL database a names,
@@ -36,7 +37,7 @@ type PostgresConnector func(dsn string, params map[string]string) (*sql.DB, erro
 // refused before anything is written. With read, a database without the
 // tables is a *MissingError, and every transaction is read-only (an older
 // schema is still upgraded, in a session of its own).
-func openPostgres(ctx context.Context, a Address, read bool, connect PostgresConnector) (Store, error) {
+func openPostgres(ctx context.Context, a history.Address, read bool, connect PostgresConnector) (Store, error) {
 	params := map[string]string{"statement_timeout": fmt.Sprint(statementTimeout.Milliseconds())}
 	if read {
 		params["default_transaction_read_only"] = "on"
@@ -88,6 +89,6 @@ func openPostgres(ctx context.Context, a Address, read bool, connect PostgresCon
 // pgError names the store in err without its secrets, and masks those the
 // driver's message may quote (pgx quotes a connection string it cannot
 // read, with a redaction of its own that guesses on malformed ones).
-func pgError(a Address, what string, err error) error {
+func pgError(a history.Address, what string, err error) error {
 	return fmt.Errorf("%s: %s%s", a.Show(), what, redact.String(err.Error()))
 }

@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"bytes"
@@ -14,6 +14,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/historytest"
 )
 
 // A read of a store that does not exist creates nothing: not the file,
@@ -27,7 +30,7 @@ func TestOpenReadNeverCreates(t *testing.T) {
 			if !errors.As(err, &me) || !strings.Contains(err.Error(), a.Show()) {
 				t.Fatalf("OpenRead of no store: %v, want a MissingError naming %s", err, a.Show())
 			}
-			if a.Kind == KindSQLite {
+			if a.Kind == history.KindSQLite {
 				if _, err := os.Stat(filepath.Dir(a.Path)); !errors.Is(err, os.ErrNotExist) {
 					t.Errorf("the read made %s (%v)", filepath.Dir(a.Path), err)
 				}
@@ -47,11 +50,11 @@ func TestOpenReadNeverCreates(t *testing.T) {
 func storedFile(t *testing.T, dir string) string {
 	t.Helper()
 	path := filepath.Join(dir, "h.db")
-	s, err := Open(context.Background(), Address{Kind: KindSQLite, Path: path})
+	s, err := Open(context.Background(), history.Address{Kind: history.KindSQLite, Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Add(context.Background(), []Record{record(t, loadFixture(t), commitSource(1))}); err != nil {
+	if _, err := s.Add(context.Background(), []Record{record(t, loadFixture(t), historytest.Source(1))}); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -79,7 +82,7 @@ func TestOpenReadLeavesNothing(t *testing.T) {
 	ctx := context.Background()
 	path := storedFile(t, t.TempDir())
 	before, _ := os.ReadFile(path)
-	s, err := OpenRead(ctx, Address{Kind: KindSQLite, Path: path})
+	s, err := OpenRead(ctx, history.Address{Kind: history.KindSQLite, Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +90,7 @@ func TestOpenReadLeavesNothing(t *testing.T) {
 	if err != nil || len(rows) == 0 {
 		t.Fatalf("Rows: %d, %v", len(rows), err)
 	}
-	if _, err := s.Add(ctx, []Record{record(t, scaled(t, 2, 1), commitSource(2))}); err == nil {
+	if _, err := s.Add(ctx, []Record{record(t, scaled(t, 2, 1), historytest.Source(2))}); err == nil {
 		t.Error("a store opened to read took a write")
 	}
 	s.Close()
@@ -111,8 +114,8 @@ func TestRefusedCorruptStoreLeavesNothing(t *testing.T) {
 		b[i] = byte(i*7 + 3)
 	}
 	os.WriteFile(path, b, 0o644)
-	for name, open := range map[string]func(context.Context, Address) (Store, error){"Open": Open, "OpenRead": OpenRead} {
-		s, err := open(context.Background(), Address{Kind: KindSQLite, Path: path})
+	for name, open := range map[string]func(context.Context, history.Address) (Store, error){"Open": Open, "OpenRead": OpenRead} {
+		s, err := open(context.Background(), history.Address{Kind: history.KindSQLite, Path: path})
 		if err == nil {
 			s.Close()
 			t.Errorf("%s: a damaged store was opened", name)
@@ -134,7 +137,7 @@ const envRead = "BENCHY_TEST_READ_STORE"
 // read: the number of rows, or the error.
 func readAsChild(path string, stdout io.Writer) int {
 	ctx := context.Background()
-	s, err := OpenRead(ctx, Address{Kind: KindSQLite, Path: path})
+	s, err := OpenRead(ctx, history.Address{Kind: history.KindSQLite, Path: path})
 	if err != nil {
 		fmt.Fprintln(stdout, err)
 		return 1
@@ -225,7 +228,7 @@ func TestOpenReadRefusesWrites(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			if _, err := s.Add(ctx, []Record{record(t, loadFixture(t), commitSource(1))}); err == nil {
+			if _, err := s.Add(ctx, []Record{record(t, loadFixture(t), historytest.Source(1))}); err == nil {
 				t.Error("a store opened to read took a write")
 			}
 			if rows, _, err := s.Rows(ctx, ""); err != nil || len(rows) != 0 {
@@ -238,7 +241,7 @@ func TestOpenReadRefusesWrites(t *testing.T) {
 // A table another session holds locked fails a statement after the
 // statement timeout, rather than hang the command.
 func TestPostgresStatementTimeout(t *testing.T) {
-	a := Address{Kind: KindPostgres, DSN: pgDSN(t)}
+	a := history.Address{Kind: history.KindPostgres, DSN: pgDSN(t)}
 	open(t, a).Close()
 	old := statementTimeout
 	statementTimeout = 300 * time.Millisecond

@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"context"
@@ -209,4 +209,17 @@ func sqliteError(err error) error {
 		return errors.New("cannot be opened (is its directory writable?)")
 	}
 	return err
+}
+
+// ensureDir makes the directory of a SQLite file when it is missing (the
+// default store's on a first run).
+func ensureDir(path string) error {
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err == nil {
+		if !fi.IsDir() {
+			return fmt.Errorf("%s is not a directory", dir)
+		}
+		return nil
+	}
+	return os.MkdirAll(dir, 0o755)
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package history
+package sqlstore
 
 import "golang.org/x/sys/unix"
 

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package history
+package sqlstore
 
 // writable is true where access(2) is not at hand: a read opens the store
 // read-write with every statement refused (readDSN).

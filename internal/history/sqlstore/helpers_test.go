@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"math"
@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // fixture is a real result file (five experiments of benchy run).
-var fixture = filepath.Join("..", "..", "testdata", "compare", "old.json")
+var fixture = filepath.Join("..", "..", "..", "testdata", "compare", "old.json")
 
 func loadFixture(t testing.TB) *result.Result {
 	t.Helper()
@@ -38,22 +39,7 @@ func scaled(t testing.TB, factor float64, k int) *result.Result {
 	return r
 }
 
-// commitSource is the source of the k-th commit of a made-up history.
-func commitSource(k int) Source {
-	return Source{Commit: commitHash(k), Branch: "main", Time: time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(k) * time.Hour)}
-}
-
-func commitHash(k int) string {
-	const hex = "0123456789abcdef"
-	b := make([]byte, 40)
-	for i := range b {
-		b[i] = hex[(k*7+i*13+k/16)%16]
-	}
-	b[0], b[1], b[2] = hex[k/256%16], hex[k/16%16], hex[k%16]
-	return string(b)
-}
-
-func record(t testing.TB, r *result.Result, src Source) Record {
+func record(t testing.TB, r *result.Result, src history.Source) Record {
 	t.Helper()
 	rec, err := NewRecord(r, src, time.Time{})
 	if err != nil {

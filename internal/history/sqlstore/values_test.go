@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/historytest"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -25,7 +27,7 @@ func TestRecordRefusesImpossibleValues(t *testing.T) {
 		}
 		e.Samples[i].Counters[result.CounterInstructions] = 2e16
 	}
-	if _, err := NewRecord(r, commitSource(1), r.Start); err == nil || !strings.Contains(err.Error(), `"sum/sink"`) {
+	if _, err := NewRecord(r, historytest.Source(1), r.Start); err == nil || !strings.Contains(err.Error(), `"sum/sink"`) {
 		t.Errorf("NewRecord: %v, want sum/sink refused", err)
 	}
 }
@@ -37,17 +39,17 @@ func TestNewRecordRefuses(t *testing.T) {
 	past := time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
 		name     string
-		change   func(r *result.Result, src *Source)
+		change   func(r *result.Result, src *history.Source)
 		measured time.Time
 		want     string
 	}{
-		{"interrupted", func(r *result.Result, _ *Source) { r.Interrupted = true }, time.Time{}, "interrupted"},
-		{"end before start", func(r *result.Result, _ *Source) { r.End = r.Start.Add(-time.Second) }, time.Time{}, "ends"},
-		{"start past 2262", func(r *result.Result, _ *Source) { r.Start, r.End = past, past.Add(time.Minute) }, time.Time{}, "start 2300-01-01T00:00:00Z is outside 1970-01-01 to 2262-04-11"},
-		{"measured past 2262", func(*result.Result, *Source) {}, past, "start 2300"},
-		{"commit past 2262", func(_ *result.Result, src *Source) { src.Time = past }, time.Time{}, "commit time 2300"},
+		{"interrupted", func(r *result.Result, _ *history.Source) { r.Interrupted = true }, time.Time{}, "interrupted"},
+		{"end before start", func(r *result.Result, _ *history.Source) { r.End = r.Start.Add(-time.Second) }, time.Time{}, "ends"},
+		{"start past 2262", func(r *result.Result, _ *history.Source) { r.Start, r.End = past, past.Add(time.Minute) }, time.Time{}, "start 2300-01-01T00:00:00Z is outside 1970-01-01 to 2262-04-11"},
+		{"measured past 2262", func(*result.Result, *history.Source) {}, past, "start 2300"},
+		{"commit past 2262", func(_ *result.Result, src *history.Source) { src.Time = past }, time.Time{}, "commit time 2300"},
 	} {
-		r, src := loadFixture(t), commitSource(1)
+		r, src := loadFixture(t), historytest.Source(1)
 		c.change(r, &src)
 		if _, err := NewRecord(r, src, c.measured); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error with %q", c.name, err, c.want)
@@ -55,7 +57,7 @@ func TestNewRecordRefuses(t *testing.T) {
 	}
 	// The last time a store holds is stored as it is.
 	r := loadFixture(t)
-	rec, err := NewRecord(r, commitSource(1), lastTime)
+	rec, err := NewRecord(r, historytest.Source(1), lastTime)
 	if err != nil || !fromUnixNano(unixNano(rec.Measured)).Equal(lastTime) {
 		t.Errorf("the last time: %v, %v", rec.Measured, err)
 	}
@@ -66,16 +68,16 @@ func TestNewRecordRefuses(t *testing.T) {
 // out when read, and named, rather than judged or drawn; the other rows
 // are read.
 func TestRowsSkipImpossibleValues(t *testing.T) {
-	for _, bad := range []func(p *Point){
-		func(p *Point) { p.Median, p.Hi = math.Inf(1), math.Inf(1) },
-		func(p *Point) { p.Lo = math.Inf(-1) },
-		func(p *Point) { p.Median, p.Lo = 0, 0 },
-		func(p *Point) { p.Median, p.Lo = -1, -1 },
-		func(p *Point) { p.Median = p.Hi * 2 },
-		func(p *Point) { p.Median, p.Lo, p.Hi = 2e16, 2e16, 2e16 },
+	for _, bad := range []func(p *history.Point){
+		func(p *history.Point) { p.Median, p.Hi = math.Inf(1), math.Inf(1) },
+		func(p *history.Point) { p.Lo = math.Inf(-1) },
+		func(p *history.Point) { p.Median, p.Lo = 0, 0 },
+		func(p *history.Point) { p.Median, p.Lo = -1, -1 },
+		func(p *history.Point) { p.Median = p.Hi * 2 },
+		func(p *history.Point) { p.Median, p.Lo, p.Hi = 2e16, 2e16, 2e16 },
 	} {
-		s := open(t, Address{Kind: KindSQLite, Path: filepath.Join(t.TempDir(), "h.db")})
-		rec := record(t, loadFixture(t), commitSource(1))
+		s := open(t, history.Address{Kind: history.KindSQLite, Path: filepath.Join(t.TempDir(), "h.db")})
+		rec := record(t, loadFixture(t), historytest.Source(1))
 		bad(&rec.Points[0])
 		if _, err := s.Add(context.Background(), []Record{rec}); err != nil {
 			t.Fatal(err)
@@ -89,7 +91,7 @@ func TestRowsSkipImpossibleValues(t *testing.T) {
 				t.Errorf("the bad row was read: %+v", r.Point)
 			}
 		}
-		name := fmt.Sprintf("result %s: %q (%s)", Short(rec.Hash), rec.Points[0].Benchmark, rec.Points[0].Basis)
+		name := fmt.Sprintf("result %s: %q (%s)", history.Short(rec.Hash), rec.Points[0].Benchmark, rec.Points[0].Basis)
 		if len(skipped) != 1 || !strings.HasPrefix(skipped[0].Error(), name) {
 			t.Errorf("skipped %v, want one naming %s", skipped, name)
 		}
@@ -101,8 +103,8 @@ func TestRowsSkipImpossibleValues(t *testing.T) {
 // terminal raw.
 func TestRowsEscapeText(t *testing.T) {
 	ctx := context.Background()
-	s := open(t, Address{Kind: KindSQLite, Path: filepath.Join(t.TempDir(), "h.db")})
-	rec := record(t, loadFixture(t), commitSource(1))
+	s := open(t, history.Address{Kind: history.KindSQLite, Path: filepath.Join(t.TempDir(), "h.db")})
+	rec := record(t, loadFixture(t), historytest.Source(1))
 	rec.Points[0].Benchmark = "evil\x1b]0;title\a"
 	rec.Source.Branch = "main\r\nok"
 	rec.Machine.ID = "m\x1b[2J"
@@ -138,7 +140,7 @@ func TestRowsEscapeText(t *testing.T) {
 // does not read is an error naming the row, not a panic.
 func TestMigrateShortHash(t *testing.T) {
 	ctx := context.Background()
-	a := Address{Kind: KindSQLite, Path: filepath.Join(t.TempDir(), "h.db")}
+	a := history.Address{Kind: history.KindSQLite, Path: filepath.Join(t.TempDir(), "h.db")}
 	db, d := rawDB(t, a)
 	old := migrations
 	migrations = migrations[:1]

@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"context"
@@ -6,13 +6,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/historytest"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // What confirming a step needs is read from the stored result: the test
 // package and testing's name for gotest, why not for run and exec.
 func TestGotestBenchmark(t *testing.T) {
-	g, err := result.Load(filepath.Join("..", "..", "testdata", "compare", "gotest-old.json"))
+	g, err := result.Load(filepath.Join("..", "..", "..", "testdata", "compare", "gotest-old.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,14 +53,14 @@ func TestGotestBenchmark(t *testing.T) {
 
 // Suspects reads the result of the first commit after each regression.
 func TestSuspects(t *testing.T) {
-	s := open(t, Address{Kind: KindSQLite, Path: filepath.Join(t.TempDir(), "h.db")})
+	s := open(t, history.Address{Kind: history.KindSQLite, Path: filepath.Join(t.TempDir(), "h.db")})
 	var recs []Record
 	for k := range 12 {
 		f := 1.0
 		if k >= 6 {
 			f = 1.5
 		}
-		recs = append(recs, record(t, scaled(t, f, k), commitSource(k)))
+		recs = append(recs, record(t, scaled(t, f, k), historytest.Source(k)))
 	}
 	if _, err := s.Add(context.Background(), recs); err != nil {
 		t.Fatal(err)
@@ -67,10 +69,10 @@ func TestSuspects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var j Judgement
-	for _, ser := range Build(rows, nil) {
+	var j history.Judgement
+	for _, ser := range history.Build(rows, nil) {
 		if ser.Benchmark == "sum/sink" {
-			j = Judge(ser, 0.05)
+			j = history.Judge(ser, 0.05)
 		}
 	}
 	sus, err := Suspects(context.Background(), s, j)
@@ -78,8 +80,8 @@ func TestSuspects(t *testing.T) {
 		t.Fatalf("%d suspects, %v; judged %+v", len(sus), err, j.Regressions)
 	}
 	x := sus[0]
-	if x.Before.Commit != commitHash(5) || x.After.Commit != commitHash(6) || !strings.Contains(x.Why, "benchy run") {
-		t.Errorf("suspect %s..%s, why %q", Short(x.Before.Commit), Short(x.After.Commit), x.Why)
+	if x.Before.Commit != historytest.Hash(5) || x.After.Commit != historytest.Hash(6) || !strings.Contains(x.Why, "benchy run") {
+		t.Errorf("suspect %s..%s, why %q", history.Short(x.Before.Commit), history.Short(x.After.Commit), x.Why)
 	}
 }
 

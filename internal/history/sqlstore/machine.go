@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"crypto/sha256"

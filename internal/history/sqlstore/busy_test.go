@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/history"
 )
 
 // A new store whose file another connection holds locked (a process
@@ -41,7 +43,7 @@ func TestOpenWaitsForALockedNewStore(t *testing.T) {
 		conn.Close()
 	}()
 	start := time.Now()
-	s, err := Open(ctx, Address{Kind: KindSQLite, Path: path})
+	s, err := Open(ctx, history.Address{Kind: history.KindSQLite, Path: path})
 	if err != nil {
 		t.Fatalf("after %v: %v", time.Since(start).Round(time.Millisecond), err)
 	}

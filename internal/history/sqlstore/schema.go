@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/history"
 )
 
 // SchemaVersion is the version of the store's tables that this benchy
@@ -183,7 +185,7 @@ func refillPoints(ctx context.Context, tx *sql.Tx, d dialect) error {
 	for _, b := range bodies {
 		r, err := DecodeBody(b.b)
 		if err != nil {
-			return fmt.Errorf("result %s: %v", Short(b.hash), err)
+			return fmt.Errorf("result %s: %v", history.Short(b.hash), err)
 		}
 		if err := insertPoints(ctx, tx, d, b.hash, Points(r)); err != nil {
 			return err

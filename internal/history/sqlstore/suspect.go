@@ -1,10 +1,11 @@
-package history
+package sqlstore
 
 import (
 	"context"
 	"fmt"
 	"strings"
 
+	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -13,11 +14,11 @@ import (
 // benchy gotest, its test package and testing's name, read from the
 // stored result of the first commit at the new level.
 type Suspect struct {
-	Series Series
-	Step   Step
+	Series history.Series
+	Step   history.Step
 	// Before is the last commit at the old level, After the first at the
 	// new one.
-	Before, After Source
+	Before, After history.Source
 	// Package is the test package's import path, Bench testing's name of
 	// the benchmark ("BenchmarkX/sub").
 	Package, Bench string
@@ -29,14 +30,14 @@ type Suspect struct {
 
 // Suspects are the regressions of j, each with what confirming it needs.
 // An error is the store's.
-func Suspects(ctx context.Context, s Store, j Judgement) ([]Suspect, error) {
+func Suspects(ctx context.Context, s Store, j history.Judgement) ([]Suspect, error) {
 	var out []Suspect
 	for _, st := range j.Regressions {
 		ser := j.Series
 		after := ser.Commits[st.At]
 		sus := Suspect{Series: ser, Step: st, Before: ser.Commits[st.At-1].Source, After: after.Source}
 		if len(after.Results) == 0 {
-			sus.Why = "no stored result at " + Short(after.Source.Commit)
+			sus.Why = "no stored result at " + history.Short(after.Source.Commit)
 			out = append(out, sus)
 			continue
 		}

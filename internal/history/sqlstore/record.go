@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"bytes"
@@ -13,19 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
-)
-
-// Bases a point's value can be on, best last: the time of one op, the
-// time the thread was on the CPU, either counted in cycles at the clock
-// measured around the experiment, and instructions retired.
-const (
-	BasisTime         = "time"
-	BasisOnCPU        = "on-CPU time"
-	BasisCycles       = "cycles"
-	BasisOnCPUCycles  = "on-CPU cycles"
-	BasisInstructions = "instructions"
 )
 
 // Record is one result as the store keeps it: the whole result, what it
@@ -37,24 +27,13 @@ type Record struct {
 	// it was formatted, copied or imported.
 	Hash     string
 	Machine  Machine
-	Source   Source
+	Source   history.Source
 	Measured time.Time // when the result was measured (its start), or --time
 	Tool     string
 	Package  string
 	Settings []byte // the result's settings, JSON
 	Body     []byte // the whole result, gzipped JSON
-	Points   []Point
-}
-
-// Point is one experiment's value on one basis in one result.
-type Point struct {
-	Benchmark string
-	Basis     string
-	Median    float64 // per op, in ns, cycles or instructions
-	Lo, Hi    float64 // the 95% interval of the median (Lo = Hi = Median when too few samples)
-	N         int     // samples
-	ClockHz   float64 // the clock measured around the experiment, 0 when not measured
-	Codes     string  // the codes of the experiment's findings, comma-separated
+	Points   []history.Point
 }
 
 // maxPerOp bounds a point's value. From 2^53 up float64 no longer holds
@@ -63,10 +42,10 @@ type Point struct {
 // days) or counts that much (2^53 cycles is a day at 100 GHz).
 const maxPerOp = 1 << 53
 
-// check refuses a point no run can produce: a value that is not above 0
+// checkPoint refuses a point no run can produce: a value that is not above 0
 // and below maxPerOp (NaN, ±Inf, 0 included), or an interval that does
 // not hold its median.
-func (p Point) check() error {
+func checkPoint(p history.Point) error {
 	for _, v := range []float64{p.Median, p.Lo, p.Hi} {
 		if !(v > 0 && v < maxPerOp) {
 			return fmt.Errorf("%q (%s): a value of %g per op, which no run measures (each must be above 0 and below 2^53)", p.Benchmark, p.Basis, v)
@@ -81,7 +60,7 @@ func (p Point) check() error {
 // NewRecord makes the record of r: its hash and body from the canonical
 // JSON, the machine identity from its snapshot, a point per experiment
 // that has samples and no error, on every basis the samples allow.
-func NewRecord(r *result.Result, src Source, measured time.Time) (Record, error) {
+func NewRecord(r *result.Result, src history.Source, measured time.Time) (Record, error) {
 	if err := checkResult(r, src, measured); err != nil {
 		return Record{}, err
 	}
@@ -102,7 +81,7 @@ func NewRecord(r *result.Result, src Source, measured time.Time) (Record, error)
 	}
 	points := Points(r)
 	for _, p := range points {
-		if err := p.check(); err != nil {
+		if err := checkPoint(p); err != nil {
 			return Record{}, err
 		}
 	}
@@ -119,7 +98,7 @@ func NewRecord(r *result.Result, src Source, measured time.Time) (Record, error)
 // one interrupted (it measured part of what it was asked, as --store on a
 // run refuses it), one that ends before it starts, and times the store
 // cannot hold (storable).
-func checkResult(r *result.Result, src Source, measured time.Time) error {
+func checkResult(r *result.Result, src history.Source, measured time.Time) error {
 	if r.Interrupted {
 		return errors.New("the run was interrupted: its result measured part of what was asked, and is not the commit's")
 	}
@@ -171,20 +150,20 @@ func DecodeBody(body []byte) (*result.Result, error) {
 // Points are the values of r's experiments on every basis their samples
 // allow. An experiment that failed, or has no samples, has none: a
 // partial measurement is not a point of a trend.
-func Points(r *result.Result) []Point {
-	var out []Point
+func Points(r *result.Result) []history.Point {
+	var out []history.Point
 	for _, e := range r.Experiments {
 		if e.Error != "" {
 			continue
 		}
 		codes := codesOf(e)
-		for _, basis := range []string{BasisTime, BasisOnCPU, BasisCycles, BasisOnCPUCycles, BasisInstructions} {
+		for _, basis := range []string{history.BasisTime, history.BasisOnCPU, history.BasisCycles, history.BasisOnCPUCycles, history.BasisInstructions} {
 			xs, ok := perOp(e, basis)
 			if !ok || len(xs) == 0 {
 				continue
 			}
 			slices.Sort(xs)
-			p := Point{Benchmark: e.Name, Basis: basis, Median: stats.MedianSorted(xs), N: len(xs), ClockHz: e.ClockHz(), Codes: codes}
+			p := history.Point{Benchmark: e.Name, Basis: basis, Median: stats.MedianSorted(xs), N: len(xs), ClockHz: e.ClockHz(), Codes: codes}
 			p.Lo, p.Hi = p.Median, p.Median
 			if lo, hi, _ := stats.MedianCI(xs, 0.95); lo > 0 && hi >= lo {
 				p.Lo, p.Hi = lo, hi
@@ -201,15 +180,15 @@ func Points(r *result.Result) []Point {
 // the basis needs.
 func perOp(e result.Experiment, basis string) ([]float64, bool) {
 	switch basis {
-	case BasisTime:
+	case history.BasisTime:
 		return result.PerOp(e, result.BasisWall)
-	case BasisOnCPU:
+	case history.BasisOnCPU:
 		return result.PerOp(e, result.BasisOnCPU)
-	case BasisCycles:
+	case history.BasisCycles:
 		return result.PerOp(e, result.BasisCycles)
-	case BasisOnCPUCycles:
+	case history.BasisOnCPUCycles:
 		return result.PerOp(e, result.BasisOnCPUCycles)
-	case BasisInstructions:
+	case history.BasisInstructions:
 		var xs []float64
 		for _, s := range e.Samples {
 			if s.Iters <= 0 {

@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/historytest"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -19,15 +21,15 @@ import (
 // the reason, where no server can be started.
 var kinds = []struct {
 	name string
-	addr func(t *testing.T) Address
+	addr func(t *testing.T) history.Address
 }{
-	{"sqlite", func(t *testing.T) Address {
-		return Address{Kind: KindSQLite, Path: filepath.Join(t.TempDir(), "sub", "history.db")}
+	{"sqlite", func(t *testing.T) history.Address {
+		return history.Address{Kind: history.KindSQLite, Path: filepath.Join(t.TempDir(), "sub", "history.db")}
 	}},
-	{"postgres", func(t *testing.T) Address { return Address{Kind: KindPostgres, DSN: pgDSN(t)} }},
+	{"postgres", func(t *testing.T) history.Address { return history.Address{Kind: history.KindPostgres, DSN: pgDSN(t)} }},
 }
 
-func open(t *testing.T, a Address) Store {
+func open(t *testing.T, a history.Address) Store {
 	t.Helper()
 	s, err := Open(context.Background(), a)
 	if err != nil {
@@ -45,7 +47,7 @@ func TestStoreAddOnce(t *testing.T) {
 			ctx := context.Background()
 			s := open(t, k.addr(t))
 			r := loadFixture(t)
-			rec := record(t, r, commitSource(1))
+			rec := record(t, r, historytest.Source(1))
 			added, err := s.Add(ctx, []Record{rec, rec})
 			if err != nil {
 				t.Fatal(err)
@@ -61,7 +63,7 @@ func TestStoreAddOnce(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			again := record(t, back, commitSource(2))
+			again := record(t, back, historytest.Source(2))
 			if again.Hash != rec.Hash {
 				t.Fatalf("hash changed on a round trip: %s, %s", rec.Hash, again.Hash)
 			}
@@ -76,7 +78,7 @@ func TestStoreAddOnce(t *testing.T) {
 				t.Fatalf("%d rows, want the record's %d points", len(rows), len(rec.Points))
 			}
 			for _, row := range rows {
-				if row.Source.Commit != commitHash(1) || row.Machine != rec.Machine.ID || row.Hash != rec.Hash || !row.Source.Time.Equal(commitSource(1).Time) {
+				if row.Source.Commit != historytest.Hash(1) || row.Machine != rec.Machine.ID || row.Hash != rec.Hash || !row.Source.Time.Equal(historytest.Source(1).Time) {
 					t.Fatalf("row %+v: want commit 1, machine %s", row, rec.Machine.ID)
 				}
 			}
@@ -99,7 +101,7 @@ func TestStoreConcurrentImports(t *testing.T) {
 		t.Run(k.name, func(t *testing.T) {
 			ctx := context.Background()
 			a := k.addr(t)
-			shared := record(t, loadFixture(t), commitSource(0))
+			shared := record(t, loadFixture(t), historytest.Source(0))
 			// The store does not exist yet: the four make it at once.
 			var wg sync.WaitGroup
 			errs := make(chan error, 4)
@@ -114,7 +116,7 @@ func TestStoreConcurrentImports(t *testing.T) {
 					}
 					defer s.Close()
 					for i := range 5 {
-						recs := []Record{record(t, scaled(t, 1+float64(j*5+i+1)/100, j*5+i), commitSource(j*5+i+1)), shared}
+						recs := []Record{record(t, scaled(t, 1+float64(j*5+i+1)/100, j*5+i), historytest.Source(j*5+i+1)), shared}
 						if _, err := s.Add(ctx, recs); err != nil {
 							errs <- err
 							return
@@ -149,8 +151,8 @@ func TestStoreAddAllOrNothing(t *testing.T) {
 		t.Run(k.name, func(t *testing.T) {
 			ctx := context.Background()
 			s := open(t, k.addr(t))
-			good := record(t, loadFixture(t), commitSource(1))
-			bad := record(t, scaled(t, 2, 1), commitSource(2))
+			good := record(t, loadFixture(t), historytest.Source(1))
+			bad := record(t, scaled(t, 2, 1), historytest.Source(2))
 			bad.Points = append(bad.Points, bad.Points[0]) // a duplicate key fails the insert
 			if _, err := s.Add(ctx, []Record{good, bad}); err == nil {
 				t.Fatal("a failing batch was stored")
@@ -178,7 +180,7 @@ func TestStoreMigrations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec := record(t, loadFixture(t), commitSource(1))
+			rec := record(t, loadFixture(t), historytest.Source(1))
 			if _, err := db.ExecContext(ctx, d.rebind(`INSERT INTO benchy_machines (id, facts) VALUES (?, '[]')`), rec.Machine.ID); err != nil {
 				t.Fatal(err)
 			}
@@ -218,12 +220,12 @@ func TestStoreMigrations(t *testing.T) {
 }
 
 // rawDB is a plain connection to a's database, closed after the test.
-func rawDB(t *testing.T, a Address) (*sql.DB, dialect) {
+func rawDB(t *testing.T, a history.Address) (*sql.DB, dialect) {
 	t.Helper()
 	var db *sql.DB
 	var err error
 	d := postgresDialect
-	if a.Kind == KindSQLite {
+	if a.Kind == history.KindSQLite {
 		os.MkdirAll(filepath.Dir(a.Path), 0o755)
 		db, err = sql.Open("sqlite", sqliteDSN(a.Path, "_pragma=busy_timeout(5000)"))
 		d = sqliteDialect
@@ -239,9 +241,9 @@ func rawDB(t *testing.T, a Address) (*sql.DB, dialect) {
 
 // fingerprint is what a store holds: the bytes of a SQLite file, the
 // rows and tables of a PostgreSQL database.
-func fingerprint(t *testing.T, a Address, db *sql.DB) string {
+func fingerprint(t *testing.T, a history.Address, db *sql.DB) string {
 	t.Helper()
-	if a.Kind == KindSQLite {
+	if a.Kind == history.KindSQLite {
 		b, err := os.ReadFile(a.Path)
 		if err != nil {
 			t.Fatal(err)
@@ -283,7 +285,7 @@ func TestSQLiteRefusesOthers(t *testing.T) {
 	db.Close()
 	otherBytes, _ := os.ReadFile(other)
 	for path, want := range map[string]string{res: "not a SQLite database", other: "not a benchy history", dir: "not a regular file"} {
-		_, err := Open(ctx, Address{Kind: KindSQLite, Path: path})
+		_, err := Open(ctx, history.Address{Kind: history.KindSQLite, Path: path})
 		if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v, want one line with %q", filepath.Base(path), err, want)
 		}
@@ -299,8 +301,8 @@ func TestSQLiteRefusesOthers(t *testing.T) {
 // A file name with the characters a URI gives meaning to is a file name.
 func TestSQLiteOddPath(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "a?b#c%d.db")
-	s := open(t, Address{Kind: KindSQLite, Path: p})
-	if _, err := s.Add(context.Background(), []Record{record(t, loadFixture(t), commitSource(1))}); err != nil {
+	s := open(t, history.Address{Kind: history.KindSQLite, Path: p})
+	if _, err := s.Add(context.Background(), []Record{record(t, loadFixture(t), historytest.Source(1))}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(p); err != nil {

@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"context"
@@ -9,6 +9,9 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/benchy-dev/benchy/internal/history"
+	"github.com/benchy-dev/benchy/internal/history/historytest"
 )
 
 // importerEnv makes the test binary one importer of
@@ -27,14 +30,14 @@ func TestImporterProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	s, err := Open(ctx, Address{Kind: KindSQLite, Path: path})
+	s, err := Open(ctx, history.Address{Kind: history.KindSQLite, Path: path})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	shared := record(t, loadFixture(t), commitSource(0))
+	shared := record(t, loadFixture(t), historytest.Source(0))
 	for i := range 5 {
-		recs := []Record{record(t, scaled(t, 1+float64(j*5+i+1)/100, j*5+i), commitSource(j*5+i+1)), shared}
+		recs := []Record{record(t, scaled(t, 1+float64(j*5+i+1)/100, j*5+i), historytest.Source(j*5+i+1)), shared}
 		if _, err := s.Add(ctx, recs); err != nil {
 			t.Fatal(err)
 		}
@@ -68,13 +71,13 @@ func TestStoreConcurrentCreate(t *testing.T) {
 				t.Fatalf("round %d, importer %d: %v\n%s", round, j, err, outs[j])
 			}
 		}
-		rows, _, err := open(t, Address{Kind: KindSQLite, Path: path}).Rows(context.Background(), "")
+		rows, _, err := open(t, history.Address{Kind: history.KindSQLite, Path: path}).Rows(context.Background(), "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		hashes := map[string]int{}
 		for _, r := range rows {
-			if r.Benchmark == "sum/sink" && r.Basis == BasisTime {
+			if r.Benchmark == "sum/sink" && r.Basis == history.BasisTime {
 				hashes[r.Hash]++
 			}
 		}
@@ -83,7 +86,7 @@ func TestStoreConcurrentCreate(t *testing.T) {
 		}
 		for h, n := range hashes {
 			if n != 1 {
-				t.Errorf("round %d: result %s stored %d times", round, Short(h), n)
+				t.Errorf("round %d: result %s stored %d times", round, history.Short(h), n)
 			}
 		}
 	}

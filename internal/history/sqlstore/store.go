@@ -1,4 +1,4 @@
-package history
+package sqlstore
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -27,7 +28,7 @@ type Store interface {
 	// skipped says which and why: anyone with access to the database
 	// can write one, and one bad row must neither hide a series' step
 	// nor stop every other series being judged.
-	Rows(ctx context.Context, machine string) (rows []Row, skipped []error, err error)
+	Rows(ctx context.Context, machine string) (rows []history.Row, skipped []error, err error)
 	// Machines are the stored machine identities.
 	Machines(ctx context.Context) ([]Machine, error)
 	// Result is the stored result of the given hash (a Row's Hash).
@@ -35,16 +36,6 @@ type Store interface {
 	// Show is the store's address as messages name it.
 	Show() string
 	Close() error
-}
-
-// Row is one point with what it was measured on.
-type Row struct {
-	Point
-	Hash     string
-	Machine  string
-	Package  string
-	Source   Source
-	Measured time.Time
 }
 
 // dialect is what differs in the SQL of the two stores.
@@ -63,27 +54,20 @@ type sqlStore struct {
 
 // The kinds of store a program can open are registered by the public
 // packages store/sqlite and store/postgres, each with the database/sql
-// driver it needs, as database/sql drivers are. The history links
-// neither: a program that never asks for a store carries no driver and no
-// SQL (SQLite alone was most of a user's program); benchy's own command
-// imports both. An opener is told whether the store is opened to read it
-// only (OpenRead).
+// driver it needs, as database/sql drivers are. This package links
+// neither driver, and only they (and benchy's own command) link it: a
+// program that never asks for a store carries no driver and no SQL
+// (SQLite alone was most of a user's program). An opener is told whether
+// the store is opened to read it only (OpenRead).
 var (
 	openersMu sync.Mutex
-	openers   = map[string]func(ctx context.Context, a Address, read bool) (Store, error){}
+	openers   = map[string]func(ctx context.Context, a history.Address, read bool) (Store, error){}
 )
-
-// storePackages name the package that registers each kind of store, for
-// the message of a program that has not imported it.
-var storePackages = map[string]struct{ what, pkg string }{
-	KindSQLite:   {"SQLite", "github.com/benchy-dev/benchy/store/sqlite"},
-	KindPostgres: {"PostgreSQL", "github.com/benchy-dev/benchy/store/postgres"},
-}
 
 // RegisterSQLite lets Open open SQLite stores; store/sqlite calls it,
 // having linked the "sqlite" driver.
 func RegisterSQLite() {
-	register(KindSQLite, func(ctx context.Context, a Address, read bool) (Store, error) {
+	register(history.KindSQLite, func(ctx context.Context, a history.Address, read bool) (Store, error) {
 		if read {
 			return openSQLiteRead(ctx, a.Path)
 		}
@@ -94,12 +78,12 @@ func RegisterSQLite() {
 // RegisterPostgres lets Open open PostgreSQL stores through connect;
 // store/postgres calls it with pgx's.
 func RegisterPostgres(connect PostgresConnector) {
-	register(KindPostgres, func(ctx context.Context, a Address, read bool) (Store, error) {
+	register(history.KindPostgres, func(ctx context.Context, a history.Address, read bool) (Store, error) {
 		return openPostgres(ctx, a, read, connect)
 	})
 }
 
-func register(kind string, open func(context.Context, Address, bool) (Store, error)) {
+func register(kind string, open func(context.Context, history.Address, bool) (Store, error)) {
 	openersMu.Lock()
 	defer openersMu.Unlock()
 	openers[kind] = open
@@ -108,7 +92,7 @@ func register(kind string, open func(context.Context, Address, bool) (Store, err
 // Open opens (and creates, or upgrades) the store at a, to write it. A
 // program that has not registered the kind of store is told which package
 // to import.
-func Open(ctx context.Context, a Address) (Store, error) {
+func Open(ctx context.Context, a history.Address) (Store, error) {
 	return openKind(ctx, a, false)
 }
 
@@ -116,21 +100,18 @@ func Open(ctx context.Context, a Address) (Store, error) {
 // check): a store that does not exist is a *MissingError, never created,
 // and the store is left as it was (only one of an older schema is
 // upgraded, as Open does).
-func OpenRead(ctx context.Context, a Address) (Store, error) {
+func OpenRead(ctx context.Context, a history.Address) (Store, error) {
 	return openKind(ctx, a, true)
 }
 
-func openKind(ctx context.Context, a Address, read bool) (Store, error) {
+func openKind(ctx context.Context, a history.Address, read bool) (Store, error) {
 	openersMu.Lock()
 	open := openers[a.Kind]
 	openersMu.Unlock()
 	if open != nil {
 		return open(ctx, a, read)
 	}
-	if p, ok := storePackages[a.Kind]; ok {
-		return nil, fmt.Errorf("%s: this program has no %s store: import _ %q in its main package", a.Show(), p.what, p.pkg)
-	}
-	return nil, fmt.Errorf("unknown store kind %q", a.Kind)
+	return nil, history.NotLinked(a)
 }
 
 func (s *sqlStore) Show() string { return s.show }
@@ -170,7 +151,7 @@ func (s *sqlStore) Add(ctx context.Context, recs []Record) ([]bool, error) {
 	return added, tx.Commit()
 }
 
-func insertPoints(ctx context.Context, tx *sql.Tx, d dialect, hash string, ps []Point) error {
+func insertPoints(ctx context.Context, tx *sql.Tx, d dialect, hash string, ps []history.Point) error {
 	q := d.rebind(`INSERT INTO benchy_points (result, benchmark, basis, median, lo, hi, n, clock_hz, codes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	for _, p := range ps {
 		if _, err := tx.ExecContext(ctx, q, hash, p.Benchmark, p.Basis, p.Median, p.Lo, p.Hi, p.N, p.ClockHz, p.Codes); err != nil {
@@ -180,7 +161,7 @@ func insertPoints(ctx context.Context, tx *sql.Tx, d dialect, hash string, ps []
 	return nil
 }
 
-func (s *sqlStore) Rows(ctx context.Context, machine string) ([]Row, []error, error) {
+func (s *sqlStore) Rows(ctx context.Context, machine string) ([]history.Row, []error, error) {
 	q := `SELECT r.hash, r.machine, r.package, r.commit_rev, r.dirty, r.branch, r.commit_time, r.measured,
 			p.benchmark, p.basis, p.median, p.lo, p.hi, p.n, p.clock_hz, p.codes
 		FROM benchy_points p JOIN benchy_results r ON r.hash = p.result`
@@ -195,10 +176,10 @@ func (s *sqlStore) Rows(ctx context.Context, machine string) ([]Row, []error, er
 		return nil, nil, err
 	}
 	defer rows.Close()
-	var out []Row
+	var out []history.Row
 	var skipped []error
 	for rows.Next() {
-		var r Row
+		var r history.Row
 		var dirty int
 		var ct, m int64
 		if err := rows.Scan(&r.Hash, &r.Machine, &r.Package, &r.Source.Commit, &dirty, &r.Source.Branch, &ct, &m,
@@ -213,8 +194,8 @@ func (s *sqlStore) Rows(ctx context.Context, machine string) ([]Row, []error, er
 		// A store's rows are written by benchy, or by anyone with
 		// access to the database: a value no run produces (±Inf, 0) is
 		// neither judged nor drawn.
-		if err := r.Point.check(); err != nil {
-			skipped = append(skipped, fmt.Errorf("result %s: %v", Short(r.Hash), err))
+		if err := checkPoint(r.Point); err != nil {
+			skipped = append(skipped, fmt.Errorf("result %s: %v", history.Short(r.Hash), err))
 			continue
 		}
 		r.Source.Dirty = dirty != 0
@@ -254,7 +235,7 @@ func (s *sqlStore) Result(ctx context.Context, hash string) (*result.Result, err
 	var body []byte
 	err := s.db.QueryRowContext(ctx, s.d.rebind(`SELECT body FROM benchy_results WHERE hash = ?`), hash).Scan(&body)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("no result %s in the store", Short(hash))
+		return nil, fmt.Errorf("no result %s in the store", history.Short(hash))
 	}
 	if err != nil {
 		return nil, err
