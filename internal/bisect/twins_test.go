@@ -160,3 +160,34 @@ func TestTwinsFollow(t *testing.T) {
 		t.Errorf("commit 2 read undecided: commit 3 %v, want undecided", s)
 	}
 }
+
+// A commit left undecided because its interval held the midpoint's band
+// is placed when BAD's interval, pooled over later steps, narrows the
+// band clear of it; one the measurer could not judge (a busy machine) is
+// not, whatever its figures.
+func TestUndecidedPlacedAsBadNarrows(t *testing.T) {
+	d := &driver{n: 64, threshold: 0.01, walks: []*Walk{NewWalk(64)}, steps: [][]Step{nil}, at: []map[int]int{{}}}
+	wide, narrow := Ratio{Value: 1.031, Low: 1.026, High: 1.036}, Ratio{Value: 1.031, Low: 1.029, High: 1.033}
+	d.keep(63, map[int]Step{0: {Side: Slow, Attempts: 1, Mid: wide, Bad: wide}})
+	mid := Ratio{Value: 1.032, Low: 1.017, High: 1.042} // above √1.033, not above √1.036
+	d.keep(40, map[int]Step{0: d.reading(40, 6, Step{Mid: mid, Bad: wide})})
+	d.keep(20, map[int]Step{0: {Side: Undecided, Attempts: 1, Mid: mid, Bad: wide, Why: "could not judge: inconclusive"}})
+	if s := d.walks[0].Side(40); s != Undecided {
+		t.Fatalf("commit 40 against the wide BAD: %v, want undecided", s)
+	}
+	d.placeUndecided()
+	if s := d.walks[0].Side(40); s != Undecided {
+		t.Fatalf("commit 40, BAD as wide: %v, want still undecided", s)
+	}
+	d.keep(41, map[int]Step{0: d.reading(41, 0, Step{Mid: narrow, Bad: narrow})})
+	d.placeUndecided()
+	if s := d.walks[0].Side(40); s != Slow {
+		t.Errorf("commit 40 after BAD narrowed: %v, want slow", s)
+	}
+	if s := d.walks[0].Side(20); s != Undecided {
+		t.Errorf("commit 20, inconclusive: %v, want undecided", s)
+	}
+	if st := d.steps[0][d.at[0][40]]; st.Bad != narrow || st.Attempts != 7 {
+		t.Errorf("commit 40's step %+v, want BAD's latest ratio and its own 7 attempts", st)
+	}
+}
