@@ -27,12 +27,6 @@ func runBinary(t *testing.T, args ...string) (string, string, int) {
 	return clitest.Run(t, "", args...)
 }
 
-// runBinaryIn runs the built benchy in dir ("" for the test's own).
-func runBinaryIn(t *testing.T, dir string, args ...string) (string, string, int) {
-	t.Helper()
-	return clitest.Run(t, dir, args...)
-}
-
 // testMain is Main over the built-in experiments, as cmd/benchy runs it.
 func testMain(args []string, stdout, stderr io.Writer) int {
 	return Main(args, workload.All(), stdout, stderr)

@@ -55,12 +55,6 @@ func testGlobals() *cli.GlobalOptions {
 	return &cli.GlobalOptions{Stdout: io.Discard, Stderr: io.Discard, Sysroot: "/"}
 }
 
-// builtins are the global options of a command over the built-in
-// experiments.
-func builtins() *cli.GlobalOptions {
-	return &cli.GlobalOptions{Experiments: workload.All()}
-}
-
 func compareFile(name string) string { return filepath.Join("../../../testdata/compare", name) }
 
 // benchyOK runs benchy in process and fails the test unless it exits with
