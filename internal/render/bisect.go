@@ -188,9 +188,9 @@ func sideText(r *bisect.Report, st bisect.Step) string {
 	s := st.Side.String()
 	switch {
 	case st.SameAs != nil && st.Attempts == 0:
-		return s + ", not measured: the same program as " + twinName(r, *st.SameAs)
+		return s + ", not measured: " + twinName(r, *st.SameAs) + "'s program"
 	case st.SameAs != nil:
-		return fmt.Sprintf("%s: the same program as %s (measured %s, it could not tell alone)", s, twinName(r, *st.SameAs), units.Count(st.Attempts, "time"))
+		return fmt.Sprintf("%s: %s's program (measured %s, undecided alone)", s, twinName(r, *st.SameAs), units.Count(st.Attempts, "time"))
 	}
 	if st.Attempts > 1 {
 		s += fmt.Sprintf(" (measured %d times)", st.Attempts)
@@ -234,7 +234,7 @@ func commitLine(r *bisect.Report, bm bisect.Benchmark, i int) string {
 			units.Change(st.Mid.Low-1), units.Change(st.Mid.High-1))
 	}
 	if st != nil && st.SameAs != nil {
-		s += " (the same program as " + twinName(r, *st.SameAs) + ")"
+		s += " (" + twinName(r, *st.SameAs) + "'s program)"
 	}
 	return s
 }

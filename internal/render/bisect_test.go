@@ -23,6 +23,7 @@ func TestWriteBisect(t *testing.T) {
 		return bisect.Ratio{Value: v, Low: v * 0.99, High: v * 1.01, Level: 0.95}
 	}
 	bad := bisect.Step{Commit: 5, Mid: r(3), Bad: r(3), Side: bisect.Slow, Attempts: 1}
+	good, zero, five := -1, 0, 5 // a twin's commit: GOOD, commit 1, BAD
 	tests := []struct {
 		name  string
 		steps []bisect.Step
@@ -41,6 +42,11 @@ func TestWriteBisect(t *testing.T) {
 		{"skipped", []bisect.Step{bad, {Commit: 2, Side: bisect.Skipped, Why: "does not build", Attempts: 1}},
 			bisect.Answer{Verdict: bisect.Found, From: 2, To: 3, First: -1, Last: -1, Skipped: []int{2}},
 			[]string{"the slowdown is in 2 commits", "skipped (not built or not measured): 300000000000", "skipped: does not build"}},
+		{"twins", []bisect.Step{bad, {Commit: 2, Mid: r(3), Bad: r(3), Side: bisect.Slow, SameAs: &five},
+			{Commit: 1, Mid: r(1.4), Bad: r(3), Side: bisect.Fast, Attempts: 3, SameAs: &zero}, {Commit: 0, Side: bisect.Fast, SameAs: &good}},
+			bisect.Answer{Verdict: bisect.Found, From: 2, To: 2, First: 2, Last: 2},
+			[]string{"slow, not measured: BAD's program", "fast: 100000000000's program (measured 3 times, undecided alone)",
+				"fast, not measured: GOOD's program", `"change 3" (2025-03-03): +200.0% against GOOD, 95% CI +197.0% to +203.0% (BAD's program)`}},
 		{"no slowdown", []bisect.Step{{Commit: 5, Mid: r(1.001), Bad: r(1.001), Side: bisect.Fast, Attempts: 1}},
 			bisect.Answer{Verdict: bisect.NoSlowdown, First: -1, Last: -1},
 			[]string{"no confirmed slowdown: BAD is +0.10% (-0.90% to +1.1%) against GOOD, not slower by more than 5%"}},

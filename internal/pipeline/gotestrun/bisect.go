@@ -235,20 +235,18 @@ func (b *bisectRun) twins(i int) []int {
 		}
 	}
 	if len(out) > 0 {
-		name := func(j int) string {
-			switch j {
-			case -1:
-				return "GOOD " + b.good.Short()
-			case n - 1:
-				return "BAD " + b.commits[j].Short()
-			}
-			return b.commits[j].Short()
+		// One line within 80 columns: "benchy: b59880e6238f (39 of 64)
+		// runs GOOD's program: fast, not measured".
+		var what string
+		switch out[0] {
+		case -1:
+			what = "GOOD's program: fast, not measured"
+		case n - 1:
+			what = "BAD's program: slow, not measured"
+		default:
+			what = b.commits[out[0]].Short() + "'s program: at its level if it has one"
 		}
-		what := "takes its level, not measured"
-		if out[0] >= 0 && out[0] < n-1 {
-			what = "takes its level if it has one"
-		}
-		fmt.Fprintf(b.p.GoTest.Notes, "benchy: %s (%d of %d) runs the same program as %s: %s\n", c.Short(), i+1, n, name(out[0]), what)
+		fmt.Fprintf(b.p.GoTest.Notes, "benchy: %s (%d of %d) runs %s\n", c.Short(), i+1, n, what)
 	}
 	return out
 }

@@ -268,7 +268,7 @@ func TestBisectTwins(t *testing.T) {
 			t.Errorf("the program of %s read %d times, want once", sides[s], k)
 		}
 	}
-	if said := strings.Count(notes.String(), "runs the same program as"); said != 4 {
+	if said := strings.Count(notes.String(), "'s program: "); said != 4 {
 		t.Errorf("%d commits said to have twins, want 4:\n%s", said, notes.String())
 	}
 }
