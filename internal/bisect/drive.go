@@ -174,9 +174,7 @@ func DriveAll(n, retries int, threshold float64, twins Twins, measure MeasureAll
 	}
 	d := &driver{n: n, retries: retries, threshold: threshold, measure: measure, twins: twins}
 	for range first {
-		d.walks = append(d.walks, NewWalk(n))
-		d.steps = append(d.steps, nil)
-		d.at = append(d.at, map[int]int{})
+		d.addWalk()
 	}
 	all := make([]int, len(first))
 	for b := range all {
@@ -235,10 +233,18 @@ type driver struct {
 	measure    MeasureAll
 	twins      Twins
 	twinsOf    map[int][]int // by commit: its twins when it was measured
-	bad        map[int]Ratio // by benchmark: BAD's ratio in the reading kept last, over every step
+	bad        []Ratio       // by benchmark: BAD's ratio in the reading kept last, over every step
 	walks      []*Walk
 	steps      [][]Step
 	at         []map[int]int
+}
+
+// addWalk starts the walk of one more benchmark: nothing read yet.
+func (d *driver) addWalk() {
+	d.walks = append(d.walks, NewWalk(d.n))
+	d.steps = append(d.steps, nil)
+	d.at = append(d.at, map[int]int{})
+	d.bad = append(d.bad, Ratio{})
 }
 
 // copyTwins places commit i for each benchmark of bs at the level of a
@@ -368,45 +374,55 @@ func (d *driver) placeUndecided() {
 // (a commit at BAD's level read fast sends the walk past the step).
 // Reading each twice, pooled, makes that a misreading twice over.
 func (d *driver) unverified() (int, []int) {
-	want := map[int][]int{}
-	best := -1
+	var t tally
 	for b, w := range d.walks {
 		a := w.Answer()
 		if a.Verdict != Found {
 			continue
 		}
 		for _, i := range []int{a.First - 1, a.First, a.Last - 1, a.Last} {
-			if i < 0 || i >= d.n-1 || slices.Contains(want[i], b) {
+			if i < 0 || i >= d.n-1 || slices.Contains(t.want[i], b) {
 				continue
 			}
 			k, ok := d.at[b][i]
 			if !ok || d.steps[b][k].Attempts != 1 || rank(w.Side(i)) < 0 {
 				continue
 			}
-			want[i] = append(want[i], b)
-			if best < 0 || len(want[i]) > len(want[best]) {
-				best = i
-			}
+			t.add(i, b)
 		}
 	}
-	return best, want[best]
+	return t.best, t.want[t.best]
 }
 
 // next is the commit to measure and the benchmarks whose walks name it
 // next: the commit the most walks name, the earliest walk's among as many;
 // no benchmarks when every walk is over.
 func (d *driver) next() (int, []int) {
-	want := map[int][]int{}
-	best := -1
+	var t tally
 	for b, w := range d.walks {
 		if i, ok := w.Next(); ok {
-			want[i] = append(want[i], b)
-			if best < 0 || len(want[i]) > len(want[best]) {
-				best = i
-			}
+			t.add(i, b)
 		}
 	}
-	return best, want[best]
+	return t.best, t.want[t.best]
+}
+
+// tally counts the walks that name each commit, to measure first the
+// commit the most walks need (the first named among as many).
+type tally struct {
+	want map[int][]int // by commit: the benchmarks whose walks name it
+	best int           // meaningful once a commit was added
+}
+
+// add counts benchmark b's walk for commit i.
+func (t *tally) add(i, b int) {
+	if t.want == nil {
+		t.want, t.best = map[int][]int{}, i
+	}
+	t.want[i] = append(t.want[i], b)
+	if len(t.want[i]) > len(t.want[t.best]) {
+		t.best = i
+	}
 }
 
 // settle measures commit i for the benchmarks bs, first's steps being a
@@ -520,9 +536,6 @@ func (d *driver) keep(i int, cur map[int]Step) {
 		if st.SameAs == nil {
 			d.follow(b, i, st)
 			if st.Attempts > 0 && st.Bad.Low > 0 {
-				if d.bad == nil {
-					d.bad = map[int]Ratio{}
-				}
 				d.bad[b] = st.Bad
 			}
 		}

@@ -50,16 +50,7 @@ func (r *noisy) measure(i, attempt int) (Step, error) {
 	r.bad = append(r.bad, r.read(r.n-1, len(r.bad)))
 	bad := r.pooled(r.bad)
 	if i == r.n-1 {
-		st := Step{Mid: bad, Bad: bad}
-		switch {
-		case bad.Low-1 > r.threshold:
-			st.Side = Slow
-		case bad.High-1 <= r.threshold:
-			st.Side = Fast
-		default:
-			st.Side = Undecided
-		}
-		return st, nil
+		return Step{Mid: bad, Bad: bad, Side: badSide(bad, r.threshold)}, nil
 	}
 	r.reads[i] = append(r.reads[i], r.read(i, len(r.reads[i])))
 	return Step{Mid: r.pooled(r.reads[i]), Bad: bad}, nil

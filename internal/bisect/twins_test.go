@@ -137,8 +137,8 @@ func TestTwinsPlaceAnUndecidedCommit(t *testing.T) {
 // level, the commit moves its twins with it; read at no level, it leaves
 // them undecided.
 func TestTwinsFollow(t *testing.T) {
-	d := &driver{n: 8, walks: []*Walk{NewWalk(8)}, steps: [][]Step{nil}, at: []map[int]int{{}},
-		twins: func(i int) []int { return []int{2} }}
+	d := newDriver(8, 1, nil)
+	d.twins = func(i int) []int { return []int{2} }
 	d.keep(7, map[int]Step{0: {Side: Slow, Attempts: 1}})
 	d.keep(2, map[int]Step{0: {Side: Fast, Attempts: 1, Mid: Ratio{Value: 1.001}}})
 	if rest := d.copyTwins(3, []int{0}); len(rest) != 0 {
@@ -166,7 +166,8 @@ func TestTwinsFollow(t *testing.T) {
 // band clear of it; one the measurer could not judge (a busy machine) is
 // not, whatever its figures.
 func TestUndecidedPlacedAsBadNarrows(t *testing.T) {
-	d := &driver{n: 64, threshold: 0.01, walks: []*Walk{NewWalk(64)}, steps: [][]Step{nil}, at: []map[int]int{{}}}
+	d := newDriver(64, 1, nil)
+	d.threshold = 0.01
 	wide, narrow := Ratio{Value: 1.031, Low: 1.026, High: 1.036}, Ratio{Value: 1.031, Low: 1.029, High: 1.033}
 	d.keep(63, map[int]Step{0: {Side: Slow, Attempts: 1, Mid: wide, Bad: wide}})
 	mid := Ratio{Value: 1.032, Low: 1.017, High: 1.042} // above √1.033, not above √1.036

@@ -51,17 +51,22 @@ func (f *fake) measure(i, attempt int) (Step, error) {
 	}
 	st := Step{Mid: f.ratio(i, attempt), Bad: bad}
 	if i == f.n-1 {
-		st.Mid = bad
-		switch {
-		case bad.Low-1 > f.threshold:
-			st.Side = Slow
-		case bad.High-1 <= f.threshold:
-			st.Side = Fast
-		default:
-			st.Side = Undecided
-		}
+		st.Mid, st.Side = bad, badSide(bad, f.threshold)
 	}
 	return st, nil
+}
+
+// badSide is BAD's side as the pipeline judges it against GOOD: slow
+// when its whole interval lies beyond the threshold, fast when none of
+// it does, else undecided.
+func badSide(bad Ratio, threshold float64) Side {
+	switch {
+	case bad.Low-1 > threshold:
+		return Slow
+	case bad.High-1 <= threshold:
+		return Fast
+	}
+	return Undecided
 }
 
 func newFake(n int, level func(int) float64, width float64) *fake {
@@ -701,9 +706,7 @@ func TestStopped(t *testing.T) {
 func newDriver(n, benches int, measure MeasureAll) *driver {
 	d := &driver{n: n, retries: 2, threshold: 0.05, measure: measure}
 	for range benches {
-		d.walks = append(d.walks, NewWalk(n))
-		d.steps = append(d.steps, nil)
-		d.at = append(d.at, map[int]int{})
+		d.addWalk()
 	}
 	return d
 }
