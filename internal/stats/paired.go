@@ -88,10 +88,7 @@ func PairedWith(base, cand []float64, d Design) result.Pair {
 	for i := range ratios {
 		ratios[i] = cand[i] / base[i]
 	}
-	sorted := slices.Sorted(slices.Values(ratios))
-	p.Ratio = MedianSorted(sorted)
-	p.CILow, p.CIHigh, p.Confidence = SignInterval(sorted, level)
-	p.P = SignTest(ratios, 1)
+	signEstimate(&p, ratios, level)
 	p.AdjustedP = min(1, p.P/p.Share())
 	p.Drift = drift(ratios)
 	if d.Measured {
@@ -100,6 +97,16 @@ func PairedWith(base, cand []float64, d Design) result.Pair {
 	}
 	decide(&p)
 	return p
+}
+
+// signEstimate sets p's ratio, interval at level and p-value from the
+// ratios of its pairs: their median, the sign test's interval, and the
+// sign test that the median is 1.
+func signEstimate(p *result.Pair, ratios []float64, level float64) {
+	sorted := slices.Sorted(slices.Values(ratios))
+	p.Ratio = MedianSorted(sorted)
+	p.CILow, p.CIHigh, p.Confidence = SignInterval(sorted, level)
+	p.P = SignTest(ratios, 1)
 }
 
 // drift is how far the ratio moved during the run beyond what its noise

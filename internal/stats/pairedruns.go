@@ -2,7 +2,6 @@ package stats
 
 import (
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/benchy-dev/benchy/internal/result"
@@ -78,10 +77,7 @@ func PairedRuns(base, cand [][]float64, threshold, level float64) result.Pair {
 		for k, x := range d {
 			ratios[k] = math.Exp(x)
 		}
-		sorted := slices.Sorted(slices.Values(ratios))
-		p.Ratio = MedianSorted(sorted)
-		p.CILow, p.CIHigh, p.Confidence = SignInterval(sorted, level)
-		p.P = SignTest(ratios, 1)
+		signEstimate(&p, ratios, level)
 		p.AdjustedP = p.P
 		decide(&p)
 		return p
