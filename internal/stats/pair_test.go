@@ -523,7 +523,7 @@ func TestPairedRunsKeepThePairing(t *testing.T) {
 	}
 }
 
-// From SignPairsFrom pairs on, one disturbed process among many moves
+// From RobustPairsFrom pairs on, one disturbed process among many moves
 // neither the estimate nor the interval much: 24 pairs of a true +3%
 // with one candidate process 60% slow still read +3% within a narrow
 // interval (the mean and its t-interval read +5.2%, +1.1% to +9.5%);
@@ -540,7 +540,7 @@ func TestPairedRunsOneDisturbedProcess(t *testing.T) {
 	if excludesOne(p) != (p.AdjustedP < p.Alpha) {
 		t.Errorf("interval and p disagree: %+v", p)
 	}
-	few, fewCand := pairedProcesses(11, SignPairsFrom-1, 0.03)
+	few, fewCand := pairedProcesses(11, RobustPairsFrom-1, 0.03)
 	q := PairedRuns(few, fewCand, 0.01, Confidence)
 	d := make([]float64, len(few))
 	for k := range d {
