@@ -158,6 +158,34 @@ func AgainstPooled(olds, news []*result.Result, threshold float64) (Files, error
 	return results(olds, news, threshold, true)
 }
 
+// Position is where benchmark name of mids sits between the same
+// benchmark of goods and of bads, all measured interleaved in the same
+// rounds (a bisection's step: GOOD, BAD and a commit, run k of each in
+// round k, pooled over its attempts as AgainstPooled pools them):
+// stats.Position of their process runs, on the basis all three can be
+// compared on. ok is false when a side lacks the benchmark, its runs
+// cannot be paired, or the machine left a basis that cannot be trusted
+// (a busy moment: the ratio would carry what it could not leave out).
+func Position(goods, bads, mids []*result.Result, name string, level float64) (ratio, lo, hi float64, ok bool) {
+	var all [3]*side
+	var sides []Side
+	for k, rs := range [][]*result.Result{goods, bads, mids} {
+		byName, _ := collect("", rs)
+		all[k] = byName[name]
+		if all[k] == nil {
+			return 0, 0, 0, false
+		}
+		for i, e := range all[k].es {
+			sides = append(sides, Side{E: e, Run: RunInterference(all[k].rs[i])})
+		}
+	}
+	basis, busy := Basis(sides, false)
+	if busy.Reason != "" {
+		return 0, 0, 0, false
+	}
+	return stats.Position(all[0].runs(basis), all[1].runs(basis), all[2].runs(basis), level)
+}
+
 func results(olds, news []*result.Result, threshold float64, paired bool) (Files, error) {
 	// Empty lists, not null, in JSON: scripts index them without a check.
 	f := Files{Threshold: stats.CleanThreshold(threshold), Alpha: stats.DefaultAlpha, RunNoise: stats.DefaultRunNoise,

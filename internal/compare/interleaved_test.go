@@ -128,3 +128,39 @@ func TestFewRoundsKeepTheFixedThreshold(t *testing.T) {
 		}
 	}
 }
+
+// A bisection's step: GOOD, BAD (+3%) and a commit measured in the same
+// rounds, whose shared state (±6%) cancels. A commit at BAD's level sits
+// above the middle of the two (+1.5%), one at GOOD's below it, one
+// lacking the benchmark nowhere.
+func TestPositionBetweenGoodAndBad(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	side := func() *result.Result {
+		return &result.Result{Experiments: []result.Experiment{{Name: "Work"}}}
+	}
+	good, bad, slow, fast := side(), side(), side(), side()
+	for k := range 8 {
+		round := 1 + 0.06*rng.NormFloat64()
+		for range 6 {
+			for _, s := range []struct {
+				r     *result.Result
+				level float64
+			}{{good, 1000}, {bad, 1030}, {slow, 1030}, {fast, 1000}} {
+				ns := s.level * round * (1 + 0.003*rng.NormFloat64())
+				s.r.Experiments[0].Samples = append(s.r.Experiments[0].Samples, result.Sample{Iters: 1000, Ns: int64(ns * 1000), Process: k})
+			}
+		}
+	}
+	rs := func(r *result.Result) []*result.Result { return []*result.Result{r} }
+	v, lo, hi, ok := Position(rs(good), rs(bad), rs(slow), "Work", stats.Confidence)
+	if !ok || !(lo > 1) || math.Abs(v-math.Sqrt(1.03)) > 0.005 {
+		t.Errorf("slow commit: %v [%v, %v] ok %v, want about %.4f, above 1", v, lo, hi, ok, math.Sqrt(1.03))
+	}
+	v, lo, hi, ok = Position(rs(good), rs(bad), rs(fast), "Work", stats.Confidence)
+	if !ok || !(hi < 1) || math.Abs(v-1/math.Sqrt(1.03)) > 0.005 {
+		t.Errorf("fast commit: %v [%v, %v] ok %v, want about %.4f, below 1", v, lo, hi, ok, 1/math.Sqrt(1.03))
+	}
+	if _, _, _, ok := Position(rs(good), rs(bad), rs(side()), "Work", stats.Confidence); ok {
+		t.Error("a commit without the benchmark has a position")
+	}
+}

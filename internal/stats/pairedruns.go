@@ -72,33 +72,63 @@ func PairedRuns(base, cand [][]float64, threshold, level float64) result.Pair {
 		d[k] = lc[k] - lb[k]
 	}
 	p.BaseMedian, p.CandidateMedian = math.Exp(Mean(lb)), math.Exp(Mean(lc))
-	if len(d) >= RobustPairsFrom {
-		// Enough pairs for a robust interval to be narrow: the
-		// Hodges-Lehmann centre of the pairs, not their mean, so one
-		// disturbed process among many does not move it or widen it.
-		var centre float64
-		centre, p.CILow, p.CIHigh, p.Confidence, p.P = HodgesLehmann(d, level)
-		p.Ratio, p.CILow, p.CIHigh = math.Exp(centre), math.Exp(p.CILow), math.Exp(p.CIHigh)
-		p.AdjustedP = p.P
-		decide(&p)
-		return p
-	}
-	mean, v := MeanVar(d)
-	se := math.Sqrt(v / float64(len(d)))
-	p.Ratio = math.Exp(mean)
-	if se == 0 {
-		p.CILow, p.CIHigh = p.Ratio, p.Ratio
-		p.P = 1
-		if mean != 0 {
-			p.P = 0
-		}
-	} else {
-		nu := float64(len(d) - 1)
-		q := tQuantile(1-(1-level)/2, nu)
-		p.CILow, p.CIHigh = math.Exp(mean-q*se), math.Exp(mean+q*se)
-		p.P = min(1, 2*tSurvival(math.Abs(mean)/se, nu))
-	}
+	p.Ratio, p.CILow, p.CIHigh, p.Confidence, p.P = pairedLogs(d, level)
 	p.AdjustedP = p.P
 	decide(&p)
 	return p
+}
+
+// pairedLogs estimates the ratio whose logs the pairs d are, with its
+// interval at level, that interval's coverage, and the two-sided p-value
+// of the test it inverts that the ratio is 1: the mean and the paired
+// t-test below RobustPairsFrom pairs, from there the Hodges-Lehmann
+// centre and the signed-rank test (one disturbed process among many then
+// moves neither the estimate nor the interval).
+func pairedLogs(d []float64, level float64) (ratio, lo, hi, coverage, p float64) {
+	if len(d) >= RobustPairsFrom {
+		centre, l, h, cov, pv := HodgesLehmann(d, level)
+		return math.Exp(centre), math.Exp(l), math.Exp(h), cov, pv
+	}
+	mean, v := MeanVar(d)
+	se := math.Sqrt(v / float64(len(d)))
+	ratio = math.Exp(mean)
+	if se == 0 {
+		p = 1
+		if mean != 0 {
+			p = 0
+		}
+		return ratio, ratio, ratio, level, p
+	}
+	nu := float64(len(d) - 1)
+	q := tQuantile(1-(1-level)/2, nu)
+	return ratio, math.Exp(mean - q*se), math.Exp(mean + q*se), level, min(1, 2*tSurvival(math.Abs(mean)/se, nu))
+}
+
+// Position is where runs of a commit (mid) sit between two levels measured
+// in the same rounds, runs of GOOD (low) and of BAD (high): run k of each
+// side ran in round k. Each round gives ln m - (ln g + ln b)/2, the
+// commit's process median over the geometric middle of GOOD's and BAD's,
+// and Position estimates the ratio those are the logs of, with its
+// interval at level, as PairedRuns does (the t-test, from RobustPairsFrom
+// rounds the signed-rank test): above 1 the commit is nearer BAD's level,
+// below 1 nearer GOOD's. This asks, in one test, what a bisection asks of
+// a commit; comparing the commit with GOOD and then with a midpoint taken
+// from BAD's own interval tests twice at the price of two intervals, and
+// a round's slowness, shared by the three, cancels here. ok is false when
+// the sides are not as many runs, fewer than two, or a run has no sample.
+func Position(low, high, mid [][]float64, level float64) (ratio, lo, hi float64, ok bool) {
+	n := len(mid)
+	if len(low) != n || len(high) != n || n < 2 {
+		return 0, 0, 0, false
+	}
+	lg, lb, lm := logMedians(low), logMedians(high), logMedians(mid)
+	if lg == nil || lb == nil || lm == nil {
+		return 0, 0, 0, false
+	}
+	d := make([]float64, n)
+	for k := range d {
+		d[k] = lm[k] - (lg[k]+lb[k])/2
+	}
+	ratio, lo, hi, _, _ = pairedLogs(d, level)
+	return ratio, lo, hi, true
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -172,9 +173,9 @@ type followed struct {
 	lacking     bool          // the commit of the step under way lacks it
 }
 
-// pool holds a commit's interleaved runs, split by build: good[k] and
-// mid[k] ran in the same rounds.
-type pool struct{ good, mid []*result.Result }
+// pool holds a commit's interleaved runs, split by build: good[k], bad[k]
+// and mid[k] ran in the same rounds.
+type pool struct{ good, bad, mid []*result.Result }
 
 // build is the test binaries of commit, built once: a later step that
 // needs it again takes what the first made, binaries or error.
@@ -429,9 +430,12 @@ func (b *bisectRun) judge(f *followed, i int, rs []*result.Result) bisect.Step {
 		pl = &pool{}
 		f.pools[i] = pl
 	}
-	pl.good, pl.mid = append(pl.good, rs[0]), append(pl.mid, rs[2])
+	pl.good, pl.bad, pl.mid = append(pl.good, rs[0]), append(pl.bad, rs[1]), append(pl.mid, rs[2])
 	midRow := b.row(f.name, pl.good, pl.mid)
 	st.Mid = ratio(midRow)
+	if v, lo, hi, ok := compare.Position(pl.good, pl.bad, pl.mid, f.name, stats.Confidence); ok {
+		st.Position = &bisect.Ratio{Value: v, Low: lo, High: hi, Level: stats.Confidence}
+	}
 	if !midRow.Judged() {
 		st.Side = unjudged(*midRow)
 		st.Why = "could not judge: " + midRow.Verdict
