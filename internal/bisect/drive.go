@@ -399,7 +399,12 @@ func (d *driver) unverified() (int, []int) {
 				continue
 			}
 			k, ok := d.at[b][i]
-			if !ok || d.steps[b][k].Attempts >= boundaryReads || rank(w.Side(i)) < 0 {
+			if !ok || rank(w.Side(i)) < 0 {
+				continue
+			}
+			// A twin (no attempts) is placed by the commit it is the
+			// same program as: no measurement of it could tell more.
+			if a := d.steps[b][k].Attempts; a == 0 || a >= boundaryReads {
 				continue
 			}
 			t.add(i, b)
