@@ -14,17 +14,21 @@ import (
 // cmd/benchy imports; 155 with the history's SQL store, its hashing and
 // its compression (database/sql, crypto/sha256's ~25 packages) in a
 // package of its own (internal/history/sqlstore) that only a store
-// package links: run --store reaches it through history.Storage. The goal
-// is 150; what is left serves a user's program: pflag's flag and net (8),
-// debug/elf's decompressors for the machine-code check (6), pprof for
-// --profile (6), gonum's mathext for the t and binomial distributions,
-// equal to distuv's to the bit (5), benchfmt for --format gobench (3).
-const maxDeps = 157
+// package links: run --store reaches it through history.Storage; 150 with
+// the incomplete beta function and the normal quantile written in
+// internal/stats instead of taken from gonum's mathext (4 packages and
+// math/cmplx). What is left serves a user's program: pflag's flag and
+// net (8), debug/elf's decompressors for the machine-code check (6),
+// pprof for --profile (6), benchfmt for --format gobench (3, and 4 more:
+// benchfmt imports x/perf's benchmath and go-moremath for its units'
+// assumptions, although internal/stats no longer does).
+const maxDeps = 150
 
 // heavyDeps are packages (and the packages under them) a program built on
 // benchy must not import unless it asks for them: the store drivers, SQL
 // and the hashing of records come with store/sqlite and store/postgres;
-// gonum's stat would bring its matrices and LAPACK.
+// gonum's stat would bring its matrices and LAPACK; gonum's mathext is
+// what internal/stats is tested against, not what it links.
 var heavyDeps = []string{
 	"github.com/jackc",
 	"modernc.org",
@@ -34,6 +38,7 @@ var heavyDeps = []string{
 	"gonum.org/v1/gonum/stat",
 	"gonum.org/v1/gonum/mat",
 	"gonum.org/v1/gonum/lapack",
+	"gonum.org/v1/gonum/mathext",
 }
 
 // TestPublicPackageDeps keeps the public package light: no store driver,

@@ -1,10 +1,6 @@
 package stats
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/mathext"
-)
+import "math"
 
 // The sign test and its interval are one method: the interval is the set
 // of medians the test does not reject, so "the interval excludes 1" and
@@ -37,7 +33,7 @@ func binomCDF(n int, p float64, k int) float64 {
 		return 1
 	}
 	// distuv.Binomial's CDF: I_{1-p}(n-k, k+1).
-	return mathext.RegIncBeta(float64(n-k), float64(k+1), 1-p)
+	return regIncBeta(float64(n-k), float64(k+1), 1-p)
 }
 
 // lowerOrder is the largest k in 0..n with P(Binomial(n, p) <= k-1) <=
