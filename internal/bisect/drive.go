@@ -584,8 +584,13 @@ func classifyStep(st Step, threshold float64) (Side, string) {
 			return Slow, ""
 		case p.High < 1 && st.Mid.High < st.Bad.Low:
 			return Fast, ""
+		case p.Low > 1:
+			return Undecided, "nearer BAD's level, yet not slower than GOOD"
+		case p.High < 1:
+			return Undecided, "nearer GOOD's level, yet not faster than BAD"
 		}
-		return Undecided, ""
+		return Undecided, fmt.Sprintf("%s from the middle of GOOD and BAD (%s to %s)",
+			units.Change(p.Value-1), units.Change(p.Low-1), units.Change(p.High-1))
 	}
 	return side, ""
 }

@@ -828,16 +828,21 @@ func TestClassifyByPosition(t *testing.T) {
 	}{
 		{Ratio{1.026, 1.015, 1.030, 0.95}, Ratio{1.011, 1.002, 1.016, 0.95}, bad, Slow},
 		{Ratio{1.003, 0.995, 1.012, 0.95}, Ratio{0.988, 0.979, 0.997, 0.95}, bad, Fast},
-		{Ratio{1.026, 1.015, 1.030, 0.95}, Ratio{1.011, 0.998, 1.016, 0.95}, bad, Undecided},
+		{Ratio{1.026, 1.015, 1.030, 0.95}, Ratio{1.011, 0.998, 1.016, 0.95}, bad, Undecided}, // +1.1% from the middle (-0.2% to +1.6%)
 		{Ratio{1.018, 1.016, 1.020, 0.95}, Ratio{1.003, 0.999, 1.006, 0.95}, bad, Undecided}, // Classify: slow
 		{Ratio{1.004, 0.998, 1.010, 0.95}, Ratio{1.011, 1.002, 1.016, 0.95}, bad, Undecided}, // not slower than GOOD
 		{Ratio{1.025, 1.012, 1.030, 0.95}, Ratio{0.988, 0.979, 0.997, 0.95}, bad, Undecided}, // reaches BAD's level
 		{Ratio{1.15, 1.14, 1.16, 0.95}, Ratio{0.97, 0.96, 0.98, 0.95}, Ratio{1.39, 1.38, 1.40, 0.95}, Between},
 	} {
 		st := Step{Mid: tt.mid, Bad: tt.bad, Position: &tt.pos}
-		if got, _ := classifyStep(st, 0.01); got != tt.want {
-			t.Errorf("mid %v, position %v, BAD %v: %v, want %v", tt.mid, tt.pos, tt.bad, got, tt.want)
+		got, why := classifyStep(st, 0.01)
+		if got != tt.want || (got == Undecided) != (why != "") {
+			t.Errorf("mid %v, position %v, BAD %v: %v (%q), want %v, saying why when undecided", tt.mid, tt.pos, tt.bad, got, why, tt.want)
 		}
+	}
+	_, why := classifyStep(Step{Mid: Ratio{1.026, 1.015, 1.030, 0.95}, Bad: bad, Position: &Ratio{1.011, 0.998, 1.016, 0.95}}, 0.01)
+	if want := "+1.1% from the middle of GOOD and BAD (-0.20% to +1.6%)"; why != want {
+		t.Errorf("undecided by its position: %q, want %q", why, want)
 	}
 	st := Step{Mid: Ratio{1.026, 1.015, 1.030, 0.95}, Bad: bad}
 	if got, _ := classifyStep(st, 0.01); got != Undecided {
