@@ -17,18 +17,19 @@ import (
 // package links: run --store reaches it through history.Storage; 150 with
 // the incomplete beta function and the normal quantile written in
 // internal/stats instead of taken from gonum's mathext (4 packages and
-// math/cmplx). What is left serves a user's program: pflag's flag and
-// net (8), debug/elf's decompressors for the machine-code check (6),
-// pprof for --profile (6), benchfmt for --format gobench (3, and 4 more:
-// benchfmt imports x/perf's benchmath and go-moremath for its units'
-// assumptions, although internal/stats no longer does).
-const maxDeps = 150
+// math/cmplx); 142 with the Go benchmark format written by render
+// itself (x/perf's benchfmt imports its statistics, benchmath and
+// go-moremath, for its units' assumptions). What is left serves a user's
+// program: pflag's flag and net (8), debug/elf's decompressors for the
+// machine-code check (6), pprof for --profile (6).
+const maxDeps = 142
 
 // heavyDeps are packages (and the packages under them) a program built on
 // benchy must not import unless it asks for them: the store drivers, SQL
 // and the hashing of records come with store/sqlite and store/postgres;
-// gonum's stat would bring its matrices and LAPACK; gonum's mathext is
-// what internal/stats is tested against, not what it links.
+// gonum's stat would bring its matrices and LAPACK; gonum's mathext and
+// x/perf (benchmath, benchfmt) are what internal/stats and render are
+// tested against, not what they link.
 var heavyDeps = []string{
 	"github.com/jackc",
 	"modernc.org",
@@ -39,6 +40,8 @@ var heavyDeps = []string{
 	"gonum.org/v1/gonum/mat",
 	"gonum.org/v1/gonum/lapack",
 	"gonum.org/v1/gonum/mathext",
+	"golang.org/x/perf",
+	"github.com/aclements/go-moremath",
 }
 
 // TestPublicPackageDeps keeps the public package light: no store driver,

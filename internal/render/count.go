@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"golang.org/x/perf/benchfmt"
-
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -218,7 +216,7 @@ func writeCountHTML(tw *errWriter, r *result.Result) {
 // of e: its iterations, instructions/op (the run's count less the fitted
 // constant, over its ops) and est-cycles/op where the caches were
 // simulated, so that benchstat compares counts as it compares times.
-func gobenchCount(bw *benchfmt.Writer, res *benchfmt.Result, e result.Experiment) error {
+func gobenchCount(bw *gobenchWriter, line *gobenchLine, e result.Experiment) error {
 	c := e.Count
 	if c == nil {
 		return nil
@@ -230,13 +228,14 @@ func gobenchCount(bw *benchfmt.Writer, res *benchfmt.Result, e result.Experiment
 		if _, ok := s.Events[result.EventInstructions]; !ok || s.Iters <= 0 {
 			continue
 		}
-		res.Iters = int(s.Iters)
-		res.Values = append(res.Values[:0], benchfmt.Value{Value: instr[i], Unit: result.EventInstructions + "/op"})
+		line.iters = s.Iters
+		line.values = line.values[:0]
+		line.add(instr[i], result.EventInstructions+"/op")
 		if i < len(est) && len(est) == len(instr) {
-			res.Values = append(res.Values, benchfmt.Value{Value: est[i], Unit: result.EventEstCycles + "/op"})
+			line.add(est[i], result.EventEstCycles+"/op")
 		}
 		i++
-		if err := bw.Write(res); err != nil {
+		if err := bw.write(line); err != nil {
 			return err
 		}
 	}

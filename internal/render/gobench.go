@@ -2,13 +2,12 @@ package render
 
 import (
 	"cmp"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/perf/benchfmt"
 
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -31,38 +30,33 @@ const gobenchPkg = "github.com/benchy-dev/benchy/internal/workload"
 // time per op. B/op and allocs/op are left out where they were not
 // measured (allocsKnown).
 func writeGobench(w io.Writer, r *result.Result, counters bool) error {
-	bw := benchfmt.NewWriter(w)
-	// File configuration is written as "key: value" lines; a Result built
-	// as a literal may set Config directly (SetConfig makes keys internal).
-	var res benchfmt.Result
-	for _, kv := range gobenchConfig(r) {
-		res.Config = append(res.Config, benchfmt.Config{Key: kv[0], Value: []byte(kv[1]), File: true})
-	}
+	bw := &gobenchWriter{w: w, config: gobenchConfig(r)}
+	var line gobenchLine
 	for _, e := range r.Experiments {
 		if e.Error != "" {
 			continue
 		}
-		res.Name = benchfmt.Name(gobenchName(e.Name, cmp.Or(e.GOMAXPROCS, r.GOMAXPROCS)))
+		line.name = gobenchName(e.Name, cmp.Or(e.GOMAXPROCS, r.GOMAXPROCS))
 		allocs := allocsKnown(r, e)
 		for _, s := range e.Samples {
 			if s.Iters <= 0 {
 				continue
 			}
-			res.Iters = int(s.Iters)
+			line.iters = s.Iters
 			// A benchmark's own ns/op (b.ReportMetric(x, "ns/op")) is
 			// what go test prints in place of the loop's time, and this
 			// file sits beside go test's: so here it is the line's ns/op
 			// (none when it is 0, as go test prints none). benchy's
 			// tables and verdicts stay of the loop's time, which the JSON
 			// keeps.
-			res.Values = res.Values[:0]
+			line.values = line.values[:0]
 			if own, ok := s.Metrics[result.UnitOwnNs]; !ok {
-				res.Values = append(res.Values, benchfmt.Value{Value: s.NsPerOp(), Unit: "ns/op"})
+				line.add(s.NsPerOp(), "ns/op")
 			} else if own != 0 {
-				res.Values = append(res.Values, benchfmt.Value{Value: own, Unit: "ns/op"})
+				line.add(own, "ns/op")
 			}
 			if v, ok := s.Metrics["MB/s"]; ok {
-				res.Values = append(res.Values, benchfmt.Value{Value: v, Unit: "MB/s"})
+				line.add(v, "MB/s")
 			}
 			for _, unit := range sortedKeys(s.Metrics) {
 				switch unit {
@@ -71,30 +65,76 @@ func writeGobench(w io.Writer, r *result.Result, counters bool) error {
 				case result.UnitOwnNs: // the line's ns/op, above
 					continue
 				}
-				res.Values = append(res.Values, benchfmt.Value{Value: s.Metrics[unit], Unit: unit})
+				line.add(s.Metrics[unit], unit)
 			}
 			if allocs {
-				res.Values = append(res.Values,
-					benchfmt.Value{Value: e.GC.BytesPerOp, Unit: "B/op"},
-					benchfmt.Value{Value: e.GC.AllocsPerOp, Unit: "allocs/op"})
+				line.add(e.GC.BytesPerOp, "B/op")
+				line.add(e.GC.AllocsPerOp, "allocs/op")
 			}
 			if counters {
 				for _, c := range sortedKeys(s.Counters) {
-					res.Values = append(res.Values, benchfmt.Value{
-						Value: float64(s.Counters[c]) / float64(s.Iters),
-						Unit:  counterUnit(c),
-					})
+					line.add(float64(s.Counters[c])/float64(s.Iters), counterUnit(c))
 				}
 			}
-			if err := bw.Write(&res); err != nil {
+			if err := bw.write(&line); err != nil {
 				return err
 			}
 		}
-		if err := gobenchCount(bw, &res, e); err != nil {
+		if err := gobenchCount(bw, &line, e); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// gobenchWriter writes the Go benchmark format: the configuration lines
+// ("key: value") and a blank line once, before the first benchmark line, as
+// golang.org/x/perf/benchfmt's writer does for a file whose configuration
+// never changes (benchy's does not: gobenchConfig), so benchstat reads
+// it as it reads go test's. Written here rather than with benchfmt, whose
+// writer links its statistics (benchmath, go-moremath) into every program
+// built on benchy; TestGobenchReadsBack holds the two to the same bytes.
+type gobenchWriter struct {
+	w       io.Writer
+	config  [][2]string
+	started bool
+}
+
+// gobenchLine is one benchmark line: "Benchmark" name, iterations, and
+// each value with its unit.
+type gobenchLine struct {
+	name   string
+	iters  int64
+	values []gobenchValue
+}
+
+type gobenchValue struct {
+	v    float64
+	unit string
+}
+
+func (l *gobenchLine) add(v float64, unit string) {
+	l.values = append(l.values, gobenchValue{v, unit})
+}
+
+func (bw *gobenchWriter) write(l *gobenchLine) error {
+	var b strings.Builder
+	if !bw.started {
+		for _, kv := range bw.config {
+			fmt.Fprintf(&b, "%s: %s\n", kv[0], kv[1])
+		}
+		if len(bw.config) > 0 {
+			b.WriteByte('\n')
+		}
+		bw.started = true
+	}
+	fmt.Fprintf(&b, "Benchmark%s %d", l.name, l.iters)
+	for _, v := range l.values {
+		fmt.Fprintf(&b, " %v %s", v.v, v.unit)
+	}
+	b.WriteByte('\n')
+	_, err := io.WriteString(bw.w, b.String())
+	return err
 }
 
 // allocsKnown reports whether e's allocation figures were measured. The

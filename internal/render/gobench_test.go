@@ -212,3 +212,40 @@ func TestGobenchBesideGoTest(t *testing.T) {
 		t.Errorf("benchy's tables and rows\n%v\ngo test's\n%v", got, want)
 	}
 }
+
+// gobenchWriter writes what benchfmt's writer writes for the same lines,
+// byte for byte: the configuration and its blank line once, none without
+// configuration, and the values as %v prints them (large, small, whole
+// and fractional).
+func TestGobenchReadsBack(t *testing.T) {
+	lines := []gobenchLine{
+		{"Sum/sink-2", 32000, []gobenchValue{{314, "ns/op"}, {0, "B/op"}, {0, "allocs/op"}}},
+		{"Sum/sink-2", 1, []gobenchValue{{0.3125, "ns/op"}, {1.5e9, "MB/s"}, {1e-7, "x/op"}}},
+		{"Map/µs_ünïcode", 7, []gobenchValue{{123456789.25, "instructions/op"}, {2.5, "est-cycles/op"}}},
+		{"Empty", 3, nil},
+	}
+	for _, config := range [][][2]string{nil, {{"goos", "linux"}, {"cpu", "AMD EPYC 7B13 @ 2.4GHz"}}} {
+		var ours, theirs bytes.Buffer
+		bw := &gobenchWriter{w: &ours, config: config}
+		fw := benchfmt.NewWriter(&theirs)
+		var res benchfmt.Result
+		for _, kv := range config {
+			res.Config = append(res.Config, benchfmt.Config{Key: kv[0], Value: []byte(kv[1]), File: true})
+		}
+		for i := range lines {
+			if err := bw.write(&lines[i]); err != nil {
+				t.Fatal(err)
+			}
+			res.Name, res.Iters, res.Values = benchfmt.Name(lines[i].name), int(lines[i].iters), nil
+			for _, v := range lines[i].values {
+				res.Values = append(res.Values, benchfmt.Value{Value: v.v, Unit: v.unit})
+			}
+			if err := fw.Write(&res); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if ours.String() != theirs.String() {
+			t.Errorf("config %v:\nours:\n%s\nbenchfmt's:\n%s", config, ours.String(), theirs.String())
+		}
+	}
+}
