@@ -2,6 +2,7 @@ package cli
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -293,9 +294,9 @@ func Measure(cmd *cobra.Command, g *GlobalOptions, out *OutputOptions, prec *Pre
 	if err := prec.validate(cmd.Flags().Changed("max-time")); err != nil {
 		return err
 	}
-	w := WatchSignals(g.Stderr)
+	w := WatchSignals(context.Background(), g.Stderr)
 	defer w.Close()
-	m.Stop = w.Stop
+	m.Stop = w.Context().Done()
 	if isTerminal(g.Stderr) {
 		m.Progress = g.Stderr
 	}
