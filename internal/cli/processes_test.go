@@ -132,7 +132,7 @@ func TestRunProcessesStopped(t *testing.T) {
 		ctx, cancel := context.WithCancelCause(context.Background())
 		cancel(tc.cause)
 		w := &Watcher{ctx: ctx, cancel: cancel}
-		r, err := runProcesses(pipeline.Plan{Stop: ctx.Done()}, workload.All()[:1], 2, nil, Estimate{}, w)
+		r, err := runProcesses(ctx, pipeline.Plan{}, workload.All()[:1], 2, nil, Estimate{}, w)
 		var ie *InterruptedError
 		if r != nil || !errors.As(err, &ie) || ie.Signal != tc.sig || ExitCode(err) != tc.code || err.Error() != tc.msg {
 			t.Errorf("cause %v: runProcesses: %v, %v (exit %d); want no result and %q (exit %d)", tc.cause, r, err, ExitCode(err), tc.msg, tc.code)

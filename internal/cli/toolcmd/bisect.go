@@ -187,7 +187,7 @@ func bisectRun(o *bisectOptions, stdout io.Writer) error {
 		GoTest: gotestrun.GoTestPlan{
 			Plan: pipeline.Plan{
 				Settings: result.Settings{Samples: o.Samples, SampleTime: o.SampleTime, GC: true, Isolate: true, Window: o.Window},
-				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + cli.Version, Command: o.g.Args, Stop: w.Context().Done(),
+				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + cli.Version, Command: o.g.Args,
 			},
 			Dir: o.dir, Packages: o.Packages, BuildFlags: o.BuildFlags, Bench: o.Bench,
 			SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0), // as gotest measures
@@ -195,13 +195,13 @@ func bisectRun(o *bisectOptions, stdout io.Writer) error {
 		},
 		Good: o.Good, Bad: o.Bad, Threshold: o.Value, Retries: o.Retries, Keep: o.keep(o.g.Stderr),
 	}
-	rep, err := gotestrun.Bisect(plan)
+	rep, err := gotestrun.Bisect(w.Context(), plan)
 	if rep != nil {
 		if werr := render.WriteBisect(stdout, rep, o.Format); werr != nil {
 			return werr
 		}
 	}
-	if errors.Is(err, pipeline.ErrStopped) {
+	if errors.Is(err, context.Canceled) {
 		msg := "stopped"
 		if rep != nil {
 			msg = fmt.Sprintf("stopped after %s: the worktrees are removed", units.Count(rep.Runs, "interleaved run"))
