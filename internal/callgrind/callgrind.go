@@ -7,6 +7,7 @@
 package callgrind
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -27,9 +28,6 @@ import (
 
 // ErrMissing is returned when valgrind is not on PATH.
 var ErrMissing = errors.New("--measure instructions counts under valgrind's callgrind, and valgrind is not installed (apt-get install valgrind)")
-
-// ErrStopped is returned when a stop request ended the run.
-var ErrStopped = errors.New("stopped")
 
 // A TimeoutError is a run still going at Options.Timeout, killed then.
 type TimeoutError struct {
@@ -101,8 +99,6 @@ type Options struct {
 	Dir      string   // the program's working directory; "" for benchy's
 	Env      []string // the program's environment; nil for benchy's
 	Stdin    string   // the file the program reads; "" for /dev/null
-	// Stop, when closed, kills the run.
-	Stop <-chan struct{}
 	// Timeout, when not 0, kills a run still going after it (a program
 	// that never returns under valgrind must not hang a CI job).
 	Timeout time.Duration
@@ -172,8 +168,10 @@ func (o Options) Args(out, log string, argv []string) []string {
 // at o.Timeout is a *TimeoutError. Valgrind leads a process group of its
 // own: a stop or the timeout kills the group, and what the program left
 // running in it when it exited is killed and is an *Error (its work is
-// not in the count), so nothing a counted run starts outlives it.
-func Count(argv []string, o Options) (*Run, error) {
+// not in the count), so nothing a counted run starts outlives it. A
+// cancelled ctx kills the group too, and the error is ctx's
+// (context.Canceled).
+func Count(ctx context.Context, argv []string, o Options) (*Run, error) {
 	vg, err := Path()
 	if err != nil {
 		return nil, err
@@ -210,11 +208,11 @@ func Count(argv []string, o Options) (*Run, error) {
 		defer in.Close()
 		cmd.Stdin = in
 	}
-	end, err := o.run(cmd)
+	end, err := o.run(ctx, cmd)
 	if err != nil {
 		return nil, err
 	}
-	return o.read(end, dir, filepath.Base(argv[0]), output)
+	return o.read(ctx, end, dir, filepath.Base(argv[0]), output)
 }
 
 // An ending is how a run under valgrind ended.
@@ -227,8 +225,8 @@ type ending struct {
 }
 
 // run starts cmd as the leader of a process group of its own and waits
-// for it, killing the group at o.Stop or o.Timeout.
-func (o Options) run(cmd *exec.Cmd) (ending, error) {
+// for it, killing the group when ctx is cancelled or at o.Timeout.
+func (o Options) run(ctx context.Context, cmd *exec.Cmd) (ending, error) {
 	ownGroup(cmd)
 	start := o.Start
 	if start == nil {
@@ -248,7 +246,7 @@ func (o Options) run(cmd *exec.Cmd) (ending, error) {
 	killed := make(chan string, 1) // why the group was killed, "" when it was not
 	go func() {
 		select {
-		case <-o.Stop:
+		case <-ctx.Done():
 			procgroup.Signal(cmd.Process.Pid, syscall.SIGKILL)
 			killed <- "stop"
 		case <-timeout:
@@ -268,10 +266,10 @@ func (o Options) run(cmd *exec.Cmd) (ending, error) {
 // read judges how the run of prog ended and reads the counts it left in
 // dir: a stop, the timeout, a failure (with what valgrind's log and the
 // program's output say of it) and leftovers are errors.
-func (o Options) read(end ending, dir, prog string, output *os.File) (*Run, error) {
+func (o Options) read(ctx context.Context, end ending, dir, prog string, output *os.File) (*Run, error) {
 	switch end.killed {
 	case "stop":
-		return nil, ErrStopped
+		return nil, ctx.Err()
 	case "timeout":
 		return nil, &TimeoutError{Program: prog, After: o.Timeout}
 	}

@@ -1,6 +1,7 @@
 package callgrind
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -40,7 +41,7 @@ func TestCountSlope(t *testing.T) {
 	needValgrind(t)
 	bin := buildWork(t)
 	count := func(n int, cache bool) map[string]int64 {
-		r, err := Count([]string{bin, strconv.Itoa(n)}, Options{MarkStart: "main.countStart", MarkEnd: "*.countEnd", CacheSim: cache})
+		r, err := Count(context.Background(), []string{bin, strconv.Itoa(n)}, Options{MarkStart: "main.countStart", MarkEnd: "*.countEnd", CacheSim: cache})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +80,7 @@ func TestCountAllocatingStable(t *testing.T) {
 	bin := buildWork(t)
 	env := append(os.Environ(), "GOGC=off")
 	count := func(n int) float64 {
-		r, err := Count([]string{bin, strconv.Itoa(n), "build"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd", Env: env})
+		r, err := Count(context.Background(), []string{bin, strconv.Itoa(n), "build"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd", Env: env})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +101,7 @@ func TestCountAllocatingStable(t *testing.T) {
 func TestCountNoEnd(t *testing.T) {
 	needValgrind(t)
 	bin := buildWork(t)
-	_, err := Count([]string{bin, "1"}, Options{MarkStart: "main.countStart", MarkEnd: "main.noSuchFunction"})
+	_, err := Count(context.Background(), []string{bin, "1"}, Options{MarkStart: "main.countStart", MarkEnd: "main.noSuchFunction"})
 	var ce *Error
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "never reached the end of the count") {
 		t.Errorf("Count with an end mark never called = %v", err)
@@ -110,7 +111,7 @@ func TestCountNoEnd(t *testing.T) {
 func TestCountWholeProgram(t *testing.T) {
 	needValgrind(t)
 	bin := buildWork(t)
-	r, err := Count([]string{bin, "10"}, Options{})
+	r, err := Count(context.Background(), []string{bin, "10"}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +124,7 @@ func TestCountWholeProgram(t *testing.T) {
 func TestCountFailure(t *testing.T) {
 	needValgrind(t)
 	bin := buildWork(t)
-	_, err := Count([]string{bin, "x"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd"})
+	_, err := Count(context.Background(), []string{bin, "x"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd"})
 	var ce *Error
 	if !errors.As(err, &ce) {
 		t.Fatalf("Count of a program that exits 3 = %v, want an *Error", err)
@@ -136,10 +137,10 @@ func TestCountFailure(t *testing.T) {
 func TestCountStopped(t *testing.T) {
 	needValgrind(t)
 	bin := buildWork(t)
-	stop := make(chan struct{})
-	close(stop)
-	if _, err := Count([]string{bin, "100000000"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd", Stop: stop}); !errors.Is(err, ErrStopped) {
-		t.Errorf("Count with a closed stop = %v, want ErrStopped", err)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Count(ctx, []string{bin, "100000000"}, Options{MarkStart: "main.countStart", MarkEnd: "main.countEnd"}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Count with a cancelled context = %v, want context.Canceled", err)
 	}
 }
 
@@ -186,7 +187,7 @@ func TestCountKillsLeftovers(t *testing.T) {
 	var err error
 	go func() {
 		defer close(ended)
-		_, err = Count([]string{"/bin/sh", "-c", "sleep 30 & echo $! > " + file}, Options{Children: true})
+		_, err = Count(context.Background(), []string{"/bin/sh", "-c", "sleep 30 & echo $! > " + file}, Options{Children: true})
 	}()
 	pid := pidIn(t, file, ended)
 	<-ended
@@ -210,7 +211,7 @@ func TestCountTimeout(t *testing.T) {
 		t.Skip("leftovers are found through /proc")
 	}
 	const marker = "59.875" // sleep's argument: no other process has it
-	_, err := Count([]string{"/bin/sh", "-c", "sleep " + marker + " & wait"}, Options{Children: true, Timeout: 2 * time.Second})
+	_, err := Count(context.Background(), []string{"/bin/sh", "-c", "sleep " + marker + " & wait"}, Options{Children: true, Timeout: 2 * time.Second})
 	var te *TimeoutError
 	if !errors.As(err, &te) || te.After != 2*time.Second || !strings.Contains(err.Error(), "still running after 2s") {
 		t.Errorf("Count = %v, want a TimeoutError after 2s", err)
@@ -239,7 +240,7 @@ func running(arg string) []int {
 
 func TestMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	_, err := Count([]string{"/bin/true"}, Options{})
+	_, err := Count(context.Background(), []string{"/bin/true"}, Options{})
 	if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "apt-get install valgrind") {
 		t.Errorf("Count without valgrind = %v", err)
 	}

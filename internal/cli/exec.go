@@ -218,7 +218,7 @@ func execRun(o *execOptions, stdout io.Writer, w *Watcher) error {
 		return err
 	}
 	plan := o.plan(ts, names, sp)
-	r, err := runPlan(plan, ts, o.Progress, o.g.Stderr, Estimate{Samples: plan.Settings.Samples, SampleTime: 100 * time.Millisecond, Window: o.Window}, w)
+	r, err := runPlan(o.Ctx, plan, ts, o.Progress, o.g.Stderr, Estimate{Samples: plan.Settings.Samples, SampleTime: 100 * time.Millisecond, Window: o.Window}, w)
 	if err != nil {
 		return err
 	}
@@ -313,10 +313,10 @@ func (o *execOptions) targets(expanded []command.Expanded, sp *command.Spawner) 
 		if err != nil {
 			return nil, nil, err
 		}
-		t, err := command.New(command.Config{
+		t, err := command.New(o.Ctx, command.Config{
 			Name: e.Name, Command: e.Command, Shell: o.Shell, Setup: setup, Prepare: prepare, Cleanup: cleanup,
 			Input: o.Input, ShowOutput: o.ShowOutput, IgnoreFailure: o.IgnoreFailure, Params: e.Params,
-			Executor: sp, Stop: o.Stop,
+			Executor: sp,
 		})
 		if err != nil {
 			return nil, nil, Usagef("%v", err)
@@ -348,7 +348,7 @@ func (o *execOptions) plan(ts []pipeline.Target, names []string, sp *command.Spa
 	plan := pipeline.Plan{
 		Settings: result.Settings{Samples: runs, WarmupRuns: o.Warmup, Iters: 1, Isolate: !o.NoIsolate, Window: o.Window},
 		CPU:      o.CPU, CPUSet: o.CPUSet, MinTime: minTime,
-		Tool: "benchy " + Version, Command: o.g.Args, Stop: o.Stop,
+		Tool: "benchy " + Version, Command: o.g.Args,
 		Annotate: func(r *result.Result) {
 			r.SpawnNs = float64(sp.SpawnCost().Nanoseconds())
 			recordCleanups(r, ts)

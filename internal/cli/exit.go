@@ -58,7 +58,7 @@ type StrictError struct{ Msg string }
 func (e *StrictError) Error() string { return e.Msg }
 
 // InterruptedError is a command a stop signal ended. Signal is nil when it
-// stopped without one known (the stop channel closed by a caller).
+// stopped without one known (its context cancelled without a *StopSignal).
 type InterruptedError struct {
 	Signal os.Signal
 	Msg    string

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -60,7 +61,7 @@ func (c *CountOptions) Options(m *Measuring) *pipeline.CountOptions {
 	if !c.On {
 		return nil
 	}
-	o := &pipeline.CountOptions{CacheSim: c.CacheSim, Stop: m.Stop}
+	o := &pipeline.CountOptions{CacheSim: c.CacheSim}
 	if m.Progress != nil {
 		p := NewProgress(m.Progress, 1, Estimate{})
 		o.Progress = func(line string) {
@@ -82,8 +83,8 @@ func (c *CountOptions) count(r *result.Result, ts []pipeline.Countable, env []st
 		return nil
 	}
 	o.Env = env
-	err := pipeline.Count(r, ts, *o)
-	if errors.Is(err, pipeline.ErrCountStopped) {
+	err := pipeline.Count(m.Ctx, r, ts, *o)
+	if errors.Is(err, context.Canceled) {
 		r.Interrupted = true
 		return nil
 	}

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/callgrind"
-	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -100,7 +99,7 @@ func TestExecCountInterrupted(t *testing.T) {
 		t.Fatalf("no result: %v", err)
 	}
 	e := r.Experiments[0]
-	if !r.Interrupted || len(e.Samples) != 3 || e.Count == nil || e.Count.Error != pipeline.ErrCountStopped.Error() {
+	if !r.Interrupted || len(e.Samples) != 3 || e.Count == nil || e.Count.Error != "counting stopped" {
 		t.Errorf("interrupted %v, %d samples, count %+v; want the 3 runs kept, marked interrupted, the count stopped", r.Interrupted, len(e.Samples), e.Count)
 	}
 	b, _ := os.ReadFile(counting)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -111,7 +112,7 @@ func machineRun(opts *machineOptions, w io.Writer) error {
 	if opts.Live && harness.CanPin {
 		ropts.Probe = harness.ProbeSpeeds // the choice a run would make
 	}
-	s, err := machine.Read(opts.Root, ropts)
+	s, err := machine.Read(context.Background(), opts.Root, ropts)
 	if err != nil {
 		return Usagef("%v", err)
 	}

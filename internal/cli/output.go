@@ -2,6 +2,7 @@ package cli
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -274,11 +275,13 @@ func (o *OutputOptions) checkSource() (err error) {
 	return nil
 }
 
-// Measuring is what a command that measures is told while it runs: Stop
-// closes at the first stop signal (it ends the run after the current
-// sample), and Progress, a terminal's stderr, takes a progress line.
+// Measuring is what a command that measures is told while it runs: Ctx,
+// the Watcher's context, is cancelled at the first stop signal (it ends
+// the run after the current sample), and Progress, a terminal's stderr,
+// takes a progress line. Ctx is a field because the command's options
+// carry it to every step that makes or measures a target.
 type Measuring struct {
-	Stop     <-chan struct{}
+	Ctx      context.Context
 	Progress io.Writer
 }
 
@@ -293,9 +296,9 @@ func Measure(cmd *cobra.Command, g *GlobalOptions, out *OutputOptions, prec *Pre
 	if err := prec.validate(cmd.Flags().Changed("max-time")); err != nil {
 		return err
 	}
-	w := WatchSignals(g.Stderr)
+	w := WatchSignals(context.Background(), g.Stderr)
 	defer w.Close()
-	m.Stop = w.Stop
+	m.Ctx = w.Context()
 	if isTerminal(g.Stderr) {
 		m.Progress = g.Stderr
 	}
@@ -325,7 +328,7 @@ func (c clearFirst) Write(b []byte) (int, error) {
 // turns the pipeline's errors into the command's: stopped by a signal
 // before anything was measured (the signal's exit), a plan in error (exit
 // 2).
-func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress, notes io.Writer, est Estimate, w *Watcher) (*result.Result, error) {
+func runPlan(ctx context.Context, plan pipeline.Plan, ts []pipeline.Target, progress, notes io.Writer, est Estimate, w *Watcher) (*result.Result, error) {
 	plan.Notes = notes
 	if progress != nil {
 		p := NewProgress(progress, max(len(ts), 1), est)
@@ -338,10 +341,11 @@ func runPlan(plan pipeline.Plan, ts []pipeline.Target, progress, notes io.Writer
 			plan.Notes = clearFirst{p, notes}
 		}
 	}
-	r, err := pipeline.Run(plan, ts)
+	r, err := pipeline.Run(ctx, plan, ts)
 	switch {
-	case errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil:
-		return nil, &InterruptedError{Signal: w.Signal(), Msg: SignalName(w.Signal()) + " before anything was measured: no result"}
+	case errors.Is(err, context.Canceled) && SignalOf(ctx) != nil:
+		s := SignalOf(ctx)
+		return nil, &InterruptedError{Signal: s, Msg: SignalName(s) + " before anything was measured: no result"}
 	case errors.Is(err, pipeline.ErrUsage):
 		return nil, &UsageError{Msg: err.Error()}
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +20,7 @@ import (
 // itself K times, each process told what to measure by a spec file
 // (run --child-spec), and merges their samples. It returns the merged
 // result, when there is one, and how the run ended.
-func runProcesses(plan pipeline.Plan, ws []inproc.Workload, k int, progress io.Writer, est Estimate, w *Watcher) (*result.Result, error) {
+func runProcesses(ctx context.Context, plan pipeline.Plan, ws []inproc.Workload, k int, progress io.Writer, est Estimate, w *Watcher) (*result.Result, error) {
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("--processes: cannot find benchy's own executable: %w", err)
@@ -34,7 +35,7 @@ func runProcesses(plan pipeline.Plan, ws []inproc.Workload, k int, progress io.W
 	for i, wl := range ws {
 		names[i] = wl.Name
 	}
-	r, err := pipeline.RunProcesses(plan, names, pipeline.Processes{
+	r, err := pipeline.RunProcesses(ctx, plan, names, pipeline.Processes{
 		K:       k,
 		Command: func(spec string) *exec.Cmd { return exec.Command(self, "run", "--child-spec", spec) },
 		Signal:  w.Signal,
@@ -42,8 +43,9 @@ func runProcesses(plan pipeline.Plan, ws []inproc.Workload, k int, progress io.W
 	})
 	var pe *pipeline.ProcessError
 	switch {
-	case errors.Is(err, pipeline.ErrStopped):
-		return nil, &InterruptedError{Signal: w.Signal(), Msg: SignalName(w.Signal()) + " before anything was measured: no result"}
+	case errors.Is(err, context.Canceled):
+		s := SignalOf(ctx)
+		return nil, &InterruptedError{Signal: s, Msg: SignalName(s) + " before anything was measured: no result"}
 	case errors.As(err, &pe) && pe.Kept == 0 && pe.Usage:
 		return nil, &UsageError{Msg: pe.Msg} // the process refused what it was given
 	case errors.As(err, &pe):
@@ -77,8 +79,7 @@ func runChild(o *runOptions, w *Watcher) error {
 		ws[i] = wl
 	}
 	plan := spec.Plan
-	plan.Stop = o.Stop
-	r, err := runPlan(plan, inprocTargets(ws, plan, nil), nil, nil, Estimate{}, w)
+	r, err := runPlan(o.Ctx, plan, inprocTargets(ws, plan, nil), nil, nil, Estimate{}, w)
 	if err != nil {
 		return err
 	}

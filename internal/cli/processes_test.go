@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"context"
 	"errors"
+	"os"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/pipeline"
@@ -110,16 +113,29 @@ func TestRunProcessesLatency(t *testing.T) {
 	}
 }
 
-// A run --processes stopped before its first process, with no signal
-// known (the stop channel closed, not a signal received), is interrupted
-// and says so; it once called the nil signal's String and panicked.
-func TestRunProcessesStoppedWithoutSignal(t *testing.T) {
-	stop := make(chan struct{})
-	close(stop)
-	r, err := runProcesses(pipeline.Plan{Stop: stop}, workload.All()[:1], 2, nil, Estimate{}, &Watcher{})
-	var ie *InterruptedError
-	if r != nil || !errors.As(err, &ie) || ie.Signal != nil || ExitCode(err) != ExitInterrupted ||
-		err.Error() != "stopped before anything was measured: no result" {
-		t.Errorf("runProcesses: %v, %v; want no result and an interruption with no signal", r, err)
+// A run --processes stopped before its first process is interrupted and
+// says so, in the words and with the exit code of the signal that is the
+// cause of its context's cancellation; with no signal known (cancelled
+// without a *StopSignal) it once called the nil signal's String and
+// panicked.
+func TestRunProcessesStopped(t *testing.T) {
+	for _, tc := range []struct {
+		cause error
+		sig   os.Signal
+		code  int
+		msg   string
+	}{
+		{nil, nil, ExitInterrupted, "stopped before anything was measured: no result"},
+		{&StopSignal{Signal: syscall.SIGTERM}, syscall.SIGTERM, 143, "terminated (SIGTERM) before anything was measured: no result"},
+		{&StopSignal{Signal: syscall.SIGHUP}, syscall.SIGHUP, 129, "hung up (SIGHUP) before anything was measured: no result"},
+	} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(tc.cause)
+		w := &Watcher{ctx: ctx, cancel: cancel}
+		r, err := runProcesses(ctx, pipeline.Plan{}, workload.All()[:1], 2, nil, Estimate{}, w)
+		var ie *InterruptedError
+		if r != nil || !errors.As(err, &ie) || ie.Signal != tc.sig || ExitCode(err) != tc.code || err.Error() != tc.msg {
+			t.Errorf("cause %v: runProcesses: %v, %v (exit %d); want no result and %q (exit %d)", tc.cause, r, err, ExitCode(err), tc.msg, tc.code)
+		}
 	}
 }

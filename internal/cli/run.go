@@ -346,7 +346,7 @@ func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 	o.PrecisionOptions.Settings(&st)
 	plan := pipeline.Plan{
 		Settings: st, CPU: o.CPU, CPUSet: o.CPUSet, NoCheck: o.NoAsm,
-		Tool: "benchy " + Version, Command: o.g.Args, Package: mainPackage(), Stop: o.Stop,
+		Tool: "benchy " + Version, Command: o.g.Args, Package: mainPackage(),
 	}
 	if !o.Smoke && !o.Latency && o.Profile == "" {
 		// A smoke run checks, it does not measure; the calls timed
@@ -398,13 +398,13 @@ func runRun(o *runOptions, stdout io.Writer, w *Watcher) error {
 	est := Estimate{Warmup: o.Warmup, SampleTime: o.SampleTime, Window: o.Window, Samples: o.Samples}
 	var r *result.Result
 	if o.Processes > 1 {
-		r, err = runProcesses(plan, ws, o.Processes, o.Progress, est, w)
+		r, err = runProcesses(o.Ctx, plan, ws, o.Processes, o.Progress, est, w)
 	} else {
 		var prof *profiles.Recorder
 		if o.Dir != nil {
 			prof = profiles.NewRecorder(o.Dir)
 		}
-		r, err = runPlan(plan, inprocTargets(ws, plan, prof), o.Progress, o.g.Stderr, est, w)
+		r, err = runPlan(o.Ctx, plan, inprocTargets(ws, plan, prof), o.Progress, o.g.Stderr, est, w)
 	}
 	if r == nil {
 		return err

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,13 +17,16 @@ import (
 // cancellation, timeout(1) and docker stop (TERM), a closed terminal (HUP).
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
-// Watcher turns the stop signals into a stop channel: the first one ends
-// the measurement after the current sample, so what was measured is still
-// written; a second one exits at once, removing any temporary file first.
+// Watcher turns the stop signals into the cancellation of a context, with
+// the signal as its cause (*StopSignal): the first one ends the measurement
+// after the current sample, so what was measured is still written; a second
+// one exits at once, removing any temporary file first. It holds the
+// context it cancels: it is the one source of a run's stop, made once per
+// command, and every command reads the signal back from it.
 type Watcher struct {
-	Stop   <-chan struct{}
+	ctx    context.Context
+	cancel context.CancelCauseFunc
 	mu     sync.Mutex
-	first  os.Signal
 	sigs   chan os.Signal
 	done   chan struct{}
 	stderr io.Writer
@@ -32,10 +37,31 @@ type Watcher struct {
 	atExit []func()
 }
 
-// WatchSignals starts a Watcher; end it with Close().
-func WatchSignals(stderr io.Writer) *Watcher {
-	stop := make(chan struct{})
-	w := &Watcher{Stop: stop, sigs: make(chan os.Signal, 2), done: make(chan struct{}), stderr: stderr}
+// StopSignal is the cause of a run's context cancelled by a stop signal:
+// the exit code and the words of the stop are derived from it (SignalOf).
+type StopSignal struct{ Signal os.Signal }
+
+func (s *StopSignal) Error() string { return SignalName(s.Signal) }
+
+// Unwrap makes the cause a context.Canceled too, so that an error which
+// wraps the cause rather than ctx.Err() is still a stop to errors.Is.
+func (s *StopSignal) Unwrap() error { return context.Canceled }
+
+// SignalOf is the signal that cancelled ctx (its cause a *StopSignal), nil
+// when ctx is not cancelled or was cancelled without one.
+func SignalOf(ctx context.Context) os.Signal {
+	var s *StopSignal
+	if ctx != nil && errors.As(context.Cause(ctx), &s) {
+		return s.Signal
+	}
+	return nil
+}
+
+// WatchSignals starts a Watcher whose context, derived from parent, a stop
+// signal cancels; end it with Close().
+func WatchSignals(parent context.Context, stderr io.Writer) *Watcher {
+	ctx, cancel := context.WithCancelCause(parent)
+	w := &Watcher{ctx: ctx, cancel: cancel, sigs: make(chan os.Signal, 2), done: make(chan struct{}), stderr: stderr}
 	signal.Notify(w.sigs, stopSignals...)
 	go func() {
 		for {
@@ -43,17 +69,13 @@ func WatchSignals(stderr io.Writer) *Watcher {
 			case <-w.done:
 				return
 			case s := <-w.sigs:
-				w.mu.Lock()
-				first := w.first == nil
-				if first {
-					w.first = s
-				}
-				before, atExit := w.before, w.atExit
-				w.mu.Unlock()
-				if first {
-					close(stop)
+				if w.Signal() == nil {
+					cancel(&StopSignal{Signal: s})
 					continue
 				}
+				w.mu.Lock()
+				before, atExit := w.before, w.atExit
+				w.mu.Unlock()
 				outfile.RemovePending()
 				for _, f := range atExit {
 					f()
@@ -69,18 +91,20 @@ func WatchSignals(stderr io.Writer) *Watcher {
 	return w
 }
 
+// Context is the run's context: a stop signal cancels it, its cause a
+// *StopSignal.
+func (w *Watcher) Context() context.Context { return w.ctx }
+
 // Close ends the watcher: the signals get their default action again.
 func (w *Watcher) Close() {
 	signal.Stop(w.sigs)
 	close(w.done)
+	w.cancel(nil)
 }
 
-// Signal is the first stop signal received, nil when none was.
-func (w *Watcher) Signal() os.Signal {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.first
-}
+// Signal is the first stop signal received, nil when none was: the cause
+// of the context's cancellation.
+func (w *Watcher) Signal() os.Signal { return SignalOf(w.ctx) }
 
 // SetBefore sets what runs before the watcher prints.
 func (w *Watcher) SetBefore(f func()) {
@@ -106,8 +130,8 @@ func signalExit(s os.Signal) int {
 }
 
 // SignalName is how a message names the stop s; nil is a stop with no
-// signal known (the stop channel closed by a caller), which every caller
-// of watcher.Signal may get.
+// signal known (the context cancelled by a caller without a *StopSignal),
+// which every caller of SignalOf may get.
 func SignalName(s os.Signal) string {
 	switch s {
 	case nil:

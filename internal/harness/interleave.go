@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -89,15 +90,16 @@ func NewRoundSeed() uint64 {
 // Interleave measures candidates in rounds on one pinned thread: each is
 // opened, warmed up and calibrated, then every round takes one sample of
 // every candidate in RoundOrder, so all see the same machine. It returns
-// one outcome per candidate; opts.Samples is the number of rounds.
-func Interleave(ts []Target, opts Options) []Outcome {
+// one outcome per candidate; opts.Samples is the number of rounds. A
+// cancelled ctx ends the rounds after the current sample.
+func Interleave(ctx context.Context, ts []Target, opts Options) []Outcome {
 	outs := make([]Outcome, len(ts))
 	for i, t := range ts {
 		outs[i].Name = t.Name()
 	}
 	runtime.GC()
 	err := OnThread(opts, func() error {
-		r := &interleaved{opts: opts, outs: outs}
+		r := &interleaved{opts: opts, done: ctx.Done(), outs: outs}
 		completed := false // see runOne
 		defer func() { r.close(completed) }()
 		if err := r.open(ts); err != nil {
@@ -116,7 +118,7 @@ func Interleave(ts []Target, opts Options) []Outcome {
 		r.finish(before, after)
 		return nil
 	})
-	if errors.Is(err, ErrStopped) {
+	if errors.Is(err, context.Canceled) {
 		markInterrupted(outs)
 		err = nil
 	}
@@ -134,6 +136,7 @@ func Interleave(ts []Target, opts Options) []Outcome {
 // opened so far and what their rounds have measured.
 type interleaved struct {
 	opts  Options
+	done  <-chan struct{} // the run's ctx.Done(), closed at a stop
 	outs  []Outcome
 	ms    []*measured     // the candidates opened, in the order of outs
 	spent []time.Duration // the time each candidate's samples took
@@ -151,7 +154,7 @@ func (r *interleaved) open(ts []Target) error {
 		if err := t.Open(); err != nil {
 			return fmt.Errorf("%s: %w", t.Name(), err)
 		}
-		r.ms = append(r.ms, &measured{t: t, opts: r.opts, index: i, total: len(ts)})
+		r.ms = append(r.ms, &measured{t: t, opts: r.opts, done: r.done, index: i, total: len(ts)})
 	}
 	return nil
 }
@@ -160,7 +163,7 @@ func (r *interleaved) open(ts []Target) error {
 // completed.
 func (r *interleaved) close(completed bool) {
 	for i, m := range r.ms {
-		r.outs[i].Totals = m.t.Close(ending(completed, r.opts.Stop))
+		r.outs[i].Totals = m.t.Close(ending(completed, r.done))
 	}
 }
 
@@ -194,7 +197,7 @@ func (r *interleaved) rounds(check *speedCheck) error {
 	order := RoundOrders(len(r.ms), r.opts.RoundSeed)
 	for n := 0; r.more(); n++ {
 		for _, i := range order(n) {
-			if Stopped(r.opts.Stop) {
+			if closed(r.done) {
 				markInterrupted(r.outs)
 				return nil
 			}

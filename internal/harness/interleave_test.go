@@ -3,6 +3,7 @@
 package harness_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -98,7 +99,7 @@ func TestInterleaveSamplesEveryCandidateEveryRound(t *testing.T) {
 	opts := quickOptions(0)
 	opts.Iters = 10
 	opts.Samples = 4
-	outs := harness.Interleave([]harness.Target{a, b}, opts)
+	outs := harness.Interleave(context.Background(), []harness.Target{a, b}, opts)
 	for _, o := range outs {
 		if o.Err != nil || len(o.Samples) != 4 {
 			t.Fatalf("%s: err %v, %d samples; want 4", o.Name, o.Err, len(o.Samples))
@@ -120,22 +121,18 @@ func TestInterleaveSamplesEveryCandidateEveryRound(t *testing.T) {
 }
 
 func TestInterleaveStopped(t *testing.T) {
-	stop := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	opts := quickOptions(0)
 	opts.Iters = 10
 	opts.Samples = 1000
-	opts.Stop = stop
 	opts.Progress = func(p harness.Progress) {
 		if p.Phase == "sampling" && p.Sample == 2 {
-			select {
-			case <-stop:
-			default:
-				close(stop)
-			}
+			cancel()
 		}
 	}
 	a, b := fake.New("a", 1), fake.New("b", 1)
-	outs := harness.Interleave([]harness.Target{a, b}, opts)
+	outs := harness.Interleave(ctx, []harness.Target{a, b}, opts)
 	for _, o := range outs {
 		if !o.Interrupted || len(o.Samples) == 0 || len(o.Samples) > 3 {
 			t.Errorf("%s: interrupted %v, %d samples; want stopped after round 3", o.Name, o.Interrupted, len(o.Samples))
@@ -160,7 +157,7 @@ func TestInterleaveTargetCIAimsAtTheRatio(t *testing.T) {
 		opts.Iters = 10
 		opts.Samples = 8
 		opts.TargetCI, opts.MaxTime = target, maxTime
-		outs := harness.Interleave([]harness.Target{a, b}, opts)
+		outs := harness.Interleave(context.Background(), []harness.Target{a, b}, opts)
 		if outs[0].Err != nil || len(outs[0].Samples) != len(outs[1].Samples) {
 			t.Fatalf("err %v, %d and %d rounds", outs[0].Err, len(outs[0].Samples), len(outs[1].Samples))
 		}
@@ -191,7 +188,7 @@ func TestInterleaveLooks(t *testing.T) {
 			asked = append(asked, len(outs[0].Samples))
 			return len(outs[0].Samples) == decideAt
 		}
-		return harness.Interleave([]harness.Target{a, b}, opts), asked
+		return harness.Interleave(context.Background(), []harness.Target{a, b}, opts), asked
 	}
 	outs, asked := run(20, time.Time{})
 	if n := len(outs[0].Samples); n != 20 || outs[0].Stop != result.StopDecided || !slices.Equal(asked, []int{10, 20}) {
@@ -269,7 +266,7 @@ type stoppedAt struct {
 
 func (s *stoppedAt) Sample(iters int64) ([]result.Sample, error) {
 	if s.n++; s.n == s.at {
-		return nil, fmt.Errorf("killed: %w", harness.ErrStopped)
+		return nil, fmt.Errorf("killed: %w", context.Canceled)
 	}
 	return s.Target.Sample(iters)
 }
@@ -298,6 +295,8 @@ func TestInterleaveFailures(t *testing.T) {
 		samples []int  // of a and b
 		closes  []string
 		interr  bool
+		// cancelled cancels the run's context before it begins.
+		cancelled bool
 	}{
 		{
 			name: "a candidate that cannot open",
@@ -331,15 +330,13 @@ func TestInterleaveFailures(t *testing.T) {
 		},
 		{
 			name: "a stop before the first round",
-			setup: func(a, b *fake.Target, opts *harness.Options) []harness.Target {
-				stop := make(chan struct{})
-				close(stop)
-				opts.Stop = stop
+			setup: func(a, b *fake.Target, _ *harness.Options) []harness.Target {
 				return []harness.Target{a, b}
 			},
-			samples: []int{0, 0},
-			closes:  []string{"close failed", "close failed"},
-			interr:  true,
+			cancelled: true,
+			samples:   []int{0, 0},
+			closes:    []string{"close failed", "close failed"},
+			interr:    true,
 		},
 		{
 			name: "a sample ended by a stop request",
@@ -365,7 +362,12 @@ func TestInterleaveFailures(t *testing.T) {
 			opts := quickOptions(0)
 			opts.Iters = 10
 			opts.Samples = 4
-			outs := harness.Interleave(tt.setup(a, b, &opts), opts)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			if tt.cancelled {
+				cancel()
+			}
+			outs := harness.Interleave(ctx, tt.setup(a, b, &opts), opts)
 			for i, o := range outs {
 				ft := []*fake.Target{a, b}[i]
 				if len(o.Samples) != tt.samples[i] || o.Interrupted != tt.interr {

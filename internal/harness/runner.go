@@ -6,6 +6,7 @@
 package harness
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -77,8 +78,6 @@ type Options struct {
 	CheckSamples bool
 	// Progress, when not nil, is told what is being done.
 	Progress func(Progress)
-	// Stop, when closed, ends the run after the current sample.
-	Stop <-chan struct{}
 }
 
 // MaxSamples bounds the samples MinTime may add.
@@ -228,7 +227,8 @@ type Outcome struct {
 	Before, After Probe
 	// Err is set when the target failed; Samples holds what was taken.
 	Err error
-	// Interrupted is set when Stop ended the target early.
+	// Interrupted is set when the run's context, cancelled, ended the
+	// target early.
 	Interrupted bool
 	// Stop says why rounds with looks (Options.Looks) ended before
 	// Samples: result.StopDecided or result.StopBudget; empty otherwise.
@@ -245,15 +245,15 @@ func (o Outcome) Ops() int64 {
 }
 
 // Run measures every target in turn, each on its own freshly pinned thread
-// after a full collection. It stops early when opts.Stop is closed; the
-// outcomes of the targets not reached are omitted.
-func Run(ts []Target, opts Options) []Outcome {
+// after a full collection. It stops early when ctx is cancelled, after the
+// current sample; the outcomes of the targets not reached are omitted.
+func Run(ctx context.Context, ts []Target, opts Options) []Outcome {
 	var outs []Outcome
 	for i, t := range ts {
-		if Stopped(opts.Stop) {
+		if ctx.Err() != nil {
 			break
 		}
-		outs = append(outs, runOne(t, i, len(ts), opts))
+		outs = append(outs, runOne(ctx, t, i, len(ts), opts))
 		if outs[len(outs)-1].Interrupted {
 			break
 		}
@@ -263,14 +263,16 @@ func Run(ts []Target, opts Options) []Outcome {
 
 // RunOne measures t as target index of total (the progress line counts
 // them), as Run measures each of its targets.
-func RunOne(t Target, index, total int, opts Options) Outcome {
-	return runOne(t, index, total, opts)
+func RunOne(ctx context.Context, t Target, index, total int, opts Options) Outcome {
+	return runOne(ctx, t, index, total, opts)
 }
 
-// Stopped reports whether stop was closed; a nil channel never is.
-func Stopped(stop <-chan struct{}) bool {
+// closed reports whether done (a context's Done, taken once outside a
+// loop) is closed; a nil channel never is. In the sampling loops it costs
+// what a stop channel costs: one select with a default.
+func closed(done <-chan struct{}) bool {
 	select {
-	case <-stop:
+	case <-done:
 		return true
 	default:
 		return false
@@ -286,20 +288,21 @@ func OnThread(opts Options, f func() error) error {
 	return Pinned(opts.CPU, opts.Isolate, f)
 }
 
-func runOne(t Target, index, total int, opts Options) Outcome {
+func runOne(ctx context.Context, t Target, index, total int, opts Options) Outcome {
 	out := Outcome{Name: t.Name()}
+	done := ctx.Done()
 	// A full collection first, so garbage of the previous target is not
 	// collected (or paid for) during this one.
 	runtime.GC()
 	err := OnThread(opts, func() error {
-		m := &measured{t: t, opts: opts, index: index, total: total}
+		m := &measured{t: t, opts: opts, done: done, index: index, total: total}
 		if err := t.Open(); err != nil {
 			return err
 		}
 		// Close is told whether the samples completed: a loop that
 		// panicked is not run again.
 		completed := false
-		defer func() { out.Totals = t.Close(ending(completed, opts.Stop)) }()
+		defer func() { out.Totals = t.Close(ending(completed, done)) }()
 		if stopped, err := m.warmup(); err != nil || stopped {
 			out.Interrupted = stopped
 			return err
@@ -315,7 +318,7 @@ func runOne(t Target, index, total int, opts Options) Outcome {
 		var ci precision
 		began := time.Now()
 		for opts.more(out.Samples, spent, time.Since(began), &ci) {
-			if Stopped(opts.Stop) {
+			if closed(done) {
 				out.Interrupted = true
 				break
 			}
@@ -335,7 +338,7 @@ func runOne(t Target, index, total int, opts Options) Outcome {
 		completed = true
 		return checkPin(out.Samples, opts)
 	})
-	if errors.Is(err, ErrStopped) {
+	if errors.Is(err, context.Canceled) {
 		out.Interrupted, err = true, nil
 	}
 	out.Err = err
@@ -376,6 +379,7 @@ func checkPin(samples []result.Sample, opts Options) error {
 type measured struct {
 	t            Target
 	opts         Options
+	done         <-chan struct{} // the run's ctx.Done(), closed at a stop
 	index, total int
 	iters        int64
 }
@@ -393,12 +397,12 @@ const warmupChunk = 10 * time.Millisecond
 
 // warmup runs the target for opts.Warmup, in growing runs so the cost of
 // reading the clock does not dominate, or opts.WarmupRuns runs of one
-// iteration. It reports whether Stop ended it.
+// iteration. It reports whether a stop ended it.
 func (m *measured) warmup() (stopped bool, err error) {
 	m.progress("warm-up", 0)
 	if m.opts.WarmupRuns > 0 {
 		for range m.opts.WarmupRuns {
-			if Stopped(m.opts.Stop) {
+			if closed(m.done) {
 				return true, nil
 			}
 			if _, err := m.t.Time(1); err != nil {
@@ -410,7 +414,7 @@ func (m *measured) warmup() (stopped bool, err error) {
 	start := time.Now()
 	n := int64(1)
 	for {
-		if Stopped(m.opts.Stop) {
+		if closed(m.done) {
 			return true, nil
 		}
 		left := m.opts.Warmup - time.Since(start)
@@ -426,7 +430,7 @@ func (m *measured) warmup() (stopped bool, err error) {
 }
 
 // calibrate chooses the iterations per sample (or takes opts.Iters). It
-// reports whether Stop ended it.
+// reports whether a stop ended it.
 func (m *measured) calibrate() (stopped bool, err error) {
 	if it, ok := m.t.(Iterated); ok && it.Iters() > 0 {
 		m.iters = it.Iters()
@@ -439,7 +443,7 @@ func (m *measured) calibrate() (stopped bool, err error) {
 	m.progress("calibration", 0)
 	target := SampleTarget(m.opts.SampleTime, m.opts.Clock.Granularity)
 	run := func(n int64) time.Duration {
-		if err != nil || Stopped(m.opts.Stop) {
+		if err != nil || closed(m.done) {
 			return target // end calibration at once
 		}
 		var d time.Duration
@@ -452,5 +456,5 @@ func (m *measured) calibrate() (stopped bool, err error) {
 		fastest = min(fastest, run(m.iters))
 	}
 	m.iters = Confirm(m.iters, fastest.Nanoseconds(), target)
-	return Stopped(m.opts.Stop), err
+	return closed(m.done), err
 }

@@ -3,6 +3,7 @@
 package harness_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"runtime"
@@ -43,7 +44,7 @@ func lastCPU() int {
 func TestRunPinsEverySample(t *testing.T) {
 	cpu := lastCPU()
 	ft := fake.New("test/add", time.Nanosecond)
-	outs := harness.Run([]harness.Target{ft}, quickOptions(cpu))
+	outs := harness.Run(context.Background(), []harness.Target{ft}, quickOptions(cpu))
 	if len(outs) != 1 {
 		t.Fatalf("got %d outcomes, want 1", len(outs))
 	}
@@ -78,7 +79,7 @@ func TestRunCallsThePhasesInOrder(t *testing.T) {
 	ft := fake.New("a", time.Microsecond)
 	opts := quickOptions(0)
 	opts.Samples = 3
-	harness.Run([]harness.Target{ft}, opts)
+	harness.Run(context.Background(), []harness.Target{ft}, opts)
 	c := ft.Calls
 	if c[0] != "open" || c[len(c)-1] != "close completed" {
 		t.Fatalf("calls %v: want open first and close completed last", c)
@@ -98,7 +99,7 @@ func TestRunWarmupRuns(t *testing.T) {
 	ft := fake.New("a", time.Millisecond)
 	opts := quickOptions(0)
 	opts.WarmupRuns, opts.Iters, opts.Samples = 3, 1, 2
-	harness.Run([]harness.Target{ft}, opts)
+	harness.Run(context.Background(), []harness.Target{ft}, opts)
 	want := []string{"open", "time 1", "time 1", "time 1", "sample 1", "between", "sample 1", "between", "close completed"}
 	if !slices.Equal(ft.Calls, want) {
 		t.Errorf("calls %v, want %v", ft.Calls, want)
@@ -108,7 +109,7 @@ func TestRunWarmupRuns(t *testing.T) {
 func TestRunFixedIters(t *testing.T) {
 	opts := quickOptions(0)
 	opts.Iters = 777
-	o := harness.Run([]harness.Target{fake.New("a", 1)}, opts)[0]
+	o := harness.Run(context.Background(), []harness.Target{fake.New("a", 1)}, opts)[0]
 	if o.Err != nil || o.Iters != 777 || o.Samples[0].Iters != 777 {
 		t.Fatalf("got iters %d, err %v; want 777 per sample", o.Iters, o.Err)
 	}
@@ -121,7 +122,7 @@ func TestRunPanicIsReportedAndRunGoesOn(t *testing.T) {
 	boom := fake.New("test/panic", 1)
 	boom.PanicAt = 2
 	next := fake.New("test/add", 1)
-	outs := harness.Run([]harness.Target{boom, next}, quickOptions(0))
+	outs := harness.Run(context.Background(), []harness.Target{boom, next}, quickOptions(0))
 	if len(outs) != 2 {
 		t.Fatalf("got %d outcomes, want 2", len(outs))
 	}
@@ -140,7 +141,7 @@ func TestRunPanicIsReportedAndRunGoesOn(t *testing.T) {
 func TestRunSampleErrorKeepsTheSamplesTaken(t *testing.T) {
 	ft := fake.New("a", 1)
 	ft.FailAt = 3
-	o := harness.Run([]harness.Target{ft}, quickOptions(0))[0]
+	o := harness.Run(context.Background(), []harness.Target{ft}, quickOptions(0))[0]
 	if !errors.Is(o.Err, fake.ErrFail) || len(o.Samples) != 2 {
 		t.Errorf("err %v, %d samples; want the failure and the 2 samples before it", o.Err, len(o.Samples))
 	}
@@ -149,24 +150,24 @@ func TestRunSampleErrorKeepsTheSamplesTaken(t *testing.T) {
 func TestRunOpenErrorFailsTheTarget(t *testing.T) {
 	ft := fake.New("a", 1)
 	ft.OpenErr = errors.New("no setup")
-	o := harness.Run([]harness.Target{ft}, quickOptions(0))[0]
+	o := harness.Run(context.Background(), []harness.Target{ft}, quickOptions(0))[0]
 	if o.Err == nil || !slices.Equal(ft.Calls, []string{"open"}) {
 		t.Errorf("err %v, calls %v; want the error and nothing after open", o.Err, ft.Calls)
 	}
 }
 
 func TestRunStopsWhenAsked(t *testing.T) {
-	stop := make(chan struct{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	opts := quickOptions(0)
 	opts.Samples = 1000
-	opts.Stop = stop
 	opts.Progress = func(p harness.Progress) {
 		if p.Phase == "sampling" && p.Sample == 3 {
-			close(stop)
+			cancel()
 		}
 	}
 	a, b := fake.New("a", 1), fake.New("b", 1)
-	outs := harness.Run([]harness.Target{a, b}, opts)
+	outs := harness.Run(ctx, []harness.Target{a, b}, opts)
 	if len(outs) != 1 || !outs[0].Interrupted {
 		t.Fatalf("got %d outcomes (interrupted=%v), want 1 interrupted", len(outs), len(outs) > 0 && outs[0].Interrupted)
 	}
@@ -193,7 +194,7 @@ func TestRunProbesTheClockAroundTheSamples(t *testing.T) {
 			calls = append(calls, "sample")
 		}
 	}
-	o := harness.Run([]harness.Target{fake.New("a", 1)}, opts)[0]
+	o := harness.Run(context.Background(), []harness.Target{fake.New("a", 1)}, opts)[0]
 	if o.Err != nil {
 		t.Fatal(o.Err)
 	}
@@ -208,7 +209,7 @@ func TestRunProbesTheClockAroundTheSamples(t *testing.T) {
 func TestRunUnpinnedSkipsThePinCheck(t *testing.T) {
 	opts := quickOptions(4095) // a CPU no test machine has
 	opts.Unpinned = true
-	o := harness.Run([]harness.Target{fake.New("a", 1)}, opts)[0]
+	o := harness.Run(context.Background(), []harness.Target{fake.New("a", 1)}, opts)[0]
 	if o.Err != nil || len(o.Samples) != 5 {
 		t.Errorf("unpinned run: err %v, %d samples; want 5 and no pin failure", o.Err, len(o.Samples))
 	}
@@ -265,7 +266,7 @@ func TestPinnedRejectsBadCPU(t *testing.T) {
 func TestRunFailsWhenThePinDoesNotHold(t *testing.T) {
 	// Samples that report another CPU than the pinned one fail the target.
 	ft := &movingTarget{Target: fake.New("a", 1)}
-	o := harness.Run([]harness.Target{ft}, quickOptions(0))[0]
+	o := harness.Run(context.Background(), []harness.Target{ft}, quickOptions(0))[0]
 	if o.Err == nil || !strings.Contains(o.Err.Error(), "sample 2 ended on cpu 4095") {
 		t.Errorf("moved sample: err = %v", o.Err)
 	}
@@ -313,7 +314,7 @@ func TestRunBatchesAndOwnIterations(t *testing.T) {
 	bt := &batchTarget{Target: fake.New("a", time.Microsecond), iters: 123}
 	opts := quickOptions(0)
 	opts.Samples, opts.Warmup = 7, 0
-	o := harness.Run([]harness.Target{bt}, opts)[0]
+	o := harness.Run(context.Background(), []harness.Target{bt}, opts)[0]
 	if len(o.Samples) != 9 || o.Iters != 123 {
 		t.Errorf("%d samples of %d iterations, want 9 (three batches for 7) of 123", len(o.Samples), o.Iters)
 	}
@@ -356,16 +357,16 @@ func TestRunMinTime(t *testing.T) {
 	ft := fake.New("a", 3*time.Millisecond)
 	opts := quickOptions(0)
 	opts.Iters, opts.Samples, opts.MinTime = 1, 10, 60*time.Millisecond
-	o := harness.Run([]harness.Target{ft}, opts)[0]
+	o := harness.Run(context.Background(), []harness.Target{ft}, opts)[0]
 	if len(o.Samples) != 20 {
 		t.Errorf("%d samples, want 20 (60 ms of 3 ms runs)", len(o.Samples))
 	}
 	opts.MinTime = 6 * time.Millisecond
-	if o := harness.Run([]harness.Target{fake.New("b", 3*time.Millisecond)}, opts)[0]; len(o.Samples) != 10 {
+	if o := harness.Run(context.Background(), []harness.Target{fake.New("b", 3*time.Millisecond)}, opts)[0]; len(o.Samples) != 10 {
 		t.Errorf("%d samples, want the 10 asked (they outlast MinTime)", len(o.Samples))
 	}
 	a, b := fake.New("a", time.Millisecond), fake.New("b", 3*time.Millisecond)
-	outs := harness.Interleave([]harness.Target{a, b}, harness.Options{CPU: 0, Isolate: true, Iters: 1, Samples: 5, MinTime: 30 * time.Millisecond, Clock: harness.ClockInfo{Granularity: 1}})
+	outs := harness.Interleave(context.Background(), []harness.Target{a, b}, harness.Options{CPU: 0, Isolate: true, Iters: 1, Samples: 5, MinTime: 30 * time.Millisecond, Clock: harness.ClockInfo{Granularity: 1}})
 	if len(outs[0].Samples) != 10 || len(outs[1].Samples) != 10 {
 		t.Errorf("interleaved: %d and %d rounds, want 10: until the slowest candidate has its 30 ms", len(outs[0].Samples), len(outs[1].Samples))
 	}
@@ -381,7 +382,7 @@ func TestRunTargetCIStopsEarlierWhenQuiet(t *testing.T) {
 		ft.Noise = noise
 		opts := quickOptions(cpu)
 		opts.Samples, opts.TargetCI, opts.MaxTime = 10, 0.01, 50*time.Millisecond
-		outs := harness.Run([]harness.Target{ft}, opts)
+		outs := harness.Run(context.Background(), []harness.Target{ft}, opts)
 		if outs[0].Err != nil {
 			t.Fatal(outs[0].Err)
 		}
@@ -425,11 +426,11 @@ func (t *slowTarget) Sample(n int64) ([]result.Sample, error) {
 func TestMaxTimeBoundsTheSampling(t *testing.T) {
 	opts := quickOptions(lastCPU())
 	opts.Iters, opts.Samples, opts.TargetCI, opts.MaxTime = 1, 3, 1e-9, 100*time.Millisecond
-	o := harness.Run([]harness.Target{&slowTarget{name: "a", between: 5 * time.Millisecond, record: time.Microsecond}}, opts)[0]
+	o := harness.Run(context.Background(), []harness.Target{&slowTarget{name: "a", between: 5 * time.Millisecond, record: time.Microsecond}}, opts)[0]
 	if n := len(o.Samples); o.Err != nil || n < opts.Samples || n > 100/5+1 {
 		t.Errorf("%d samples (%v); want 3 to 21: 100ms of 5ms samples", n, o.Err)
 	}
-	outs := harness.Interleave([]harness.Target{
+	outs := harness.Interleave(context.Background(), []harness.Target{
 		&slowTarget{name: "a", between: 5 * time.Millisecond, record: 5 * time.Millisecond},
 		&slowTarget{name: "b", between: 5 * time.Millisecond, record: 5 * time.Millisecond},
 	}, opts)
@@ -441,7 +442,7 @@ func TestMaxTimeBoundsTheSampling(t *testing.T) {
 	// MinTime yields to MaxTime: 1s of runs is not taken when at most
 	// 100ms were allowed.
 	opts.MinTime = time.Second
-	o = harness.Run([]harness.Target{&slowTarget{name: "c", between: 5 * time.Millisecond, record: 5 * time.Millisecond}}, opts)[0]
+	o = harness.Run(context.Background(), []harness.Target{&slowTarget{name: "c", between: 5 * time.Millisecond, record: 5 * time.Millisecond}}, opts)[0]
 	if n := len(o.Samples); n > 100/5+1 {
 		t.Errorf("with MinTime 1s: %d samples, want at most 21", n)
 	}
@@ -452,12 +453,12 @@ func TestMaxTimeBoundsTheSampling(t *testing.T) {
 func TestCheckSamplesTimesTheCoreAfterEverySample(t *testing.T) {
 	opts := quickOptions(0)
 	opts.Samples, opts.Warmup = 7, 0
-	o := harness.Run([]harness.Target{&batchTarget{Target: fake.New("a", time.Microsecond), iters: 10}}, opts)[0]
+	o := harness.Run(context.Background(), []harness.Target{&batchTarget{Target: fake.New("a", time.Microsecond), iters: 10}}, opts)[0]
 	if slices.ContainsFunc(o.Samples, func(s result.Sample) bool { return s.RefNs != 0 }) {
 		t.Errorf("unchecked run: samples %+v carry a speed", o.Samples)
 	}
 	opts.CheckSamples = true
-	o = harness.Run([]harness.Target{&batchTarget{Target: fake.New("a", time.Microsecond), iters: 10}}, opts)[0]
+	o = harness.Run(context.Background(), []harness.Target{&batchTarget{Target: fake.New("a", time.Microsecond), iters: 10}}, opts)[0]
 	for i, s := range o.Samples {
 		if !(s.RefNs > 0 && s.RefNs < 1e6) {
 			t.Fatalf("sample %d: RefNs %v, want a speed", i, s.RefNs)
@@ -466,7 +467,7 @@ func TestCheckSamplesTimesTheCoreAfterEverySample(t *testing.T) {
 			t.Errorf("sample %d: RefNs %v differs within its batch (%v)", i, s.RefNs, o.Samples[i-i%3].RefNs)
 		}
 	}
-	outs := harness.Interleave([]harness.Target{fake.New("a", time.Microsecond), fake.New("b", time.Microsecond)}, opts)
+	outs := harness.Interleave(context.Background(), []harness.Target{fake.New("a", time.Microsecond), fake.New("b", time.Microsecond)}, opts)
 	for _, o := range outs {
 		if len(o.Samples) == 0 || slices.ContainsFunc(o.Samples, func(s result.Sample) bool { return !(s.RefNs > 0) }) {
 			t.Errorf("%s interleaved: samples %+v, want each with a speed", o.Name, o.Samples)

@@ -49,26 +49,21 @@ type End int
 
 const (
 	EndCompleted End = iota // every sample was taken
-	EndStopped              // Stop ended it early: what is slow is skipped
+	EndStopped              // a stop ended it early: what is slow is skipped
 	EndFailed               // warm-up, calibration or a sample failed or panicked, or never began
 )
 
 // ending is how a sampling phase ended: completed says it ran to its end
-// (every sample, or until a stop request).
-func ending(completed bool, stop <-chan struct{}) End {
+// (every sample, or until a stop request); done is the run's ctx.Done().
+func ending(completed bool, done <-chan struct{}) End {
 	switch {
 	case !completed:
 		return EndFailed
-	case Stopped(stop):
+	case closed(done):
 		return EndStopped
 	}
 	return EndCompleted
 }
-
-// ErrStopped is what a target's Time or Sample returns (or wraps) when a
-// stop request ended what it was doing (a child process killed at
-// Ctrl-C): the harness then counts the target interrupted, not failed.
-var ErrStopped = errors.New("stopped")
 
 // ErrRefused is what a target's Open wraps when it cannot be measured as
 // asked (a call too short to time alone): the command's usage, not a

@@ -7,6 +7,7 @@
 package machine
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -107,9 +108,6 @@ type ReadOptions struct {
 	Now func() time.Time
 	// Runtime replaces this process's Go facts when not nil (golden tests).
 	Runtime *Runtime
-	// Stop, when closed, ends the busy window at once (Ctrl-C); the busy
-	// is then unknown, "interrupted".
-	Stop <-chan struct{}
 	// Opened, when not nil, is a busy window opened earlier (OpenWindow),
 	// so that benchy's own work (gotest's builds) runs while it is open:
 	// its first read is the window's, which lasts at least Window from
@@ -145,8 +143,9 @@ func OpenWindow(root string) *Window {
 
 // Read reads a snapshot of the machine under root. Facts that cannot be
 // read are unknown with their reason; the error is only for a root that
-// is not a readable directory.
-func Read(root string, opts ReadOptions) (*Snapshot, error) {
+// is not a readable directory. A cancelled ctx (Ctrl-C) ends the busy
+// window at once; the busy is then unknown, "interrupted".
+func Read(ctx context.Context, root string, opts ReadOptions) (*Snapshot, error) {
 	if fi, err := os.Stat(root); err != nil {
 		return nil, err
 	} else if !fi.IsDir() {
@@ -181,11 +180,11 @@ func Read(root string, opts ReadOptions) (*Snapshot, error) {
 		s.Busy = Unknown[[]CPUBusy]("not measured (window 0)")
 		return s, nil
 	}
-	s.Busy, s.BusyWindow = w.close(r, opts)
+	s.Busy, s.BusyWindow = w.close(ctx, r, opts)
 	switch {
 	case !s.Busy.Known():
 	case opts.Opened != nil:
-		s.takeOutOwn(r, opts)
+		s.takeOutOwn(ctx, r, opts)
 	case opts.Probe != nil:
 		s.subtractOwn(probed)
 	}
@@ -194,11 +193,11 @@ func Read(root string, opts ReadOptions) (*Snapshot, error) {
 
 // close takes the second read of the window (readBusyAfter): the busy of
 // every CPU since the first, and how long the window lasted.
-func (w *Window) close(r FS, opts ReadOptions) (Fact[[]CPUBusy], time.Duration) {
+func (w *Window) close(ctx context.Context, r FS, opts ReadOptions) (Fact[[]CPUBusy], time.Duration) {
 	if w.err != nil {
 		return Unknown[[]CPUBusy]("proc/stat: %s", why("proc/stat", w.err, "no proc/stat")), 0
 	}
-	return readBusyAfter(r, opts, w.before, w.start)
+	return readBusyAfter(ctx, r, opts, w.before, w.start)
 }
 
 // MaxOpenedWindow is how many times the window an opened window may last
@@ -211,7 +210,7 @@ const MaxOpenedWindow = 3
 // takeOutOwn takes benchy's own work in an opened window out of every
 // CPU's busy; when that work is not known, or the window lasted too long,
 // it reads the busy again over a window of its own and says why.
-func (s *Snapshot) takeOutOwn(r FS, opts ReadOptions) {
+func (s *Snapshot) takeOutOwn(ctx context.Context, r FS, opts ReadOptions) {
 	var own map[int]time.Duration
 	err := errors.New("not counted")
 	if opts.Own != nil {
@@ -222,7 +221,7 @@ func (s *Snapshot) takeOutOwn(r FS, opts ReadOptions) {
 	}
 	if err != nil {
 		s.BusyNote = fmt.Sprintf("read after the build: %v", err)
-		s.Busy, s.BusyWindow = OpenWindow(s.Root).close(r, opts)
+		s.Busy, s.BusyWindow = OpenWindow(s.Root).close(ctx, r, opts)
 		return
 	}
 	s.subtractOwn(own)
@@ -246,7 +245,7 @@ func (s *Snapshot) subtractOwn(own map[int]time.Duration) {
 // after the window on this machine, and on a tree without the second read
 // (a live machine's /proc mounted elsewhere, as node exporters read a
 // host's); else the tree's proc/stat.after, without waiting.
-func readBusyAfter(r FS, opts ReadOptions, before Stat, start time.Time) (Fact[[]CPUBusy], time.Duration) {
+func readBusyAfter(ctx context.Context, r FS, opts ReadOptions, before Stat, start time.Time) (Fact[[]CPUBusy], time.Duration) {
 	name := "proc/stat.after"
 	live := opts.Live || !r.exists(name)
 	if live {
@@ -254,7 +253,7 @@ func readBusyAfter(r FS, opts ReadOptions, before Stat, start time.Time) (Fact[[
 		defer t.Stop()
 		select {
 		case <-t.C:
-		case <-opts.Stop:
+		case <-ctx.Done():
 			return Unknown[[]CPUBusy]("interrupted before the end of the window"), 0
 		}
 		name = "proc/stat"

@@ -2,6 +2,7 @@ package machine
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -21,7 +22,7 @@ var fixedRuntime = &Runtime{GoVersion: "go1.26.0", GOOS: "linux", GOARCH: "amd64
 
 func readFixture(t testing.TB, name string) *Snapshot {
 	t.Helper()
-	s, err := Read(filepath.Join("../../testdata/machines", name), ReadOptions{
+	s, err := Read(context.Background(), filepath.Join("../../testdata/machines", name), ReadOptions{
 		Window:  time.Second,
 		Now:     func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) },
 		Runtime: fixedRuntime,
@@ -197,7 +198,7 @@ func TestValidateCPU(t *testing.T) {
 // TestEmptyTree: a root with nothing in it gives unknown facts with
 // reasons, never zeros, and the header and checks still work.
 func TestEmptyTree(t *testing.T) {
-	s, err := Read(t.TempDir(), ReadOptions{Window: time.Second})
+	s, err := Read(context.Background(), t.TempDir(), ReadOptions{Window: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestEmptyTree(t *testing.T) {
 		t.Errorf("header of an empty tree:\n%s%v", b.String(), err)
 	}
 	_ = Check(s, 0)
-	if _, err := Read(filepath.Join(t.TempDir(), "missing"), ReadOptions{}); err == nil {
+	if _, err := Read(context.Background(), filepath.Join(t.TempDir(), "missing"), ReadOptions{}); err == nil {
 		t.Errorf("Read of a missing root: no error")
 	}
 }
@@ -289,7 +290,7 @@ func TestWriteBusyGridCoarse(t *testing.T) {
 // apart (a 5 ms window): cpu0 ran that tick, cpu1 had none. Nothing may be
 // judged busy, idle or stolen from that; the findings say so instead.
 func TestShortWindow(t *testing.T) {
-	s, err := Read("../../testdata/machines/vm-short", ReadOptions{Window: 5 * time.Millisecond, Runtime: fixedRuntime})
+	s, err := Read(context.Background(), "../../testdata/machines/vm-short", ReadOptions{Window: 5 * time.Millisecond, Runtime: fixedRuntime})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +339,7 @@ func TestHeaderFacts(t *testing.T) {
 		}
 		return b.String()
 	}
-	s, err := Read(t.TempDir(), ReadOptions{Runtime: fixedRuntime})
+	s, err := Read(context.Background(), t.TempDir(), ReadOptions{Runtime: fixedRuntime})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,7 +422,7 @@ func BenchmarkRead(b *testing.B) {
 		b.Skip("no /proc on this system")
 	}
 	for b.Loop() {
-		if _, err := Read("/", ReadOptions{Live: true}); err != nil {
+		if _, err := Read(context.Background(), "/", ReadOptions{Live: true}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -431,7 +432,7 @@ func BenchmarkRead(b *testing.B) {
 // cpufreq and thermal files: about 400 files).
 func BenchmarkReadServer(b *testing.B) {
 	for b.Loop() {
-		if _, err := Read("../../testdata/machines/server-2socket", ReadOptions{}); err != nil {
+		if _, err := Read(context.Background(), "../../testdata/machines/server-2socket", ReadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -497,7 +498,7 @@ func TestOpenedWindowTakesOutOwnWork(t *testing.T) {
 	read := func(own func() (map[int]time.Duration, error)) *Snapshot {
 		t.Helper()
 		opened := &Window{before: first, start: time.Now()}
-		s, err := Read(root, ReadOptions{Window: time.Second, Runtime: fixedRuntime, Opened: opened, Own: own})
+		s, err := Read(context.Background(), root, ReadOptions{Window: time.Second, Runtime: fixedRuntime, Opened: opened, Own: own})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package machine
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"slices"
@@ -40,7 +41,7 @@ func (f *fakeProbe) probe(batches []CPUList) []CPUSpeed {
 // absent).
 func readProbed(t *testing.T, name string, p *fakeProbe, busy map[int]float64) *Snapshot {
 	t.Helper()
-	s, err := Read(filepath.Join("../../testdata/machines", name), ReadOptions{Window: time.Second, Runtime: fixedRuntime, Probe: p.probe})
+	s, err := Read(context.Background(), filepath.Join("../../testdata/machines", name), ReadOptions{Window: time.Second, Runtime: fixedRuntime, Probe: p.probe})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestProbeBatches(t *testing.T) {
 // own work: vm's cpu0 is 9% busy over 100 ticks with 3% steal, and 50 ms
 // of probe is 5% of the window less the steal's share, 4.85%.
 func TestProbeNotCountedBusy(t *testing.T) {
-	s, err := Read("../../testdata/machines/vm", ReadOptions{Window: time.Second, Runtime: fixedRuntime,
+	s, err := Read(context.Background(), "../../testdata/machines/vm", ReadOptions{Window: time.Second, Runtime: fixedRuntime,
 		Probe: (&fakeProbe{ns: map[int]float64{0: 1, 1: 1}, own: 50 * time.Millisecond}).probe})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -36,12 +37,11 @@ type CountOptions struct {
 	// Go code, so that the collector's work, which varies from run to
 	// run, is not counted.
 	Env []string
-	// Stop, when closed, ends the counting; Progress, when not nil, is
-	// told what is being counted, and "" when the counting is over.
-	Stop     <-chan struct{}
+	// Progress, when not nil, is told what is being counted, and "" when
+	// the counting is over.
 	Progress func(string)
 	// count runs one command; nil for callgrind.Count (tests fake it).
-	count func(callgrind.Command, callgrind.Options) (*callgrind.Run, error)
+	count func(context.Context, callgrind.Command, callgrind.Options) (*callgrind.Run, error)
 }
 
 // Defaults of the counting: the largest run's ops count 16 million
@@ -57,17 +57,18 @@ const (
 	maxCountIters = 1 << 40
 )
 
-// ErrCountStopped is returned when Stop ended the counting.
-var ErrCountStopped = errors.New("counting stopped")
+// countStopped is the error a count a stop ended keeps in the result.
+const countStopped = "counting stopped"
 
 // Count counts the instructions of every experiment of r that ts has a
 // Countable for, and stores them in the experiment's Count. A target whose
-// count fails keeps the error in its
-// Count and the others go on; valgrind missing, or a stop, ends it all.
-func Count(r *result.Result, ts []Countable, o CountOptions) error {
+// count fails keeps the error in its Count and the others go on; valgrind
+// missing, or a cancelled ctx, ends it all (the error then wraps
+// context.Canceled, and the count it ended says "counting stopped").
+func Count(ctx context.Context, r *result.Result, ts []Countable, o CountOptions) error {
 	if o.count == nil {
-		o.count = func(c callgrind.Command, co callgrind.Options) (*callgrind.Run, error) {
-			return callgrind.Count(c.Argv, co)
+		o.count = func(ctx context.Context, c callgrind.Command, co callgrind.Options) (*callgrind.Run, error) {
+			return callgrind.Count(ctx, c.Argv, co)
 		}
 	}
 	if o.Progress != nil {
@@ -81,15 +82,18 @@ func Count(r *result.Result, ts []Countable, o CountOptions) error {
 		if o.Progress != nil {
 			o.Progress(fmt.Sprintf("[%d/%d] %s: counting instructions under callgrind", i+1, len(ts), t.Name()))
 		}
-		c, err := countOne(t, e.Stats.Median, o)
-		if errors.Is(err, callgrind.ErrMissing) {
+		c, err := countOne(ctx, t, e.Stats.Median, o)
+		stopped := errors.Is(err, context.Canceled)
+		switch {
+		case errors.Is(err, callgrind.ErrMissing):
 			return err
-		}
-		if err != nil {
+		case stopped:
+			c.Error = countStopped
+		case err != nil:
 			c.Error = err.Error()
 		}
 		e.Count = c
-		if errors.Is(err, ErrCountStopped) {
+		if stopped {
 			return err
 		}
 	}
@@ -127,7 +131,7 @@ const maxCountTimeout = 100 * 24 * time.Hour
 // countOne calibrates N and counts the points, each run bounded by
 // countTimeout of perOpNs, the timed median per op. Every run's wall time
 // is added to the count's, the probes' included.
-func countOne(t Countable, perOpNs float64, o CountOptions) (*result.Count, error) {
+func countOne(ctx context.Context, t Countable, perOpNs float64, o CountOptions) (*result.Count, error) {
 	c := &result.Count{Counter: result.CounterCallgrind, Samples: []result.CountSample{}}
 	run := func(n int64) (*callgrind.Run, error) {
 		cmd, err := t.CountCommand(n)
@@ -145,11 +149,8 @@ func countOne(t Countable, perOpNs float64, o CountOptions) (*result.Count, erro
 			env = append(slices.Clip(env), o.Env...)
 		}
 		timeout := countTimeout(perOpNs, n)
-		r, err := o.count(cmd, callgrind.Options{MarkStart: cmd.MarkStart, MarkEnd: cmd.MarkEnd, CacheSim: o.CacheSim,
-			Children: cmd.Children, Dir: cmd.Dir, Env: env, Stdin: cmd.Stdin, Stop: o.Stop, Timeout: timeout})
-		if errors.Is(err, callgrind.ErrStopped) {
-			return nil, ErrCountStopped
-		}
+		r, err := o.count(ctx, cmd, callgrind.Options{MarkStart: cmd.MarkStart, MarkEnd: cmd.MarkEnd, CacheSim: o.CacheSim,
+			Children: cmd.Children, Dir: cmd.Dir, Env: env, Stdin: cmd.Stdin, Timeout: timeout})
 		if te := (*callgrind.TimeoutError)(nil); errors.As(err, &te) {
 			why := fmt.Sprintf("%v, as no timed run says how long it takes", countFloor)
 			if perOpNs > 0 {

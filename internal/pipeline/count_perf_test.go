@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/counters"
@@ -37,7 +38,7 @@ func TestCountFromSamplesWithPMU(t *testing.T) {
 	plan := quickPlan()
 	plan.Settings.Iters = 100
 	tgt := inproc.New(inproc.Workload{Name: "perf/loop", Units: 1, Unit: "op", Loop: perfLoop}, inproc.Options{OpenCounters: open})
-	r, err := Run(plan, []Target{tgt})
+	r, err := Run(context.Background(), plan, []Target{tgt})
 	if err != nil {
 		t.Fatal(err)
 	}

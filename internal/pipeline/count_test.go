@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"math"
 	"slices"
@@ -38,7 +39,7 @@ type fakeCallgrind struct {
 	wantEnv     []string
 }
 
-func (f *fakeCallgrind) count(c callgrind.Command, o callgrind.Options) (*callgrind.Run, error) {
+func (f *fakeCallgrind) count(_ context.Context, c callgrind.Command, o callgrind.Options) (*callgrind.Run, error) {
 	n, _ := strconv.ParseInt(c.Argv[1], 10, 64)
 	f.ns = append(f.ns, n)
 	if o.MarkStart != "start."+c.Argv[0] || o.MarkEnd != "end."+c.Argv[0] {
@@ -70,7 +71,7 @@ func TestCountCalibratesAndSlopes(t *testing.T) {
 	f := &fakeCallgrind{perOp: 16_000, base: 3_000_000, cpuPerOp: time.Microsecond, wantEnv: []string{"GOGC=off"}}
 	r := countResult("Sum")
 	var lines []string
-	err := Count(r, []Countable{countTarget{name: "Sum"}}, CountOptions{count: f.count, Env: []string{"GOGC=off"},
+	err := Count(context.Background(), r, []Countable{countTarget{name: "Sum"}}, CountOptions{count: f.count, Env: []string{"GOGC=off"},
 		Progress: func(s string) { lines = append(lines, s) }})
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +114,7 @@ func TestCountCalibratesAndSlopes(t *testing.T) {
 func TestCountPerRun(t *testing.T) {
 	f := &fakeCallgrind{perOp: 1, base: 5000}
 	r := countResult("prog")
-	if err := Count(r, []Countable{countTarget{name: "prog", perRun: true}}, CountOptions{count: f.count, Points: 3}); err != nil {
+	if err := Count(context.Background(), r, []Countable{countTarget{name: "prog", perRun: true}}, CountOptions{count: f.count, Points: 3}); err != nil {
 		t.Fatal(err)
 	}
 	if len(f.ns) != 3 || f.ns[0] != 1 || f.ns[2] != 1 {
@@ -128,7 +129,7 @@ func TestCountFailureKeepsOthers(t *testing.T) {
 	f := &fakeCallgrind{perOp: 1, base: 1, cpuPerOp: time.Millisecond}
 	r := countResult("Bad", "Good")
 	ts := []Countable{countTarget{name: "Bad", fail: errors.New("cannot run")}, countTarget{name: "Good"}}
-	if err := Count(r, ts, CountOptions{count: f.count}); err != nil {
+	if err := Count(context.Background(), r, ts, CountOptions{count: f.count}); err != nil {
 		t.Fatal(err)
 	}
 	if c := r.Experiments[0].Count; c == nil || c.Error != "cannot run" {
@@ -141,15 +142,19 @@ func TestCountFailureKeepsOthers(t *testing.T) {
 
 func TestCountStopsAndMissing(t *testing.T) {
 	r := countResult("A", "B")
-	stopped := func(callgrind.Command, callgrind.Options) (*callgrind.Run, error) { return nil, callgrind.ErrStopped }
-	if err := Count(r, []Countable{countTarget{name: "A"}, countTarget{name: "B"}}, CountOptions{count: stopped}); !errors.Is(err, ErrCountStopped) {
-		t.Errorf("Count = %v, want ErrCountStopped", err)
+	stopped := func(context.Context, callgrind.Command, callgrind.Options) (*callgrind.Run, error) {
+		return nil, context.Canceled
+	}
+	if err := Count(context.Background(), r, []Countable{countTarget{name: "A"}, countTarget{name: "B"}}, CountOptions{count: stopped}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Count = %v, want context.Canceled", err)
 	}
 	if r.Experiments[0].Count == nil || r.Experiments[1].Count != nil {
 		t.Errorf("after a stop in A: A %+v, B %+v", r.Experiments[0].Count, r.Experiments[1].Count)
 	}
-	missing := func(callgrind.Command, callgrind.Options) (*callgrind.Run, error) { return nil, callgrind.ErrMissing }
-	if err := Count(countResult("A"), []Countable{countTarget{name: "A"}}, CountOptions{count: missing}); !errors.Is(err, callgrind.ErrMissing) {
+	missing := func(context.Context, callgrind.Command, callgrind.Options) (*callgrind.Run, error) {
+		return nil, callgrind.ErrMissing
+	}
+	if err := Count(context.Background(), countResult("A"), []Countable{countTarget{name: "A"}}, CountOptions{count: missing}); !errors.Is(err, callgrind.ErrMissing) {
 		t.Errorf("Count = %v, want ErrMissing", err)
 	}
 }
@@ -159,12 +164,12 @@ func TestCountStopsAndMissing(t *testing.T) {
 // where it came from.
 func TestCountTimeout(t *testing.T) {
 	var got []time.Duration
-	timedOut := func(c callgrind.Command, o callgrind.Options) (*callgrind.Run, error) {
+	timedOut := func(_ context.Context, c callgrind.Command, o callgrind.Options) (*callgrind.Run, error) {
 		got = append(got, o.Timeout)
 		return nil, &callgrind.TimeoutError{Program: c.Argv[0], After: o.Timeout}
 	}
 	r := countResult("prog") // a median of 1000 ns a run
-	if err := Count(r, []Countable{countTarget{name: "prog", perRun: true}}, CountOptions{count: timedOut}); err != nil {
+	if err := Count(context.Background(), r, []Countable{countTarget{name: "prog", perRun: true}}, CountOptions{count: timedOut}); err != nil {
 		t.Fatal(err)
 	}
 	want := countFloor + countSlowdown*time.Microsecond

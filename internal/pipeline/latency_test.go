@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -32,7 +33,7 @@ func TestRunLatencyKeepsEveryCall(t *testing.T) {
 	w := inproc.Workload{Name: "test/spin", Loop: spinLoop, Call: func() { spin(2 * time.Microsecond) }}
 	plan := quickPlan()
 	plan.Settings.Latency = true
-	r, err := Run(plan, []Target{inproc.New(w, inproc.Options{Latency: true, GC: true})})
+	r, err := Run(context.Background(), plan, []Target{inproc.New(w, inproc.Options{Latency: true, GC: true})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +61,7 @@ func TestRunLatencyRefusesShortCalls(t *testing.T) {
 		t.Skip("pinning needs Linux")
 	}
 	w := inproc.Workload{Name: "test/nothing", Loop: func(n int) {}, Call: func() {}}
-	r, err := Run(quickPlan(), []Target{inproc.New(w, inproc.Options{Latency: true})})
+	r, err := Run(context.Background(), quickPlan(), []Target{inproc.New(w, inproc.Options{Latency: true})})
 	if !errors.Is(err, ErrUsage) || r != nil {
 		t.Fatalf("result %v, error %v: want no result and bad usage", r != nil, err)
 	}

@@ -9,6 +9,7 @@ package pipeline
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -87,7 +88,7 @@ type Plan struct {
 	// Prepare, when not nil, makes the targets once the CPU is chosen and
 	// the machine read (a Go test binary calibrates on that CPU), in place
 	// of the targets given to Run; an error ends the run unmeasured.
-	Prepare func(cpu int) ([]Target, error) `json:"-"`
+	Prepare func(ctx context.Context, cpu int) ([]Target, error) `json:"-"`
 	// Annotate, when not nil, adds to the result what only the command
 	// knows (the cost of starting a process) before it is analyzed.
 	Annotate func(*result.Result) `json:"-"`
@@ -102,9 +103,7 @@ type Plan struct {
 	Tool    string
 	Command []string
 	Package string
-	// Stop, when closed, ends the run after the current sample; Progress,
-	// when not nil, is told what is being done.
-	Stop     <-chan struct{}        `json:"-"`
+	// Progress, when not nil, is told what is being done.
 	Progress func(harness.Progress) `json:"-"`
 	// Notes, when not nil, is told before measuring what the user should
 	// know at once: the CPU (--cpu) ran the reference loop slower than an
@@ -149,21 +148,20 @@ func Usagef(format string, args ...any) error {
 	return &usageError{fmt.Sprintf(format, args...)}
 }
 
-// ErrStopped is returned when Stop was closed before anything was
-// measured: there is no result.
-var ErrStopped = errors.New("stopped before anything was measured")
-
 // Run measures the targets as plan says and returns the analyzed result.
 // An error means nothing was measured; a target that failed is recorded in
-// the result instead. It reads as its three steps: read the machine and
+// the result instead. A cancelled ctx ends the run after the current
+// sample, and the result holds what was measured, marked interrupted;
+// cancelled before anything was measured, the error wraps ctx.Err()
+// (context.Canceled). It reads as its three steps: read the machine and
 // claim a CPU, measure, assemble what was measured.
-func Run(plan Plan, ts []Target) (*result.Result, error) {
-	r, lock, err := readAndClaim(plan, len(ts))
+func Run(ctx context.Context, plan Plan, ts []Target) (*result.Result, error) {
+	r, lock, err := readAndClaim(ctx, plan, len(ts))
 	if err != nil {
 		return nil, err
 	}
 	defer lock.Release()
-	ts, outs, err := measureOn(r, plan, ts)
+	ts, outs, err := measureOn(ctx, r, plan, ts)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +172,7 @@ func Run(plan Plan, ts []Target) (*result.Result, error) {
 			return nil, Usagef("%s", strings.TrimPrefix(out.Err.Error(), harness.ErrRefused.Error()+": "))
 		}
 	}
-	assemble(r, plan, ts, outs)
+	assemble(ctx, r, plan, ts, outs)
 	analyze.Analyze(r)
 	return r, nil
 }
@@ -189,7 +187,7 @@ func CheckCPU(plan Plan) error {
 	if !plan.CPUSet {
 		return nil
 	}
-	quick, err := machine.Read(root, machine.ReadOptions{Live: true})
+	quick, err := machine.Read(context.Background(), root, machine.ReadOptions{Live: true})
 	if err != nil {
 		return fmt.Errorf("read the machine: %w", err)
 	}
@@ -200,7 +198,7 @@ func CheckCPU(plan Plan) error {
 // readAndClaim reads the machine (over the busy window), chooses the CPU
 // and takes its lock, and starts the result with what is known before
 // anything is measured.
-func readAndClaim(plan Plan, targets int) (*result.Result, *cpulock.Lock, error) {
+func readAndClaim(ctx context.Context, plan Plan, targets int) (*result.Result, *cpulock.Lock, error) {
 	start := time.Now().UTC()
 	if err := CheckCPU(plan); err != nil {
 		return nil, nil, err
@@ -208,16 +206,16 @@ func readAndClaim(plan Plan, targets int) (*result.Result, *cpulock.Lock, error)
 	if plan.Progress != nil {
 		plan.Progress(harness.Progress{Phase: "reading the machine", Total: targets})
 	}
-	opts := machine.ReadOptions{Live: true, Window: plan.Settings.Window, Stop: plan.Stop, Opened: plan.Opened, Own: plan.Own}
+	opts := machine.ReadOptions{Live: true, Window: plan.Settings.Window, Opened: plan.Opened, Own: plan.Own}
 	if harness.CanPin {
 		opts.Probe = harness.ProbeSpeeds
 	}
-	snap, err := machine.Read(root, opts)
+	snap, err := machine.Read(ctx, root, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the machine: %w", err)
 	}
-	if harness.Stopped(plan.Stop) {
-		return nil, nil, ErrStopped
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("stopped before anything was measured: %w", err)
 	}
 	cpu, choice, lock, shared, err := claimCPU(snap, plan)
 	if err != nil {
@@ -270,7 +268,7 @@ func harnessOptions(plan Plan, cpu int) harness.Options {
 	}
 	return harness.Options{
 		CPU: cpu, Unpinned: !harness.CanPin, Samples: st.Samples, Warmup: st.Warmup, WarmupRuns: st.WarmupRuns,
-		SampleTime: st.SampleTime, Iters: st.Iters, Isolate: st.Isolate, Stop: plan.Stop, Progress: plan.Progress,
+		SampleTime: st.SampleTime, Iters: st.Iters, Isolate: st.Isolate, Progress: plan.Progress,
 		MinTime: plan.MinTime, TargetCI: st.TargetCI, MaxTime: st.MaxTime,
 		Looks: st.Looks, MinRounds: compare.MinRounds(len(st.Compare) - 1),
 		Decided:      func(outs []harness.Outcome) bool { return decided(st, outs) },
@@ -285,7 +283,7 @@ func harnessOptions(plan Plan, cpu int) harness.Options {
 // clock before, the targets (made by plan.Prepare when it is set), how
 // busy every CPU was meanwhile, and the effective clock after. It returns
 // the targets measured and their outcomes.
-func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []tried, error) {
+func measureOn(ctx context.Context, r *result.Result, plan Plan, ts []Target) ([]Target, []tried, error) {
 	cpu := r.CPU
 	clockWin := clockWindow
 	if plan.Settings.Smoke {
@@ -310,12 +308,12 @@ func measureOn(r *result.Result, plan Plan, ts []Target) ([]Target, []tried, err
 		return nil, nil, fmt.Errorf("pin to cpu %d: %w", cpu, err)
 	}
 	r.Clock = result.Clock{NowCostNs: hopts.Clock.NowCostNs, GranularityNs: float64(hopts.Clock.Granularity.Nanoseconds())}
-	ts, err := prepared(plan, cpu, ts)
+	ts, err := prepared(ctx, plan, cpu, ts)
 	if err != nil {
 		return nil, nil, err
 	}
 	statBefore, statErr := machine.ReadStat(root)
-	outs := measureEach(r, plan, ts, hopts)
+	outs := measureEach(ctx, r, plan, ts, hopts)
 	statAfter, statErr2 := machine.ReadStat(root)
 	if statErr == nil && statErr2 == nil {
 		r.BusyDuring = machine.Busy(statBefore, statAfter)
@@ -342,8 +340,8 @@ func decided(st result.Settings, outs []harness.Outcome) bool {
 // assemble completes r after the measurement: the machine after, the
 // memory, one experiment per outcome with the findings of its code, and
 // whether the run was interrupted; then what the command adds.
-func assemble(r *result.Result, plan Plan, ts []Target, outs []tried) {
-	r.After, _ = machine.Read(root, machine.ReadOptions{Live: true})
+func assemble(ctx context.Context, r *result.Result, plan Plan, ts []Target, outs []tried) {
+	r.After, _ = machine.Read(ctx, root, machine.ReadOptions{Live: true})
 	r.End = time.Now().UTC()
 	r.MemoryLimit = plan.MemoryLimit
 	if peak, ok := machine.PeakRSS(); ok {
@@ -377,7 +375,7 @@ func assemble(r *result.Result, plan Plan, ts []Target, outs []tried) {
 			r.Interrupted = true
 		}
 	}
-	if len(outs) < len(ts) || harness.Stopped(plan.Stop) {
+	if len(outs) < len(ts) || ctx.Err() != nil {
 		r.Interrupted = true
 	}
 	if plan.Annotate != nil {
@@ -386,27 +384,28 @@ func assemble(r *result.Result, plan Plan, ts []Target, outs []tried) {
 }
 
 // prepared are the targets plan.Prepare makes, or ts without it; a stop
-// while preparing (a test binary calibrating) is ErrStopped.
-func prepared(plan Plan, cpu int, ts []Target) ([]Target, error) {
+// while preparing (a test binary calibrating) is an error that wraps
+// context.Canceled.
+func prepared(ctx context.Context, plan Plan, cpu int, ts []Target) ([]Target, error) {
 	if plan.Prepare == nil {
 		return ts, nil
 	}
-	ts, err := plan.Prepare(cpu)
-	if errors.Is(err, harness.ErrStopped) {
-		return nil, ErrStopped
+	ts, err := plan.Prepare(ctx, cpu)
+	if errors.Is(err, context.Canceled) {
+		return nil, fmt.Errorf("stopped before anything was measured: %w", err)
 	}
 	return ts, err
 }
 
 // measure measures the targets one after another, or in interleaved
 // groups of group consecutive targets.
-func measure(ts []harness.Target, opts harness.Options, group int) []harness.Outcome {
+func measure(ctx context.Context, ts []harness.Target, opts harness.Options, group int) []harness.Outcome {
 	if group <= 1 {
-		return harness.Run(ts, opts)
+		return harness.Run(ctx, ts, opts)
 	}
 	var outs []harness.Outcome
-	for start := 0; start < len(ts) && !harness.Stopped(opts.Stop); start += group {
-		outs = append(outs, harness.Interleave(ts[start:min(start+group, len(ts))], opts)...)
+	for start := 0; start < len(ts) && ctx.Err() == nil; start += group {
+		outs = append(outs, harness.Interleave(ctx, ts[start:min(start+group, len(ts))], opts)...)
 	}
 	return outs
 }

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -97,9 +98,10 @@ func (e *ProcessError) Error() string { return e.Msg }
 // by the out-of-memory killer) stops the run: the result holds the
 // processes before it, is marked interrupted, every experiment's error
 // says which process failed, and the error is a *ProcessError. Without
-// any result the error is ErrStopped or a *ProcessError, and the result
-// nil.
-func RunProcesses(plan Plan, experiments []string, ps Processes) (*result.Result, error) {
+// any result the error is a *ProcessError, or ctx.Err() (context.Canceled)
+// for a run cancelled before its first process ended, and the result nil.
+// A cancelled ctx passes ps.Signal() on to the running process.
+func RunProcesses(ctx context.Context, plan Plan, experiments []string, ps Processes) (*result.Result, error) {
 	tmp, err := os.MkdirTemp("", "benchy-processes-")
 	if err != nil {
 		return nil, err
@@ -116,7 +118,7 @@ func RunProcesses(plan Plan, experiments []string, ps Processes) (*result.Result
 	var failed string // how the process that did not finish ended
 	usage := false
 	for k := range ps.K {
-		if harness.Stopped(plan.Stop) {
+		if ctx.Err() != nil {
 			break
 		}
 		if plan.Progress != nil {
@@ -137,10 +139,10 @@ func RunProcesses(plan Plan, experiments []string, ps Processes) (*result.Result
 		if err != nil {
 			return nil, fmt.Errorf("--processes: %w", err)
 		}
-		stderr, runErr := running.run(ps.Command(specFile), plan.Stop, ps.Signal)
+		stderr, runErr := running.run(ctx, ps.Command(specFile), ps.Signal)
 		r, err := result.Load(spec.Out)
 		if err != nil {
-			if !harness.Stopped(plan.Stop) {
+			if ctx.Err() == nil {
 				failed = fmt.Sprintf("process %d of %d %s", k+1, ps.K, howEnded(runErr, err, stderr))
 				usage = exitCode(runErr) == 2
 			}
@@ -155,7 +157,7 @@ func RunProcesses(plan Plan, experiments []string, ps Processes) (*result.Result
 		if failed != "" {
 			return nil, &ProcessError{Msg: failed + ": no result", Usage: usage}
 		}
-		return nil, ErrStopped
+		return nil, fmt.Errorf("stopped before anything was measured: %w", ctx.Err())
 	}
 	r := mergeProcesses(results)
 	r.Command = plan.Command
@@ -252,9 +254,9 @@ type child struct {
 	reaped chan struct{}
 }
 
-// run runs cmd and waits for it; a stop passes signal() on to it. It
-// returns the process's stderr and how it ended.
-func (c *child) run(cmd *exec.Cmd, stop <-chan struct{}, signal func() os.Signal) (string, error) {
+// run runs cmd and waits for it; the cancellation of ctx passes signal()
+// on to it. It returns the process's stderr and how it ended.
+func (c *child) run(ctx context.Context, cmd *exec.Cmd, signal func() os.Signal) (string, error) {
 	// The child dies with this thread where the system can (childAttr):
 	// keep the thread for as long as the child runs.
 	runtime.LockOSThread()
@@ -276,7 +278,7 @@ func (c *child) run(cmd *exec.Cmd, stop <-chan struct{}, signal func() os.Signal
 	var err error
 	select {
 	case err = <-waited:
-	case <-stop:
+	case <-ctx.Done():
 		sig := os.Interrupt
 		if signal != nil && signal() != nil {
 			sig = signal()

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -83,7 +84,7 @@ func fakeProcesses(t *testing.T, k int, fail string) Processes {
 // its process, the CPU the first chose kept by the others and said so.
 func TestRunProcessesMerges(t *testing.T) {
 	plan := Plan{Settings: result.Settings{Samples: 10}, CPU: -1}
-	r, err := RunProcesses(plan, []string{"a", "a#2"}, fakeProcesses(t, 3, ""))
+	r, err := RunProcesses(context.Background(), plan, []string{"a", "a#2"}, fakeProcesses(t, 3, ""))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestRunProcessesMerges(t *testing.T) {
 // experiment says which process failed, and the error says how.
 func TestRunProcessesKeepsWhatFinishedBeforeAFailure(t *testing.T) {
 	plan := Plan{Settings: result.Settings{Samples: 6}, CPU: -1}
-	r, err := RunProcesses(plan, []string{"a"}, fakeProcesses(t, 3, "out of luck"))
+	r, err := RunProcesses(context.Background(), plan, []string{"a"}, fakeProcesses(t, 3, "out of luck"))
 	var pe *ProcessError
 	if !errors.As(err, &pe) || pe.Kept != 1 || pe.Usage || !strings.Contains(pe.Msg, "process 2 of 3 failed (exit 1): out of luck") {
 		t.Fatalf("error %v, want process 2 of 3 failed, 1 kept", err)

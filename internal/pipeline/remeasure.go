@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/cpulock"
 	"github.com/benchy-dev/benchy/internal/harness"
@@ -42,13 +43,13 @@ func tooSlowed(e result.Experiment, best float64) bool {
 // test binary holds state (a build, a calibration) that a second attempt
 // would not repeat as the first did; those, and interleaved groups, are
 // measured as they come.
-func measureEach(r *result.Result, plan Plan, ts []Target, hopts harness.Options) []tried {
+func measureEach(ctx context.Context, r *result.Result, plan Plan, ts []Target, hopts harness.Options) []tried {
 	if plan.Remeasure <= 0 || plan.Group > 1 || !hopts.CheckSamples {
 		hts := make([]harness.Target, len(ts))
 		for i, t := range ts {
 			hts[i] = t
 		}
-		outs := measure(hts, hopts, plan.Group)
+		outs := measure(ctx, hts, hopts, plan.Group)
 		tries := make([]tried, len(outs))
 		for i, o := range outs {
 			tries[i] = tried{Outcome: o, cpu: hopts.CPU}
@@ -59,17 +60,17 @@ func measureEach(r *result.Result, plan Plan, ts []Target, hopts harness.Options
 	defer m.close()
 	var tries []tried
 	for i, t := range ts {
-		if harness.Stopped(plan.Stop) {
+		if ctx.Err() != nil {
 			break
 		}
-		tr := tried{Outcome: runTarget(t, i, len(ts), m.at), cpu: m.at.CPU}
+		tr := tried{Outcome: runTarget(ctx, t, i, len(ts), m.at), cpu: m.at.CPU}
 		for n := 0; n < plan.Remeasure && t.Info().Kind == result.KindLoop; n++ {
 			best := bestSoFar(r, append(tries, tr))
-			if tr.Err != nil || tr.Interrupted || harness.Stopped(plan.Stop) || !tooSlowed(experimentOf(t.Info(), tr.Outcome), best) {
+			if tr.Err != nil || tr.Interrupted || ctx.Err() != nil || !tooSlowed(experimentOf(t.Info(), tr.Outcome), best) {
 				break
 			}
 			var ok bool
-			if tr, ok = m.again(t, i, len(ts), tr, best); !ok {
+			if tr, ok = m.again(ctx, t, i, len(ts), tr, best); !ok {
 				break
 			}
 		}
@@ -83,8 +84,8 @@ func measureEach(r *result.Result, plan Plan, ts []Target, hopts harness.Options
 
 // runTarget measures target i of n with opts; tests replace it to give
 // each CPU the speed they need.
-var runTarget = func(t Target, i, n int, opts harness.Options) harness.Outcome {
-	return harness.RunOne(t, i, n, opts)
+var runTarget = func(ctx context.Context, t Target, i, n int, opts harness.Options) harness.Outcome {
+	return harness.RunOne(ctx, t, i, n, opts)
 }
 
 // mover is where the run measures now: the options of that CPU, and the
@@ -104,7 +105,7 @@ type mover struct {
 // ok is false when no CPU runs the reference loop within SlowCoreRatio of
 // best now (a loaded machine, every core slowed): another attempt would
 // be slowed as much, and is not made.
-func (m *mover) again(t Target, i, n int, prev tried, best float64) (kept tried, ok bool) {
+func (m *mover) again(ctx context.Context, t Target, i, n int, prev tried, best float64) (kept tried, ok bool) {
 	cpu, ns, release := fastest(m.r, m.at.CPU, m.plan.CPUSet)
 	if ns <= 0 || ns > best*(1+analyze.SlowCoreRatio) {
 		release()
@@ -112,12 +113,12 @@ func (m *mover) again(t Target, i, n int, prev tried, best float64) (kept tried,
 	}
 	if cpu == m.at.CPU {
 		release()
-		return keepLeastSlowed(prev, tried{Outcome: runTarget(t, i, n, m.at), cpu: cpu}, best), true
+		return keepLeastSlowed(prev, tried{Outcome: runTarget(ctx, t, i, n, m.at), cpu: cpu}, best), true
 	}
 	harness.Unisolate(m.at.CPU) // Go's threads may use the CPU left
 	opts := m.at
 	opts.CPU = cpu
-	kept = keepLeastSlowed(prev, tried{Outcome: runTarget(t, i, n, opts), cpu: cpu}, best)
+	kept = keepLeastSlowed(prev, tried{Outcome: runTarget(ctx, t, i, n, opts), cpu: cpu}, best)
 	if kept.cpu == cpu {
 		m.release()
 		m.at, m.release = opts, release

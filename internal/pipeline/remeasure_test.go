@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"slices"
 	"testing"
 	"time"
@@ -38,7 +39,7 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 	ts := []Target{fakeTarget{fake.New("loop", 100*time.Nanosecond)}, processTarget{fakeTarget{fake.New("program", 100*time.Nanosecond)}}}
 	defer func(f func(*result.Result, int, bool) (int, float64, func())) { fastest = f }(fastest)
 	fastest = func(*result.Result, int, bool) (int, float64, func()) { return 0, 1e-6, func() {} } // cpu0 is free now
-	tries := measureEach(r, plan, ts, hopts)
+	tries := measureEach(context.Background(), r, plan, ts, hopts)
 	if got := len(tries[0].earlier); got != 2 {
 		t.Fatalf("loop: %d earlier attempts, want 2", got)
 	}
@@ -51,7 +52,7 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 		t.Errorf("program measured again: %d attempts", len(tries[1].earlier))
 	}
 	fastest = func(*result.Result, int, bool) (int, float64, func()) { return 0, 1, func() {} } // every CPU slowed now
-	if tries := measureEach(r, plan, ts[:1], hopts); len(tries[0].earlier) != 0 {
+	if tries := measureEach(context.Background(), r, plan, ts[:1], hopts); len(tries[0].earlier) != 0 {
 		t.Errorf("no CPU near its best: %d earlier attempts, want none", len(tries[0].earlier))
 	}
 	// --cpu named the CPU: it is the only one asked for.
@@ -61,13 +62,13 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 		named = append(named, only)
 		return 0, 1e-6, func() {}
 	}
-	measureEach(r, plan, ts[:1], hopts)
+	measureEach(context.Background(), r, plan, ts[:1], hopts)
 	if len(named) != 2 || !named[0] || !named[1] {
 		t.Errorf("--cpu: the fastest CPU asked for %v, want the named one only, twice", named)
 	}
 	plan.CPUSet = false
 	plan.Remeasure = 0
-	if tries := measureEach(r, plan, ts[:1], hopts); len(tries[0].earlier) != 0 {
+	if tries := measureEach(context.Background(), r, plan, ts[:1], hopts); len(tries[0].earlier) != 0 {
 		t.Errorf("--remeasure 0: %d earlier attempts", len(tries[0].earlier))
 	}
 }
@@ -78,9 +79,9 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 // moves.
 func TestRemeasureMovesTheRun(t *testing.T) {
 	// cpu1 runs every check at twice the best, cpu0 at the best.
-	defer func(f func(Target, int, int, harness.Options) harness.Outcome) { runTarget = f }(runTarget)
+	defer func(f func(context.Context, Target, int, int, harness.Options) harness.Outcome) { runTarget = f }(runTarget)
 	var on []int
-	runTarget = func(t Target, i, n int, opts harness.Options) harness.Outcome {
+	runTarget = func(_ context.Context, t Target, i, n int, opts harness.Options) harness.Outcome {
 		on = append(on, opts.CPU)
 		o := harness.Outcome{Name: t.Name()}
 		for range 6 {
@@ -102,7 +103,7 @@ func TestRemeasureMovesTheRun(t *testing.T) {
 	hopts := harnessOptions(plan, 1)
 	hopts.CheckSamples = true
 	ts := []Target{fakeTarget{fake.New("a", 0)}, fakeTarget{fake.New("b", 0)}, fakeTarget{fake.New("c", 0)}}
-	tries := measureEach(r, plan, ts, hopts)
+	tries := measureEach(context.Background(), r, plan, ts, hopts)
 	if want := []int{1, 0, 0, 0}; !slices.Equal(on, want) {
 		t.Errorf("measured on %v, want %v: a on cpu1 then cpu0, b and c on cpu0 only", on, want)
 	}
@@ -121,7 +122,7 @@ func TestRemeasureMovesTheRun(t *testing.T) {
 	// three times, then kept as it is.
 	on = nil
 	plan.CPUSet = true
-	tries = measureEach(r, plan, ts[:2], hopts)
+	tries = measureEach(context.Background(), r, plan, ts[:2], hopts)
 	if want := []int{1, 1, 1, 1, 1, 1}; !slices.Equal(on, want) {
 		t.Errorf("--cpu 1: measured on %v, want %v", on, want)
 	}
@@ -152,7 +153,7 @@ func TestKeepLeastSlowed(t *testing.T) {
 		t.Errorf("a tie: kept cpu%d; want the first, cpu1's", got.cpu)
 	}
 	failed := fast
-	failed.Err = harness.ErrStopped
+	failed.Err = context.Canceled
 	if got := keepLeastSlowed(slow, failed, 1); got.cpu != 1 {
 		t.Errorf("the new attempt failed: kept cpu%d; want the earlier, cpu1's", got.cpu)
 	}

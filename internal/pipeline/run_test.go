@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"runtime"
@@ -43,7 +44,7 @@ func TestRunMeasuresTargets(t *testing.T) {
 		t.Skip("pinning needs Linux")
 	}
 	a, b := fake.New("a", 100*time.Nanosecond), fake.New("b", 200*time.Nanosecond)
-	r, err := Run(quickPlan(), []Target{fakeTarget{a}, fakeTarget{b}})
+	r, err := Run(context.Background(), quickPlan(), []Target{fakeTarget{a}, fakeTarget{b}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestRunProbesEveryCPU(t *testing.T) {
 		onEveryCPU(t) // cpu 0 may be named whichever CPU an earlier run isolated, the one before included
 		plan := quickPlan()
 		plan.CPU, plan.CPUSet = 0, named
-		r, err := Run(plan, []Target{fakeTarget{fake.New("a", 100*time.Nanosecond)}})
+		r, err := Run(context.Background(), plan, []Target{fakeTarget{fake.New("a", 100*time.Nanosecond)}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +113,7 @@ func TestRunCPUChoice(t *testing.T) {
 	a := fake.New("a", 100*time.Nanosecond)
 	plan := quickPlan()
 	plan.CPU, plan.CPUSet, plan.NoCheck = cpu, true, true
-	r, err := Run(plan, []Target{fakeTarget{a}})
+	r, err := Run(context.Background(), plan, []Target{fakeTarget{a}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,19 +122,18 @@ func TestRunCPUChoice(t *testing.T) {
 	}
 	plan.CPU = 4096
 	b := fake.New("b", time.Nanosecond)
-	if _, err := Run(plan, []Target{fakeTarget{b}}); !errors.Is(err, ErrUsage) || len(b.Calls) != 0 {
+	if _, err := Run(context.Background(), plan, []Target{fakeTarget{b}}); !errors.Is(err, ErrUsage) || len(b.Calls) != 0 {
 		t.Errorf("--cpu 4096: %v, calls %v; want a usage error before any call", err, b.Calls)
 	}
 }
 
 // A stop before the busy window ends means nothing was measured.
 func TestRunStoppedBeforeMeasuring(t *testing.T) {
-	stop := make(chan struct{})
-	close(stop)
+	ctx, stop := context.WithCancel(context.Background())
+	stop()
 	plan := quickPlan()
-	plan.Stop = stop
 	a := fake.New("a", time.Nanosecond)
-	if _, err := Run(plan, []Target{fakeTarget{a}}); !errors.Is(err, ErrStopped) || len(a.Calls) != 0 {
+	if _, err := Run(ctx, plan, []Target{fakeTarget{a}}); !errors.Is(err, context.Canceled) || len(a.Calls) != 0 {
 		t.Errorf("stopped: %v, calls %v", err, a.Calls)
 	}
 }
@@ -144,7 +144,7 @@ func TestPickCPU(t *testing.T) {
 	if !harness.CanPin {
 		t.Skip("pinning needs Linux")
 	}
-	s, err := machine.Read(filepath.Join("..", "..", "testdata", "machines", "amd-desktop"), machine.ReadOptions{Window: time.Second})
+	s, err := machine.Read(context.Background(), filepath.Join("..", "..", "testdata", "machines", "amd-desktop"), machine.ReadOptions{Window: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

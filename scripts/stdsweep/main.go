@@ -30,6 +30,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -146,7 +147,7 @@ var rampCodes = []string{result.CodeSetupInTimer, result.CodeInputConsumed}
 // printRamps calibrates every benchmark of bin and prints what its ramp
 // shows, and the ramp's accusations, and how many.
 func printRamps(bin *gotest.Binary, o gotest.Options) (int, error) {
-	ts, err := gotest.Calibrate(bin, o)
+	ts, err := gotest.Calibrate(context.Background(), bin, o)
 	if err != nil {
 		return 0, err
 	}

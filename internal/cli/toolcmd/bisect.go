@@ -1,6 +1,7 @@
 package toolcmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -180,13 +181,13 @@ func (o *bisectOptions) keep(stderr io.Writer) func([]string, []*result.Result) 
 // it, keeping what was measured; a second exits at once), writes it and
 // returns the exit.
 func bisectRun(o *bisectOptions, stdout io.Writer) error {
-	w := cli.WatchSignals(o.g.Stderr)
+	w := cli.WatchSignals(context.Background(), o.g.Stderr)
 	defer w.Close()
 	plan := gotestrun.BisectPlan{
 		GoTest: gotestrun.GoTestPlan{
 			Plan: pipeline.Plan{
 				Settings: result.Settings{Samples: o.Samples, SampleTime: o.SampleTime, GC: true, Isolate: true, Window: o.Window},
-				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + cli.Version, Command: o.g.Args, Stop: w.Stop,
+				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + cli.Version, Command: o.g.Args,
 			},
 			Dir: o.dir, Packages: o.Packages, BuildFlags: o.BuildFlags, Bench: o.Bench,
 			SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0), // as gotest measures
@@ -194,13 +195,13 @@ func bisectRun(o *bisectOptions, stdout io.Writer) error {
 		},
 		Good: o.Good, Bad: o.Bad, Threshold: o.Value, Retries: o.Retries, Keep: o.keep(o.g.Stderr),
 	}
-	rep, err := gotestrun.Bisect(plan)
+	rep, err := gotestrun.Bisect(w.Context(), plan)
 	if rep != nil {
 		if werr := render.WriteBisect(stdout, rep, o.Format); werr != nil {
 			return werr
 		}
 	}
-	if errors.Is(err, pipeline.ErrStopped) {
+	if errors.Is(err, context.Canceled) {
 		msg := "stopped"
 		if rep != nil {
 			msg = fmt.Sprintf("stopped after %s: the worktrees are removed", units.Count(rep.Runs, "interleaved run"))

@@ -1,6 +1,7 @@
 package toolcmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -228,7 +229,7 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *cli.Watcher) error {
 		Plan: pipeline.Plan{
 			Settings: result.Settings{Bench: o.Bench, Shard: o.shard.String(), Samples: o.Samples, SampleTime: o.SampleTime, GC: true,
 				Isolate: true, Window: o.Window},
-			CPU: o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + cli.Version, Command: o.g.Args, Stop: o.Stop,
+			CPU: o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + cli.Version, Command: o.g.Args,
 		},
 		Dir: o.dir, Packages: o.Packages, BuildFlags: o.BuildFlags, Bench: o.Bench, Shard: o.shard,
 		SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0),
@@ -256,7 +257,7 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *cli.Watcher) error {
 	if plan.Count = o.count.Options(&o.Measuring); plan.Count != nil {
 		plan.Count.Env = cli.GoCountEnv()
 	}
-	run, err := gotestrun.GoTest(plan)
+	run, err := gotestrun.GoTest(o.Ctx, plan)
 	if err != nil && !errors.Is(err, compare.ErrNothingInCommon) {
 		return cli.CountError(o.gotestError(err, w))
 	}
@@ -284,7 +285,7 @@ func gotestRun(o *gotestOptions, stdout io.Writer, w *cli.Watcher) error {
 // one line, never a build error.
 func (o *gotestOptions) gotestError(err error, w *cli.Watcher) error {
 	var se *gotestrun.StageError
-	if errors.As(err, &se) && errors.Is(err, gotest.ErrStopped) {
+	if errors.As(err, &se) && errors.Is(err, context.Canceled) {
 		var s os.Signal
 		if w != nil {
 			s = w.Signal()
@@ -295,7 +296,7 @@ func (o *gotestOptions) gotestError(err error, w *cli.Watcher) error {
 		return &cli.InterruptedError{Signal: s, Msg: cli.SignalName(s) + " while " + se.Doing + ": nothing was measured"}
 	}
 	switch {
-	case errors.Is(err, pipeline.ErrStopped) && w != nil && w.Signal() != nil:
+	case errors.Is(err, context.Canceled) && w != nil && w.Signal() != nil:
 		return &cli.InterruptedError{Signal: w.Signal(), Msg: cli.SignalName(w.Signal()) + " before anything was measured: no result"}
 	case errors.Is(err, pipeline.ErrUsage):
 		return &cli.UsageError{Msg: err.Error()}

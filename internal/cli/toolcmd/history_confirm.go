@@ -137,13 +137,13 @@ func (o *historyCheckOptions) measureSteps(steps []gotestrun.ConfirmStep) ([]got
 	if len(steps) == 0 {
 		return nil, nil
 	}
-	w := cli.WatchSignals(o.g.Stderr)
+	w := cli.WatchSignals(context.Background(), o.g.Stderr)
 	defer w.Close()
 	plan := gotestrun.ConfirmPlan{
 		GoTest: gotestrun.GoTestPlan{
 			Plan: pipeline.Plan{
 				Settings: result.Settings{Samples: o.Samples, SampleTime: o.SampleTime, GC: true, Isolate: true, Window: o.Window},
-				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + cli.Version, Command: o.g.Args, Stop: w.Stop,
+				CPU:      o.CPU, CPUSet: o.CPUSet, Tool: "benchy " + cli.Version, Command: o.g.Args,
 			},
 			Dir: o.dir, SampleTime: o.SampleTime, Processes: o.Processes, GOMAXPROCS: 1, ParallelGOMAXPROCS: runtime.GOMAXPROCS(0), // as gotest measures
 			Notes: o.g.Stderr, OnExit: w.OnExit,
@@ -153,8 +153,8 @@ func (o *historyCheckOptions) measureSteps(steps []gotestrun.ConfirmStep) ([]got
 		Bisect:    o.Bisect,
 		Retries:   bisectRetries,
 	}
-	cs, err := gotestrun.Confirm(plan)
-	if errors.Is(err, pipeline.ErrStopped) {
+	cs, err := gotestrun.Confirm(w.Context(), plan)
+	if errors.Is(err, context.Canceled) {
 		msg := fmt.Sprintf("stopped after %s of %s", units.Count(len(cs), "step"), units.Count(len(steps), "step"))
 		if s := w.Signal(); s != nil {
 			return cs, &cli.InterruptedError{Signal: s, Msg: cli.SignalName(s) + ": " + msg}

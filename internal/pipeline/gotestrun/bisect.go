@@ -1,6 +1,7 @@
 package gotestrun
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
@@ -58,23 +58,24 @@ func (e *skipCommit) Error() string { return e.why }
 // Bisect walks p's commits to the one that made the benchmark slower. The
 // worktrees and the temporary directory are removed on every way out, a
 // second signal included. An error that ends the walk comes with what
-// was measured before it, for the caller to write: a stop (ErrStopped)
-// marks it Interrupted. An error before any step comes alone.
-func Bisect(p BisectPlan) (*bisect.Report, error) {
-	return bisectFrom(p, nil)
+// was measured before it, for the caller to write: a stop (a cancelled
+// ctx, the error wrapping context.Canceled) marks it Interrupted. An error
+// before any step comes alone.
+func Bisect(ctx context.Context, p BisectPlan) (*bisect.Report, error) {
+	return bisectFrom(ctx, p, nil)
 }
 
 // bisectFrom is Bisect, taking over from the confirmation pair of GOOD
 // against BAD when it is not nil (takeOver): its builds, its calibrated
 // benchmarks and its run, the walk's first reading of BAD.
-func bisectFrom(p BisectPlan, pair *pairRun) (*bisect.Report, error) {
+func bisectFrom(ctx context.Context, p BisectPlan, pair *pairRun) (*bisect.Report, error) {
 	g := p.GoTest
 	// A --cpu that cannot be used is refused before anything is built,
 	// not after GOOD's and BAD's builds.
 	if err := pipeline.CheckCPU(g.Plan); err != nil {
 		return nil, err
 	}
-	ch := gotest.NewChildren(g.Plan.Stop)
+	ch := gotest.NewChildren(ctx)
 	if g.OnExit != nil {
 		g.OnExit(ch.Kill)
 	}
@@ -82,7 +83,7 @@ func bisectFrom(p BisectPlan, pair *pairRun) (*bisect.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bisectRun{p: p, ch: ch, ws: &workspace{dir: wd, notes: g.Notes}, builds: map[string]built{}, calibrateF: calibrate, runF: pipeline.Run, programF: (*side).program}
+	b := &bisectRun{ctx: ctx, p: p, ch: ch, ws: &workspace{dir: wd, notes: g.Notes}, builds: map[string]built{}, calibrateF: calibrate, runF: pipeline.Run, programF: (*side).program}
 	b.buildF = b.checkout
 	defer b.ws.clean()
 	if g.OnExit != nil {
@@ -108,7 +109,7 @@ func bisectFrom(p BisectPlan, pair *pairRun) (*bisect.Report, error) {
 		out.Benchmarks = append(out.Benchmarks, bisect.Benchmark{Name: b.followed[k].name, Steps: steps[k], Answer: w.Answer()})
 	}
 	switch {
-	case errors.Is(err, pipeline.ErrStopped):
+	case errors.Is(err, context.Canceled):
 		out.Interrupted = true
 	case err != nil && len(steps) == 0:
 		return nil, err // nothing measured: the error alone (a usage error stays one line)
@@ -116,11 +117,11 @@ func bisectFrom(p BisectPlan, pair *pairRun) (*bisect.Report, error) {
 	return out, err
 }
 
-// stageStop is ErrStopped for a command a stop ended, else err as a
-// StageError of what was being done.
+// stageStop is err for a command a stop ended, else err as a StageError
+// of what was being done.
 func stageStop(err error, doing string) error {
-	if errors.Is(err, gotest.ErrStopped) {
-		return pipeline.ErrStopped
+	if errors.Is(err, context.Canceled) {
+		return err
 	}
 	return &StageError{doing, err}
 }
@@ -128,6 +129,9 @@ func stageStop(err error, doing string) error {
 // bisectRun is a bisection under way: its commits, what is built, and
 // what each commit's steps measured.
 type bisectRun struct {
+	// ctx is Bisect's: the walk is a long-lived runner whose steps (the
+	// pipeline's Prepare among them) all stop with it.
+	ctx     context.Context
 	p       BisectPlan
 	ch      *gotest.Children
 	ws      *workspace
@@ -143,10 +147,10 @@ type bisectRun struct {
 	// calCPU, once for the walk: each step measures copies of them.
 	calibrated [2][]*gotest.Target
 	calCPU     int
-	calibrateF func(*side, gotest.Options) ([]*gotest.Target, error)          // calibrate; the tests count the calls
-	buildF     func(commit string) (*side, error)                             // checkout; the tests count the calls
-	runF       func(pipeline.Plan, []pipeline.Target) (*result.Result, error) // pipeline.Run; the tests count the calls
-	programF   func(*side) (string, error)                                    // (*side).program; the tests give their own
+	calibrateF func(context.Context, *side, gotest.Options) ([]*gotest.Target, error)          // calibrate; the tests count the calls
+	buildF     func(commit string) (*side, error)                                              // checkout; the tests count the calls
+	runF       func(context.Context, pipeline.Plan, []pipeline.Target) (*result.Result, error) // pipeline.Run; the tests count the calls
+	programF   func(*side) (string, error)                                                     // (*side).program; the tests give their own
 	// reading, when not nil, is the run of a confirmation the walk took
 	// over (takeOver), its sides GOOD and BAD: the first step's reading.
 	reading *result.Result
@@ -184,7 +188,7 @@ func (b *bisectRun) build(commit string) (*side, error) {
 		return x.side, x.err
 	}
 	s, err := b.buildF(commit)
-	if errors.Is(err, gotest.ErrStopped) {
+	if errors.Is(err, context.Canceled) {
 		return nil, err // not known: a later run builds it
 	}
 	b.builds[commit] = built{side: s, err: err}
@@ -296,12 +300,12 @@ func (b *bisectRun) measure(i int, needs []bisect.Need) ([]bisect.Step, error) {
 	switch {
 	case errors.As(err, &skip):
 		return skipped(len(fs), skip.why), nil
-	case errors.Is(err, gotest.ErrStopped) || errors.Is(err, pipeline.ErrStopped):
-		return nil, pipeline.ErrStopped
+	case errors.Is(err, context.Canceled):
+		return nil, err
 	case err != nil:
 		return nil, err
-	case r.Interrupted || stopped(b.p.GoTest.Plan.Stop):
-		return nil, pipeline.ErrStopped
+	case r.Interrupted || b.ctx.Err() != nil:
+		return nil, context.Canceled
 	}
 	b.runs++
 	if fs == nil {
@@ -360,8 +364,8 @@ func (b *bisectRun) buildAll(cs []bisect.Commit) ([]*side, error) {
 	for k, c := range cs {
 		s, err := b.build(c.Hash)
 		switch {
-		case errors.Is(err, gotest.ErrStopped):
-			return nil, pipeline.ErrStopped
+		case errors.Is(err, context.Canceled):
+			return nil, err
 		case err != nil && k == 2:
 			return nil, &skipCommit{stepError(err)}
 		case err != nil:
@@ -502,18 +506,18 @@ func (b *bisectRun) run(sides []*side, fs []*followed) (*result.Result, error) {
 	}
 	plan.Settings.Bench = bench
 	topts := gotest.Options{BenchText: bench, SampleTime: g.SampleTime, PerProcess: perProcess,
-		GOMAXPROCS: g.GOMAXPROCS, ParallelGOMAXPROCS: g.ParallelGOMAXPROCS, Stop: plan.Stop}
+		GOMAXPROCS: g.GOMAXPROCS, ParallelGOMAXPROCS: g.ParallelGOMAXPROCS}
 	for _, s := range sides {
 		topts.Packages = append(topts.Packages, s.importPaths()...)
 	}
-	plan.Prepare = func(cpu int) ([]pipeline.Target, error) {
+	plan.Prepare = func(ctx context.Context, cpu int) ([]pipeline.Target, error) {
 		topts.CPU = cpu
 		var all [][]*gotest.Target
 		for k, s := range sides {
-			ts, err := b.calibrate(k, s, topts)
+			ts, err := b.calibrate(ctx, k, s, topts)
 			switch {
 			case err == nil:
-			case k != 2 || errors.Is(err, gotest.ErrStopped) || errors.Is(err, harness.ErrStopped) || stopped(plan.Stop):
+			case k != 2 || errors.Is(err, context.Canceled) || ctx.Err() != nil:
 				return nil, err
 			case errors.Is(err, pipeline.ErrUsage):
 				return nil, &skipCommit{notIn(fs)}
@@ -524,7 +528,7 @@ func (b *bisectRun) run(sides []*side, fs []*followed) (*result.Result, error) {
 		}
 		return b.match(all, fs)
 	}
-	r, err := b.runF(plan, nil)
+	r, err := b.runF(b.ctx, plan, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -538,13 +542,13 @@ func (b *bisectRun) run(sides []*side, fs []*followed) (*result.Result, error) {
 // the same N (a step on another CPU calibrates them again). Calibrating
 // them at every step would cost two ramps of testing a step and measure
 // nothing more: N is GOOD's in every step, and the copies start clean.
-func (b *bisectRun) calibrate(k int, s *side, o gotest.Options) ([]*gotest.Target, error) {
+func (b *bisectRun) calibrate(ctx context.Context, k int, s *side, o gotest.Options) ([]*gotest.Target, error) {
 	if k == 2 {
-		return b.calibrateF(s, o)
+		return b.calibrateF(ctx, s, o)
 	}
 	o.BenchText = b.p.GoTest.Bench // every benchmark followed, whichever this step needs
 	if b.calibrated[k] == nil || b.calCPU != o.CPU {
-		ts, err := b.calibrateF(s, o)
+		ts, err := b.calibrateF(ctx, s, o)
 		if err != nil {
 			return nil, err
 		}

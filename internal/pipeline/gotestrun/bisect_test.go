@@ -1,6 +1,7 @@
 package gotestrun
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,7 +43,7 @@ func TestUnjudged(t *testing.T) {
 // A --cpu that cannot be used is refused first, before anything of the
 // repository is read or built.
 func TestBisectChecksTheCPUFirst(t *testing.T) {
-	_, err := Bisect(BisectPlan{GoTest: GoTestPlan{Plan: pipeline.Plan{CPU: 4095, CPUSet: true}, Dir: t.TempDir(), Notes: io.Discard},
+	_, err := Bisect(context.Background(), BisectPlan{GoTest: GoTestPlan{Plan: pipeline.Plan{CPU: 4095, CPUSet: true}, Dir: t.TempDir(), Notes: io.Discard},
 		Good: "HEAD~1", Bad: "HEAD"})
 	if !errors.Is(err, pipeline.ErrUsage) || !strings.Contains(err.Error(), "4095") {
 		t.Errorf("%v, want a usage error about --cpu 4095", err)
@@ -56,14 +57,14 @@ func TestBisectChecksTheCPUFirst(t *testing.T) {
 func TestBisectCalibratesGoodAndBadOnce(t *testing.T) {
 	calls := map[*side]int{}
 	good, bad, mid := &side{}, &side{}, &side{}
-	b := &bisectRun{calibrateF: func(s *side, o gotest.Options) ([]*gotest.Target, error) {
+	b := &bisectRun{ctx: context.Background(), calibrateF: func(_ context.Context, s *side, o gotest.Options) ([]*gotest.Target, error) {
 		calls[s]++
 		return []*gotest.Target{{Bench: "BenchmarkWork", Display: "Work", N: int64(100 * (calls[s] + o.CPU))}}, nil
 	}}
 	var first *gotest.Target
 	for step := range 3 {
 		for k, s := range []*side{good, bad, mid} {
-			ts, err := b.calibrate(k, s, gotest.Options{CPU: 1})
+			ts, err := b.calibrate(context.Background(), k, s, gotest.Options{CPU: 1})
 			if err != nil || len(ts) != 1 {
 				t.Fatalf("step %d, build %d: %v, %d targets", step, k, err, len(ts))
 			}
@@ -79,7 +80,7 @@ func TestBisectCalibratesGoodAndBadOnce(t *testing.T) {
 	if calls[good] != 1 || calls[bad] != 1 || calls[mid] != 3 {
 		t.Errorf("calibrations: GOOD %d, BAD %d, the commit %d; want 1, 1, 3", calls[good], calls[bad], calls[mid])
 	}
-	ts, _ := b.calibrate(0, good, gotest.Options{CPU: 2})
+	ts, _ := b.calibrate(context.Background(), 0, good, gotest.Options{CPU: 2})
 	if calls[good] != 2 || ts[0].N != 400 || ts[0].Name() != "Work" {
 		t.Errorf("on another CPU: %d calibrations of GOOD, N=%d %q; want 2, N=400, \"Work\"", calls[good], ts[0].N, ts[0].Name())
 	}
@@ -107,7 +108,7 @@ func stepRuns(seed uint64, levels ...float64) []*result.Result {
 // its interval narrows as the walk goes on, and a commit's ratio is
 // pooled over its own attempts only.
 func TestBisectPoolsBad(t *testing.T) {
-	b := &bisectRun{commits: make([]bisect.Commit, 8), p: BisectPlan{Threshold: 0.01}}
+	b := &bisectRun{ctx: context.Background(), commits: make([]bisect.Commit, 8), p: BisectPlan{Threshold: 0.01}}
 	f := &followed{name: "Work"}
 	steps := [][]*result.Result{stepRuns(1, 100, 103), stepRuns(2, 100, 103, 100), stepRuns(3, 100, 103, 103)}
 	first := b.judge(f, 7, steps[0])
@@ -157,7 +158,7 @@ func gotestTargets(n int64, names ...string) []*gotest.Target {
 // N, and a commit that lacks one of them has it marked, not measured, and
 // one that lacks them all is skipped.
 func TestBisectMatchesSeveral(t *testing.T) {
-	b := &bisectRun{p: BisectPlan{GoTest: GoTestPlan{Bench: "."}}}
+	b := &bisectRun{ctx: context.Background(), p: BisectPlan{GoTest: GoTestPlan{Bench: "."}}}
 	ts, err := b.match([][]*gotest.Target{gotestTargets(100, "A", "B", "OnlyGood"), gotestTargets(50, "B", "A")}, nil)
 	if err != nil || len(b.followed) != 2 || b.followed[0].name != "A" || b.followed[1].name != "B" || len(ts) != 4 {
 		t.Fatalf("%v: followed %v, %d targets; want A and B, 4 targets", err, b.followed, len(ts))
@@ -182,7 +183,7 @@ func TestBisectMatchesSeveral(t *testing.T) {
 	if !errors.As(err, &skip) || skip.why != "B is not in this commit" {
 		t.Errorf("the commit lacks B, the one needed: %v, want it skipped", err)
 	}
-	b = &bisectRun{p: BisectPlan{GoTest: GoTestPlan{Bench: "X"}}}
+	b = &bisectRun{ctx: context.Background(), p: BisectPlan{GoTest: GoTestPlan{Bench: "X"}}}
 	if _, err := b.match([][]*gotest.Target{gotestTargets(100, "A"), gotestTargets(50, "B")}, nil); !errors.Is(err, pipeline.ErrUsage) {
 		t.Errorf("nothing in both: %v, want a usage error", err)
 	}
@@ -201,8 +202,8 @@ func TestBisectJudgesEachAlone(t *testing.T) {
 		x.Experiments = append(append([]result.Experiment{}, work[k].Experiments...), other[k].Experiments...)
 		both[k] = &x
 	}
-	b := &bisectRun{commits: make([]bisect.Commit, 8), p: BisectPlan{Threshold: 0.01}}
-	alone := &bisectRun{commits: make([]bisect.Commit, 8), p: BisectPlan{Threshold: 0.01}}
+	b := &bisectRun{ctx: context.Background(), commits: make([]bisect.Commit, 8), p: BisectPlan{Threshold: 0.01}}
+	alone := &bisectRun{ctx: context.Background(), commits: make([]bisect.Commit, 8), p: BisectPlan{Threshold: 0.01}}
 	for _, name := range []string{"Work", "Other"} {
 		got := b.judge(&followed{name: name}, 3, only(both, name))
 		src := work
@@ -223,7 +224,7 @@ func TestBisectJudgesEachAlone(t *testing.T) {
 func TestBisectTwins(t *testing.T) {
 	const n = 6
 	programs := []string{"A", "A", "B", "B", "C", "B"} // by commit; GOOD runs A, BAD (5) B
-	b := &bisectRun{builds: map[string]built{}, good: bisect.Commit{Hash: "good"}}
+	b := &bisectRun{ctx: context.Background(), builds: map[string]built{}, good: bisect.Commit{Hash: "good"}}
 	sides := map[*side]string{}
 	for k := range n {
 		b.commits = append(b.commits, bisect.Commit{Hash: fmt.Sprintf("c%d", k)})

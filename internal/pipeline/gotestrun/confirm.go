@@ -1,6 +1,7 @@
 package gotestrun
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -9,7 +10,6 @@ import (
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/history"
-	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
@@ -72,10 +72,10 @@ type Confirmation struct {
 // or measured is NotJudged with why, and the next is measured; an error
 // is returned only when the run was stopped (a signal), with the steps
 // done so far.
-func Confirm(p ConfirmPlan) ([]Confirmation, error) {
+func Confirm(ctx context.Context, p ConfirmPlan) ([]Confirmation, error) {
 	var out []Confirmation
 	for _, st := range p.Steps {
-		c, err := confirmAndWalk(p, st)
+		c, err := confirmAndWalk(ctx, p, st)
 		if c != nil {
 			out = append(out, *c)
 		}
@@ -91,8 +91,8 @@ func Confirm(p ConfirmPlan) ([]Confirmation, error) {
 // builds are removed after the walk. A stop during the confirmation
 // gives no Confirmation; one during the walk gives the step with what
 // its walk measured.
-func confirmAndWalk(p ConfirmPlan, st ConfirmStep) (*Confirmation, error) {
-	c, pair, err := confirmStep(p, st)
+func confirmAndWalk(ctx context.Context, p ConfirmPlan, st ConfirmStep) (*Confirmation, error) {
+	c, pair, err := confirmStep(ctx, p, st)
 	if pair != nil {
 		defer pair.w.ws.clean()
 	}
@@ -100,7 +100,7 @@ func confirmAndWalk(p ConfirmPlan, st ConfirmStep) (*Confirmation, error) {
 		return nil, err
 	}
 	if p.Bisect && c.Outcome == Confirmed {
-		err = bisectStep(p, &c, pair)
+		err = bisectStep(ctx, p, &c, pair)
 	}
 	return &c, err
 }
@@ -117,13 +117,13 @@ func stepPlan(p ConfirmPlan, st ConfirmStep) GoTestPlan {
 // After (BAD), with bisect's machinery, to the commit that made it,
 // taking over the confirmation's pair. Its error is a stop only: what
 // ended the walk otherwise is c.BisectWhy.
-func bisectStep(p ConfirmPlan, c *Confirmation, pair *pairRun) error {
+func bisectStep(ctx context.Context, p ConfirmPlan, c *Confirmation, pair *pairRun) error {
 	st := c.Step
 	fmt.Fprintf(p.GoTest.Notes, "benchy: bisecting %s between %s and %s\n", st.Name, history.Short(st.Before), history.Short(st.After))
-	rep, err := bisectFrom(BisectPlan{GoTest: stepPlan(p, st), Good: st.Before, Bad: st.After, Threshold: p.Threshold, Retries: p.Retries}, pair)
+	rep, err := bisectFrom(ctx, BisectPlan{GoTest: stepPlan(p, st), Good: st.Before, Bad: st.After, Threshold: p.Threshold, Retries: p.Retries}, pair)
 	c.Bisection = rep
 	switch {
-	case errors.Is(err, pipeline.ErrStopped):
+	case errors.Is(err, context.Canceled):
 		return err
 	case err != nil:
 		c.BisectWhy = stepError(err)
@@ -134,23 +134,20 @@ func bisectStep(p ConfirmPlan, c *Confirmation, pair *pairRun) error {
 // confirmStep measures st's two commits interleaved, as gotest --against
 // does, and judges the step. The pair it returns, when not nil, holds the
 // builds it made, for the caller to clean.
-func confirmStep(p ConfirmPlan, st ConfirmStep) (Confirmation, *pairRun, error) {
+func confirmStep(ctx context.Context, p ConfirmPlan, st ConfirmStep) (Confirmation, *pairRun, error) {
 	c := Confirmation{Step: st, Outcome: NotJudged}
 	g := stepPlan(p, st)
 	g.Against, g.New, g.Threshold, g.SkipSame = st.Before, st.After, p.Threshold, true
 	fmt.Fprintf(g.Notes, "benchy: measuring %s at %s and at %s, interleaved\n", st.Name, history.Short(st.Before), history.Short(st.After))
-	w, err := startGoTest(g)
+	w, err := startGoTest(ctx, g)
 	if err != nil {
 		c.Why = stepError(err)
 		return c, nil, nil
 	}
 	pair := &pairRun{w: w}
 	run, err := w.run()
-	if stopped(g.Plan.Stop) || errors.Is(err, gotest.ErrStopped) {
-		return c, pair, pipeline.ErrStopped
-	}
-	if run != nil && run.Result.Interrupted {
-		return c, pair, pipeline.ErrStopped
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) || run != nil && run.Result.Interrupted {
+		return c, pair, context.Canceled
 	}
 	if errors.Is(err, compare.ErrNothingInCommon) {
 		c.Why = "nothing was measured at both commits"
@@ -266,15 +263,6 @@ func stepError(err error) string {
 		return se.Doing + ": " + msg
 	}
 	return msg
-}
-
-func stopped(stop <-chan struct{}) bool {
-	select {
-	case <-stop:
-		return true
-	default:
-		return false
-	}
 }
 
 // outcome is what the interleaved comparison r says of a suspected step:

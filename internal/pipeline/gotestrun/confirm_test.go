@@ -1,6 +1,7 @@
 package gotestrun
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -84,21 +85,21 @@ func TestBisectTakesOverTheConfirmation(t *testing.T) {
 		var notes strings.Builder
 		builds, runs := map[string]int{}, 0
 		calibrations := map[*side]int{}
-		b := &bisectRun{
+		b := &bisectRun{ctx: context.Background(),
 			p:    BisectPlan{GoTest: GoTestPlan{Plan: pipeline.Plan{Settings: result.Settings{Samples: 18}}, Processes: 3, Notes: &notes}, Threshold: 0.01},
 			good: good, commits: commits, builds: map[string]built{},
 			buildF: func(commit string) (*side, error) {
 				builds[commit]++
 				return &side{label: commit}, nil
 			},
-			calibrateF: func(s *side, o gotest.Options) ([]*gotest.Target, error) {
+			calibrateF: func(_ context.Context, s *side, o gotest.Options) ([]*gotest.Target, error) {
 				calibrations[s]++
 				return gotestTargets(100, "Work"), nil
 			},
 		}
-		b.runF = func(plan pipeline.Plan, _ []pipeline.Target) (*result.Result, error) {
+		b.runF = func(_ context.Context, plan pipeline.Plan, _ []pipeline.Target) (*result.Result, error) {
 			runs++
-			ts, err := plan.Prepare(1)
+			ts, err := plan.Prepare(context.Background(), 1)
 			if err != nil {
 				return nil, err
 			}
@@ -179,7 +180,7 @@ func TestConfirmSameProgram(t *testing.T) {
 		commits = append(commits, git("rev-parse", "HEAD"))
 	}
 	var notes strings.Builder
-	cs, err := Confirm(ConfirmPlan{GoTest: GoTestPlan{Dir: dir, Notes: &notes, Processes: 2, SampleTime: time.Millisecond,
+	cs, err := Confirm(context.Background(), ConfirmPlan{GoTest: GoTestPlan{Dir: dir, Notes: &notes, Processes: 2, SampleTime: time.Millisecond,
 		Plan: pipeline.Plan{Settings: result.Settings{Samples: 2}}},
 		Threshold: 0.05, Steps: []ConfirmStep{{Package: ".", Bench: "BenchmarkWork", Name: "Work", Before: commits[0], After: commits[1]}}})
 	if err != nil {

@@ -1,6 +1,7 @@
 package gotestrun
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -112,8 +113,11 @@ func (e *StageError) Unwrap() error { return e.Err }
 // the build (go, git) stop with the run. When the sides have no benchmark
 // in common the error is compare.ErrNothingInCommon and the run is
 // returned with it, without a Comparison.
-func GoTest(p GoTestPlan) (*GoTestRun, error) {
-	w, err := startGoTest(p)
+//
+// A cancelled ctx stops the builds and the run; the run's result holds
+// what was measured, or the error wraps context.Canceled.
+func GoTest(ctx context.Context, p GoTestPlan) (*GoTestRun, error) {
+	w, err := startGoTest(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +153,7 @@ func (w *gotestWork) run() (*GoTestRun, error) {
 		}
 		fmt.Fprintln(p.Notes, "benchy: old and new run the same program (only comments, line numbers or file paths differ): a difference measured below is the machine's")
 	}
-	r, err := pipeline.Run(w.plan(), nil)
+	r, err := pipeline.Run(w.ctx, w.plan(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -194,6 +198,9 @@ func (w *gotestWork) sameProgram() bool {
 // temporary directory and worktrees, the builds of each side, and what
 // the run's Prepare calibrates with and leaves for after the run.
 type gotestWork struct {
+	// ctx is GoTest's: the work is a long-lived runner whose steps
+	// (Prepare among them, called by the pipeline) all stop with it.
+	ctx     context.Context
 	p       GoTestPlan
 	ch      *gotest.Children
 	ws      *workspace
@@ -215,8 +222,8 @@ type gotestWork struct {
 // OnExit is given first (at a second signal nothing writes any more in
 // what is removed next), and the temporary directory every build goes
 // into.
-func startGoTest(p GoTestPlan) (*gotestWork, error) {
-	ch := gotest.NewChildren(p.Plan.Stop)
+func startGoTest(ctx context.Context, p GoTestPlan) (*gotestWork, error) {
+	ch := gotest.NewChildren(ctx)
 	if p.OnExit != nil {
 		p.OnExit(ch.Kill) // first: nothing writes any more in what is removed next
 	}
@@ -224,7 +231,7 @@ func startGoTest(p GoTestPlan) (*gotestWork, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &gotestWork{p: p, ch: ch, ws: &workspace{dir: wd, notes: p.Notes}}, nil
+	return &gotestWork{ctx: ctx, p: p, ch: ch, ws: &workspace{dir: wd, notes: p.Notes}}, nil
 }
 
 // openWindow opens the busy window before the builds: it runs while the
@@ -325,7 +332,7 @@ func (w *gotestWork) plan() pipeline.Plan {
 	plan.Package = strings.Join(cur.importPaths(), " ")
 	w.topts = gotest.Options{BenchText: p.Bench, SampleTime: p.SampleTime,
 		PerProcess: perProcess, GOMAXPROCS: p.GOMAXPROCS, ParallelGOMAXPROCS: p.ParallelGOMAXPROCS,
-		Stop: plan.Stop, Packages: cur.importPaths(), Shard: p.Shard}
+		Packages: cur.importPaths(), Shard: p.Shard}
 	w.group = 1
 	if p.Compares() {
 		w.topts.Packages = append(w.topts.Packages, w.olds[0].importPaths()...) // one name for a package on both sides
@@ -340,8 +347,8 @@ func (w *gotestWork) plan() pipeline.Plan {
 // prepare is the run's Prepare: the benchmarks calibrated on cpu (and
 // paired, with Against), then with Layouts each group made the group of
 // all its layouts, which run at the N of the first.
-func (w *gotestWork) prepare(cpu int) ([]pipeline.Target, error) {
-	ts, err := w.calibrateSides(cpu)
+func (w *gotestWork) prepare(ctx context.Context, cpu int) ([]pipeline.Target, error) {
+	ts, err := w.calibrateSides(ctx, cpu)
 	if err != nil || w.p.Layouts == 0 {
 		return ts, err
 	}
@@ -355,16 +362,16 @@ func (w *gotestWork) prepare(cpu int) ([]pipeline.Target, error) {
 // calibrateSides calibrates every benchmark of the new side on cpu, each
 // kept for Count, and with Against those of the old side, paired with
 // them.
-func (w *gotestWork) calibrateSides(cpu int) ([]pipeline.Target, error) {
+func (w *gotestWork) calibrateSides(ctx context.Context, cpu int) ([]pipeline.Target, error) {
 	w.topts.CPU = cpu
-	news, err := calibrate(w.curs[0], w.topts)
+	news, err := calibrate(ctx, w.curs[0], w.topts)
 	for _, t := range news {
 		w.counted = append(w.counted, t)
 	}
 	if err != nil || !w.p.Compares() {
 		return targetsOf(news), err
 	}
-	olds, err := calibrate(w.olds[0], w.topts)
+	olds, err := calibrate(ctx, w.olds[0], w.topts)
 	if err != nil {
 		return nil, err
 	}
@@ -402,8 +409,8 @@ func (w *gotestWork) count(r *result.Result) error {
 	if w.p.Count == nil {
 		return nil
 	}
-	err := pipeline.Count(r, w.counted, *w.p.Count)
-	if errors.Is(err, pipeline.ErrCountStopped) {
+	err := pipeline.Count(w.ctx, r, w.counted, *w.p.Count)
+	if errors.Is(err, context.Canceled) {
 		r.Interrupted = true
 		return nil
 	}
@@ -511,10 +518,10 @@ func againstError(err error, wt *gotest.Worktree) error {
 
 // calibrate calibrates every benchmark of a side; none matching is a
 // usage error.
-func calibrate(s *side, o gotest.Options) ([]*gotest.Target, error) {
+func calibrate(ctx context.Context, s *side, o gotest.Options) ([]*gotest.Target, error) {
 	var ts []*gotest.Target
 	for _, b := range s.bins {
-		t, err := gotest.Calibrate(b, o)
+		t, err := gotest.Calibrate(ctx, b, o)
 		if err != nil {
 			return nil, err
 		}
@@ -522,7 +529,7 @@ func calibrate(s *side, o gotest.Options) ([]*gotest.Target, error) {
 	}
 	if len(ts) == 0 && o.Shard.N > 1 {
 		for _, b := range s.bins {
-			if tops, err := gotest.Matching(b, o); err == nil && len(tops) > 0 {
+			if tops, err := gotest.Matching(ctx, b, o); err == nil && len(tops) > 0 {
 				return nil, fmt.Errorf("%w: none of the benchmarks that --bench %q matches falls in shard %s", ErrEmptyShard, o.BenchText, o.Shard)
 			}
 		}

@@ -1,11 +1,11 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -47,9 +47,9 @@ type Executor interface {
 	// Exec runs j to its end on the thread Open was called on. A run
 	// that exits non-zero or dies of a signal is not an error: its
 	// Result.Status says so. The error is for a run that could not be
-	// started or measured, and wraps ErrStopped when stop was closed and
-	// the run was ended for it.
-	Exec(j Job, stop <-chan struct{}) (Result, error)
+	// started or measured, and wraps context.Canceled when ctx was
+	// cancelled and the run was ended (or not started) for it.
+	Exec(ctx context.Context, j Job) (Result, error)
 }
 
 // Job is one run of a program.
@@ -109,10 +109,6 @@ func (s Status) String() string {
 	}
 	return fmt.Sprintf("exit %d", s.Code)
 }
-
-// ErrStopped is wrapped by the error of a run ended, or not started,
-// because the stop channel was closed: the run is not a measurement.
-var ErrStopped = harness.ErrStopped
 
 // RunError is a run that failed: it exited non-zero or died of a signal.
 // Without Config.IgnoreFailure a failed run of the command fails the

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"time"
@@ -18,8 +19,8 @@ type FakeExecutor struct {
 	// Status, when not nil, says how the run of the given 1-based call
 	// number ends (it exits 0 otherwise).
 	Status func(call int, j Job) Status
-	// Hook, when not nil, is called as each run ends, e.g. to close a
-	// stop channel after the third.
+	// Hook, when not nil, is called as each run ends, e.g. to cancel the
+	// run's context after the third.
 	Hook func(call int, j Job)
 
 	mu    sync.Mutex
@@ -45,7 +46,7 @@ func (f *FakeExecutor) Open() (result.CounterReport, error) {
 
 // Exec logs j's command line and returns a run of Wall on CPU 0 that
 // ended as Status says.
-func (f *FakeExecutor) Exec(j Job, stop <-chan struct{}) (Result, error) {
+func (f *FakeExecutor) Exec(ctx context.Context, j Job) (Result, error) {
 	f.mu.Lock()
 	f.calls++
 	n := f.calls

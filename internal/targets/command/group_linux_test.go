@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -60,7 +61,7 @@ func TestLeftoversAreKilled(t *testing.T) {
 				Setup:   "sleep 60 & echo $! >> " + setups,
 			}
 			opts := pinned(t, 2) // and one warm-up: three runs
-			tg, out := measure(t, cfg, opts)
+			tg, out := measure(t, context.Background(), cfg, opts)
 			if out.Err != nil || len(out.Samples) != 2 {
 				t.Fatalf("error %v, %d samples", out.Err, len(out.Samples))
 			}
@@ -95,7 +96,7 @@ func TestLeftoversAreKilled(t *testing.T) {
 
 // A run that leaves nothing behind has no finding.
 func TestNoLeftoversNoFinding(t *testing.T) {
-	tg, out := measure(t, Config{Command: "true"}, pinned(t, 2))
+	tg, out := measure(t, context.Background(), Config{Command: "true"}, pinned(t, 2))
 	if out.Err != nil || tg.Check() != nil {
 		t.Errorf("error %v, findings %v", out.Err, tg.Check())
 	}
@@ -119,13 +120,14 @@ func TestCleanupIsStopped(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			started, cleaning := filepath.Join(dir, "started"), filepath.Join(dir, "cleaning")
-			stop := make(chan struct{})
+			ctx, stop := context.WithCancel(context.Background())
+			defer stop()
 			opts := pinned(t, 2)
-			opts.WarmupRuns, opts.Stop = 0, stop
-			cfg := Config{Command: "touch " + started + "; " + tc.command, Shell: true, Stop: stop,
+			opts.WarmupRuns = 0
+			cfg := Config{Command: "touch " + started + "; " + tc.command, Shell: true,
 				Cleanup: "trap '' TERM; echo $$ > " + cleaning + ".tmp; mv " + cleaning + ".tmp " + cleaning + "; sleep 60"}
 			done := make(chan *Target, 1)
-			go func() { tg, _ := measure(t, cfg, opts); done <- tg }()
+			go func() { tg, _ := measure(t, ctx, cfg, opts); done <- tg }()
 			mark := started
 			if tc.name == "during the cleanup" {
 				mark = cleaning
@@ -133,7 +135,7 @@ func TestCleanupIsStopped(t *testing.T) {
 			if !waitFor(mark, func() bool { return len(done) > 0 }) {
 				t.Fatal("ended before the stop")
 			}
-			close(stop)
+			stop()
 			tg := <-done
 			if err := tg.CleanupErr(); err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "did not finish") {
 				t.Errorf("CleanupErr %v, want it to say %q", err, tc.want)
@@ -163,7 +165,7 @@ func TestAbortKillsTheRun(t *testing.T) {
 			if _, err := s.Open(); err != nil {
 				return err
 			}
-			_, err := s.Exec(p.job("", false), nil)
+			_, err := s.Exec(context.Background(), p.job("", false))
 			return err
 		})
 	}()
@@ -171,8 +173,8 @@ func TestAbortKillsTheRun(t *testing.T) {
 		t.Fatalf("the run ended before it started: %v", <-done)
 	}
 	s.Abort()
-	if err := <-done; !errors.Is(err, ErrStopped) {
-		t.Errorf("Exec after Abort: %v, want ErrStopped", err)
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("Exec after Abort: %v, want context.Canceled", err)
 	}
 	if pid := pidsIn(t, started)[0]; alive(pid) {
 		t.Errorf("the run %d is still running", pid)

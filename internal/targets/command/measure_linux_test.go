@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"os"
 	"slices"
 	"testing"
@@ -50,14 +51,14 @@ func TestMeasureFacts(t *testing.T) {
 			line string
 			n    int
 		}{{"true", 100}, {"sleep 0.01", 30}} {
-			tg, err := New(Config{Command: c.line, Executor: tc.exec})
+			tg, err := New(context.Background(), Config{Command: c.line, Executor: tc.exec})
 			if err != nil {
 				t.Fatal(err)
 			}
 			tt := &timedTarget{Target: tg}
 			opts := pinned(t, c.n)
 			opts.WarmupRuns = 3
-			out := harness.Run([]harness.Target{tt}, opts)[0]
+			out := harness.Run(context.Background(), []harness.Target{tt}, opts)[0]
 			if out.Err != nil {
 				t.Fatal(out.Err)
 			}

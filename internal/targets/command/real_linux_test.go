@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -64,16 +65,16 @@ func pinned(t *testing.T, samples int) harness.Options {
 }
 
 // measure runs cfg through the harness as the pipeline would.
-func measure(t *testing.T, cfg Config, opts harness.Options) (*Target, harness.Outcome) {
+func measure(t *testing.T, ctx context.Context, cfg Config, opts harness.Options) (*Target, harness.Outcome) {
 	t.Helper()
 	if cfg.Executor == nil {
 		cfg.Executor = testSpawner(t)
 	}
-	tg, err := New(cfg)
+	tg, err := New(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	outs := harness.Run([]harness.Target{tg}, opts)
+	outs := harness.Run(ctx, []harness.Target{tg}, opts)
 	if len(outs) != 1 {
 		t.Fatalf("%d outcomes, want 1", len(outs))
 	}
@@ -89,7 +90,7 @@ func TestChildRunsOnThePinnedCPU(t *testing.T) {
 	}{{"helper", func() Executor { return testSpawner(t) }}, {"local", func() Executor { return NewLocalSpawner() }}} {
 		t.Run(tc.name, func(t *testing.T) {
 			os.Remove(file)
-			tg, out := measure(t, Config{Command: childLine(t, "cpus", file), Executor: tc.exec()}, opts)
+			tg, out := measure(t, context.Background(), Config{Command: childLine(t, "cpus", file), Executor: tc.exec()}, opts)
 			if out.Err != nil {
 				t.Fatal(out.Err)
 			}
@@ -127,7 +128,7 @@ func TestChildRunsOnThePinnedCPU(t *testing.T) {
 }
 
 func TestSleepIsTimed(t *testing.T) {
-	_, out := measure(t, Config{Command: "sleep 0.02"}, pinned(t, 5))
+	_, out := measure(t, context.Background(), Config{Command: "sleep 0.02"}, pinned(t, 5))
 	if out.Err != nil {
 		t.Fatal(out.Err)
 	}
@@ -144,7 +145,7 @@ func TestSleepIsTimed(t *testing.T) {
 // childCounters most pinned runs counted 0 (the kernel swapped the perf
 // contexts of the forking thread and its vfork child).
 func TestTaskClockCountsTheChild(t *testing.T) {
-	tg, out := measure(t, Config{Command: childLine(t, "spin", "20ms")}, pinned(t, 6))
+	tg, out := measure(t, context.Background(), Config{Command: childLine(t, "spin", "20ms")}, pinned(t, 6))
 	if out.Err != nil {
 		t.Fatal(out.Err)
 	}
@@ -161,7 +162,7 @@ func TestTaskClockCountsTheChild(t *testing.T) {
 }
 
 func TestFailedRun(t *testing.T) {
-	_, out := measure(t, Config{Command: childLine(t, "exit", "3", "it broke")}, pinned(t, 3))
+	_, out := measure(t, context.Background(), Config{Command: childLine(t, "exit", "3", "it broke")}, pinned(t, 3))
 	var re *RunError
 	if !errors.As(out.Err, &re) {
 		t.Fatalf("error %v, want a *RunError", out.Err)
@@ -179,7 +180,7 @@ func TestIgnoredFailureIsKept(t *testing.T) {
 		{childLine(t, "exit", "3"), "exit 3"},
 		{`kill -KILL $$`, "signal SIGKILL"},
 	} {
-		_, out := measure(t, Config{Command: tc.line, Shell: strings.Contains(tc.line, "$$"), IgnoreFailure: true}, pinned(t, 2))
+		_, out := measure(t, context.Background(), Config{Command: tc.line, Shell: strings.Contains(tc.line, "$$"), IgnoreFailure: true}, pinned(t, 2))
 		if out.Err != nil || len(out.Samples) != 2 {
 			t.Fatalf("%s: %v, %d samples", tc.line, out.Err, len(out.Samples))
 		}
@@ -195,16 +196,16 @@ func TestInputIsStdin(t *testing.T) {
 	in := filepath.Join(t.TempDir(), "in")
 	os.WriteFile(in, []byte("hello\n"), 0o644)
 	line := `read x && test "$x" = hello`
-	if _, out := measure(t, Config{Command: line, Shell: true, Input: in}, pinned(t, 1)); out.Err != nil {
+	if _, out := measure(t, context.Background(), Config{Command: line, Shell: true, Input: in}, pinned(t, 1)); out.Err != nil {
 		t.Errorf("with --input: %v", out.Err)
 	}
-	if _, out := measure(t, Config{Command: line, Shell: true}, pinned(t, 1)); out.Err == nil {
+	if _, out := measure(t, context.Background(), Config{Command: line, Shell: true}, pinned(t, 1)); out.Err == nil {
 		t.Error("without --input the run read a line: stdin is not /dev/null")
 	}
 }
 
 // TestStopEndsTheRun: a child still running when stop is closed gets
-// SIGTERM, the sample returns an error wrapping ErrStopped (which the
+// SIGTERM, the sample returns an error wrapping context.Canceled (which the
 // harness counts as an interruption, not a failure), and the cleanup runs.
 func TestStopEndsTheRun(t *testing.T) {
 	for _, tc := range []struct {
@@ -214,18 +215,19 @@ func TestStopEndsTheRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			started, mark := filepath.Join(dir, "started"), filepath.Join(dir, "cleaned")
-			stop := make(chan struct{})
+			ctx, stop := context.WithCancel(context.Background())
+			defer stop()
 			opts := pinned(t, 3)
-			opts.WarmupRuns, opts.Stop = 0, stop
+			opts.WarmupRuns = 0
 			cfg := Config{Command: "touch " + started + "; exec sleep 60", Shell: true,
-				Cleanup: "touch " + mark, Executor: tc.exec(), Stop: stop}
+				Cleanup: "touch " + mark, Executor: tc.exec()}
 			done := make(chan harness.Outcome, 1)
-			go func() { _, out := measure(t, cfg, opts); done <- out }()
+			go func() { _, out := measure(t, ctx, cfg, opts); done <- out }()
 			if !waitFor(started, func() bool { return len(done) > 0 }) {
 				t.Fatalf("the run ended before it started the program: %v", (<-done).Err)
 			}
 			closed := time.Now()
-			close(stop)
+			stop()
 			out := <-done
 			took := time.Since(closed)
 			t.Logf("returned %v after stop: %v", took, out.Err)
@@ -243,7 +245,7 @@ func TestStopEndsTheRun(t *testing.T) {
 }
 
 func TestSpawnCost(t *testing.T) {
-	measure(t, Config{Command: "true"}, pinned(t, 1))
+	measure(t, context.Background(), Config{Command: "true"}, pinned(t, 1))
 	c := testSpawner(t).SpawnCost()
 	if c <= 0 {
 		t.Fatalf("spawn cost %v after an Open", c)
@@ -270,7 +272,7 @@ func TestClosingTheSpawnerEndsItsRun(t *testing.T) {
 			if _, err := s.Open(); err != nil {
 				return err
 			}
-			_, err := s.Exec(p.job("", false), nil)
+			_, err := s.Exec(context.Background(), p.job("", false))
 			return err
 		})
 	}()
@@ -283,8 +285,8 @@ func TestClosingTheSpawnerEndsItsRun(t *testing.T) {
 	err = <-done
 	t.Logf("the run ended %v after Close: %v", time.Since(closed), err)
 	closeErr := <-closing // a race-enabled helper sleeps a second as it exits
-	if !errors.Is(err, ErrStopped) && (err == nil || !strings.Contains(err.Error(), "spawner process is gone")) {
-		t.Errorf("Exec after Close: %v, want ErrStopped or a gone spawner", err)
+	if !errors.Is(err, context.Canceled) && (err == nil || !strings.Contains(err.Error(), "spawner process is gone")) {
+		t.Errorf("Exec after Close: %v, want context.Canceled or a gone spawner", err)
 	}
 	if closeErr != nil {
 		t.Errorf("Close: %v", closeErr)

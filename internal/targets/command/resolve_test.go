@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -71,11 +72,11 @@ func TestNewChecksEverythingFirst(t *testing.T) {
 		{Config{Command: "true", Prepare: "   "}, "--prepare: empty command"},
 	} {
 		tc.cfg.Executor = f
-		if _, err := New(tc.cfg); err == nil || !strings.Contains(err.Error(), tc.err) {
+		if _, err := New(context.Background(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("New(%+v) = %v, want an error with %q", tc.cfg, err, tc.err)
 		}
 	}
-	if _, err := New(Config{Command: "true"}); err == nil {
+	if _, err := New(context.Background(), Config{Command: "true"}); err == nil {
 		t.Error("New without an executor succeeded")
 	}
 	if log := f.Log(); len(log) != 0 {

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"runtime"
 	"testing"
 )
@@ -11,7 +12,7 @@ func TestMaxRSSOfALargeChild(t *testing.T) {
 	if raceEnabled {
 		t.Skip("a race-enabled child's shadow memory doubles its RSS")
 	}
-	_, out := measure(t, Config{Command: childLine(t, "alloc", "100")}, pinned(t, 2))
+	_, out := measure(t, context.Background(), Config{Command: childLine(t, "alloc", "100")}, pinned(t, 2))
 	if out.Err != nil {
 		t.Fatal(out.Err)
 	}
@@ -47,7 +48,7 @@ func TestMaxRSSWhileBenchyIsLarge(t *testing.T) {
 		name string
 		exec Executor
 	}{{"helper", nil}, {"local", NewLocalSpawner()}} {
-		_, out := measure(t, Config{Command: childLine(t, "alloc", "10"), Executor: tc.exec}, pinned(t, 2))
+		_, out := measure(t, context.Background(), Config{Command: childLine(t, "alloc", "10"), Executor: tc.exec}, pinned(t, 2))
 		if out.Err != nil {
 			t.Fatal(out.Err)
 		}

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -68,12 +69,14 @@ type server struct {
 	allocMark uint64 // heap bytes allocated at the last collection
 
 	mu   sync.Mutex
-	runs map[uint64]chan struct{} // the stop channel of each run not yet done
+	runs map[uint64]context.CancelFunc // the stop of each run not yet done
 }
 
+// pending is a request on its way to the loop, with the context its stop
+// request cancels.
 type pending struct {
-	req  request
-	stop chan struct{}
+	req request
+	ctx context.Context
 }
 
 func serve() int {
@@ -81,7 +84,7 @@ func serve() int {
 		syscall.CloseOnExec(fd) // the runs get 0, 1 and 2 only
 	}
 	s := &server{enc: json.NewEncoder(os.NewFile(4, "replies")), stdout: 5, stderr: 6,
-		runs: map[uint64]chan struct{}{}}
+		runs: map[uint64]context.CancelFunc{}}
 	if err := s.enc.Encode(reply{}); err != nil {
 		return 1
 	}
@@ -104,37 +107,42 @@ func (s *server) read(dec *json.Decoder, jobs chan<- pending) {
 			s.stop(r.ID)
 			continue
 		}
-		p := pending{req: r, stop: make(chan struct{})}
+		ctx, cancel := context.WithCancel(context.Background())
+		p := pending{req: r, ctx: ctx}
 		s.mu.Lock()
-		s.runs[r.ID] = p.stop
+		s.runs[r.ID] = cancel
 		s.mu.Unlock()
 		jobs <- p
 	}
 	s.mu.Lock()
-	for id := range s.runs {
-		close(s.runs[id])
+	for id, cancel := range s.runs {
+		cancel()
 		delete(s.runs, id)
 	}
 	s.mu.Unlock()
 	close(jobs)
 }
 
-// stop closes the stop channel of request id, once; a stop for a run
-// already done is ignored.
+// stop cancels the context of request id; a stop for a run already done
+// is ignored.
 func (s *server) stop(id uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if c, ok := s.runs[id]; ok {
-		close(c)
+	if cancel, ok := s.runs[id]; ok {
+		cancel()
 		delete(s.runs, id)
 	}
 }
 
-// done forgets request id: its run ended, so a late stop does nothing.
+// done forgets request id, releasing its context: its run ended, so a
+// late stop does nothing.
 func (s *server) done(id uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.runs, id)
+	if cancel, ok := s.runs[id]; ok {
+		cancel()
+		delete(s.runs, id)
+	}
 }
 
 // loop serves requests in sessions: each on a thread pinned to the
@@ -206,11 +214,11 @@ func (s *server) handle(sess *session, p pending) {
 			s.enc.Encode(reply{ID: p.req.ID, Err: "spawner: run without a job"})
 			return
 		}
-		res, err := sess.run(*p.req.Job, p.stop)
+		res, err := sess.run(p.ctx, *p.req.Job)
 		s.done(p.req.ID)
 		r := reply{ID: p.req.ID, Result: &res}
 		if err != nil {
-			r = reply{ID: p.req.ID, Err: err.Error(), Stopped: errors.Is(err, ErrStopped)}
+			r = reply{ID: p.req.ID, Err: err.Error(), Stopped: errors.Is(err, context.Canceled)}
 		}
 		s.enc.Encode(r)
 		s.collect()

@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +13,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/procgroup"
 	"github.com/benchy-dev/benchy/internal/result"
 )
@@ -143,12 +143,12 @@ func (s *session) start(j Job, attr *syscall.ProcAttr, k *killer) (pid, leader i
 // before the fork to the moment waitid sees the child exit; the child is
 // then a zombie, whose /proc files still say where it ran, until wait4
 // reaps it and returns its rusage.
-func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
+func (s *session) run(ctx context.Context, j Job) (Result, error) {
 	if s.devnull == nil {
 		return Result{}, fmt.Errorf("open %s", os.DevNull)
 	}
-	if harness.Stopped(stop) {
-		return Result{}, ErrStopped
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
 	}
 	files, tl, closeFiles, err := s.files(j)
 	if err != nil {
@@ -161,7 +161,7 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 	k := &killer{}
 	done := make(chan struct{})
 	defer close(done)
-	go k.watch(stop, done)
+	go k.watch(ctx, done)
 	s.setLive(k)
 	defer s.setLive(nil)
 
@@ -175,7 +175,7 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 			k.reap(pid, leader, nil, nil)
 		}
 		if k.signaled() {
-			return Result{}, ErrStopped
+			return Result{}, context.Canceled
 		}
 		return Result{}, fmt.Errorf("start %s: %w", result.Printable(j.Path), err)
 	}
@@ -201,7 +201,7 @@ func (s *session) run(j Job, stop <-chan struct{}) (Result, error) {
 		r.Left = procgroup.KillLeftovers(leader) // before the stderr tail is read: they may hold its pipe
 	}
 	if k.signaled() {
-		return Result{}, ErrStopped
+		return Result{}, context.Canceled
 	}
 	r.Counters = s.perf.delta(before, s.perf.read())
 	rusageCounts(&ru, r.Counters)
@@ -278,7 +278,7 @@ func (s *session) files(j Job) ([]uintptr, *tail, func(), error) {
 	return []uintptr{in.Fd(), s.devnull.Fd(), w.Fd()}, startTail(r), closeAll, nil
 }
 
-// killer stops a run when the stop channel closes: SIGTERM to the run's
+// killer stops a run when its context is cancelled: SIGTERM to the run's
 // process group, SIGKILL after killGrace. It never signals after the
 // reap, when the process group's number may belong to someone else.
 type killer struct {
@@ -289,11 +289,11 @@ type killer struct {
 	sent    bool
 }
 
-func (k *killer) watch(stop <-chan struct{}, done <-chan struct{}) {
+func (k *killer) watch(ctx context.Context, done <-chan struct{}) {
 	select {
 	case <-done:
 		return
-	case <-stop:
+	case <-ctx.Done():
 	}
 	k.mu.Lock()
 	k.stopped = true

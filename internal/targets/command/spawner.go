@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"os/exec"
@@ -71,10 +72,10 @@ func (s *Spawner) Open() (result.CounterReport, error) {
 }
 
 // Exec runs j from the thread of the last Open.
-func (s *Spawner) Exec(j Job, stop <-chan struct{}) (Result, error) {
+func (s *Spawner) Exec(ctx context.Context, j Job) (Result, error) {
 	s.callMu.Lock()
 	defer s.callMu.Unlock()
-	return s.sys.exec(j, stop)
+	return s.sys.exec(ctx, j)
 }
 
 // SpawnCost is the median wall time of a run of `true` (no work: the
@@ -117,7 +118,7 @@ func (s *Spawner) measureCost() (time.Duration, bool) {
 	j := Job{Line: "true", Path: path, Args: []string{"true"}}
 	walls := make([]time.Duration, 0, spawnCostRuns)
 	for range spawnCostRuns {
-		r, err := s.sys.exec(j, nil)
+		r, err := s.sys.exec(context.Background(), j)
 		if err != nil || !r.Status.OK() {
 			return 0, false
 		}

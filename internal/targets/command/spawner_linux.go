@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -55,7 +56,7 @@ func (s *spawnerSys) open() (result.CounterReport, int64, error) {
 		sess := s.localSession()
 		return sess.report, sess.floorKB(), nil
 	}
-	rep, err := s.helper.call(request{Op: opOpen, CPUs: threadCPUs()}, nil)
+	rep, err := s.helper.call(context.Background(), request{Op: opOpen, CPUs: threadCPUs()})
 	if err != nil {
 		return result.CounterReport{}, 0, err
 	}
@@ -65,16 +66,16 @@ func (s *spawnerSys) open() (result.CounterReport, int64, error) {
 	return *rep.Report, rep.FloorKB, nil
 }
 
-func (s *spawnerSys) exec(j Job, stop <-chan struct{}) (Result, error) {
+func (s *spawnerSys) exec(ctx context.Context, j Job) (Result, error) {
 	if s.helper == nil {
-		return s.localSession().run(j, stop)
+		return s.localSession().run(ctx, j)
 	}
-	rep, err := s.helper.call(request{Op: opRun, CPUs: threadCPUs(), Job: &j}, stop)
+	rep, err := s.helper.call(ctx, request{Op: opRun, CPUs: threadCPUs(), Job: &j})
 	switch {
 	case err != nil:
 		return Result{}, err
 	case rep.Stopped:
-		return Result{}, ErrStopped
+		return Result{}, context.Canceled // the helper stopped it when ctx was
 	case rep.Result == nil:
 		return Result{}, errors.New("spawner: run: no result")
 	}
@@ -209,15 +210,15 @@ func (c *client) send(r request) error {
 	return c.enc.Encode(r)
 }
 
-// call sends r and waits for its reply. While a run is waited for, a
-// close of stop sends the stop request for it.
-func (c *client) call(r request, stop <-chan struct{}) (reply, error) {
+// call sends r and waits for its reply. While a run is waited for, the
+// cancellation of ctx sends the stop request for it.
+func (c *client) call(ctx context.Context, r request) (reply, error) {
 	c.nextID++
 	r.ID = c.nextID
 	if err := c.send(r); err != nil {
 		return reply{}, c.gone(err)
 	}
-	if stop != nil {
+	if stop := ctx.Done(); stop != nil {
 		done := make(chan struct{})
 		defer close(done)
 		go func() {

@@ -3,6 +3,7 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"runtime"
 
@@ -30,7 +31,7 @@ func (spawnerSys) open() (result.CounterReport, int64, error) {
 	return result.CounterReport{}, 0, errNeedsLinux
 }
 
-func (spawnerSys) exec(Job, <-chan struct{}) (Result, error) { return Result{}, errNeedsLinux }
+func (spawnerSys) exec(context.Context, Job) (Result, error) { return Result{}, errNeedsLinux }
 
 func (spawnerSys) close() error { return nil }
 

@@ -2,6 +2,7 @@ package command
 
 import (
 	"bytes"
+	"context"
 	"debug/elf"
 	"encoding/binary"
 	"errors"
@@ -85,7 +86,7 @@ func TestStarterExecFailure(t *testing.T) {
 	}
 	plain := filepath.Join(t.TempDir(), "plain")
 	os.WriteFile(plain, []byte("not a program\n"), 0o644)
-	_, err := sess.run(Job{Line: plain, Path: plain, Args: []string{plain}}, nil)
+	_, err := sess.run(context.Background(), Job{Line: plain, Path: plain, Args: []string{plain}})
 	if !errors.Is(err, unix.EACCES) || errors.Is(err, errStarter) {
 		t.Errorf("run of a file that is not executable: %v, want EACCES from its execve", err)
 	}
@@ -93,7 +94,7 @@ func TestStarterExecFailure(t *testing.T) {
 		t.Errorf("a child (%d) was left to reap: %v", pid, err)
 	}
 	tr := "/bin/true"
-	r, err := sess.run(Job{Line: tr, Path: tr, Args: []string{tr}}, nil)
+	r, err := sess.run(context.Background(), Job{Line: tr, Path: tr, Args: []string{tr}})
 	if err != nil || !r.Status.OK() || r.Counters[CounterMaxRSS] <= 0 {
 		t.Errorf("the next run: %+v, %v", r, err)
 	}

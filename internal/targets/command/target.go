@@ -11,6 +11,7 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -53,9 +54,6 @@ type Config struct {
 	// Executor starts the runs; usually one Spawner shared by every
 	// target of a benchy run.
 	Executor Executor
-	// Stop, when closed, ends a run in progress (SIGTERM to its process
-	// group, SIGKILL after a grace period); pass the harness's channel.
-	Stop <-chan struct{}
 }
 
 // cleanupGrace is how long a cleanup that starts after a stop may run
@@ -67,6 +65,10 @@ var cleanupGrace = 10 * time.Second
 // Target runs one command. Its methods are the phases the harness calls,
 // all on the pinned thread.
 type Target struct {
+	// ctx is New's: the harness calls the target through an interface
+	// without a context (Open, Time, Sample, Close), so the target keeps
+	// the run's, as a long-lived runner does.
+	ctx                     context.Context
 	cfg                     Config
 	prog                    Program
 	setup, prepare, cleanup *Program
@@ -91,8 +93,10 @@ const maxListedRuns = 5
 
 // New resolves the command and its hooks and checks the input file, so a
 // program that is not found, or not executable, is an error before
-// anything runs (the CLI reports it as bad usage).
-func New(c Config) (*Target, error) {
+// anything runs (the CLI reports it as bad usage). A cancelled ctx ends a
+// run in progress (SIGTERM to its process group, SIGKILL after a grace
+// period) and every run after it; pass the run's context.
+func New(ctx context.Context, c Config) (*Target, error) {
 	if c.Executor == nil {
 		return nil, errors.New("command target without an executor")
 	}
@@ -100,7 +104,7 @@ func New(c Config) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := &Target{cfg: c, prog: prog}
+	t := &Target{ctx: ctx, cfg: c, prog: prog}
 	for _, h := range []struct {
 		line string
 		p    **Program
@@ -208,7 +212,7 @@ func (t *Target) Open() error {
 		return err
 	}
 	t.report = rep
-	if err := t.hook(t.setup, "setup", t.cfg.Stop); err != nil {
+	if err := t.hook(t.ctx, t.setup, "setup"); err != nil {
 		t.runCleanup()
 		return err
 	}
@@ -265,15 +269,18 @@ func (t *Target) runCleanup() {
 	if t.cleanup == nil {
 		return
 	}
-	stop, after := t.cfg.Stop, false
-	if harness.Stopped(t.cfg.Stop) {
-		c := make(chan struct{})
-		timer := time.AfterFunc(cleanupGrace, func() { close(c) })
+	ctx, after := t.ctx, false
+	if ctx.Err() != nil {
+		// A context of its own, which the grace cancels: the run's is
+		// cancelled already.
+		c, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		timer := time.AfterFunc(cleanupGrace, cancel)
 		defer timer.Stop()
-		stop, after = c, true
+		defer cancel()
+		ctx, after = c, true
 	}
-	err := t.hook(t.cleanup, "cleanup", stop)
-	if errors.Is(err, ErrStopped) {
+	err := t.hook(ctx, t.cleanup, "cleanup")
+	if errors.Is(err, context.Canceled) {
 		when := "benchy was stopped while it ran"
 		if after {
 			when = fmt.Sprintf("it was still running %v after benchy was stopped", cleanupGrace)
@@ -287,13 +294,13 @@ func (t *Target) runCleanup() {
 // unless failures are ignored.
 func (t *Target) run() (Result, error) {
 	t.runs++
-	if harness.Stopped(t.cfg.Stop) {
-		return Result{}, fmt.Errorf("run %d of %s: %w", t.runs, t.Name(), ErrStopped)
+	if err := t.ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("run %d of %s: %w", t.runs, t.Name(), err)
 	}
-	if err := t.hook(t.prepare, "prepare", t.cfg.Stop); err != nil {
+	if err := t.hook(t.ctx, t.prepare, "prepare"); err != nil {
 		return Result{}, err
 	}
-	r, err := t.cfg.Executor.Exec(t.prog.job(t.cfg.Input, t.cfg.ShowOutput), t.cfg.Stop)
+	r, err := t.cfg.Executor.Exec(t.ctx, t.prog.job(t.cfg.Input, t.cfg.ShowOutput))
 	if err != nil {
 		return Result{}, fmt.Errorf("run %d of %s: %w", t.runs, t.Name(), err)
 	}
@@ -312,7 +319,7 @@ func (t *Target) run() (Result, error) {
 
 // hook runs a setup, prepare or cleanup line, if there is one; its
 // failure is always an error.
-func (t *Target) hook(p *Program, name string, stop <-chan struct{}) error {
+func (t *Target) hook(ctx context.Context, p *Program, name string) error {
 	if p == nil {
 		return nil
 	}
@@ -322,7 +329,7 @@ func (t *Target) hook(p *Program, name string, stop <-chan struct{}) error {
 	}
 	j := p.job("", t.cfg.ShowOutput)
 	j.LeaveRunning = name == "setup"
-	r, err := t.cfg.Executor.Exec(j, stop)
+	r, err := t.cfg.Executor.Exec(ctx, j)
 	if err != nil {
 		return fmt.Errorf("%s (%s) of %s: %w", name, Shown(p.Line), t.Name(), err)
 	}

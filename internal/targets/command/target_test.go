@@ -1,6 +1,7 @@
 package command
 
 import (
+	"context"
 	"errors"
 	"runtime"
 	"slices"
@@ -17,13 +18,13 @@ var _ pipeline.Target = (*Target)(nil)
 // on a locked thread, without timing anything.
 var fakeOpts = harness.Options{Iters: 1, WarmupRuns: 2, Samples: 3, Unpinned: true}
 
-func fakeTarget(t *testing.T, f *FakeExecutor, command string, cfg Config) *Target {
+func fakeTarget(t *testing.T, ctx context.Context, f *FakeExecutor, command string, cfg Config) *Target {
 	t.Helper()
 	if runtime.GOOS == "windows" {
 		t.Skip("resolves POSIX commands")
 	}
 	cfg.Command, cfg.Executor = command, f
-	tg, err := New(cfg)
+	tg, err := New(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,8 +35,8 @@ var hooks = Config{Setup: "echo setup", Prepare: "echo prepare", Cleanup: "echo 
 
 func TestOrderOfRuns(t *testing.T) {
 	f := &FakeExecutor{}
-	tg := fakeTarget(t, f, "true A", hooks)
-	out := harness.Run([]harness.Target{tg}, fakeOpts)[0]
+	tg := fakeTarget(t, context.Background(), f, "true A", hooks)
+	out := harness.Run(context.Background(), []harness.Target{tg}, fakeOpts)[0]
 	if out.Err != nil {
 		t.Fatal(out.Err)
 	}
@@ -65,7 +66,7 @@ func TestCleanupAfterAFailure(t *testing.T) {
 		}
 		return Status{}
 	}}
-	out := harness.Run([]harness.Target{fakeTarget(t, f, "true A", hooks)}, fakeOpts)[0]
+	out := harness.Run(context.Background(), []harness.Target{fakeTarget(t, context.Background(), f, "true A", hooks)}, fakeOpts)[0]
 	var re *RunError
 	if !errors.As(out.Err, &re) || re.Run != 3 || re.Status.Code != 3 || re.Hook != "" {
 		t.Fatalf("error %#v, want the RunError of run 3", out.Err)
@@ -89,7 +90,7 @@ func TestFailingHooks(t *testing.T) {
 	}
 	// A failed setup fails the target, and the cleanup still runs.
 	f := &FakeExecutor{Status: failing("echo setup")}
-	out := harness.Run([]harness.Target{fakeTarget(t, f, "true A", hooks)}, fakeOpts)[0]
+	out := harness.Run(context.Background(), []harness.Target{fakeTarget(t, context.Background(), f, "true A", hooks)}, fakeOpts)[0]
 	if out.Err == nil || out.Err.Error() != "setup (echo setup) of true A was killed by SIGKILL: fake failure of echo setup" {
 		t.Errorf("setup error %v", out.Err)
 	}
@@ -100,22 +101,22 @@ func TestFailingHooks(t *testing.T) {
 	cfg := hooks
 	cfg.IgnoreFailure = true
 	f = &FakeExecutor{Status: failing("echo prepare")}
-	out = harness.Run([]harness.Target{fakeTarget(t, f, "true A", cfg)}, fakeOpts)[0]
+	out = harness.Run(context.Background(), []harness.Target{fakeTarget(t, context.Background(), f, "true A", cfg)}, fakeOpts)[0]
 	var re *RunError
 	if !errors.As(out.Err, &re) || re.Hook != "prepare" || re.Run != 1 {
 		t.Errorf("prepare error %v", out.Err)
 	}
 	// A failed cleanup is kept for the CLI to report.
 	f = &FakeExecutor{Status: failing("echo cleanup")}
-	tg := fakeTarget(t, f, "true A", hooks)
-	if out := harness.Run([]harness.Target{tg}, fakeOpts)[0]; out.Err != nil || !errors.As(tg.CleanupErr(), &re) {
+	tg := fakeTarget(t, context.Background(), f, "true A", hooks)
+	if out := harness.Run(context.Background(), []harness.Target{tg}, fakeOpts)[0]; out.Err != nil || !errors.As(tg.CleanupErr(), &re) {
 		t.Errorf("cleanup: %v, CleanupErr %v", out.Err, tg.CleanupErr())
 	}
 }
 
 func TestIgnoreFailureMarksTheSample(t *testing.T) {
 	f := &FakeExecutor{Status: func(call int, j Job) Status { return Status{Code: call % 2} }}
-	out := harness.Run([]harness.Target{fakeTarget(t, f, "true A", Config{IgnoreFailure: true})}, fakeOpts)[0]
+	out := harness.Run(context.Background(), []harness.Target{fakeTarget(t, context.Background(), f, "true A", Config{IgnoreFailure: true})}, fakeOpts)[0]
 	if out.Err != nil {
 		t.Fatal(out.Err)
 	}
@@ -129,15 +130,14 @@ func TestIgnoreFailureMarksTheSample(t *testing.T) {
 }
 
 func TestCleanupAfterAStop(t *testing.T) {
-	stop := make(chan struct{})
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
 	f := &FakeExecutor{Hook: func(call int, j Job) {
 		if call == 6 { // the first sample's run
-			close(stop)
+			stop()
 		}
 	}}
-	opts := fakeOpts
-	opts.Stop = stop
-	out := harness.Run([]harness.Target{fakeTarget(t, f, "true A", Config{Setup: "echo setup", Prepare: "echo prepare", Cleanup: "echo cleanup", Stop: stop})}, opts)[0]
+	out := harness.Run(ctx, []harness.Target{fakeTarget(t, ctx, f, "true A", Config{Setup: "echo setup", Prepare: "echo prepare", Cleanup: "echo cleanup"})}, fakeOpts)[0]
 	if out.Err != nil || !out.Interrupted || len(out.Samples) != 1 {
 		t.Errorf("err %v, interrupted %v, %d samples; want a stop after one sample", out.Err, out.Interrupted, len(out.Samples))
 	}
@@ -147,12 +147,12 @@ func TestCleanupAfterAStop(t *testing.T) {
 }
 
 func TestStoppedBeforeARun(t *testing.T) {
-	stop := make(chan struct{})
-	close(stop)
+	ctx, stop := context.WithCancel(context.Background())
+	stop()
 	f := &FakeExecutor{}
-	tg := fakeTarget(t, f, "true A", Config{Stop: stop})
-	if _, err := tg.Sample(1); !errors.Is(err, ErrStopped) {
-		t.Errorf("Sample after stop: %v, want ErrStopped", err)
+	tg := fakeTarget(t, ctx, f, "true A", Config{})
+	if _, err := tg.Sample(1); !errors.Is(err, context.Canceled) {
+		t.Errorf("Sample after stop: %v, want context.Canceled", err)
 	}
 	if _, err := tg.Sample(2); err == nil || !strings.Contains(err.Error(), "one run") {
 		t.Errorf("Sample(2): %v", err)
@@ -164,11 +164,11 @@ func TestStoppedBeforeARun(t *testing.T) {
 
 func TestInterleavedRunsAlternate(t *testing.T) {
 	f := &FakeExecutor{}
-	a := fakeTarget(t, f, "true A", Config{Setup: "echo setup A", Cleanup: "echo cleanup A"})
-	b := fakeTarget(t, f, "true B", Config{Setup: "echo setup B", Cleanup: "echo cleanup B"})
+	a := fakeTarget(t, context.Background(), f, "true A", Config{Setup: "echo setup A", Cleanup: "echo cleanup A"})
+	b := fakeTarget(t, context.Background(), f, "true B", Config{Setup: "echo setup B", Cleanup: "echo cleanup B"})
 	opts := fakeOpts
 	opts.Samples = 4
-	for _, out := range harness.Interleave([]harness.Target{a, b}, opts) {
+	for _, out := range harness.Interleave(context.Background(), []harness.Target{a, b}, opts) {
 		if out.Err != nil || len(out.Samples) != 4 {
 			t.Fatalf("%s: %v, %d samples", out.Name, out.Err, len(out.Samples))
 		}
@@ -193,19 +193,19 @@ func TestShownHidesPassword(t *testing.T) {
 		}
 		return Status{}
 	}}
-	tg := fakeTarget(t, f, "true postgres://u:"+pw+"@h/db", Config{Setup: "echo setup password=" + pw})
+	tg := fakeTarget(t, context.Background(), f, "true postgres://u:"+pw+"@h/db", Config{Setup: "echo setup password=" + pw})
 	info := tg.Info()
 	if want := "true postgres://u:xxxxx@h/db"; tg.Name() != want || info.Name != want || !strings.HasSuffix(info.Description, want) {
 		t.Errorf("name %q, info %+v; want %q", tg.Name(), info, want)
 	}
-	out := harness.Run([]harness.Target{tg}, fakeOpts)[0]
+	out := harness.Run(context.Background(), []harness.Target{tg}, fakeOpts)[0]
 	var re *RunError
 	if !errors.As(out.Err, &re) || re.Line != "echo setup password=xxxxx" || re.Target != "true postgres://u:xxxxx@h/db" {
 		t.Errorf("setup error %#v", out.Err)
 	}
 	// Named by Config.Name, as exec names it, the same; and a name
 	// shown already is shown unchanged.
-	named := fakeTarget(t, f, "true", Config{Name: "psql postgres://u:" + pw + "@h/db"})
+	named := fakeTarget(t, context.Background(), f, "true", Config{Name: "psql postgres://u:" + pw + "@h/db"})
 	if got := named.Name(); got != "psql postgres://u:xxxxx@h/db" || Shown(got) != got {
 		t.Errorf("named %q, shown again %q", got, Shown(got))
 	}

@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -49,7 +49,7 @@ const killGrace = 2 * time.Second
 // run that outlives its timeout itself, as go test does. start
 // starts the process (on a thread that keeps it off the measured CPU but
 // lets it pin its benchmarks there); nil is exec.Cmd.Start.
-func (b *Binary) Exec(o Options, args []string, timeout time.Duration, start func(*exec.Cmd) error) (*Run, error) {
+func (b *Binary) Exec(ctx context.Context, o Options, args []string, timeout time.Duration, start func(*exec.Cmd) error) (*Run, error) {
 	dir := filepath.Dir(b.Path)
 	rec, err := anonymousFile(dir, "records-*")
 	if err != nil {
@@ -73,7 +73,7 @@ func (b *Binary) Exec(o Options, args []string, timeout time.Duration, start fun
 		start = (*exec.Cmd).Start
 	}
 	began := time.Now()
-	end, err := runGroup(cmd, start, o.Stop, timeout)
+	end, err := runGroup(ctx, cmd, start, timeout)
 	var exit *exec.ExitError
 	if err != nil && !errors.As(err, &exit) {
 		return nil, err
@@ -178,7 +178,7 @@ func BenchRegexp(name string) string {
 
 // List returns the top-level benchmarks of the binary (-test.list), with
 // the stop and the timeout of every run.
-func (b *Binary) List(o Options) ([]string, error) {
+func (b *Binary) List(ctx context.Context, o Options) ([]string, error) {
 	out, err := anonymousFile(filepath.Dir(b.Path), "list-*")
 	if err != nil {
 		return nil, err
@@ -189,10 +189,10 @@ func (b *Binary) List(o Options) ([]string, error) {
 	cmd.Stdout = out
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	end, err := runGroup(cmd, (*exec.Cmd).Start, o.Stop, o.timeout(1))
+	end, err := runGroup(ctx, cmd, (*exec.Cmd).Start, o.timeout(1))
 	switch {
 	case end.stopped:
-		return nil, fmt.Errorf("%s -test.list: %w", filepath.Base(b.Path), harness.ErrStopped)
+		return nil, fmt.Errorf("%s -test.list: %w", filepath.Base(b.Path), context.Canceled)
 	case err != nil:
 		return nil, fmt.Errorf("%s -test.list: %w: %s", filepath.Base(b.Path), err, firstLine(stderr.String(), nil))
 	}

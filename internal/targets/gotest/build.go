@@ -11,8 +11,10 @@ package gotest
 
 import (
 	"bytes"
+	"context"
 	"debug/buildinfo"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -148,7 +150,7 @@ func (e *BuildError) Error() string {
 // files rewritten (through an overlay: the user's files are only read)
 // and the helper added to every test package that has benchmarks. It
 // returns an error without building when p has no benchmark at all, and
-// ErrStopped when the build was stopped (its messages are then those of a
+// context.Canceled when the build was stopped (its messages are then those of a
 // killed compiler, not the user's errors).
 func BuildWith(ch *Children, p Package, dir string, buildFlags []string, o BuildOptions) (*Binary, error) {
 	ov, err := writeOverlay(p, dir, o)
@@ -175,7 +177,7 @@ func BuildWith(ch *Children, p Package, dir string, buildFlags []string, o Build
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := ch.run(cmd); err != nil {
-		if err == ErrStopped {
+		if errors.Is(err, context.Canceled) {
 			return nil, err
 		}
 		return nil, &BuildError{Package: p.ImportPath, Output: ov.userNames(out.String(), p.Dir)}

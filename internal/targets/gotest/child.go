@@ -1,29 +1,32 @@
 package gotest
 
 import (
-	"errors"
+	"context"
 	"os/exec"
 	"runtime"
 	"sync"
 	"syscall"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/procgroup"
 )
 
 // Children runs the commands a gotest run starts to build what it
 // measures (go list, go test -c, git), each in a process group of its own.
 // So a terminal's Ctrl-C reaches benchy alone, and benchy decides what
-// stops: when the stop channel is closed, the running command's whole
+// stops: when its context is cancelled, the running command's whole
 // group (go test -c's compilers and linker too) gets SIGINT, what a
 // terminal would have sent (go and git clean up after it), and SIGKILL
 // after stopGrace; it is always waited for. Kill ends every running group
 // at once, for a benchy that exits now (a second signal). Should benchy
 // die without a word (SIGKILL), a child started here gets SIGINT from the
 // kernel. The zero value runs commands that nothing stops.
+//
+// Children keeps the context of the run it was made for: it is the
+// long-lived runner of every command of that run, and the zero value,
+// which no context stops, is what cleanup after the run uses.
 type Children struct {
-	stop    <-chan struct{}
+	ctx     context.Context
 	mu      sync.Mutex
 	running map[int]*child // the commands not yet reaped, by pid
 }
@@ -33,22 +36,26 @@ type child struct {
 	stopped bool // signalled to stop: what is left of its group when it ends is killed
 }
 
-// NewChildren returns the children of a run that stop is closed to stop.
-func NewChildren(stop <-chan struct{}) *Children { return &Children{stop: stop} }
-
-// ErrStopped is a command stopped (or not started) because the stop
-// channel was closed: nothing it would have made can be used.
-var ErrStopped = errors.New("stopped")
+// NewChildren returns the children of a run that ctx's cancellation
+// stops.
+func NewChildren(ctx context.Context) *Children { return &Children{ctx: ctx} }
 
 // stopGrace is how long a stopped command has to end after SIGINT, and
 // how long Wait waits for its output once it ended.
 const stopGrace = 3 * time.Second
 
-// run runs cmd to its end (as cmd.Run), or until the stop channel is
-// closed: then it returns ErrStopped, once the command's group has ended.
+// run runs cmd to its end (as cmd.Run), or until the context is
+// cancelled: then it returns context.Canceled, once the command's group
+// has ended; nothing the command would have made can be used.
 func (c *Children) run(cmd *exec.Cmd) error {
-	if harness.Stopped(c.stop) {
-		return ErrStopped
+	var stop <-chan struct{} // nil for the zero Children: nothing stops it
+	if c.ctx != nil {
+		stop = c.ctx.Done()
+	}
+	select {
+	case <-stop:
+		return context.Canceled
+	default:
 	}
 	ownGroup(cmd)
 	cmd.WaitDelay = stopGrace
@@ -75,7 +82,7 @@ func (c *Children) run(cmd *exec.Cmd) error {
 	select {
 	case err := <-done:
 		return err
-	case <-c.stop:
+	case <-stop:
 	}
 	pid := cmd.Process.Pid
 	c.signal(pid, syscall.SIGINT)
@@ -85,7 +92,7 @@ func (c *Children) run(cmd *exec.Cmd) error {
 		c.signal(pid, syscall.SIGKILL)
 		<-done
 	}
-	return ErrStopped
+	return context.Canceled
 }
 
 // Kill sends SIGKILL to every running command's group, without waiting.

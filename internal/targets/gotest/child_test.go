@@ -4,6 +4,7 @@ package gotest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"os/exec"
@@ -56,15 +57,16 @@ func goneSoon(pid int) bool {
 // test -c's compilers), and run says it was stopped, not how the command
 // failed.
 func TestChildrenStopEndsTheGroup(t *testing.T) {
-	stop := make(chan struct{})
-	ch := NewChildren(stop)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	ch := NewChildren(ctx)
 	cmd, pidFile := shell(t, `sleep 60 & echo $! > "$1"; wait`)
 	errc := make(chan error, 1)
 	go func() { errc <- ch.run(cmd) }()
 	grandchild := waitPid(t, pidFile)
-	close(stop)
-	if err := <-errc; err != ErrStopped {
-		t.Errorf("run: %v, want ErrStopped", err)
+	stop()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("run: %v, want context.Canceled", err)
 	}
 	if !goneSoon(grandchild) {
 		syscall.Kill(grandchild, syscall.SIGKILL)
@@ -80,15 +82,16 @@ func TestChildrenStopKillsWhatIgnoresInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("waits for the grace")
 	}
-	stop := make(chan struct{})
-	ch := NewChildren(stop)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	ch := NewChildren(ctx)
 	cmd, pidFile := shell(t, `trap '' INT; echo $$ > "$1"; while :; do sleep 1; done`)
 	errc := make(chan error, 1)
 	go func() { errc <- ch.run(cmd) }()
 	pid := waitPid(t, pidFile)
-	close(stop)
-	if err := <-errc; err != ErrStopped {
-		t.Errorf("run: %v, want ErrStopped", err)
+	stop()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Errorf("run: %v, want context.Canceled", err)
 	}
 	if !goneSoon(pid) {
 		t.Errorf("%d outlived the stop", pid)
@@ -120,10 +123,10 @@ func TestChildrenKill(t *testing.T) {
 // After a stop nothing starts; without one a command runs to its end, its
 // output and its exit status as cmd.Run gives them.
 func TestChildrenRun(t *testing.T) {
-	stop := make(chan struct{})
-	close(stop)
+	ctx, stop := context.WithCancel(context.Background())
+	stop()
 	dir := t.TempDir()
-	if err := NewChildren(stop).run(exec.Command("touch", filepath.Join(dir, "ran"))); err != ErrStopped {
+	if err := NewChildren(ctx).run(exec.Command("touch", filepath.Join(dir, "ran"))); !errors.Is(err, context.Canceled) {
 		t.Errorf("stopped: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
@@ -137,7 +140,7 @@ func TestChildrenRun(t *testing.T) {
 	if err := ch.run(cmd); !errors.As(err, &ee) || ee.ExitCode() != 3 || out.String() != "hello\n" {
 		t.Errorf("run: %v, output %q; want exit 3 and hello", err, out.String())
 	}
-	if err := ch.run(exec.Command("/nonexistent/command")); err == nil || err == ErrStopped {
+	if err := ch.run(exec.Command("/nonexistent/command")); err == nil || errors.Is(err, context.Canceled) {
 		t.Errorf("a command that cannot start: %v", err)
 	}
 }

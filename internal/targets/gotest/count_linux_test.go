@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"context"
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/callgrind"
@@ -18,7 +19,7 @@ func TestCountCommandCalls(t *testing.T) {
 	bin := build(t, "./lies")
 	o := quick(t)
 	o.BenchText = "^BenchmarkSum(Loop)?$"
-	ts, err := Calibrate(bin, o)
+	ts, err := Calibrate(context.Background(), bin, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func TestCountCommandCalls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := callgrind.Count(cmd.Argv, callgrind.Options{MarkStart: cmd.MarkStart, MarkEnd: cmd.MarkEnd, Dir: cmd.Dir, Env: cmd.Env})
+		r, err := callgrind.Count(context.Background(), cmd.Argv, callgrind.Options{MarkStart: cmd.MarkStart, MarkEnd: cmd.MarkEnd, Dir: cmd.Dir, Env: cmd.Env})
 		if err != nil {
 			t.Fatalf("%s: %v", tg.Bench, err)
 		}

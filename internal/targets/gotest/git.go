@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -51,7 +52,7 @@ func AddWorktree(ch *Children, dir, rev, worktree string) (*Worktree, error) {
 		return nil, err
 	}
 	if _, err := git(ch, top, "worktree", "add", "--quiet", "--detach", worktree, commit); err != nil {
-		if err == ErrStopped {
+		if errors.Is(err, context.Canceled) {
 			// git removes what it made on SIGINT; after a SIGKILL its
 			// record is left: the directory goes, and prune drops it.
 			os.RemoveAll(worktree)
@@ -138,7 +139,7 @@ func FirstParents(ch *Children, dir, good, bad string) (bisect.Commit, []bisect.
 	// commits older than GOOD as if they came after it. GOOD is on the
 	// line exactly when it is the first parent of the oldest commit listed.
 	first, err := git(ch, top, "rev-parse", "--verify", "--quiet", cs[0].Hash+"^1")
-	if err == ErrStopped {
+	if errors.Is(err, context.Canceled) {
 		return bisect.Commit{}, nil, err
 	}
 	if first != g {
@@ -174,7 +175,7 @@ func (w *Worktree) checkoutSubmodules(ch *Children) error {
 		return nil
 	}
 	out, err := git(ch, w.Dir, "config", "--file", ".gitmodules", "--get-regexp", `^submodule\..*\.path$`)
-	if err == ErrStopped {
+	if errors.Is(err, context.Canceled) {
 		return err
 	}
 	for _, l := range strings.Split(out, "\n") {
@@ -185,7 +186,7 @@ func (w *Worktree) checkoutSubmodules(ch *Children) error {
 		name := strings.TrimSuffix(strings.TrimPrefix(key, "submodule."), ".path")
 		clone := filepath.Join(w.Repo, filepath.FromSlash(path))
 		if top, err := git(ch, clone, "rev-parse", "--show-toplevel"); err != nil || !sameDir(top, clone) {
-			if err == ErrStopped {
+			if errors.Is(err, context.Canceled) {
 				return err
 			}
 			w.Missing = append(w.Missing, path+" (not checked out in your tree)")
@@ -198,7 +199,7 @@ func (w *Worktree) checkoutSubmodules(ch *Children) error {
 			_, err = git(ch, w.Dir, "-c", "protocol.file.allow=always", "-c", "submodule."+name+".url="+gitDir,
 				"submodule", "update", "--init", "--no-fetch", "--", path)
 		}
-		if err == ErrStopped {
+		if errors.Is(err, context.Canceled) {
 			return err
 		}
 		var ge *gitError
@@ -254,7 +255,7 @@ func RemoveStaleWorktrees(ch *Children, dir string) ([]string, error) {
 			continue
 		}
 		if _, err := os.Stat(path); err == nil {
-			if _, err := git(ch, top, "worktree", "remove", "--force", path); err == ErrStopped {
+			if _, err := git(ch, top, "worktree", "remove", "--force", path); errors.Is(err, context.Canceled) {
 				return removed, err
 			}
 		}
@@ -271,16 +272,16 @@ func RemoveStaleWorktrees(ch *Children, dir string) ([]string, error) {
 	return removed, nil
 }
 
-// stopOr is ErrStopped when err is, else instead.
+// stopOr is context.Canceled when err is, else instead.
 func stopOr(err, instead error) error {
-	if err == ErrStopped {
+	if errors.Is(err, context.Canceled) {
 		return err
 	}
 	return instead
 }
 
 // git runs git in dir and returns its output, trimmed; the error is its
-// complaint, or ErrStopped.
+// complaint, or context.Canceled.
 func git(ch *Children, dir string, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
@@ -290,7 +291,7 @@ func git(ch *Children, dir string, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := ch.run(cmd); err != nil {
-		if err == ErrStopped {
+		if errors.Is(err, context.Canceled) {
 			return "", err
 		}
 		return "", &gitError{args: args, msg: complaint(stderr.String(), err)}

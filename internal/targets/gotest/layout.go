@@ -6,6 +6,6 @@ package gotest
 // calibrated once for all.
 func (t *Target) WithBinary(bin *Binary, display string) *Target {
 	c := &Target{Bin: bin, Bench: t.Bench, Display: display, Side: t.Side, N: t.N, Calibration: t.Calibration, Fail: t.Fail,
-		opts: t.opts, start: t.start}
+		ctx: t.ctx, opts: t.opts, start: t.start}
 	return c
 }

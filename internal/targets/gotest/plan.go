@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os/exec"
@@ -9,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/profiles"
 )
 
@@ -31,9 +31,6 @@ type Options struct {
 	// (both revisions' with --against): a benchmark's name carries as much
 	// of its package's path as tells it from the others' (see prefixes).
 	Packages []string
-	// Stop, when closed, ends the test process running (it is killed and
-	// waited for) and the calibration.
-	Stop <-chan struct{}
 	// Timeout, when positive, is every run's -test.timeout instead of the
 	// rule of Options.timeout.
 	Timeout time.Duration
@@ -50,8 +47,8 @@ type Options struct {
 
 // Matching is the top-level benchmarks of bin that the first level of
 // o.BenchText matches, in any shard.
-func Matching(bin *Binary, o Options) ([]string, error) {
-	tops, err := bin.List(o)
+func Matching(ctx context.Context, bin *Binary, o Options) ([]string, error) {
+	tops, err := bin.List(ctx, o)
 	if err != nil {
 		return nil, err
 	}
@@ -131,10 +128,12 @@ func benchFor(text, top string) (string, error) {
 // one target per leaf benchmark (a benchmark that runs sub-benchmarks is
 // not measured itself), calibrated, in the order testing ran them. Each
 // top-level benchmark is calibrated in a process of its own, so one that
-// panics fails alone. A stop request ends it with an error that wraps
-// harness.ErrStopped.
-func Calibrate(bin *Binary, o Options) ([]*Target, error) {
-	tops, err := Matching(bin, o)
+// panics fails alone. A cancelled ctx ends the test process running (it
+// is killed and waited for) and the calibration, with an error that wraps
+// context.Canceled; the targets keep ctx, whose cancellation ends their
+// samples' processes too.
+func Calibrate(ctx context.Context, bin *Binary, o Options) ([]*Target, error) {
+	tops, err := Matching(ctx, bin, o)
 	if err != nil {
 		return nil, err
 	}
@@ -144,14 +143,14 @@ func Calibrate(bin *Binary, o Options) ([]*Target, error) {
 		if !o.Shard.Holds(bin.Package.ImportPath, top) {
 			continue
 		}
-		if harness.Stopped(o.Stop) {
-			return nil, ErrStopped
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
 		bench, err := benchFor(o.BenchText, top)
 		if err != nil {
 			return nil, err
 		}
-		r, err := bin.Exec(o, calibrateArgs(bench, o.SampleTime), o.timeout(rampCalls), start)
+		r, err := bin.Exec(ctx, o, calibrateArgs(bench, o.SampleTime), o.timeout(rampCalls), start)
 		if err != nil {
 			return nil, err
 		}
@@ -160,22 +159,23 @@ func Calibrate(bin *Binary, o Options) ([]*Target, error) {
 			// testing's ramp settled on an N for other Ps: again,
 			// at the GOMAXPROCS it is measured at.
 			op.GOMAXPROCS = o.ParallelGOMAXPROCS
-			if r, err = bin.Exec(op, calibrateArgs(bench, o.SampleTime), o.timeout(rampCalls), start); err != nil {
+			if r, err = bin.Exec(ctx, op, calibrateArgs(bench, o.SampleTime), o.timeout(rampCalls), start); err != nil {
 				return nil, err
 			}
 		}
 		if r.Stopped {
-			return nil, fmt.Errorf("calibrating %s: %w", top, harness.ErrStopped)
+			return nil, fmt.Errorf("calibrating %s: %w", top, context.Canceled)
 		}
 		for _, t := range op.calibrated(bin, top, r, start) {
-			if err := op.rampLonger(bin, t, start); err != nil {
+			t.ctx = ctx
+			if err := op.rampLonger(ctx, bin, t, start); err != nil {
 				return nil, err
 			}
 			ts = append(ts, t)
 		}
 	}
-	if harness.Stopped(o.Stop) {
-		return nil, ErrStopped // the last calibration may have been cut short
+	if err := ctx.Err(); err != nil {
+		return nil, err // the last calibration may have been cut short
 	}
 	return ts, nil
 }
@@ -192,7 +192,7 @@ const LongerRamp = 4
 // call from one paid per op. sync's BenchmarkPoolExpensiveNew refills a
 // pool at 1 ms an item after each collection: 116 ms at N=1, 2 ms/op at
 // N=500 under go test. The target's N stays the first ramp's.
-func (o Options) rampLonger(bin *Binary, t *Target, start func(*exec.Cmd) error) error {
+func (o Options) rampLonger(ctx context.Context, bin *Binary, t *Target, start func(*exec.Cmd) error) error {
 	past, first := 0, time.Duration(0)
 	for _, c := range t.Calibration {
 		if c.N > 1 {
@@ -213,12 +213,12 @@ func (o Options) rampLonger(bin *Binary, t *Target, start func(*exec.Cmd) error)
 	if t.Fail != "" || past >= 2 || len(t.Calibration) == 0 || first >= longerCap/2 || loop {
 		return nil
 	}
-	r, err := bin.Exec(o, calibrateArgs(BenchRegexp(t.Bench), longer), o.timeout(LongerRamp*rampCalls), start)
+	r, err := bin.Exec(ctx, o, calibrateArgs(BenchRegexp(t.Bench), longer), o.timeout(LongerRamp*rampCalls), start)
 	if err != nil {
 		return err
 	}
 	if r.Stopped {
-		return fmt.Errorf("calibrating %s: %w", t.Bench, harness.ErrStopped)
+		return fmt.Errorf("calibrating %s: %w", t.Bench, context.Canceled)
 	}
 	for _, c := range r.named(t.Bench) {
 		if c.Ended && c.Returned && c.Leaf() {

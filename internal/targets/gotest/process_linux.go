@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"context"
 	"os/exec"
 	"syscall"
 	"time"
@@ -12,14 +13,14 @@ import (
 
 // runGroup runs cmd (started by start) in a process group of its own, so
 // that a terminal's Ctrl-C reaches benchy, which stops, and not the test
-// process behind its back, and waits for it on every path. When stop is
-// closed or limit has passed, the group is sent SIGTERM, then SIGKILL
+// process behind its back, and waits for it on every path. When ctx is
+// cancelled or limit has passed, the group is sent SIGTERM, then SIGKILL
 // after killGrace. When the process has ended, whatever it left running in
 // its group is killed (a program a benchmark started, spinning on the
 // measured CPU); the process is reaped only after that, so the group is
 // still its own. Should benchy itself be killed, the kernel kills the
 // process (Pdeathsig).
-func runGroup(cmd *exec.Cmd, start func(*exec.Cmd) error, stop <-chan struct{}, limit time.Duration) (end processEnd, err error) {
+func runGroup(ctx context.Context, cmd *exec.Cmd, start func(*exec.Cmd) error, limit time.Duration) (end processEnd, err error) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := start(cmd); err != nil {
 		return processEnd{}, err
@@ -36,7 +37,7 @@ func runGroup(cmd *exec.Cmd, start func(*exec.Cmd) error, stop <-chan struct{}, 
 	defer deadline.Stop()
 	select {
 	case <-exited:
-	case <-stop:
+	case <-ctx.Done():
 		end.stopped = true
 	case <-deadline.C:
 		end.timedOut = true

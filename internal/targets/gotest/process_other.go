@@ -3,13 +3,14 @@
 package gotest
 
 import (
+	"context"
 	"os/exec"
 	"time"
 )
 
 // runGroup runs cmd and waits for it; a stop or the limit kills it. (gotest
 // runs on Linux only: this is what builds elsewhere.)
-func runGroup(cmd *exec.Cmd, start func(*exec.Cmd) error, stop <-chan struct{}, limit time.Duration) (end processEnd, err error) {
+func runGroup(ctx context.Context, cmd *exec.Cmd, start func(*exec.Cmd) error, limit time.Duration) (end processEnd, err error) {
 	if err := start(cmd); err != nil {
 		return processEnd{}, err
 	}
@@ -20,7 +21,7 @@ func runGroup(cmd *exec.Cmd, start func(*exec.Cmd) error, stop <-chan struct{}, 
 	select {
 	case err = <-done:
 		return end, err
-	case <-stop:
+	case <-ctx.Done():
 		end.stopped = true
 	case <-deadline.C:
 		end.timedOut = true

@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,7 @@ func TestProfileOfMeasuredCalls(t *testing.T) {
 	if o.Profile, err = profiles.NewDir(t.TempDir(), outfile.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	ts, err := Calibrate(bin, o)
+	ts, err := Calibrate(context.Background(), bin, o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@
 package gotest
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -56,7 +57,7 @@ func recordRamps(t *testing.T, name string) {
 	load, _ := os.ReadFile("/proc/loadavg")
 	rec := recording{SampleTime: recordSampleTime.String(),
 		About: strings.Join([]string{runtime.GOARCH, strconv.Itoa(runtime.NumCPU()) + " CPUs", "load average " + strings.Fields(string(load) + " ?")[0]}, ", ")}
-	ts, err := Calibrate(bin, Options{BenchText: ".", SampleTime: *recordSampleTime, PerProcess: 1,
+	ts, err := Calibrate(context.Background(), bin, Options{BenchText: ".", SampleTime: *recordSampleTime, PerProcess: 1,
 		CPU: runtime.NumCPU() - 1, GOMAXPROCS: runtime.GOMAXPROCS(0)})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -173,7 +174,7 @@ func byDisplay(ts []*Target, name string) *Target {
 func TestPrintsAreNotResults(t *testing.T) {
 	bin := build(t, "./output")
 	o := quick(t)
-	ts, err := Calibrate(bin, o)
+	ts, err := Calibrate(context.Background(), bin, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +219,7 @@ func TestPrintsAreNotResults(t *testing.T) {
 // (its sibling measured, the parent not a target); one skipped is none.
 func TestCallsThatDoNotReturn(t *testing.T) {
 	bin := build(t, "./ends")
-	ts, err := Calibrate(bin, quick(t))
+	ts, err := Calibrate(context.Background(), bin, quick(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func TestTimeout(t *testing.T) {
 	o := quick(t)
 	o.BenchText, o.Timeout = "Hangs", 2*time.Second
 	t.Setenv("BENCHY_TESTDATA_HANG", "always")
-	ts, err := Calibrate(bin, o)
+	ts, err := Calibrate(context.Background(), bin, o)
 	if err != nil || len(ts) != 1 {
 		t.Fatalf("targets %v, %v", displays(ts), err)
 	}
@@ -272,7 +273,7 @@ func TestTimeout(t *testing.T) {
 	}
 
 	t.Setenv("BENCHY_TESTDATA_HANG", "sampling")
-	ts, err = Calibrate(bin, o)
+	ts, err = Calibrate(context.Background(), bin, o)
 	if err != nil || len(ts) != 1 || ts[0].Fail != "" {
 		t.Fatalf("targets %v, %v", ts, err)
 	}
@@ -337,20 +338,20 @@ func TestStopEndsTheProcess(t *testing.T) {
 			t.Setenv("BENCHY_TESTDATA_PIDFILE", pidfile)
 			o := quick(t)
 			o.BenchText = "Hangs"
-			stop := make(chan struct{})
-			o.Stop = stop
+			ctx, stop := context.WithCancel(context.Background())
+			defer stop()
 			errc := make(chan error, 1)
 			go func() {
-				ts, err := Calibrate(bin, o)
+				ts, err := Calibrate(ctx, bin, o)
 				if err == nil && len(ts) == 1 {
 					_, err = ts[0].Sample(ts[0].N)
 				}
 				errc <- err
 			}()
 			pid := pidIn(t, pidfile)
-			close(stop)
+			stop()
 			err := <-errc
-			if !errors.Is(err, harness.ErrStopped) {
+			if !errors.Is(err, context.Canceled) {
 				t.Errorf("error %v, want it stopped", err)
 			}
 			if !gone(pid) {
@@ -370,7 +371,7 @@ func TestLeftoversAreKilled(t *testing.T) {
 	t.Setenv("BENCHY_TESTDATA_PIDFILE", pidfile)
 	o := quick(t)
 	o.BenchText = "Leaves"
-	ts, err := Calibrate(bin, o)
+	ts, err := Calibrate(context.Background(), bin, o)
 	if err != nil || len(ts) != 1 || ts[0].Fail != "" {
 		t.Fatalf("targets %v, %v", ts, err)
 	}
@@ -390,7 +391,7 @@ func TestGOMAXPROCS1(t *testing.T) {
 	bin := build(t, "./procs")
 	o := quick(t)
 	o.GOMAXPROCS = 1
-	ts, err := Calibrate(bin, o)
+	ts, err := Calibrate(context.Background(), bin, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -411,7 +412,7 @@ func TestSameLastElement(t *testing.T) {
 	o.Packages = []string{a.Package.ImportPath, b.Package.ImportPath}
 	var got []string
 	for _, bin := range []*Binary{a, b} {
-		ts, err := Calibrate(bin, o)
+		ts, err := Calibrate(context.Background(), bin, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -426,7 +427,7 @@ func TestSameLastElement(t *testing.T) {
 // testing with a dot, build and are measured.
 func TestRewriteBuilds(t *testing.T) {
 	bin := build(t, "./typed")
-	ts, err := Calibrate(bin, quick(t))
+	ts, err := Calibrate(context.Background(), bin, quick(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -456,7 +457,7 @@ func TestOldModulesAndDotImportsBuild(t *testing.T) {
 	for _, c := range cases {
 		t.Run(filepath.Base(c.dir)+c.pattern+map[bool]string{true: "/profile"}[c.profile], func(t *testing.T) {
 			bin := buildIn(t, c.dir, c.pattern, BuildOptions{Profile: c.profile})
-			ts, err := Calibrate(bin, quick(t))
+			ts, err := Calibrate(context.Background(), bin, quick(t))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -497,7 +498,7 @@ func costDependsOnN(t *testing.T, bin *Binary) string {
 	t.Helper()
 	o := quick(t)
 	o.BenchText = "ParallelStart"
-	ts, err := Calibrate(bin, o)
+	ts, err := Calibrate(context.Background(), bin, o)
 	if err != nil || len(ts) != 1 {
 		t.Fatal(ts, err)
 	}
@@ -538,7 +539,7 @@ func TestMeasuredAsGoTest(t *testing.T) {
 	o := quick(t)
 	o.GOMAXPROCS = 1
 	o.BenchText = "Concat"
-	ts, err := Calibrate(bin, o)
+	ts, err := Calibrate(context.Background(), bin, o)
 	if err != nil || len(ts) != 1 {
 		t.Fatal(ts, err)
 	}
@@ -574,7 +575,7 @@ func TestInputConsumed(t *testing.T) {
 		if try > 0 {
 			o.BenchText = "SortInPlace"
 		}
-		ts, err := Calibrate(bin, o)
+		ts, err := Calibrate(context.Background(), bin, o)
 		if err != nil {
 			t.Fatal(err)
 		}

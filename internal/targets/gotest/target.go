@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -34,6 +35,10 @@ type Target struct {
 	Calibration []Record
 	Fail        string
 
+	// ctx is Calibrate's: the harness calls a target through an
+	// interface without a context (Sample, Close), so the target keeps
+	// the run's, whose cancellation ends its test process.
+	ctx      context.Context
 	opts     Options
 	start    func(*exec.Cmd) error // starts a test process off the measured CPU (StartOffCPU)
 	process  int
@@ -104,7 +109,7 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := t.Bin.Exec(o, sampleArgs(t.Bench, n, runs), t.opts.timeout(runs), t.start)
+	r, err := t.Bin.Exec(t.ctx, o, sampleArgs(t.Bench, n, runs), t.opts.timeout(runs), t.start)
 	if err != nil {
 		return nil, err
 	}
@@ -114,7 +119,7 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	}
 	switch {
 	case r.Stopped && len(calls) < 2:
-		return nil, fmt.Errorf("%s: %w", t.Bench, harness.ErrStopped)
+		return nil, fmt.Errorf("%s: %w", t.Bench, context.Canceled)
 	case r.Stopped:
 	case len(r.Running) > 0:
 		return nil, errors.New(r.Failure(r.Running[len(r.Running)-1]))
@@ -312,14 +317,14 @@ func (t *Target) AtGoTestSettings() *result.AtSettings { return t.goTest }
 // ms/op under go test). analyze says so when they do.
 func (t *Target) asGoTest() *result.AtSettings {
 	start, procs := StartAnywhere()
-	if t.parallel || procs <= 0 || procs == t.opts.GOMAXPROCS || 2*t.collected <= t.sampled || t.N <= 0 || harness.Stopped(t.opts.Stop) {
+	if t.parallel || procs <= 0 || procs == t.opts.GOMAXPROCS || 2*t.collected <= t.sampled || t.N <= 0 || t.ctx.Err() != nil {
 		return nil
 	}
 	o := t.opts
 	o.GOMAXPROCS = procs
 	o.env = append(o.env[:len(o.env):len(o.env)], envUnpinned+"=1")
 	runs := t.opts.PerProcess + 1
-	r, err := t.Bin.Exec(o, sampleArgs(t.Bench, t.N, runs), t.opts.timeout(runs), start)
+	r, err := t.Bin.Exec(t.ctx, o, sampleArgs(t.Bench, t.N, runs), t.opts.timeout(runs), start)
 	if err != nil || r.Err != nil || r.Stopped {
 		return nil
 	}

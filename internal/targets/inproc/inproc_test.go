@@ -1,6 +1,7 @@
 package inproc_test
 
 import (
+	"context"
 	"math"
 	"runtime/debug"
 	"testing"
@@ -32,7 +33,7 @@ func quickOptions() harness.Options {
 
 func run(t *testing.T, w inproc.Workload, hopts harness.Options, iopts inproc.Options) harness.Outcome {
 	t.Helper()
-	o := harness.Run([]harness.Target{inproc.New(w, iopts)}, hopts)[0]
+	o := harness.Run(context.Background(), []harness.Target{inproc.New(w, iopts)}, hopts)[0]
 	if o.Err != nil {
 		t.Fatal(o.Err)
 	}
@@ -64,7 +65,7 @@ func TestSetupRunsOnceBeforeTheLoop(t *testing.T) {
 }
 
 func TestNoLoopFails(t *testing.T) {
-	o := harness.Run([]harness.Target{inproc.New(inproc.Workload{Name: "x"}, inproc.Options{})}, quickOptions())[0]
+	o := harness.Run(context.Background(), []harness.Target{inproc.New(inproc.Workload{Name: "x"}, inproc.Options{})}, quickOptions())[0]
 	if o.Err == nil {
 		t.Error("a workload without a loop ran")
 	}
@@ -137,18 +138,14 @@ func TestHeapBoundedWithCollectorOff(t *testing.T) {
 }
 
 func TestStoppedInterleaveStillCountsAllocations(t *testing.T) {
-	stop := make(chan struct{})
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
 	opts := quickOptions()
 	opts.Iters = 10
 	opts.Samples = 1000
-	opts.Stop = stop
 	opts.Progress = func(p harness.Progress) {
 		if p.Phase == "sampling" && p.Sample == 2 {
-			select {
-			case <-stop:
-			default:
-				close(stop)
-			}
+			stop()
 		}
 	}
 	alloc := func(n int) {
@@ -160,7 +157,7 @@ func TestStoppedInterleaveStillCountsAllocations(t *testing.T) {
 		inproc.New(inproc.Workload{Name: "a", Loop: alloc}, inproc.Options{}),
 		inproc.New(inproc.Workload{Name: "b", Loop: alloc}, inproc.Options{}),
 	}
-	for _, o := range harness.Interleave(ts, opts) {
+	for _, o := range harness.Interleave(ctx, ts, opts) {
 		if !o.Interrupted || len(o.Samples) == 0 {
 			t.Errorf("%s: interrupted %v, %d samples; want stopped with samples", o.Name, o.Interrupted, len(o.Samples))
 		}
@@ -181,7 +178,7 @@ func TestPanickingLoopIsNotRunAgain(t *testing.T) {
 	}
 	opts := quickOptions()
 	opts.Iters, opts.Warmup = 10, time.Nanosecond
-	o := harness.Run([]harness.Target{inproc.New(inproc.Workload{Name: "boom", Loop: boom}, inproc.Options{})}, opts)[0]
+	o := harness.Run(context.Background(), []harness.Target{inproc.New(inproc.Workload{Name: "boom", Loop: boom}, inproc.Options{})}, opts)[0]
 	if o.Err == nil || o.Totals.AllocsMeasured {
 		t.Errorf("err %v, totals %+v: want the panic, and no allocation run after it", o.Err, o.Totals)
 	}

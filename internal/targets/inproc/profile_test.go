@@ -1,6 +1,7 @@
 package inproc_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +47,7 @@ func TestProfileCoversTheMeasuredCalls(t *testing.T) {
 	hopts := quickOptions()
 	hopts.Samples, hopts.SampleTime = 20, 10*time.Millisecond
 	tgt := inproc.New(w, inproc.Options{Profile: profiles.NewRecorder(d)})
-	o := harness.Run([]harness.Target{tgt}, hopts)[0]
+	o := harness.Run(context.Background(), []harness.Target{tgt}, hopts)[0]
 	if o.Err != nil {
 		t.Fatal(o.Err)
 	}
@@ -85,7 +86,7 @@ func TestProfileCoversTheMeasuredCalls(t *testing.T) {
 // TestNoProfileWithoutTheFlag: nil, so the result has no profile.
 func TestNoProfileWithoutTheFlag(t *testing.T) {
 	tgt := inproc.New(inproc.Workload{Name: "test/add", Loop: addLoop}, inproc.Options{})
-	harness.Run([]harness.Target{tgt}, quickOptions())
+	harness.Run(context.Background(), []harness.Target{tgt}, quickOptions())
 	if p := tgt.Profile(); p != nil {
 		t.Errorf("profile %+v without --profile", p)
 	}
