@@ -406,6 +406,7 @@ func TestGOMAXPROCS1(t *testing.T) {
 
 // Two packages named util keep their benchmarks apart.
 func TestSameLastElement(t *testing.T) {
+	notUnderRace(t)
 	a, b := build(t, "./a/util"), build(t, "./b/util")
 	o := quick(t)
 	o.Packages = []string{a.Package.ImportPath, b.Package.ImportPath}
@@ -425,6 +426,7 @@ func TestSameLastElement(t *testing.T) {
 // A file with a Run that is not testing's on a b, and one that imports
 // testing with a dot, build and are measured.
 func TestRewriteBuilds(t *testing.T) {
+	notUnderRace(t)
 	bin := build(t, "./typed")
 	ts, err := Calibrate(bin, quick(t))
 	if err != nil {
@@ -441,6 +443,7 @@ func TestRewriteBuilds(t *testing.T) {
 // dot-import it, with and without --profile's files: the helper's names
 // in one test package must not meet the other's. Each is measured.
 func TestOldModulesAndDotImportsBuild(t *testing.T) {
+	notUnderRace(t)
 	old, _ := filepath.Abs("../../../testdata/gotest-old")
 	cases := []struct {
 		dir, pattern string
@@ -479,6 +482,7 @@ func TestOldModulesAndDotImportsBuild(t *testing.T) {
 // three times; the rule itself is tested on constructed ramps
 // (TestPerCallCostMessage).
 func TestCostDependsOnN(t *testing.T) {
+	notUnderRace(t)
 	bin := build(t, "./amortised")
 	var failures []string
 	for range 3 {
@@ -531,6 +535,7 @@ func costDependsOnN(t *testing.T, bin *Binary) string {
 // runs it, at the GOMAXPROCS of every CPU and not pinned: its samples
 // are kept for analyze to compare.
 func TestMeasuredAsGoTest(t *testing.T) {
+	notUnderRace(t)
 	if runtime.NumCPU() < 2 {
 		t.Skip("one CPU: go test's GOMAXPROCS is benchy's")
 	}
@@ -567,6 +572,7 @@ func TestMeasuredAsGoTest(t *testing.T) {
 // for: the lie is calibrated up to three times, and must be caught once;
 // no honest benchmark may be accused in any calibration.
 func TestInputConsumed(t *testing.T) {
+	notUnderRace(t)
 	bin := build(t, "./consumed")
 	o := quick(t)
 	caught := false
