@@ -22,25 +22,69 @@ import (
 // misbehaving benchmarks (testdata) and run them as benchy does: what they
 // assert holds on any machine (names, counts, messages), never a time.
 
-// build builds the test binary of the package pattern of testdata.
+// builds are the test binaries build made, by pattern, in dir: the tests
+// only run and read them, so each package of testdata is linked once per
+// test process, not once per test (./ends was linked four times).
+var builds struct {
+	dir  string
+	bins map[string]*Binary
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builds.dir != "" {
+		os.RemoveAll(builds.dir)
+	}
+	os.Exit(code)
+}
+
+// build is the test binary of the package pattern of testdata, built by
+// the first test that asks for it. Each test gets its own copy of the
+// Binary, without what another test's calls cached in it.
 func build(t *testing.T, pattern string) *Binary {
 	t.Helper()
-	return buildIn(t, testdata, pattern, BuildOptions{})
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	if builds.dir == "" {
+		dir, err := os.MkdirTemp("", "benchy-gotest-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		builds.dir, builds.bins = dir, map[string]*Binary{}
+	}
+	bin, ok := builds.bins[pattern]
+	if !ok {
+		dir, err := os.MkdirTemp(builds.dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin = buildInto(t, testdata, pattern, dir, BuildOptions{})
+		builds.bins[pattern] = bin
+	}
+	return &Binary{Package: bin.Package, Path: bin.Path, Debug: bin.Debug}
 }
 
 // buildIn builds the test binary of the package pattern of the module in
-// dir, with options o.
+// dir, with options o, in a directory of the test's own.
 func buildIn(t *testing.T, dir, pattern string, o BuildOptions) *Binary {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
 	}
+	return buildInto(t, dir, pattern, t.TempDir(), o)
+}
+
+// buildInto builds the test binary of the package pattern of the module in
+// dir into out, with options o.
+func buildInto(t *testing.T, dir, pattern, out string, o BuildOptions) *Binary {
+	t.Helper()
 	ch := NewChildren(nil)
 	pkgs, err := List(ch, dir, []string{pattern}, nil)
 	if err != nil || len(pkgs) != 1 {
 		t.Fatalf("go list %s: %v %v", pattern, pkgs, err)
 	}
-	bin, err := BuildWith(ch, pkgs[0], t.TempDir(), nil, o)
+	bin, err := BuildWith(ch, pkgs[0], out, nil, o)
 	if err != nil {
 		var be *BuildError
 		if errors.As(err, &be) {
