@@ -110,6 +110,7 @@ func inlinedDiscarded(b *testing.B, xs []int) {
 // caught in the helper, the honest one is not, and a function that takes
 // no *testing.B is not taken for a helper.
 func TestCodeFindingsFollowHelpers(t *testing.T) {
+	notUnderRace(t)
 	bin := buildModule(t, followModule)
 	const pkg = "example.com/follow."
 	tests := []struct {
@@ -279,6 +280,7 @@ func BenchmarkGoroutine(b *testing.B) {
 // same value recomputed every iteration is doubtful (warn); a loop that
 // only counts, or stores a constant, lost its work (error).
 func TestCodeFindingsRegisters(t *testing.T) {
+	notUnderRace(t)
 	bin := buildModule(t, registersModule)
 	tests := []struct {
 		fn       string

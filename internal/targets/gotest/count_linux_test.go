@@ -13,6 +13,7 @@ import (
 // two of a b.Loop benchmark, and its count failed ("the count's end was
 // reached 1 times, not 2").
 func TestCountCommandCalls(t *testing.T) {
+	notUnderRace(t)
 	if _, err := callgrind.Path(); err != nil {
 		t.Skip("valgrind is not installed (apt-get install valgrind)")
 	}

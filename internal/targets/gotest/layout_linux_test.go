@@ -11,6 +11,7 @@ import (
 // TestLayoutSeedsReproduce: one seed links the same binary twice, byte for
 // byte; another seed links another.
 func TestLayoutSeedsReproduce(t *testing.T) {
+	notUnderRace(t)
 	if testing.Short() {
 		t.Skip("builds test binaries")
 	}

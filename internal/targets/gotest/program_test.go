@@ -12,6 +12,7 @@ import (
 // changing what the code does, or a file the benchmark may read, makes
 // another program.
 func TestProgram(t *testing.T) {
+	notUnderRace(t)
 	if testing.Short() {
 		t.Skip("builds four test binaries")
 	}

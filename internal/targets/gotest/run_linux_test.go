@@ -23,25 +23,69 @@ import (
 // misbehaving benchmarks (testdata) and run them as benchy does: what they
 // assert holds on any machine (names, counts, messages), never a time.
 
-// build builds the test binary of the package pattern of testdata.
+// builds are the test binaries build made, by pattern, in dir: the tests
+// only run and read them, so each package of testdata is linked once per
+// test process, not once per test (./ends was linked four times).
+var builds struct {
+	dir  string
+	bins map[string]*Binary
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builds.dir != "" {
+		os.RemoveAll(builds.dir)
+	}
+	os.Exit(code)
+}
+
+// build is the test binary of the package pattern of testdata, built by
+// the first test that asks for it. Each test gets its own copy of the
+// Binary, without what another test's calls cached in it.
 func build(t *testing.T, pattern string) *Binary {
 	t.Helper()
-	return buildIn(t, testdata, pattern, BuildOptions{})
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	if builds.dir == "" {
+		dir, err := os.MkdirTemp("", "benchy-gotest-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		builds.dir, builds.bins = dir, map[string]*Binary{}
+	}
+	bin, ok := builds.bins[pattern]
+	if !ok {
+		dir, err := os.MkdirTemp(builds.dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin = buildInto(t, testdata, pattern, dir, BuildOptions{})
+		builds.bins[pattern] = bin
+	}
+	return &Binary{Package: bin.Package, Path: bin.Path, Debug: bin.Debug}
 }
 
 // buildIn builds the test binary of the package pattern of the module in
-// dir, with options o.
+// dir, with options o, in a directory of the test's own.
 func buildIn(t *testing.T, dir, pattern string, o BuildOptions) *Binary {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
 	}
+	return buildInto(t, dir, pattern, t.TempDir(), o)
+}
+
+// buildInto builds the test binary of the package pattern of the module in
+// dir into out, with options o.
+func buildInto(t *testing.T, dir, pattern, out string, o BuildOptions) *Binary {
+	t.Helper()
 	ch := NewChildren(nil)
 	pkgs, err := List(ch, dir, []string{pattern}, nil)
 	if err != nil || len(pkgs) != 1 {
 		t.Fatalf("go list %s: %v %v", pattern, pkgs, err)
 	}
-	bin, err := BuildWith(ch, pkgs[0], t.TempDir(), nil, o)
+	bin, err := BuildWith(ch, pkgs[0], out, nil, o)
 	if err != nil {
 		var be *BuildError
 		if errors.As(err, &be) {
@@ -407,6 +451,7 @@ func TestGOMAXPROCS1(t *testing.T) {
 
 // Two packages named util keep their benchmarks apart.
 func TestSameLastElement(t *testing.T) {
+	notUnderRace(t)
 	a, b := build(t, "./a/util"), build(t, "./b/util")
 	o := quick(t)
 	o.Packages = []string{a.Package.ImportPath, b.Package.ImportPath}
@@ -426,6 +471,7 @@ func TestSameLastElement(t *testing.T) {
 // A file with a Run that is not testing's on a b, and one that imports
 // testing with a dot, build and are measured.
 func TestRewriteBuilds(t *testing.T) {
+	notUnderRace(t)
 	bin := build(t, "./typed")
 	ts, err := Calibrate(context.Background(), bin, quick(t))
 	if err != nil {
@@ -442,6 +488,7 @@ func TestRewriteBuilds(t *testing.T) {
 // dot-import it, with and without --profile's files: the helper's names
 // in one test package must not meet the other's. Each is measured.
 func TestOldModulesAndDotImportsBuild(t *testing.T) {
+	notUnderRace(t)
 	old, _ := filepath.Abs("../../../testdata/gotest-old")
 	cases := []struct {
 		dir, pattern string
@@ -480,6 +527,7 @@ func TestOldModulesAndDotImportsBuild(t *testing.T) {
 // three times; the rule itself is tested on constructed ramps
 // (TestPerCallCostMessage).
 func TestCostDependsOnN(t *testing.T) {
+	notUnderRace(t)
 	bin := build(t, "./amortised")
 	var failures []string
 	for range 3 {
@@ -532,6 +580,7 @@ func costDependsOnN(t *testing.T, bin *Binary) string {
 // runs it, at the GOMAXPROCS of every CPU and not pinned: its samples
 // are kept for analyze to compare.
 func TestMeasuredAsGoTest(t *testing.T) {
+	notUnderRace(t)
 	if runtime.NumCPU() < 2 {
 		t.Skip("one CPU: go test's GOMAXPROCS is benchy's")
 	}
@@ -568,6 +617,7 @@ func TestMeasuredAsGoTest(t *testing.T) {
 // for: the lie is calibrated up to three times, and must be caught once;
 // no honest benchmark may be accused in any calibration.
 func TestInputConsumed(t *testing.T) {
+	notUnderRace(t)
 	bin := build(t, "./consumed")
 	o := quick(t)
 	caught := false

@@ -30,12 +30,10 @@ func TestStdCorpusAccusations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the test binaries of six standard-library packages")
 	}
-	if raceEnabled {
-		// The binaries it reads are built without the detector, so it
-		// finds the same accusations; the detector only slows the
-		// disassembly it runs (about 120 s, not 20).
-		t.Skip("the race detector changes nothing it reads and makes it six times slower")
-	}
+	// The binaries it reads are built without the detector, so it finds
+	// the same accusations; the detector only slows the disassembly it
+	// runs (about 120 s, not 20).
+	notUnderRace(t)
 	out, err := exec.Command("go", "env", "GOVERSION", "GOARCH").Output()
 	if err != nil {
 		t.Skip("go env: ", err)
