@@ -375,7 +375,9 @@ func (d *driver) placeUndecided() {
 // pools before the walk answers. Walks over 64 commits with a +3% step
 // (TestWalkWithRealNoise's) named a wrong commit in 3 of 2000 at 1.5%
 // noise a reading and 15 at 2% with the boundary read twice, none and 3
-// read three times, for about one more measurement a walk.
+// read three times, for about one more measurement a walk. Like every
+// measurement again, they are bounded by the walk's retries: with none,
+// each commit is read once.
 const boundaryReads = 3
 
 // unverified is a commit either side of a walk's boundary that pooled
@@ -404,7 +406,7 @@ func (d *driver) unverified() (int, []int) {
 			}
 			// A twin (no attempts) is placed by the commit it is the
 			// same program as: no measurement of it could tell more.
-			if a := d.steps[b][k].Attempts; a == 0 || a >= boundaryReads {
+			if a := d.steps[b][k].Attempts; a == 0 || a >= min(boundaryReads, d.retries+1) {
 				continue
 			}
 			t.add(i, b)

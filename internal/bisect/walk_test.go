@@ -111,13 +111,31 @@ func attempts(steps []Step) int {
 }
 
 // atLeastBoundary is the attempts a step of a walk with honest fake
-// readings pools: want, or boundaryReads for a commit of the answer's
-// boundary when that is more.
-func atLeastBoundary(want int, st Step, a Answer, n int) int {
+// readings at retries pools: want, or boundaryReads (at most retries+1)
+// for a commit of the answer's boundary when that is more.
+func atLeastBoundary(want int, st Step, a Answer, n, retries int) int {
 	if boundary(a, n)[st.Commit] {
-		return max(want, boundaryReads)
+		return max(want, min(boundaryReads, retries+1))
 	}
 	return want
+}
+
+// Without retries, each commit is read once, the boundary's too: the
+// user asked for the fewest measurements.
+func TestNoRetriesReadsTheBoundaryOnce(t *testing.T) {
+	f := newFake(64, step(40, 1.03), 0.002)
+	w, steps, err := Drive(64, 0, f.threshold, f.measure)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := w.Answer(); !a.Exact() || a.From != 40 {
+		t.Errorf("%+v, want exactly 40", a)
+	}
+	for _, st := range steps {
+		if st.Attempts != 1 {
+			t.Errorf("commit %d read %d times, want once", st.Commit, st.Attempts)
+		}
+	}
 }
 
 // readOnce checks that every step of a walk with honest fake readings
@@ -531,7 +549,7 @@ func TestMeasureMore(t *testing.T) {
 		t.Errorf("%+v, want exactly 9", a)
 	}
 	for _, st := range steps[1:] {
-		if want := atLeastBoundary(2, st, a, 16); st.Attempts != want || st.Side == Undecided {
+		if want := atLeastBoundary(2, st, a, 16, 1); st.Attempts != want || st.Side == Undecided {
 			t.Errorf("step %+v: want decided at the second attempt (%d in all)", st, want)
 		}
 	}
@@ -623,7 +641,7 @@ func TestBadNotSlowerInAStep(t *testing.T) {
 			t.Errorf("step at %d: %+v, want exactly %d", at, a, at)
 		}
 		for _, st := range steps[1:] {
-			if st.Attempts != atLeastBoundary(2, st, a, 16) || st.Side == Undecided {
+			if st.Attempts != atLeastBoundary(2, st, a, 16, 2) || st.Side == Undecided {
 				t.Errorf("step at %d: %+v, want placed at the second attempt", at, st)
 			}
 		}

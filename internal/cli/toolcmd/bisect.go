@@ -109,7 +109,7 @@ first-parent line, no benchmark matching).`,
 	f.StringVar(&o.Bench, "bench", "", "the benchmarks to follow: a `REGEXP` as go test -bench takes")
 	f.StringVar(&o.Format, "format", "text", "output `FORMAT`: text, json, markdown")
 	o.ThresholdOption.Bind(f, "5%", "BAD must be slower than GOOD by more than `PCT`")
-	cli.IntFlag(f, &o.Retries, "retries", bisectRetries, "measure a commit that cannot be placed up to `K` times more")
+	cli.IntFlag(f, &o.Retries, "retries", bisectRetries, "measure a commit that cannot be placed, or an answer's boundary, up to `K` times more")
 	cli.IntFlag(f, &o.Samples, "samples", gotestSamples, "samples of each commit a step")
 	cli.IntFlag(f, &o.Processes, "processes", gotestProcesses, "`K` runs of each test binary a step")
 	f.DurationVar(&o.SampleTime, "sample-time", gotestSampleTime, "a sample lasts at least `D`")
