@@ -834,9 +834,10 @@ func TestClassify(t *testing.T) {
 // reading of the real walk that Classify left undecided after seven
 // measurements (+2.6%, +1.5% to +3.0%, against BAD at +2.9% to +3.3%) is
 // slow when its position lies above the middle, and a position that holds
-// 1 leaves it undecided however the band reads. A position alone does not
-// place a commit its ratio to GOOD (or BAD) contradicts, and a commit
-// between the levels stays between.
+// 1 leaves it undecided however the band reads, unless it lies clear of
+// both levels (1/√BAD and √BAD, BAD at its interval's low end): then the
+// commit is between them. A position alone does not place a commit its
+// ratio to GOOD (or BAD) contradicts.
 func TestClassifyByPosition(t *testing.T) {
 	bad := Ratio{1.031, 1.029, 1.033, 0.95}
 	for _, tt := range []struct {
@@ -847,7 +848,8 @@ func TestClassifyByPosition(t *testing.T) {
 		{Ratio{1.026, 1.015, 1.030, 0.95}, Ratio{1.011, 1.002, 1.016, 0.95}, bad, Slow},
 		{Ratio{1.003, 0.995, 1.012, 0.95}, Ratio{0.988, 0.979, 0.997, 0.95}, bad, Fast},
 		{Ratio{1.026, 1.015, 1.030, 0.95}, Ratio{1.011, 0.998, 1.016, 0.95}, bad, Undecided}, // +1.1% from the middle (-0.2% to +1.6%)
-		{Ratio{1.018, 1.016, 1.020, 0.95}, Ratio{1.003, 0.999, 1.006, 0.95}, bad, Undecided}, // Classify: slow
+		{Ratio{1.018, 1.016, 1.020, 0.95}, Ratio{1.003, 0.999, 1.006, 0.95}, bad, Between},   // clear of both levels (Classify: slow)
+		{Ratio{1.018, 1.010, 1.026, 0.95}, Ratio{1.003, 0.985, 1.012, 0.95}, bad, Undecided}, // reaches GOOD's level (0.9858)
 		{Ratio{1.004, 0.998, 1.010, 0.95}, Ratio{1.011, 1.002, 1.016, 0.95}, bad, Undecided}, // not slower than GOOD
 		{Ratio{1.025, 1.012, 1.030, 0.95}, Ratio{0.988, 0.979, 0.997, 0.95}, bad, Undecided}, // reaches BAD's level
 		{Ratio{1.15, 1.14, 1.16, 0.95}, Ratio{0.97, 0.96, 0.98, 0.95}, Ratio{1.39, 1.38, 1.40, 0.95}, Between},

@@ -13,7 +13,6 @@ import (
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -437,8 +436,9 @@ func (b *bisectRun) judge(f *followed, i int, rs []*result.Result) bisect.Step {
 	pl.good, pl.bad, pl.mid = append(pl.good, rs[0]), append(pl.bad, rs[1]), append(pl.mid, rs[2])
 	midRow := b.row(f.name, pl.good, pl.mid)
 	st.Mid = ratio(midRow)
-	if v, lo, hi, ok := compare.Position(pl.good, pl.bad, pl.mid, f.name, stats.Confidence); ok {
-		st.Position = &bisect.Ratio{Value: v, Low: lo, High: hi, Level: stats.Confidence}
+	level := bisect.PositionLevel(b.p.Retries)
+	if v, lo, hi, ok := compare.Position(pl.good, pl.bad, pl.mid, f.name, level); ok {
+		st.Position = &bisect.Ratio{Value: v, Low: lo, High: hi, Level: level}
 	}
 	if !midRow.Judged() {
 		st.Side = unjudged(*midRow)
