@@ -107,6 +107,3 @@ func TestQuantileIsEmpirical(t *testing.T) {
 		t.Errorf("Quantile with a NaN = %v, want NaN", q)
 	}
 }
-
-// same is float equality that counts two NaNs as equal.
-func same(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }

@@ -71,7 +71,7 @@ func main() {
 }
 
 func sweep(patterns []string, profile, accused bool, calibrate *gotest.Options) error {
-	ch := gotest.NewChildren(nil)
+	ch := gotest.NewChildren(context.Background())
 	pkgs, err := gotest.List(ch, ".", patterns, nil)
 	if err != nil {
 		return err

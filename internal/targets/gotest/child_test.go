@@ -101,7 +101,7 @@ func TestChildrenStopKillsWhatIgnoresInterrupt(t *testing.T) {
 // Kill ends every running group at once (a second signal exits benchy
 // without waiting); the command ends killed.
 func TestChildrenKill(t *testing.T) {
-	ch := NewChildren(nil)
+	ch := NewChildren(context.Background())
 	cmd, pidFile := shell(t, `sleep 60 & echo $! > "$1"; wait`)
 	errc := make(chan error, 1)
 	go func() { errc <- ch.run(cmd) }()

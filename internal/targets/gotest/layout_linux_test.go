@@ -2,6 +2,7 @@ package gotest
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"testing"
 
@@ -15,7 +16,7 @@ func TestLayoutSeedsReproduce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds test binaries")
 	}
-	ch := NewChildren(nil)
+	ch := NewChildren(context.Background())
 	pkgs, err := List(ch, testdata, []string{"./profiled"}, nil)
 	if err != nil || len(pkgs) != 1 {
 		t.Fatalf("go list: %v %v", pkgs, err)

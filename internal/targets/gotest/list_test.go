@@ -16,7 +16,7 @@ var testdata, _ = filepath.Abs("../../../testdata/gotest")
 // which it refuses, never as one of its flags: a package name read from a
 // store (history check --confirm) could be -toolexec=PROGRAM.
 func TestListPatternIsNoFlag(t *testing.T) {
-	_, err := List(NewChildren(nil), testdata, []string{"-json=ImportPath", "./profiled"}, nil)
+	_, err := List(NewChildren(context.Background()), testdata, []string{"-json=ImportPath", "./profiled"}, nil)
 	var ue *UsageError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "leading dash") {
 		t.Errorf("List: %v, want a usage error: the pattern has a leading dash", err)

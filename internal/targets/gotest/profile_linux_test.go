@@ -22,7 +22,7 @@ func TestProfileOfMeasuredCalls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
 	}
-	ch := NewChildren(nil)
+	ch := NewChildren(context.Background())
 	pkgs, err := List(ch, testdata, []string{"./profiled"}, nil)
 	if err != nil || len(pkgs) != 1 {
 		t.Fatalf("go list: %v %v", pkgs, err)

@@ -45,7 +45,7 @@ type recordedRamp struct {
 
 func recordRamps(t *testing.T, name string) {
 	t.Helper()
-	ch := NewChildren(nil)
+	ch := NewChildren(context.Background())
 	pkgs, err := List(ch, filepath.Join(rampsDir, ".."), []string{"./lies"}, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -80,7 +80,7 @@ func buildIn(t *testing.T, dir, pattern string, o BuildOptions) *Binary {
 // dir into out, with options o.
 func buildInto(t *testing.T, dir, pattern, out string, o BuildOptions) *Binary {
 	t.Helper()
-	ch := NewChildren(nil)
+	ch := NewChildren(context.Background())
 	pkgs, err := List(ch, dir, []string{pattern}, nil)
 	if err != nil || len(pkgs) != 1 {
 		t.Fatalf("go list %s: %v %v", pattern, pkgs, err)
@@ -116,7 +116,7 @@ func TestBuildWorkIsOurs(t *testing.T) {
 	system := t.TempDir()
 	t.Setenv("TMPDIR", system)
 	t.Setenv("GOTMPDIR", "")
-	ch := NewChildren(nil)
+	ch := NewChildren(context.Background())
 	pkgs, err := List(ch, mod, []string{"."}, nil)
 	if err != nil || len(pkgs) != 1 {
 		t.Fatalf("go list: %v %v", pkgs, err)
@@ -159,7 +159,7 @@ func TestBuildErrors(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			ch := NewChildren(nil)
+			ch := NewChildren(context.Background())
 			pkgs, err := List(ch, mod, []string{"."}, nil)
 			if err != nil || len(pkgs) != 1 {
 				t.Fatalf("go list: %v %v", pkgs, err)

@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -45,7 +46,7 @@ func TestStdCorpusAccusations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ch := NewChildren(nil)
+	ch := NewChildren(context.Background())
 	pkgs, err := List(ch, ".", stdCorpus, nil)
 	if err != nil {
 		t.Fatal(err)
