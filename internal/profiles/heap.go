@@ -15,8 +15,13 @@ import (
 // has completed after it; so two snapshots hold exactly the allocations
 // made between them, less what the profiler did not sample (Go samples
 // one allocation per runtime.MemProfileRate bytes, 512 KiB, and scales
-// the counts up).
+// the counts up). It collects twice: runtime.GC publishes the profile
+// only if no other collection reached its mark termination meanwhile, and
+// the runtime's profile "may be up to two garbage collection cycles old";
+// after a loop that allocates fast, one collection once left half of the
+// measured allocations out (1842 B/op read for 4096, under two CPU hogs).
 func HeapSnapshot() ([]byte, error) {
+	runtime.GC()
 	runtime.GC()
 	var b bytes.Buffer
 	if err := pprof.Lookup("allocs").WriteTo(&b, 0); err != nil {
