@@ -72,9 +72,11 @@ func Quantile(p float64, sorted []float64) float64 {
 // medianOrders). coverage is the interval's actual level, a little above
 // the one asked. It assumes independent, identically distributed samples
 // and nothing of their shape. With too few samples for any interval at
-// that level (fewer than 6 at 95%) an end is infinite. It is the one
-// median interval of benchy: the precision of --target-ci and the ratio of
-// interleaved rounds use it.
+// that level (fewer than 6 at 95%) an end is infinite. The precision of
+// --target-ci, the series checks and the history's stored intervals use
+// it, so they read as benchstat's; the ratio of interleaved rounds uses
+// SignInterval, the sign test's interval with equal tails, which this one
+// (grown outward from the mode) may differ from by an order statistic.
 func MedianCI(sorted []float64, level float64) (lo, hi, coverage float64) {
 	n := len(sorted)
 	if n == 0 {
