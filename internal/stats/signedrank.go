@@ -104,8 +104,10 @@ func walshAverages(xs []float64) []float64 {
 
 // signedRankP is the two-sided p-value of the signed-rank test that the
 // centre of xs is 0: values at 0 are left out (they tell neither way),
-// tied |x| share their mean rank.
-func signedRankP(xs []float64) float64 {
+// tied |x| share their mean rank. cdf is signedRankCDF(len(xs)), computed
+// once by the caller; it is computed again only when values at 0 leave
+// fewer.
+func signedRankP(xs, cdf []float64) float64 {
 	var abs []float64
 	for _, x := range xs {
 		if x != 0 && !math.IsNaN(x) {
@@ -137,7 +139,9 @@ func signedRankP(xs []float64) float64 {
 	// the claim).
 	m := float64(n * (n + 1) / 2)
 	low := math.Floor(min(tPlus, m-tPlus) + 1e-9)
-	cdf := signedRankCDF(n)
+	if n != len(xs) {
+		cdf = signedRankCDF(n)
+	}
 	return min(1, 2*cdf[int(low)])
 }
 
@@ -154,8 +158,9 @@ func HodgesLehmann(xs []float64, level float64) (centre, lo, hi, coverage, p flo
 	}
 	w := walshAverages(xs)
 	centre = MedianSorted(w)
-	p = signedRankP(xs)
-	k, coverage := signedRankOrder(signedRankCDF(n), level)
+	cdf := signedRankCDF(n)
+	p = signedRankP(xs, cdf)
+	k, coverage := signedRankOrder(cdf, level)
 	if k == 0 {
 		return centre, math.Inf(-1), math.Inf(1), 1, p
 	}
