@@ -24,9 +24,10 @@ import (
 //
 // What it leaves out is what differs between two builds of the same code
 // in different directories or with comments moved: the build IDs, the
-// file and line tables (.gopclntab, which the program reads only for
-// stack traces; its size and address must still match, since the
-// sections after it move with it) and the debugging sections.
+// file and line tables (.gopclntab: the same tables of the same code,
+// with the lines and paths in them changed and the rest moved, read for
+// stack traces and when a stack is walked; and the read-only sections
+// that move with its size) and the debugging sections.
 func (b *Binary) Program() (string, error) {
 	h := sha256.New()
 	if err := hashCode(h, b.Path); err != nil {
@@ -39,8 +40,18 @@ func (b *Binary) Program() (string, error) {
 }
 
 // hashCode writes to h what the program at path runs: each section loaded
-// into memory (its name, address and bytes), the line tables by size and
-// address only. A file that is not ELF is written whole.
+// into memory, by its name, address and bytes, except the line tables and
+// what their size moves. A file that is not ELF is written whole.
+//
+// The line tables (.gopclntab) grow with the length of the build's
+// directory and with every line a comment adds, and the read-only
+// sections the linker puts after them in the same segment (.typelink,
+// .itablink: offsets the runtime reads once, at start) move with them:
+// those are written by name, size and bytes, not by address; the module's
+// table of where its tables are (.go.module, the runtime's moduledata) by
+// name and size. Everything else that table holds is where the code and
+// data are, and those are written with their addresses: a program whose
+// data moved (the line tables grew across a page) may run differently.
 func hashCode(h io.Writer, path string) error {
 	f, err := elf.Open(path)
 	var fe *elf.FormatError
@@ -51,12 +62,27 @@ func hashCode(h io.Writer, path string) error {
 		return err
 	}
 	defer f.Close()
+	afterLines := false // past .gopclntab, in its read-only segment
 	for _, s := range f.Sections {
 		if s.Flags&elf.SHF_ALLOC == 0 || s.Type == elf.SHT_NOTE {
 			continue // not loaded, or the build IDs
 		}
-		fmt.Fprintf(h, "%s %x %x\n", s.Name, s.Addr, s.Size)
-		if s.Name == ".gopclntab" || s.Type == elf.SHT_NOBITS {
+		readOnly := s.Flags&(elf.SHF_WRITE|elf.SHF_EXECINSTR) == 0
+		afterLines = afterLines && readOnly
+		switch {
+		case s.Name == ".gopclntab":
+			fmt.Fprintf(h, "%s\n", s.Name)
+			afterLines = true
+			continue
+		case s.Name == ".go.module":
+			fmt.Fprintf(h, "%s %x %x\n", s.Name, s.Addr, s.Size)
+			continue
+		case afterLines:
+			fmt.Fprintf(h, "%s %x\n", s.Name, s.Size)
+		default:
+			fmt.Fprintf(h, "%s %x %x\n", s.Name, s.Addr, s.Size)
+		}
+		if s.Type == elf.SHT_NOBITS {
 			continue
 		}
 		if _, err := io.Copy(h, s.Open()); err != nil {
