@@ -229,6 +229,31 @@ func results(olds, news []*result.Result, threshold float64, paired bool) (Files
 	return f, nil
 }
 
+// SameProgramReason is the reason of a row whose two sides run the same
+// program (SameProgram).
+const SameProgramReason = "old and new run the same program (only comments, line numbers or file paths differ): what was measured is the machine's"
+
+// SameProgram judges the rows named in names again, knowing that their two
+// sides run the same program: the same machine code and data at the same
+// addresses (gotest.Binary.Program). Whatever was measured, no part of it
+// can be the code's, so none of them is faster or slower, nor left
+// unjudged because the machine was busy: each is no difference, its
+// figures kept as what the machine did. On a loaded machine a paired test
+// at 95% still claims a change in identical code now and then (a real
+// gotest --against of a comment read 6.9% faster, 95% CI -9.7% to -3.9%,
+// over 4 pairs); of the same program that claim is known to be false. A
+// row that is not comparable (a side failed) stays so.
+func (f *Files) SameProgram(names []string) {
+	for i := range f.Rows {
+		r := &f.Rows[i]
+		if !slices.Contains(names, r.Name) || r.Verdict == result.NotComparable {
+			continue
+		}
+		r.Verdict, r.Reason = result.NoDifference, SameProgramReason
+		r.Busy, r.BusyBound = "", 0
+	}
+}
+
 // collect indexes the experiments of a side's results by name, with the
 // names in the order they first appear.
 func collect(label string, rs []*result.Result) (map[string]*side, []string) {

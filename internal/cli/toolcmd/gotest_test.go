@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/analyze"
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 
@@ -300,19 +301,28 @@ func TestGotestAgainst(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "work.go"), []byte(work(1, "// A comment changed.\n")), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		// 16 samples, 4 calls in each of the 4 processes. At 12 (3 a
-		// process), while other test packages ran beside it, identical
-		// code read 3.4% and 3.7% slower on the new side (on-CPU time,
-		// 95% CI +2.0% to +5.3%) in 2 of 5 make test runs. A round is one
-		// process of each side, and the 4 rounds alternate ABBA, so the
-		// order does not explain it; the cause is not found yet.
-		stdout, stderr, code := runBinaryIn(t, dir, append(args, "--samples", "16")...)
+		// The old side is built in a worktree, whose longer path makes
+		// the line tables longer, and the comment moves every line: the
+		// same program all the same, said, measured and never claimed
+		// (identical code on a loaded machine read 6.9% faster here,
+		// 95% CI -9.7% to -3.9%, over 4 pairs, when it was judged).
+		// Only if the longer tables pushed the data a page further is it
+		// another program (TestProgram holds the rule), judged as any.
+		stdout, stderr, code := runBinaryIn(t, dir, args...)
 		c := decodeComparison(t, stdout, stderr)
-		if len(c.Rows) == 1 {
-			t.Logf("exit %d: %s", code, c.Rows[0].Sentence)
+		if code != 0 || len(c.Rows) != 1 {
+			t.Fatalf("exit %d, rows %+v\nstderr: %s", code, c.Rows, stderr)
 		}
-		if code != 0 || len(c.Rows) != 1 || c.Rows[0].Verdict == "slower" || c.Rows[0].Verdict == "faster" {
-			t.Errorf("exit %d, rows %+v\nstderr: %s", code, c.Rows, stderr)
+		r := c.Rows[0]
+		same := strings.Contains(stderr, "old and new run the same program")
+		switch {
+		case same && (r.Verdict != result.NoDifference || r.Reason != compare.SameProgramReason):
+			t.Errorf("the same program judged: %s", r.Sentence)
+		case !same:
+			t.Logf("not the same program (the data moved?): %s", r.Sentence)
+			if r.Verdict == result.Slower || r.Verdict == result.Faster {
+				t.Errorf("a comment claimed: %s", r.Sentence)
+			}
 		}
 	})
 	if st := gitIn(t, dir, "status", "--porcelain"); st != " M work.go\n" {

@@ -147,11 +147,8 @@ func (w *gotestWork) run() (*GoTestRun, error) {
 	if err := w.build(); err != nil {
 		return nil, err
 	}
-	if w.sameProgram() {
-		if p.SkipSame {
-			return nil, ErrSameProgram
-		}
-		fmt.Fprintln(p.Notes, "benchy: old and new run the same program (only comments, line numbers or file paths differ): a difference measured below is the machine's")
+	if err := w.findSame(); err != nil {
+		return nil, err
 	}
 	r, err := pipeline.Run(w.ctx, w.plan(), nil)
 	if err != nil {
@@ -179,19 +176,60 @@ func (w *gotestWork) run() (*GoTestRun, error) {
 // not measured (GoTestPlan.SkipSame).
 var ErrSameProgram = errors.New("both sides run the same program")
 
-// sameProgram reports whether the old and new sides of a comparison run
-// the same program, package by package; never with layouts (each side
-// is linked several ways on purpose) or when a binary cannot be read.
-func (w *gotestWork) sameProgram() bool {
+// findSame finds the packages whose old and new test binaries run the
+// same program (samePrograms) and says so: their benchmarks are measured,
+// and no change is claimed of them (compareSides). When every package
+// does and the plan skips the same program, the error is ErrSameProgram.
+func (w *gotestWork) findSame() error {
+	all := false
+	w.same, all = w.samePrograms()
+	switch {
+	case all && w.p.SkipSame:
+		return ErrSameProgram
+	case all:
+		fmt.Fprintln(w.p.Notes, "benchy: old and new run the same program (only comments, line numbers or file paths differ): a difference measured below is the machine's, and none is claimed")
+	case len(w.same) > 0:
+		fmt.Fprintf(w.p.Notes, "benchy: old and new run the same program in %s (only comments, line numbers or file paths differ): no change is claimed of its benchmarks\n", strings.Join(w.same, ", "))
+	}
+	return nil
+}
+
+// samePrograms returns the import paths of the packages whose old and new
+// test binaries run the same program (gotest.Binary.Program), and whether
+// every package of both sides does. None without Against, with layouts
+// (each side is linked several ways on purpose), or where a binary cannot
+// be read.
+func (w *gotestWork) samePrograms() (pkgs []string, all bool) {
 	if !w.p.Compares() || len(w.olds) != 1 || len(w.curs) != 1 {
-		return false
+		return nil, false
 	}
-	o, err := w.olds[0].program()
-	if err != nil {
-		return false
+	olds, news := w.olds[0].bins, w.curs[0].bins
+	for _, n := range news {
+		i := slices.IndexFunc(olds, func(o *gotest.Binary) bool { return o.Package.ImportPath == n.Package.ImportPath })
+		if i < 0 {
+			continue
+		}
+		op, err := olds[i].Program()
+		if err != nil {
+			continue
+		}
+		if np, err := n.Program(); err == nil && np == op {
+			pkgs = append(pkgs, n.Package.ImportPath)
+		}
 	}
-	n, err := w.curs[0].program()
-	return err == nil && o == n
+	return pkgs, len(pkgs) == len(news) && len(pkgs) == len(olds)
+}
+
+// sameNames are the names of the benchmarks calibrated on the new side
+// whose package runs the same program on both sides (w.same).
+func (w *gotestWork) sameNames() []string {
+	var names []string
+	for _, t := range w.calibrated[1] {
+		if slices.Contains(w.same, t.Bin.Package.ImportPath) {
+			names = append(names, t.Display)
+		}
+	}
+	return names
 }
 
 // gotestWork is a gotest plan under way: the commands it started, its
@@ -213,6 +251,9 @@ type gotestWork struct {
 	topts      gotest.Options
 	counted    []pipeline.Countable // every benchmark calibrated, for pipeline.Count
 	only       []string             // benchmarks of one side only, with Against
+	// same are the packages whose two sides run the same program
+	// (samePrograms), with Against.
+	same []string
 	// calibrated are the old side's benchmarks and the new side's, with
 	// Against, as calibrated on topts.CPU (each pair at the new side's N).
 	calibrated [2][]*gotest.Target
@@ -432,6 +473,7 @@ func (w *gotestWork) compareSides(r *result.Result) (*compare.Document, error) {
 	if err != nil {
 		return nil, err
 	}
+	files.SameProgram(w.sameNames())
 	judgeLayouts(r, oldRun, newRun, &files)
 	return w.document(r, oldRun, newRun, files), nil
 }
