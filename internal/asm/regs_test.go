@@ -65,6 +65,11 @@ func TestRegs(t *testing.T) {
 		{"amd64", "4899", "CQO", "AX", "DX", false, false},
 		{"amd64", "99", "CDQ", "AX", "DX", false, false},
 		{"amd64", "6699", "CWD", "AX", "DX", false, false},
+		// Sign extension within AX (Go's MOVLQSX AX, AX is CDQE) reads and
+		// writes AX, with no operands listed either.
+		{"amd64", "4898", "CDQE", "AX", "AX", false, false},
+		{"amd64", "98", "CWDE", "AX", "AX", false, false},
+		{"amd64", "6698", "CBW", "AX", "AX", false, false},
 		// A string instruction: AX, CX, SI and DI both ways.
 		{"amd64", "f348a5", "REP; MOVSQ DS:0(SI), ES:0(DI)", "AX CX SI DI", "AX CX SI DI", false, false},
 		// Exchanges write every register operand (CMPXCHG's source too: a

@@ -211,6 +211,9 @@ func x86Regs(in *Inst, xi x86asm.Inst) {
 	case x86SignExtends(op):
 		x86Use(in, x86asm.RAX)
 		x86Def(in, x86asm.RDX)
+	case x86WidensAX(op):
+		x86Use(in, x86asm.RAX)
+		x86Def(in, x86asm.RAX)
 	case len(args) == 0 || in.Branch || in.Call || x86Hint(s):
 		in.jump = op == x86asm.JMP
 	case x86Compares(op, s):
@@ -301,6 +304,13 @@ func x86WideMulDiv(op x86asm.Op) bool {
 // gives no operands.
 func x86SignExtends(op x86asm.Op) bool {
 	return op == x86asm.CQO || op == x86asm.CDQ || op == x86asm.CWD
+}
+
+// x86WidensAX reports the instructions that extend the sign of AX's lower
+// half into the whole of it (CBW, CWDE, CDQE: Go writes MOVLQSX AX, AX as
+// CDQE), which the decoder gives no operands.
+func x86WidensAX(op x86asm.Op) bool {
+	return op == x86asm.CBW || op == x86asm.CWDE || op == x86asm.CDQE
 }
 
 // x86Exchanges reports XCHG, XADD and CMPXCHG, which write their source
