@@ -116,7 +116,7 @@ func choose(sides []Side, separate bool) choice {
 	c := choice{separate: separate, cycles: separate, onCPU: true, counted: make([]bool, len(sides))}
 	for i, s := range sides {
 		c.cycles = c.cycles && s.E.ClockHz() > 0
-		_, c.counted[i] = result.OnCPUPerOp(*s.E)
+		_, c.counted[i] = s.E.WithOnCPU()
 		if !c.counted[i] {
 			c.onCPU = false
 			c.noOnCPU = result.AppendOnce(c.noOnCPU, labelOr(s.Label, "a side"))

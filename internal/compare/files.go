@@ -327,6 +327,9 @@ func (s *side) runs(basis string) [][]float64 {
 		if len(view.Samples) < stats.MinSamples || processes(*e) > 1 {
 			view = *e
 		}
+		if basis == result.BasisOnCPU || basis == result.BasisOnCPUCycles {
+			view, _ = view.WithOnCPU() // the samples whose on-CPU time is known
+		}
 		xs, _ := result.PerOp(view, basis)
 		byProcess := map[int][]float64{}
 		var order []int
