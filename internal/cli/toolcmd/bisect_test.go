@@ -126,6 +126,7 @@ func checkStored(t *testing.T, db string, rep bisect.Report, bm bisect.Benchmark
 // may distort a side up to 2x, and BAD three times slower read 2.62x
 // (1.76x to 3.92x): the walk rightly could not judge it.
 func TestBisectSkipsABinaryThatPanics(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and measures several revisions")
 	}
@@ -176,6 +177,7 @@ func TestBisectSkipsABinaryThatPanics(t *testing.T) {
 // for all three. No worktree is left behind. GOOD..BAD with no change in
 // the code finds no slowdown; bad revisions exit 2.
 func TestBisect(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and measures several revisions")
 	}

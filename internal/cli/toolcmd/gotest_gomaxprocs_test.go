@@ -25,6 +25,7 @@ func TestGotestGOMAXPROCS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
 	}
+	t.Parallel()
 	machine := runtime.GOMAXPROCS(0)
 	for _, tt := range []struct {
 		name     string
@@ -35,7 +36,14 @@ func TestGotestGOMAXPROCS(t *testing.T) {
 		{"--gomaxprocs 2", []string{"--gomaxprocs", "2"}, 2, 2},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r, stderr, code := gotestJSON(t, gotestData, append([]string{"./maxprocs"}, tt.args...)...)
+			var r *result.Result
+			var stderr string
+			var code int
+			if tt.args == nil {
+				r, stderr, code = maxprocsRun.get(t, "./maxprocs")
+			} else {
+				r, stderr, code = gotestJSON(t, gotestData, append([]string{"./maxprocs"}, tt.args...)...)
+			}
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
@@ -79,10 +87,8 @@ func TestGotestGOMAXPROCS(t *testing.T) {
 // The GOMAXPROCS of a benchmark that runs b.RunParallel is in its
 // not-pinned finding.
 func TestGotestParallelFinding(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs a test binary")
-	}
-	r, stderr, code := gotestJSON(t, gotestData, "./maxprocs", "--bench", "Par")
+	t.Parallel()
+	r, stderr, code := maxprocsRun.get(t, "./maxprocs")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -107,10 +113,8 @@ func TestGotestParallelFinding(t *testing.T) {
 // window of its own. Tens of milliseconds at least are the build's: a
 // window read after it holds a few of benchy's own.
 func TestGotestWindowDuringBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs a test binary")
-	}
-	r, stderr, code := gotestJSON(t, gotestData, "./maxprocs", "--bench", "Seq")
+	t.Parallel()
+	r, stderr, code := maxprocsRun.get(t, "./maxprocs")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -132,8 +136,12 @@ func TestGotestWindowDuringBuild(t *testing.T) {
 	if r.Before.BusyOwn < 50*time.Millisecond {
 		t.Errorf("the window ran during the build, but only %v of benchy's own work was taken out of it", r.Before.BusyOwn)
 	}
-	text, _, _ := runBinaryIn(t, gotestData, append(append([]string{"gotest", "-v"}, quick...), "./maxprocs", "--bench", "Seq")...)
-	if !strings.Contains(text, "of CPU left out):") && !strings.Contains(text, "(read after the build: ") {
-		t.Errorf("-v says neither how much of benchy's own work was left out of the busy window nor why it was not:\n%s", text)
+	// What gotest -v writes of it: the same writer, of the same result.
+	var text strings.Builder
+	if err := render.WriteWith(&text, r, "text", render.Options{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "of CPU left out):") && !strings.Contains(text.String(), "(read after the build: ") {
+		t.Errorf("-v says neither how much of benchy's own work was left out of the busy window nor why it was not:\n%s", text.String())
 	}
 }

@@ -73,6 +73,7 @@ func reportAccepts(t *testing.T, r *result.Result) {
 // A benchmark that prints is measured, one that prints another's result
 // line and failure forges nothing, and benchy report reads the file.
 func TestGotestOutputIsNotAResult(t *testing.T) {
+	t.Parallel()
 	r, stderr, code := gotestEnv(t, nil, "./output")
 	if r == nil || code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -90,6 +91,7 @@ func TestGotestOutputIsNotAResult(t *testing.T) {
 
 // os.Exit(0) and a panic in a benchmark fail it, with why and where.
 func TestGotestExitAndPanic(t *testing.T) {
+	t.Parallel()
 	r, stderr, code := gotestEnv(t, nil, "./ends", "--bench", "^Benchmark(ExitZero|Panics|OK)$")
 	if r == nil || code != cli.ExitFailed {
 		t.Fatalf("exit %d, want 1: %s", code, stderr)
@@ -113,6 +115,7 @@ func TestGotestExitAndPanic(t *testing.T) {
 // the result is one benchy report reads; under GOMAXPROCS=1 names ending
 // as testing's suffix does stay apart.
 func TestGotestNames(t *testing.T) {
+	t.Parallel()
 	r, stderr, code := gotestEnv(t, []string{"GOMAXPROCS=1"}, "./a/util", "./b/util", "./procs")
 	if r == nil || code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -127,6 +130,7 @@ func TestGotestNames(t *testing.T) {
 // test binary, in the calibration and in a sample run: benchy exits as
 // the signal says, and the test binary is gone, not left running.
 func TestGotestSignalEndsTheTestBinary(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
 	}

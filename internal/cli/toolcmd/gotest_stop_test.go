@@ -147,6 +147,7 @@ func quickModule(t *testing.T) string {
 // directory: Ctrl-C (INT to the job's group, so it reaches go test -c only
 // through benchy), TERM and HUP to benchy alone, and TERM twice.
 func TestGotestStopWhileBuilding(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts builds")
 	}
@@ -198,6 +199,7 @@ func TestGotestStopWhileBuilding(t *testing.T) {
 // --against removes it and says so in one line, and the go command the
 // killed benchy started is told to stop (its parent-death signal).
 func TestGotestAgainstRemovesStaleWorktree(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts builds")
 	}
@@ -240,6 +242,7 @@ func TestGotestAgainstRemovesStaleWorktree(t *testing.T) {
 // A stop during the calibration ends it before the next benchmark: the
 // signal's exit and one line, nothing written, no temporary directory.
 func TestGotestStopWhileCalibrating(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
 	}

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/analyze"
@@ -42,6 +43,40 @@ func gotestJSON(t *testing.T, dir string, args ...string) (*result.Result, strin
 	return r, stderr, code
 }
 
+// sharedGotest is one gotestJSON run that several tests read: each
+// asserts its own facts of the same measurement, so a testdata package is
+// built and measured once per test process, not once per test.
+type sharedGotest struct {
+	once   sync.Once
+	r      *result.Result
+	stderr string
+	code   int
+}
+
+// get runs gotestJSON with args the first time it is called, and returns
+// that run's result, stderr and exit code every time.
+func (s *sharedGotest) get(t *testing.T, args ...string) (*result.Result, string, int) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs a test binary")
+	}
+	s.once.Do(func() { s.r, s.stderr, s.code = gotestJSON(t, gotestData, args...) })
+	if s.r == nil {
+		t.Fatalf("gotest %q made no result (the first test to ask failed): exit %d\n%s", args, s.code, s.stderr)
+	}
+	return s.r, s.stderr, s.code
+}
+
+// liesRun is gotest of ./lies with every benchmark: the lies, the honest
+// ones and their allocations (TestGotestCatchesLies,
+// TestGotestAgreesWithGoTest).
+var liesRun sharedGotest
+
+// maxprocsRun is gotest of ./maxprocs at the default GOMAXPROCS
+// (TestGotestGOMAXPROCS, TestGotestParallelFinding,
+// TestGotestWindowDuringBuild).
+var maxprocsRun sharedGotest
+
 func codes(e result.Experiment) []string {
 	var cs []string
 	for _, f := range e.Findings {
@@ -58,10 +93,8 @@ func codes(e result.Experiment) []string {
 // believed. (The judgement itself is tested on recorded ramps, in
 // internal/targets/gotest.)
 func TestGotestCatchesLies(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and runs a test binary")
-	}
-	r, stderr, code := gotestJSON(t, gotestData, "./lies")
+	t.Parallel()
+	r, stderr, code := liesRun.get(t, "./lies")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -137,6 +170,7 @@ func TestGotestCatchesLies(t *testing.T) {
 // A benchmark that fails is reported with its message; the others run;
 // the exit is 1.
 func TestGotestFailingBenchmark(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
 	}
@@ -165,6 +199,7 @@ func TestGotestFailingBenchmark(t *testing.T) {
 
 // A binary built to be debugged measures another program.
 func TestGotestDebugBuild(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
 	}
@@ -177,6 +212,7 @@ func TestGotestDebugBuild(t *testing.T) {
 // Every bad input exits 2 with one line saying what is wrong, before
 // anything is measured.
 func TestGotestBadInput(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go list and go build")
 	}
@@ -237,6 +273,7 @@ func TestGotestBadInput(t *testing.T) {
 // a speed-up and exits as its verdict says, a change of comments only is
 // no difference, and the tree is as it was afterwards.
 func TestGotestAgainst(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds two revisions and measures them")
 	}
@@ -341,7 +378,10 @@ func TestGotestAgainst(t *testing.T) {
 // and each one's allocations per op (testing's own B/op and allocs/op,
 // which benchy reads from the same binary with a helper added). The times
 // per op are logged only: on a shared machine they differ by whatever ran
-// meanwhile.
+// meanwhile. benchy's side is TestGotestCatchesLies's run of every
+// benchmark of ./lies, of which those go test's -bench matches are
+// compared; --bench's own selection is TestGotestShards' and
+// TestGotestDebugBuild's.
 func TestGotestAgreesWithGoTest(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test -bench")
@@ -349,8 +389,9 @@ func TestGotestAgreesWithGoTest(t *testing.T) {
 	if _, err := exec.LookPath("taskset"); err != nil {
 		t.Skip("no taskset")
 	}
+	t.Parallel()
 	const bench = "^Benchmark(Sum|Sizes|Alloc|QuoteDiscarded)$"
-	r, stderr, code := gotestJSON(t, gotestData, "./lies", "--bench", bench)
+	r, stderr, code := liesRun.get(t, "./lies")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -384,6 +425,9 @@ func TestGotestAgreesWithGoTest(t *testing.T) {
 	}
 	var ours []string
 	for _, e := range r.Experiments {
+		if top, _, _ := strings.Cut(e.Name, "/"); !regexp.MustCompile(bench).MatchString("Benchmark" + top) {
+			continue
+		}
 		ours = append(ours, e.Name)
 		g, ok := theirs[e.Name]
 		if !ok {
@@ -402,6 +446,7 @@ func TestGotestAgreesWithGoTest(t *testing.T) {
 // The standard library's benchmarks of calls whose result is discarded
 // (strconv.BenchmarkQuote) are honest: the call is not inlined.
 func TestGotestStandardLibraryNotAccused(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds strconv's tests")
 	}
@@ -420,6 +465,7 @@ func TestGotestStandardLibraryNotAccused(t *testing.T) {
 
 // benchy asm reads a benchmark's loop from a test binary.
 func TestAsmBinary(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a test binary")
 	}
@@ -445,6 +491,7 @@ func TestAsmBinary(t *testing.T) {
 // checked out, the last line says so. The user's configuration and
 // worktrees are as they were.
 func TestGotestAgainstSubmodules(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds two revisions")
 	}
@@ -503,6 +550,7 @@ func TestGotestAgainstSubmodules(t *testing.T) {
 // A --bench that matches a few benchmarks of every shard keeps the runs
 // short.
 func TestGotestShards(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs go build and the benchmarks")
 	}

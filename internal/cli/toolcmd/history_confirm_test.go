@@ -176,6 +176,7 @@ func TestHistoryConfirmReached(t *testing.T) {
 // 20% slower still though the code did not change. The history sees two
 // steps; the interleaved runs must confirm the first and not the second.
 func TestHistoryCheckConfirm(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and measures four revisions")
 	}
@@ -271,6 +272,7 @@ func TestHistoryCheckConfirm(t *testing.T) {
 // confirmed and bisected to commit 6, or to a range that holds it; never
 // to another commit alone.
 func TestHistoryCheckConfirmBisect(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and measures several revisions")
 	}

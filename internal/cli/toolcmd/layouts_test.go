@@ -24,6 +24,7 @@ func TestLayoutFlagBounds(t *testing.T) {
 // TestGotestAgainstLayouts: each revision linked twice, the four binaries
 // interleaved, the seeds and every layout's median recorded.
 func TestGotestAgainstLayouts(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds two revisions twice and measures them")
 	}

@@ -15,6 +15,7 @@ import (
 // under the comparison and written as a profile, a function only the new
 // revision calls listed with nothing on the old side.
 func TestGotestAgainstProfile(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds two revisions and measures them")
 	}
