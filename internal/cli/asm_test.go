@@ -85,6 +85,7 @@ type asmJSON struct {
 // -buildmode=pie build compiles every package again, which for all of
 // cmd/benchy (SQLite and pgx) took 12s of the cli's tests.
 func TestAsmBinaries(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a program twice")
 	}

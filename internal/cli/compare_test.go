@@ -492,6 +492,7 @@ func FuzzParseFraction(f *testing.F) {
 // smoke store beside them (never the history), and each checks that
 // store without gating.
 func TestExampleScript(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds and runs benchy twice")
 	}

@@ -67,6 +67,7 @@ func TestExecPinsEveryRun(t *testing.T) {
 // interleaved; an A/A finds no difference (or, on a busy machine, says it
 // cannot tell): never a claim from identical commands.
 func TestExecComparesCommands(t *testing.T) {
+	t.Parallel()
 	loop := func(n int) string {
 		return "sh -c 'i=0; while [ $i -lt " + strconv.Itoa(n) + " ]; do i=$((i+1)); done'"
 	}
@@ -94,6 +95,7 @@ func TestExecComparesCommands(t *testing.T) {
 // benchy's process that starts it, and without a floor; a program that
 // touches 64 MiB reads at least that.
 func TestExecPeakMemory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "alloc.go")
 	os.WriteFile(src, []byte(`package main
@@ -153,6 +155,7 @@ func TestExecFailure(t *testing.T) {
 // flags are given (the first slowest), whichever comes first, and so do
 // several -L; every name carries the values its command line does not show.
 func TestExecParameterProduct(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		args []string
@@ -349,6 +352,7 @@ func TestExecFailingCleanup(t *testing.T) {
 // runs that had all finished are written, marked interrupted, the
 // cleanup recorded as not finished.
 func TestExecStopDuringCleanup(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, cleaning := filepath.Join(dir, "r.json"), filepath.Join(dir, "cleaning")
 	cleanup := "echo $$ > " + cleaning + ".tmp; mv " + cleaning + ".tmp " + cleaning + "; trap '' TERM; sleep 60 & sleep 60"

@@ -51,6 +51,7 @@ func TestMeasureWithoutValgrind(t *testing.T) {
 // A program valgrind cannot run fails its count in one line, exit 1, and
 // the time is still written.
 func TestExecCountFails(t *testing.T) {
+	t.Parallel()
 	if _, err := callgrind.Path(); err != nil {
 		t.Skip("valgrind is not installed (apt-get install valgrind)")
 	}
@@ -77,6 +78,7 @@ func TestExecCountFails(t *testing.T) {
 // failed one), with the timed runs written and the result marked
 // interrupted; nothing the counted run started is left running.
 func TestExecCountInterrupted(t *testing.T) {
+	t.Parallel()
 	if _, err := callgrind.Path(); err != nil {
 		t.Skip("valgrind is not installed (apt-get install valgrind)")
 	}

@@ -126,6 +126,7 @@ func noTemporaries(t *testing.T, tmp string) {
 // interrupted, every experiment saying which process failed and how, and
 // the exit is 1.
 func TestRunProcessesKeepsWhatFinished(t *testing.T) {
+	t.Parallel()
 	cmd, tmp, out, stderr := processesRun(t, "--processes", "3", "--samples", "4500")
 	second := 0
 	waitFor(t, "the second process", func() bool {
@@ -175,6 +176,7 @@ func TestRunProcessesKeepsWhatFinished(t *testing.T) {
 // keeps what it measured; the result is marked interrupted, the exit is
 // the signal's, and no process is left running.
 func TestRunProcessesPassesOnSignals(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		sig  syscall.Signal
 		code int
@@ -211,6 +213,7 @@ func TestRunProcessesPassesOnSignals(t *testing.T) {
 // second signal kills the running one before benchy exits, and a SIGKILL
 // to benchy takes it along.
 func TestRunProcessesLeavesNoProcess(t *testing.T) {
+	t.Parallel()
 	t.Run("second signal", func(t *testing.T) {
 		cmd, tmp, _, stderr := processesRun(t, "--processes", "2", "--samples", "100000")
 		kid := firstMeasuring(t, cmd, tmp)

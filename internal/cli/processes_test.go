@@ -17,6 +17,7 @@ import (
 // run --processes K: K processes of benchy, their samples merged, each
 // marked with its process, all on one CPU.
 func TestRunProcesses(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs benchy three times")
 	}

@@ -87,6 +87,7 @@ func TestRunForceReplacesReadOnly(t *testing.T) {
 // A --samples-file that cannot be written at the end does not stop the
 // result: --out is written, the samples are kept elsewhere, exit 1.
 func TestFailingSamplesFileKeepsTheResult(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sub := filepath.Join(dir, "gone")
 	os.Mkdir(sub, 0o755)
@@ -116,6 +117,7 @@ func TestFailingSamplesFileKeepsTheResult(t *testing.T) {
 // exit is 128 + the signal, and no temporary file is left; a stop during
 // the busy window ends at once.
 func TestSignalsStopTheRun(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		sig  syscall.Signal
 		code int

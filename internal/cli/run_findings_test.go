@@ -113,6 +113,7 @@ func TestRunInterrupted(t *testing.T) {
 }
 
 func TestRunCompareInterleaved(t *testing.T) {
+	t.Parallel()
 	r, _ := runJSON(t, "--compare", "concat/quadratic,concat/builder", "--samples", "12", "--sample-time", "1ms",
 		"--warmup", "20ms", "--window", "10ms")
 	if len(r.Comparison) != 1 {
