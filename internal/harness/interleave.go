@@ -160,10 +160,12 @@ func (r *interleaved) open(ts []Target) error {
 }
 
 // close closes every candidate opened, telling it whether the samples
-// completed.
+// completed, the last opened first: each puts back what its Open changed
+// as it found it (the collector turned off), so they must be undone in
+// reverse, or the first one's "off" is what the last puts back.
 func (r *interleaved) close(completed bool) {
-	for i, m := range r.ms {
-		r.outs[i].Totals = m.t.Close(ending(completed, r.done))
+	for i := len(r.ms) - 1; i >= 0; i-- {
+		r.outs[i].Totals = r.ms[i].t.Close(ending(completed, r.done))
 	}
 }
 

@@ -114,9 +114,10 @@ func TestInterleaveSamplesEveryCandidateEveryRound(t *testing.T) {
 	if want := []string{"a", "b", "b", "a", "a", "b", "b", "a"}; !slices.Equal(samples, want) {
 		t.Errorf("sample order %v, want ABBA %v", samples, want)
 	}
-	// Both are opened before the first sample and closed after the last.
-	if log[0] != "a: open" || log[1] != "b: open" || log[len(log)-2] != "a: close completed" || log[len(log)-1] != "b: close completed" {
-		t.Errorf("log %v: want both opened first and closed last", log)
+	// Both are opened before the first sample and closed after the last,
+	// the last opened first (each undoes what its Open did).
+	if log[0] != "a: open" || log[1] != "b: open" || log[len(log)-2] != "b: close completed" || log[len(log)-1] != "a: close completed" {
+		t.Errorf("opened %q, %q; closed %q, %q: want a and b opened first, b and a closed last", log[0], log[1], log[len(log)-2], log[len(log)-1])
 	}
 }
 

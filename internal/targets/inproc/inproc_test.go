@@ -167,6 +167,23 @@ func TestStoppedInterleaveStillCountsAllocations(t *testing.T) {
 	}
 }
 
+// Candidates measured with the collector off, interleaved, leave it on
+// after them, as they found it (each Open turns it off and its Close puts
+// back what it found: closed in the order opened, the last put back
+// "off").
+func TestInterleaveGivesTheCollectorBack(t *testing.T) {
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	ts := []harness.Target{
+		inproc.New(inproc.Workload{Name: "a", Loop: addLoop}, inproc.Options{}),
+		inproc.New(inproc.Workload{Name: "b", Loop: addLoop}, inproc.Options{}),
+	}
+	harness.Interleave(context.Background(), ts, quickOptions())
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC %d after the interleaved run, want 100", got)
+	}
+}
+
 func TestPanickingLoopIsNotRunAgain(t *testing.T) {
 	calls := 0
 	boom := func(n int) {
