@@ -345,7 +345,7 @@ func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 	}
 	o.PrecisionOptions.Settings(&st)
 	plan := pipeline.Plan{
-		Settings: st, CPU: o.CPU, CPUSet: o.CPUSet, NoCheck: o.NoAsm,
+		Settings: st, CPU: o.CPU, CPUSet: o.CPUSet, NoCheck: o.NoAsm, OneP: true,
 		Tool: "benchy " + Version, Command: o.g.Args, Package: mainPackage(),
 	}
 	if !o.Smoke && !o.Latency && o.Profile == "" {

@@ -73,6 +73,10 @@ type Plan struct {
 	CPUWhy string
 	// NoCheck skips Target.Check (--no-asm).
 	NoCheck bool
+	// OneP measures at GOMAXPROCS 1 (harness.Options.OneP), as taskset
+	// -c CPU go test runs a benchmark, and records 1 as the run's
+	// GOMAXPROCS: benchy run's loops in its own process.
+	OneP bool
 	// MinTime keeps sampling past Settings.Samples until the samples of
 	// each target lasted that long (harness.Options.MinTime).
 	MinTime time.Duration
@@ -228,6 +232,9 @@ func readAndClaim(ctx context.Context, plan Plan, targets int) (*result.Result, 
 	// explicitly; set it, so pinning does not change the program.
 	gomaxprocs := runtime.GOMAXPROCS(0)
 	runtime.GOMAXPROCS(gomaxprocs)
+	if plan.OneP && harness.CanPin {
+		gomaxprocs = 1 // what the experiments ran at
+	}
 	r := &result.Result{
 		Schema:      result.SchemaVersion,
 		Tool:        plan.Tool,
@@ -267,7 +274,7 @@ func harnessOptions(plan Plan, cpu int) harness.Options {
 		probeWin = smokeProbeWindow
 	}
 	return harness.Options{
-		CPU: cpu, Unpinned: !harness.CanPin, Samples: st.Samples, Warmup: st.Warmup, WarmupRuns: st.WarmupRuns,
+		CPU: cpu, Unpinned: !harness.CanPin, OneP: plan.OneP, Samples: st.Samples, Warmup: st.Warmup, WarmupRuns: st.WarmupRuns,
 		SampleTime: st.SampleTime, Iters: st.Iters, Isolate: st.Isolate, Progress: plan.Progress,
 		MinTime: plan.MinTime, TargetCI: st.TargetCI, MaxTime: st.MaxTime,
 		Looks: st.Looks, MinRounds: compare.MinRounds(len(st.Compare) - 1),
