@@ -49,7 +49,8 @@ func sidesText(label string, ss []compare.FileSide) string {
 		if i == 0 {
 			fmt.Fprintf(&b, "%s\n", Wrap(label+": "+fileSideText(s), comparisonWidth, indent))
 		} else {
-			fmt.Fprintf(&b, "%s\n", Wrap(indent+fileSideText(s), comparisonWidth, indent))
+			// Wrap keeps words, not the spaces before the first.
+			fmt.Fprintf(&b, "%s%s\n", indent, Wrap(fileSideText(s), comparisonWidth-len(indent), indent))
 		}
 	}
 	return b.String()

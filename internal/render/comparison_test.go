@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/benchy-dev/benchy/internal/compare"
@@ -132,5 +133,17 @@ func TestCompareTextProfileDiffs(t *testing.T) {
 		if len([]rune(l)) > 80 {
 			t.Errorf("line wider than 80 columns: %q", l)
 		}
+	}
+}
+
+// The files of a side after the first are indented under it.
+func TestSidesTextIndentsTheFilesAfterTheFirst(t *testing.T) {
+	at := time.Date(2026, 12, 7, 1, 36, 0, 0, time.UTC)
+	ss := []compare.FileSide{{File: "a1.json", Tool: "benchy 0.1.0", Start: at, Host: "vm", CPU: 1},
+		{File: "a2.json", Tool: "benchy 0.1.0", Start: at, Host: "vm", CPU: 1}}
+	want := "old: a1.json (benchy 0.1.0, 2026-12-07 01:36 UTC, host vm, cpu1)\n" +
+		"     a2.json (benchy 0.1.0, 2026-12-07 01:36 UTC, host vm, cpu1)\n"
+	if got := sidesText("old", ss); got != want {
+		t.Errorf("got\n%swant\n%s", got, want)
 	}
 }
