@@ -176,7 +176,7 @@ func TestInterleavedRunsAlternate(t *testing.T) {
 	want := []string{"open", "echo setup A", "open", "echo setup B",
 		"true A", "true A", "true B", "true B", // warm-ups
 		"true A", "true B", "true B", "true A", "true A", "true B", "true B", "true A", // ABBA
-		"echo cleanup A", "echo cleanup B"}
+		"echo cleanup B", "echo cleanup A"} // the last set up is cleaned up first
 	if got := f.Log(); !slices.Equal(got, want) {
 		t.Errorf("calls\n%q\nwant\n%q", got, want)
 	}

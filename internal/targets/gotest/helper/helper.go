@@ -178,8 +178,10 @@ type benchyCall struct {
 // waits for its CPU. Unlocked, with one P, the goroutine goes on running
 // on the same thread. Only a blocking system call can move it to another
 // thread (its P handed to a thread that ran other work meanwhile): the
-// call is then not pinned, and the thread's counters, of two threads,
-// are dropped.
+// call is then not pinned (it says so: Record.Moved), the thread's
+// counters, of two threads, are dropped, the thread it moved to is
+// pinned for the rest of the call, and the process's later calls stay
+// locked. Calls that are profiled stay locked too.
 func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 	runtime.LockOSThread()
 	var old benchyMask
@@ -204,7 +206,10 @@ func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 		}
 	}
 	tid := benchyGettid()
-	free := m.pinned && runtime.GOMAXPROCS(0) == 1
+	// Not while profiling: the profiler's writer is a goroutine that
+	// writes files, and at one P it would run on this thread and hand
+	// the P on in its writes.
+	free := m.pinned && runtime.GOMAXPROCS(0) == 1 && prefix == "" && !benchyStayLocked
 	benchyHeap(c, -1)
 	benchyCounters(c, -1)
 	if free {
@@ -220,11 +225,20 @@ func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 		runtime.LockOSThread()
 	}
 	moved := benchyGettid() != tid
+	var here benchyMask // the thread a call moved to: its own CPUs
 	if !moved {
 		benchyCounters(c, 1)
 	} else {
 		c = map[string]int64{}
 		m.pinned, m.moved = false, true
+		// The rest of the process's calls stay locked, and this thread
+		// is pinned for the rest of this one.
+		benchyStayLocked = true
+		if benchyAffinity(true, 0, &here) == nil {
+			var mask benchyMask
+			mask[benchyCPU/64] = 1 << (uint(benchyCPU) % 64)
+			benchyAffinity(false, 0, &mask)
+		}
 	}
 	benchyHeap(c, 1)
 	if prefix != "" && BenchyProfiler(false, prefix) == nil {
@@ -237,10 +251,17 @@ func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 	if m.pinned || moved { // a call that moved was pinned when it started
 		benchyAffinity(false, tid, &old)
 	}
+	if moved && here != (benchyMask{}) {
+		benchyAffinity(false, 0, &here)
+	}
 	runtime.UnlockOSThread()
 	m.cpu, m.counters = int(cpu), c
 	m.fn = runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
 }
+
+// benchyStayLocked is set by a call that moved to another thread: the
+// process's later calls keep their goroutine locked to its thread.
+var benchyStayLocked bool
 
 // benchyGettid is the calling thread's ID (a variable: a test moves a
 // call to another thread by it).

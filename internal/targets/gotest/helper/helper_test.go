@@ -16,10 +16,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// records runs f as testing.Benchmark runs a benchmark, with the helper
-// writing to a file, and returns what it wrote, read as benchy reads it.
-func records(t *testing.T, f func(*testing.B)) []gotest.Record {
-	t.Helper()
+// benchyFirstCPU is the first CPU the test may run on: the one records
+// pins to.
+func benchyFirstCPU(t *testing.T) int {
 	var set unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &set); err != nil {
 		t.Skip("no affinity:", err)
@@ -28,6 +27,14 @@ func records(t *testing.T, f func(*testing.B)) []gotest.Record {
 	for !set.IsSet(cpu) {
 		cpu++
 	}
+	return cpu
+}
+
+// records runs f as testing.Benchmark runs a benchmark, with the helper
+// writing to a file, and returns what it wrote, read as benchy reads it.
+func records(t *testing.T, f func(*testing.B)) []gotest.Record {
+	t.Helper()
+	cpu := benchyFirstCPU(t)
 	out, err := os.Create(t.TempDir() + "/records")
 	if err != nil {
 		t.Fatal(err)
@@ -169,11 +176,17 @@ func TestMovedCallIsNotPinned(t *testing.T) {
 		}
 		return syscall.Gettid()
 	}
-	defer func() { benchyGettid = syscall.Gettid }()
+	defer func() { benchyGettid, benchyStayLocked = syscall.Gettid, false }()
 	recs := records(t, func(b *testing.B) {})
 	end := recs[len(recs)-1]
-	if end.N != 100 || !end.Returned || end.Pinned {
-		t.Errorf("end %+v, want N 100, returned, not pinned", end)
+	if end.N != 100 || !end.Returned || end.Pinned || !end.Moved {
+		t.Errorf("end %+v, want N 100, returned, moved, not pinned", end)
+	}
+	if end.CPU != benchyFirstCPU(t) {
+		t.Errorf("ended on cpu%d: the thread it moved to was not pinned", end.CPU)
+	}
+	if !benchyStayLocked {
+		t.Error("the later calls are not kept locked")
 	}
 	for _, k := range []string{"thread-cpu-ns", "voluntary-cs", "run-delay-ns"} {
 		if _, ok := end.Counters[k]; ok {
