@@ -194,17 +194,7 @@ func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 		runtime.Gosched() // the kernel moves the thread at the next scheduling point
 	}
 	c := map[string]int64{}
-	prefix := ""
-	if BenchyProfiler != nil && benchyProfDir != "" && b.N == benchyProfN {
-		// Outside the counters and testing's timer: the profiles'
-		// own work (a collection, writing the heap profile) is not
-		// the call's.
-		benchyProfSeq++
-		prefix = benchyProfDir + "/" + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(benchyProfSeq)
-		if BenchyProfiler(true, prefix) != nil {
-			prefix = ""
-		}
-	}
+	prefix := benchyProfileBegin(b)
 	tid := benchyGettid()
 	// Not while profiling: the profiler's writer is a goroutine that
 	// writes files, and at one P it would run on this thread and hand
@@ -257,6 +247,22 @@ func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 	runtime.UnlockOSThread()
 	m.cpu, m.counters = int(cpu), c
 	m.fn = runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+}
+
+// benchyProfileBegin starts the profiles of a call when benchy asks for
+// them (--profile) and returns their files' prefix, "" for none. Outside
+// the counters and testing's timer: the profiles' own work (a
+// collection, writing the heap profile) is not the call's.
+func benchyProfileBegin(b *testing.B) string {
+	if BenchyProfiler == nil || benchyProfDir == "" || b.N != benchyProfN {
+		return ""
+	}
+	benchyProfSeq++
+	prefix := benchyProfDir + "/" + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(benchyProfSeq)
+	if BenchyProfiler(true, prefix) != nil {
+		return ""
+	}
+	return prefix
 }
 
 // benchyStayLocked is set by a call that moved to another thread: the
