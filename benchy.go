@@ -36,9 +36,9 @@
 // benchy finds its machine code from the function value and checks that the
 // loop still loads its input when ReadsMemory says it should.
 //
-// Loop runs on one thread pinned to the measured CPU, at GOMAXPROCS 1, as
-// taskset -c CPU go test runs a benchmark: goroutines it starts take turns
-// on that CPU.
+// On Linux, Loop runs on one thread pinned to the measured CPU, at
+// GOMAXPROCS 1, as taskset -c CPU go test runs a benchmark: goroutines it
+// starts take turns on that CPU.
 //
 // Units and Unit say how much work one op is (4096 adds); with FloorCycles,
 // the least cycles one unit can take on the best core, they let benchy call
