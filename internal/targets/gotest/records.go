@@ -24,14 +24,10 @@ type Record struct {
 	Subs     bool   `json:"subs"`     // testing's mark: it ran sub-benchmarks with b.Run
 
 	// What was measured (the end of a call that returned).
-	Ns     int64 `json:"ns"`   // b.Elapsed() after the call: what testing timed
-	Wall   int64 `json:"wall"` // the whole call, timer stopped or not
-	CPU    int   `json:"cpu"`
-	Pinned bool  `json:"pinned"`
-	// Moved: the call ended on another thread than it began on (a
-	// blocking system call handed its goroutine on), so it was not
-	// pinned throughout and has no counters of its thread.
-	Moved    bool             `json:"moved"`
+	Ns       int64            `json:"ns"`   // b.Elapsed() after the call: what testing timed
+	Wall     int64            `json:"wall"` // the whole call, timer stopped or not
+	CPU      int              `json:"cpu"`
+	Pinned   bool             `json:"pinned"`
 	Parallel bool             `json:"parallel"`
 	Counters map[string]int64 `json:"counters"`
 	Func     string           `json:"func"` // the function's symbol

@@ -43,7 +43,6 @@ type Target struct {
 	start    func(*exec.Cmd) error // starts a test process off the measured CPU (StartOffCPU)
 	process  int
 	pinned   bool // every call of the benchmark held its pin
-	moved    int  // calls that ended on another thread (Record.Moved)
 	parallel bool // it ran b.RunParallel
 	fn       string
 	bytes    []float64
@@ -90,7 +89,7 @@ func (t *Target) Counters() result.CounterReport {
 
 // Open has nothing to prepare: the binary is built and calibrated.
 func (t *Target) Open() error {
-	t.pinned, t.moved = true, 0
+	t.pinned = true
 	return nil
 }
 
@@ -194,9 +193,6 @@ func (t *Target) sample(x Record) result.Sample {
 		t.collected++
 	}
 	t.pinned = t.pinned && x.Pinned
-	if x.Moved {
-		t.moved++
-	}
 	t.parallel = t.parallel || x.Parallel
 	t.fn = x.Func
 	return s
@@ -295,10 +291,6 @@ func (t *Target) Check() []finding.Finding {
 		fs = append(fs, finding.Finding{Code: result.CodeNotPinned, Severity: finding.Warn,
 			Message:  fmt.Sprintf("the benchmark runs b.RunParallel: its goroutines run on threads of their own, which cannot be pinned, so it was measured unpinned, at GOMAXPROCS %d", t.opts.GOMAXPROCS),
 			Evidence: map[string]any{"gomaxprocs": t.opts.GOMAXPROCS}})
-	case t.moved > 0:
-		fs = append(fs, finding.Finding{Code: result.CodeNotPinned, Severity: finding.Warn,
-			Message:  fmt.Sprintf("%s of the benchmark ended on another thread than they began on (a blocking system call handed the goroutine to a thread off the measured CPU): they were not pinned throughout, and their thread's counters are unknown", units.Count(t.moved, "call")),
-			Evidence: map[string]any{"moved_calls": t.moved}})
 	case !t.pinned:
 		fs = append(fs, finding.Finding{Code: result.CodeNotPinned, Severity: finding.Warn,
 			Message: "the benchmark's thread could not be pinned (sched_setaffinity failed in the test process)"})

@@ -298,22 +298,3 @@ func TestSampleN(t *testing.T) {
 		}
 	}
 }
-
-// A call that moved to another thread makes the benchmark not pinned, said
-// as that (not as a pin the system refused), with how many calls.
-func TestMovedCallsAreSaid(t *testing.T) {
-	tg := &Target{Bin: &Binary{}}
-	tg.Open()
-	for _, moved := range []bool{false, true, false} {
-		tg.sample(Record{N: 10, Ns: 1000, Pinned: !moved, Moved: moved, Counters: map[string]int64{}})
-	}
-	var got []finding.Finding
-	for _, f := range tg.Check() {
-		if f.Code == result.CodeNotPinned {
-			got = append(got, f)
-		}
-	}
-	if len(got) != 1 || !strings.Contains(got[0].Message, "1 call of the benchmark ended on another thread") || got[0].Evidence["moved_calls"] != 1 {
-		t.Errorf("not-pinned findings %+v, want one naming the call that moved", got)
-	}
-}

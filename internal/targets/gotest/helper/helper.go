@@ -152,36 +152,22 @@ func benchyCountEnd() {}
 
 // benchyCall is what benchyMeasure saw of one call.
 type benchyCall struct {
-	returned, pinned, moved bool
-	ns, wall                int64
-	cpu                     int
-	counters                map[string]int64
-	fn                      string
-	profile                 string // the prefix of the call's profiles
+	returned, pinned bool
+	ns, wall         int64
+	cpu              int
+	counters         map[string]int64
+	fn               string
+	profile          string // the prefix of the call's profiles
 }
 
-// benchyMeasure runs f on its goroutine's thread, pinned to the measured
-// CPU, after taking that CPU away from every other thread of the process
-// (Go's GC workers, sysmon, the goroutines of testing), exactly as benchy
-// pins its own measured thread; it reads the thread's counters around the
-// call and resets testing's timer after the pinning, so the pinning is
-// not timed. It stops testing's timer when f returns (testing would, a
-// moment later), so that what testing timed, b.Elapsed (which honours
-// ResetTimer and StopTimer), and its allocation counts are final.
-//
-// At GOMAXPROCS 1 (gotest's default, as taskset -c CPU go test runs) the
-// goroutine is not locked to its thread while f runs. Go preempts a
-// goroutine that ran 10 ms; a locked one then parks its thread until
-// another thread, off the measured CPU, hands it back: a voluntary
-// context switch and 150-200 µs off the CPU about every 20 ms of a call
-// (5 in a 100 ms call), more on a busy machine, where that other thread
-// waits for its CPU. Unlocked, with one P, the goroutine goes on running
-// on the same thread. Only a blocking system call can move it to another
-// thread (its P handed to a thread that ran other work meanwhile): the
-// call is then not pinned (it says so: Record.Moved), the thread's
-// counters, of two threads, are dropped, the thread it moved to is
-// pinned for the rest of the call, and the process's later calls stay
-// locked. Calls that are profiled stay locked too.
+// benchyMeasure runs f on its goroutine's thread, locked and pinned to the
+// measured CPU, after taking that CPU away from every other thread of the
+// process (Go's GC workers, sysmon, the goroutines of testing), exactly
+// as benchy pins its own measured thread; it reads the thread's counters
+// around the call and resets testing's timer after the pinning, so the
+// pinning is not timed. It stops testing's timer when f returns (testing
+// would, a moment later), so that what testing timed, b.Elapsed (which
+// honours ResetTimer and StopTimer), and its allocation counts are final.
 func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 	runtime.LockOSThread()
 	var old benchyMask
@@ -194,42 +180,26 @@ func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 		runtime.Gosched() // the kernel moves the thread at the next scheduling point
 	}
 	c := map[string]int64{}
-	prefix := benchyProfileBegin(b)
-	tid := benchyGettid()
-	// Not while profiling: the profiler's writer is a goroutine that
-	// writes files, and at one P it would run on this thread and hand
-	// the P on in its writes.
-	free := m.pinned && runtime.GOMAXPROCS(0) == 1 && prefix == "" && !benchyStayLocked
+	prefix := ""
+	if BenchyProfiler != nil && benchyProfDir != "" && b.N == benchyProfN {
+		// Outside the counters and testing's timer: the profiles'
+		// own work (a collection, writing the heap profile) is not
+		// the call's.
+		benchyProfSeq++
+		prefix = benchyProfDir + "/" + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(benchyProfSeq)
+		if BenchyProfiler(true, prefix) != nil {
+			prefix = ""
+		}
+	}
 	benchyHeap(c, -1)
 	benchyCounters(c, -1)
-	if free {
-		runtime.UnlockOSThread()
-	}
 	start := time.Now()
 	b.ResetTimer()
 	f(b)
 	m.wall = time.Since(start).Nanoseconds()
 	b.StopTimer()
 	m.ns = b.Elapsed().Nanoseconds()
-	if free {
-		runtime.LockOSThread()
-	}
-	moved := benchyGettid() != tid
-	var here benchyMask // the thread a call moved to: its own CPUs
-	if !moved {
-		benchyCounters(c, 1)
-	} else {
-		c = map[string]int64{}
-		m.pinned, m.moved = false, true
-		// The rest of the process's calls stay locked, and this thread
-		// is pinned for the rest of this one.
-		benchyStayLocked = true
-		if benchyAffinity(true, 0, &here) == nil {
-			var mask benchyMask
-			mask[benchyCPU/64] = 1 << (uint(benchyCPU) % 64)
-			benchyAffinity(false, 0, &mask)
-		}
-	}
+	benchyCounters(c, 1)
 	benchyHeap(c, 1)
 	if prefix != "" && BenchyProfiler(false, prefix) == nil {
 		m.profile = prefix
@@ -238,40 +208,13 @@ func benchyMeasure(b *testing.B, f func(*testing.B), m *benchyCall) {
 	if nr, ok := benchyGetcpu[runtime.GOARCH]; ok {
 		syscall.RawSyscall(nr, uintptr(unsafe.Pointer(&cpu)), 0, 0)
 	}
-	if m.pinned || moved { // a call that moved was pinned when it started
-		benchyAffinity(false, tid, &old)
-	}
-	if moved && here != (benchyMask{}) {
-		benchyAffinity(false, 0, &here)
+	if m.pinned {
+		benchyAffinity(false, 0, &old)
 	}
 	runtime.UnlockOSThread()
 	m.cpu, m.counters = int(cpu), c
 	m.fn = runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
 }
-
-// benchyProfileBegin starts the profiles of a call when benchy asks for
-// them (--profile) and returns their files' prefix, "" for none. Outside
-// the counters and testing's timer: the profiles' own work (a
-// collection, writing the heap profile) is not the call's.
-func benchyProfileBegin(b *testing.B) string {
-	if BenchyProfiler == nil || benchyProfDir == "" || b.N != benchyProfN {
-		return ""
-	}
-	benchyProfSeq++
-	prefix := benchyProfDir + "/" + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(benchyProfSeq)
-	if BenchyProfiler(true, prefix) != nil {
-		return ""
-	}
-	return prefix
-}
-
-// benchyStayLocked is set by a call that moved to another thread: the
-// process's later calls keep their goroutine locked to its thread.
-var benchyStayLocked bool
-
-// benchyGettid is the calling thread's ID (a variable: a test moves a
-// call to another thread by it).
-var benchyGettid = syscall.Gettid
 
 // benchyEnd is the end record of a call: how it ended (p is what it
 // panicked with), testing's own state of b, and, for a call that
@@ -296,7 +239,7 @@ func benchyEnd(b *testing.B, name string, m *benchyCall, p interface{}) string {
 	}
 	if m.returned {
 		s.WriteString(`,"ns":` + strconv.FormatInt(m.ns, 10) + `,"wall":` + strconv.FormatInt(m.wall, 10) +
-			`,"cpu":` + strconv.Itoa(m.cpu) + `,"pinned":` + strconv.FormatBool(m.pinned) + `,"moved":` + strconv.FormatBool(m.moved) +
+			`,"cpu":` + strconv.Itoa(m.cpu) + `,"pinned":` + strconv.FormatBool(m.pinned) +
 			`,"parallel":` + strconv.FormatBool(benchyPar.Load()) + `,"func":` + benchyQuote(m.fn) +
 			`,"counters":` + benchyInts(m.counters))
 		if m.profile != "" {

@@ -7,18 +7,16 @@ import (
 	"encoding/json"
 	"flag"
 	"os"
-	"runtime"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 	"golang.org/x/sys/unix"
 )
 
-// benchyFirstCPU is the first CPU the test may run on: the one records
-// pins to.
-func benchyFirstCPU(t *testing.T) int {
+// records runs f as testing.Benchmark runs a benchmark, with the helper
+// writing to a file, and returns what it wrote, read as benchy reads it.
+func records(t *testing.T, f func(*testing.B)) []gotest.Record {
+	t.Helper()
 	var set unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &set); err != nil {
 		t.Skip("no affinity:", err)
@@ -27,14 +25,6 @@ func benchyFirstCPU(t *testing.T) int {
 	for !set.IsSet(cpu) {
 		cpu++
 	}
-	return cpu
-}
-
-// records runs f as testing.Benchmark runs a benchmark, with the helper
-// writing to a file, and returns what it wrote, read as benchy reads it.
-func records(t *testing.T, f func(*testing.B)) []gotest.Record {
-	t.Helper()
-	cpu := benchyFirstCPU(t)
 	out, err := os.Create(t.TempDir() + "/records")
 	if err != nil {
 		t.Fatal(err)
@@ -131,66 +121,4 @@ func FuzzQuote(f *testing.F) {
 			t.Errorf("%q read back as %q, want %q", s, got, want)
 		}
 	})
-}
-
-// spinFor keeps the thread busy for d without a call into the scheduler.
-func spinFor(d time.Duration) {
-	for start := time.Now(); time.Since(start) < d; {
-	}
-}
-
-// At GOMAXPROCS 1 a call that runs 400 ms is preempted by Go without its
-// thread parking: no voluntary context switch, and the thread's CPU time
-// kept (locked, a preempted goroutine's thread parked until another
-// thread handed the goroutine back: 5 switches in a 100 ms call).
-func TestPreemptedCallKeepsItsThread(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	recs := records(t, func(b *testing.B) {
-		for i := 0; i < b.N; i++ {
-			spinFor(4 * time.Millisecond)
-		}
-	})
-	end := recs[len(recs)-1]
-	if end.N != 100 || !end.Pinned {
-		t.Fatalf("end %+v", end)
-	}
-	if vcs := end.Counters["voluntary-cs"]; vcs != 0 {
-		t.Errorf("%d voluntary context switches in %v, want 0", vcs, time.Duration(end.Wall))
-	}
-	if _, ok := end.Counters["thread-cpu-ns"]; !ok {
-		t.Errorf("no thread CPU time: %v", end.Counters)
-	}
-}
-
-// A call that ended on another thread than it began on (a blocking
-// system call can hand its P, and then the goroutine, to a thread that
-// ran other work meanwhile) is not pinned, and has none of the thread's
-// counters: they would be of two threads.
-func TestMovedCallIsNotPinned(t *testing.T) {
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
-	calls := 0
-	benchyGettid = func() int {
-		calls++
-		if calls%2 == 0 { // the end of each call
-			return -1
-		}
-		return syscall.Gettid()
-	}
-	defer func() { benchyGettid, benchyStayLocked = syscall.Gettid, false }()
-	recs := records(t, func(b *testing.B) {})
-	end := recs[len(recs)-1]
-	if end.N != 100 || !end.Returned || end.Pinned || !end.Moved {
-		t.Errorf("end %+v, want N 100, returned, moved, not pinned", end)
-	}
-	if end.CPU != benchyFirstCPU(t) {
-		t.Errorf("ended on cpu%d: the thread it moved to was not pinned", end.CPU)
-	}
-	if !benchyStayLocked {
-		t.Error("the later calls are not kept locked")
-	}
-	for _, k := range []string{"thread-cpu-ns", "voluntary-cs", "run-delay-ns"} {
-		if _, ok := end.Counters[k]; ok {
-			t.Errorf("%s of a call that moved: %v", k, end.Counters)
-		}
-	}
 }
