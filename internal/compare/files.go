@@ -328,7 +328,13 @@ func (s *side) runs(basis string) [][]float64 {
 			view = *e
 		}
 		if basis == result.BasisOnCPU || basis == result.BasisOnCPUCycles {
-			view, _ = view.WithOnCPU() // the samples whose on-CPU time is known
+			// The samples whose on-CPU time is known, of the view or, as
+			// Basis counted them, of the whole experiment.
+			if v, ok := view.WithOnCPU(); ok {
+				view = v
+			} else if v, ok := e.WithOnCPU(); ok {
+				view = v
+			}
 		}
 		xs, _ := result.PerOp(view, basis)
 		byProcess := map[int][]float64{}
@@ -392,6 +398,8 @@ func (f Files) Gate(limit float64) Gate {
 			g.CannotJudge = append(g.CannotJudge, r.Name+" (inconclusive: the machine was busy)")
 		case !r.Judged():
 			g.CannotJudge = append(g.CannotJudge, r.Name+" ("+r.Reason+")")
+		case r.Reason == SameProgramReason:
+			// The same program: whatever was measured is the machine's.
 		case r.AdjustedP < r.Alpha && r.CILow > 1+limit:
 			g.Regressions = append(g.Regressions, r)
 		}

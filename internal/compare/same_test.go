@@ -36,3 +36,17 @@ func TestSameProgram(t *testing.T) {
 		t.Errorf("b still busy: %q %v", b.Busy, b.BusyBound)
 	}
 }
+
+// A gate never fails on a row of the same program, however far its
+// interval lies: the figures kept are the machine's.
+func TestGatePassesTheSameProgram(t *testing.T) {
+	f := Files{Rows: []Row{{Name: "a", Pair: result.Pair{Verdict: result.Slower, Ratio: 1.2,
+		CILow: 1.1, CIHigh: 1.3, AdjustedP: 0.001, Alpha: 0.05}}}}
+	if g := f.Gate(0.05); g.Passed() {
+		t.Fatalf("a 20%% slowdown passed the gate at 5%%: %+v", g)
+	}
+	f.SameProgram([]string{"a"})
+	if g := f.Gate(0.05); !g.Passed() {
+		t.Errorf("the same program failed the gate: %+v", g)
+	}
+}

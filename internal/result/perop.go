@@ -101,8 +101,8 @@ func OnCPUPerOp(e Experiment) ([]float64, bool) {
 // runs had one such sample in 32), and that one sample left the whole
 // experiment without an on-CPU time: the comparison could not leave the
 // other tasks' time out of any sample, and was inconclusive. A sample is
-// left out only for that, evidence of another task's time, never its
-// own: at most a quarter of them, and every process keeping one (a
+// left out only because its on-CPU time is unknown, never for its own
+// slowness: at most a quarter of them, and every process keeping one (a
 // process is the unit of a paired comparison). false when more lack it,
 // or a process would be left with none.
 func (e Experiment) WithOnCPU() (Experiment, bool) {

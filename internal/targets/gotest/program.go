@@ -49,9 +49,10 @@ func (b *Binary) Program() (string, error) {
 // .itablink: offsets the runtime reads once, at start) move with them:
 // those are written by name, size and bytes, not by address; the module's
 // table of where its tables are (.go.module, the runtime's moduledata) by
-// name and size. Everything else that table holds is where the code and
-// data are, and those are written with their addresses: a program whose
-// data moved (the line tables grew across a page) may run differently.
+// name, address and size, not its bytes. Everything else that table holds
+// is where the code and data are, and those are written with their
+// addresses: a program whose data moved (the line tables grew across a
+// page) may run differently.
 func hashCode(h io.Writer, path string) error {
 	f, err := elf.Open(path)
 	var fe *elf.FormatError
