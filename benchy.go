@@ -38,7 +38,7 @@
 //
 // On Linux, Loop runs on one thread pinned to the measured CPU, at
 // GOMAXPROCS 1, as taskset -c CPU go test runs a benchmark: goroutines it
-// starts take turns on that CPU.
+// starts take turns on that CPU (run --gomaxprocs N measures at N).
 //
 // Units and Unit say how much work one op is (4096 adds); with FloorCycles,
 // the least cycles one unit can take on the best core, they let benchy call

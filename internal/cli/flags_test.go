@@ -43,6 +43,15 @@ func TestRunFlags(t *testing.T) {
 	if err := got.CPUOptions.Validate(); err != nil || got.CPUSet || got.CPU != -1 || got.Window != time.Second || !got.GC || got.Samples != 31 {
 		t.Errorf("defaults: cpu %d set %v, window %v, gc %v, samples %d (%v)", got.CPU, got.CPUSet, got.Window, got.GC, got.Samples, err)
 	}
+	// --gomaxprocs: 1 by default, as taskset -c CPU go test; the plan
+	// measures at what was given.
+	if p := got.plan(nil); got.GOMAXPROCS != 1 || p.GOMAXPROCS != 1 {
+		t.Errorf("default GOMAXPROCS %d, plan's %d; want 1", got.GOMAXPROCS, p.GOMAXPROCS)
+	}
+	parse(t, newRunCmd(testGlobals(), capture), "--gomaxprocs", "3")
+	if p := got.plan(nil); p.GOMAXPROCS != 3 {
+		t.Errorf("--gomaxprocs 3: the plan's %d", p.GOMAXPROCS)
+	}
 }
 
 // exec: the commands are the arguments; the shared group as in run.

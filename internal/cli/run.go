@@ -46,6 +46,7 @@ type runOptions struct {
 	percentile    float64
 	percentileSet bool
 	Processes     int    // run benchy this many times and merge (--processes)
+	GOMAXPROCS    int    // what the experiments run at (--gomaxprocs)
 	ChildSpec     string // measure as one process of --processes (hidden)
 	Compare       string // "A,B[,C...]": interleaved comparison
 	ThresholdOption
@@ -62,6 +63,10 @@ type runOptions struct {
 
 // maxRemeasure bounds --remeasure: each attempt costs an experiment's time.
 const maxRemeasure = 10
+
+// MaxGOMAXPROCS bounds --gomaxprocs (run's and gotest's): every P costs
+// memory, and no machine benchy measures on has more CPUs.
+const MaxGOMAXPROCS = 1024
 
 // Smoke settings: every experiment, 3 short samples, so CI learns in
 // seconds that benchy and the experiments still work. Not for numbers.
@@ -144,6 +149,7 @@ whether B is faster than A.`,
 	IntFlag(f, &opts.Remeasure, "remeasure", 2, "measure an experiment again, up to `N` more times (0-10), on the fastest free CPU, when the host slowed the core under more than a third of its samples")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
 	opts.PrecisionOptions.Bind(f)
+	IntFlag(f, &opts.GOMAXPROCS, "gomaxprocs", 1, "measure at GOMAXPROCS `N`: 1, as taskset -c CPU go test runs a benchmark (goroutines an experiment starts take turns on the measured CPU), or more for code that runs goroutines in parallel (their threads run off the measured CPU)")
 	IntFlag(f, &opts.Processes, "processes", 1, "spread the samples over `K` runs of benchy, one after another, merged (each process its own heap and layout)")
 	f.StringVar(&opts.ChildSpec, "child-spec", "", "measure what `FILE` says, as one process of --processes")
 	f.MarkHidden("child-spec")
@@ -206,6 +212,9 @@ func (o *runOptions) validateAmounts() error {
 	}
 	if o.Processes < 1 || o.Processes > min(pipeline.MaxProcesses, o.Samples) {
 		return Usagef("--processes %d: must be between 1 and %d (at most --samples, which counts every process's samples)", o.Processes, min(pipeline.MaxProcesses, o.Samples))
+	}
+	if o.GOMAXPROCS < 1 || o.GOMAXPROCS > MaxGOMAXPROCS {
+		return Usagef("--gomaxprocs %d: must be between 1 and %d", o.GOMAXPROCS, MaxGOMAXPROCS)
 	}
 	if o.Remeasure < 0 || o.Remeasure > maxRemeasure {
 		return Usagef("--remeasure %d: must be between 0 (never) and %d", o.Remeasure, maxRemeasure)
@@ -345,7 +354,7 @@ func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 	}
 	o.PrecisionOptions.Settings(&st)
 	plan := pipeline.Plan{
-		Settings: st, CPU: o.CPU, CPUSet: o.CPUSet, NoCheck: o.NoAsm, OneP: true,
+		Settings: st, CPU: o.CPU, CPUSet: o.CPUSet, NoCheck: o.NoAsm, GOMAXPROCS: o.GOMAXPROCS,
 		Tool: "benchy " + Version, Command: o.g.Args, Package: mainPackage(),
 	}
 	if !o.Smoke && !o.Latency && o.Profile == "" {

@@ -22,6 +22,7 @@ func TestRunBadInput(t *testing.T) {
 		{"regexp does not compile", []string{"--bench", "("}, "not a Go regular expression"},
 		{"regexp matches nothing", []string{"--bench", "^nothing$"}, "matches no experiment"},
 		{"zero samples", []string{"--samples", "0"}, "between 1 and 100000"},
+		{"zero gomaxprocs", []string{"--gomaxprocs", "0"}, "--gomaxprocs 0: must be between 1 and 1024"},
 		{"too many samples", []string{"--samples", "100001"}, "between 1 and 100000"},
 		{"negative warmup", []string{"--warmup", "-1s"}, "positive duration"},
 		{"zero sample time", []string{"--sample-time", "0"}, "positive duration"},

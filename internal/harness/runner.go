@@ -21,16 +21,16 @@ import (
 // Options say how to measure targets.
 type Options struct {
 	CPU int // the CPU to pin the measured thread to
-	// OneP runs each pinned measurement at GOMAXPROCS 1, as taskset -c
-	// CPU go test runs a benchmark, the Ps given back after it. With a
-	// second P, whose thread Go's others share off the measured CPU, a
+	// GOMAXPROCS, when > 0, is what each pinned measurement runs at, the
+	// Ps given back after it: 1 (benchy run's default) as taskset -c CPU
+	// go test runs a benchmark. With a second P, whose thread Go's others share off the measured CPU, a
 	// loop that allocates stops the world and hands the collector's work
 	// across CPUs, and the locked measured thread parks each time until
 	// a thread on the other CPU hands its goroutine back: concat/quadratic
 	// had 225 voluntary switches a 75-78 ms sample, unstable, where
 	// taskset -c 1 go test read 25-33 ms; at one P, 2 a sample and 33 ms,
 	// believable. Not with Unpinned.
-	OneP bool
+	GOMAXPROCS int
 	// Unpinned measures on a locked thread without pinning it, where the
 	// system cannot pin (not Linux); the samples' CPUs are then not
 	// checked.
@@ -295,9 +295,9 @@ func OnThread(opts Options, f func() error) error {
 	if opts.Unpinned {
 		return Locked(f)
 	}
-	if opts.OneP {
+	if opts.GOMAXPROCS > 0 {
 		return Pinned(opts.CPU, opts.Isolate, func() error {
-			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(opts.GOMAXPROCS))
 			return f()
 		})
 	}

@@ -73,10 +73,11 @@ type Plan struct {
 	CPUWhy string
 	// NoCheck skips Target.Check (--no-asm).
 	NoCheck bool
-	// OneP measures at GOMAXPROCS 1 (harness.Options.OneP), as taskset
-	// -c CPU go test runs a benchmark, and records 1 as the run's
-	// GOMAXPROCS: benchy run's loops in its own process.
-	OneP bool
+	// GOMAXPROCS, when > 0, is what the targets are measured at
+	// (harness.Options.GOMAXPROCS), recorded as the run's: benchy run's
+	// loops in its own process, at 1 by default, as taskset -c CPU go
+	// test runs a benchmark.
+	GOMAXPROCS int
 	// MinTime keeps sampling past Settings.Samples until the samples of
 	// each target lasted that long (harness.Options.MinTime).
 	MinTime time.Duration
@@ -232,8 +233,8 @@ func readAndClaim(ctx context.Context, plan Plan, targets int) (*result.Result, 
 	// explicitly; set it, so pinning does not change the program.
 	gomaxprocs := runtime.GOMAXPROCS(0)
 	runtime.GOMAXPROCS(gomaxprocs)
-	if plan.OneP && harness.CanPin {
-		gomaxprocs = 1 // what the experiments ran at
+	if plan.GOMAXPROCS > 0 && harness.CanPin {
+		gomaxprocs = plan.GOMAXPROCS // what the experiments ran at
 	}
 	r := &result.Result{
 		Schema:      result.SchemaVersion,
@@ -274,7 +275,7 @@ func harnessOptions(plan Plan, cpu int) harness.Options {
 		probeWin = smokeProbeWindow
 	}
 	return harness.Options{
-		CPU: cpu, Unpinned: !harness.CanPin, OneP: plan.OneP, Samples: st.Samples, Warmup: st.Warmup, WarmupRuns: st.WarmupRuns,
+		CPU: cpu, Unpinned: !harness.CanPin, GOMAXPROCS: plan.GOMAXPROCS, Samples: st.Samples, Warmup: st.Warmup, WarmupRuns: st.WarmupRuns,
 		SampleTime: st.SampleTime, Iters: st.Iters, Isolate: st.Isolate, Progress: plan.Progress,
 		MinTime: plan.MinTime, TargetCI: st.TargetCI, MaxTime: st.MaxTime,
 		Looks: st.Looks, MinRounds: compare.MinRounds(len(st.Compare) - 1),

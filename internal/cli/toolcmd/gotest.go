@@ -65,9 +65,6 @@ const (
 	gotestProcesses  = 3
 	gotestSampleTime = 100 * time.Millisecond
 	maxProcesses     = 1000
-	// maxGOMAXPROCS bounds --gomaxprocs: every P costs memory, and no
-	// machine benchy measures on has more CPUs.
-	maxGOMAXPROCS = 1024
 )
 
 // newGotestCmd makes the command; runF, when not nil, is called with the
@@ -168,8 +165,8 @@ func (o *gotestOptions) bind(cmd *cobra.Command) {
 // validateSelection checks the flags that choose what runs and how:
 // --bench, --shard, --gomaxprocs.
 func (o *gotestOptions) validateSelection() (err error) {
-	if o.gomaxprocsSet && (o.GOMAXPROCS < 1 || o.GOMAXPROCS > maxGOMAXPROCS) {
-		return cli.Usagef("--gomaxprocs %d: must be between 1 and %d", o.GOMAXPROCS, maxGOMAXPROCS)
+	if o.gomaxprocsSet && (o.GOMAXPROCS < 1 || o.GOMAXPROCS > cli.MaxGOMAXPROCS) {
+		return cli.Usagef("--gomaxprocs %d: must be between 1 and %d", o.GOMAXPROCS, cli.MaxGOMAXPROCS)
 	}
 	if _, err := regexp.Compile(o.Bench); err != nil {
 		return cli.Usagef("--bench %q: not a Go regular expression: %v", o.Bench, err)

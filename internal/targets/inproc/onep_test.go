@@ -18,7 +18,7 @@ import (
 // collections).
 func TestOnePLoopSeldomParks(t *testing.T) {
 	hopts := quickOptions()
-	hopts.OneP, hopts.SampleTime, hopts.Samples = true, 20*time.Millisecond, 4
+	hopts.GOMAXPROCS, hopts.SampleTime, hopts.Samples = 1, 20*time.Millisecond, 4
 	w := inproc.Workload{Name: "test/alloc", Loop: func(n int) {
 		for range n {
 			testBytes = make([]byte, 1<<20)
