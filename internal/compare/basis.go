@@ -8,6 +8,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -116,7 +117,10 @@ func choose(sides []Side, separate bool) choice {
 	c := choice{separate: separate, cycles: separate, onCPU: true, counted: make([]bool, len(sides))}
 	for i, s := range sides {
 		c.cycles = c.cycles && s.E.ClockHz() > 0
-		_, c.counted[i] = s.E.WithOnCPU()
+		// The samples whose on-CPU time is known, and where some are not,
+		// enough left to compare.
+		v, ok := s.E.WithOnCPU()
+		c.counted[i] = ok && (len(v.Samples) == len(s.E.Samples) || len(v.Samples) >= stats.MinSamples)
 		if !c.counted[i] {
 			c.onCPU = false
 			c.noOnCPU = result.AppendOnce(c.noOnCPU, labelOr(s.Label, "a side"))

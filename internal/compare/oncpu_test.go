@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -64,5 +65,23 @@ func TestOnCPUWithoutUnknownSamples(t *testing.T) {
 	}
 	if r := f.Rows[0]; r.Verdict != result.Inconclusive || !strings.Contains(r.Reason, "no on-CPU time in old") {
 		t.Errorf("5 of 16 unknown: %s (%s), want inconclusive for want of on-CPU time", r.Verdict, r.Reason)
+	}
+	// Too few left to compare (5 of 6): the machine was busy, said as
+	// that, not "too few samples".
+	few := func(unknown bool) *result.Result {
+		r := gotestSide(1000, false)
+		e := &r.Experiments[0]
+		e.Samples = slices.DeleteFunc(e.Samples, func(s result.Sample) bool { return s.Process > 1 })[:6]
+		if unknown {
+			e.Samples[4].Counters = map[string]int64{result.CounterRunDelay: e.Samples[4].Ns}
+		}
+		return r
+	}
+	f, err = Against(few(true), few(false), 0.02)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := f.Rows[0]; r.Verdict != result.Inconclusive || !strings.Contains(r.Reason, "no on-CPU time in old") {
+		t.Errorf("5 of 6 known: %s (%s), want inconclusive for want of on-CPU time", r.Verdict, r.Reason)
 	}
 }

@@ -82,7 +82,7 @@ func checkStored(t *testing.T, db string, rep bisect.Report, bm bisect.Benchmark
 	t.Helper()
 	want := map[string]bool{rep.Good.Hash: true}
 	for _, st := range bm.Steps {
-		if st.Side != bisect.Skipped {
+		if st.Side != bisect.Skipped || couldNotJudge(st) {
 			want[rep.Commits[st.Commit].Hash] = true
 		}
 	}
@@ -222,7 +222,7 @@ func TestBisect(t *testing.T) {
 	unbuilt := map[int]bool{}
 	for _, bm := range rep.Benchmarks {
 		for _, st := range bm.Steps {
-			if st.Side == bisect.Skipped {
+			if st.Side == bisect.Skipped && !couldNotJudge(st) {
 				unbuilt[st.Commit] = true
 			}
 		}
@@ -279,6 +279,12 @@ func TestBisect(t *testing.T) {
 // slower: found, commit 6 in the answer, never another commit alone,
 // commit 7 stepped around as not building, and at most log2(9)+2 commits
 // measured.
+// couldNotJudge says a step was measured and left unjudged, not skipped
+// unmeasured (a commit that does not build).
+func couldNotJudge(st bisect.Step) bool {
+	return st.Side == bisect.Skipped && strings.HasPrefix(st.Why, "could not judge")
+}
+
 func checkWalk(t *testing.T, rep bisect.Report, bm bisect.Benchmark, commits []string) {
 	t.Helper()
 	a := bm.Answer
@@ -300,6 +306,12 @@ func checkWalk(t *testing.T, rep bisect.Report, bm bisect.Benchmark, commits []s
 			if st.Side != bisect.Skipped || !strings.Contains(st.Why, "does not build") {
 				t.Errorf("commit 7 (does not build): %+v", st)
 			}
+		case couldNotJudge(st):
+			// Measured, and the machine left it unjudged: the walk goes
+			// on around it (seen under two CPU hogs at 3 samples a
+			// process).
+			t.Logf("commit %s: %s", rep.Commits[st.Commit].Short(), st.Why)
+			measured++
 		case st.Side == bisect.Skipped:
 			t.Errorf("commit %s skipped: %s", rep.Commits[st.Commit].Short(), st.Why)
 		default:
