@@ -117,10 +117,7 @@ func choose(sides []Side, separate bool) choice {
 	c := choice{separate: separate, cycles: separate, onCPU: true, counted: make([]bool, len(sides))}
 	for i, s := range sides {
 		c.cycles = c.cycles && s.E.ClockHz() > 0
-		// The samples whose on-CPU time is known, and where some are not,
-		// enough left to compare.
-		v, ok := s.E.WithOnCPU()
-		c.counted[i] = ok && (len(v.Samples) == len(s.E.Samples) || len(v.Samples) >= stats.MinSamples)
+		_, c.counted[i] = s.E.WithOnCPU(stats.MinSamples)
 		if !c.counted[i] {
 			c.onCPU = false
 			c.noOnCPU = result.AppendOnce(c.noOnCPU, labelOr(s.Label, "a side"))

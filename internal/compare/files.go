@@ -330,9 +330,9 @@ func (s *side) runs(basis string) [][]float64 {
 		if basis == result.BasisOnCPU || basis == result.BasisOnCPUCycles {
 			// The samples whose on-CPU time is known, of the view or, as
 			// Basis counted them, of the whole experiment.
-			if v, ok := view.WithOnCPU(); ok {
+			if v, ok := view.WithOnCPU(stats.MinSamples); ok {
 				view = v
-			} else if v, ok := e.WithOnCPU(); ok {
+			} else if v, ok := e.WithOnCPU(stats.MinSamples); ok {
 				view = v
 			}
 		}

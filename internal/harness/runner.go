@@ -23,13 +23,13 @@ type Options struct {
 	CPU int // the CPU to pin the measured thread to
 	// GOMAXPROCS, when > 0, is what each pinned measurement runs at, the
 	// Ps given back after it: 1 (benchy run's default) as taskset -c CPU
-	// go test runs a benchmark. With a second P, whose thread Go's others share off the measured CPU, a
-	// loop that allocates stops the world and hands the collector's work
-	// across CPUs, and the locked measured thread parks each time until
-	// a thread on the other CPU hands its goroutine back: concat/quadratic
-	// had 225 voluntary switches a 75-78 ms sample, unstable, where
-	// taskset -c 1 go test read 25-33 ms; at one P, 2 a sample and 33 ms,
-	// believable. Not with Unpinned.
+	// go test runs a benchmark. With a second P, whose thread Go's others
+	// share off the measured CPU, a loop that allocates stops the world
+	// and hands the collector's work across CPUs, and the locked measured
+	// thread parks each time until a thread on the other CPU hands its
+	// goroutine back: concat/quadratic had 225 voluntary switches a 75-78
+	// ms sample, unstable, where taskset -c 1 go test read 25-33 ms; at
+	// one P, 2 a sample and 33 ms, believable. Not with Unpinned.
 	GOMAXPROCS int
 	// Unpinned measures on a locked thread without pinning it, where the
 	// system cannot pin (not Linux); the samples' CPUs are then not

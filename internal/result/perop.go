@@ -102,10 +102,12 @@ func OnCPUPerOp(e Experiment) ([]float64, bool) {
 // experiment without an on-CPU time: the comparison could not leave the
 // other tasks' time out of any sample, and was inconclusive. A sample is
 // left out only because its on-CPU time is unknown, never for its own
-// slowness: at most a quarter of them, and every process keeping one (a
-// process is the unit of a paired comparison). false when more lack it,
-// or a process would be left with none.
-func (e Experiment) WithOnCPU() (Experiment, bool) {
+// slowness: at most a quarter of them, every process keeping one (a
+// process is the unit of a paired comparison), and least kept in all
+// (the fewest a comparison tells from). false when more lack it, or too
+// few, or no sample of a process, would be left; e whole when none lacks
+// it.
+func (e Experiment) WithOnCPU(least int) (Experiment, bool) {
 	var kept []Sample
 	total, known := 0, map[int]bool{}
 	for _, s := range e.Samples {
@@ -124,7 +126,7 @@ func (e Experiment) WithOnCPU() (Experiment, bool) {
 	if len(kept) == total {
 		return e, total > 0
 	}
-	if (total-len(kept))*4 > total {
+	if (total-len(kept))*4 > total || len(kept) < least {
 		return e, false
 	}
 	for _, ok := range known {
