@@ -162,6 +162,7 @@ type built struct {
 	side    *side
 	err     error
 	program string
+	said    bool // it does not build, and a step said it measured it
 }
 
 // followed is one benchmark of the walk: testing's name and the
@@ -281,12 +282,23 @@ func (b *bisectRun) measure(i int, needs []bisect.Need) ([]bisect.Step, error) {
 	if i != n-1 {
 		cs = append(cs, b.commits[i])
 	}
-	b.announce(i, needs)
 	var fs []*followed
 	for _, nd := range needs {
 		fs = append(fs, b.followed[nd.Bench])
 	}
+	// A commit that does not build is said once, when a walk first comes
+	// to it; another benchmark's walk that comes to it later skips it
+	// without a word.
+	hash := b.commits[i].Hash
+	if x := b.builds[hash]; x.err != nil && x.said {
+		return skipped(len(fs), stepError(x.err)), nil
+	}
+	b.announce(i, needs)
 	sides, err := b.buildAll(cs)
+	if x, ok := b.builds[hash]; ok && x.err != nil {
+		x.said = true
+		b.builds[hash] = x
+	}
 	var r *result.Result
 	switch {
 	case err != nil:

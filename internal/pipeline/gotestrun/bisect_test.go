@@ -273,3 +273,38 @@ func TestBisectTwins(t *testing.T) {
 		t.Errorf("%d commits said to have twins, want 4:\n%s", said, notes.String())
 	}
 }
+
+// A commit that does not build is built once and said once, when a walk
+// first comes to it (not when its twins were read): a second walk that
+// comes to it (another benchmark's) skips it with the same reason,
+// without building it again or saying it measures it.
+func TestBisectUnbuiltCommitSaidOnce(t *testing.T) {
+	b := &bisectRun{ctx: context.Background(), builds: map[string]built{}, good: bisect.Commit{Hash: "good"}}
+	for k := range 3 {
+		b.commits = append(b.commits, bisect.Commit{Hash: fmt.Sprintf("c%d", k)})
+	}
+	b.followed = []*followed{{name: "A"}, {name: "B"}}
+	builds := map[string]int{}
+	b.buildF = func(commit string) (*side, error) {
+		builds[commit]++
+		if commit == "c1" {
+			return nil, &gotest.BuildError{Package: "example.com/work", Output: "# example.com/work\n./work.go:3:2: undefined: x\n"}
+		}
+		return &side{}, nil
+	}
+	var notes strings.Builder
+	b.p.GoTest.Notes = &notes
+	b.build("c1") // as reading its twins does, before any walk comes to it
+	for bench := range 2 {
+		sts, err := b.measure(1, []bisect.Need{{Bench: bench}})
+		if err != nil || len(sts) != 1 || sts[0].Side != bisect.Skipped || !strings.Contains(sts[0].Why, "does not build: ./work.go:3:2: undefined: x") {
+			t.Fatalf("benchmark %d: %+v, %v; want skipped, for the compiler's first line", bench, sts, err)
+		}
+	}
+	if builds["c1"] != 1 {
+		t.Errorf("commit c1 built %d times, want once", builds["c1"])
+	}
+	if said := strings.Count(notes.String(), "benchy: measuring "); said != 1 {
+		t.Errorf("said %d times, want once:\n%s", said, notes.String())
+	}
+}
