@@ -181,7 +181,7 @@ func speedBeside(e result.Experiment, s Series, ev map[string]any) (string, bool
 	ev["level_change"], ev["check_change"] = code, ref
 	switch {
 	case ref >= code/2:
-		return fmt.Sprintf("the reference loop timed beside those samples slowed by %s too: the core ran slower then (its clock, or a neighbour on it), not the code",
+		return fmt.Sprintf("the reference loop timed beside those samples slowed by %s too: the core ran slower then (its clock, or a neighbour on it)",
 			units.Pct(ref)), true
 	case ref <= code/4:
 		return fmt.Sprintf("the reference loop timed beside those samples kept its speed (%s): not the clock; look at what the code uses that the loop does not (caches, memory) or at its own state",
