@@ -101,6 +101,7 @@ func buildInto(t *testing.T, dir, pattern, out string, o BuildOptions) *Binary {
 // system's, where a go killed mid-build leaves it. (-work keeps $WORK
 // and names it; a compile error makes the build's output the error's.)
 func TestBuildWorkIsOurs(t *testing.T) {
+	notUnderRace(t)
 	if testing.Short() {
 		t.Skip("runs go build")
 	}
@@ -140,6 +141,7 @@ func TestBuildWorkIsOurs(t *testing.T) {
 // BuildError that names the user's file, never the rewritten copy
 // (under dir/src, which the compiler names relative to the package).
 func TestBuildErrors(t *testing.T) {
+	notUnderRace(t)
 	if testing.Short() {
 		t.Skip("runs go build")
 	}
@@ -432,6 +434,7 @@ func TestLeftoversAreKilled(t *testing.T) {
 // Under GOMAXPROCS=1 testing adds no -1 suffix: sub-benchmarks whose names
 // end in -16 and -1024 stay two.
 func TestGOMAXPROCS1(t *testing.T) {
+	notUnderRace(t)
 	bin := build(t, "./procs")
 	o := quick(t)
 	o.GOMAXPROCS = 1
