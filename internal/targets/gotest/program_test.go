@@ -16,6 +16,7 @@ func TestProgram(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds four test binaries")
 	}
+	t.Parallel()
 	const code = "package p\n\n// Sum adds.\nfunc Sum(xs []int) int {\n\ts := 0\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n"
 	const test = "package p\n\nimport \"testing\"\n\nfunc BenchmarkSum(b *testing.B) {\n\tfor b.Loop() {\n\t\tSum([]int{1, 2})\n\t}\n}\n"
 	root := t.TempDir()

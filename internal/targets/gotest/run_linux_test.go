@@ -26,6 +26,12 @@ import (
 // builds are the test binaries build made, by pattern, in dir: the tests
 // only run and read them, so each package of testdata is linked once per
 // test process, not once per test (./ends was linked four times).
+//
+// The tests that only build binaries and read them, or run them for their
+// names (TestStdCorpusAccusations, TestProgram, ...), call t.Parallel: they
+// run after the others, which time ramps or set the environment, two at a
+// time, the builds of one beside the disassembly of another. They do not
+// use build, whose map is not locked.
 var builds struct {
 	dir  string
 	bins map[string]*Binary
@@ -492,6 +498,7 @@ func TestRewriteBuilds(t *testing.T) {
 // in one test package must not meet the other's. Each is measured.
 func TestOldModulesAndDotImportsBuild(t *testing.T) {
 	notUnderRace(t)
+	t.Parallel()
 	old, _ := filepath.Abs("../../../testdata/gotest-old")
 	cases := []struct {
 		dir, pattern string

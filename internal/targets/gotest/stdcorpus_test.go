@@ -36,6 +36,7 @@ func TestStdCorpusAccusations(t *testing.T) {
 	// the same accusations; the detector only slows the disassembly it
 	// runs (about 120 s, not 20).
 	notUnderRace(t)
+	t.Parallel()
 	out, err := exec.Command("go", "env", "GOVERSION", "GOARCH").Output()
 	if err != nil {
 		t.Skip("go env: ", err)
