@@ -69,7 +69,8 @@ func (s *sharedGotest) get(t *testing.T, args ...string) (*result.Result, string
 
 // liesRun is gotest of ./lies with every benchmark: the lies, the honest
 // ones and their allocations (TestGotestCatchesLies,
-// TestGotestAgreesWithGoTest).
+// TestGotestAgreesWithGoTest), and the benchmarks the shards of
+// TestGotestShards share out.
 var liesRun sharedGotest
 
 // maxprocsRun is gotest of ./maxprocs at the default GOMAXPROCS
@@ -551,26 +552,27 @@ func TestGotestAgainstSubmodules(t *testing.T) {
 
 // --shard I/N measures the benchmarks gotest.Shard gives job I (its
 // partition is TestShardPartitions'), and records the shard: the shards of
-// what --bench matches together measure each benchmark go test lists once.
-// A --bench that matches a few benchmarks of every shard keeps the runs
-// short.
+// what --bench matches together measure each benchmark of the package
+// once. The package's benchmarks are those of liesRun, every one of
+// ./lies (TestGotestCatchesLies holds the list, and
+// TestGotestAgreesWithGoTest benchy's names to go test's). A --bench that
+// matches a few benchmarks of every shard keeps the runs short.
 func TestGotestShards(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs go build and the benchmarks")
-	}
 	const n, bench = 3, "^BenchmarkSum"
-	list := exec.Command("go", "test", "-list", bench, "./lies")
-	list.Dir = gotestData
-	out, err := list.Output()
-	if err != nil {
-		t.Fatalf("go test -list: %v", err)
+	all, stderr, code := liesRun.get(t, "./lies")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	listed := map[string]bool{}
-	for _, l := range strings.Fields(string(out)) {
-		if strings.HasPrefix(l, "Benchmark") {
-			listed[l] = true
+	for _, e := range all.Experiments {
+		top, _, _ := strings.Cut(e.Name, "/")
+		if regexp.MustCompile(bench).MatchString("Benchmark" + top) {
+			listed["Benchmark"+top] = true
 		}
+	}
+	if len(listed) < n {
+		t.Fatalf("%s matches %d benchmarks of ./lies, want one for every shard at least", bench, len(listed))
 	}
 	seen := map[string]int{} // by top-level benchmark
 	for i := 1; i <= n; i++ {
