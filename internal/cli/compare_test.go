@@ -131,9 +131,7 @@ func TestCompareFixtures(t *testing.T) {
 
 // runCompare runs `benchy compare args...` in process.
 func runCompare(args ...string) (string, string, int) {
-	var out, errb bytes.Buffer
-	code := testMain(append([]string{"compare"}, args...), &out, &errb)
-	return out.String(), errb.String(), code
+	return runMain(append([]string{"compare"}, args...)...)
 }
 
 func TestCompareGolden(t *testing.T) {

@@ -184,7 +184,8 @@ func TestExecParameterProduct(t *testing.T) {
 	}
 }
 
-// Bad input: one line, exit 2, nothing run.
+// Bad input: one line, exit 2, nothing run. In process: nothing is
+// measured.
 func TestExecBadInput(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
 	for _, tt := range []struct {
@@ -208,7 +209,7 @@ func TestExecBadInput(t *testing.T) {
 		{"a hook that is not found runs nothing", []string{"--prepare", "touch " + marker, "no-such-program-here"}, "not found"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			stdout, stderr, code := runBinary(t, append([]string{"exec", "--window", "10ms"}, tt.args...)...)
+			stdout, stderr, code := runMain(append([]string{"exec", "--window", "10ms"}, tt.args...)...)
 			if code != ExitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) || stdout != "" {
 				t.Errorf("exit %d, stderr %q, stdout %q; want 2 and one line with %q", code, stderr, stdout, tt.want)
 			}
@@ -225,6 +226,17 @@ func TestExecBadInput(t *testing.T) {
 // screen.
 func TestExecNamesArePrintable(t *testing.T) {
 	esc := "\x1b[31m"
+	// Refused before anything runs: in process.
+	for _, args := range [][]string{
+		{"--input", filepath.Join(t.TempDir(), "no-such"+esc), "true"},
+		{"no-such-program" + esc + "x"},
+		{"--prepare", "true", "./no-such" + esc},
+	} {
+		stdout, stderr, code := runMain(append([]string{"exec", "--window", "10ms"}, args...)...)
+		if code != ExitUsage || strings.Contains(stdout+stderr, "\x1b") || !strings.Contains(stderr, `\x1b[31m`) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and the name escaped", args, code, stderr)
+		}
+	}
 	failing := `sh -c 'printf "\033[31mboom\n" >&2; exit 3' '` + esc + `RED'`
 	stdout, stderr, code := runBinary(t, "exec", "--window", "10ms", "--runs", "1", failing)
 	if code != ExitFailed || !strings.Contains(stderr, `\x1b[31mRED`) || !strings.Contains(stderr, `\x1b[31mboom`) {
@@ -232,16 +244,6 @@ func TestExecNamesArePrintable(t *testing.T) {
 	}
 	if strings.Contains(stdout+stderr, "\x1b") {
 		t.Errorf("a raw escape reached the output:\n%q\n%q", stdout, stderr)
-	}
-	for _, args := range [][]string{
-		{"--input", filepath.Join(t.TempDir(), "no-such"+esc), "true"},
-		{"no-such-program" + esc + "x"},
-		{"--prepare", "true", "./no-such" + esc},
-	} {
-		stdout, stderr, code := runBinary(t, append([]string{"exec", "--window", "10ms"}, args...)...)
-		if code != ExitUsage || strings.Contains(stdout+stderr, "\x1b") || !strings.Contains(stderr, `\x1b[31m`) {
-			t.Errorf("%q: exit %d, stderr %q; want 2 and the name escaped", args, code, stderr)
-		}
 	}
 }
 
