@@ -24,9 +24,16 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// benchyBinary builds cmd/benchy once and returns its path.
+// benchyBinary builds cmd/benchy once and returns its path. A test that
+// runs it is skipped under -short: make test runs the cli's tests again
+// under the race detector with -short, for their in-process part, and the
+// detector does not see into a child process, so there such a test only
+// costs time (benchy's build, and the runs).
 func benchyBinary(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs benchy as a child process, which -short leaves out")
+	}
 	return clitest.Binary(t)
 }
 

@@ -564,9 +564,6 @@ func TestExampleScript(t *testing.T) {
 // benchstat's reader takes the Go benchmark format of a real run: no
 // syntax error, one result per sample, the time unit and config there.
 func TestRunGobenchParses(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs benchy")
-	}
 	out, stderr, code := runBinary(t, "run", "--smoke", "--bench", "^(sum/sink|concat/builder)$", "--format", "gobench")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -23,9 +23,6 @@ import (
 // the command, the directory and where the result goes.
 func processesRun(t *testing.T, args ...string) (*exec.Cmd, string, string, *bytes.Buffer) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs benchy several times")
-	}
 	tmp := t.TempDir()
 	out := filepath.Join(tmp, "r.json")
 	args = append([]string{"run", "--bench", "^sum/sink$", "--sample-time", "1ms", "--window", "10ms", "--out", out}, args...)

@@ -18,9 +18,6 @@ import (
 // marked with its process, all on one CPU.
 func TestRunProcesses(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("runs benchy three times")
-	}
 	stdout, stderr, code := runBinary(t, "run", "--bench", "^sum/sink$", "--processes", "3", "--samples", "12",
 		"--sample-time", "1ms", "--warmup", "1ms", "--window", "100ms", "--format", "json")
 	if code != 0 {
@@ -51,9 +48,6 @@ func TestRunProcesses(t *testing.T) {
 // run --processes K -- passes the "--" after the flags benchy adds for
 // each process (it once came before them, and the process refused them).
 func TestRunProcessesDoubleDash(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs benchy twice")
-	}
 	stdout, stderr, code := runBinary(t, "run", "--bench", "^sum/sink$", "--processes", "2", "--samples", "6",
 		"--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--format", "json", "--")
 	if code != 0 {
@@ -76,9 +70,6 @@ func TestRunProcessesDoubleDash(t *testing.T) {
 // histogram, their percentiles derived from it; each process timed its
 // own calls (a window per sample, of every process).
 func TestRunProcessesLatency(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs benchy twice")
-	}
 	stdout, stderr, code := runBinary(t, "run", "--bench", "^tail/steady$", "--latency", "--processes", "2", "--samples", "6",
 		"--sample-time", "2ms", "--warmup", "1ms", "--window", "10ms", "--format", "json")
 	if code != 0 {
