@@ -1,30 +1,64 @@
 package cli
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/cli/clitest"
 	"github.com/benchy-dev/benchy/internal/history/pgtest"
+	"github.com/benchy-dev/benchy/internal/targets/command"
 	"github.com/benchy-dev/benchy/internal/workload"
 )
 
 func TestMain(m *testing.M) {
+	// exec run in process starts its spawner by running this executable
+	// again (command.NewSpawner), which benchy's main turns into the
+	// spawner: so must the test binary, or the spawner would run the
+	// tests.
+	command.MaybeServe()
+	// A program built with the race detector sleeps a second as it exits
+	// (GORACE's atexit_sleep_ms): each of those spawners, this binary,
+	// would hold its test a second for nothing.
+	if raceEnabled && os.Getenv("GORACE") == "" {
+		os.Setenv("GORACE", "atexit_sleep_ms=0")
+	}
 	code := m.Run()
 	pgtest.Stop()
 	clitest.Cleanup()
 	os.Exit(code)
 }
 
-// benchyBinary builds cmd/benchy once and returns its path.
-func benchyBinary(t *testing.T) string { return clitest.Binary(t) }
+// benchyBinary builds cmd/benchy once and returns its path. A test that
+// runs it is skipped under -short: make test runs the cli's tests again
+// under the race detector with -short, for their in-process part, and the
+// detector does not see into a child process, so there such a test only
+// costs time (benchy's build, and the runs).
+func benchyBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs benchy as a child process, which -short leaves out")
+	}
+	return clitest.Binary(t)
+}
 
 // runBinary runs the built benchy with args and returns stdout, stderr and
 // the exit code.
 func runBinary(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
+	benchyBinary(t)
 	return clitest.Run(t, "", args...)
+}
+
+// runMain runs benchy with args in process and returns stdout, stderr and
+// the exit code: for what a command refuses or reads, never for a run that
+// measures (its pinning would take the measured CPU from the test
+// binary's threads).
+func runMain(args ...string) (string, string, int) {
+	var stdout, stderr bytes.Buffer
+	code := testMain(args, &stdout, &stderr)
+	return stdout.String(), stderr.String(), code
 }
 
 // testMain is Main over the built-in experiments, as cmd/benchy runs it.

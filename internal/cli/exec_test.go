@@ -93,28 +93,11 @@ func TestExecComparesCommands(t *testing.T) {
 // The peak memory of a run is the program's own, none of benchy's: true
 // reads about 1 MiB (as /usr/bin/time -v says), under the 17 MiB of
 // benchy's process that starts it, and without a floor; a program that
-// touches 64 MiB reads at least that.
+// touches 64 MiB (dd reading that much into one buffer) reads at least
+// that.
 func TestExecPeakMemory(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	src := filepath.Join(dir, "alloc.go")
-	os.WriteFile(src, []byte(`package main
-
-import "os"
-
-func main() {
-	b := make([]byte, 64<<20)
-	for i := 0; i < len(b); i += 4096 {
-		b[i] = 1
-	}
-	os.Stdout.Write(b[:0])
-}
-`), 0o644)
-	bin := filepath.Join(dir, "alloc")
-	if out, err := exec.Command("go", "build", "-o", bin, src).CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	r, stderr, code := execJSON(t, "--runs", "3", "true", bin)
+	r, stderr, code := execJSON(t, "--runs", "3", "true", "dd if=/dev/zero of=/dev/null bs=64M count=1")
 	if code != ExitOK || len(r.Experiments) != 2 {
 		t.Fatalf("exit %d, %d experiments: %s", code, len(r.Experiments), stderr)
 	}
@@ -184,7 +167,8 @@ func TestExecParameterProduct(t *testing.T) {
 	}
 }
 
-// Bad input: one line, exit 2, nothing run.
+// Bad input: one line, exit 2, nothing run. In process: nothing is
+// measured.
 func TestExecBadInput(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "ran")
 	for _, tt := range []struct {
@@ -208,7 +192,7 @@ func TestExecBadInput(t *testing.T) {
 		{"a hook that is not found runs nothing", []string{"--prepare", "touch " + marker, "no-such-program-here"}, "not found"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			stdout, stderr, code := runBinary(t, append([]string{"exec", "--window", "10ms"}, tt.args...)...)
+			stdout, stderr, code := runMain(append([]string{"exec", "--window", "10ms"}, tt.args...)...)
 			if code != ExitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) || stdout != "" {
 				t.Errorf("exit %d, stderr %q, stdout %q; want 2 and one line with %q", code, stderr, stdout, tt.want)
 			}
@@ -225,6 +209,17 @@ func TestExecBadInput(t *testing.T) {
 // screen.
 func TestExecNamesArePrintable(t *testing.T) {
 	esc := "\x1b[31m"
+	// Refused before anything runs: in process.
+	for _, args := range [][]string{
+		{"--input", filepath.Join(t.TempDir(), "no-such"+esc), "true"},
+		{"no-such-program" + esc + "x"},
+		{"--prepare", "true", "./no-such" + esc},
+	} {
+		stdout, stderr, code := runMain(append([]string{"exec", "--window", "10ms"}, args...)...)
+		if code != ExitUsage || strings.Contains(stdout+stderr, "\x1b") || !strings.Contains(stderr, `\x1b[31m`) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and the name escaped", args, code, stderr)
+		}
+	}
 	failing := `sh -c 'printf "\033[31mboom\n" >&2; exit 3' '` + esc + `RED'`
 	stdout, stderr, code := runBinary(t, "exec", "--window", "10ms", "--runs", "1", failing)
 	if code != ExitFailed || !strings.Contains(stderr, `\x1b[31mRED`) || !strings.Contains(stderr, `\x1b[31mboom`) {
@@ -232,16 +227,6 @@ func TestExecNamesArePrintable(t *testing.T) {
 	}
 	if strings.Contains(stdout+stderr, "\x1b") {
 		t.Errorf("a raw escape reached the output:\n%q\n%q", stdout, stderr)
-	}
-	for _, args := range [][]string{
-		{"--input", filepath.Join(t.TempDir(), "no-such"+esc), "true"},
-		{"no-such-program" + esc + "x"},
-		{"--prepare", "true", "./no-such" + esc},
-	} {
-		stdout, stderr, code := runBinary(t, append([]string{"exec", "--window", "10ms"}, args...)...)
-		if code != ExitUsage || strings.Contains(stdout+stderr, "\x1b") || !strings.Contains(stderr, `\x1b[31m`) {
-			t.Errorf("%q: exit %d, stderr %q; want 2 and the name escaped", args, code, stderr)
-		}
 	}
 }
 
@@ -267,15 +252,21 @@ func TestExecInputFIFO(t *testing.T) {
 	}
 }
 
+// procStat is the fields of /proc/PID/stat after the command's name,
+// which may hold spaces and parentheses: the state first, then the
+// parent's pid, and so on (proc(5)); none when there is no such process.
+func procStat(pid int) []string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+}
+
 // procAlive reports whether pid is a process that has not exited (a
 // zombie has: it only waits for its parent to reap it).
 func procAlive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	i := strings.LastIndexByte(string(b), ')')
-	f := strings.Fields(string(b[i+1:]))
+	f := procStat(pid)
 	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
 }
 

@@ -25,9 +25,6 @@ func benchyOK(t *testing.T, args []string, codes ...int) string {
 // (--smoke, three runs of true), gotest's documents are written by
 // gotest's writers from recorded runs.
 func TestOutFilesReadBack(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures with run and exec")
-	}
 	dir := t.TempDir()
 	file := func(name string) string { return filepath.Join(dir, name) }
 	docs := []struct {

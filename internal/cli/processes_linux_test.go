@@ -23,12 +23,9 @@ import (
 // the command, the directory and where the result goes.
 func processesRun(t *testing.T, args ...string) (*exec.Cmd, string, string, *bytes.Buffer) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs benchy several times")
-	}
 	tmp := t.TempDir()
 	out := filepath.Join(tmp, "r.json")
-	args = append([]string{"run", "--bench", "^sum/sink$", "--sample-time", "1ms", "--window", "10ms", "--out", out}, args...)
+	args = append([]string{"run", "--bench", "^sum/sink$", "--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--out", out}, args...)
 	cmd := exec.Command(benchyBinary(t), args...)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_RUNTIME_DIR=")
 	var stderr bytes.Buffer
@@ -60,48 +57,63 @@ func childrenOf(pid int) []int {
 		if err != nil {
 			continue
 		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...; comm may hold spaces and parentheses.
-		fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+		if f := procStat(child); len(f) > 1 && f[1] == strconv.Itoa(pid) {
 			kids = append(kids, child)
 		}
 	}
 	return kids
 }
 
-// running reports whether process pid still runs (a zombie does not).
-func running(pid int) bool {
-	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return false
+// cpuTime is the CPU time process pid has used, user and system (in the
+// clock ticks of /proc, USER_HZ, 100 a second on Linux).
+func cpuTime(pid int) time.Duration {
+	f := procStat(pid)
+	if len(f) < 13 {
+		return 0
 	}
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
+	user, _ := strconv.ParseInt(f[11], 10, 64)
+	sys, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(user+sys) * time.Second / 100
+}
+
+// processOf waits for the k-th process cmd starts for run --processes,
+// the one given k.spec.json, and returns it. Not merely the first child
+// seen: benchy runs other programs too (git, to name the source).
+func processOf(t *testing.T, cmd *exec.Cmd, k int) int {
+	t.Helper()
+	spec := []byte("/" + strconv.Itoa(k) + ".spec.json\x00")
+	var pid int
+	waitFor(t, "process "+strconv.Itoa(k+1), func() bool {
+		for _, kid := range childrenOf(cmd.Process.Pid) {
+			if args, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(kid), "cmdline")); bytes.Contains(args, spec) {
+				pid = kid
+			}
+		}
+		return pid != 0
+	})
+	return pid
 }
 
 // firstMeasuring waits until the first process of cmd measures: it has taken
-// the CPU lock in tmp, so it watches the stop signals; and a while more,
-// so it has samples to keep. It returns that process.
+// the CPU lock in tmp, so it watches the stop signals; and until it has
+// used 300 ms of CPU, so it has samples to keep. CPU time, not the clock:
+// a process starts, warms up (1 ms here) and calibrates on about 80 ms of
+// CPU, and on a loaded machine it may get little CPU in a second.
+// It returns that process.
 func firstMeasuring(t *testing.T, cmd *exec.Cmd, tmp string) int {
 	t.Helper()
-	var kid int
-	waitFor(t, "the first process", func() bool {
-		kids := childrenOf(cmd.Process.Pid)
-		if len(kids) == 1 {
-			kid = kids[0]
-		}
-		return kid != 0
-	})
+	kid := processOf(t, cmd, 0)
 	locks := filepath.Join(tmp, "benchy-"+strconv.Itoa(os.Getuid()))
 	waitFor(t, "the CPU lock", func() bool {
 		entries, _ := os.ReadDir(locks)
 		return len(entries) > 0
 	})
-	time.Sleep(time.Second)
+	waitFor(t, "samples to keep", func() bool {
+		if !procAlive(kid) {
+			t.Fatalf("the first process ended before it used 300 ms of CPU")
+		}
+		return cpuTime(kid) >= 300*time.Millisecond
+	})
 	return kid
 }
 
@@ -127,17 +139,10 @@ func noTemporaries(t *testing.T, tmp string) {
 // the exit is 1.
 func TestRunProcessesKeepsWhatFinished(t *testing.T) {
 	t.Parallel()
-	cmd, tmp, out, stderr := processesRun(t, "--processes", "3", "--samples", "4500")
-	second := 0
-	waitFor(t, "the second process", func() bool {
-		// The second process is the one given 1.spec.json (the k-th gets k.spec.json).
-		for _, kid := range childrenOf(cmd.Process.Pid) {
-			if args, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(kid), "cmdline")); bytes.Contains(args, []byte("/1.spec.json\x00")) {
-				second = kid
-			}
-		}
-		return second != 0
-	})
+	// 300 samples of 1 ms a process: the second lasts long enough (a
+	// third of a second at least) to be seen and killed while it runs.
+	cmd, tmp, out, stderr := processesRun(t, "--processes", "3", "--samples", "900")
+	second := processOf(t, cmd, 1)
 	if err := syscall.Kill(second, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -160,8 +165,8 @@ func TestRunProcessesKeepsWhatFinished(t *testing.T) {
 		if !strings.Contains(e.Error, how) {
 			t.Errorf("%s: error %q, want it to say %q", e.Name, e.Error, how)
 		}
-		if len(e.Samples) != 1500 {
-			t.Errorf("%s: %d samples, want the 1500 of the first process", e.Name, len(e.Samples))
+		if len(e.Samples) != 300 {
+			t.Errorf("%s: %d samples, want the 300 of the first process", e.Name, len(e.Samples))
 		}
 		for _, s := range e.Samples {
 			if s.Process != 0 {
@@ -189,7 +194,7 @@ func TestRunProcessesPassesOnSignals(t *testing.T) {
 			if code := exitOf(err); code != tt.code {
 				t.Fatalf("exit %v, want %d: %s", err, tt.code, stderr)
 			}
-			if running(kid) {
+			if procAlive(kid) {
 				t.Errorf("process %d runs on after benchy exited", kid)
 			}
 			r, err := result.Load(out)
@@ -224,7 +229,7 @@ func TestRunProcessesLeavesNoProcess(t *testing.T) {
 		if code := exitOf(err); code != 143 {
 			t.Fatalf("exit %v, want 143: %s", err, stderr)
 		}
-		if running(kid) {
+		if procAlive(kid) {
 			t.Errorf("process %d runs on after benchy exited", kid)
 		}
 		noTemporaries(t, tmp)
@@ -234,6 +239,6 @@ func TestRunProcessesLeavesNoProcess(t *testing.T) {
 		kid := firstMeasuring(t, cmd, tmp)
 		cmd.Process.Kill()
 		cmd.Wait()
-		waitFor(t, "the process to end with benchy", func() bool { return !running(kid) })
+		waitFor(t, "the process to end with benchy", func() bool { return !procAlive(kid) })
 	})
 }

@@ -73,16 +73,21 @@ func TestProfileDirRefusedBeforeMeasuring(t *testing.T) {
 		}
 		dirs = append(dirs, link)
 	}
-	for _, dir := range dirs {
-		for _, args := range [][]string{
-			{"run", "--bench", "^sum/keep$", "--samples", "3", "--sample-time", "1ms", "--window", "5ms", "--profile", dir},
-			{"gotest", "--bench", "^BenchmarkNone$", "--profile", dir, "./nosuchpackage"},
-		} {
-			_, stderr, code := runBinary(t, args...)
-			if code != ExitUsage || !strings.HasPrefix(stderr, "benchy: --profile "+dir+": ") || strings.Count(stderr, "\n") != 1 {
-				t.Errorf("%s --profile %s: exit %d, %q; want exit 2 and one line naming --profile", args[0], dir, code, stderr)
-			}
+	refused := func(cmd, dir, stderr string, code int) {
+		t.Helper()
+		if code != ExitUsage || !strings.HasPrefix(stderr, "benchy: --profile "+dir+": ") || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%s --profile %s: exit %d, %q; want exit 2 and one line naming --profile", cmd, dir, code, stderr)
 		}
+	}
+	// run in process; gotest is benchy's own (toolcmd), which only the
+	// binary has.
+	for _, dir := range dirs {
+		_, stderr, code := runMain("run", "--bench", "^sum/keep$", "--samples", "3", "--sample-time", "1ms", "--window", "5ms", "--profile", dir)
+		refused("run", dir, stderr, code)
+	}
+	for _, dir := range dirs {
+		_, stderr, code := runBinary(t, "gotest", "--bench", "^BenchmarkNone$", "--profile", dir, "./nosuchpackage")
+		refused("gotest", dir, stderr, code)
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 
 // Flags and files refused before anything is measured, each with one
 // line and exit 2 (cases from a probe of benchy's reliability; the output
-// file cases themselves are tested in internal/outfile).
+// file cases themselves are tested in internal/outfile). In process: a
+// run that measured would pin the test binary's threads (and fail).
 func TestRunRefusesBeforeMeasuring(t *testing.T) {
 	dir := t.TempDir()
 	ro := filepath.Join(dir, "readonly.json")
@@ -42,7 +43,7 @@ func TestRunRefusesBeforeMeasuring(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			stdout, stderr, code := runBinary(t, append([]string{"run", "--window", "10ms"}, tt.args...)...)
+			stdout, stderr, code := runMain(append([]string{"run", "--window", "10ms"}, tt.args...)...)
 			if code != ExitUsage || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) || stdout != "" {
 				t.Errorf("exit %d, stderr %q, stdout %q; want exit 2 and one line with %q", code, stderr, stdout, tt.want)
 			}
@@ -56,15 +57,13 @@ func TestRunRefusesBeforeMeasuring(t *testing.T) {
 	}
 }
 
-// --samples 010 is ten samples, not eight (octal).
+// --samples 010 is ten samples, not eight (octal). That a run takes the
+// samples --samples says is TestRunPinnedJSON's.
 func TestIntegersAreDecimal(t *testing.T) {
-	out, stderr, code := runBinary(t, "run", "--bench", "^empty$", "--samples", "010", "--sample-time", "1ms", "--window", "10ms", "--format", "json")
-	if code != ExitOK {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	r, err := result.Decode(strings.NewReader(out))
-	if err != nil || len(r.Experiments) != 1 || len(r.Experiments[0].Samples) != 10 {
-		t.Errorf("--samples 010: %v; want 10 samples", err)
+	var got *runOptions
+	parse(t, newRunCmd(testGlobals(), func(o *runOptions) error { got = o; return nil }), "--samples", "010")
+	if got.Samples != 10 {
+		t.Errorf("--samples 010: %d samples; want 10", got.Samples)
 	}
 }
 

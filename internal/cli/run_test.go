@@ -50,15 +50,21 @@ func TestRunBadInput(t *testing.T) {
 		{"rate without a unit", []string{"--latency", "--rate", "1000"}, "as in --rate 1000/s"},
 		{"rate of none", []string{"--latency", "--rate", "0/s"}, "above 0/s and at most 10000000/s"},
 		{"rate too high", []string{"--latency", "--rate", "2e7/s"}, "above 0/s and at most 10000000/s"},
+		{"zero processes", []string{"--processes", "0"}, "--processes 0"},
+		// The "--" that run --processes passes on to each process is no
+		// way to give run an argument.
+		{"an argument after --", []string{"--processes", "2", "--", "x"}, `got "x"`},
 	}
+	// Refused before anything is measured, so in process: a run that
+	// measured would pin the test binary's threads (and fail the test).
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := filepath.Join(dir, "result.json")
-			args := append([]string{"run", "--window", "10ms"}, tt.args...)
+			args := []string{"run", "--window", "10ms"}
 			if !strings.Contains(strings.Join(tt.args, " "), "--out") {
 				args = append(args, "--out", out)
 			}
-			stdout, stderr, code := runBinary(t, args...)
+			stdout, stderr, code := runMain(append(args, tt.args...)...)
 			if code != ExitUsage {
 				t.Errorf("exit %d, want %d; stderr %q", code, ExitUsage, stderr)
 			}
