@@ -125,9 +125,9 @@ func checkStored(t *testing.T, db string, rep bisect.Report, bm bisect.Benchmark
 // times: under two CPU hogs a test binary's time off the CPU, which it
 // does not count, may distort a side up to 2x, and BAD three times slower
 // read 2.62x (1.76x to 3.92x): a walk rightly could not judge it. The
-// walk goes to commit 4 first (the middle), steps around it to commit 5,
-// slow, then to commit 3, skipped with its panic, and to commit 2, fast:
-// the slowdown is in commits 3-5, the first two skipped. --bench .
+// walk comes to commit 4 and steps around it, skips commit 3 for its
+// panic, and measures commit 2, fast, and commit 5, slow: the slowdown is
+// in commits 3-5, the first two skipped. --bench .
 // follows two benchmarks in one walk: Work must be found in a range that
 // holds commit 5, never another commit alone; Flat, whose code no commit
 // changes, is dropped after BAD's measurement (identical code gives no
