@@ -78,38 +78,48 @@ type asmJSON struct {
 
 // TestAsmBinaries checks that `benchy asm` finds the loops in a program
 // built the ways people ship it: plain (the tests' own benchy), stripped
-// (no symbol table), position-independent (loaded at another address than
-// it was linked for). The last two are a program on the public package
-// with the built-in experiments (testdata/asmprog): asm reads the
-// executable it runs in the same way whatever else it links, and a
-// -buildmode=pie build compiles every package again, which for all of
-// cmd/benchy (SQLite and pgx) took 12s of the cli's tests.
+// (no symbol table: the tests' benchy through strip, as a packager strips
+// it; -ldflags=-s -w leaves the same, at the cost of linking again),
+// position-independent (loaded at another address than it was linked
+// for). The last is a program on the public package with the built-in
+// experiments (testdata/asmprog): asm reads the executable it runs in the
+// same way whatever else it links, and a -buildmode=pie build compiles
+// every package again, which for all of cmd/benchy (SQLite and pgx) took
+// 12s of the cli's tests.
 func TestAsmBinaries(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds a program twice")
+		t.Skip("builds a program")
 	}
 	if runtime.GOARCH != "amd64" {
 		t.Skipf("the expected loads and adds are those of amd64; this is %s", runtime.GOARCH)
 	}
 	builds := []struct {
 		name, bounds string
-		flags        []string // of go build of testdata/asmprog; none: the tests' benchy
+		// make makes the program into out from the tests' benchy,
+		// bin; nil: bin itself.
+		make func(bin, out string) *exec.Cmd
 	}{
 		{"plain", "elf symbols", nil},
-		{"stripped", "gopclntab", []string{"-ldflags=-s -w"}},
-		{"pie", "elf symbols", []string{"-buildmode=pie"}},
+		{"stripped", "gopclntab", func(bin, out string) *exec.Cmd { return exec.Command("strip", "-o", out, bin) }},
+		{"pie", "elf symbols", func(_, out string) *exec.Cmd {
+			return exec.Command("go", "build", "-o", out, "-buildmode=pie", "./testdata/asmprog")
+		}},
 	}
 	dir := t.TempDir()
 	for _, b := range builds {
 		t.Run(b.name, func(t *testing.T) {
 			bin := benchyBinary(t)
-			if b.flags != nil {
-				bin = filepath.Join(dir, "asmprog-"+b.name)
-				args := append(append([]string{"build", "-o", bin}, b.flags...), "./testdata/asmprog")
-				if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-					t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+			if b.make != nil {
+				prog := filepath.Join(dir, b.name)
+				cmd := b.make(bin, prog)
+				if _, err := exec.LookPath(cmd.Args[0]); err != nil {
+					t.Skipf("no %s: %v", cmd.Args[0], err)
 				}
+				if out, err := cmd.CombinedOutput(); err != nil {
+					t.Fatalf("%s: %v\n%s", strings.Join(cmd.Args, " "), err, out)
+				}
+				bin = prog
 			}
 			f, err := elf.Open(bin)
 			if err != nil {

@@ -18,7 +18,7 @@ import (
 func TestRunProfile(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "prof")
 	stdout, stderr, code := runBinary(t, "run", "--bench", "^(sum/keep|concat/builder)$", "--samples", "5",
-		"--sample-time", "5ms", "--window", "10ms", "--format", "json", "--profile", dir)
+		"--sample-time", "5ms", "--warmup", "1ms", "--window", "10ms", "--format", "json", "--profile", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -65,7 +65,7 @@ func TestRunCallsFoldedWorkImpossible(t *testing.T) {
 }
 
 func TestRunFlagsTheLoopThatLostItsLoads(t *testing.T) {
-	r, _ := runJSON(t, "--bench", "^sum/(unused|sink)$", "--samples", "3", "--sample-time", "1ms", "--window", "10ms")
+	r, _ := runJSON(t, "--bench", "^sum/(unused|sink)$", "--samples", "3", "--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms")
 	if e := experiment(t, r, "sum/unused"); !finding.Has(e.Findings, "no-load-in-loop") {
 		t.Errorf("sum/unused: findings %v, want no-load-in-loop", e.Findings)
 	}
@@ -79,7 +79,7 @@ func TestRunFlagsTheLoopThatLostItsLoads(t *testing.T) {
 func TestRunInterrupted(t *testing.T) {
 	var stdout strings.Builder
 	cmd := exec.Command(benchyBinary(t), "run", "--bench", "^sum/sink$", "--samples", "100000",
-		"--sample-time", "1ms", "--window", "10ms", "--format", "json")
+		"--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--format", "json")
 	term := newTerminal(t)
 	cmd.Stdout, cmd.Stderr = &stdout, term.Slave
 	if err := cmd.Start(); err != nil {
@@ -143,7 +143,7 @@ func TestRunCompareInterleaved(t *testing.T) {
 }
 
 func TestRunCompareAA(t *testing.T) {
-	r, _ := runJSON(t, "--compare", "sum/sink,sum/sink", "--samples", "15", "--sample-time", "1ms", "--window", "10ms")
+	r, _ := runJSON(t, "--compare", "sum/sink,sum/sink", "--samples", "15", "--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms")
 	if len(r.Experiments) != 2 || r.Experiments[1].Name != "sum/sink#2" {
 		t.Fatalf("experiments %v, want sum/sink and sum/sink#2", r.Experiments)
 	}

@@ -132,7 +132,7 @@ func TestRunPinnedJSON(t *testing.T) {
 func TestRunOutAndSamplesFile(t *testing.T) {
 	dir := t.TempDir()
 	out, samples := filepath.Join(dir, "r.json"), filepath.Join(dir, "s.csv")
-	_, stderr, code := runBinary(t, "run", "--bench", "^empty$", "--samples", "3", "--sample-time", "1ms",
+	_, stderr, code := runBinary(t, "run", "--bench", "^empty$", "--samples", "3", "--sample-time", "1ms", "--warmup", "1ms",
 		"--window", "10ms", "--format", "json", "--out", out, "--samples-file", samples)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
