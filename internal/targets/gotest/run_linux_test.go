@@ -566,8 +566,8 @@ func costDependsOnN(t *testing.T, bin *Binary) string {
 			past++
 		}
 	}
-	if past < 2 {
-		t.Fatalf("calls past N=1 after the longer ramp: %d, want 2 or more", past)
+	if past < 2 { // a busy machine's ramp: tried again, as a wrong finding is
+		return fmt.Sprintf("calls past N=1 after the longer ramp: %d, want 2 or more", past)
 	}
 	var got []string
 	for _, f := range ts[0].Check() {
