@@ -69,7 +69,7 @@ func checkExperiment(e *Experiment, where string, procs int) error {
 	); err != nil {
 		return fmt.Errorf("%s: %w", where, err)
 	}
-	procs = max(e.GOMAXPROCS, procs, 1)
+	procs = threads(*e, procs)
 	for j, s := range e.Samples {
 		if err := checkSample(s, procs); err != nil {
 			return fmt.Errorf("%s, samples[%d]: %w", where, j, err)
@@ -93,8 +93,8 @@ func checkSample(s Sample, procs int) error {
 			return fmt.Errorf("counter %q is %d, below 0", name, v)
 		}
 	}
-	for _, name := range []string{CounterTaskClock, CounterThreadCPU} {
-		if v, ok := s.Counters[name]; ok && float64(v) > maxOnCPUNs(s.Ns, procs) {
+	for _, name := range onCPUCounters {
+		if v, ok := s.Counters[name]; ok && beyondOnCPU(s, v, procs) {
 			return fmt.Errorf("counter %q is %d ns, more than the sample's %d ns on each of %d CPUs (GOMAXPROCS): no run is on the CPU longer than it lasts",
 				name, v, s.Ns, procs)
 		}
@@ -142,11 +142,11 @@ func (r *Result) DropMiscountedOnCPU() int {
 	dropped := 0
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
-		procs := max(e.GOMAXPROCS, r.GOMAXPROCS, 1)
+		procs := threads(*e, r.GOMAXPROCS)
 		for j := range e.Samples {
 			s := &e.Samples[j]
-			for _, name := range []string{CounterTaskClock, CounterThreadCPU} {
-				if v, ok := s.Counters[name]; ok && float64(v) > maxOnCPUNs(s.Ns, procs) {
+			for _, name := range onCPUCounters {
+				if v, ok := s.Counters[name]; ok && beyondOnCPU(*s, v, procs) {
 					delete(s.Counters, name)
 					dropped++
 				}
@@ -154,6 +154,20 @@ func (r *Result) DropMiscountedOnCPU() int {
 		}
 	}
 	return dropped
+}
+
+// onCPUCounters are the counters of a sample's time on the CPU, which no
+// run can make exceed what its threads could spend (beyondOnCPU).
+var onCPUCounters = []string{CounterTaskClock, CounterThreadCPU}
+
+// threads is how many threads an experiment's samples may be on the CPU
+// with: its GOMAXPROCS, or the run's (runProcs), whichever is larger.
+func threads(e Experiment, runProcs int) int { return max(e.GOMAXPROCS, runProcs, 1) }
+
+// beyondOnCPU reports whether onCPUNs, a count of s's time on the CPU, is
+// more than procs threads could spend in it (maxOnCPUNs).
+func beyondOnCPU(s Sample, onCPUNs int64, procs int) bool {
+	return float64(onCPUNs) > maxOnCPUNs(s.Ns, procs)
 }
 
 // maxOnCPUNs is the most on-CPU time a sample of wallNs can hold with
