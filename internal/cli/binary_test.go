@@ -18,12 +18,6 @@ func TestMain(m *testing.M) {
 	// spawner: so must the test binary, or the spawner would run the
 	// tests.
 	command.MaybeServe()
-	// A program built with the race detector sleeps a second as it exits
-	// (GORACE's atexit_sleep_ms): each of those spawners, this binary,
-	// would hold its test a second for nothing.
-	if raceEnabled && os.Getenv("GORACE") == "" {
-		os.Setenv("GORACE", "atexit_sleep_ms=0")
-	}
 	code := m.Run()
 	pgtest.Stop()
 	clitest.Cleanup()
