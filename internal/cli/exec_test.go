@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/procgroup"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -252,22 +253,11 @@ func TestExecInputFIFO(t *testing.T) {
 	}
 }
 
-// procStat is the fields of /proc/PID/stat after the command's name,
-// which may hold spaces and parentheses: the state first, then the
-// parent's pid, and so on (proc(5)); none when there is no such process.
-func procStat(pid int) []string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return nil
-	}
-	return strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
-}
-
 // procAlive reports whether pid is a process that has not exited (a
 // zombie has: it only waits for its parent to reap it).
 func procAlive(pid int) bool {
-	f := procStat(pid)
-	return len(f) > 0 && f[0] != "Z" && f[0] != "X"
+	state, _, ok := procgroup.Of(pid)
+	return ok && state != 'Z' && state != 'X'
 }
 
 // pidsWritten reads the pids a command wrote to path, one a line.

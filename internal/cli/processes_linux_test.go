@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/procgroup"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -57,7 +58,7 @@ func childrenOf(pid int) []int {
 		if err != nil {
 			continue
 		}
-		if f := procStat(child); len(f) > 1 && f[1] == strconv.Itoa(pid) {
+		if f := procgroup.StatFields(child); len(f) > 1 && f[1] == strconv.Itoa(pid) {
 			kids = append(kids, child)
 		}
 	}
@@ -67,7 +68,7 @@ func childrenOf(pid int) []int {
 // cpuTime is the CPU time process pid has used, user and system (in the
 // clock ticks of /proc, USER_HZ, 100 a second on Linux).
 func cpuTime(pid int) time.Duration {
-	f := procStat(pid)
+	f := procgroup.StatFields(pid)
 	if len(f) < 13 {
 		return 0
 	}
