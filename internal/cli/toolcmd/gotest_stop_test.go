@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/cli/clitest"
+	"github.com/benchy-dev/benchy/internal/procgroup"
 )
 
 // proc is a process as /proc/PID/stat describes it.
@@ -33,11 +34,7 @@ func procs() []proc {
 		if err != nil {
 			continue
 		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		f := procgroup.StatFields(pid)
 		if len(f) < 3 {
 			continue
 		}
