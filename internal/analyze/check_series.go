@@ -119,15 +119,81 @@ func checkSeries(e result.Experiment, s Series) (finding.Finding, bool) {
 			Message: fmt.Sprintf("the run warmed up: %s; min, median and p90 are those of the steady samples (%s left out)",
 				reason, units.Count(left, "warm-up sample"))}, true
 	case changepoint.Slowdown:
+		cause := "something changed while measuring (the machine, or the program's own state)"
+		if c, ok := speedBeside(e, s, ev); ok {
+			cause = c
+		}
 		return finding.Finding{Code: result.CodeSlowdown, Severity: finding.Warn, Evidence: ev,
-			Message: fmt.Sprintf("the run slowed down and stayed slower: %s; something changed while measuring (the machine, or the program's own state)", reason)}, true
+			Message: fmt.Sprintf("the run slowed down and stayed slower: %s; %s", reason, cause)}, true
 	case changepoint.NoSteadyState:
+		msg := fmt.Sprintf("the run never settled: %s; no one number describes it", reason)
+		if c, ok := speedBeside(e, s, ev); ok {
+			msg += "; " + c
+		}
 		return finding.Finding{Code: result.CodeNoSteadyState, Severity: finding.Warn, Evidence: ev,
-			Message: fmt.Sprintf("the run never settled: %s; no one number describes it", reason)}, true
+			Message: msg}, true
 	}
 	return finding.Finding{Code: result.CodeInconsistent, Severity: finding.Warn, Evidence: ev,
 		Message: fmt.Sprintf("the processes do not agree on the shape of their series: %s", strings.TrimPrefix(reason, "processes disagree: "))}, true
 }
+
+// speedBeside says whether the speed checks beside the samples
+// (Sample.RefNs, the reference loop timed right after each) moved with a
+// change of level, for a series of one process: it compares the slowest
+// level with the fastest, in the code's times and in the checks'. When the
+// checks slowed by at least half as much, the core ran slower then (its
+// clock, or a neighbour on it) and the change is the machine's; when they
+// stayed within a quarter of it, the clock and the part of the core the
+// reference loop uses did not change, and what did is in the caches or
+// memory the code uses (a neighbour's share of them) or in the program's
+// own state. Neither rule leaves a sample out; each only says where to
+// look. Between the two, or without enough checked samples on both
+// levels, it says nothing. The two changes go into ev.
+func speedBeside(e result.Experiment, s Series, ev map[string]any) (string, bool) {
+	if len(s.Results) != 1 || !s.Results[0].Judged || len(s.Results[0].Segments) < 2 {
+		return "", false
+	}
+	segs, idx := s.Results[0].Segments, s.Index[0]
+	fast, slow := segs[0], segs[0]
+	for _, seg := range segs[1:] {
+		if seg.Median < fast.Median {
+			fast = seg
+		}
+		if seg.Median > slow.Median {
+			slow = seg
+		}
+	}
+	checks := func(seg changepoint.Segment) []float64 {
+		var refs []float64
+		for _, i := range idx[seg.Start:seg.End] {
+			if r := e.Samples[i].RefNs; r > 0 && !ownCollector(e.Samples[i]) {
+				refs = append(refs, r)
+			}
+		}
+		return refs
+	}
+	fastRefs, slowRefs := checks(fast), checks(slow)
+	if len(fastRefs) < minChecked || len(slowRefs) < minChecked || !(fast.Median > 0) {
+		return "", false
+	}
+	code := slow.Median/fast.Median - 1
+	ref := stats.Median(slowRefs)/stats.Median(fastRefs) - 1
+	ev["level_change"], ev["check_change"] = code, ref
+	switch {
+	case ref >= code/2:
+		return fmt.Sprintf("the reference loop timed beside those samples slowed by %s too: the core ran slower then (its clock, or a neighbour on it)",
+			units.Pct(ref)), true
+	case ref <= code/4:
+		return fmt.Sprintf("the reference loop timed beside those samples kept its speed (%s): not the clock; look at what the code uses that the loop does not (caches, memory) or at its own state",
+			units.Change(ref)), true
+	}
+	return "", false
+}
+
+// minChecked is the fewest checked samples a level needs for speedBeside
+// to compare it: the median of three ignores one check a preemption cut
+// into.
+const minChecked = 3
 
 func orEmptyInts(xs []int) []int {
 	if xs == nil {

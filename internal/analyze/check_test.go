@@ -393,3 +393,58 @@ func TestTargetCI(t *testing.T) {
 		{name: "not asked", e: result.Experiment{Samples: perOpF(trend(31, 0, 0.2, 3)...)}},
 	})
 }
+
+// A change of level says whether the reference loop timed beside the
+// samples moved with it: with it, the core was slower (the machine);
+// not at all, the clock did not change. Without checks, or between the
+// two, the finding says neither. The verdict is the same either way.
+func TestSeriesSpeedBeside(t *testing.T) {
+	withRefs := func(xs []float64, refs []float64) []result.Sample {
+		s := perOpF(xs...)
+		for i := range s {
+			s[i].RefNs = refs[i]
+		}
+		return s
+	}
+	slowdown := cat(level(16, 100), level(15, 110))
+	hog := cat(level(10, 100), level(11, 110), level(10, 100))
+	tests := []struct {
+		name    string
+		samples []result.Sample
+		code    string
+		want    string // in the message; "" for neither cause
+		check   float64
+	}{
+		{"slowdown, checks slowed too", withRefs(slowdown, cat(level(16, 0.3), level(15, 0.33))), result.CodeSlowdown, "slowed by 10% too: the core ran slower then", 0.10},
+		{"slowdown, checks kept their speed", withRefs(slowdown, level(31, 0.3)), result.CodeSlowdown, "kept its speed (+0.0%): not the clock", 0},
+		{"slowdown, checks moved a third", withRefs(slowdown, cat(level(16, 0.3), level(15, 0.31))), result.CodeSlowdown, "", 0.033},
+		{"hog in the middle, checks slowed with it", withRefs(hog, cat(level(10, 0.3), level(11, 0.33), level(10, 0.3))), result.CodeNoSteadyState, "slowed by 10% too", 0.10},
+		{"slowdown, no checks", perOpF(slowdown...), result.CodeSlowdown, "", -1},
+	}
+	causes := []string{"the core ran slower then", "not the clock"}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got *finding.Finding
+			for _, f := range CheckExperiment(result.Experiment{Samples: tt.samples}, Facts{}) {
+				if f.Code == tt.code {
+					got = &f
+				}
+			}
+			if got == nil {
+				t.Fatalf("no %s finding", tt.code)
+			}
+			said := slices.ContainsFunc(causes, func(c string) bool { return strings.Contains(got.Message, c) })
+			switch {
+			case tt.want == "" && said:
+				t.Errorf("said a cause: %s", got.Message)
+			case tt.want != "" && !strings.Contains(got.Message, tt.want):
+				t.Errorf("message %q, want %q in it", got.Message, tt.want)
+			}
+			if c, ok := got.Evidence["check_change"].(float64); tt.check >= 0 && (!ok || math.Abs(c-tt.check) > 0.005) {
+				t.Errorf("check_change %v, want %.3f", got.Evidence["check_change"], tt.check)
+			} else if tt.check < 0 && ok {
+				t.Errorf("check_change %v without checks", c)
+			}
+		})
+	}
+}

@@ -26,14 +26,38 @@ func needValgrind(t *testing.T) {
 	}
 }
 
-// buildWork builds testdata/work into a temporary directory.
+// work is testdata/work, built by the first test that counts it into a
+// directory TestMain removes: the tests only run it, and its link cost
+// each of them about as much as its counts.
+var work struct{ dir, bin string }
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if work.dir != "" {
+		os.RemoveAll(work.dir)
+	}
+	os.Exit(code)
+}
+
+// buildWork is the path of testdata/work, built once per test process.
 func buildWork(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "work")
+	if work.bin != "" {
+		return work.bin
+	}
+	if work.dir == "" {
+		dir, err := os.MkdirTemp("", "benchy-callgrind-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		work.dir = dir
+	}
+	bin := filepath.Join(work.dir, "work")
 	cmd := exec.Command("go", "build", "-o", bin, "./testdata/work")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	work.bin = bin
 	return bin
 }
 

@@ -34,6 +34,9 @@ type Row struct {
 	// cannot be right (Unusable).
 	newFailed, newPartial    bool
 	oldUnusable, newUnusable bool
+	// sameProgram says both sides run the same program (SameProgram):
+	// the gate claims nothing of it, whatever its figures.
+	sameProgram bool
 }
 
 // MarshalJSON writes the name first and then the pair's fields. Without it
@@ -251,6 +254,7 @@ func (f *Files) SameProgram(names []string) {
 		}
 		r.Verdict, r.Reason = result.NoDifference, SameProgramReason
 		r.Busy, r.BusyBound = "", 0
+		r.sameProgram = true
 	}
 }
 
@@ -398,7 +402,7 @@ func (f Files) Gate(limit float64) Gate {
 			g.CannotJudge = append(g.CannotJudge, r.Name+" (inconclusive: the machine was busy)")
 		case !r.Judged():
 			g.CannotJudge = append(g.CannotJudge, r.Name+" ("+r.Reason+")")
-		case r.Reason == SameProgramReason:
+		case r.sameProgram:
 			// The same program: whatever was measured is the machine's.
 		case r.AdjustedP < r.Alpha && r.CILow > 1+limit:
 			g.Regressions = append(g.Regressions, r)

@@ -178,6 +178,7 @@ func Run(ctx context.Context, plan Plan, ts []Target) (*result.Result, error) {
 		}
 	}
 	assemble(ctx, r, plan, ts, outs)
+	r.DropMiscountedOnCPU()
 	analyze.Analyze(r)
 	return r, nil
 }

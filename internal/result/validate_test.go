@@ -106,3 +106,40 @@ func TestUnmarshalMakesStringsPrintable(t *testing.T) {
 		t.Errorf("notes %q, want the key printable", n)
 	}
 }
+
+// A run drops the on-CPU counts no thread could have spent, at the
+// experiment's GOMAXPROCS, so that what it writes reads back; the sample
+// keeps its time and its other counters.
+func TestDropMiscountedOnCPU(t *testing.T) {
+	r := resulttest.Fixture()
+	r.GOMAXPROCS = 1
+	e := &r.Experiments[0]
+	e.GOMAXPROCS = 1
+	over, fine := &e.Samples[0], &e.Samples[1]
+	over.Counters[result.CounterTaskClock] = over.Ns * 17 / 10 // 1.7 times its time, on one thread
+	fine.Counters[result.CounterTaskClock] = fine.Ns
+	if _, err := roundTrip(t, r); err == nil {
+		t.Fatal("the fixture reads back with a miscount: the test proves nothing")
+	}
+	ns, others := over.Ns, len(over.Counters)-1
+	if n := r.DropMiscountedOnCPU(); n != 1 {
+		t.Errorf("dropped %d counts, want 1", n)
+	}
+	if _, ok := over.Counters[result.CounterTaskClock]; ok || over.Ns != ns || len(over.Counters) != others {
+		t.Errorf("sample 0: %d ns, counters %v; want its time and every counter but task-clock", over.Ns, over.Counters)
+	}
+	if fine.Counters[result.CounterTaskClock] != fine.Ns {
+		t.Errorf("sample 1 lost its task-clock: %v", fine.Counters)
+	}
+	if _, err := roundTrip(t, r); err != nil {
+		t.Errorf("after the drop: %v", err)
+	}
+	// At four threads the same count is possible, and kept.
+	r = resulttest.Fixture()
+	r.Experiments[0].GOMAXPROCS = 4
+	s := &r.Experiments[0].Samples[0]
+	s.Counters[result.CounterTaskClock] = s.Ns * 17 / 10
+	if n := r.DropMiscountedOnCPU(); n != 0 {
+		t.Errorf("at GOMAXPROCS 4 dropped %d counts, want none", n)
+	}
+}

@@ -7,28 +7,31 @@ import (
 	"testing"
 )
 
-// The repository of the bisect goals: 64 commits after the first (the
-// goals' size; the other cases, and the check that two runs give the same
-// hashes, on fewer, which asserts the same of Write for a fraction of its
-// git processes), the leaf's passes raised at the step commits only, every
-// other commit a change of the note the test binary holds (or of a
-// comment alone, with code unset); two runs give the same hashes.
+// Write's repositories: every commit's leaf makes the passes the steps
+// raised it to (one step on 32 commits after the first, half the goals'
+// 64 and the same code; two half steps on 16; none on 2), each commit
+// changes the note the test binary holds, or with code unset a comment
+// alone, and the same arguments give the same hashes.
 func TestWrite(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
+	heads := map[string]string{}
 	for _, tt := range []struct {
 		name    string
 		commits int
 		at      []int
 		pct     float64
+		code    bool
 	}{
-		{"one step", 64, []int{40}, 3},
-		{"no step", 16, nil, 3},
-		{"two half steps", 16, []int{5, 10}, 1.5},
+		{"one step", 32, []int{20}, 3, true},
+		{"two half steps", 16, []int{5, 10}, 1.5, true},
+		{"no step", 2, nil, 3, true},
+		{"no step again", 2, nil, 3, true},
+		{"no step, comments", 2, nil, 3, false},
 	} {
 		dir := t.TempDir()
-		if err := Write(dir, tt.commits, tt.at, tt.pct, true); err != nil {
+		if err := Write(dir, tt.commits, tt.at, tt.pct, tt.code); err != nil {
 			t.Fatal(err)
 		}
 		revs := strings.Fields(run(t, dir, "rev-list", "--reverse", "HEAD"))
@@ -52,27 +55,14 @@ func TestWrite(t *testing.T) {
 				t.Errorf("%s: commit %d does not make %d passes: %q", tt.name, k, want, loops[rev])
 			}
 		}
-	}
-	var heads []string
-	for range 2 {
-		dir := t.TempDir()
-		if err := Write(dir, 8, []int{4}, 3, true); err != nil {
-			t.Fatal(err)
-		}
-		heads = append(heads, run(t, dir, "rev-parse", "HEAD"))
-	}
-	for _, code := range []bool{true, false} {
-		dir := t.TempDir()
-		if err := Write(dir, 2, nil, 3, code); err != nil {
-			t.Fatal(err)
-		}
 		notes := run(t, dir, "grep", "-h", "-e", "var Note", "HEAD~1", "HEAD", "--", "work.go")
-		if l := strings.Split(notes, "\n"); len(l) != 2 || (l[0] != l[1]) != code {
-			t.Errorf("code %v: the notes of two commits %q, want them to differ only with code", code, l)
+		if l := strings.Split(notes, "\n"); len(l) != 2 || (l[0] != l[1]) != tt.code {
+			t.Errorf("%s: the notes of the last two commits %q, want them to differ only with code", tt.name, l)
 		}
+		heads[tt.name] = run(t, dir, "rev-parse", "HEAD")
 	}
-	if heads[0] != heads[1] {
-		t.Errorf("HEAD %s, then %s: want the same hash", heads[0], heads[1])
+	if a, b := heads["no step"], heads["no step again"]; a != b {
+		t.Errorf("HEAD %s, then %s: want the same hash", a, b)
 	}
 	if Passes(64, []int{40}, 3) != 206 || Passes(39, []int{40}, 3) != 200 || Passes(64, []int{20, 40}, 1.5) != 206 {
 		t.Error("Passes: want 206 after a +3% step, 200 before it, 206 after two of +1.5%")

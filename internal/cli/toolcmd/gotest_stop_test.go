@@ -197,7 +197,10 @@ func TestGotestStopWhileBuilding(t *testing.T) {
 
 // A SIGKILL during an --against build leaves the worktree behind; the next
 // --against removes it and says so in one line, and the go command the
-// killed benchy started is told to stop (its parent-death signal).
+// killed benchy started is told to stop (its parent-death signal). The
+// next --against names a package the module lacks: the worktrees are
+// removed first, before anything is built, and it builds nothing (that a
+// run goes on to measure is every other --against test's).
 func TestGotestAgainstRemovesStaleWorktree(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -217,11 +220,11 @@ func TestGotestAgainstRemovesStaleWorktree(t *testing.T) {
 	if len(stale) != 1 {
 		t.Fatalf("temporary directories: %q", stale)
 	}
-	again, _, stderr := startGotest(t, dir, tmp, "--against", "HEAD", "--format", "json")
+	again, _, stderr := startGotest(t, dir, tmp, "--against", "HEAD", "--format", "json", "./nosuch")
 	code := processExit(t, again.Wait())
 	want := "benchy: removed 1 worktree that an earlier benchy gotest --against left behind when it was killed: " + filepath.Join(stale[0], "old-tree")
-	if code != 0 || !strings.Contains(stderr.String(), want+"\n") {
-		t.Errorf("exit %d, stderr:\n%s\nwant exit 0 and %q", code, stderr, want)
+	if code != 2 || !strings.Contains(stderr.String(), want+"\n") || !strings.Contains(clitest.LastLine(stderr.String()), "nosuch") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 for ./nosuch, after %q", code, stderr, want)
 	}
 	if wt := gitIn(t, dir, "worktree", "list"); strings.Count(wt, "\n") != 1 {
 		t.Errorf("worktrees left:\n%s", wt)

@@ -170,62 +170,69 @@ func TestHistoryConfirmReached(t *testing.T) {
 	}
 }
 
-// history check --confirm on a real repository: Work does one pass over
-// its data in commits 1-4, three in commits 5-8 (a change far beyond any
-// noise), and the same three in commits 9-12, whose stored results say
-// 20% slower still though the code did not change. The history sees two
-// steps; the interleaved runs must confirm the first and not the second.
+// history check --confirm --bisect on a real repository whose history
+// skips commits: Work does one pass over its data in commits 1-5 and ten
+// from commit 6 on (a change far beyond any noise, even under two CPU
+// hogs), and commit 5 does not build; results are stored at commits 1-4
+// (one pass), 7-10 (three times slower) and 11-14, whose stored results
+// say 20% slower still though the code did not change. The history sees
+// two steps, 4..7 and 10..11; the interleaved runs must confirm the first
+// and not the second, and only the first is bisected: over commits 5-7
+// (GOOD is commit 4), taking over the confirmation's run as BAD's first
+// reading, measuring commit 6 and stepping around commit 5, to the range
+// 5..6, or commit 6 alone; never to another commit alone. (Commit 5 not
+// building spares the walk an exact answer, whose two boundary commits
+// are each measured three times: the walk itself is TestBisect's and
+// internal/bisect's.)
 func TestHistoryCheckConfirm(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds and measures four revisions")
+		t.Skip("builds and measures several revisions")
 	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	work := func(passes int) string {
-		return "package work\n\n// Work sums xs.\nfunc Work(xs []int) int {\n\ts := 0\n\tfor p := 0; p < " +
-			strings.Repeat("1+", passes-1) + "1; p++ {\n\t\tfor _, x := range xs {\n\t\t\ts += x ^ p\n\t\t}\n\t}\n\treturn s\n}\n"
-	}
 	dir := writeModule(t, map[string]string{"go.mod": "module example.com/work\n\ngo 1.24\n", "work_test.go": againstBench})
 	gitIn(t, dir, "init", "-q")
-	var commits []string
-	for k := 1; k <= 12; k++ {
+	commits := []string{""} // commits[k] is commit k
+	for k := 1; k <= 14; k++ {
 		passes := 1
-		if k >= 5 {
-			passes = 3
+		if k >= 6 {
+			passes = 10
 		}
-		files := map[string]string{"work.go": work(passes), "NOTES": fmt.Sprintf("commit %d\n", k)}
+		extra := ""
+		if k == 5 {
+			extra = "\nfunc broken() int { return undefined }\n"
+		}
+		files := map[string]string{"work.go": workSource(passes, extra), "NOTES": fmt.Sprintf("commit %d\n", k)}
 		commits = append(commits, commitFiles(t, dir, files, fmt.Sprintf("commit %d", k)))
 	}
-
 	store := filepath.Join(t.TempDir(), "h.db")
 	files := t.TempDir()
-	for k, c := range commits {
+	for _, k := range []int{1, 2, 3, 4, 7, 8, 9, 10, 11, 12, 13, 14} {
 		factor := 1.0
 		switch {
-		case k >= 8:
-			factor = 3.6 // the code of commit 8, said to be slower
-		case k >= 4:
+		case k >= 11:
+			factor = 3.6 // the code of commit 10, said to be slower
+		case k >= 7:
 			factor = 3
 		}
-		p := filepath.Join(files, fmt.Sprintf("r%02d.json", k+1))
+		p := filepath.Join(files, fmt.Sprintf("r%02d.json", k))
 		writeScaledGotest(t, p, factor*(1+0.003*math.Sin(float64(7*k))))
-		if _, errs, code := runHistory("import", "--store", store, "--commit", c, "--time", fmt.Sprintf("@%d", 1700000000+k*86400), p); code != 0 {
+		if _, errs, code := runHistory("import", "--store", store, "--commit", commits[k], "--time", fmt.Sprintf("@%d", 1700000000+k*86400), p); code != 0 {
 			t.Fatalf("import: exit %d: %s", code, errs)
 		}
 	}
-	real := history.Short(commits[3]) + ".." + history.Short(commits[4])
-	fake := history.Short(commits[7]) + ".." + history.Short(commits[8])
+	real := history.Short(commits[4]) + ".." + history.Short(commits[7])
+	fake := history.Short(commits[10]) + ".." + history.Short(commits[11])
 	out, errs, code := runHistory("check", "--store", store)
 	if code != cli.ExitFailed || !strings.Contains(out, real) || !strings.Contains(out, fake) {
 		t.Fatalf("the history should show both steps: exit %d\n%s%s", code, out, errs)
 	}
 
-	// A threefold change needs few short samples to be told; 12 of 10 ms
-	// in four processes still put identical code within about ±1% on a
-	// quiet machine, so a +20% the step did not have would be seen.
-	out, errs, code = runBinaryIn(t, dir, "history", "check", "--confirm", "--store", store, "--samples", "12", "--processes", "4",
+	// A tenfold change needs few short samples to be told; three
+	// processes a side give a spread.
+	out, errs, code = runBinaryIn(t, dir, "history", "check", "--confirm", "--bisect", "--store", store, "--samples", "6", "--processes", "3",
 		"--sample-time", "10ms", "--window", "100ms")
 	t.Logf("exit %d\n%s%s", code, out, errs)
 	blocks := map[string]string{} // by commit range: the block's first line
@@ -240,12 +247,12 @@ func TestHistoryCheckConfirm(t *testing.T) {
 		}
 	}
 	// On a machine busier than two CPU hogs the interleaved run may be
-	// unable to judge even a threefold change (it says why, and the exit
+	// unable to judge even a tenfold change (it says why, and the exit
 	// is 4); it must never call it "not confirmed", nor confirm the step
 	// of identical code.
 	realOK := strings.HasSuffix(blocks[real], ": confirmed, slower")
 	if !realOK && !strings.HasSuffix(blocks[real], ": could not judge") {
-		t.Errorf("the step of three passes for one: %q, want confirmed", blocks[real])
+		t.Errorf("the step of ten passes for one: %q, want confirmed", blocks[real])
 	}
 	if b := blocks[fake]; b == "" || strings.Contains(b, ": confirmed") {
 		t.Errorf("the step of identical code: %q, want not confirmed (or not judged)", b)
@@ -259,80 +266,46 @@ func TestHistoryCheckConfirm(t *testing.T) {
 	if strings.Count(out, "\n  interleaved  ") != 2 {
 		t.Errorf("not both steps with the interleaved run's figures:\n%s", out)
 	}
+	if realOK {
+		checkConfirmBisected(t, out, errs, commits)
+	} else {
+		t.Log("the machine was too busy to judge even a tenfold change: nothing was bisected")
+	}
 	// No worktree is left behind.
 	if wts := gitIn(t, dir, "worktree", "list"); strings.Count(wts, "\n") != 1 {
 		t.Errorf("worktrees left:\n%s", wts)
 	}
 }
 
-// history check --confirm --bisect on a real repository whose history
-// skips commits: Work does one pass over its data in commits 1-5 and
-// three from commit 6 on, and results are stored at commits 1-4 and
-// 9-12 only. The step the history sees, between commits 4 and 9, is
-// confirmed and bisected to commit 6, or to a range that holds it; never
-// to another commit alone.
-func TestHistoryCheckConfirmBisect(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("builds and measures several revisions")
+// checkConfirmBisected checks the bisection of TestHistoryCheckConfirm's
+// confirmed step, commits 4..7 with commit 6 the first slow one and
+// commit 5 not building: made under that step alone (the step of
+// identical code, not confirmed, is not bisected), over the step's
+// commits, from the confirmation's run (BAD not measured again), to
+// commit 6 or a range that holds it.
+func checkConfirmBisected(t *testing.T, out, errs string, commits []string) {
+	t.Helper()
+	if n := strings.Count(out, "\n  bisect\n"); n != 1 {
+		t.Fatalf("%d steps bisected, want the confirmed one:\n%s", n, out)
 	}
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("no git")
-	}
-	dir := writeModule(t, map[string]string{"go.mod": "module example.com/work\n\ngo 1.24\n", "work_test.go": againstBench})
-	gitIn(t, dir, "init", "-q")
-	commits := []string{""} // commits[k] is commit k
-	for k := 1; k <= 12; k++ {
-		passes := 1
-		if k >= 6 {
-			passes = 3
-		}
-		files := map[string]string{"work.go": workSource(passes, ""), "NOTES": fmt.Sprintf("commit %d\n", k)}
-		commits = append(commits, commitFiles(t, dir, files, fmt.Sprintf("commit %d", k)))
-	}
-	store := filepath.Join(t.TempDir(), "h.db")
-	files := t.TempDir()
-	for _, k := range []int{1, 2, 3, 4, 9, 10, 11, 12} {
-		factor := 1.0
-		if k >= 6 {
-			factor = 3
-		}
-		p := filepath.Join(files, fmt.Sprintf("r%02d.json", k))
-		writeScaledGotest(t, p, factor*(1+0.003*math.Sin(float64(7*k))))
-		if _, errs, code := runHistory("import", "--store", store, "--commit", commits[k], "--time", fmt.Sprintf("@%d", 1700000000+k*86400), p); code != 0 {
-			t.Fatalf("import: exit %d: %s", code, errs)
-		}
-	}
-	out, errs, code := runBinaryIn(t, dir, "history", "check", "--confirm", "--bisect", "--store", store, "--samples", "6", "--processes", "3",
-		"--sample-time", "20ms", "--window", "100ms")
-	t.Logf("exit %d\n%s%s", code, out, errs)
-	if code == cli.ExitCannotJudge && strings.Contains(out, ": could not judge") {
-		t.Skip("the machine is too busy to judge even a threefold change")
-	}
+	// The walk is over commits 5-7 (GOOD is commit 4); its answer is
+	// commit 6 alone, or a range from 5 or 6 to 6 or 7.
 	six := history.Short(commits[6])
-	if code != cli.ExitFailed || !strings.Contains(out, ": confirmed, slower") || !strings.Contains(out, "\n  bisect\n") {
-		t.Fatalf("exit %d: want 1, the step confirmed and bisected", code)
-	}
-	// The walk is over commits 5-9 (GOOD is commit 4); its answer is
-	// commit 6 alone, or a range from 5 or 6 to 6 or later.
 	exact := strings.Contains(errs, "first slow commit "+six)
 	ranged := false
 	for _, from := range []int{5, 6} {
-		for to := 6; to <= 9; to++ {
+		for to := 6; to <= 7; to++ {
 			ranged = ranged || strings.Contains(errs, fmt.Sprintf("commits %s..%s", history.Short(commits[from]), history.Short(commits[to])))
 		}
 	}
 	if !exact && !ranged {
 		t.Errorf("the last line names no answer holding commit 6 (%s):\n%s", six, errs)
 	}
-	if !strings.Contains(out, "5 commits after "+history.Short(commits[4])+" (GOOD) up to "+history.Short(commits[9])) {
-		t.Errorf("the bisection is not over the step's commits, %s..%s:\n%s", history.Short(commits[4]), history.Short(commits[9]), out)
+	if !strings.Contains(out, "3 commits after "+history.Short(commits[4])+" (GOOD) up to "+history.Short(commits[7])) {
+		t.Errorf("the bisection is not over the step's commits, %s..%s:\n%s", history.Short(commits[4]), history.Short(commits[7]), out)
 	}
 	if strings.Contains(errs, "benchy: measuring BAD") || !strings.Contains(errs, "the confirmation's interleaved run, not measured again") {
 		t.Errorf("the walk measured BAD against GOOD again, after the confirmation:\n%s", errs)
-	}
-	if wts := gitIn(t, dir, "worktree", "list"); strings.Count(wts, "\n") != 1 {
-		t.Errorf("worktrees left:\n%s", wts)
 	}
 }
 

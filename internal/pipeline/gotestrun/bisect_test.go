@@ -308,3 +308,42 @@ func TestBisectUnbuiltCommitSaidOnce(t *testing.T) {
 		t.Errorf("said %d times, want once:\n%s", said, notes.String())
 	}
 }
+
+// A --bench that matches no benchmark of GOOD is a usage error that ends
+// the walk at its first step, BAD's, as the calibration of GOOD found it:
+// nothing is measured, and the walk returns the error alone, no step
+// (Bisect then returns it without a report, and bisect exits 2 saying it;
+// that calibrate finds none and says so is gotest's, whose exit for it is
+// toolcmd's TestGotestBadInput's).
+func TestBisectNoBenchmark(t *testing.T) {
+	b := &bisectRun{ctx: context.Background(), builds: map[string]built{}, good: bisect.Commit{Hash: "good"},
+		p: BisectPlan{GoTest: GoTestPlan{Bench: "NoSuch", Processes: 2, Notes: io.Discard}}}
+	for k := range 3 {
+		b.commits = append(b.commits, bisect.Commit{Hash: fmt.Sprintf("c%d", k)})
+	}
+	b.buildF = func(string) (*side, error) { return &side{}, nil }
+	b.programF = func(*side) (string, error) { return "", errors.New("not read here") }
+	calibrated := 0
+	b.calibrateF = func(context.Context, *side, gotest.Options) ([]*gotest.Target, error) {
+		calibrated++
+		return nil, pipeline.Usagef("no benchmark in example.com/work matches --bench %q", "NoSuch")
+	}
+	measured := 0
+	b.runF = func(ctx context.Context, p pipeline.Plan, _ []pipeline.Target) (*result.Result, error) {
+		// As pipeline.Run: the targets are prepared on the CPU chosen, and
+		// measured only when there are some.
+		ts, err := p.Prepare(ctx, 1)
+		if err != nil {
+			return nil, err
+		}
+		measured += len(ts)
+		return &result.Result{}, nil
+	}
+	ws, steps, err := bisect.DriveAll(len(b.commits), 2, 0.05, b.twins, b.measure)
+	if !errors.Is(err, pipeline.ErrUsage) || !strings.Contains(err.Error(), `no benchmark in example.com/work matches --bench "NoSuch"`) {
+		t.Errorf("%v, want the usage error of the calibration", err)
+	}
+	if len(ws) != 0 || len(steps) != 0 || calibrated != 1 || measured != 0 || b.runs != 0 {
+		t.Errorf("%d walks, %d step lists, %d calibrations, %d targets measured, %d runs; want GOOD calibrated once and nothing else", len(ws), len(steps), calibrated, measured, b.runs)
+	}
+}

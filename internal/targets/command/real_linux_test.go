@@ -284,7 +284,7 @@ func TestClosingTheSpawnerEndsItsRun(t *testing.T) {
 	go func() { closing <- s.Close() }()
 	err = <-done
 	t.Logf("the run ended %v after Close: %v", time.Since(closed), err)
-	closeErr := <-closing // a race-enabled helper sleeps a second as it exits
+	closeErr := <-closing
 	if !errors.Is(err, context.Canceled) && (err == nil || !strings.Contains(err.Error(), "spawner process is gone")) {
 		t.Errorf("Exec after Close: %v, want context.Canceled or a gone spawner", err)
 	}

@@ -111,6 +111,7 @@ func inlinedDiscarded(b *testing.B, xs []int) {
 // no *testing.B is not taken for a helper.
 func TestCodeFindingsFollowHelpers(t *testing.T) {
 	notUnderRace(t)
+	t.Parallel()
 	bin := buildModule(t, followModule)
 	const pkg = "example.com/follow."
 	tests := []struct {
@@ -281,6 +282,7 @@ func BenchmarkGoroutine(b *testing.B) {
 // only counts, or stores a constant, lost its work (error).
 func TestCodeFindingsRegisters(t *testing.T) {
 	notUnderRace(t)
+	t.Parallel()
 	bin := buildModule(t, registersModule)
 	tests := []struct {
 		fn       string

@@ -51,6 +51,7 @@ func run(t *testing.T, dir string, args ...string) string {
 // tag peeled to its commit); an empty, option-like, unknown or non-commit
 // revision is a usage error that says which.
 func TestResolve(t *testing.T) {
+	notUnderRace(t)
 	dir := gitRepo(t)
 	head := strings.TrimSpace(run(t, dir, "git", "rev-parse", "HEAD"))
 	var ch Children
@@ -94,6 +95,7 @@ func worktrees(t *testing.T, dir string) []string {
 // benchy still running (its directory locked) are kept, and no other
 // worktree is touched, even one whose directory is gone.
 func TestRemoveStaleWorktrees(t *testing.T) {
+	notUnderRace(t)
 	dir := gitRepo(t)
 	var ch Children
 	add := func() (*WorkDir, *Worktree) {
@@ -157,6 +159,7 @@ func TestRemoveStaleWorktrees(t *testing.T) {
 // user's own clones, without touching their configuration; one the user
 // has not checked out is named in Missing.
 func TestWorktreeSubmodules(t *testing.T) {
+	notUnderRace(t)
 	dep := gitRepo(t)
 	dir := gitRepo(t)
 	run(t, dir, "git", "-c", "protocol.file.allow=always", "submodule", "add", "-q", dep, "sub/dep")
@@ -226,6 +229,7 @@ func TestWorktreeSubmodules(t *testing.T) {
 // BAD's first-parent line, and the same commit twice are usage errors
 // that say which.
 func TestFirstParents(t *testing.T) {
+	notUnderRace(t)
 	dir := gitRepo(t)
 	commit := func(msg string) string {
 		run(t, dir, "git", "commit", "-q", "--allow-empty", "-m", msg)

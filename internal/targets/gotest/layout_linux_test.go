@@ -16,6 +16,7 @@ func TestLayoutSeedsReproduce(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds test binaries")
 	}
+	t.Parallel()
 	ch := NewChildren(context.Background())
 	pkgs, err := List(ch, testdata, []string{"./profiled"}, nil)
 	if err != nil || len(pkgs) != 1 {

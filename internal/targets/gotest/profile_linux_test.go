@@ -19,6 +19,7 @@ import (
 // work of testing's N=1 probe nor of each process's warm-up call, and
 // the allocation profile is the allocating benchmark's.
 func TestProfileOfMeasuredCalls(t *testing.T) {
+	notUnderRace(t)
 	if testing.Short() {
 		t.Skip("builds and runs a test binary")
 	}

@@ -16,10 +16,12 @@ func TestProgram(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds four test binaries")
 	}
+	t.Parallel()
 	const code = "package p\n\n// Sum adds.\nfunc Sum(xs []int) int {\n\ts := 0\n\tfor _, x := range xs {\n\t\ts += x\n\t}\n\treturn s\n}\n"
 	const test = "package p\n\nimport \"testing\"\n\nfunc BenchmarkSum(b *testing.B) {\n\tfor b.Loop() {\n\t\tSum([]int{1, 2})\n\t}\n}\n"
 	root := t.TempDir()
-	build := func(name, src, data string) string {
+	// write writes the package into root/name.
+	write := func(name, src, data string) string {
 		dir := filepath.Join(root, name)
 		files := map[string]string{"go.mod": "module example.com/p\n\ngo 1.24\n", "p.go": src, "p_test.go": test, "testdata/in": data}
 		for f, s := range files {
@@ -30,33 +32,47 @@ func TestProgram(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		bin := filepath.Join(root, name+".test")
-		cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%s: %v\n%s", name, err, out)
-		}
+		return dir
+	}
+	program := func(bin, dir string) string {
 		p, err := (&Binary{Path: bin, Package: Package{Dir: dir}}).Program()
 		if err != nil {
 			t.Fatal(err)
 		}
 		return p
 	}
-	base := build("a", code, "1 2 3\n")
+	// build writes the package and builds its test binary: its program,
+	// and the binary's path.
+	build := func(name, src, data string) (string, string) {
+		dir := write(name, src, data)
+		bin := filepath.Join(root, name+".test")
+		cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, out)
+		}
+		return program(bin, dir), bin
+	}
+	base, baseBin := build("a", code, "1 2 3\n")
 	for _, tt := range []struct {
-		name, src, data string
-		same            bool
+		name, src string
+		same      bool
 	}{
-		{"b", "// A comment that moves every line.\n\n" + code, "1 2 3\n", true},
+		{"b", "// A comment that moves every line.\n\n" + code, true},
 		// Built in a directory whose longer path makes the line tables
 		// longer (gotest --against builds the old side in a worktree),
 		// which moves the sections after them.
-		{"a-directory-whose-path-is-much-longer-than-the-first", code, "1 2 3\n", true},
-		{"c", code[:len(code)-len("\treturn s\n}\n")] + "\treturn s + 1\n}\n", "1 2 3\n", false},
-		{"d", code, "1 2 4\n", false},
+		{"a-directory-whose-path-is-much-longer-than-the-first", code, true},
+		{"c", code[:len(code)-len("\treturn s\n}\n")] + "\treturn s + 1\n}\n", false},
 	} {
-		if got := build(tt.name, tt.src, tt.data) == base; got != tt.same {
-			t.Errorf("%s: the same program as a: %v, want %v", tt.name, got, tt.same)
+		if p, _ := build(tt.name, tt.src, "1 2 3\n"); (p == base) != tt.same {
+			t.Errorf("%s: the same program as a: %v, want %v", tt.name, p == base, tt.same)
 		}
+	}
+	// d is a's code with another testdata/in: a's own binary read beside
+	// it (a build of d would be a's program but for the file, as b's is)
+	// is another program.
+	if program(baseBin, write("d", code, "1 2 4\n")) == base {
+		t.Errorf("d: a's binary beside other testdata is the same program as a, want another")
 	}
 }

@@ -26,6 +26,12 @@ import (
 // builds are the test binaries build made, by pattern, in dir: the tests
 // only run and read them, so each package of testdata is linked once per
 // test process, not once per test (./ends was linked four times).
+//
+// The tests that only build binaries and read them, or run them for their
+// names (TestStdCorpusAccusations, TestProgram, ...), call t.Parallel: they
+// run after the others, which time ramps or set the environment, two at a
+// time, the builds of one beside the disassembly of another. They do not
+// use build, whose map is not locked.
 var builds struct {
 	dir  string
 	bins map[string]*Binary
@@ -101,6 +107,7 @@ func buildInto(t *testing.T, dir, pattern, out string, o BuildOptions) *Binary {
 // system's, where a go killed mid-build leaves it. (-work keeps $WORK
 // and names it; a compile error makes the build's output the error's.)
 func TestBuildWorkIsOurs(t *testing.T) {
+	notUnderRace(t)
 	if testing.Short() {
 		t.Skip("runs go build")
 	}
@@ -140,6 +147,7 @@ func TestBuildWorkIsOurs(t *testing.T) {
 // BuildError that names the user's file, never the rewritten copy
 // (under dir/src, which the compiler names relative to the package).
 func TestBuildErrors(t *testing.T) {
+	notUnderRace(t)
 	if testing.Short() {
 		t.Skip("runs go build")
 	}
@@ -432,6 +440,7 @@ func TestLeftoversAreKilled(t *testing.T) {
 // Under GOMAXPROCS=1 testing adds no -1 suffix: sub-benchmarks whose names
 // end in -16 and -1024 stay two.
 func TestGOMAXPROCS1(t *testing.T) {
+	notUnderRace(t)
 	bin := build(t, "./procs")
 	o := quick(t)
 	o.GOMAXPROCS = 1
@@ -489,6 +498,7 @@ func TestRewriteBuilds(t *testing.T) {
 // in one test package must not meet the other's. Each is measured.
 func TestOldModulesAndDotImportsBuild(t *testing.T) {
 	notUnderRace(t)
+	t.Parallel()
 	old, _ := filepath.Abs("../../../testdata/gotest-old")
 	cases := []struct {
 		dir, pattern string
@@ -556,8 +566,8 @@ func costDependsOnN(t *testing.T, bin *Binary) string {
 			past++
 		}
 	}
-	if past < 2 {
-		t.Fatalf("calls past N=1 after the longer ramp: %d, want 2 or more", past)
+	if past < 2 { // a busy machine's ramp: tried again, as a wrong finding is
+		return fmt.Sprintf("calls past N=1 after the longer ramp: %d, want 2 or more", past)
 	}
 	var got []string
 	for _, f := range ts[0].Check() {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
 )
@@ -24,11 +25,18 @@ func TestOnePLoopSeldomParks(t *testing.T) {
 			testBytes = make([]byte, 1<<20)
 		}
 	}}
-	o := run(t, w, hopts, inproc.Options{GC: true, Count: true})
+	// The samples' length is calibrated: on a machine loaded four times
+	// over the calibration read the loop slow, and four samples held six
+	// collections. Too few to judge, the run is made again.
+	var o harness.Outcome
 	var gcs, vcs int64
-	for _, s := range o.Samples {
-		gcs += s.Counters[result.CounterGCCycles]
-		vcs += s.Counters[result.CounterVoluntaryCS]
+	for try := 0; try < 3 && gcs < 8; try++ {
+		o = run(t, w, hopts, inproc.Options{GC: true, Count: true})
+		gcs, vcs = 0, 0
+		for _, s := range o.Samples {
+			gcs += s.Counters[result.CounterGCCycles]
+			vcs += s.Counters[result.CounterVoluntaryCS]
+		}
 	}
 	if gcs < 8 || vcs*4 > gcs {
 		t.Errorf("%d voluntary switches in %d samples of %d collections, want at least 8 collections and a switch for at most one in 4", vcs, len(o.Samples), gcs)
