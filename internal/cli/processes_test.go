@@ -19,7 +19,7 @@ import (
 func TestRunProcesses(t *testing.T) {
 	t.Parallel()
 	stdout, stderr, code := runBinary(t, "run", "--bench", "^sum/sink$", "--processes", "3", "--samples", "12",
-		"--sample-time", "1ms", "--warmup", "1ms", "--window", "100ms", "--format", "json")
+		"--sample-time", "1ms", "--warmup", "1ms", "--window", "100ms", "--no-asm", "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -49,7 +49,7 @@ func TestRunProcesses(t *testing.T) {
 // each process (it once came before them, and the process refused them).
 func TestRunProcessesDoubleDash(t *testing.T) {
 	stdout, stderr, code := runBinary(t, "run", "--bench", "^sum/sink$", "--processes", "2", "--samples", "6",
-		"--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--format", "json", "--")
+		"--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--no-asm", "--format", "json", "--")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -71,7 +71,7 @@ func TestRunProcessesDoubleDash(t *testing.T) {
 // own calls (a window per sample, of every process).
 func TestRunProcessesLatency(t *testing.T) {
 	stdout, stderr, code := runBinary(t, "run", "--bench", "^tail/steady$", "--latency", "--processes", "2", "--samples", "6",
-		"--sample-time", "2ms", "--warmup", "1ms", "--window", "10ms", "--format", "json")
+		"--sample-time", "2ms", "--warmup", "1ms", "--window", "10ms", "--no-asm", "--format", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
