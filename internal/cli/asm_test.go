@@ -103,7 +103,7 @@ func TestAsmBinaries(t *testing.T) {
 		{"plain", "elf symbols", nil},
 		{"stripped", "gopclntab", func(bin, out string) *exec.Cmd { return exec.Command("strip", "-o", out, bin) }},
 		{"pie", "elf symbols", func(_, out string) *exec.Cmd {
-			return exec.Command("go", "build", "-o", out, "-buildmode=pie", "./testdata/asmprog")
+			return exec.Command("go", "build", "-o", out, "-buildmode=pie", "-ldflags=-w", "./testdata/asmprog")
 		}},
 	}
 	dir := t.TempDir()

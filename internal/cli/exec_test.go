@@ -137,10 +137,12 @@ func TestExecFailure(t *testing.T) {
 
 // -P and -L together run the product of their values, in the order the
 // flags are given (the first slowest), whichever comes first, and so do
-// several -L; every name carries the values its command line does not show.
+// several -L; every name carries the values its command line does not
+// show. What the flags expand to is read through exec's runF seam; that a
+// run's experiments are those, named so and in that order, is the first
+// case's, run through the binary.
 func TestExecParameterProduct(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
+	for i, tt := range []struct {
 		name string
 		args []string
 		want []string
@@ -153,11 +155,29 @@ func TestExecParameterProduct(t *testing.T) {
 			[]string{"echo 1 (m=a, n=1)", "echo 2 (m=a, n=2)", "echo 1 (m=b, n=1)", "echo 2 (m=b, n=2)"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r, stderr, code := execJSON(t, append([]string{"--runs", "1"}, append(tt.args, "echo {n}")...)...)
+			args := append(slices.Clone(tt.args), "echo {n}")
+			var got *execOptions
+			// As Main does: exec's words, -P's and -L's made one each.
+			parse(t, newExecCmd(testGlobals(), func(o *execOptions) error { got = o; return nil }), expandExecArgs(args)...)
+			expanded, err := got.expand()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var names []string
+			for _, e := range expanded {
+				names = append(names, e.Name)
+			}
+			if !slices.Equal(names, tt.want) {
+				t.Errorf("expanded %q, want %q", names, tt.want)
+			}
+			if i > 0 {
+				return
+			}
+			r, stderr, code := execJSON(t, append([]string{"--runs", "1"}, args...)...)
 			if code != ExitOK {
 				t.Fatalf("exit %d: %s", code, stderr)
 			}
-			var names []string
+			names = nil
 			for _, e := range r.Experiments {
 				names = append(names, e.Name)
 			}

@@ -46,7 +46,7 @@ func TestRunWithAnUnusableLock(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			args := append([]string{"run", "--bench", "^sum/sink$", "--smoke", "--format", "json"}, cpu...)
+			args := append([]string{"run", "--bench", "^sum/sink$", "--smoke", "--no-asm", "--format", "json"}, cpu...)
 			cmd := exec.CommandContext(ctx, benchyBinary(t), args...)
 			cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_RUNTIME_DIR=")
 			var stdout, stderr bytes.Buffer

@@ -26,7 +26,7 @@ func processesRun(t *testing.T, args ...string) (*exec.Cmd, string, string, *byt
 	t.Helper()
 	tmp := t.TempDir()
 	out := filepath.Join(tmp, "r.json")
-	args = append([]string{"run", "--bench", "^sum/sink$", "--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--out", out}, args...)
+	args = append([]string{"run", "--bench", "^sum/sink$", "--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--no-asm", "--out", out}, args...)
 	cmd := exec.Command(benchyBinary(t), args...)
 	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "XDG_RUNTIME_DIR=")
 	var stderr bytes.Buffer

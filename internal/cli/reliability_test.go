@@ -71,7 +71,7 @@ func TestIntegersAreDecimal(t *testing.T) {
 func TestRunForceReplacesReadOnly(t *testing.T) {
 	ro := filepath.Join(t.TempDir(), "readonly.json")
 	os.WriteFile(ro, []byte("{}"), 0o444)
-	_, stderr, code := runBinary(t, "run", "--bench", "^empty$", "--samples", "3", "--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--out", ro, "--force")
+	_, stderr, code := runBinary(t, "run", "--bench", "^empty$", "--samples", "3", "--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--no-asm", "--out", ro, "--force")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -94,7 +94,7 @@ func TestFailingSamplesFileKeepsTheResult(t *testing.T) {
 	// A third of a second from pinning to the end (the warm-up and 100
 	// samples of 2 ms): the directory goes in the first few milliseconds.
 	cmd := exec.Command(benchyBinary(t), "run", "--bench", "^sum/sink$", "--samples", "100", "--sample-time", "2ms",
-		"--window", "10ms", "--out", out, "--samples-file", filepath.Join(sub, "s.csv"))
+		"--window", "10ms", "--no-asm", "--out", out, "--samples-file", filepath.Join(sub, "s.csv"))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -127,7 +127,7 @@ func TestSignalsStopTheRun(t *testing.T) {
 			dir := t.TempDir()
 			out := filepath.Join(dir, "r.json")
 			cmd := exec.Command(benchyBinary(t), "run", "--bench", "^sum/sink$", "--samples", "100000", "--sample-time", "1ms",
-				"--warmup", "1ms", "--window", "10ms", "--out", out)
+				"--warmup", "1ms", "--window", "10ms", "--no-asm", "--out", out)
 			term := newTerminal(t)
 			cmd.Stderr = term.Slave
 			if err := cmd.Start(); err != nil {

@@ -79,7 +79,7 @@ func TestRunFlagsTheLoopThatLostItsLoads(t *testing.T) {
 func TestRunInterrupted(t *testing.T) {
 	var stdout strings.Builder
 	cmd := exec.Command(benchyBinary(t), "run", "--bench", "^sum/sink$", "--samples", "100000",
-		"--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--format", "json")
+		"--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--no-asm", "--format", "json")
 	term := newTerminal(t)
 	cmd.Stdout, cmd.Stderr = &stdout, term.Slave
 	if err := cmd.Start(); err != nil {

@@ -133,7 +133,7 @@ func TestRunOutAndSamplesFile(t *testing.T) {
 	dir := t.TempDir()
 	out, samples := filepath.Join(dir, "r.json"), filepath.Join(dir, "s.csv")
 	_, stderr, code := runBinary(t, "run", "--bench", "^empty$", "--samples", "3", "--sample-time", "1ms", "--warmup", "1ms",
-		"--window", "10ms", "--format", "json", "--out", out, "--samples-file", samples)
+		"--window", "10ms", "--no-asm", "--format", "json", "--out", out, "--samples-file", samples)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

@@ -41,17 +41,31 @@ func TestSeriesHogHalfway(t *testing.T) {
 		t.Skip("no taskset")
 	}
 	cpu := measuredCPU(t)
-	hog := exec.Command("taskset", "-c", strconv.Itoa(cpu), "sh", "-c", "sleep 1.2; while :; do :; done")
+	var stdout strings.Builder
+	cmd := exec.Command(benchyBinary(t), "run", "--bench", "^sum/sink$", "--cpu", strconv.Itoa(cpu), "--samples", "100",
+		"--window", "100ms", "--format", "json")
+	term := newTerminal(t)
+	cmd.Stdout, cmd.Stderr = &stdout, term.Slave
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	term.started()
+	// The hog comes when the progress line shows 40 samples taken, not
+	// at a time benchy may not have reached on a loaded machine (or
+	// passed on a fast one).
+	term.waitFor(t, "40 samples", sampled(40))
+	hog := exec.Command("taskset", "-c", strconv.Itoa(cpu), "sh", "-c", "while :; do :; done")
 	if err := hog.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer hog.Process.Kill()
-	stdout, stderr, code := runBinary(t, "run", "--bench", "^sum/sink$", "--cpu", strconv.Itoa(cpu), "--samples", "200",
-		"--window", "100ms", "--format", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
+	defer func() {
+		hog.Process.Kill()
+		hog.Wait()
+	}()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("benchy run: %v\n%s", err, term.String())
 	}
-	r, err := result.Decode(strings.NewReader(stdout))
+	r, err := result.Decode(strings.NewReader(stdout.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,8 +75,7 @@ func TestSeriesHogHalfway(t *testing.T) {
 	for _, f := range e.Findings {
 		codes = append(codes, f.Code)
 	}
-	// The hog comes 1.2s after it started, the first samples 0.3s in:
-	// the first quarter of the 200 is before it.
+	// The first quarter of the 100 samples is before the hog.
 	before := e.Samples[:len(e.Samples)/4]
 	disturbed := 0
 	for _, s := range before {
