@@ -21,14 +21,58 @@ import (
 // abbreviates: "pkg.F[go.shape.int]" for "pkg.F[...]", and
 // "runtime.morestack.abi0" for an assembly function; a stripped file has
 // only the runtime's table, with the type arguments but no ".abi0".
+//
+// To read several functions of one executable, open it once with OpenFile:
+// each InspectFile reads its symbol table and source lines again.
 func InspectFile(path, name string) (*Listing, error) {
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Inspect(name)
+}
+
+// FuncNames lists the function symbols of the executable whose names have
+// the given prefix, in address order (so a caller can find the closures of
+// a function: "pkg.BenchmarkSum.func1", "pkg.BenchmarkSum.func2", ...).
+// It reads the executable of any architecture.
+func FuncNames(path, prefix string) ([]string, error) {
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.FuncNames(prefix), nil
+}
+
+// A File is an executable opened to read many of its functions: its symbol
+// table is read once, and its source lines once, when a function is first
+// inspected. They are what costs: a test binary's lines take longer to read
+// than any one function takes to decode. A File is not safe for concurrent
+// use; Close it when done.
+type File struct {
+	e *exeFile
+}
+
+// OpenFile opens the executable at path, of any architecture, and reads
+// its symbol table (its .gopclntab when it is stripped).
+func OpenFile(path string) (*File, error) {
 	e, err := openExe(path)
 	if err != nil {
 		return nil, err
 	}
-	defer e.f.Close()
+	return &File{e: e}, nil
+}
+
+// Close closes the executable.
+func (f *File) Close() error { return f.e.f.Close() }
+
+// Inspect is InspectFile of a function of the open executable.
+func (f *File) Inspect(name string) (*Listing, error) {
+	e := f.e
 	if _, ok := newDecoders[e.arch]; !ok {
-		return nil, &archError{path: path, machine: e.f.Machine}
+		return nil, &archError{path: e.path, machine: e.f.Machine}
 	}
 	entry, err := e.lookup(name)
 	if err != nil {
@@ -40,17 +84,9 @@ func InspectFile(path, name string) (*Listing, error) {
 	return inspect(e, e.arch, entry)
 }
 
-// FuncNames lists the function symbols of the executable whose names have
-// the given prefix, in address order (so a caller can find the closures of
-// a function: "pkg.BenchmarkSum.func1", "pkg.BenchmarkSum.func2", ...).
-// It reads the executable of any architecture.
-func FuncNames(path, prefix string) ([]string, error) {
-	e, err := openExe(path)
-	if err != nil {
-		return nil, err
-	}
-	defer e.f.Close()
-	return withPrefix(e.funcNames(), prefix), nil
+// FuncNames is FuncNames of the open executable.
+func (f *File) FuncNames(prefix string) []string {
+	return withPrefix(f.e.funcNames(), prefix)
 }
 
 // archError says that an executable is for a machine benchy cannot decode.

@@ -64,6 +64,35 @@ func inspectFile(t *testing.T, bin, name string) (*Listing, Summary) {
 	return l, s
 }
 
+// openOnce checks that a File opened once reads each function as
+// InspectFile does, a name it does not have on the way changing nothing.
+func openOnce(t *testing.T, bin string) {
+	t.Helper()
+	f, err := OpenFile(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i, name := range benchFuncs {
+		if i == 1 {
+			if _, err := f.Inspect(benchPkg + "NoSuchFunction"); err == nil {
+				t.Errorf("%s: a function it does not have was found", bin)
+			}
+		}
+		got, err := f.Inspect(benchPkg + name)
+		if err != nil {
+			t.Fatalf("%s: File.Inspect(%s): %v", bin, name, err)
+		}
+		want, _ := inspectFile(t, bin, benchPkg+name)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %s read from the open file differs from InspectFile's", bin, name)
+		}
+	}
+	if got, want := f.FuncNames(benchPkg+"BenchmarkSumRun.func"), []string{benchPkg + "BenchmarkSumRun.func1"}; !slices.Equal(got, want) {
+		t.Errorf("%s: closures %q, want %q", bin, got, want)
+	}
+}
+
 // benchFuncs are the functions the tests look at, the closure included.
 var benchFuncs = []string{"BenchmarkSum", "BenchmarkSumDiscarded", "BenchmarkMulFolded",
 	"BenchmarkMulFoldedN", "BenchmarkSumLoop", "BenchmarkSumRun.func1"}
@@ -77,8 +106,10 @@ func TestInspectFile(t *testing.T) {
 	dir := t.TempDir()
 	bin := buildBench(t, dir, "plain.test", nil)
 	checkBenchmarks(t, bin)
+	openOnce(t, bin)
 	t.Run("stripped", func(t *testing.T) {
 		stripped := buildBench(t, dir, "stripped.test", nil, "-ldflags=-s -w")
+		openOnce(t, stripped)
 		for _, name := range benchFuncs {
 			a, _ := inspectFile(t, bin, benchPkg+name)
 			b, _ := inspectFile(t, stripped, benchPkg+name)

@@ -32,24 +32,25 @@ var benchFunc = regexp.MustCompile(`^[^ ]*\.Benchmark[^.]*(\.func\d+(\.\d+)*)?$`
 // hand. Closures that take no *testing.B (a goroutine, the body given to
 // b.RunParallel) are not judged: benchy gotest never judges them alone.
 func (b *Binary) Accusations() ([]Accusation, error) {
-	names, err := asm.FuncNames(b.Path, b.Package.ImportPath)
+	exe, err := asm.OpenFile(b.Path)
 	if err != nil {
 		return nil, err
 	}
+	defer exe.Close()
 	src := newSources()
 	var out []Accusation
-	for _, name := range names {
+	for _, name := range exe.FuncNames(b.Package.ImportPath) {
 		m := benchFunc.FindStringSubmatch(name)
 		if m == nil {
 			continue
 		}
 		if m[1] != "" { // a closure: a benchmark only if it takes a *testing.B
-			l, err := asm.InspectFile(b.Path, name)
+			l, err := exe.Inspect(name)
 			if err != nil || !src.takesB(l.Func) {
 				continue
 			}
 		}
-		for _, f := range b.codeFindings(name) {
+		for _, f := range codeFindings(exe, src, name) {
 			if slices.Contains(accusingCodes, f.Code) && f.Severity != finding.Info {
 				out = append(out, Accusation{Func: name, Finding: f})
 			}

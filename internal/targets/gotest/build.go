@@ -113,6 +113,7 @@ type Binary struct {
 	Debug string
 
 	codes map[string][]finding.Finding // codeFindings by function
+	src   *sources                     // the source files codeFindings read
 }
 
 // codeFindings are the findings on the machine code of the benchmark
@@ -121,7 +122,7 @@ type Binary struct {
 func (b *Binary) codeFindings(fn string) []finding.Finding {
 	fs, ok := b.codes[fn]
 	if !ok {
-		fs = codeFindings(b.Path, fn)
+		fs = b.readCodeFindings(fn)
 		if b.codes == nil {
 			b.codes = map[string][]finding.Finding{}
 		}

@@ -29,19 +29,17 @@ import (
 // function, or that holds an inner loop, has work to do, which is the
 // honest case of strconv.BenchmarkQuote (a call whose result is discarded,
 // not inlined, so not deleted).
-func codeFindings(bin, fn string) []finding.Finding {
-	l, err := asm.InspectFile(bin, fn)
+func codeFindings(exe *asm.File, src *sources, fn string) []finding.Finding {
+	l, err := exe.Inspect(fn)
 	if err != nil {
-		return []finding.Finding{{Code: result.CodeAsmUnknown, Severity: finding.Info,
-			Message: "could not read the machine code of the benchmark: " + err.Error()}}
+		return asmUnknown(err)
 	}
-	src := newSources()
 	info := finding.Finding{Code: result.CodeAsm, Severity: finding.Info, Message: l.Summary().Line}
 	f, where := l.Func, ""
 	lines := src.forLines(f)
 	loop, found := lineLoop(f, lines)
 	if !found {
-		if h := followLoop(bin, src, l.Func); h != nil {
+		if h := followLoop(exe, src, l.Func); h != nil {
 			f, lines = h.Func, src.forLines(h.Func)
 			loop, found = lineLoop(f, lines)
 			where = " (in " + asm.ShortName(f.Name) + ", which the benchmark calls)"
@@ -75,6 +73,27 @@ func codeFindings(bin, fn string) []finding.Finding {
 		fs = append(fs, fd)
 	}
 	return fs
+}
+
+// readCodeFindings opens the binary for the checks of one function: they
+// read the function and up to followMax that it calls.
+func (b *Binary) readCodeFindings(fn string) []finding.Finding {
+	exe, err := asm.OpenFile(b.Path)
+	if err != nil {
+		return asmUnknown(err)
+	}
+	defer exe.Close()
+	if b.src == nil {
+		b.src = newSources()
+	}
+	return codeFindings(exe, b.src, fn)
+}
+
+// asmUnknown is what the machine-code checks say when the code cannot be
+// read.
+func asmUnknown(err error) []finding.Finding {
+	return []finding.Finding{{Code: result.CodeAsmUnknown, Severity: finding.Info,
+		Message: "could not read the machine code of the benchmark: " + err.Error()}}
 }
 
 // emptyInnerLoop judges a benchmark's loop whose work is in its inner
@@ -145,7 +164,7 @@ const (
 // source), and returns the listing of the first that holds a b.N loop; nil
 // when none does. The runtime's and package testing's functions are not
 // followed: they are no helper of the user's.
-func followLoop(bin string, src *sources, fn asm.Func) *asm.Listing {
+func followLoop(exe *asm.File, src *sources, fn asm.Func) *asm.Listing {
 	seen := map[string]bool{fn.Name: true}
 	budget := followMax
 	var visit func(f asm.Func, depth int) *asm.Listing
@@ -158,7 +177,7 @@ func followLoop(bin string, src *sources, fn asm.Func) *asm.Listing {
 			}
 			seen[name] = true
 			budget--
-			l, err := asm.InspectFile(bin, name)
+			l, err := exe.Inspect(name)
 			if err != nil || !src.takesB(l.Func) {
 				continue
 			}

@@ -130,7 +130,7 @@ func TestCodeFindingsFollowHelpers(t *testing.T) {
 	accusations := []string{result.CodeEmptyLoop, result.CodeFolded, result.CodeNoLoadInLoop}
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {
-			fs := codeFindings(bin, pkg+tt.fn)
+			fs := (&Binary{Path: bin}).codeFindings(pkg + tt.fn)
 			var got []finding.Finding
 			for _, f := range fs {
 				if slices.Contains(accusations, f.Code) {
@@ -156,7 +156,7 @@ func TestCodeFindingsFollowHelpers(t *testing.T) {
 		})
 	}
 	// The asm line says where the loop was found.
-	for _, f := range codeFindings(bin, pkg+"BenchmarkHelperKept") {
+	for _, f := range (&Binary{Path: bin}).codeFindings(pkg + "BenchmarkHelperKept") {
 		if f.Code == result.CodeAsm && !strings.Contains(f.Message, "calls follow.kept, which holds the b.N loop") {
 			t.Errorf("asm: %s", f.Message)
 		}
@@ -302,7 +302,7 @@ func TestCodeFindingsRegisters(t *testing.T) {
 	accusations := []string{result.CodeEmptyLoop, result.CodeFolded, result.CodeNoLoadInLoop}
 	for _, tt := range tests {
 		t.Run(tt.fn, func(t *testing.T) {
-			fs := codeFindings(bin, "example.com/registers."+tt.fn)
+			fs := (&Binary{Path: bin}).codeFindings("example.com/registers." + tt.fn)
 			var got []finding.Finding
 			for _, f := range fs {
 				if slices.Contains(accusations, f.Code) {
