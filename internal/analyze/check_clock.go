@@ -29,7 +29,7 @@ func checkSlowClock(e result.Experiment, f Facts) (finding.Finding, bool) {
 	if slow <= 0 || slow >= f.RunClockHz*(1-SlowClockRatio) {
 		return finding.Finding{}, false
 	}
-	if checked, ok := checkedRefNs(e); ok && checked < f.RunRefNs*(1+SlowClockRatio) {
+	if checked, ok := CheckedRefNs(e); ok && checked < f.RunRefNs*(1+SlowClockRatio) {
 		// The checks beside the samples ran the reference loop, whose
 		// time follows the clock, within SlowClockRatio of its best:
 		// the samples did not run at the lower clock the probes read
@@ -50,10 +50,19 @@ func checkSlowClock(e result.Experiment, f Facts) (finding.Finding, bool) {
 	}, true
 }
 
-// checkedRefNs is the median of the speed checks beside e's samples (ns
+// SlowClock reports whether e would be judged slow-clock in a run whose
+// highest clock is clockHz and whose reference loop ran at best ns per
+// iteration at its fastest: what benchy run measures again, judged on
+// what the run measured so far.
+func SlowClock(e result.Experiment, clockHz, best float64) bool {
+	_, slow := checkSlowClock(e, Facts{RunClockHz: clockHz, RunRefNs: best})
+	return slow
+}
+
+// CheckedRefNs is the median of the speed checks beside e's samples (ns
 // per iteration of the reference loop); ok is false when none was
 // checked.
-func checkedRefNs(e result.Experiment) (float64, bool) {
+func CheckedRefNs(e result.Experiment) (float64, bool) {
 	var refs []float64
 	for _, s := range e.Samples {
 		if s.RefNs > 0 {

@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/finding"
@@ -92,17 +93,18 @@ func were(n int) string {
 	return "were"
 }
 
-// checkRemeasured says that e was measured more than once because a
-// slowed core touched too many of its samples, where each attempt was
-// taken and how slowed it was, and which one the statistics are of; or
-// that it was measured once, on the CPU the run had moved to (e.CPU is
-// set only when that is not the run's).
+// checkRemeasured says that e was measured more than once because the
+// machine slowed it (a slowed core touched too many of its samples, or
+// its speed checks ran slow through it), where each attempt was taken
+// and how slowed it was, and which one the statistics are of; or that it
+// was measured once, on the CPU the run had moved to (e.CPU is set only
+// when that is not the run's).
 func checkRemeasured(e result.Experiment, f Facts) (finding.Finding, bool) {
 	if len(e.Attempts) == 0 && e.CPU != nil {
 		return finding.Finding{
 			Code:     result.CodeRemeasured,
 			Severity: finding.Info,
-			Message: fmt.Sprintf("measured on cpu%d, where the run had moved: a slowed core touched too many samples of an experiment before it, and its attempt on cpu%d was kept",
+			Message: fmt.Sprintf("measured on cpu%d, where the run had moved: the host slowed the core under an experiment before it, and its attempt on cpu%d was kept",
 				*e.CPU, *e.CPU),
 			Evidence: map[string]any{"attempts": 1, "judged_cpu": *e.CPU, "moved": true},
 		}, true
@@ -113,17 +115,28 @@ func checkRemeasured(e result.Experiment, f Facts) (finding.Finding, bool) {
 	var parts []string
 	cpus := []int{}
 	for _, a := range e.Attempts {
-		parts = append(parts, fmt.Sprintf("cpu%d %d of %d slowed", a.CPU, len(a.Slowed), len(a.Samples)))
+		parts = append(parts, "cpu"+strconv.Itoa(a.CPU)+" "+attemptSlowing(result.Experiment{Samples: a.Samples, Slowed: a.Slowed}, f))
 		cpus = append(cpus, a.CPU)
 	}
 	judgedCPU := f.CPU
 	return finding.Finding{
 		Code:     result.CodeRemeasured,
 		Severity: finding.Info,
-		Message: fmt.Sprintf("measured again %s, a slowed core having touched too many samples (%s): the statistics are of the attempt on cpu%d, %d of %d slowed",
-			times(len(e.Attempts)), strings.Join(parts, "; "), judgedCPU, len(e.Slowed), len(e.Samples)),
+		Message: fmt.Sprintf("measured again %s, the host having slowed the core (%s): the statistics are of the attempt on cpu%d, %s",
+			times(len(e.Attempts)), strings.Join(parts, "; "), judgedCPU, attemptSlowing(e, f)),
 		Evidence: map[string]any{"attempts": len(e.Attempts) + 1, "earlier_cpus": cpus, "judged_cpu": judgedCPU},
 	}, true
+}
+
+// attemptSlowing says how the machine slowed an attempt: the samples a
+// slowed core touched, and the median of its speed checks against the
+// run's best when it was SlowClockRatio or more slower.
+func attemptSlowing(e result.Experiment, f Facts) string {
+	s := fmt.Sprintf("%d of %d slowed", len(e.Slowed), len(e.Samples))
+	if checked, ok := CheckedRefNs(e); ok && f.RunRefNs > 0 && checked >= f.RunRefNs*(1+SlowClockRatio) {
+		s += fmt.Sprintf(", its checks %s slower", units.Pct(checked/f.RunRefNs-1))
+	}
+	return s
 }
 
 // times is "once", "twice", or "n times".

@@ -128,16 +128,22 @@ func onCPU3(e result.Experiment) result.Experiment {
 }
 
 // An experiment measured again on another CPU is judged there (its
-// samples did not migrate), and says where each attempt was taken.
+// samples did not migrate), and says where each attempt was taken and how
+// the machine slowed it: samples on a slowed core, or checks that ran
+// slow through the whole attempt (a lower clock).
 func TestRemeasuredElsewhere(t *testing.T) {
 	e := onCPU3(hostSlowed(31, 0, 0))
-	e.Attempts = []result.Attempt{{CPU: 1, Samples: hostSlowed(31, 0, 20).Samples}}
+	clocked := hostSlowed(31, 0, 0).Samples
+	for i := range clocked {
+		clocked[i].RefNs = 0.27 // 8% over the best, every check
+	}
+	e.Attempts = []result.Attempt{{CPU: 1, Samples: hostSlowed(31, 0, 20).Samples}, {CPU: 0, Samples: clocked}}
 	got := analyzed(e).Experiments[0]
 	if finding.Has(got.Findings, result.CodeMigrated) || len(got.Disturbed) != 0 {
 		t.Errorf("samples on the experiment's own CPU read as moved: %v, disturbed %v", got.Findings, got.Disturbed)
 	}
 	f := find(got.Findings, result.CodeRemeasured)
-	if f == nil || f.Message != "measured again once, a slowed core having touched too many samples (cpu1 21 of 31 slowed): the statistics are of the attempt on cpu3, 0 of 31 slowed" {
+	if f == nil || f.Message != "measured again twice, the host having slowed the core (cpu1 21 of 31 slowed, its checks 80% slower; cpu0 0 of 31 slowed, its checks 8% slower): the statistics are of the attempt on cpu3, 0 of 31 slowed" {
 		t.Errorf("remeasured finding %+v", f)
 	}
 	if len(got.Attempts[0].Slowed) != 21 { // the 20, and the one after

@@ -146,7 +146,7 @@ whether B is faster than A.`,
 	f.BoolVar(&opts.Latency, "latency", false, "time every call alone, for the experiments with a Call: p50, p90, p99, p99.9 and the max, each with its interval")
 	f.StringVar(&opts.Rate, "rate", "", "with --latency: start the calls at a fixed `N/s` (an open loop, e.g. 1000/s) and time each from its intended start too, so the calls delayed behind a slow one count their wait")
 	f.StringVar(&opts.Percentile, "percentile", "p99", "with --latency and --compare: the percentile of the single calls judged beside the medians, p50 to p99.9")
-	IntFlag(f, &opts.Remeasure, "remeasure", 2, "measure an experiment again, up to `N` more times (0-10), on the fastest free CPU, when the host slowed the core under more than a third of its samples")
+	IntFlag(f, &opts.Remeasure, "remeasure", 2, "measure an experiment again, up to `N` more times (0-10), on the fastest free CPU, when the host slowed the core under more than a third of its samples or through all of it")
 	f.BoolVar(&opts.Smoke, "smoke", false, "quick check for CI: 3 samples of ~1ms, numbers not to be trusted")
 	opts.PrecisionOptions.Bind(f)
 	IntFlag(f, &opts.GOMAXPROCS, "gomaxprocs", 1, "measure at GOMAXPROCS `N`: 1, as taskset -c CPU go test runs a benchmark (goroutines an experiment starts take turns on the measured CPU), or more for code that runs goroutines in parallel (their threads run off the measured CPU)")

@@ -322,7 +322,7 @@ func measureOn(ctx context.Context, r *result.Result, plan Plan, ts []Target) ([
 		return nil, nil, err
 	}
 	statBefore, statErr := machine.ReadStat(root)
-	outs := measureEach(ctx, r, plan, ts, hopts)
+	outs := measureEach(ctx, r, plan, ts, hopts, before.chainHz)
 	statAfter, statErr2 := machine.ReadStat(root)
 	if statErr == nil && statErr2 == nil {
 		r.BusyDuring = machine.Busy(statBefore, statAfter)

@@ -10,15 +10,20 @@ import (
 )
 
 // What the machine slowed is measured again. The checks beside the samples
-// (harness.Options.CheckSamples) tell which samples a slowed core touched;
-// when more than a third of an experiment's were, it is measured again, on
-// the CPU that runs the reference loop fastest at that moment (the host
-// often slows one core while another of the machine stays free), up to
-// Plan.Remeasure more times, as long as some CPU runs the loop near its
-// best then (on a machine loaded through, every core is slowed, and
-// another attempt would only cost time). Every attempt is kept; the one
-// judged is the one the core slowed least; when that one was taken on
-// another CPU, the rest of the run measures there.
+// (harness.Options.CheckSamples) tell which samples a slowed core touched,
+// and how fast the core ran through the experiment; when more than a third
+// of an experiment's samples were slowed, or it would be judged slow-clock
+// (the clock read low at its ends, and its checks ran that slow too: the
+// host lowered the core's clock for the whole experiment), it is measured
+// again, on the CPU that runs the
+// reference loop fastest at that moment (the host often slows one core
+// while another of the machine stays free), up to Plan.Remeasure more
+// times, as long as some CPU runs the loop near its best then (on a
+// machine loaded through, every core is slowed, and another attempt would
+// only cost time). Every attempt is kept; the one judged is the one the
+// core slowed least; when that one was taken on another CPU, the rest of
+// the run measures there. Only the checks and the clock decide, evidence
+// from outside the code under test: never the experiment's own times.
 
 // tried is one target's measurement: the outcome judged, the CPU it was
 // taken on, and the attempts before or beside it.
@@ -34,6 +39,22 @@ func tooSlowed(e result.Experiment, best float64) bool {
 	return 3*len(analyze.Slowed(e, best)) > len(e.Samples)
 }
 
+// slowedBy says whether the machine slowed e enough to measure it again,
+// and how near its best a CPU must run the reference loop now for another
+// attempt to be worth making: within SlowCoreRatio when a slowed core
+// touched too many samples, within SlowClockRatio when the whole
+// experiment ran at a slow clock (a CPU itself that much slower would give
+// an attempt as slow). 0 when e is not to be measured again.
+func slowedBy(e result.Experiment, best soFar) (nearBest float64) {
+	switch {
+	case tooSlowed(e, best.refNs):
+		return analyze.SlowCoreRatio
+	case analyze.SlowClock(e, best.clockHz, best.refNs):
+		return analyze.SlowClockRatio
+	}
+	return 0
+}
+
 // measureEach measures the targets. Loops measured in this process, one
 // after another, are measured one at a time so that what a slowed core
 // touched is measured again at once (see above), and when an attempt on
@@ -42,8 +63,10 @@ func tooSlowed(e result.Experiment, best float64) bool {
 // experiment on it first would only make the run longer. A program or a
 // test binary holds state (a build, a calibration) that a second attempt
 // would not repeat as the first did; those, and interleaved groups, are
-// measured as they come.
-func measureEach(ctx context.Context, r *result.Result, plan Plan, ts []Target, hopts harness.Options) []tried {
+// measured as they come. startHz is the clock read on the run's CPU before
+// measuring (0 if unknown): with the clocks around the experiments, what a
+// slow clock is judged against.
+func measureEach(ctx context.Context, r *result.Result, plan Plan, ts []Target, hopts harness.Options, startHz float64) []tried {
 	if plan.Remeasure <= 0 || plan.Group > 1 || !hopts.CheckSamples {
 		hts := make([]harness.Target, len(ts))
 		for i, t := range ts {
@@ -65,12 +88,16 @@ func measureEach(ctx context.Context, r *result.Result, plan Plan, ts []Target, 
 		}
 		tr := tried{Outcome: runTarget(ctx, t, i, len(ts), m.at), cpu: m.at.CPU}
 		for n := 0; n < plan.Remeasure && t.Info().Kind == result.KindLoop; n++ {
-			best := bestSoFar(r, append(tries, tr))
-			if tr.Err != nil || tr.Interrupted || ctx.Err() != nil || !tooSlowed(experimentOf(t.Info(), tr.Outcome), best) {
+			best := bestSoFar(r, startHz, append(tries, tr))
+			if tr.Err != nil || tr.Interrupted || ctx.Err() != nil {
+				break
+			}
+			nearBest := slowedBy(experimentOf(t.Info(), tr.Outcome), best)
+			if nearBest == 0 {
 				break
 			}
 			var ok bool
-			if tr, ok = m.again(ctx, t, i, len(ts), tr, best); !ok {
+			if tr, ok = m.again(ctx, t, i, len(ts), tr, best, nearBest); !ok {
 				break
 			}
 		}
@@ -102,12 +129,12 @@ type mover struct {
 // returns what to keep: the attempt the core slowed least judged, the
 // other kept in earlier. When the one kept was taken on another CPU, the
 // run moves there (never with --cpu: fastest offers the named CPU only).
-// ok is false when no CPU runs the reference loop within SlowCoreRatio of
-// best now (a loaded machine, every core slowed): another attempt would
-// be slowed as much, and is not made.
-func (m *mover) again(ctx context.Context, t Target, i, n int, prev tried, best float64) (kept tried, ok bool) {
+// ok is false when no CPU runs the reference loop within nearBest of best
+// now (a loaded machine, every core slowed): another attempt would be
+// slowed as much, and is not made.
+func (m *mover) again(ctx context.Context, t Target, i, n int, prev tried, best soFar, nearBest float64) (kept tried, ok bool) {
 	cpu, ns, release := fastest(m.r, m.at.CPU, m.plan.CPUSet)
-	if ns <= 0 || ns > best*(1+analyze.SlowCoreRatio) {
+	if ns <= 0 || ns > best.refNs*(1+nearBest) {
 		release()
 		return prev, false
 	}
@@ -140,15 +167,15 @@ func (m *mover) close() {
 }
 
 // keepLeastSlowed returns the attempt to judge of prev and next, the one
-// a slowed core touched the smaller share of (prev on a tie, or when next
+// the machine slowed least (slowedLess; prev on a tie, or when next
 // failed), with the other added to its earlier attempts.
-func keepLeastSlowed(prev, next tried, best float64) tried {
+func keepLeastSlowed(prev, next tried, best soFar) tried {
 	attempt := func(t tried) result.Attempt {
 		e := experimentOf(result.Info{}, t.Outcome)
-		return result.Attempt{CPU: t.cpu, Iters: e.Iters, Samples: e.Samples, Reference: e.Reference, Slowed: analyze.Slowed(e, best)}
+		return result.Attempt{CPU: t.cpu, Iters: e.Iters, Samples: e.Samples, Reference: e.Reference, Slowed: analyze.Slowed(e, best.refNs)}
 	}
 	a, b := attempt(prev), attempt(next)
-	if next.Err != nil || next.Interrupted || share(b) >= share(a) {
+	if next.Err != nil || next.Interrupted || !slowedLess(next, prev, best) {
 		prev.earlier = append(prev.earlier, b)
 		return prev
 	}
@@ -156,26 +183,58 @@ func keepLeastSlowed(prev, next tried, best float64) tried {
 	return next
 }
 
-// share is the share of an attempt's samples a slowed core touched.
-func share(a result.Attempt) float64 {
-	if len(a.Samples) == 0 {
-		return 1
+// slowedLess reports whether the machine slowed attempt a less than b: a
+// would not be measured again and b would; else a slowed core touched a
+// smaller share of a's samples; else a's checks ran the reference loop
+// faster in their median. Only the checks and the clock count, never the
+// attempts' own times.
+func slowedLess(a, b tried, best soFar) bool {
+	ea, eb := experimentOf(result.Info{}, a.Outcome), experimentOf(result.Info{}, b.Outcome)
+	if againA, againB := slowedBy(ea, best) > 0, slowedBy(eb, best) > 0; againA != againB {
+		return againB
 	}
-	return float64(len(a.Slowed)) / float64(len(a.Samples))
+	if sa, sb := share(ea, best), share(eb, best); sa != sb {
+		return sa < sb
+	}
+	ma, okA := analyze.CheckedRefNs(ea)
+	mb, okB := analyze.CheckedRefNs(eb)
+	return okA && (!okB || ma < mb)
 }
 
-// bestSoFar is the least ns per iteration of the reference loop measured
-// so far in the run: the speed probe of the busy window, and the probes
-// and checks of the attempts.
-func bestSoFar(r *result.Result, tries []tried) float64 {
+// share is the share of e's samples a slowed core touched.
+func share(e result.Experiment, best soFar) float64 {
+	if len(e.Samples) == 0 {
+		return 1
+	}
+	return float64(len(analyze.Slowed(e, best.refNs))) / float64(len(e.Samples))
+}
+
+// soFar is the best the run measured so far: the reference loop's least ns
+// per iteration, and the highest clock.
+type soFar struct {
+	refNs   float64
+	clockHz float64
+}
+
+// bestSoFar is the best the run measured so far: the reference loop's
+// least ns per iteration in the speed probe of the busy window and the
+// probes and checks of the attempts, and the highest clock, of startHz and
+// those measured around the experiments.
+func bestSoFar(r *result.Result, startHz float64, tries []tried) soFar {
+	best := soFar{clockHz: startHz}
 	es := make([]result.Experiment, 0, len(tries))
 	for _, t := range tries {
-		es = append(es, experimentOf(result.Info{}, t.Outcome))
+		e := experimentOf(result.Info{}, t.Outcome)
+		es = append(es, e)
+		if e.Clock != nil {
+			best.clockHz = max(best.clockHz, e.Clock.BeforeHz, e.Clock.AfterHz)
+		}
 		for _, a := range t.earlier {
 			es = append(es, result.Experiment{Samples: a.Samples, Reference: a.Reference})
 		}
 	}
-	return analyze.BestRefNs(&result.Result{Before: r.Before, Experiments: es})
+	best.refNs = analyze.BestRefNs(&result.Result{Before: r.Before, Experiments: es})
+	return best
 }
 
 // fastest is fastestFree; tests give it CPUs of the speeds they need.

@@ -39,7 +39,7 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 	ts := []Target{fakeTarget{fake.New("loop", 100*time.Nanosecond)}, processTarget{fakeTarget{fake.New("program", 100*time.Nanosecond)}}}
 	defer func(f func(*result.Result, int, bool) (int, float64, func())) { fastest = f }(fastest)
 	fastest = func(*result.Result, int, bool) (int, float64, func()) { return 0, 1e-6, func() {} } // cpu0 is free now
-	tries := measureEach(context.Background(), r, plan, ts, hopts)
+	tries := measureEach(context.Background(), r, plan, ts, hopts, 0)
 	if got := len(tries[0].earlier); got != 2 {
 		t.Fatalf("loop: %d earlier attempts, want 2", got)
 	}
@@ -52,7 +52,7 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 		t.Errorf("program measured again: %d attempts", len(tries[1].earlier))
 	}
 	fastest = func(*result.Result, int, bool) (int, float64, func()) { return 0, 1, func() {} } // every CPU slowed now
-	if tries := measureEach(context.Background(), r, plan, ts[:1], hopts); len(tries[0].earlier) != 0 {
+	if tries := measureEach(context.Background(), r, plan, ts[:1], hopts, 0); len(tries[0].earlier) != 0 {
 		t.Errorf("no CPU near its best: %d earlier attempts, want none", len(tries[0].earlier))
 	}
 	// --cpu named the CPU: it is the only one asked for.
@@ -62,13 +62,13 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 		named = append(named, only)
 		return 0, 1e-6, func() {}
 	}
-	measureEach(context.Background(), r, plan, ts[:1], hopts)
+	measureEach(context.Background(), r, plan, ts[:1], hopts, 0)
 	if len(named) != 2 || !named[0] || !named[1] {
 		t.Errorf("--cpu: the fastest CPU asked for %v, want the named one only, twice", named)
 	}
 	plan.CPUSet = false
 	plan.Remeasure = 0
-	if tries := measureEach(context.Background(), r, plan, ts[:1], hopts); len(tries[0].earlier) != 0 {
+	if tries := measureEach(context.Background(), r, plan, ts[:1], hopts, 0); len(tries[0].earlier) != 0 {
 		t.Errorf("--remeasure 0: %d earlier attempts", len(tries[0].earlier))
 	}
 }
@@ -103,7 +103,7 @@ func TestRemeasureMovesTheRun(t *testing.T) {
 	hopts := harnessOptions(plan, 1)
 	hopts.CheckSamples = true
 	ts := []Target{fakeTarget{fake.New("a", 0)}, fakeTarget{fake.New("b", 0)}, fakeTarget{fake.New("c", 0)}}
-	tries := measureEach(context.Background(), r, plan, ts, hopts)
+	tries := measureEach(context.Background(), r, plan, ts, hopts, 0)
 	if want := []int{1, 0, 0, 0}; !slices.Equal(on, want) {
 		t.Errorf("measured on %v, want %v: a on cpu1 then cpu0, b and c on cpu0 only", on, want)
 	}
@@ -122,7 +122,7 @@ func TestRemeasureMovesTheRun(t *testing.T) {
 	// three times, then kept as it is.
 	on = nil
 	plan.CPUSet = true
-	tries = measureEach(context.Background(), r, plan, ts[:2], hopts)
+	tries = measureEach(context.Background(), r, plan, ts[:2], hopts, 0)
 	if want := []int{1, 1, 1, 1, 1, 1}; !slices.Equal(on, want) {
 		t.Errorf("--cpu 1: measured on %v, want %v", on, want)
 	}
@@ -131,8 +131,10 @@ func TestRemeasureMovesTheRun(t *testing.T) {
 	}
 }
 
-// The attempt judged is the one the core slowed least; a tie, or an
-// attempt that failed, keeps the earlier one.
+// The attempt judged is the one the machine slowed least: one that would
+// not be measured again, then the smaller share of slowed samples, then
+// the faster checks; a tie, or an attempt that failed, keeps the earlier
+// one.
 func TestKeepLeastSlowed(t *testing.T) {
 	attempt := func(cpu int, refs ...float64) tried {
 		var o harness.Outcome
@@ -142,19 +144,107 @@ func TestKeepLeastSlowed(t *testing.T) {
 		return tried{Outcome: o, cpu: cpu}
 	}
 	slow, fast := attempt(1, 2, 2, 1, 1, 1, 1), attempt(0, 1, 1, 1, 1, 1, 1)
-	got := keepLeastSlowed(slow, fast, 1)
+	got := keepLeastSlowed(slow, fast, soFar{refNs: 1})
 	if got.cpu != 0 || len(got.earlier) != 1 || got.earlier[0].CPU != 1 || len(got.earlier[0].Slowed) != 3 {
 		t.Errorf("slow then fast: kept cpu%d, earlier %+v; want cpu0's, cpu1's earlier with 3 slowed", got.cpu, got.earlier)
 	}
-	if got := keepLeastSlowed(fast, slow, 1); got.cpu != 0 || len(got.earlier) != 1 || got.earlier[0].CPU != 1 {
+	if got := keepLeastSlowed(fast, slow, soFar{refNs: 1}); got.cpu != 0 || len(got.earlier) != 1 || got.earlier[0].CPU != 1 {
 		t.Errorf("fast then slow: kept cpu%d; want the first, cpu0's", got.cpu)
 	}
-	if got := keepLeastSlowed(attempt(1, 1, 1), attempt(0, 1, 1), 1); got.cpu != 1 {
+	if got := keepLeastSlowed(attempt(1, 1, 1), attempt(0, 1, 1), soFar{refNs: 1}); got.cpu != 1 {
 		t.Errorf("a tie: kept cpu%d; want the first, cpu1's", got.cpu)
+	}
+	// No sample slowed, the clock 7% low at both ends and through the
+	// checks: slow-clock.
+	clocked := attempt(1, 1.07, 1.07, 1.07, 1.07, 1.07, 1.07)
+	clocked.Before.ClockHz, clocked.After.ClockHz = 3.4e9, 3.4e9
+	run := soFar{refNs: 1, clockHz: 3.66e9}
+	if got := keepLeastSlowed(clocked, fast, run); got.cpu != 0 {
+		t.Errorf("slow clock then fast: kept cpu%d; want cpu0's", got.cpu)
+	}
+	if got := keepLeastSlowed(fast, clocked, run); got.cpu != 0 {
+		t.Errorf("fast then slow clock: kept cpu%d; want cpu0's", got.cpu)
+	}
+	fewSlowed := attempt(0, 2, 1, 1, 1, 1, 1, 1, 1, 1) // 2 of 9 slowed: judged on the others
+	if got := keepLeastSlowed(clocked, fewSlowed, run); got.cpu != 0 {
+		t.Errorf("slow clock then a few slowed samples: kept cpu%d; want cpu0's, which is not measured again", got.cpu)
+	}
+	if got := keepLeastSlowed(attempt(1, 1.02, 1.02), attempt(0, 1.01, 1.01), soFar{refNs: 1}); got.cpu != 0 {
+		t.Errorf("both clean, the second's checks faster: kept cpu%d; want cpu0's", got.cpu)
+	}
+	// The clock read low at the ends while the checks ran near their
+	// best: not slow-clock, so not measured again; the checks decide.
+	lowEnds := attempt(1, 1.01, 1.01)
+	lowEnds.Before.ClockHz, lowEnds.After.ClockHz = 3.4e9, 3.4e9
+	if got := keepLeastSlowed(lowEnds, attempt(0, 1.03, 1.03), run); got.cpu != 1 {
+		t.Errorf("clock low at the ends only, then slower checks: kept cpu%d; want cpu1's", got.cpu)
 	}
 	failed := fast
 	failed.Err = context.Canceled
-	if got := keepLeastSlowed(slow, failed, 1); got.cpu != 1 {
+	if got := keepLeastSlowed(slow, failed, soFar{refNs: 1}); got.cpu != 1 {
 		t.Errorf("the new attempt failed: kept cpu%d; want the earlier, cpu1's", got.cpu)
+	}
+}
+
+// An experiment that would be judged slow-clock (its clock read low at
+// its ends, against the clock read before the run, and its checks all ran
+// slower than the best by less than marks a sample, but by that much) is
+// measured again too; only while a CPU runs the reference loop within
+// that much of its best now, where an experiment with too many slowed
+// samples is measured again within SlowCoreRatio.
+func TestRemeasureWhatASlowClockTouched(t *testing.T) {
+	defer func(f func(context.Context, Target, int, int, harness.Options) harness.Outcome) { runTarget = f }(runTarget)
+	checks := map[int]float64{1: 1.07, 0: 1.0} // cpu1 runs every check 7% slow
+	clocks := map[int]float64{1: 3.4e9, 0: 3.66e9}
+	var on []int
+	runTarget = func(_ context.Context, t Target, i, n int, opts harness.Options) harness.Outcome {
+		on = append(on, opts.CPU)
+		o := harness.Outcome{Name: t.Name()}
+		o.Before.ClockHz, o.After.ClockHz = clocks[opts.CPU], clocks[opts.CPU]
+		for range 6 {
+			o.Samples = append(o.Samples, result.Sample{Iters: 1, Ns: 10, CPU: opts.CPU, RefNs: checks[opts.CPU]})
+		}
+		return o
+	}
+	defer func(f func(*result.Result, int, bool) (int, float64, func())) { fastest = f }(fastest)
+	nowNs := 1.0 // what the probe reads on cpu0 when asked
+	fastest = func(*result.Result, int, bool) (int, float64, func()) { return 0, nowNs, func() {} }
+	r := &result.Result{CPU: 1, Before: &machine.Snapshot{Speed: []machine.CPUSpeed{{CPU: 0, RefNs: machine.Known(1.0)}}}}
+	plan := quickPlan()
+	plan.Remeasure = 2
+	hopts := harnessOptions(plan, 1)
+	hopts.CheckSamples = true
+	ts := []Target{fakeTarget{fake.New("a", 0)}}
+
+	tries := measureEach(context.Background(), r, plan, ts, hopts, 3.66e9)
+	if want := []int{1, 0}; !slices.Equal(on, want) {
+		t.Errorf("measured on %v, want %v: once on the slow clock, again on cpu0, and no more", on, want)
+	}
+	if tries[0].cpu != 0 || len(tries[0].earlier) != 1 || tries[0].earlier[0].CPU != 1 {
+		t.Errorf("kept cpu%d with %d earlier; want cpu0's, cpu1's earlier", tries[0].cpu, len(tries[0].earlier))
+	}
+
+	// cpu0 reads 7% slow now too: another attempt would be as slow.
+	on, nowNs = nil, 1.07
+	if tries := measureEach(context.Background(), r, plan, ts, hopts, 3.66e9); len(tries[0].earlier) != 0 || !slices.Equal(on, []int{1}) {
+		t.Errorf("no CPU within 5%% of its best: measured on %v, %d earlier; want once on cpu1", on, len(tries[0].earlier))
+	}
+	// Samples on a slowed core are measured again with a CPU that near.
+	checks[1] = 2
+	on = nil
+	if tries := measureEach(context.Background(), r, plan, ts, hopts, 3.66e9); len(tries[0].earlier) == 0 || on[1] != 0 {
+		t.Errorf("slowed samples, cpu0 within 10%%: measured on %v; want again on cpu0", on)
+	}
+	// Checks within 5% of the best, or a clock as high as the run's
+	// start: nothing to measure again.
+	checks[1] = 1.04
+	on = nil
+	if tries := measureEach(context.Background(), r, plan, ts, hopts, 3.66e9); len(tries[0].earlier) != 0 {
+		t.Errorf("checks 4%% slow: measured on %v, want once", on)
+	}
+	checks[1] = 1.07
+	on = nil
+	if tries := measureEach(context.Background(), r, plan, ts, hopts, 3.4e9); len(tries[0].earlier) != 0 {
+		t.Errorf("the clock as high as before the run: measured on %v, want once", on)
 	}
 }
