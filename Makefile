@@ -17,9 +17,9 @@ smoke: build
 # The packages with goroutines and signals are tested again under the race
 # detector (the machine-code tests skip there: it rewrites every loop). The
 # cli's end-to-end tests run benchy, go and the user's code as child
-# processes, which the detector does not see: under it the cli runs -short,
-# its in-process tests only.
-RACE_PKGS := ./internal/harness/... ./internal/targets/... ./internal/pipeline ./internal/outfile ./internal/cpulock .
+# processes, which the detector does not see: under it the cli runs its
+# in-process tests only, as under -short.
+RACE_PKGS := ./internal/harness/... ./internal/targets/... ./internal/pipeline ./internal/outfile ./internal/cpulock ./internal/cli .
 
 # -timeout is a guard against a hang, not a speed goal: on a machine busy
 # with other work the end-to-end tests take three times as long, and the
@@ -37,11 +37,9 @@ test: cross
 	$(GO) vet ./...
 	$(TEST) ./...
 	$(RACE) $(RACE_PKGS)
-	$(RACE) -short ./internal/cli
 
 race:
 	$(RACE) $(RACE_PKGS)
-	$(RACE) -short ./internal/cli
 
 # Regenerate the sample outputs of README.md and docs/ (real runs: do it
 # on a quiet machine).

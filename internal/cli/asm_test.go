@@ -88,7 +88,7 @@ type asmJSON struct {
 // 12s of the cli's tests.
 func TestAsmBinaries(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
+	if onlyInProcess() {
 		t.Skip("builds a program")
 	}
 	if runtime.GOARCH != "amd64" {

@@ -24,15 +24,20 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// benchyBinary builds cmd/benchy once and returns its path. A test that
-// runs it is skipped under -short: make test runs the cli's tests again
-// under the race detector with -short, for their in-process part, and the
-// detector does not see into a child process, so there such a test only
-// costs time (benchy's build, and the runs).
+// onlyInProcess reports whether the tests that run benchy as a child
+// process, build programs or measure for seconds are left out: under
+// -short, and under the race detector, for which make test runs the cli's
+// tests again for their in-process part. The detector does not see into a
+// child process, so there such a test only costs time (benchy's build,
+// and the runs).
+func onlyInProcess() bool { return testing.Short() || raceEnabled }
+
+// benchyBinary builds cmd/benchy once and returns its path; a test that
+// runs it is skipped where onlyInProcess.
 func benchyBinary(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs benchy as a child process, which -short leaves out")
+	if onlyInProcess() {
+		t.Skip("runs benchy as a child process, which -short and -race leave out")
 	}
 	return clitest.Binary(t)
 }

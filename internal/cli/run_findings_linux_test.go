@@ -15,7 +15,7 @@ import (
 // TestRunSeesABusyCPU keeps the measured CPU busy with another process,
 // pinned there for a bounded time, and expects benchy to say so.
 func TestRunSeesABusyCPU(t *testing.T) {
-	if testing.Short() {
+	if onlyInProcess() {
 		t.Skip("runs a busy loop for a few seconds")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -34,7 +34,7 @@ func measuredCPU(t *testing.T) int {
 // then the run must say the machine interfered, and not believe the
 // number.
 func TestSeriesHogHalfway(t *testing.T) {
-	if testing.Short() {
+	if onlyInProcess() {
 		t.Skip("a real run with a hog")
 	}
 	if _, err := exec.LookPath("taskset"); err != nil {
