@@ -97,17 +97,18 @@ func countVerdicts(r *result.Result) *result.Counts {
 }
 
 // runProbes fills the run-wide bests the probe findings judge against:
-// the highest clock any dependent-add chain of the run measured (never
-// cpufreq's figure, which some drivers report above the real clock), and
-// the fewest cycles per iteration of the reference loop around any
-// experiment.
+// the clock the run sustained (RunClock) of those the dependent-add
+// chains measured (never cpufreq's figure, which some drivers report above
+// the real clock), and the fewest cycles per iteration of the reference
+// loop around any experiment.
 func runProbes(r *result.Result, facts *Facts) {
+	var clocks []float64
 	if r.EffectiveClock.Source == chainSource {
-		facts.RunClockHz = max(r.EffectiveClock.BeforeHz, r.EffectiveClock.AfterHz)
+		clocks = append(clocks, r.EffectiveClock.BeforeHz, r.EffectiveClock.AfterHz)
 	}
 	for _, e := range r.Experiments {
 		if e.Clock != nil {
-			facts.RunClockHz = max(facts.RunClockHz, e.Clock.BeforeHz, e.Clock.AfterHz)
+			clocks = append(clocks, e.Clock.BeforeHz, e.Clock.AfterHz)
 		}
 		for _, c := range refCycles(e) {
 			if facts.RunRefCycles == 0 || c < facts.RunRefCycles {
@@ -115,6 +116,7 @@ func runProbes(r *result.Result, facts *Facts) {
 			}
 		}
 	}
+	facts.RunClockHz = RunClock(clocks)
 	facts.RunRefFrom = "the fewest around any experiment of the run"
 	facts.RunRefNs = BestRefNs(r)
 	// On amd64 every core since Haswell and Zen runs a loop of one store

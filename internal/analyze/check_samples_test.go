@@ -156,7 +156,7 @@ func TestSlowClock(t *testing.T) {
 	run := Facts{RunClockHz: 3.69e9}
 	runChecks(t, result.CodeSlowClock, []checkCase{
 		{name: "half speed", e: clocked(1.85e9, 3.6e9), f: run, want: true, sev: finding.Warn,
-			msg: "the CPU ran at 1.85 GHz around this experiment (1.85 GHz before, 3.6 GHz after), 50% below the 3.69 GHz measured elsewhere in the run"},
+			msg: "the CPU ran at 1.85 GHz around this experiment (1.85 GHz before, 3.6 GHz after), 50% below the 3.69 GHz the run sustained"},
 		{name: "6% slow", e: clocked(3.46e9, 3.46e9), f: run, want: true, sev: finding.Warn, msg: "6.2% below"},
 		{name: "4% slow", e: clocked(3.55e9, 3.6e9), f: run},
 		{name: "the fastest", e: clocked(3.69e9, 3.69e9), f: run},

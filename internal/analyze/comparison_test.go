@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -70,6 +71,43 @@ func TestAnalyzeJudgesEachExperimentsClockAgainstTheRun(t *testing.T) {
 	}
 	if !finding.Has(r.Experiments[1].Findings, result.CodeSlowClock) || r.Experiments[1].Verdict != result.VerdictDoubtful {
 		t.Errorf("slow: verdict %q, findings %v; want slow-clock, doubtful", r.Experiments[1].Verdict, r.Experiments[1].Findings)
+	}
+}
+
+// The clock a run is held to is the one it sustained, not a burst: on a
+// VM the host held 3.46 GHz through a run and raised the clock for two
+// experiments' ends, and the others are not slow for that; when the
+// higher clock held for half the run, those at 3.46 GHz are.
+func TestAnalyzeHoldsTheRunToTheClockItSustained(t *testing.T) {
+	run := func(fast int) *result.Result {
+		r := &result.Result{EffectiveClock: result.EffectiveClock{BeforeHz: 3.46e9, AfterHz: 3.46e9, Source: "dependent-add chain"}}
+		for i := range 17 {
+			hz := 3.46e9
+			if i < fast {
+				hz = 3.72e9
+			}
+			r.Experiments = append(r.Experiments, result.Experiment{Name: fmt.Sprint("e", i), Samples: perOpF(100, 101, 99, 100, 102),
+				Clock: &result.EffectiveClock{BeforeHz: hz, AfterHz: hz}})
+		}
+		Analyze(r)
+		return r
+	}
+	for _, e := range run(2).Experiments {
+		if finding.Has(e.Findings, result.CodeSlowClock) {
+			t.Errorf("two experiments at a higher clock, %s: %v", e.Name, e.Findings)
+		}
+	}
+	r := run(9)
+	for i, e := range r.Experiments {
+		if got, want := finding.Has(e.Findings, result.CodeSlowClock), i >= 9; got != want {
+			t.Errorf("half the run at the higher clock, %s at %.2f GHz: slow-clock %v, want %v", e.Name, e.Clock.BeforeHz/1e9, got, want)
+		}
+	}
+	if got := RunClock([]float64{3.46e9, 0, 3.72e9, 3.46e9, 3.46e9}); got != 3.46e9 {
+		t.Errorf("RunClock of one burst among four readings and an unknown: %.3g, want 3.46e9", got)
+	}
+	if got := RunClock([]float64{0}); got != 0 {
+		t.Errorf("RunClock of nothing measured: %g, want 0", got)
 	}
 }
 

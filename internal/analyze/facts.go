@@ -40,9 +40,10 @@ type Facts struct {
 	// the ratio (its interval is in the comparison, beside the verdict).
 	TargetCI float64
 	MaxTime  time.Duration
-	// RunClockHz is the highest clock measured anywhere in the run (before,
-	// after, and around every experiment), 0 when none was: the speed the
-	// CPU could reach, against which one experiment's clock is judged.
+	// RunClockHz is the clock the run sustained (RunClock) of those
+	// measured before, after, and around every experiment, 0 when none
+	// was: the speed the CPU kept, against which one experiment's clock is
+	// judged.
 	RunClockHz float64
 	// RunRefCycles is the fewest cycles per iteration of the reference
 	// loop measured around any experiment of the run (1 on amd64 when the

@@ -210,7 +210,7 @@ func share(e result.Experiment, best soFar) float64 {
 }
 
 // soFar is the best the run measured so far: the reference loop's least ns
-// per iteration, and the highest clock.
+// per iteration, and the clock it sustained (analyze.RunClock).
 type soFar struct {
 	refNs   float64
 	clockHz float64
@@ -218,22 +218,24 @@ type soFar struct {
 
 // bestSoFar is the best the run measured so far: the reference loop's
 // least ns per iteration in the speed probe of the busy window and the
-// probes and checks of the attempts, and the highest clock, of startHz and
-// those measured around the experiments.
+// probes and checks of the attempts, and the clock sustained, of startHz
+// and those measured around the experiments.
 func bestSoFar(r *result.Result, startHz float64, tries []tried) soFar {
-	best := soFar{clockHz: startHz}
+	var best soFar
+	clocks := []float64{startHz}
 	es := make([]result.Experiment, 0, len(tries))
 	for _, t := range tries {
 		e := experimentOf(result.Info{}, t.Outcome)
 		es = append(es, e)
 		if e.Clock != nil {
-			best.clockHz = max(best.clockHz, e.Clock.BeforeHz, e.Clock.AfterHz)
+			clocks = append(clocks, e.Clock.BeforeHz, e.Clock.AfterHz)
 		}
 		for _, a := range t.earlier {
 			es = append(es, result.Experiment{Samples: a.Samples, Reference: a.Reference})
 		}
 	}
 	best.refNs = analyze.BestRefNs(&result.Result{Before: r.Before, Experiments: es})
+	best.clockHz = analyze.RunClock(clocks)
 	return best
 }
 
