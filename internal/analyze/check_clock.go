@@ -22,9 +22,9 @@ const SlowClockRatio = 0.05
 // readings reached (their upper quartile), not the highest: on a quiet
 // 2-vCPU VM the host held the clock at 3.46 GHz through whole runs and
 // raised it to 3.6-3.75 GHz for one or two experiments' ends, and against
-// that burst every other experiment of the run read "slow-clock" (8 to 15
-// of 17, in 4 of 22 default runs), though they ran at the clock of the
-// rest of the run and of the runs before and after it.
+// that burst the other experiments of the run read "slow-clock" (4 to 15
+// of 17, in 4 of 12 default runs one morning), though they ran at the
+// clock of the rest of the run and of the runs before and after it.
 const SustainedShare = 0.25
 
 // RunClock is the clock a run sustained, of the clocks measured in it (in
