@@ -15,15 +15,15 @@ import (
 // of an experiment's samples were slowed, or it would be judged slow-clock
 // (the clock read low at its ends, and its checks ran that slow too: the
 // host lowered the core's clock for the whole experiment), it is measured
-// again, on the CPU that runs the
-// reference loop fastest at that moment (the host often slows one core
-// while another of the machine stays free), up to Plan.Remeasure more
-// times, as long as some CPU runs the loop near its best then (on a
-// machine loaded through, every core is slowed, and another attempt would
-// only cost time). Every attempt is kept; the one judged is the one the
-// core slowed least; when that one was taken on another CPU, the rest of
-// the run measures there. Only the checks and the clock decide, evidence
-// from outside the code under test: never the experiment's own times.
+// again, on the CPU that runs the reference loop fastest at that moment
+// (the host often slows one core while another of the machine stays
+// free), up to Plan.Remeasure more times, as long as some CPU runs the
+// loop near its best then (on a machine loaded through, every core is
+// slowed, and another attempt would only cost time). Every attempt is
+// kept; the one judged is the one the machine slowed least; when that one
+// was taken on another CPU, the rest of the run measures there. Only the
+// checks and the clock decide, evidence from outside the code under test:
+// never the experiment's own times.
 
 // tried is one target's measurement: the outcome judged, the CPU it was
 // taken on, and the attempts before or beside it.
