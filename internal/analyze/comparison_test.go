@@ -103,6 +103,19 @@ func TestAnalyzeHoldsTheRunToTheClockItSustained(t *testing.T) {
 			t.Errorf("half the run at the higher clock, %s at %.2f GHz: slow-clock %v, want %v", e.Name, e.Clock.BeforeHz/1e9, got, want)
 		}
 	}
+	// The clocks read around attempts that were not kept are the run's
+	// too: three experiments at 3.46 GHz, each measured first at 3.72.
+	r = run(0)
+	r.Experiments = r.Experiments[:3]
+	for i := range r.Experiments {
+		r.Experiments[i].Attempts = []result.Attempt{{Clock: &result.EffectiveClock{BeforeHz: 3.72e9, AfterHz: 3.72e9}}}
+	}
+	Analyze(r)
+	for _, e := range r.Experiments {
+		if !finding.Has(e.Findings, result.CodeSlowClock) {
+			t.Errorf("attempts at 3.72 GHz for 6 of 14 readings, %s at 3.46: %v, want slow-clock", e.Name, e.Findings)
+		}
+	}
 	if got := RunClock([]float64{3.46e9, 0, 3.72e9, 3.46e9, 3.46e9}); got != 3.46e9 {
 		t.Errorf("RunClock of one burst among four readings and an unknown: %.3g, want 3.46e9", got)
 	}

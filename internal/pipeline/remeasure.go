@@ -172,7 +172,7 @@ func (m *mover) close() {
 func keepLeastSlowed(prev, next tried, best soFar) tried {
 	attempt := func(t tried) result.Attempt {
 		e := experimentOf(result.Info{}, t.Outcome)
-		return result.Attempt{CPU: t.cpu, Iters: e.Iters, Samples: e.Samples, Reference: e.Reference, Slowed: analyze.Slowed(e, best.refNs)}
+		return result.Attempt{CPU: t.cpu, Iters: e.Iters, Samples: e.Samples, Reference: e.Reference, Clock: e.Clock, Slowed: analyze.Slowed(e, best.refNs)}
 	}
 	a, b := attempt(prev), attempt(next)
 	if next.Err != nil || next.Interrupted || !slowedLess(next, prev, best) {
@@ -232,6 +232,9 @@ func bestSoFar(r *result.Result, startHz float64, tries []tried) soFar {
 		}
 		for _, a := range t.earlier {
 			es = append(es, result.Experiment{Samples: a.Samples, Reference: a.Reference})
+			if a.Clock != nil {
+				clocks = append(clocks, a.Clock.BeforeHz, a.Clock.AfterHz)
+			}
 		}
 	}
 	best.refNs = analyze.BestRefNs(&result.Result{Before: r.Before, Experiments: es})

@@ -159,8 +159,8 @@ func TestKeepLeastSlowed(t *testing.T) {
 	clocked := attempt(1, 1.07, 1.07, 1.07, 1.07, 1.07, 1.07)
 	clocked.Before.ClockHz, clocked.After.ClockHz = 3.4e9, 3.4e9
 	run := soFar{refNs: 1, clockHz: 3.66e9}
-	if got := keepLeastSlowed(clocked, fast, run); got.cpu != 0 {
-		t.Errorf("slow clock then fast: kept cpu%d; want cpu0's", got.cpu)
+	if got := keepLeastSlowed(clocked, fast, run); got.cpu != 0 || len(got.earlier) != 1 || got.earlier[0].Clock == nil || got.earlier[0].Clock.BeforeHz != 3.4e9 {
+		t.Errorf("slow clock then fast: kept cpu%d, earlier %+v; want cpu0's, cpu1's earlier with its clock", got.cpu, got.earlier)
 	}
 	if got := keepLeastSlowed(fast, clocked, run); got.cpu != 0 {
 		t.Errorf("fast then slow clock: kept cpu%d; want cpu0's", got.cpu)

@@ -343,6 +343,10 @@ type Attempt struct {
 	Iters     int64      `json:"iters_per_sample"`
 	Samples   []Sample   `json:"samples"`
 	Reference *Reference `json:"reference,omitempty"`
+	// Clock is the clock measured right before and after the attempt's
+	// samples, as Experiment.Clock: a clock the run sustained may have
+	// been read around an attempt that was not kept.
+	Clock *EffectiveClock `json:"clock,omitempty"`
 	// Slowed lists the samples a slowed core touched, as Experiment.Slowed.
 	Slowed []int `json:"slowed,omitempty"`
 }
