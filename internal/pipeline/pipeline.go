@@ -97,10 +97,13 @@ type Plan struct {
 	// Annotate, when not nil, adds to the result what only the command
 	// knows (the cost of starting a process) before it is analyzed.
 	Annotate func(*result.Result) `json:"-"`
-	// Remeasure is how many more times an experiment a slowed core
-	// touched too many samples of is measured, on the fastest free CPU
-	// then (remeasure.go); 0 never.
+	// Remeasure is how many more times an experiment the machine slowed
+	// is measured, on the fastest free CPU then (remeasure.go); 0 never.
 	Remeasure int
+	// StayOnCPU measures again on the run's CPU only, as with --cpu N, and
+	// never moves the run: each process of --processes, whose samples are
+	// all to be taken on the CPU the first chose.
+	StayOnCPU bool
 	// MemoryLimit is the soft memory limit the targets set while
 	// measuring (0 for none), recorded in the result.
 	MemoryLimit int64

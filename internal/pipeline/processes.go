@@ -126,6 +126,9 @@ func RunProcesses(ctx context.Context, plan Plan, experiments []string, ps Proce
 		}
 		spec := ChildSpec{Plan: plan, Experiments: experiments, Out: filepath.Join(tmp, strconv.Itoa(k)+".json")}
 		spec.Plan.Settings.Samples = processShare(plan.Settings.Samples, ps.K, k)
+		// Every process on one CPU: one the first re-measured on another
+		// CPU would leave its samples there and the others' on its own.
+		spec.Plan.StayOnCPU = true
 		if k > 0 && !plan.CPUSet {
 			first := results[0]
 			spec.Plan.CPU, spec.Plan.CPUSet = first.CPU, true

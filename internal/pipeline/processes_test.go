@@ -53,10 +53,14 @@ func fakeProcess(path string) int {
 	if spec.Plan.CPUSet {
 		r.CPU, r.CPUChoice = spec.Plan.CPU, spec.Plan.CPUWhy
 	}
+	cpu := r.CPU
+	if !spec.Plan.StayOnCPU {
+		cpu = r.CPU + 1 // as a process whose re-measure moved it would
+	}
 	for _, name := range spec.Experiments {
 		e := result.Experiment{Name: name}
 		for range spec.Plan.Settings.Samples {
-			e.Samples = append(e.Samples, result.Sample{Iters: 10, Ns: 1000, CPU: r.CPU})
+			e.Samples = append(e.Samples, result.Sample{Iters: 10, Ns: 1000, CPU: cpu})
 		}
 		r.Experiments = append(r.Experiments, e)
 	}
@@ -81,7 +85,8 @@ func fakeProcesses(t *testing.T, k int, fail string) Processes {
 }
 
 // Three processes: --samples spread over them, each sample marked with
-// its process, the CPU the first chose kept by the others and said so.
+// its process, the CPU the first chose kept by the others and said so,
+// and by every process's re-measures (StayOnCPU).
 func TestRunProcessesMerges(t *testing.T) {
 	plan := Plan{Settings: result.Settings{Samples: 10}, CPU: -1}
 	r, err := RunProcesses(context.Background(), plan, []string{"a", "a#2"}, fakeProcesses(t, 3, ""))
@@ -94,6 +99,9 @@ func TestRunProcessesMerges(t *testing.T) {
 	var procs []int
 	for _, s := range r.Experiments[0].Samples {
 		procs = append(procs, s.Process)
+		if s.CPU != r.CPU {
+			t.Errorf("process %d's sample on cpu%d, the run on cpu%d", s.Process, s.CPU, r.CPU)
+		}
 	}
 	if want := []int{0, 0, 0, 0, 1, 1, 1, 2, 2, 2}; !slices.Equal(procs, want) {
 		t.Errorf("processes of the samples %v, want %v", procs, want)

@@ -128,12 +128,13 @@ type mover struct {
 // again measures target i of n once more on the fastest free CPU and
 // returns what to keep: the attempt the core slowed least judged, the
 // other kept in earlier. When the one kept was taken on another CPU, the
-// run moves there (never with --cpu: fastest offers the named CPU only).
+// run moves there (never with --cpu or StayOnCPU: fastest then offers the
+// run's CPU only).
 // ok is false when no CPU runs the reference loop within nearBest of best
 // now (a loaded machine, every core slowed): another attempt would be
 // slowed as much, and is not made.
 func (m *mover) again(ctx context.Context, t Target, i, n int, prev tried, best soFar, nearBest float64) (kept tried, ok bool) {
-	cpu, ns, release := fastest(m.r, m.at.CPU, m.plan.CPUSet)
+	cpu, ns, release := fastest(m.r, m.at.CPU, m.plan.CPUSet || m.plan.StayOnCPU)
 	if ns <= 0 || ns > best.refNs*(1+nearBest) {
 		release()
 		return prev, false

@@ -66,7 +66,13 @@ func TestRemeasureMeasuresWhatASlowedCoreTouched(t *testing.T) {
 	if len(named) != 2 || !named[0] || !named[1] {
 		t.Errorf("--cpu: the fastest CPU asked for %v, want the named one only, twice", named)
 	}
-	plan.CPUSet = false
+	// One process of --processes: the run's CPU only, too.
+	plan.CPUSet, plan.StayOnCPU, named = false, true, nil
+	measureEach(context.Background(), r, plan, ts[:1], hopts, 0)
+	if len(named) != 2 || !named[0] || !named[1] {
+		t.Errorf("a process of --processes: the fastest CPU asked for %v, want the run's only, twice", named)
+	}
+	plan.StayOnCPU = false
 	plan.Remeasure = 0
 	if tries := measureEach(context.Background(), r, plan, ts[:1], hopts, 0); len(tries[0].earlier) != 0 {
 		t.Errorf("--remeasure 0: %d earlier attempts", len(tries[0].earlier))
