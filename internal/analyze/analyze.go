@@ -99,22 +99,14 @@ func countVerdicts(r *result.Result) *result.Counts {
 // runProbes fills the run-wide bests the probe findings judge against:
 // the clock the run sustained (RunClock) of those the dependent-add
 // chains measured, around every attempt too (never cpufreq's figure,
-// which some drivers report above the real clock), and the fewest cycles per iteration of the reference
-// loop around any experiment.
+// which some drivers report above the real clock), and the fewest cycles
+// per iteration of the reference loop around any experiment.
 func runProbes(r *result.Result, facts *Facts) {
-	var clocks []float64
+	clocks := ClocksOf(r.Experiments)
 	if r.EffectiveClock.Source == chainSource {
 		clocks = append(clocks, r.EffectiveClock.BeforeHz, r.EffectiveClock.AfterHz)
 	}
 	for _, e := range r.Experiments {
-		if e.Clock != nil {
-			clocks = append(clocks, e.Clock.BeforeHz, e.Clock.AfterHz)
-		}
-		for _, a := range e.Attempts {
-			if a.Clock != nil {
-				clocks = append(clocks, a.Clock.BeforeHz, a.Clock.AfterHz)
-			}
-		}
 		for _, c := range refCycles(e) {
 			if facts.RunRefCycles == 0 || c < facts.RunRefCycles {
 				facts.RunRefCycles = c

@@ -58,7 +58,7 @@ func checkSlowClock(e result.Experiment, f Facts) (finding.Finding, bool) {
 	if slow <= 0 || slow >= f.RunClockHz*(1-SlowClockRatio) {
 		return finding.Finding{}, false
 	}
-	if checked, ok := CheckedRefNs(e); ok && checked < f.RunRefNs*(1+SlowClockRatio) {
+	if over, ok := checksOver(e, f.RunRefNs); ok && over < SlowClockRatio {
 		// The checks beside the samples ran the reference loop, whose
 		// time follows the clock, within SlowClockRatio of its best:
 		// the samples did not run at the lower clock the probes read
@@ -86,6 +86,36 @@ func checkSlowClock(e result.Experiment, f Facts) (finding.Finding, bool) {
 func SlowClock(e result.Experiment, clockHz, best float64) bool {
 	_, slow := checkSlowClock(e, Facts{RunClockHz: clockHz, RunRefNs: best})
 	return slow
+}
+
+// checksOver is how much slower than best ns per iteration the speed
+// checks beside e's samples ran the reference loop, in their median (0.07
+// for 7%); ok is false when no sample was checked or best is unknown.
+func checksOver(e result.Experiment, best float64) (over float64, ok bool) {
+	checked, ok := CheckedRefNs(e)
+	if !ok || best <= 0 {
+		return 0, false
+	}
+	return checked/best - 1, true
+}
+
+// ClocksOf lists the clocks measured right before and after es's samples,
+// and those of their earlier attempts (Hz; 0 where unknown): with the
+// clock around the whole run, what RunClock reads.
+func ClocksOf(es []result.Experiment) []float64 {
+	var clocks []float64
+	add := func(c *result.EffectiveClock) {
+		if c != nil {
+			clocks = append(clocks, c.BeforeHz, c.AfterHz)
+		}
+	}
+	for _, e := range es {
+		add(e.Clock)
+		for _, a := range e.Attempts {
+			add(a.Clock)
+		}
+	}
+	return clocks
 }
 
 // CheckedRefNs is the median of the speed checks beside e's samples (ns

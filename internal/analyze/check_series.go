@@ -154,27 +154,27 @@ func checkSeries(e result.Experiment, s Series) (finding.Finding, bool) {
 		if c, ok := speedBeside(e, s, ev); ok {
 			cause = c
 		}
-		return smallOrNot(s, finding.Finding{Code: result.CodeSlowdown, Evidence: ev,
+		return smallOrNot(levelSpread(s), finding.Finding{Code: result.CodeSlowdown, Evidence: ev,
 			Message: fmt.Sprintf("the run slowed down and stayed slower: %s; %s", reason, cause)}), true
 	case changepoint.NoSteadyState:
+		spread := levelSpread(s)
 		msg := fmt.Sprintf("the run never settled: %s", reason)
-		if levelSpread(s) >= SmallLevelChange {
+		if spread >= SmallLevelChange {
 			msg += "; no one number describes it"
 		}
 		if c, ok := speedBeside(e, s, ev); ok {
 			msg += "; " + c
 		}
-		return smallOrNot(s, finding.Finding{Code: result.CodeNoSteadyState, Evidence: ev, Message: msg}), true
+		return smallOrNot(spread, finding.Finding{Code: result.CodeNoSteadyState, Evidence: ev, Message: msg}), true
 	}
 	return finding.Finding{Code: result.CodeInconsistent, Severity: finding.Warn, Evidence: ev,
 		Message: fmt.Sprintf("the processes do not agree on the shape of their series: %s", strings.TrimPrefix(reason, "processes disagree: "))}, true
 }
 
-// smallOrNot gives f, a change of level in s, its severity: info when
-// every level of s lies within SmallLevelChange of the others (the message
-// says so), else warn. The spread goes into the evidence.
-func smallOrNot(s Series, f finding.Finding) finding.Finding {
-	spread := levelSpread(s)
+// smallOrNot gives f, a change of level whose levels lie spread apart
+// (levelSpread), its severity: info when that is within SmallLevelChange
+// (the message says so), else warn. The spread goes into the evidence.
+func smallOrNot(spread float64, f finding.Finding) finding.Finding {
 	f.Evidence["level_spread"] = spread
 	if spread >= SmallLevelChange {
 		f.Severity = finding.Warn

@@ -115,7 +115,7 @@ func checkRemeasured(e result.Experiment, f Facts) (finding.Finding, bool) {
 	var parts []string
 	cpus := []int{}
 	for _, a := range e.Attempts {
-		parts = append(parts, "cpu"+strconv.Itoa(a.CPU)+" "+attemptSlowing(result.Experiment{Samples: a.Samples, Slowed: a.Slowed}, f))
+		parts = append(parts, "cpu"+strconv.Itoa(a.CPU)+" "+attemptSlowing(a.Experiment(), f))
 		cpus = append(cpus, a.CPU)
 	}
 	judgedCPU := f.CPU
@@ -133,8 +133,8 @@ func checkRemeasured(e result.Experiment, f Facts) (finding.Finding, bool) {
 // run's best when it was SlowClockRatio or more slower.
 func attemptSlowing(e result.Experiment, f Facts) string {
 	s := fmt.Sprintf("%d of %d slowed", len(e.Slowed), len(e.Samples))
-	if checked, ok := CheckedRefNs(e); ok && f.RunRefNs > 0 && checked >= f.RunRefNs*(1+SlowClockRatio) {
-		s += fmt.Sprintf(", its checks %s slower", units.Pct(checked/f.RunRefNs-1))
+	if over, ok := checksOver(e, f.RunRefNs); ok && over >= SlowClockRatio {
+		s += fmt.Sprintf(", its checks %s slower", units.Pct(over))
 	}
 	return s
 }

@@ -176,7 +176,7 @@ func keepLeastSlowed(prev, next tried, best soFar) tried {
 		return result.Attempt{CPU: t.cpu, Iters: e.Iters, Samples: e.Samples, Reference: e.Reference, Clock: e.Clock, Slowed: analyze.Slowed(e, best.refNs)}
 	}
 	a, b := attempt(prev), attempt(next)
-	if next.Err != nil || next.Interrupted || !slowedLess(next, prev, best) {
+	if next.Err != nil || next.Interrupted || !slowedLess(b, a, best) {
 		prev.earlier = append(prev.earlier, b)
 		return prev
 	}
@@ -189,12 +189,12 @@ func keepLeastSlowed(prev, next tried, best soFar) tried {
 // smaller share of a's samples; else a's checks ran the reference loop
 // faster in their median. Only the checks and the clock count, never the
 // attempts' own times.
-func slowedLess(a, b tried, best soFar) bool {
-	ea, eb := experimentOf(result.Info{}, a.Outcome), experimentOf(result.Info{}, b.Outcome)
+func slowedLess(a, b result.Attempt, best soFar) bool {
+	ea, eb := a.Experiment(), b.Experiment()
 	if againA, againB := slowedBy(ea, best) > 0, slowedBy(eb, best) > 0; againA != againB {
 		return againB
 	}
-	if sa, sb := share(ea, best), share(eb, best); sa != sb {
+	if sa, sb := share(a), share(b); sa != sb {
 		return sa < sb
 	}
 	ma, okA := analyze.CheckedRefNs(ea)
@@ -202,12 +202,12 @@ func slowedLess(a, b tried, best soFar) bool {
 	return okA && (!okB || ma < mb)
 }
 
-// share is the share of e's samples a slowed core touched.
-func share(e result.Experiment, best soFar) float64 {
-	if len(e.Samples) == 0 {
+// share is the share of an attempt's samples a slowed core touched.
+func share(a result.Attempt) float64 {
+	if len(a.Samples) == 0 {
 		return 1
 	}
-	return float64(len(analyze.Slowed(e, best.refNs))) / float64(len(e.Samples))
+	return float64(len(a.Slowed)) / float64(len(a.Samples))
 }
 
 // soFar is the best the run measured so far: the reference loop's least ns
@@ -222,25 +222,17 @@ type soFar struct {
 // probes and checks of the attempts, and the clock sustained, of startHz
 // and those measured around the experiments.
 func bestSoFar(r *result.Result, startHz float64, tries []tried) soFar {
-	var best soFar
-	clocks := []float64{startHz}
 	es := make([]result.Experiment, 0, len(tries))
 	for _, t := range tries {
-		e := experimentOf(result.Info{}, t.Outcome)
-		es = append(es, e)
-		if e.Clock != nil {
-			clocks = append(clocks, e.Clock.BeforeHz, e.Clock.AfterHz)
-		}
+		es = append(es, experimentOf(result.Info{}, t.Outcome))
 		for _, a := range t.earlier {
-			es = append(es, result.Experiment{Samples: a.Samples, Reference: a.Reference})
-			if a.Clock != nil {
-				clocks = append(clocks, a.Clock.BeforeHz, a.Clock.AfterHz)
-			}
+			es = append(es, a.Experiment())
 		}
 	}
-	best.refNs = analyze.BestRefNs(&result.Result{Before: r.Before, Experiments: es})
-	best.clockHz = analyze.RunClock(clocks)
-	return best
+	return soFar{
+		refNs:   analyze.BestRefNs(&result.Result{Before: r.Before, Experiments: es}),
+		clockHz: analyze.RunClock(append(analyze.ClocksOf(es), startHz)),
+	}
 }
 
 // fastest is fastestFree; tests give it CPUs of the speeds they need.

@@ -351,6 +351,12 @@ type Attempt struct {
 	Slowed []int `json:"slowed,omitempty"`
 }
 
+// Experiment is the attempt as an experiment of no name: its samples and
+// what was measured around them, which the checks of the machine judge.
+func (a Attempt) Experiment() Experiment {
+	return Experiment{Iters: a.Iters, Samples: a.Samples, Reference: a.Reference, Clock: a.Clock, Slowed: a.Slowed}
+}
+
 // GCStats is measured around the whole sampling phase, outside timing.
 type GCStats struct {
 	Cycles      uint32  `json:"cycles"`           // GC cycles completed while sampling
