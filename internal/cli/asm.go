@@ -76,10 +76,15 @@ func asmRun(opts *asmOptions, g *GlobalOptions, w io.Writer) error {
 	var name, title string
 	var err error
 	if opts.Binary != "" {
-		if name, err = binaryFunc(opts.Binary, opts.Experiment); err != nil {
+		exe, openErr := asm.OpenFile(opts.Binary)
+		if openErr != nil {
+			return Usagef("--binary %s: %v", opts.Binary, openErr)
+		}
+		defer exe.Close()
+		if name, err = binaryFunc(exe, opts.Binary, opts.Experiment); err != nil {
 			return err
 		}
-		l, err = asm.InspectFile(opts.Binary, name)
+		l, err = exe.Inspect(name)
 		title = name + " in " + opts.Binary
 	} else {
 		wl, ok := lookup(g.Experiments, opts.Experiment)
@@ -108,14 +113,11 @@ func asmRun(opts *asmOptions, g *GlobalOptions, w io.Writer) error {
 
 // binaryFunc is the symbol a name given with --binary stands for: a full
 // name as it is, else a benchmark (BenchmarkSum, or Sum) of the binary's
-// packages. Several matches are a usage error that lists them.
-func binaryFunc(path, name string) (string, error) {
-	all, err := asm.FuncNames(path, "")
-	if err != nil {
-		return "", Usagef("--binary %s: %v", path, err)
-	}
+// packages, in exe, the executable at path. Several matches are a usage
+// error that lists them.
+func binaryFunc(exe *asm.File, path, name string) (string, error) {
 	var matches []string
-	for _, f := range all {
+	for _, f := range exe.FuncNames("") {
 		switch {
 		case f == name:
 			return f, nil

@@ -461,6 +461,11 @@ func TestAsmBinary(t *testing.T) {
 	if code != cli.ExitUsage || !strings.Contains(stderr, "no function Nope") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
+	// Found, but no code to read: the reading's error, not a listing.
+	_, stderr, code = runBinary(t, "asm", "--binary", bin, "runtime.text")
+	if code != cli.ExitUsage || !strings.Contains(stderr, "runtime.text has size 0") {
+		t.Errorf("runtime.text: exit %d: %s", code, stderr)
+	}
 }
 
 // --against takes every revision git takes (":/message"), and checks out
