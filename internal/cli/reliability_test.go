@@ -128,12 +128,7 @@ func TestSignalsStopTheRun(t *testing.T) {
 			out := filepath.Join(dir, "r.json")
 			cmd := exec.Command(benchyBinary(t), "run", "--bench", "^sum/sink$", "--samples", "100000", "--sample-time", "1ms",
 				"--warmup", "1ms", "--window", "10ms", "--no-asm", "--out", out)
-			term := newTerminal(t)
-			cmd.Stderr = term.Slave
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			term.started()
+			term := startOnTerminal(t, cmd)
 			term.waitFor(t, "samples to keep", sampled(20))
 			cmd.Process.Signal(tt.sig)
 			err := cmd.Wait()
@@ -152,12 +147,7 @@ func TestSignalsStopTheRun(t *testing.T) {
 	}
 	t.Run("during the window", func(t *testing.T) {
 		cmd := exec.Command(benchyBinary(t), "run", "--window", "60s")
-		term := newTerminal(t)
-		cmd.Stderr = term.Slave
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		term.started()
+		term := startOnTerminal(t, cmd)
 		// The progress line says the window began: the stop signals
 		// are watched by then.
 		term.waitFor(t, "the busy window", showing("reading the machine (1m0s)"))

@@ -80,12 +80,8 @@ func TestRunInterrupted(t *testing.T) {
 	var stdout strings.Builder
 	cmd := exec.Command(benchyBinary(t), "run", "--bench", "^sum/sink$", "--samples", "100000",
 		"--sample-time", "1ms", "--warmup", "1ms", "--window", "10ms", "--no-asm", "--format", "json")
-	term := newTerminal(t)
-	cmd.Stdout, cmd.Stderr = &stdout, term.Slave
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	term.started()
+	cmd.Stdout = &stdout
+	term := startOnTerminal(t, cmd)
 	term.waitFor(t, "samples to keep", sampled(20))
 	cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()

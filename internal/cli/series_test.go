@@ -44,12 +44,8 @@ func TestSeriesHogHalfway(t *testing.T) {
 	var stdout strings.Builder
 	cmd := exec.Command(benchyBinary(t), "run", "--bench", "^sum/sink$", "--cpu", strconv.Itoa(cpu), "--samples", "100",
 		"--window", "100ms", "--format", "json")
-	term := newTerminal(t)
-	cmd.Stdout, cmd.Stderr = &stdout, term.Slave
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	term.started()
+	cmd.Stdout = &stdout
+	term := startOnTerminal(t, cmd)
 	// The hog comes when the progress line shows 40 samples taken, not
 	// at a time benchy may not have reached on a loaded machine (or
 	// passed on a fast one).

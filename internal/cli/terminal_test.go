@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -55,6 +56,19 @@ func newTerminal(t *testing.T) *terminal {
 // started closes the test's copy of the child's side once the child has
 // its own, so the reading ends when the child exits.
 func (tm *terminal) started() { tm.Slave.Close() }
+
+// startOnTerminal starts cmd with its stderr on a new terminal, as a user
+// runs benchy, and returns the terminal; cmd.Stdout is the caller's.
+func startOnTerminal(t *testing.T, cmd *exec.Cmd) *terminal {
+	t.Helper()
+	term := newTerminal(t)
+	cmd.Stderr = term.Slave
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	term.started()
+	return term
+}
 
 // String is everything written to the terminal so far.
 func (tm *terminal) String() string {
