@@ -28,11 +28,12 @@ func measuredCPU(t *testing.T) int {
 // A CPU hog that takes the measured CPU halfway through a run makes its
 // series slow down and stay slow: classified slowdown (or, when the hog's
 // share wanders, no steady state), never flat. On a CPU already shared
-// before the hog came (other tasks, a loaded machine) the samples swing
+// before the hog came (other tasks, a loaded machine, the host) the samples swing
 // between shares from the start, and a step in such a series is no
 // change the classifier may claim (changepoint tests it on made series):
 // then the run must say the machine interfered, and not believe the
-// number.
+// number. So too when the hog's share swings so widely from sample to
+// sample that the step is within the noise (unstable).
 func TestSeriesHogHalfway(t *testing.T) {
 	if onlyInProcess() {
 		t.Skip("a real run with a hog")
@@ -74,20 +75,26 @@ func TestSeriesHogHalfway(t *testing.T) {
 	// The first quarter of the 100 samples is before the hog.
 	before := e.Samples[:len(e.Samples)/4]
 	disturbed := 0
-	for _, s := range before {
-		if share, ok := result.OffCPUShare(s); ok && share > analyze.OffCPUDisturbed {
+	for i, s := range before {
+		share, ok := result.OffCPUShare(s)
+		_, slowed := slices.BinarySearch(e.Slowed, i)
+		if slowed || (ok && share > analyze.OffCPUDisturbed) {
 			disturbed++
 		}
 	}
 	shared := disturbed > len(before)/10
-	t.Logf("class %s: %s; findings %v; %d of the %d samples before the hog disturbed", ser.Class, ser.Results[0].Reason, codes, disturbed, len(before))
+	// The hog's share of each 100 ms sample may swing so widely that the
+	// step is within the noise of the series after it (unstable): then,
+	// too, the run must name the interference.
+	swinging := slices.Contains(codes, result.CodeUnstable)
+	t.Logf("class %s: %s; findings %v; %d of the %d samples before the hog disturbed or slowed", ser.Class, ser.Results[0].Reason, codes, disturbed, len(before))
 	checkSeriesAgrees(t, e)
 	switch {
 	case slices.Contains(codes, result.CodeSlowdown) || slices.Contains(codes, result.CodeNoSteadyState):
-	case !shared:
+	case !shared && !swinging:
 		t.Errorf("a hog from halfway: class %s, findings %v; want slowdown or no-steady-state", ser.Class, codes)
 	case !analyze.Interfered(e.Findings) || e.Verdict == result.VerdictBelievable:
-		t.Errorf("a hog from halfway on a CPU shared from the start: verdict %s, findings %v; want the interference named", e.Verdict, codes)
+		t.Errorf("a hog from halfway, the CPU shared from the start or the samples swinging: verdict %s, findings %v; want the interference named", e.Verdict, codes)
 	}
 }
 
