@@ -3,7 +3,7 @@
 GO ?= go
 BIN := bin/benchy
 
-.PHONY: build run test smoke fuzz bench cross race readme screenshot clean
+.PHONY: build run test test-plain smoke fuzz bench cross race readme screenshot clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/benchy
@@ -33,10 +33,16 @@ TEST := $(GO) test -count=1 -timeout 30m
 # detector still reports every race it sees.
 RACE := GORACE=atexit_sleep_ms=0 $(TEST) -race
 
+# The plain run and the race run go side by side: each leaves a CPU idle
+# for long stretches (a package's last slow test, a link), which the other
+# fills. Each one's output is printed whole when it ends (-O), so the two
+# never interleave.
 test: cross
 	$(GO) vet ./...
+	$(MAKE) --no-print-directory -j2 -O test-plain race
+
+test-plain:
 	$(TEST) ./...
-	$(RACE) $(RACE_PKGS)
 
 race:
 	$(RACE) $(RACE_PKGS)
