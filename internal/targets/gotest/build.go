@@ -163,7 +163,10 @@ func BuildWith(ch *Children, p Package, dir string, buildFlags []string, o Build
 		return nil, err
 	}
 	bin := filepath.Join(dir, strings.ReplaceAll(p.ImportPath, "/", "_")+".test")
-	args := append([]string{"test", "-c", "-o", bin, "-overlay", ovPath}, buildFlags...)
+	// -vet=off: go test -c runs go vet's checks before it links, which
+	// measure nothing and would refuse to build code that compiles. The
+	// user's own -vet=..., later among buildFlags, still wins.
+	args := append([]string{"test", "-c", "-vet=off", "-o", bin, "-overlay", ovPath}, buildFlags...)
 	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir = p.Dir
 	// go's own temporary directory ($WORK) goes in dir, which benchy

@@ -493,7 +493,8 @@ func TestRewriteBuilds(t *testing.T) {
 
 // A module whose go.mod declares an old Go (1.11, from before any; 1.18,
 // from before range over an integer) builds: the helper is compiled at the
-// module's language version. So does a package whose external tests
+// module's language version; go118's tests have a call go vet refuses,
+// which go test would stop at, and benchy's build does not. So does a package whose external tests
 // dot-import it, with and without --profile's files: the helper's names
 // in one test package must not meet the other's. Each is measured.
 func TestOldModulesAndDotImportsBuild(t *testing.T) {
