@@ -150,7 +150,7 @@ func Calibrate(ctx context.Context, bin *Binary, o Options) ([]*Target, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := bin.Exec(ctx, o, calibrateArgs(bench, o.SampleTime), o.timeout(rampCalls), start)
+		r, err := o.ramp(ctx, bin, bench, start)
 		if err != nil {
 			return nil, err
 		}
@@ -178,6 +178,26 @@ func Calibrate(ctx context.Context, bin *Binary, o Options) ([]*Target, error) {
 		return nil, err // the last calibration may have been cut short
 	}
 	return ts, nil
+}
+
+// RampTries is how many times in all testing's ramp of a top-level
+// benchmark runs while a wait for a CPU ended it (Log.waitedOut).
+const RampTries = 3
+
+// ramp runs testing's ramp of bench to the sample time, and runs it again,
+// up to RampTries times in all, while a call that waited for a CPU most
+// of the time ended it: the N it settled on is then far too small. On a
+// busy machine a 1 µs op whose first call, at N=1, lost the CPU for a
+// scheduler's time slice (4 ms) lasted a 1 ms sample time: testing
+// stopped there, every sample was one op, too short for the clock to time
+// (below-clock), and a bisection could not judge its own BAD against GOOD.
+func (o Options) ramp(ctx context.Context, bin *Binary, bench string, start func(*exec.Cmd) error) (*Run, error) {
+	for try := 1; ; try++ {
+		r, err := bin.Exec(ctx, o, calibrateArgs(bench, o.SampleTime), o.timeout(rampCalls), start)
+		if err != nil || r.Stopped || try == RampTries || !r.waitedOut(o.SampleTime) {
+			return r, err
+		}
+	}
 }
 
 // LongerRamp is how much longer than the sample time (or the N=1 call)

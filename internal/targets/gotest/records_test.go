@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // A log as the helper writes one: a parent with two sub-benchmarks, a
@@ -257,5 +260,36 @@ func TestHelperEnvironment(t *testing.T) {
 	}
 	if !strings.Contains(string(helper(Package{Name: "p"}, "p_test")), "\npackage p_test\n") {
 		t.Error("the helper's package clause is not the package's")
+	}
+}
+
+// A ramp ended by a call that lasted the sample time only because it
+// waited for a CPU is run again (Calibrate's ramp); one the call's own
+// work ended, or whose wait is unknown, is not.
+func TestWaitedOut(t *testing.T) {
+	const ms = int64(time.Millisecond)
+	call := func(name string, n, ns, wall int64, counters map[string]int64) Record {
+		return Record{Event: "end", Name: name, N: n, Returned: true, Ended: true, Ns: ns, Wall: wall, Counters: counters}
+	}
+	waited := map[string]int64{result.CounterRunDelay: 4 * ms}
+	tests := []struct {
+		name  string
+		calls []Record
+		want  bool
+	}{
+		{"N=1 lost the CPU for 4 ms of its 4.1", []Record{call("BenchmarkA", 1, 4100e3, 4100e3, waited)}, true},
+		{"N=1 is its own 4 ms", []Record{call("BenchmarkA", 1, 4*ms, 4*ms, map[string]int64{result.CounterRunDelay: 0})}, false},
+		{"a wait, but half the call its own", []Record{call("BenchmarkA", 1, 9*ms, 9*ms, waited)}, false},
+		{"a wait in a call short of the sample time", []Record{call("BenchmarkA", 1, 10e3, 10e3, map[string]int64{result.CounterRunDelay: 0}),
+			call("BenchmarkA", 100, 900e3, 4900e3, waited)}, false},
+		{"no schedstat", []Record{call("BenchmarkA", 1, 4100e3, 4100e3, map[string]int64{})}, false},
+		{"the last call of one of two", []Record{call("BenchmarkA", 1000, 2*ms, 2*ms, map[string]int64{result.CounterRunDelay: 0}),
+			call("BenchmarkB", 1, 4100e3, 4100e3, waited)}, true},
+		{"a parent's call", []Record{{Event: "end", Name: "BenchmarkP", N: 1, Returned: true, Ended: true, Subs: true, Ns: 4100e3, Wall: 4100e3, Counters: waited}}, false},
+	}
+	for _, tt := range tests {
+		if got := (Log{Calls: tt.calls}).waitedOut(time.Millisecond); got != tt.want {
+			t.Errorf("%s: waitedOut %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }
