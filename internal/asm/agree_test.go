@@ -9,11 +9,11 @@ import (
 	"github.com/benchy-dev/benchy/internal/workload"
 )
 
-// TestInspectFileAgreesWithInspect reads the functions of this test binary
-// both ways, running (Inspect) and as a file (InspectFile of
+// TestFileAgreesWithInspect reads the functions of this test binary
+// both ways, running (Inspect) and as a file (openAndInspect of
 // /proc/self/exe): the instructions, lines, loops and summaries must be the
 // same.
-func TestInspectFileAgreesWithInspect(t *testing.T) {
+func TestFileAgreesWithInspect(t *testing.T) {
 	needPlainCode(t)
 	if !supported() || runtime.GOOS != "linux" {
 		t.Skipf("benchy reads its own executable on linux/amd64 and linux/arm64, not %s/%s", runtime.GOOS, runtime.GOARCH)
@@ -22,12 +22,12 @@ func TestInspectFileAgreesWithInspect(t *testing.T) {
 	for _, w := range workload.All() {
 		loops = append(loops, w.Loop)
 	}
-	for _, fn := range loops { // none generic: InspectFile wants the full name
+	for _, fn := range loops { // none generic: File.Inspect wants the full name
 		mem, err := Inspect(fn)
 		if err != nil {
 			t.Fatal(err)
 		}
-		file, err := InspectFile("/proc/self/exe", mem.Func.Name)
+		file, err := openAndInspect("/proc/self/exe", mem.Func.Name)
 		if err != nil {
 			t.Fatal(err)
 		}

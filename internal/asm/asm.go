@@ -7,7 +7,7 @@
 //
 // It does the same for a function of an executable file that is not
 // running, such as a test binary built by "go test -c", found by its
-// symbol name (InspectFile).
+// symbol name (File.Inspect).
 package asm
 
 import (
@@ -96,7 +96,7 @@ func Inspect(fn any) (*Listing, error) {
 
 // inspect disassembles the function at entry and the functions called
 // directly from its loops, with the code, bounds and names of src. Inspect
-// and InspectFile differ only in their src.
+// and File.Inspect differ only in their src.
 func inspect(src codeSource, arch string, entry uint64) (*Listing, error) {
 	newDec, ok := newDecoders[arch]
 	if !ok {

@@ -27,11 +27,16 @@ func inspect(t *testing.T, name string) (*Listing, Summary) {
 	if !supported() {
 		t.Skipf("no disassembler for %s", runtime.GOARCH)
 	}
-	w, ok := workload.Lookup(name)
-	if !ok {
+	var loop any
+	for _, w := range workload.All() {
+		if w.Name == name {
+			loop = w.Loop
+		}
+	}
+	if loop == nil {
 		t.Fatalf("no experiment %s", name)
 	}
-	l, err := Inspect(w.Loop)
+	l, err := Inspect(loop)
 	if err != nil {
 		t.Fatalf("Inspect(%s): %v", name, err)
 	}

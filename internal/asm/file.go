@@ -9,30 +9,6 @@ import (
 	"strings"
 )
 
-// InspectFile disassembles the function named name (a Go symbol name as the
-// linker writes it, e.g. "example.com/m/pkg.BenchmarkSum.func1") in the
-// executable at path, and the functions called directly from its loops.
-//
-// The executable is read, not run, so a test binary built by "go test -c"
-// can be checked before it is timed, and one built for the other
-// architecture too. It must be an ELF file (Linux, the BSDs), for amd64 or
-// arm64, stripped or not. Its addresses are those of the file. Names are
-// the symbol table's, which spells out what the runtime, and so Inspect,
-// abbreviates: "pkg.F[go.shape.int]" for "pkg.F[...]", and
-// "runtime.morestack.abi0" for an assembly function; a stripped file has
-// only the runtime's table, with the type arguments but no ".abi0".
-//
-// To read several functions of one executable, open it once with OpenFile:
-// each InspectFile reads its symbol table and source lines again.
-func InspectFile(path, name string) (*Listing, error) {
-	f, err := OpenFile(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.Inspect(name)
-}
-
 // FuncNames lists the function symbols of the executable whose names have
 // the given prefix, in address order (so a caller can find the closures of
 // a function: "pkg.BenchmarkSum.func1", "pkg.BenchmarkSum.func2", ...).
@@ -68,7 +44,18 @@ func OpenFile(path string) (*File, error) {
 // Close closes the executable.
 func (f *File) Close() error { return f.e.f.Close() }
 
-// Inspect is InspectFile of a function of the open executable.
+// Inspect disassembles the function named name (a Go symbol name as the
+// linker writes it, e.g. "example.com/m/pkg.BenchmarkSum.func1") in the
+// open executable, and the functions called directly from its loops.
+//
+// The executable is read, not run, so a test binary built by "go test -c"
+// can be checked before it is timed, and one built for the other
+// architecture too. It must be an ELF file (Linux, the BSDs), for amd64 or
+// arm64, stripped or not. Its addresses are those of the file. Names are
+// the symbol table's, which spells out what the runtime, and so the
+// package's Inspect, abbreviates: "pkg.F[go.shape.int]" for "pkg.F[...]",
+// and "runtime.morestack.abi0" for an assembly function; a stripped file
+// has only the runtime's table, with the type arguments but no ".abi0".
 func (f *File) Inspect(name string) (*Listing, error) {
 	e := f.e
 	if _, ok := newDecoders[e.arch]; !ok {

@@ -14,11 +14,22 @@ import (
 	. "github.com/benchy-dev/benchy/internal/asm"
 )
 
-// The tests of InspectFile read test binaries of testdata/bench, built as
+// The tests of File.Inspect read test binaries of testdata/bench, built as
 // people build them: plain, stripped, position-independent, and for the
 // other architecture benchy decodes.
 
 const benchPkg = "example.com/asmbench."
+
+// openAndInspect opens the executable at path and inspects the function named
+// name in it (File.Inspect).
+func openAndInspect(path, name string) (*Listing, error) {
+	f, err := OpenFile(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Inspect(name)
+}
 
 // needFileTests skips where the binaries are not ELF files of amd64 or
 // arm64, where building them is too slow (-short), and under the race
@@ -55,17 +66,18 @@ func buildBench(t *testing.T, dir, name string, env []string, flags ...string) s
 
 func inspectFile(t *testing.T, bin, name string) (*Listing, Summary) {
 	t.Helper()
-	l, err := InspectFile(bin, name)
+	l, err := openAndInspect(bin, name)
 	if err != nil {
-		t.Fatalf("InspectFile(%s): %v", name, err)
+		t.Fatalf("File.Inspect(%s): %v", name, err)
 	}
 	s := l.Summary()
 	t.Logf("%s: %s", strings.TrimPrefix(name, benchPkg), s.Line)
 	return l, s
 }
 
-// openOnce checks that a File opened once reads each function as
-// InspectFile does, a name it does not have on the way changing nothing.
+// openOnce checks that a File opened once reads each function as a file
+// opened for it alone does (openAndInspect), a name it does not have on the
+// way changing nothing.
 func openOnce(t *testing.T, bin string) {
 	t.Helper()
 	f, err := OpenFile(bin)
@@ -85,7 +97,7 @@ func openOnce(t *testing.T, bin string) {
 		}
 		want, _ := inspectFile(t, bin, benchPkg+name)
 		if !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: %s read from the open file differs from InspectFile's", bin, name)
+			t.Errorf("%s: %s read from the open file differs from one opened for it alone", bin, name)
 		}
 	}
 	if got, want := f.FuncNames(benchPkg+"BenchmarkSumRun.func"), []string{benchPkg + "BenchmarkSumRun.func1"}; !slices.Equal(got, want) {
@@ -97,11 +109,11 @@ func openOnce(t *testing.T, bin string) {
 var benchFuncs = []string{"BenchmarkSum", "BenchmarkSumDiscarded", "BenchmarkMulFolded",
 	"BenchmarkMulFoldedN", "BenchmarkSumLoop", "BenchmarkSumRun.func1"}
 
-// TestInspectFile checks the summaries of the benchmarks of testdata/bench
+// TestInspectFiles checks the summaries of the benchmarks of testdata/bench
 // in its test binary, and that stripping the binary changes nothing but
 // where the bounds come from, and that making it position-independent
 // changes nothing but the addresses.
-func TestInspectFile(t *testing.T) {
+func TestInspectFiles(t *testing.T) {
 	needFileTests(t)
 	dir := t.TempDir()
 	bin := buildBench(t, dir, "plain.test", nil)
@@ -210,7 +222,7 @@ func checkBenchmarks(t *testing.T, bin string) {
 }
 
 func testFileErrors(t *testing.T, bin string) {
-	_, err := InspectFile(filepath.Join("testdata", "bench", "go.mod"), "main.main")
+	_, err := openAndInspect(filepath.Join("testdata", "bench", "go.mod"), "main.main")
 	wantErr(t, "a text file", err, "not an ELF executable")
 	_, err = FuncNames(filepath.Join(t.TempDir(), "missing"), "")
 	if wantErr(t, "a missing file", err, "no such file"); !errors.Is(err, os.ErrNotExist) {
@@ -227,25 +239,25 @@ func testFileErrors(t *testing.T, bin string) {
 	if err := os.WriteFile(riscv, exe, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err = InspectFile(riscv, benchPkg+"BenchmarkSum")
+	_, err = openAndInspect(riscv, benchPkg+"BenchmarkSum")
 	if wantErr(t, "riscv64 code", err, "EM_RISCV"); !errors.Is(err, ErrUnsupportedArch) {
 		t.Errorf("riscv64 code: %v is not ErrUnsupportedArch", err)
 	}
 
 	// A misspelt name: the names of the package that start the same come
 	// first, five of them.
-	_, err = InspectFile(bin, benchPkg+"BenchmarkSums")
+	_, err = openAndInspect(bin, benchPkg+"BenchmarkSums")
 	if wantErr(t, "a misspelt name", err, "no function "+benchPkg+"BenchmarkSums", "similar: "+benchPkg+"BenchmarkSum, ", "more)"); err != nil &&
 		strings.Count(err.Error(), benchPkg) != 6 {
 		t.Errorf("a misspelt name: %v, want five suggestions", err)
 	}
-	_, err = InspectFile(bin, "asmbench.BenchmarkSumLoop")
+	_, err = openAndInspect(bin, "asmbench.BenchmarkSumLoop")
 	wantErr(t, "a name without its package path", err, "similar: "+benchPkg+"BenchmarkSumLoop")
-	_, err = InspectFile(bin, "nothing.like.this")
+	_, err = openAndInspect(bin, "nothing.like.this")
 	if wantErr(t, "a name like no other", err, "no function nothing.like.this"); err != nil && strings.Contains(err.Error(), "similar") {
 		t.Errorf("a name like no other: %v", err)
 	}
-	_, err = InspectFile(bin, "runtime.text")
+	_, err = openAndInspect(bin, "runtime.text")
 	wantErr(t, "a symbol of size 0", err, "size 0")
 }
 

@@ -56,9 +56,6 @@ type Walk struct {
 // NewWalk is a walk over n commits (n >= 1), nothing known.
 func NewWalk(n int) *Walk { return &Walk{sides: make([]Side, n)} }
 
-// Len is the number of commits.
-func (w *Walk) Len() int { return len(w.sides) }
-
 // Side is what is known of commit i.
 func (w *Walk) Side(i int) Side { return w.sides[i] }
 

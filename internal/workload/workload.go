@@ -25,12 +25,3 @@ func All() []inproc.Workload {
 	return append([]inproc.Workload(nil), catalogue...)
 }
 
-// Lookup returns the experiment with the given name.
-func Lookup(name string) (inproc.Workload, bool) {
-	for _, w := range catalogue {
-		if w.Name == name {
-			return w, true
-		}
-	}
-	return inproc.Workload{}, false
-}

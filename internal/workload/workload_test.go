@@ -15,6 +15,16 @@ import (
 // sumOfData is 0+1+...+4095.
 const sumOfData = 4096 * 4095 / 2
 
+// Lookup returns the experiment with the given name.
+func Lookup(name string) (inproc.Workload, bool) {
+	for _, w := range catalogue {
+		if w.Name == name {
+			return w, true
+		}
+	}
+	return inproc.Workload{}, false
+}
+
 func TestCatalogue(t *testing.T) {
 	shape := regexp.MustCompile(`^[a-z]+(/[a-z0-9]+(-[a-z0-9]+)*)?$`)
 	seen := map[string]bool{}

@@ -1,6 +1,6 @@
 // Package asmbench is compiled by the tests of benchy's asm package: its
 // benchmarks are the honest loop and the usual ways a benchmark measures
-// less than it seems to, and InspectFile must tell them apart in the test
+// less than it seems to, and File.Inspect must tell them apart in the test
 // binary.
 package asmbench
 
