@@ -24,4 +24,3 @@ var catalogue = []inproc.Workload{
 func All() []inproc.Workload {
 	return append([]inproc.Workload(nil), catalogue...)
 }
-
