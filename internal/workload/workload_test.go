@@ -51,13 +51,6 @@ func TestCatalogue(t *testing.T) {
 		if regexp.MustCompile(`\.func\d+$`).MatchString(name) || !strings.Contains(name, "/workload.") {
 			t.Errorf("%s: loop %s is not a named function of this package", w.Name, name)
 		}
-		got, ok := Lookup(w.Name)
-		if !ok || got.Name != w.Name {
-			t.Errorf("Lookup(%q) = %v, %v", w.Name, got.Name, ok)
-		}
-	}
-	if _, ok := Lookup("sum/nothing"); ok {
-		t.Error("Lookup found an experiment that does not exist")
 	}
 	if all := All(); all[0].Name != "sum/unused" {
 		t.Errorf("All()[0] = %s, want sum/unused first", all[0].Name)

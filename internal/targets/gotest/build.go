@@ -164,8 +164,7 @@ func BuildWith(ch *Children, p Package, dir string, buildFlags []string, o Build
 	}
 	bin := filepath.Join(dir, strings.ReplaceAll(p.ImportPath, "/", "_")+".test")
 	// -vet=off: go test -c runs go vet's checks before it links, which
-	// measure nothing and would refuse to build code that compiles. The
-	// user's own -vet=..., later among buildFlags, still wins.
+	// measure nothing and would refuse to build code that compiles.
 	args := append([]string{"test", "-c", "-vet=off", "-o", bin, "-overlay", ovPath}, buildFlags...)
 	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir = p.Dir

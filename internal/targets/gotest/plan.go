@@ -159,7 +159,7 @@ func Calibrate(ctx context.Context, bin *Binary, o Options) ([]*Target, error) {
 			// testing's ramp settled on an N for other Ps: again,
 			// at the GOMAXPROCS it is measured at.
 			op.GOMAXPROCS = o.ParallelGOMAXPROCS
-			if r, err = bin.Exec(ctx, op, calibrateArgs(bench, o.SampleTime), o.timeout(rampCalls), start); err != nil {
+			if r, err = op.ramp(ctx, bin, bench, start); err != nil {
 				return nil, err
 			}
 		}
@@ -181,7 +181,9 @@ func Calibrate(ctx context.Context, bin *Binary, o Options) ([]*Target, error) {
 }
 
 // RampTries is how many times in all testing's ramp of a top-level
-// benchmark runs while a wait for a CPU ended it (Log.waitedOut).
+// benchmark runs while a wait for a CPU ended it (Log.waitedOut). A
+// top-level benchmark runs again whole, its sub-benchmarks too: a third
+// run is the most one wait can cost.
 const RampTries = 3
 
 // ramp runs testing's ramp of bench to the sample time, and runs it again,
@@ -194,7 +196,7 @@ const RampTries = 3
 func (o Options) ramp(ctx context.Context, bin *Binary, bench string, start func(*exec.Cmd) error) (*Run, error) {
 	for try := 1; ; try++ {
 		r, err := bin.Exec(ctx, o, calibrateArgs(bench, o.SampleTime), o.timeout(rampCalls), start)
-		if err != nil || r.Stopped || try == RampTries || !r.waitedOut(o.SampleTime) {
+		if err != nil || r.Stopped || try == RampTries || ctx.Err() != nil || !r.waitedOut(o.SampleTime) {
 			return r, err
 		}
 	}

@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"slices"
 	"time"
-
-	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // Record is one line the helper wrote to its descriptor: the start or the
@@ -118,13 +116,14 @@ func parseLog(data []byte) Log {
 // waitedOut reports whether testing's ramp of a leaf benchmark in l ended
 // because its last call waited for a CPU: testing stops when a call lasts
 // the sample time, and this one would have lasted less than half of it
-// but for the time another task had the CPU (ownNs). A call without a run
-// delay (no schedstat) is taken as it is.
+// but for the time another task had the CPU (ownNs: a call without a run
+// delay, where schedstat is missing, is taken as it is). A call that
+// failed ended the ramp for that.
 func (l Log) waitedOut(sampleTime time.Duration) bool {
 	for _, name := range l.names() {
 		calls := l.named(name)
 		last := calls[len(calls)-1]
-		if _, known := last.Counters[result.CounterRunDelay]; !known || !last.Ended || !last.Returned || !last.Leaf() {
+		if !last.Ended || !last.Returned || last.Failed || !last.Leaf() {
 			continue
 		}
 		if last.Ns >= sampleTime.Nanoseconds() && ownNs(last) < sampleTime.Nanoseconds()/2 {

@@ -286,6 +286,11 @@ func TestWaitedOut(t *testing.T) {
 		{"the last call of one of two", []Record{call("BenchmarkA", 1000, 2*ms, 2*ms, map[string]int64{result.CounterRunDelay: 0}),
 			call("BenchmarkB", 1, 4100e3, 4100e3, waited)}, true},
 		{"a parent's call", []Record{{Event: "end", Name: "BenchmarkP", N: 1, Returned: true, Ended: true, Subs: true, Ns: 4100e3, Wall: 4100e3, Counters: waited}}, false},
+		{"4 ms, 3 of them waiting: 1 ms its own", []Record{call("BenchmarkA", 1, 4*ms, 4*ms, map[string]int64{result.CounterRunDelay: 3 * ms})}, false},
+		{"a call that failed", []Record{{Event: "end", Name: "BenchmarkA", N: 1, Returned: true, Failed: true, Ended: true, Ns: 4100e3, Wall: 4100e3, Counters: waited}}, false},
+		{"a call that did not return", []Record{{Event: "end", Name: "BenchmarkA", N: 1, Ended: true, Ns: 4100e3, Wall: 4100e3, Counters: waited}}, false},
+		{"a call under way", []Record{{Event: "start", Name: "BenchmarkA", N: 1, Counters: waited, Ns: 4100e3}}, false},
+		{"b.RunParallel: the wait is the caller's", []Record{{Event: "end", Name: "BenchmarkA", N: 1, Returned: true, Ended: true, Parallel: true, Ns: 4100e3, Wall: 4100e3, Counters: waited}}, false},
 	}
 	for _, tt := range tests {
 		if got := (Log{Calls: tt.calls}).waitedOut(time.Millisecond); got != tt.want {
