@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"math"
 	"os/exec"
 	"slices"
 	"strconv"
@@ -84,10 +85,13 @@ func TestSeriesHogHalfway(t *testing.T) {
 	}
 	shared := disturbed > len(before)/10
 	// The hog's share of each 100 ms sample may swing so widely that the
-	// step is within the noise of the series after it (unstable): then,
-	// too, the run must name the interference.
-	swinging := slices.Contains(codes, result.CodeUnstable)
-	t.Logf("class %s: %s; findings %v; %d of the %d samples before the hog disturbed or slowed", ser.Class, ser.Results[0].Reason, codes, disturbed, len(before))
+	// step is no larger than the samples' own swing from one to the next
+	// after it (and the run says unstable): then, too, the run must name
+	// the interference. A clean series swings by a few percent.
+	step, swing := stepAndSwing(before, e.Samples[len(e.Samples)/2:])
+	swinging := slices.Contains(codes, result.CodeUnstable) && step <= swing
+	t.Logf("class %s: %s; findings %v; %d of the %d samples before the hog disturbed or slowed; step %.2f, swing after it %.2f (logs)",
+		ser.Class, ser.Results[0].Reason, codes, disturbed, len(before), step, swing)
 	checkSeriesAgrees(t, e)
 	switch {
 	case slices.Contains(codes, result.CodeSlowdown) || slices.Contains(codes, result.CodeNoSteadyState):
@@ -96,6 +100,30 @@ func TestSeriesHogHalfway(t *testing.T) {
 	case !analyze.Interfered(e.Findings) || e.Verdict == result.VerdictBelievable:
 		t.Errorf("a hog from halfway, the CPU shared from the start or the samples swinging: verdict %s, findings %v; want the interference named", e.Verdict, codes)
 	}
+}
+
+// stepAndSwing is, in logs of the samples' times, the step from the
+// median of before to that of after, and after's swing from one sample to
+// the next (the root mean square of successive differences over √2, the
+// noise the classifier weighs a step against).
+func stepAndSwing(before, after []result.Sample) (step, swing float64) {
+	logs := func(ss []result.Sample) []float64 {
+		out := make([]float64, len(ss))
+		for i, s := range ss {
+			out[i] = math.Log(float64(s.Ns))
+		}
+		return out
+	}
+	median := func(xs []float64) float64 {
+		ys := slices.Sorted(slices.Values(xs))
+		return (ys[(len(ys)-1)/2] + ys[len(ys)/2]) / 2
+	}
+	b, a := logs(before), logs(after)
+	sum := 0.0
+	for i := 1; i < len(a); i++ {
+		sum += (a[i] - a[i-1]) * (a[i] - a[i-1])
+	}
+	return median(a) - median(b), math.Sqrt(sum / float64(len(a)-1) / 2)
 }
 
 // checkSeriesAgrees checks, of an experiment benchy wrote, that whatever
