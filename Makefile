@@ -35,8 +35,8 @@ RACE := GORACE=atexit_sleep_ms=0 $(TEST) -race
 
 # The plain run and the race run go side by side: each leaves a CPU idle
 # for long stretches (a package's last slow test, a link), which the other
-# fills. Each one's output is printed whole when it ends (-O), so the two
-# never interleave.
+# fills. Each one's output is printed whole when it ends (-O, GNU make 4
+# or later), so the two never interleave.
 test: cross
 	$(GO) vet ./...
 	$(MAKE) --no-print-directory -j2 -O test-plain race
