@@ -10,14 +10,6 @@ import (
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
-// CheckExperiment returns the findings on e's raw samples and GC figures,
-// given the facts of the run. It reads nothing but its arguments.
-func CheckExperiment(e result.Experiment, f Facts) []finding.Finding {
-	e.Slowed = Slowed(e, f.RunRefNs)
-	_, _, fs := examine(e, f)
-	return fs
-}
-
 // examine checks e (whose Slowed is set) and returns its findings, with
 // the view of e its statistics are of and that view's series. The samples
 // a slowed core touched are left out of everything judged of the code
@@ -42,8 +34,9 @@ func examine(e result.Experiment, f Facts) (view result.Experiment, ser Series, 
 	return view, ser, fs
 }
 
-// checkExperiment is CheckExperiment with the shape of e's series in run
-// order (changepoints, per process) already classified: after a warm-up,
+// checkExperiment returns the findings on e's samples and GC figures,
+// given the facts of the run and the shape of e's series in run order
+// (changepoints, per process), already classified: after a warm-up,
 // the statistics judged are the steady samples'.
 func checkExperiment(e result.Experiment, ser Series, f Facts) []finding.Finding {
 	var fs []finding.Finding
@@ -133,7 +126,7 @@ func finiteEvidence(ev map[string]any) {
 	}
 }
 
-// ownCode reports whether code is one CheckExperiment computes.
+// ownCode reports whether code is one of the findings examine computes.
 func ownCode(code string) bool {
 	c, ok := result.LookupCode(code)
 	return ok && c.Scope == result.ScopeAnalysis

@@ -12,6 +12,14 @@ import (
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
+// CheckExperiment returns the findings on e's raw samples and GC figures,
+// given the facts of the run, as Analyze computes them for one experiment.
+func CheckExperiment(e result.Experiment, f Facts) []finding.Finding {
+	e.Slowed = Slowed(e, f.RunRefNs)
+	_, _, fs := examine(e, f)
+	return fs
+}
+
 // only returns the findings of CheckExperiment with the given code.
 func only(e result.Experiment, f Facts, code string) []finding.Finding {
 	var out []finding.Finding

@@ -217,13 +217,6 @@ func clip(ys []float64, sigma, k float64) []float64 {
 	return out
 }
 
-// pelt returns the changepoints minimising the penalised normal
-// mean-and-variance cost of ys with segments of at least minSeg samples,
-// weighing every sample as a changepoint: the exact search.
-func pelt(ys []float64, pen float64, minSeg int, floor float64) []int {
-	return newCosts(ys, floor).pelt(grid(len(ys), 1), pen, minSeg)
-}
-
 // costs gives the cost of any segment of one series in O(1), from prefix
 // sums of its values and of their squares; with weights (see
 // DetectWeighted), of the weights and the weighted values and squares.

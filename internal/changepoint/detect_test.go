@@ -17,6 +17,14 @@ func TestDefaultPenalty(t *testing.T) {
 }
 
 // optimal is optimal partitioning without pruning: the O(n²) dynamic
+// pelt returns the changepoints minimising the penalised normal
+// mean-and-variance cost of ys with segments of at least minSeg samples,
+// weighing every sample as a changepoint: the exact search the grid's is
+// held to.
+func pelt(ys []float64, pen float64, minSeg int, floor float64) []int {
+	return newCosts(ys, floor).pelt(grid(len(ys), 1), pen, minSeg)
+}
+
 // program PELT must agree with. It returns the least penalised cost.
 func optimal(ys []float64, pen float64, minSeg int, floor float64) float64 {
 	n := len(ys)

@@ -21,7 +21,7 @@ func TestFmtHz(t *testing.T) {
 }
 
 func TestRowJSONKeepsTheName(t *testing.T) {
-	r := Row{Name: "sum/sink", Pair: stats.Unpaired([]float64{1, 2}, []float64{1, 2}, 0.02)}
+	r := Row{Name: "sum/sink", Pair: stats.UnpairedAt([]float64{1, 2}, []float64{1, 2}, 0.02, stats.Confidence)}
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)

@@ -117,7 +117,7 @@ func (o Options) more(samples []result.Sample, spent, elapsed time.Duration, p *
 // the precision that decides a comparison is that of each candidate's
 // ratio to the first, not of each one's own median, so TargetCI aims at
 // the interval of the median per-round ratio (the sign-test interval
-// Paired judges with, at the level of the family of comparisons). It is
+// PairedWith judges with, at the level of the family of comparisons). It is
 // judged only at pre-set looks, when the rounds reach Samples, then twice
 // as many, four times, and so on: judging after every round would stop on
 // the first round whose interval happened to be narrow, and a run that

@@ -21,12 +21,12 @@ func TestSentences(t *testing.T) {
 		builder[i] = b / 41.2
 		slower[i] = b * 1.123
 	}
-	p := stats.Paired(base, builder, stats.DefaultThreshold)
+	p := stats.PairedWith(base, builder, stats.Design{Level: stats.Confidence, Threshold: stats.DefaultThreshold})
 	p.Base, p.Candidate = "concat/quadratic", "concat/builder"
 	if got, want := Sentence(p), "concat/builder is 41.2x faster than concat/quadratic (95% CI 41.2x-41.2x, p<0.001, 31 rounds)"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	p = stats.Unpaired(base, slower, stats.DefaultThreshold)
+	p = stats.UnpairedAt(base, slower, stats.DefaultThreshold, stats.Confidence)
 	p.Base, p.Candidate = "old sum/sink", "new sum/sink"
 	if got, want := Sentence(p), "new sum/sink is 12.3% slower than old sum/sink (95% CI +11.7% to +12.9%, p<0.001, 31+31 samples)"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)

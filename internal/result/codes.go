@@ -6,9 +6,9 @@ import (
 	"github.com/benchy-dev/benchy/internal/machine"
 )
 
-// Codes of the findings CheckExperiment computes. Analyze replaces findings
-// with these codes and keeps any other (added by the run, for example
-// no-load-in-loop from reading the machine code).
+// Codes of the findings analyze computes of an experiment. Analyze
+// replaces findings with these codes and keeps any other (added by the
+// run, for example no-load-in-loop from reading the machine code).
 const (
 	CodeFailed     = "failed"
 	CodeNoSamples  = "no-samples"

@@ -47,8 +47,8 @@ type Pair struct {
 	Tail      *TailPair `json:"tail,omitempty"`
 	Base      string    `json:"base"`
 	Candidate string    `json:"candidate"`
-	// Paired is true for interleaved rounds (Paired), false for two
-	// separate runs (Unpaired, Runs).
+	// Paired is true for interleaved rounds (stats.PairedWith), false
+	// for two separate runs (stats.UnpairedAt, stats.RunsAt).
 	Paired bool `json:"paired"`
 	// Basis is what was compared per op when it is not wall time: cycles,
 	// on-CPU time or on-CPU cycles (the Basis* constants).

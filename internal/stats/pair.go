@@ -41,8 +41,8 @@ const (
 	// Confidence is the level of the confidence interval of a single
 	// comparison; several at once take FamilyLevel.
 	Confidence = 0.95
-	// MinSamples is the fewest rounds (Paired) or samples per side
-	// (Unpaired) a verdict is given for. Six is the smallest n for which
+	// MinSamples is the fewest rounds (PairedWith) or samples per side
+	// (UnpairedAt) a verdict is given for. Six is the smallest n for which
 	// the order-statistic interval of a median has 95% coverage
 	// (2 * 0.5^6 = 3.1% < 5%; with 5 it is 6.3%), and with six per side
 	// the Mann-Whitney test can reach p = 0.002. With fewer the verdict is

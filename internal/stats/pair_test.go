@@ -34,6 +34,16 @@ func scaled(seed uint64, xs []float64, f, sd float64) []float64 {
 
 func excludesOne(p result.Pair) bool { return p.CIHigh < 1 || p.CILow > 1 }
 
+// Paired is PairedWith at Confidence with the threshold alone.
+func Paired(base, cand []float64, threshold float64) result.Pair {
+	return PairedWith(base, cand, Design{Level: Confidence, Threshold: threshold})
+}
+
+// Unpaired is UnpairedAt at Confidence.
+func Unpaired(base, cand []float64, threshold float64) result.Pair {
+	return UnpairedAt(base, cand, threshold, Confidence)
+}
+
 func TestPairedVerdicts(t *testing.T) {
 	base := noisy(1, 31, 100, 0.01)
 	tests := []struct {

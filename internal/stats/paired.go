@@ -8,10 +8,28 @@ import (
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
-// Paired compares interleaved rounds: base[i] and cand[i] were measured in
-// the same round, one right after the other on the same CPU, so a slow
-// drift of the machine (clock, neighbours, heat) changes both alike and
-// cancels in their ratio cand[i]/base[i].
+// A Design says how interleaved rounds were taken and are judged.
+type Design struct {
+	// Level is the confidence level of the interval: Confidence, or
+	// FamilyLevel for one of several comparisons made at once.
+	Level float64
+	// Threshold is the smallest change claimed: the floor asked for
+	// (--threshold), 0 for none.
+	Threshold float64
+	// Measured makes the threshold the larger of Threshold and the drift
+	// the run measured (Pair.Drift): what the interval does not see.
+	Measured bool
+	// Share is the share of 1-Level this look of a run with looks may
+	// spend (LookShare): the interval is taken at 1-(1-Level)·Share and
+	// the p-value divided by Share. 0 means 1: a run judged once.
+	Share float64
+}
+
+// PairedWith compares interleaved rounds, judged as the design d says:
+// base[i] and cand[i] were measured in the same round, one right after the
+// other on the same CPU, so a slow drift of the machine (clock,
+// neighbours, heat) changes both alike and cancels in their ratio
+// cand[i]/base[i].
 //
 // Method: one estimate, one test, one interval. The ratio is the median of
 // the per-round ratios; the p-value is the exact sign test that this
@@ -35,30 +53,8 @@ import (
 //
 // Minimum: MinSamples (6) rounds at 95% (more at a family level:
 // SignRoundsFor), and base and cand of the same length; otherwise the
-// verdict is "not comparable" with the reason. A threshold below 0 (or
-// NaN) counts as 0.
-func Paired(base, cand []float64, threshold float64) result.Pair {
-	return PairedWith(base, cand, Design{Level: Confidence, Threshold: threshold})
-}
-
-// A Design says how interleaved rounds were taken and are judged.
-type Design struct {
-	// Level is the confidence level of the interval: Confidence, or
-	// FamilyLevel for one of several comparisons made at once.
-	Level float64
-	// Threshold is the smallest change claimed: the floor asked for
-	// (--threshold), 0 for none.
-	Threshold float64
-	// Measured makes the threshold the larger of Threshold and the drift
-	// the run measured (Pair.Drift): what the interval does not see.
-	Measured bool
-	// Share is the share of 1-Level this look of a run with looks may
-	// spend (LookShare): the interval is taken at 1-(1-Level)·Share and
-	// the p-value divided by Share. 0 means 1: a run judged once.
-	Share float64
-}
-
-// PairedWith is Paired for the design d.
+// verdict is "not comparable" with the reason. A level outside (0, 1)
+// counts as Confidence, a threshold below 0 (or NaN) as 0.
 func PairedWith(base, cand []float64, d Design) result.Pair {
 	level := d.Level
 	if !(level > 0 && level < 1) {

@@ -40,7 +40,7 @@ func zFor(level float64) float64 {
 // (Welch). Assumption: the run medians of a side vary as independent
 // draws of one log-normal distribution.
 //
-// With one run on a side, the within-run comparison (Unpaired: samples
+// With one run on a side, the within-run comparison (UnpairedAt: samples
 // pooled, percentile bootstrap of the ratio of medians) is widened by the
 // run-to-run variation σ, the standard deviation of a run's log median:
 // the interval is the ratio times exp(±q √(s² + σ²(1/k₁ + 1/k₂))), s the
@@ -51,9 +51,9 @@ func zFor(level float64) float64 {
 // each side nothing measures it, σ is runNoise, assumed, q is normal, and
 // the pair says so (RunNoiseAssumed). Detectable is q·σ·√(1/k₁ + 1/k₂):
 // no change smaller than that is claimed. A runNoise of 0 is plain
-// Unpaired (and then only when nothing measures σ).
+// UnpairedAt (and then only when nothing measures σ).
 //
-// Minimum: MinSamples samples on each side, as Unpaired. The interval is
+// Minimum: MinSamples samples on each side, as UnpairedAt. The interval is
 // at level (Confidence, or FamilyLevel for one of several comparisons).
 // The test is the one the interval inverts (Welch's t, or the normal test of the widened
 // interval): the interval excludes 1 exactly when p < 1-level.

@@ -5,7 +5,7 @@ import "math"
 // The sign test and its interval are one method: the interval is the set
 // of medians the test does not reject, so "the interval excludes 1" and
 // "p < 1-level" are the same statement, to the last sample. benchy judges
-// interleaved rounds with them (Paired).
+// interleaved rounds with them (PairedWith).
 //
 // Method: under the hypothesis that the median of the per-round ratios is
 // m, each ratio lies below m with probability 1/2, independently, so the

@@ -1,8 +1,8 @@
 // Package stats holds the one implementation of each statistic benchy uses
 // in more than one place: the median, the median absolute deviation, the
 // nearest-rank quantile, the tests, and the statistics of a pair compared
-// (Paired, Unpaired, RunsAt, Bonferroni; see pair.go). Every function leaves its
-// input unchanged.
+// (PairedWith, UnpairedAt, RunsAt, Bonferroni; see pair.go). Every
+// function leaves its input unchanged.
 package stats
 
 import (

@@ -8,14 +8,15 @@ import (
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
-// Unpaired compares two separate runs (benchy compare OLD NEW): the
+// UnpairedAt compares two separate runs (benchy compare OLD NEW): the
 // samples of one were taken at another time, maybe on another machine, so
 // nothing pairs them.
 //
-// Method: the ratio is the ratio of the medians, cand/base, and its 95%
-// confidence interval is the percentile bootstrap: resample each side with
-// replacement, take the ratio of the two medians, repeat (Resamples), and
-// keep the 2.5th and 97.5th percentiles. The generator has a fixed seed, so
+// Method: the ratio is the ratio of the medians, cand/base, and its
+// confidence interval at level is the percentile bootstrap: resample each
+// side with replacement, take the ratio of the two medians, repeat
+// (Resamples), and keep the percentiles either side of level (2.5th and
+// 97.5th at 95%). The generator has a fixed seed, so
 // the same files always give the same interval. Assumption: within each run
 // the samples are independent draws of one distribution; a drift inside a
 // run, or a machine that differs between the runs, is not in the interval
@@ -25,14 +26,9 @@ import (
 // below about 20 samples; the verdict also needs the Mann-Whitney p-value.
 //
 // Minimum: MinSamples (6) samples on each side; otherwise the verdict is
-// "not comparable" with the reason.
-func Unpaired(base, cand []float64, threshold float64) result.Pair {
-	return UnpairedAt(base, cand, threshold, Confidence)
-}
-
-// UnpairedAt is Unpaired with the bootstrap interval at level. Its test,
-// Mann-Whitney, is not the one the interval inverts: RunsAt, which benchy
-// compares separate runs with, replaces both by one that is.
+// "not comparable" with the reason. Its test, Mann-Whitney, is not the one
+// the interval inverts: RunsAt, which benchy compares separate runs with,
+// replaces both by one that is.
 func UnpairedAt(base, cand []float64, threshold, level float64) result.Pair {
 	p := newPair(false, base, cand, threshold)
 	p.Level, p.Confidence = level, level
