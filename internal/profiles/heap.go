@@ -25,9 +25,9 @@ import (
 // race detector and two hogs (1765).
 func HeapSnapshot() ([]byte, error) {
 	for range maxPublish {
-		before := collections()
+		before := Collections()
 		runtime.GC()
-		if collections() == before+1 {
+		if Collections() == before+1 {
 			break
 		}
 	}
@@ -42,11 +42,12 @@ func HeapSnapshot() ([]byte, error) {
 // profile.
 const maxPublish = 5
 
-// collections is how many collections have completed. A collection that
-// was under way when runtime.GC was called completes in the call too, so
-// the count may rise by two in a call that ran alone: HeapSnapshot then
-// collects once more, which only costs a collection.
-func collections() uint64 {
+// Collections is how many collections have completed, read without
+// stopping the world. A collection that was under way when runtime.GC was
+// called completes in the call too, so the count may rise by two in a
+// call that ran alone: HeapSnapshot then collects once more, which only
+// costs a collection.
+func Collections() uint64 {
 	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
 	metrics.Read(s)
 	return s[0].Value.Uint64()

@@ -221,7 +221,7 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 	t.beginProfile()
 	var d time.Duration
 	var deltas map[string]int64
-	cycles, gcCPU := gcCycles(), gcCPUSeconds()
+	cycles, gcCPU := profiles.Collections(), gcCPUSeconds()
 	k := t.chunks(n)
 	for c := range k {
 		runtime.Gosched()
@@ -242,7 +242,7 @@ func (t *Target) Sample(n int64) ([]result.Sample, error) {
 			deltas = sumDeltas(deltas, counters.Delta(before, after), c == 0) // Delta drops counts it cannot trust
 		}
 	}
-	cyclesAfter, gcCPUAfter := gcCycles(), gcCPUSeconds()
+	cyclesAfter, gcCPUAfter := profiles.Collections(), gcCPUSeconds()
 	s := result.Sample{Iters: n, Ns: d.Nanoseconds(), CPU: -1, Counters: deltas}
 	if t.opts.GC {
 		// The collections a sample paid for explain its time: a sample
@@ -377,9 +377,6 @@ func gcCPUSeconds() float64 {
 	}
 	return s[0].Value.Float64()
 }
-
-// gcCycles is the number of completed collections.
-func gcCycles() uint64 { return readUint64("/gc/cycles/total:gc-cycles") }
 
 // codeFindings judges the machine code of an experiment's measured loop:
 // the asm line says what the loop does, and an experiment that reads its
