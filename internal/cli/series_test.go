@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats"
 )
 
 // measuredCPU is the CPU the real-run tests pin to: the last one, which
@@ -114,16 +115,12 @@ func stepAndSwing(before, after []result.Sample) (step, swing float64) {
 		}
 		return out
 	}
-	median := func(xs []float64) float64 {
-		ys := slices.Sorted(slices.Values(xs))
-		return (ys[(len(ys)-1)/2] + ys[len(ys)/2]) / 2
-	}
 	b, a := logs(before), logs(after)
 	sum := 0.0
 	for i := 1; i < len(a); i++ {
 		sum += (a[i] - a[i-1]) * (a[i] - a[i-1])
 	}
-	return median(a) - median(b), math.Sqrt(sum / float64(len(a)-1) / 2)
+	return stats.Median(a) - stats.Median(b), math.Sqrt(sum / float64(len(a)-1) / 2)
 }
 
 // checkSeriesAgrees checks, of an experiment benchy wrote, that whatever
