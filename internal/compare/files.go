@@ -191,7 +191,7 @@ func Position(goods, bads, mids []*result.Result, name string, level float64) (r
 
 func results(olds, news []*result.Result, threshold float64, paired bool) (Files, error) {
 	// Empty lists, not null, in JSON: scripts index them without a check.
-	f := Files{Threshold: stats.CleanThreshold(threshold), Alpha: stats.DefaultAlpha, RunNoise: stats.DefaultRunNoise,
+	f := Files{Threshold: CleanThreshold(threshold), Alpha: stats.DefaultAlpha, RunNoise: stats.DefaultRunNoise,
 		Differences: Differences(olds[0], news[0]),
 		OnlyOld:     []string{}, OnlyNew: []string{}}
 	if f.Differences == nil {
@@ -290,9 +290,9 @@ func compareSides(name string, old, cur *side, threshold, level float64, paired 
 	oldRuns, curRuns := old.runs(basis), cur.runs(basis)
 	row := Row{Name: name}
 	if paired && len(oldRuns) == len(curRuns) && len(oldRuns) >= 2 {
-		row.Pair = stats.PairedRuns(oldRuns, curRuns, threshold, level)
+		row.Pair = Judge(stats.PairedRuns(oldRuns, curRuns, level), Rule{Threshold: threshold})
 	} else {
-		row.Pair = stats.RunsAt(oldRuns, curRuns, threshold, stats.DefaultRunNoise, level)
+		row.Pair = Judge(stats.RunsAt(oldRuns, curRuns, stats.DefaultRunNoise, level), Rule{Threshold: threshold})
 	}
 	row.Basis = basis
 	row.Base, row.Candidate = "old "+name, "new "+name
@@ -306,11 +306,11 @@ func compareSides(name string, old, cur *side, threshold, level float64, paired 
 		if row.Verdict == result.NotComparable {
 			why += "; " + row.Reason
 		}
-		stats.MarkNotComparable(&row.Pair, why)
+		MarkNotComparable(&row.Pair, why)
 	case row.Verdict == result.NotComparable:
 	default:
 		if busy.Reason != "" {
-			stats.Despite(&row.Pair, busy.Reason, busy.Bound)
+			Despite(&row.Pair, busy.Reason, busy.Bound)
 		}
 		row.Caution = doubtful(old, cur)
 	}

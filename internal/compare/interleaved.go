@@ -25,7 +25,7 @@ const (
 	// DefaultFloor is the least threshold of an interleaved comparison,
 	// 0.25%: what one run cannot see at all (where the linker placed A and
 	// B, which a run cannot change). Each run raises it to the drift it
-	// measured (stats.Design.Measured). In simulation identical code was
+	// measured (Rule.Measured). In simulation identical code was
 	// claimed in 3 of 4000 runs at 31 rounds and 0 at 101 (4.8% with no
 	// threshold at all), while a fixed 2% claimed a real +2% in 2%.
 	DefaultFloor = 0.0025
@@ -66,21 +66,21 @@ func MinRounds(m int) int {
 func Decided(st result.Settings, es []result.Experiment) bool {
 	level := stats.FamilyLevel(len(es)-1, stats.DefaultAlpha)
 	for _, basis := range []string{result.BasisWall, result.BasisOnCPU} {
-		d := stats.Design{Level: level, Threshold: st.Threshold, Measured: true}
+		rule := Rule{Threshold: st.Threshold, Measured: true}
 		if basis == result.BasisOnCPU {
-			d.Threshold = max(d.Threshold, stats.DefaultThreshold)
+			rule.Threshold = max(rule.Threshold, DefaultThreshold)
 		}
 		base, ok := result.PerOp(es[0], basis)
 		if !ok {
 			continue // no on-CPU time in these samples
 		}
-		d.Share = stats.LookShare(st.Looks, len(base), true)
+		d := stats.Design{Level: level, Share: stats.LookShare(st.Looks, len(base), true)}
 		for _, e := range es[1:] {
 			c, ok := result.PerOp(e, basis)
 			if !ok {
 				return false
 			}
-			p := stats.PairedWith(base, c, d)
+			p := Judge(stats.PairedWith(base, c, d), rule)
 			claimed := p.Verdict == result.Faster || p.Verdict == result.Slower
 			within := p.CILow > 1/(1+p.Threshold) && p.CIHigh < 1+p.Threshold
 			if p.Verdict == result.NotComparable || !(claimed || within) {
@@ -97,7 +97,7 @@ func Decided(st result.Settings, es []result.Experiment) bool {
 // candidate the comparisons are one family: intervals at
 // stats.FamilyLevel and Bonferroni-adjusted p-values, since the chance
 // that one of several comparisons shows noise as a difference grows with
-// their number. The threshold is measured (stats.Design.Measured): the
+// their number. The threshold is measured (Rule.Measured): the
 // larger of the floor in the settings and the drift of the ratio over the
 // run. A side that failed or cannot be right makes its pair "not
 // comparable": a verdict on a number that cannot be right would be worse
@@ -117,12 +117,12 @@ func Interleaved(r *result.Result) []result.Pair {
 			if base == nil || cand == nil {
 				p := result.Pair{Paired: true, Threshold: r.Settings.Threshold}
 				p.Base, p.Candidate = names[0], name
-				stats.MarkNotComparable(&p, "not measured: the run ended before it")
+				MarkNotComparable(&p, "not measured: the run ended before it")
 				pairs = append(pairs, p)
 				continue
 			}
-			d := stats.Design{Level: level, Threshold: r.Settings.Threshold, Measured: true}
-			p := comparePaired(base, cand, withBusyMachine(r, base, cand, run), d, r.Settings.Looks, r.RoundsStop)
+			rule := Rule{Threshold: r.Settings.Threshold, Measured: true}
+			p := comparePaired(base, cand, withBusyMachine(r, base, cand, run), level, rule, r.Settings.Looks, r.RoundsStop)
 			pairs = append(pairs, p)
 		}
 		return pairs
@@ -170,9 +170,9 @@ func withBusyMachine(r *result.Result, base, cand *result.Experiment, run []stri
 // its adjusted p-value.
 func Family(judge func(level float64) []result.Pair) []result.Pair {
 	pairs := judge(stats.Confidence)
-	if m := stats.Tested(pairs); m > 1 {
+	if m := Tested(pairs); m > 1 {
 		pairs = judge(stats.FamilyLevel(m, stats.DefaultAlpha))
-		stats.Bonferroni(pairs, stats.DefaultAlpha)
+		Bonferroni(pairs, stats.DefaultAlpha)
 	}
 	return pairs
 }
@@ -203,14 +203,15 @@ func withoutSlowedRounds(base, cand *result.Experiment, b, c []float64) ([]float
 	return kb, kc
 }
 
-// comparePaired is one pair of an interleaved run, judged at its last
-// look when the run had looks (stopped says why it ended early).
-func comparePaired(base, cand *result.Experiment, run []string, d stats.Design, looks []int, stopped string) result.Pair {
+// comparePaired is one pair of an interleaved run, its interval at level,
+// held to rule, and judged at its last look when the run had looks
+// (stopped says why it ended early).
+func comparePaired(base, cand *result.Experiment, run []string, level float64, rule Rule, looks []int, stopped string) result.Pair {
 	basis, busy := Basis([]Side{{Label: base.Name, E: base, Run: run}, {Label: cand.Name, E: cand, Run: run}}, false)
 	b, _ := result.PerOp(*base, basis)
 	c, _ := result.PerOp(*cand, basis)
 	b, c = withoutSlowedRounds(base, cand, b, c)
-	d.Share = stats.LookShare(looks, min(len(b), len(c)), stopped == result.StopDecided)
+	d := stats.Design{Level: level, Share: stats.LookShare(looks, min(len(b), len(c)), stopped == result.StopDecided)}
 	if basis == result.BasisOnCPU || basis == result.BasisOnCPUCycles {
 		// The machine took the CPU away: on-CPU time leaves out the time
 		// off it, not what the other work did to the thread's caches and
@@ -218,7 +219,7 @@ func comparePaired(base, cand *result.Experiment, run []string, d stats.Design, 
 		// Measured here under load: with the 0.25% floor, 3 of 38 runs of
 		// identical code were claimed on on-CPU time (+2.3%, CI +0.55% to
 		// +5.9%); so on this basis the floor is the fixed one.
-		d.Threshold = max(d.Threshold, stats.DefaultThreshold)
+		rule.Threshold = max(rule.Threshold, DefaultThreshold)
 	}
 	if min(len(b), len(c)) < MinDriftRounds {
 		// Too few rounds to measure a drift: each half's interval is
@@ -226,9 +227,9 @@ func comparePaired(base, cand *result.Experiment, run []string, d stats.Design, 
 		// floor alone would stand. Measured under load: identical code
 		// at 15 rounds read +2.1% (CI +0.28% to +8.5%), claimed against
 		// the 0.25% floor; so below MinDriftRounds the floor is the fixed one.
-		d.Threshold = max(d.Threshold, stats.DefaultThreshold)
+		rule.Threshold = max(rule.Threshold, DefaultThreshold)
 	}
-	p := stats.PairedWith(b, c, d)
+	p := Judge(stats.PairedWith(b, c, d), rule)
 	if len(looks) > 0 {
 		p.PlannedRounds, p.Stop = looks[len(looks)-1], stopped
 	}
@@ -242,9 +243,9 @@ func comparePaired(base, cand *result.Experiment, run []string, d stats.Design, 
 	}
 	switch {
 	case len(why) > 0:
-		stats.MarkNotComparable(&p, strings.Join(why, "; "))
+		MarkNotComparable(&p, strings.Join(why, "; "))
 	case busy.Reason != "":
-		stats.Despite(&p, busy.Reason, busy.Bound)
+		Despite(&p, busy.Reason, busy.Bound)
 	}
 	return p
 }

@@ -36,13 +36,13 @@ func rounds(rng *rand.Rand, n int, change, wander float64) (base, cand []float64
 // runs (all but 1 of 200 here), and identical code is never claimed in
 // 200 runs (a fixed 2% threshold claimed a real 2% in 2% of runs).
 func TestDefaultsClaimOnePercent(t *testing.T) {
-	d := stats.Design{Level: stats.Confidence, Threshold: DefaultFloor, Measured: true}
+	d, rule := stats.Design{Level: stats.Confidence}, Rule{Threshold: DefaultFloor, Measured: true}
 	rng := rand.New(rand.NewPCG(18, 1))
 	claimed := map[float64]int{}
 	for range 200 {
 		for _, change := range []float64{0, 0.01} {
 			base, cand := rounds(rng, DefaultRounds, change, 0)
-			p := stats.PairedWith(base, cand, d)
+			p := Judge(stats.PairedWith(base, cand, d), rule)
 			if p.Verdict == result.Slower || p.Verdict == result.Faster {
 				claimed[change]++
 			}
@@ -58,15 +58,15 @@ func TestDefaultsClaimOnePercent(t *testing.T) {
 // than at its start) raises the threshold to the wander its halves show,
 // and the sentence's reason names it; steady rounds leave the floor.
 func TestThresholdFollowsTheDrift(t *testing.T) {
-	d := stats.Design{Level: stats.Confidence, Threshold: DefaultFloor, Measured: true}
+	d, rule := stats.Design{Level: stats.Confidence}, Rule{Threshold: DefaultFloor, Measured: true}
 	rng := rand.New(rand.NewPCG(18, 2))
 	base, cand := rounds(rng, DefaultRounds, 0.01, 0.03)
-	p := stats.PairedWith(base, cand, d)
+	p := Judge(stats.PairedWith(base, cand, d), rule)
 	if !p.ThresholdMeasured || !(p.Drift > DefaultFloor) || p.Threshold != p.Drift {
 		t.Errorf("wandering ratio: drift %v, threshold %v (measured %v); want the drift above the %v floor", p.Drift, p.Threshold, p.ThresholdMeasured, DefaultFloor)
 	}
 	base, cand = rounds(rng, DefaultRounds, 0.01, 0)
-	if q := stats.PairedWith(base, cand, d); q.Drift != 0 || q.Threshold != DefaultFloor {
+	if q := Judge(stats.PairedWith(base, cand, d), rule); q.Drift != 0 || q.Threshold != DefaultFloor {
 		t.Errorf("steady ratio: drift %v, threshold %v; want 0 and the floor", q.Drift, q.Threshold)
 	}
 }
@@ -109,7 +109,7 @@ func TestAgainstKeepsTheProcessPairs(t *testing.T) {
 // Too few rounds to measure a drift keep the fixed 2% threshold: a tight
 // +1.2% is claimed at the default rounds and not at 15.
 func TestFewRoundsKeepTheFixedThreshold(t *testing.T) {
-	d := stats.Design{Level: stats.Confidence, Threshold: DefaultFloor, Measured: true}
+	rule := Rule{Threshold: DefaultFloor, Measured: true}
 	exp := func(name string, n int, scale float64) *result.Experiment {
 		e := &result.Experiment{Name: name}
 		for i := range n {
@@ -122,7 +122,7 @@ func TestFewRoundsKeepTheFixedThreshold(t *testing.T) {
 		rounds int
 		want   string
 	}{{DefaultRounds, result.Slower}, {15, result.NoDifference}} {
-		p := comparePaired(exp("a", tt.rounds, 1), exp("b", tt.rounds, 1.012), nil, d, nil, "")
+		p := comparePaired(exp("a", tt.rounds, 1), exp("b", tt.rounds, 1.012), nil, stats.Confidence, rule, nil, "")
 		if p.Verdict != tt.want {
 			t.Errorf("%d rounds: %s (threshold %v, %s), want %s", tt.rounds, p.Verdict, p.Threshold, p.Reason, tt.want)
 		}

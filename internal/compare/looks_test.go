@@ -111,7 +111,7 @@ func TestLooksHoldTheFalseClaimRate(t *testing.T) {
 		for n := 1; n <= DefaultRounds; n++ {
 			b, c := quietNoise.draw(rng, 0)
 			base, cand = append(base, b), append(cand, c)
-			if contains(looks, n) && claimed(stats.PairedWith(base, cand, stats.Design{Level: stats.Confidence, Measured: true})) {
+			if contains(looks, n) && claimed(Judge(stats.PairedWith(base, cand, stats.Design{Level: stats.Confidence}), Rule{Measured: true})) {
 				naive++
 				break
 			}

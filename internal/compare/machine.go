@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 
 	"github.com/benchy-dev/benchy/internal/finding"
@@ -29,7 +28,7 @@ type Difference struct {
 // default threshold of a verdict (a 2% slower clock is a 2% slower op).
 const (
 	loadDiff  = 1.0
-	clockDiff = stats.DefaultThreshold
+	clockDiff = DefaultThreshold
 )
 
 // Differences lists, in a fixed order, every difference between the runs

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/result"
-	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -21,7 +20,7 @@ func TestFmtHz(t *testing.T) {
 }
 
 func TestRowJSONKeepsTheName(t *testing.T) {
-	r := Row{Name: "sum/sink", Pair: stats.UnpairedAt([]float64{1, 2}, []float64{1, 2}, 0.02, stats.Confidence)}
+	r := Row{Name: "sum/sink", Pair: judgeUnpaired([]float64{1, 2}, []float64{1, 2}, 0.02)}
 	b, err := json.Marshal(r)
 	if err != nil {
 		t.Fatal(err)

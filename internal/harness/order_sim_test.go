@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
@@ -115,7 +116,7 @@ func disturbedRun(rng *rand.Rand, order func(int) []int, change float64, period 
 			now += d + gap
 		}
 	}
-	return stats.PairedWith(base, cand, stats.Design{Level: stats.Confidence, Threshold: 0.0025, Measured: true})
+	return compare.Judge(stats.PairedWith(base, cand, stats.Design{Level: stats.Confidence}), compare.Rule{Threshold: 0.0025, Measured: true})
 }
 
 // disturbed is how much of [from, to] falls in the disturbance's windows

@@ -33,7 +33,7 @@ type QuantileComparison struct {
 // is conservative (two intervals at a higher level where a test of the
 // difference would take one), which costs power, not false claims. It
 // needs Need(p) calls a side (1,000 for p99): with fewer the verdict is no
-// difference. A busy machine is the caller's to judge (stats.Despite's
+// difference. A busy machine is the caller's to judge (compare.Despite's
 // rule), as for the medians.
 func CompareQuantile(base, cand *Histogram, p float64, m int, alpha, threshold float64) QuantileComparison {
 	level := stats.FamilyLevel(m, alpha)

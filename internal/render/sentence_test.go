@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -21,17 +22,17 @@ func TestSentences(t *testing.T) {
 		builder[i] = b / 41.2
 		slower[i] = b * 1.123
 	}
-	p := stats.PairedWith(base, builder, stats.Design{Level: stats.Confidence, Threshold: stats.DefaultThreshold})
+	p := compare.Judge(stats.PairedWith(base, builder, stats.Design{Level: stats.Confidence}), compare.Rule{Threshold: compare.DefaultThreshold})
 	p.Base, p.Candidate = "concat/quadratic", "concat/builder"
 	if got, want := Sentence(p), "concat/builder is 41.2x faster than concat/quadratic (95% CI 41.2x-41.2x, p<0.001, 31 rounds)"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	p = stats.UnpairedAt(base, slower, stats.DefaultThreshold, stats.Confidence)
+	p = compare.Judge(stats.UnpairedAt(base, slower, stats.Confidence), compare.Rule{Threshold: compare.DefaultThreshold})
 	p.Base, p.Candidate = "old sum/sink", "new sum/sink"
 	if got, want := Sentence(p), "new sum/sink is 12.3% slower than old sum/sink (95% CI +11.7% to +12.9%, p<0.001, 31+31 samples)"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	// Constructed pairs: each verdict as the statistics would set it.
+	// Constructed pairs: each verdict as compare would set it.
 	for _, tt := range []struct {
 		p    result.Pair
 		want string

@@ -1,10 +1,6 @@
 package stats
 
-import (
-	"strconv"
-
-	"github.com/benchy-dev/benchy/internal/result"
-)
+import "strconv"
 
 // Several comparisons made at once are one family: with m of them at level
 // 0.05 the chance that at least one shows noise as a difference grows to
@@ -28,41 +24,6 @@ func FamilyLevel(m int, alpha float64) float64 {
 		alpha = DefaultAlpha
 	}
 	return 1 - alpha/float64(max(m, 1))
-}
-
-// Bonferroni adjusts the p-values of a family of comparisons whose
-// intervals were taken at FamilyLevel(m, alpha), m the number of them that
-// have a test, and decides every verdict again: AdjustedP = min(1, m·P),
-// divided by the share of alpha of the look for a run with looks
-// (LookShare).
-// Pairs that are not comparable have no test and are left out of m;
-// inconclusive ones were tested and count. With one comparison AdjustedP
-// = P. An alpha outside (0, 1) means DefaultAlpha.
-func Bonferroni(pairs []result.Pair, alpha float64) {
-	if !(alpha > 0 && alpha < 1) {
-		alpha = DefaultAlpha
-	}
-	m := Tested(pairs)
-	for i := range pairs {
-		if pairs[i].Verdict == result.NotComparable {
-			continue
-		}
-		pairs[i].AdjustedP = min(1, float64(m)*pairs[i].P/pairs[i].Share())
-		pairs[i].Comparisons = m
-		pairs[i].Alpha = alpha
-		decide(&pairs[i])
-	}
-}
-
-// Tested counts the pairs that have a test: all but the not comparable.
-func Tested(pairs []result.Pair) int {
-	m := 0
-	for _, p := range pairs {
-		if p.Verdict != result.NotComparable {
-			m++
-		}
-	}
-	return m
 }
 
 // atLevel says the level of an interval when it is not 95%, for a reason.

@@ -6,223 +6,89 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/benchy-dev/benchy/internal/result"
+	"github.com/benchy-dev/benchy/internal/stats/statstest"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
-// noisy returns n times around center with a relative spread sd (normal
-// noise, fixed seed), never below half the center.
-func noisy(seed uint64, n int, center, sd float64) []float64 {
-	rng := rand.New(rand.NewPCG(seed, 7))
-	xs := make([]float64, n)
-	for i := range xs {
-		xs[i] = center * max(0.5, 1+sd*rng.NormFloat64())
+// The estimates alone; the verdicts drawn from them are tested in
+// internal/compare (verdict_test.go).
+
+func excludesOne(e Estimate) bool { return e.CIHigh < 1 || e.CILow > 1 }
+
+// Each estimate's interval holds its ratio, and where the test is the one
+// the interval inverts (all but UnpairedAt's Mann-Whitney) the interval
+// excludes 1 exactly when P is below 1 minus its level: at 95%, at a
+// family's level and at a look's share.
+func TestIntervalAgreesWithItsTest(t *testing.T) {
+	rng := rand.New(rand.NewPCG(90, 90))
+	excluded := 0
+	for i := range uint64(200) {
+		change := 0.005 * float64(i%5)
+		base := statstest.Noisy(100+i, 31, 100, 0.01)
+		level := FamilyLevel(1+int(i%3), DefaultAlpha)
+		old, cur := statstest.Runs(rng, 1+int(i%4), 11, 100, 0.01, 0.005), statstest.Runs(rng, 1+int(i%3), 11, 100*(1+change), 0.01, 0.005)
+		pb, pc := statstest.PairedProcesses(400+i, 3+int(i%20), change)
+		for _, e := range []Estimate{
+			PairedWith(base, statstest.Scaled(200+i, base, 1+change, 0.01), Design{Level: level}),
+			PairedWith(base, statstest.Scaled(300+i, base, 1+change, 0.01), Design{Level: level, Share: 0.3}),
+			RunsAt(old, cur, DefaultRunNoise, level),
+			PairedRuns(pb, pc, level),
+		} {
+			if e.Refused != "" {
+				t.Fatalf("refused: %s", e.Refused)
+			}
+			if !(e.CILow <= e.Ratio && e.Ratio <= e.CIHigh) {
+				t.Fatalf("ratio %v outside its interval [%v, %v]", e.Ratio, e.CILow, e.CIHigh)
+			}
+			if excludesOne(e) != (e.P < 1-e.Level) {
+				t.Fatalf("interval [%v, %v] at %v and p %v disagree: %+v", e.CILow, e.CIHigh, e.Level, e.P, e)
+			}
+			if excludesOne(e) {
+				excluded++
+			}
+		}
 	}
-	return xs
-}
-
-// scaled returns xs times f, each with its own extra noise sd (the
-// candidate of a paired round: same machine state, its own jitter).
-func scaled(seed uint64, xs []float64, f, sd float64) []float64 {
-	rng := rand.New(rand.NewPCG(seed, 11))
-	out := make([]float64, len(xs))
-	for i, x := range xs {
-		out[i] = x * f * (1 + sd*rng.NormFloat64())
+	if excluded == 0 || excluded == 800 {
+		t.Errorf("%d of 800 intervals exclude 1: the data should give both", excluded)
 	}
-	return out
 }
 
-func excludesOne(p result.Pair) bool { return p.CIHigh < 1 || p.CILow > 1 }
-
-// Paired is PairedWith at Confidence with the threshold alone.
-func Paired(base, cand []float64, threshold float64) result.Pair {
-	return PairedWith(base, cand, Design{Level: Confidence, Threshold: threshold})
-}
-
-// Unpaired is UnpairedAt at Confidence.
-func Unpaired(base, cand []float64, threshold float64) result.Pair {
-	return UnpairedAt(base, cand, threshold, Confidence)
-}
-
-func TestPairedVerdicts(t *testing.T) {
-	base := noisy(1, 31, 100, 0.01)
-	tests := []struct {
-		name    string
-		cand    []float64
-		verdict string
-		reason  string // substring of Reason
+// Samples that cannot give an estimate are refused, with why, and no
+// figure is left that looks like one.
+func TestRefused(t *testing.T) {
+	five := statstest.Noisy(40, 5, 100, 0.01)
+	six := statstest.Noisy(41, 6, 100, 0.01)
+	for _, tt := range []struct {
+		name string
+		e    Estimate
+		why  string
 	}{
-		{"clear win", scaled(2, base, 0.5, 0.01), result.Faster, ""},
-		{"clear loss", scaled(3, base, 1.8, 0.01), result.Slower, ""},
-		{"small loss over threshold", scaled(4, base, 1.123, 0.005), result.Slower, ""},
-		{"overlap", noisy(5, 31, 100.5, 0.05), result.NoDifference, "interval includes 1"},
-		{"A/A", noisy(6, 31, 100, 0.01), result.NoDifference, ""},
-		{"identical", base, result.NoDifference, "interval includes 1"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := Paired(base, tt.cand, DefaultThreshold)
-			if p.Verdict != tt.verdict || !strings.Contains(p.Reason, tt.reason) {
-				t.Errorf("verdict %q (%s), want %q (%s)\n%+v", p.Verdict, p.Reason, tt.verdict, tt.reason, p)
-			}
-			if !(p.CILow <= p.Ratio && p.Ratio <= p.CIHigh) {
-				t.Errorf("ratio %v outside its interval [%v, %v]", p.Ratio, p.CILow, p.CIHigh)
-			}
-			if (p.Verdict == result.Faster || p.Verdict == result.Slower) && (!excludesOne(p) || p.AdjustedP >= 0.05 || p.Reason != "") {
-				t.Errorf("claimed %s without the evidence: %+v", p.Verdict, p)
-			}
-			if p.N != 31 || !p.Paired || p.Comparisons != 1 || p.AdjustedP != p.P {
-				t.Errorf("n %d paired %v comparisons %d p %v adjusted %v", p.N, p.Paired, p.Comparisons, p.P, p.AdjustedP)
-			}
-		})
-	}
-}
-
-// A change that is real (the interval excludes 1, p tiny) but smaller than
-// the threshold is not claimed, and the reason says so.
-func TestTinyButSignificant(t *testing.T) {
-	for _, paired := range []bool{true, false} {
-		base := noisy(10, 31, 100, 0.0005)
-		cand := scaled(11, base, 1.005, 0.0005)
-		if !paired {
-			cand = noisy(12, 31, 100.5, 0.0005)
+		{"too few rounds", PairedWith(five, five, Design{}), "too few rounds: 5, need at least 6"},
+		{"too few at a family's level", PairedWith(six, six, Design{Level: FamilyLevel(3, DefaultAlpha)}), "need at least 7 to tell at the 98.3"},
+		{"unequal rounds", PairedWith(six, five, Design{}), "6 base, 5 candidate"},
+		{"too few samples", UnpairedAt(six, five, Confidence), "too few samples: 6+5"},
+		{"zero time", UnpairedAt(six, []float64{1, 2, 0, 4, 5, 6}, Confidence), "candidate sample 3 is not a positive time"},
+		{"one paired run", PairedRuns([][]float64{six}, [][]float64{six}, Confidence), "too few paired runs: 1"},
+		{"unequal runs", PairedRuns([][]float64{six, six}, [][]float64{six}, Confidence), "as many of each"},
+		{"an empty run", RunsAt([][]float64{six, nil}, [][]float64{six, six}, DefaultRunNoise, Confidence), "a run has no sample"},
+	} {
+		if !strings.Contains(tt.e.Refused, tt.why) || !math.IsNaN(tt.e.Ratio) || !math.IsNaN(tt.e.P) {
+			t.Errorf("%s: refused %q, ratio %v, p %v; want %q and NaN", tt.name, tt.e.Refused, tt.e.Ratio, tt.e.P, tt.why)
 		}
-		p := compareFunc(paired)(base, cand, DefaultThreshold)
-		if !excludesOne(p) || p.P >= 0.001 {
-			t.Fatalf("paired=%v: test data not significant: CI [%v, %v] p %v", paired, p.CILow, p.CIHigh, p.P)
-		}
-		if p.Verdict != result.NoDifference || !strings.Contains(p.Reason, "within the 2% threshold") {
-			t.Errorf("paired=%v: verdict %q reason %q", paired, p.Verdict, p.Reason)
-		}
-		// With no threshold the same data is a difference.
-		if q := compareFunc(paired)(base, cand, 0); q.Verdict != result.Slower {
-			t.Errorf("paired=%v, threshold 0: verdict %q, want slower", paired, q.Verdict)
-		}
-	}
-}
-
-func compareFunc(paired bool) func(a, b []float64, th float64) result.Pair {
-	if paired {
-		return Paired
-	}
-	return Unpaired
-}
-
-func TestUnpairedVerdicts(t *testing.T) {
-	base := noisy(20, 31, 100, 0.02)
-	tests := []struct {
-		name    string
-		cand    []float64
-		verdict string
-	}{
-		{"clear win", noisy(21, 31, 50, 0.02), result.Faster},
-		{"clear loss", noisy(22, 25, 130, 0.02), result.Slower},
-		{"overlap", noisy(23, 31, 100.5, 0.02), result.NoDifference},
-		{"A/A", noisy(24, 31, 100, 0.02), result.NoDifference},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := Unpaired(base, tt.cand, DefaultThreshold)
-			if p.Verdict != tt.verdict {
-				t.Errorf("verdict %q (%s), want %q", p.Verdict, p.Reason, tt.verdict)
-			}
-			if want := p.CandidateMedian / p.BaseMedian; p.Ratio != want {
-				t.Errorf("ratio %v, want the ratio of medians %v", p.Ratio, want)
-			}
-			if !(p.CILow <= p.Ratio && p.Ratio <= p.CIHigh) || p.CILow <= 0 {
-				t.Errorf("ratio %v outside its interval [%v, %v]", p.Ratio, p.CILow, p.CIHigh)
-			}
-			if p.Paired || p.BaseN != 31 || p.CandidateN != len(tt.cand) {
-				t.Errorf("paired %v, n %d+%d", p.Paired, p.BaseN, p.CandidateN)
-			}
-			// Fixed seed: the same data give the same interval.
-			if q := Unpaired(base, tt.cand, DefaultThreshold); q != p {
-				t.Errorf("not reproducible:\n%+v\n%+v", p, q)
-			}
-		})
 	}
 }
 
 // The inputs are not changed (benchmath sorts what it is given).
 func TestInputsUntouched(t *testing.T) {
-	base := noisy(30, 9, 100, 0.05)
-	cand := noisy(31, 9, 90, 0.05)
+	base := statstest.Noisy(30, 9, 100, 0.05)
+	cand := statstest.Noisy(31, 9, 90, 0.05)
 	b0, c0 := append([]float64(nil), base...), append([]float64(nil), cand...)
-	Paired(base, cand, DefaultThreshold)
-	Unpaired(base, cand, DefaultThreshold)
+	PairedWith(base, cand, Design{Level: Confidence})
+	UnpairedAt(base, cand, Confidence)
 	for i := range base {
 		if base[i] != b0[i] || cand[i] != c0[i] {
 			t.Fatal("input modified")
 		}
-	}
-}
-
-func TestNotComparable(t *testing.T) {
-	five := noisy(40, 5, 100, 0.01)
-	six := noisy(41, 6, 100, 0.01)
-	tests := []struct {
-		name   string
-		f      func([]float64, []float64, float64) result.Pair
-		a, b   []float64
-		reason string
-	}{
-		{"too few rounds", Paired, five, scaled(1, five, 0.5, 0), "too few rounds: 5, need at least 6"},
-		{"too few samples", Unpaired, six, five, "too few samples: 6+5"},
-		{"unequal rounds", Paired, six, five, "one sample of each per round: 6 base, 5 candidate"},
-		{"empty", Paired, nil, nil, "too few rounds: 0"},
-		{"zero time", Unpaired, six, []float64{1, 2, 0, 4, 5, 6}, "candidate sample 3 is not a positive time"},
-		{"NaN", Paired, []float64{1, 2, 3, math.NaN(), 5, 6}, six, "base sample 4"},
-		{"Inf", Unpaired, []float64{math.Inf(1), 2, 3, 4, 5, 6}, six, "base sample 1"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			p := tt.f(tt.a, tt.b, DefaultThreshold)
-			if p.Verdict != result.NotComparable || !strings.Contains(p.Reason, tt.reason) {
-				t.Errorf("verdict %q reason %q, want not comparable: %s", p.Verdict, p.Reason, tt.reason)
-			}
-			// Bonferroni leaves it alone.
-			ps := []result.Pair{p}
-			Bonferroni(ps, DefaultAlpha)
-			if ps[0].Verdict != result.NotComparable {
-				t.Errorf("Bonferroni decided a pair that is not comparable: %q", ps[0].Verdict)
-			}
-		})
-	}
-}
-
-// Bonferroni multiplies each p-value by the number tested: p = 0.01, 0.04,
-// 0.03, 0.005 adjust to 0.04, 0.16, 0.12, 0.02; at alpha 0.05 the first
-// and the last are rejected. The pair not comparable is left out of m.
-func TestBonferroni(t *testing.T) {
-	raw := []float64{0.01, 0.04, 0.03, 0.005}
-	want := []float64{0.04, 0.16, 0.12, 0.02}
-	wantVerdict := []string{result.Faster, result.NoDifference, result.NoDifference, result.Faster}
-	pairs := make([]result.Pair, len(raw))
-	for i, p := range raw {
-		pairs[i] = result.Pair{Ratio: 0.5, CILow: 0.4, CIHigh: 0.6, P: p, AdjustedP: p, Alpha: DefaultAlpha,
-			Comparisons: 1, Threshold: DefaultThreshold, Paired: true, N: 31, Level: FamilyLevel(4, DefaultAlpha)}
-	}
-	pairs = append(pairs, result.Pair{Verdict: result.NotComparable, Reason: "too few rounds", P: math.NaN()})
-	Bonferroni(pairs, 0.05)
-	for i := range raw {
-		if math.Abs(pairs[i].AdjustedP-want[i]) > 1e-12 {
-			t.Errorf("p=%v adjusted to %v, want %v", raw[i], pairs[i].AdjustedP, want[i])
-		}
-		if pairs[i].Verdict != wantVerdict[i] || pairs[i].Comparisons != 4 {
-			t.Errorf("p=%v: verdict %q over %d comparisons, want %q over 4", raw[i], pairs[i].Verdict, pairs[i].Comparisons, wantVerdict[i])
-		}
-	}
-	if pairs[1].Reason != "p=0.16 is not below 0.050" {
-		t.Errorf("reason %q", pairs[1].Reason)
-	}
-	if pairs[4].Verdict != result.NotComparable {
-		t.Errorf("not comparable pair decided: %q", pairs[4].Verdict)
-	}
-	// One comparison: nothing to adjust.
-	one := []result.Pair{{Ratio: 0.5, CILow: 0.4, CIHigh: 0.6, P: 0.03, Threshold: DefaultThreshold}}
-	Bonferroni(one, 0.05)
-	if one[0].AdjustedP != 0.03 || one[0].Comparisons != 1 || one[0].Verdict != result.Faster {
-		t.Errorf("one comparison: %+v", one[0])
 	}
 }
 
@@ -240,52 +106,6 @@ func TestFamilyLevel(t *testing.T) {
 	}
 }
 
-// A family of interleaved comparisons: the intervals at 1-alpha/m agree
-// with the Bonferroni-adjusted p-values in every pair, and with too few
-// rounds for that level the pair says how many it needs.
-func TestPairedFamilyAgrees(t *testing.T) {
-	const m = 3
-	level := FamilyLevel(m, DefaultAlpha)
-	for i := range uint64(300) {
-		base := noisy(7000+i, 9+int(i%40), 100, 0.02)
-		pairs := []result.Pair{
-			PairedWith(base, scaled(8000+i, base, 1+0.002*float64(i%10), 0.02), Design{Level: level}),
-			PairedWith(base, scaled(9000+i, base, 1, 0.02), Design{Level: level}),
-			PairedWith(base, scaled(9500+i, base, 0.99, 0.02), Design{Level: level}),
-		}
-		Bonferroni(pairs, DefaultAlpha)
-		for _, p := range pairs {
-			if excludesOne(p) != (p.AdjustedP < p.Alpha) || p.Comparisons != m || p.Level != level {
-				t.Fatalf("n=%d: interval [%v, %v] at %v and adjusted p %v over %d disagree", p.N, p.CILow, p.CIHigh, p.Level, p.AdjustedP, p.Comparisons)
-			}
-		}
-	}
-	p := PairedWith(noisy(1, 6, 100, 0.01), noisy(2, 6, 100, 0.01), Design{Level: level})
-	if p.Verdict != result.NotComparable || !strings.Contains(p.Reason, "need at least 7") || !strings.Contains(p.Reason, "98.3") {
-		t.Errorf("6 rounds at %v: %q (%s), want not comparable, need 7", level, p.Verdict, p.Reason)
-	}
-}
-
-// A/A runs claim a difference rarely: with no threshold at all, over 200
-// A/A comparisons of each kind (fixed seeds, so the count is stable), the
-// statistics alone claim at most about alpha of them.
-func TestAAFalseClaims(t *testing.T) {
-	for _, paired := range []bool{true, false} {
-		claims := 0
-		for i := range uint64(200) {
-			a := noisy(1000+i, 31, 100, 0.02)
-			b := noisy(5000+i, 31, 100, 0.02)
-			if v := compareFunc(paired)(a, b, 0).Verdict; v != result.NoDifference {
-				claims++
-			}
-		}
-		if claims > 12 {
-			t.Errorf("paired=%v: %d of 200 A/A comparisons claimed a difference", paired, claims)
-		}
-		t.Logf("paired=%v: %d of 200 A/A comparisons claimed a difference with threshold 0", paired, claims)
-	}
-}
-
 func TestResamples(t *testing.T) {
 	for _, tt := range []struct{ n, want int }{{0, 10000}, {62, 10000}, {4000, 5000}, {200000, 1000}} {
 		if got := Resamples(tt.n); got != tt.want {
@@ -297,7 +117,7 @@ func TestResamples(t *testing.T) {
 // The O(n) resampled median is the median of the drawn values.
 func TestResamplerMedian(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 6, 31} {
-		r := newResampler(noisy(uint64(n), n, 100, 0.1))
+		r := newResampler(statstest.Noisy(uint64(n), n, 100, 0.1))
 		src := rand.NewPCG(9, 9)
 		rng := rand.New(src)
 		for range 50 {
@@ -313,250 +133,5 @@ func TestResamplerMedian(t *testing.T) {
 				t.Fatalf("n=%d: resampled median %v, want %v", n, got, want)
 			}
 		}
-	}
-}
-
-// FuzzCompare: any times, even garbage, give a verdict and never panic;
-// a claimed difference always has its evidence.
-func FuzzCompare(f *testing.F) {
-	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, uint8(2))
-	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, uint8(0))
-	f.Fuzz(func(t *testing.T, b []byte, th uint8) {
-		xs := make([]float64, len(b))
-		for i, v := range b {
-			xs[i] = float64(v)
-		}
-		half := len(xs) / 2
-		for _, p := range []result.Pair{Paired(xs[:half], xs[half:2*half], float64(th)/100), Unpaired(xs[:half], xs[half:], float64(th)/100)} {
-			switch p.Verdict {
-			case result.Faster, result.Slower:
-				if !excludesOne(p) || !(p.AdjustedP < p.Alpha) || math.Abs(p.Ratio-1) <= p.Threshold {
-					t.Fatalf("claim without evidence: %+v", p)
-				}
-			case result.NoDifference, result.NotComparable:
-			default:
-				t.Fatalf("verdict %q", p.Verdict)
-			}
-			if p.Verdict == result.NoDifference && p.Reason == "" {
-				t.Fatalf("no difference without a reason: %+v", p)
-			}
-		}
-	})
-}
-
-// A change past the threshold whose interval reaches back inside it is not
-// claimed: it may be no bigger than the noise.
-func TestIntervalMustClearTheThreshold(t *testing.T) {
-	p := result.Pair{Ratio: 1.025, CILow: 1.005, CIHigh: 1.04, AdjustedP: 0.001, P: 0.001, Alpha: 0.05, Threshold: 0.02}
-	if v, why := verdict(p); v != result.NoDifference || !strings.Contains(why, "reaches within the 2% threshold") {
-		t.Errorf("verdict = %q (%s), want no difference: the interval reaches inside 2%%", v, why)
-	}
-	p.CILow = 1.021
-	if v, _ := verdict(p); v != result.Slower {
-		t.Errorf("interval 2.1%%..4%%: verdict %q, want slower", v)
-	}
-	p = result.Pair{Ratio: 0.97, CILow: 0.95, CIHigh: 0.985, AdjustedP: 0.001, P: 0.001, Alpha: 0.05, Threshold: 0.02}
-	if v, _ := verdict(p); v != result.NoDifference {
-		t.Errorf("interval -5%%..-1.5%%: verdict %q, want no difference", v)
-	}
-	p.CIHigh = 0.975
-	if v, _ := verdict(p); v != result.Faster {
-		t.Errorf("interval -5%%..-2.5%%: verdict %q, want faster", v)
-	}
-}
-
-// The paired test uses the pairing: a true +3% on a machine drifting by
-// 20% over the rounds is found, though the two samples overlap wholly.
-func TestPairedFindsAChangeOnADriftingMachine(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 3))
-	base := make([]float64, 31)
-	cand := make([]float64, 31)
-	for i := range base {
-		drift := 100 * (1 + 0.2*float64(i)/31)
-		base[i] = drift * (1 + 0.005*rng.NormFloat64())
-		cand[i] = drift * 1.03 * (1 + 0.005*rng.NormFloat64())
-	}
-	p := Paired(base, cand, 0.01)
-	if p.Verdict != result.Slower || !(p.P < 0.001) {
-		t.Errorf("verdict %q p %v, want slower with p < 0.001: %s", p.Verdict, p.P, p.Reason)
-	}
-	if q := MannWhitney(base, cand); q < 0.05 {
-		t.Logf("note: Mann-Whitney on the same data gives p = %v", q)
-	}
-}
-
-// runs makes k runs of n samples around center, each run shifted by its
-// own run effect (relative sd runSD) and each sample by noise sd.
-func runs(rng *rand.Rand, k, n int, center, runSD, sd float64) [][]float64 {
-	out := make([][]float64, k)
-	for r := range out {
-		level := center * math.Exp(runSD*rng.NormFloat64())
-		out[r] = make([]float64, n)
-		for i := range out[r] {
-			out[r][i] = level * (1 + sd*rng.NormFloat64())
-		}
-	}
-	return out
-}
-
-// Runs differ as wholes: with a 3% run-to-run variation, pooling the
-// samples of one run per side (Unpaired) claims a difference between
-// identical programs most of the time; Runs, with the run as the unit (or
-// the assumed run noise for one run per side), rarely.
-func TestRunsAsTheUnit(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 5))
-	var pooled, single, several int
-	const trials = 200
-	for range trials {
-		a1, b1 := runs(rng, 1, 31, 100, 0.03, 0.01), runs(rng, 1, 31, 100, 0.03, 0.01)
-		if v := Unpaired(a1[0], b1[0], DefaultThreshold).Verdict; v == result.Faster || v == result.Slower {
-			pooled++
-		}
-		if v := RunsAt(a1, b1, DefaultThreshold, DefaultRunNoise, Confidence).Verdict; v == result.Faster || v == result.Slower {
-			single++
-		}
-		a3, b3 := runs(rng, 3, 31, 100, 0.03, 0.01), runs(rng, 3, 31, 100, 0.03, 0.01)
-		if v := RunsAt(a3, b3, DefaultThreshold, DefaultRunNoise, Confidence).Verdict; v == result.Faster || v == result.Slower {
-			several++
-		}
-	}
-	t.Logf("false claims in %d A/A comparisons with 3%% run-to-run variation: pooled samples %d, one run per side %d, three runs per side %d",
-		trials, pooled, single, several)
-	if pooled < trials/3 {
-		t.Errorf("the simulation does not show the problem: pooled samples claimed only %d of %d", pooled, trials)
-	}
-	if single > trials/20 || several > trials/20 {
-		t.Errorf("Runs claimed %d (one run per side) and %d (three) of %d A/A comparisons, want at most 5%%", single, several, trials)
-	}
-	// A real +20% is still found with three runs per side.
-	a, b := runs(rng, 3, 31, 100, 0.03, 0.01), runs(rng, 3, 31, 120, 0.03, 0.01)
-	if p := RunsAt(a, b, DefaultThreshold, DefaultRunNoise, Confidence); p.Verdict != result.Slower || p.BaseRuns != 3 || p.CandidateRuns != 3 {
-		t.Errorf("+20%% over 3+3 runs: %+v", p)
-	}
-}
-
-func TestOneRunPerSideSaysWhatItCanTell(t *testing.T) {
-	base := noisy(60, 31, 100, 0.005)
-	p := RunsAt([][]float64{base}, [][]float64{noisy(61, 31, 104, 0.005)}, DefaultThreshold, DefaultRunNoise, Confidence)
-	if p.Verdict != result.NoDifference || p.Detectable < 0.08 || p.Detectable > 0.09 {
-		t.Errorf("+4%% from one run per side: %q, detectable %v; want no difference and about 8.7%%", p.Verdict, p.Detectable)
-	}
-	if q := RunsAt([][]float64{base}, [][]float64{noisy(62, 31, 130, 0.005)}, DefaultThreshold, DefaultRunNoise, Confidence); q.Verdict != result.Slower {
-		t.Errorf("+30%% from one run per side: %q (%s)", q.Verdict, q.Reason)
-	}
-}
-
-func TestInconclusive(t *testing.T) {
-	p := Paired(noisy(70, 31, 100, 0.01), noisy(71, 31, 130, 0.01), DefaultThreshold)
-	MarkInconclusive(&p, "the machine was busy (a: slow-core); rerun on a quieter machine")
-	if p.Verdict != result.Inconclusive || p.Judged() || p.Reason != "the machine was busy (a: slow-core); rerun on a quieter machine" {
-		t.Errorf("%+v", p)
-	}
-	ps := []result.Pair{p, Paired(noisy(72, 31, 100, 0.01), noisy(73, 31, 50, 0.01), DefaultThreshold)}
-	Bonferroni(ps, DefaultAlpha)
-	if ps[0].Verdict != result.Inconclusive || ps[0].Comparisons != 2 {
-		t.Errorf("after Bonferroni: %q over %d comparisons, want inconclusive over 2", ps[0].Verdict, ps[0].Comparisons)
-	}
-}
-
-// One run against several: the run-to-run variation is measured on the
-// side with several runs, not assumed. Three old runs whose medians agree
-// within 0.5% let one new run tell a 6% change that one run per side,
-// assuming 3%, cannot; three that spread by 10% tell it less than the
-// assumption would.
-func TestOneRunAgainstSeveralMeasuresTheNoise(t *testing.T) {
-	cand := [][]float64{noisy(80, 31, 106, 0.005)}
-	tight := [][]float64{noisy(81, 31, 100, 0.005), noisy(82, 31, 100.5, 0.005), noisy(83, 31, 99.7, 0.005)}
-	p := RunsAt(tight, cand, DefaultThreshold, DefaultRunNoise, Confidence)
-	if p.RunNoiseAssumed || !(p.RunNoise > 0 && p.RunNoise < 0.01) || p.Verdict != result.Slower {
-		t.Errorf("+6%% against 3 tight runs: %q (%s), noise %v assumed %v; want slower, noise measured below 1%%", p.Verdict, p.Reason, p.RunNoise, p.RunNoiseAssumed)
-	}
-	one := RunsAt(tight[:1], cand, DefaultThreshold, DefaultRunNoise, Confidence)
-	if !one.RunNoiseAssumed || one.RunNoise != DefaultRunNoise || one.Verdict != result.NoDifference {
-		t.Errorf("+6%% one run a side: %q, noise %v assumed %v; want no difference, 3%% assumed", one.Verdict, one.RunNoise, one.RunNoiseAssumed)
-	}
-	wide := [][]float64{noisy(84, 31, 100, 0.005), noisy(85, 31, 110, 0.005), noisy(86, 31, 91, 0.005)}
-	w := RunsAt(wide, cand, DefaultThreshold, DefaultRunNoise, Confidence)
-	if w.RunNoiseAssumed || !(w.RunNoise > 0.05) || !(w.Detectable > one.Detectable) || w.Verdict == result.Slower {
-		t.Errorf("+6%% against 3 spread runs: %q, noise %v, detectable %v (one a side %v)", w.Verdict, w.RunNoise, w.Detectable, one.Detectable)
-	}
-	if excludesOne(p) != (p.AdjustedP < p.Alpha) || excludesOne(w) != (w.AdjustedP < w.Alpha) {
-		t.Errorf("interval and p disagree: %+v %+v", p, w)
-	}
-}
-
-// pairedProcesses is k rounds of one process of each side: each round's
-// machine state (±4%) is shared by both of its processes, each process
-// has its own ±0.3% and 11 samples of 0.5% noise; cand is change slower.
-func pairedProcesses(seed uint64, k int, change float64) (base, cand [][]float64) {
-	rng := rand.New(rand.NewPCG(seed, 3))
-	for i := range k {
-		round := 100 * (1 + 0.04*rng.NormFloat64())
-		b := round * (1 + 0.003*rng.NormFloat64())
-		c := round * (1 + 0.003*rng.NormFloat64()) * (1 + change)
-		base = append(base, noisy(seed*100+uint64(i), 11, b, 0.005))
-		cand = append(cand, noisy(seed*100+50+uint64(i), 11, c, 0.005))
-	}
-	return base, cand
-}
-
-// Processes taken in pairs keep their pairing: a 3% slowdown that
-// rounds' shared ±4% hides from a comparison of the sides as separate
-// runs (Welch on 5+5 process medians) is found on the per-pair ratios,
-// and identical code is claimed rarely.
-func TestPairedRunsKeepThePairing(t *testing.T) {
-	found, foundApart, false_ := 0, 0, 0
-	for i := range uint64(100) {
-		base, cand := pairedProcesses(300+i, 5, 0.03)
-		p := PairedRuns(base, cand, DefaultThreshold, Confidence)
-		if !p.PairedRuns || excludesOne(p) != (p.AdjustedP < p.Alpha) {
-			t.Fatalf("paired runs: %+v", p)
-		}
-		if p.Verdict == result.Slower {
-			found++
-		}
-		if RunsAt(base, cand, DefaultThreshold, DefaultRunNoise, Confidence).Verdict == result.Slower {
-			foundApart++
-		}
-		base, cand = pairedProcesses(700+i, 5, 0)
-		if v := PairedRuns(base, cand, 0, Confidence).Verdict; v == result.Slower || v == result.Faster {
-			false_++
-		}
-	}
-	if found < 80 || foundApart > found/2 || false_ > 10 {
-		t.Errorf("+3%%: found in %d of 100 paired, %d as separate runs; A/A claimed %d of 100 with no threshold", found, foundApart, false_)
-	}
-	t.Logf("+3%%: found in %d of 100 paired, %d as separate runs; A/A claimed %d of 100 with no threshold", found, foundApart, false_)
-	p := PairedRuns([][]float64{{1, 2, 3}}, [][]float64{{1, 2, 3}, {1, 2, 3}}, 0, Confidence)
-	if p.Verdict != result.NotComparable || !strings.Contains(p.Reason, "as many of each") {
-		t.Errorf("unequal runs: %q (%s)", p.Verdict, p.Reason)
-	}
-}
-
-// From RobustPairsFrom pairs on, one disturbed process among many moves
-// neither the estimate nor the interval much: 24 pairs of a true +3%
-// with one candidate process 60% slow still read +3% within a narrow
-// interval (the mean and its t-interval read +5.2%, +1.1% to +9.5%);
-// below, the mean and the t-test judge, as before.
-func TestPairedRunsOneDisturbedProcess(t *testing.T) {
-	base, cand := pairedProcesses(11, 24, 0.03)
-	for k := range cand[7] {
-		cand[7][k] *= 1.6
-	}
-	p := PairedRuns(base, cand, 0.01, Confidence)
-	if p.Verdict != result.Slower || !(p.CILow > 1.01 && p.CIHigh < 1.05) || math.Abs(p.Ratio-1.03) > 0.01 {
-		t.Errorf("24 pairs, one disturbed: %s %.4f [%.4f, %.4f], want slower, about +3%% within [+1%%, +5%%]", p.Verdict, p.Ratio, p.CILow, p.CIHigh)
-	}
-	if excludesOne(p) != (p.AdjustedP < p.Alpha) {
-		t.Errorf("interval and p disagree: %+v", p)
-	}
-	few, fewCand := pairedProcesses(11, RobustPairsFrom-1, 0.03)
-	q := PairedRuns(few, fewCand, 0.01, Confidence)
-	d := make([]float64, len(few))
-	for k := range d {
-		d[k] = math.Log(Median(fewCand[k]) / Median(few[k]))
-	}
-	if want := math.Exp(Mean(d)); math.Abs(q.Ratio-want) > 1e-12 {
-		t.Errorf("%d pairs: ratio %v, want the mean pair's %v", len(few), q.Ratio, want)
 	}
 }

@@ -4,28 +4,20 @@ import (
 	"math"
 	"slices"
 	"strconv"
-
-	"github.com/benchy-dev/benchy/internal/result"
 )
 
-// A Design says how interleaved rounds were taken and are judged.
+// A Design says at what level interleaved rounds are estimated.
 type Design struct {
 	// Level is the confidence level of the interval: Confidence, or
 	// FamilyLevel for one of several comparisons made at once.
 	Level float64
-	// Threshold is the smallest change claimed: the floor asked for
-	// (--threshold), 0 for none.
-	Threshold float64
-	// Measured makes the threshold the larger of Threshold and the drift
-	// the run measured (Pair.Drift): what the interval does not see.
-	Measured bool
 	// Share is the share of 1-Level this look of a run with looks may
 	// spend (LookShare): the interval is taken at 1-(1-Level)·Share and
 	// the p-value divided by Share. 0 means 1: a run judged once.
 	Share float64
 }
 
-// PairedWith compares interleaved rounds, judged as the design d says:
+// PairedWith estimates interleaved rounds at the level the design d says:
 // base[i] and cand[i] were measured in the same round, one right after the
 // other on the same CPU, so a slow drift of the machine (clock,
 // neighbours, heat) changes both alike and cancels in their ratio
@@ -53,56 +45,47 @@ type Design struct {
 //
 // Minimum: MinSamples (6) rounds at 95% (more at a family level:
 // SignRoundsFor), and base and cand of the same length; otherwise the
-// verdict is "not comparable" with the reason. A level outside (0, 1)
-// counts as Confidence, a threshold below 0 (or NaN) as 0.
-func PairedWith(base, cand []float64, d Design) result.Pair {
+// estimate is refused with the reason. A level outside (0, 1) counts as
+// Confidence.
+func PairedWith(base, cand []float64, d Design) Estimate {
 	level := d.Level
 	if !(level > 0 && level < 1) {
 		level = Confidence
 	}
-	p := newPair(true, base, cand, d.Threshold)
+	e := newEstimate(true, base, cand)
 	if d.Share > 0 && d.Share < 1 {
-		p.LookShare = d.Share
+		e.LookShare = d.Share
 		level = 1 - (1-level)*d.Share
 	}
-	p.Level = level
-	p.N = min(len(base), len(cand))
+	e.Level = level
+	e.N = min(len(base), len(cand))
 	if r := checkTimes("base", base) + checkTimes("candidate", cand); r != "" {
-		MarkNotComparable(&p, r)
-		return p
+		return refuse(e, r)
 	}
 	if len(base) != len(cand) {
-		MarkNotComparable(&p, "interleaved rounds need one sample of each per round: "+
+		return refuse(e, "interleaved rounds need one sample of each per round: "+
 			strconv.Itoa(len(base))+" base, "+strconv.Itoa(len(cand))+" candidate")
-		return p
 	}
-	if need := max(MinSamples, SignRoundsFor(level)); p.N < need {
-		MarkNotComparable(&p, "too few rounds: "+strconv.Itoa(p.N)+", need at least "+strconv.Itoa(need)+" to tell"+atLevel(level))
-		return p
+	if need := max(MinSamples, SignRoundsFor(level)); e.N < need {
+		return refuse(e, "too few rounds: "+strconv.Itoa(e.N)+", need at least "+strconv.Itoa(need)+" to tell"+atLevel(level))
 	}
-	ratios := make([]float64, p.N)
+	ratios := make([]float64, e.N)
 	for i := range ratios {
 		ratios[i] = cand[i] / base[i]
 	}
-	signEstimate(&p, ratios, level)
-	p.AdjustedP = min(1, p.P/p.Share())
-	p.Drift = drift(ratios)
-	if d.Measured {
-		p.Threshold = max(p.Threshold, p.Drift)
-		p.ThresholdMeasured = true
-	}
-	decide(&p)
-	return p
+	signEstimate(&e, ratios, level)
+	e.Drift = drift(ratios)
+	return e
 }
 
-// signEstimate sets p's ratio, interval at level and p-value from the
+// signEstimate sets e's ratio, interval at level and p-value from the
 // ratios of its pairs: their median, the sign test's interval, and the
 // sign test that the median is 1.
-func signEstimate(p *result.Pair, ratios []float64, level float64) {
+func signEstimate(e *Estimate, ratios []float64, level float64) {
 	sorted := slices.Sorted(slices.Values(ratios))
-	p.Ratio = MedianSorted(sorted)
-	p.CILow, p.CIHigh, p.Confidence = SignInterval(sorted, level)
-	p.P = SignTest(ratios, 1)
+	e.Ratio = MedianSorted(sorted)
+	e.CILow, e.CIHigh, e.Confidence = SignInterval(sorted, level)
+	e.P = SignTest(ratios, 1)
 }
 
 // drift is how far the ratio moved during the run beyond what its noise
@@ -128,30 +111,4 @@ func drift(ratios []float64) float64 {
 		return 0
 	}
 	return math.Exp(gap/2) - 1
-}
-
-// newPair fills what every comparison has before any statistics.
-func newPair(paired bool, base, cand []float64, threshold float64) result.Pair {
-	p := result.Pair{
-		Paired:      paired,
-		BaseN:       len(base),
-		CandidateN:  len(cand),
-		Threshold:   CleanThreshold(threshold),
-		Alpha:       DefaultAlpha,
-		Comparisons: 1,
-		Confidence:  Confidence,
-		Level:       Confidence,
-		P:           math.NaN(),
-		AdjustedP:   math.NaN(),
-		Ratio:       math.NaN(),
-		CILow:       math.NaN(),
-		CIHigh:      math.NaN(),
-	}
-	if checkTimes("", base) == "" && len(base) > 0 {
-		p.BaseMedian = Median(base)
-	}
-	if checkTimes("", cand) == "" && len(cand) > 0 {
-		p.CandidateMedian = Median(cand)
-	}
-	return p
 }

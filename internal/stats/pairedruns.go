@@ -3,8 +3,6 @@ package stats
 import (
 	"math"
 	"strconv"
-
-	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // RobustPairsFrom is the number of pairs from which PairedRuns judges
@@ -40,42 +38,35 @@ const RobustPairsFrom = 16
 // t(0.975, 2) = 4.3, and says so), and MinSamples
 // samples on each side; sides of unequal run counts are not paired
 // (RunsAt compares them).
-func PairedRuns(base, cand [][]float64, threshold, level float64) result.Pair {
+func PairedRuns(base, cand [][]float64, level float64) Estimate {
 	allBase, allCand := flatten(base), flatten(cand)
-	p := newPair(false, allBase, allCand, threshold)
-	p.Level, p.Confidence = level, level
-	p.BaseRuns, p.CandidateRuns = len(base), len(cand)
-	p.PairedRuns = true
-	p.N = min(len(base), len(cand))
+	e := newEstimate(false, allBase, allCand)
+	e.Level, e.Confidence = level, level
+	e.BaseRuns, e.CandidateRuns = len(base), len(cand)
+	e.PairedRuns = true
+	e.N = min(len(base), len(cand))
 	if r := checkTimes("base", allBase) + checkTimes("candidate", allCand); r != "" {
-		MarkNotComparable(&p, r)
-		return p
+		return refuse(e, r)
 	}
 	switch {
 	case len(base) != len(cand):
-		MarkNotComparable(&p, "paired runs need as many of each: "+strconv.Itoa(len(base))+" base, "+strconv.Itoa(len(cand))+" candidate")
-		return p
+		return refuse(e, "paired runs need as many of each: "+strconv.Itoa(len(base))+" base, "+strconv.Itoa(len(cand))+" candidate")
 	case len(base) < 2:
-		MarkNotComparable(&p, "too few paired runs: "+strconv.Itoa(len(base))+", need at least 2 to tell")
-		return p
+		return refuse(e, "too few paired runs: "+strconv.Itoa(len(base))+", need at least 2 to tell")
 	case len(allBase) < MinSamples || len(allCand) < MinSamples:
-		MarkNotComparable(&p, tooFewSamples(len(allBase), len(allCand)))
-		return p
+		return refuse(e, tooFewSamples(len(allBase), len(allCand)))
 	}
 	lb, lc := logMedians(base), logMedians(cand)
 	if lb == nil || lc == nil {
-		MarkNotComparable(&p, "a run has no sample")
-		return p
+		return refuse(e, "a run has no sample")
 	}
 	d := make([]float64, len(lb))
 	for k := range d {
 		d[k] = lc[k] - lb[k]
 	}
-	p.BaseMedian, p.CandidateMedian = math.Exp(Mean(lb)), math.Exp(Mean(lc))
-	p.Ratio, p.CILow, p.CIHigh, p.Confidence, p.P = pairedLogs(d, level)
-	p.AdjustedP = p.P
-	decide(&p)
-	return p
+	e.BaseMedian, e.CandidateMedian = math.Exp(Mean(lb)), math.Exp(Mean(lc))
+	e.Ratio, e.CILow, e.CIHigh, e.Confidence, e.P = pairedLogs(d, level)
+	return e
 }
 
 // pairedLogs estimates the ratio whose logs the pairs d are, with its

@@ -1,10 +1,6 @@
 package stats
 
-import (
-	"math"
-
-	"github.com/benchy-dev/benchy/internal/result"
-)
+import "math"
 
 // DefaultRunNoise is the run-to-run variation assumed when a side of a
 // comparison of separate runs has a single run, as the standard deviation
@@ -53,18 +49,19 @@ func zFor(level float64) float64 {
 // no change smaller than that is claimed. A runNoise of 0 is plain
 // UnpairedAt (and then only when nothing measures σ).
 //
-// Minimum: MinSamples samples on each side, as UnpairedAt. The interval is
+// Minimum: MinSamples samples on each side, as UnpairedAt, or the estimate
+// is refused. The interval is
 // at level (Confidence, or FamilyLevel for one of several comparisons).
 // The test is the one the interval inverts (Welch's t, or the normal test of the widened
 // interval): the interval excludes 1 exactly when p < 1-level.
-func RunsAt(base, cand [][]float64, threshold, runNoise, level float64) result.Pair {
+func RunsAt(base, cand [][]float64, runNoise, level float64) Estimate {
 	allBase, allCand := flatten(base), flatten(cand)
 	if len(base) >= 2 && len(cand) >= 2 {
-		return betweenRuns(base, cand, allBase, allCand, threshold, level)
+		return betweenRuns(base, cand, allBase, allCand, level)
 	}
-	p := UnpairedAt(allBase, allCand, threshold, level)
+	p := UnpairedAt(allBase, allCand, level)
 	p.BaseRuns, p.CandidateRuns = len(base), len(cand)
-	if p.Verdict == result.NotComparable || (!(runNoise > 0) && len(longer(base, cand)) < 2) {
+	if p.Refused != "" || (!(runNoise > 0) && len(longer(base, cand)) < 2) {
 		return p
 	}
 	// The run-to-run variation: measured on the side with several runs,
@@ -90,9 +87,7 @@ func RunsAt(base, cand [][]float64, threshold, runNoise, level float64) result.P
 	if se > 0 {
 		p.P = 2 * survival(math.Abs(logRatio)/se, len(longer(base, cand)))
 	}
-	p.AdjustedP = p.P
 	p.Detectable = math.Exp(q*runs) - 1
-	decide(&p)
 	return p
 }
 
@@ -116,30 +111,26 @@ func longer(base, cand [][]float64) [][]float64 {
 }
 
 // betweenRuns is RunsAt with two runs or more on each side.
-func betweenRuns(base, cand [][]float64, allBase, allCand []float64, threshold, level float64) result.Pair {
-	p := newPair(false, allBase, allCand, threshold)
-	p.Level, p.Confidence = level, level
-	p.BaseRuns, p.CandidateRuns = len(base), len(cand)
-	p.N = min(len(base), len(cand))
+func betweenRuns(base, cand [][]float64, allBase, allCand []float64, level float64) Estimate {
+	e := newEstimate(false, allBase, allCand)
+	e.Level, e.Confidence = level, level
+	e.BaseRuns, e.CandidateRuns = len(base), len(cand)
+	e.N = min(len(base), len(cand))
 	if r := checkTimes("base", allBase) + checkTimes("candidate", allCand); r != "" {
-		MarkNotComparable(&p, r)
-		return p
+		return refuse(e, r)
 	}
 	if len(allBase) < MinSamples || len(allCand) < MinSamples {
-		MarkNotComparable(&p, tooFewSamples(len(allBase), len(allCand)))
-		return p
+		return refuse(e, tooFewSamples(len(allBase), len(allCand)))
 	}
 	lb, lc := logMedians(base), logMedians(cand)
 	if lb == nil || lc == nil {
-		MarkNotComparable(&p, "a run has no sample")
-		return p
+		return refuse(e, "a run has no sample")
 	}
 	diff, lo, hi, pv, _ := Welch(lb, lc, level)
-	p.Ratio, p.CILow, p.CIHigh = math.Exp(diff), math.Exp(lo), math.Exp(hi)
-	p.BaseMedian, p.CandidateMedian = math.Exp(Mean(lb)), math.Exp(Mean(lc))
-	p.P, p.AdjustedP = pv, pv
-	decide(&p)
-	return p
+	e.Ratio, e.CILow, e.CIHigh = math.Exp(diff), math.Exp(lo), math.Exp(hi)
+	e.BaseMedian, e.CandidateMedian = math.Exp(Mean(lb)), math.Exp(Mean(lc))
+	e.P = pv
+	return e
 }
 
 // logMedians is the log of each run's median; nil when a run is empty.

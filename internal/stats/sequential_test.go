@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/benchy-dev/benchy/internal/stats/statstest"
 )
 
 func TestLooks(t *testing.T) {
@@ -52,7 +54,7 @@ func TestLookShares(t *testing.T) {
 // makes the interval wider.
 func TestPairedAtALook(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
-	fixedBase, fixedCand := noisy(3, 61, 100, 1), noisy(4, 61, 100.4, 1)
+	fixedBase, fixedCand := statstest.Noisy(3, 61, 100, 1), statstest.Noisy(4, 61, 100.4, 1)
 	prevWidth := 0.0
 	for _, share := range []float64{1, 0.77, 0.23, 0.008} {
 		q := PairedWith(fixedBase, fixedCand, Design{Level: Confidence, Share: share})
@@ -68,8 +70,8 @@ func TestPairedAtALook(t *testing.T) {
 				cand[i] = 100.4 * math.Exp(0.01*rng.NormFloat64())
 			}
 			p := PairedWith(base, cand, Design{Level: Confidence, Share: share})
-			if excludes := p.CILow > 1 || p.CIHigh < 1; excludes != (p.AdjustedP < p.Alpha) {
-				t.Fatalf("share %v: CI %v-%v but adjusted p %v", share, p.CILow, p.CIHigh, p.AdjustedP)
+			if excludes := p.CILow > 1 || p.CIHigh < 1; excludes != (p.P < 1-p.Level) {
+				t.Fatalf("share %v: CI %v-%v but p %v at level %v", share, p.CILow, p.CIHigh, p.P, p.Level)
 			}
 			if want := 1 - 0.05*share; math.Abs(p.Level-want) > 1e-12 {
 				t.Fatalf("share %v: level %v, want %v", share, p.Level, want)

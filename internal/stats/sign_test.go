@@ -101,9 +101,9 @@ func TestPairedOneMethodOnIdenticalCode(t *testing.T) {
 	excluded := 0
 	for range 400 {
 		base, cand := abba(rng, 31, 0)
-		p := Paired(base, cand, 0)
-		if excludesOne(p) != (p.AdjustedP < p.Alpha) {
-			t.Fatalf("interval [%v, %v] and p %v disagree", p.CILow, p.CIHigh, p.AdjustedP)
+		p := PairedWith(base, cand, Design{Level: Confidence})
+		if excludesOne(p) != (p.P < 1-p.Level) {
+			t.Fatalf("interval [%v, %v] and p %v disagree", p.CILow, p.CIHigh, p.P)
 		}
 		if excludesOne(p) {
 			excluded++

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/benchy-dev/benchy/internal/stats/statstest"
 )
 
 // The orders of the signed-rank interval are the published critical
@@ -99,7 +101,7 @@ func TestPairedRunsRobustAA(t *testing.T) {
 	claimed, found := 0, 0
 	const runs = 400
 	for i := range uint64(runs) {
-		base, cand := pairedProcesses(1000+i, 24, 0)
+		base, cand := statstest.PairedProcesses(1000+i, 24, 0)
 		slowed := cand
 		if i%2 == 0 {
 			slowed = base
@@ -109,11 +111,11 @@ func TestPairedRunsRobustAA(t *testing.T) {
 				slowed[int(i)%24][k] *= 1.6
 			}
 		}
-		if p := PairedRuns(base, cand, 0, Confidence); excludesOne(p) {
+		if p := PairedRuns(base, cand, Confidence); excludesOne(p) {
 			claimed++
 		}
-		base, cand = pairedProcesses(5000+i, 24, 0.015)
-		if p := PairedRuns(base, cand, 0, Confidence); p.CILow > 1 {
+		base, cand = statstest.PairedProcesses(5000+i, 24, 0.015)
+		if p := PairedRuns(base, cand, Confidence); p.CILow > 1 {
 			found++
 		}
 	}

@@ -1,8 +1,9 @@
 // Package stats holds the one implementation of each statistic benchy uses
 // in more than one place: the median, the median absolute deviation, the
-// nearest-rank quantile, the tests, and the statistics of a pair compared
-// (PairedWith, UnpairedAt, RunsAt, Bonferroni; see pair.go). Every
-// function leaves its input unchanged.
+// nearest-rank quantile, the tests, and the estimates of a pair compared
+// (PairedWith, UnpairedAt, RunsAt, PairedRuns; see pair.go), which
+// internal/compare turns into verdicts. Every function leaves its input
+// unchanged.
 package stats
 
 import (

@@ -4,8 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-
-	"github.com/benchy-dev/benchy/internal/result"
 )
 
 // UnpairedAt compares two separate runs (benchy compare OLD NEW): the
@@ -25,31 +23,27 @@ import (
 // resample takes few distinct values) and tends to be a little narrow
 // below about 20 samples; the verdict also needs the Mann-Whitney p-value.
 //
-// Minimum: MinSamples (6) samples on each side; otherwise the verdict is
-// "not comparable" with the reason. Its test, Mann-Whitney, is not the one
-// the interval inverts: RunsAt, which benchy compares separate runs with,
+// Minimum: MinSamples (6) samples on each side; otherwise the estimate is
+// refused with the reason. Its test, Mann-Whitney, is not the one the
+// interval inverts: RunsAt, which benchy compares separate runs with,
 // replaces both by one that is.
-func UnpairedAt(base, cand []float64, threshold, level float64) result.Pair {
-	p := newPair(false, base, cand, threshold)
-	p.Level, p.Confidence = level, level
-	p.N = min(len(base), len(cand))
+func UnpairedAt(base, cand []float64, level float64) Estimate {
+	e := newEstimate(false, base, cand)
+	e.Level, e.Confidence = level, level
+	e.N = min(len(base), len(cand))
 	if r := checkTimes("base", base) + checkTimes("candidate", cand); r != "" {
-		MarkNotComparable(&p, r)
-		return p
+		return refuse(e, r)
 	}
-	if p.N < MinSamples {
-		MarkNotComparable(&p, tooFewSamples(len(base), len(cand)))
-		return p
+	if e.N < MinSamples {
+		return refuse(e, tooFewSamples(len(base), len(cand)))
 	}
-	p.Ratio = p.CandidateMedian / p.BaseMedian
-	p.CILow, p.CIHigh = bootstrapRatio(base, cand, level)
+	e.Ratio = e.CandidateMedian / e.BaseMedian
+	e.CILow, e.CIHigh = bootstrapRatio(base, cand, level)
 	// The percentile interval of a discrete statistic can, rarely, miss the
 	// estimate itself; an interval must contain its estimate.
-	p.CILow, p.CIHigh = min(p.CILow, p.Ratio), max(p.CIHigh, p.Ratio)
-	p.P = MannWhitney(base, cand)
-	p.AdjustedP = p.P
-	decide(&p)
-	return p
+	e.CILow, e.CIHigh = min(e.CILow, e.Ratio), max(e.CIHigh, e.Ratio)
+	e.P = MannWhitney(base, cand)
+	return e
 }
 
 // Resamples is the number of bootstrap resamples for n values in all:
