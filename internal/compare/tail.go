@@ -22,8 +22,10 @@ const DefaultPercentile = 0.99
 const TailFloor = 0.05
 
 // tail compares the percentile p of the single calls of cand with base's,
-// one of m comparisons (latency.CompareQuantile), under the rules of the
-// medians: a side that cannot be used is not comparable, and a machine
+// one of m comparisons held together (latency.EstimateQuantile at
+// stats.FamilyLevel), under the rules of the medians: a change is claimed
+// only when its whole interval, and the ratio, lie beyond the threshold
+// (at least TailFloor); a side that cannot be used is not comparable, and a machine
 // that interfered with either side (its findings, the run's) leaves a
 // change inconclusive. A tail is where time taken away from the thread
 // shows first and most, so no bound makes a claim safe there: the medians
@@ -35,13 +37,15 @@ func tail(base, cand *result.Experiment, run []string, p float64, m int, thresho
 		t.Verdict, t.Reason = result.NotComparable, "the calls were not timed one by one"
 		return t
 	}
-	c := latency.CompareQuantile(latency.Load(*base.Latency), latency.Load(*cand.Latency), p, m, stats.DefaultAlpha, max(threshold, TailFloor))
+	c, ok := latency.EstimateQuantile(latency.Load(*base.Latency), latency.Load(*cand.Latency), p, stats.FamilyLevel(m, stats.DefaultAlpha))
 	t.BaseNs, t.CandidateNs, t.Ratio, t.Level = c.BaseNs, c.CandNs, c.Ratio, c.Level
 	t.Low = c.Lo
 	if !math.IsInf(c.Hi, 0) {
 		t.High = c.Hi
 	}
-	t.Verdict = c.Verdict
+	if ok {
+		t.Verdict = tailVerdict(c, max(threshold, TailFloor))
+	}
 	need := latency.Need(p)
 	switch {
 	case base.Latency.Calls < need || cand.Latency.Calls < need:
@@ -60,4 +64,16 @@ func tail(base, cand *result.Experiment, run []string, p float64, m int, thresho
 		}
 	}
 	return t
+}
+
+// tailVerdict is slower or faster when the ratio and its whole interval lie
+// beyond threshold, no difference otherwise.
+func tailVerdict(c latency.QuantileRatio, threshold float64) string {
+	switch {
+	case c.Lo > 1+threshold && c.Ratio > 1+threshold:
+		return result.Slower
+	case c.Hi < 1-threshold && c.Ratio < 1-threshold:
+		return result.Faster
+	}
+	return result.NoDifference
 }

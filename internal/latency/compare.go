@@ -3,27 +3,23 @@ package latency
 import (
 	"math"
 
-	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 )
 
-// QuantileComparison is the p-quantile of a candidate's calls against a
-// baseline's: their ratio with an interval, and the verdict.
-type QuantileComparison struct {
+// QuantileRatio is the p-quantile of a candidate's calls against a
+// baseline's: their ratio with an interval. It holds no verdict:
+// internal/compare holds it to a threshold (compare's tail).
+type QuantileRatio struct {
 	P              float64
 	BaseNs, CandNs int64
 	// Ratio is CandNs/BaseNs; Lo and Hi bound it at Level (at least: the
 	// method is conservative). An end no call reaches is 0 or +Inf.
 	Ratio, Lo, Hi, Level float64
-	// Verdict is result.Faster, result.Slower or result.NoDifference,
-	// under the medians' rule (the whole interval beyond the threshold).
-	Verdict string
 }
 
-// CompareQuantile judges the p-quantile of cand against base's, one of m
-// comparisons held to alpha together (Bonferroni, as the medians are:
-// stats.FamilyLevel), claiming a change only when its whole interval lies
-// beyond threshold.
+// EstimateQuantile estimates the ratio of the p-quantile of cand to base's
+// with its interval at level (stats.FamilyLevel for one of several
+// comparisons held together, as the medians are).
 //
 // The method: each side's distribution-free interval of its quantile
 // (order statistics, stats.QuantileOrders) at 1-(1-level)/2, so that both
@@ -32,14 +28,12 @@ type QuantileComparison struct {
 // the calls of a side independent and alike, nothing of their shape; it
 // is conservative (two intervals at a higher level where a test of the
 // difference would take one), which costs power, not false claims. It
-// needs Need(p) calls a side (1,000 for p99): with fewer the verdict is no
-// difference. A busy machine is the caller's to judge (compare.Despite's
-// rule), as for the medians.
-func CompareQuantile(base, cand *Histogram, p float64, m int, alpha, threshold float64) QuantileComparison {
-	level := stats.FamilyLevel(m, alpha)
-	c := QuantileComparison{P: p, Level: level, Verdict: result.NoDifference}
+// needs Need(p) calls a side (1,000 for p99): with fewer ok is false and
+// the ratio and its interval are 0.
+func EstimateQuantile(base, cand *Histogram, p, level float64) (c QuantileRatio, ok bool) {
+	c = QuantileRatio{P: p, Level: level}
 	if base.Count() < Need(p) || cand.Count() < Need(p) {
-		return c
+		return c, false
 	}
 	side := 1 - (1-level)/2
 	bLo, bHi := quantileInterval(base, p, side)
@@ -48,13 +42,7 @@ func CompareQuantile(base, cand *Histogram, p float64, m int, alpha, threshold f
 	c.Ratio = float64(c.CandNs) / float64(max(c.BaseNs, 1))
 	c.Lo = cLo / bHi
 	c.Hi = cHi / max(bLo, 1)
-	switch {
-	case c.Lo > 1+threshold && c.Ratio > 1+threshold:
-		c.Verdict = result.Slower
-	case c.Hi < 1-threshold && c.Ratio < 1-threshold:
-		c.Verdict = result.Faster
-	}
-	return c
+	return c, true
 }
 
 // quantileInterval is h's order-statistic interval of its p-quantile at
