@@ -140,7 +140,7 @@ func machineRun(opts *machineOptions, w io.Writer) error {
 		}
 	default:
 		var b bytes.Buffer
-		if err := s.WriteHeader(&b, cpu); err != nil {
+		if err := render.MachineHeader(&b, s, cpu); err != nil {
 			return err
 		}
 		fmt.Fprintf(&b, "cpu%d chosen: %s\n", cpu, why)

@@ -67,21 +67,3 @@ func TestCPUBrandIsGoTests(t *testing.T) {
 		t.Errorf("a tree's brand is known: %q", tree.Value)
 	}
 }
-
-// The header names the brand only where it tells the reader something.
-func TestBrandWords(t *testing.T) {
-	for _, tt := range []struct {
-		model, brand Fact[string]
-		want         string
-	}{
-		{Known("AMD EPYC"), Known("Oxide Virtual Turin-like Processor   "), " (go test: Oxide Virtual Turin-like Processor)"},
-		{Known("AMD EPYC 7B13"), Known("AMD EPYC 7B13"), ""},
-		{Known("AMD EPYC"), Unknown[string]("read on the live machine only"), ""},
-		{Unknown[string]("no proc/cpuinfo"), Known("POWER9"), " (go test: POWER9)"},
-	} {
-		s := &Snapshot{CPUModel: tt.model, CPUBrand: tt.brand}
-		if got := s.brandWords(); got != tt.want {
-			t.Errorf("model %v, brand %v: %q, want %q", tt.model, tt.brand, got, tt.want)
-		}
-	}
-}

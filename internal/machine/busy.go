@@ -16,8 +16,8 @@ import (
 // takes three ticks of work, not one timer interrupt that happened to land.
 const MinBusyTicks = 50
 
-// minBusyWindow is the window that gives MinBusyTicks at USER_HZ 100.
-const minBusyWindow = MinBusyTicks * tick
+// MinBusyWindow is the window that gives MinBusyTicks at USER_HZ 100.
+const MinBusyWindow = MinBusyTicks * tick
 
 // CPUBusy is how one CPU spent a window between two reads of /proc/stat,
 // in percent of the ticks that passed on that CPU. When the busy of the CPU

@@ -84,7 +84,7 @@ func Check(s *Snapshot, cpu int) []finding.Finding {
 // checkFrequency: what sets the CPU's clock (the cpufreq driver, the
 // governor, turbo, the allowed range).
 func checkFrequency(s *Snapshot, cpu int, add adder) {
-	c := s.cpu(cpu)
+	c := s.CPUEntry(cpu)
 	if !c.Driver.Known() {
 		add(CodeNoCPUFreq, finding.Info, map[string]any{"reason": c.Driver.Reason},
 			"cpu%d: governor and frequency cannot be known (%s)", cpu, c.Driver.Reason)
@@ -111,9 +111,9 @@ func checkBusy(s *Snapshot, cpu int, add adder) {
 	if b, ok := s.judgedBusy(cpu); ok && b.Busy.Value > BusyPct {
 		add(CodeCPUBusy, finding.Warn, map[string]any{"busy_pct": b.Busy.Value, "ticks": b.Ticks, "window_ns": int64(s.BusyWindow)},
 			"cpu%d was %s busy over %s (more than %s): something else runs there and takes turns with the benchmark",
-			cpu, units.PctOver(b.Busy.Value/100, BusyPct/100), roundWindow(s.BusyWindow), units.Pct(BusyPct/100))
+			cpu, units.PctOver(b.Busy.Value/100, BusyPct/100), units.Window(s.BusyWindow), units.Pct(BusyPct/100))
 	}
-	sib, _ := s.cpu(cpu).Siblings.Get()
+	sib, _ := s.CPUEntry(cpu).Siblings.Get()
 	for _, o := range sib {
 		if b, ok := s.judgedBusy(o); ok && b.Busy.Value > BusyPct {
 			add(CodeSiblingBusy, finding.Warn, map[string]any{"sibling": o, "busy_pct": b.Busy.Value, "ticks": b.Ticks},
@@ -124,7 +124,7 @@ func checkBusy(s *Snapshot, cpu int, add adder) {
 	if unjudged := s.unjudged(append(CPUList{cpu}, sib...)); len(unjudged.cpus) > 0 {
 		add(CodeBusyUnknown, finding.Info, map[string]any{"cpus": unjudged.cpus.String(), "min_ticks": MinBusyTicks, "window_ns": int64(s.BusyWindow)},
 			"busy over %s cannot be judged for %s; judging takes at least %d ticks (a window of %s at USER_HZ 100), so cpu-busy, sibling-busy and steal were not checked there",
-			roundWindow(s.BusyWindow), unjudged.words, MinBusyTicks, minBusyWindow)
+			units.Window(s.BusyWindow), unjudged.words, MinBusyTicks, MinBusyWindow)
 	}
 }
 
@@ -143,7 +143,7 @@ func checkLoad(s *Snapshot, _ int, add adder) {
 // checkCore: what kind of CPU this is among the others (an efficiency
 // core, not isolated, cpu0).
 func checkCore(s *Snapshot, cpu int, add adder) {
-	c := s.cpu(cpu)
+	c := s.CPUEntry(cpu)
 	if t, ok := c.CoreType.Get(); ok && t == CoreEfficiency {
 		add(CodeEfficiencyCore, finding.Warn, map[string]any{"core_type_from": c.CoreTypeFrom},
 			"cpu%d is an efficiency core, not one of the fastest (from %s)", cpu, c.CoreTypeFrom)
@@ -166,7 +166,7 @@ func checkSteal(s *Snapshot, cpu int, add adder) {
 		add(CodeSteal, finding.Warn, map[string]any{"steal_pct": b.Steal.Value, "ticks": b.Ticks},
 			"cpu%d lost %.1f%% of the window to steal: the hypervisor ran someone else on this CPU", cpu, b.Steal.Value)
 	case ok:
-		if busy, _ := s.Busy.Get(); anySteal(busy) {
+		if busy, _ := s.Busy.Get(); AnySteal(busy) {
 			add(CodeSteal, finding.Info, nil, "other CPUs had steal time in the window: the host is shared")
 		}
 	}
@@ -182,7 +182,7 @@ func checkHypervisor(s *Snapshot, _ int, add adder) {
 
 // checkThrottled: the CPU was slowed for heat since boot.
 func checkThrottled(s *Snapshot, cpu int, add adder) {
-	c := s.cpu(cpu)
+	c := s.CPUEntry(cpu)
 	for _, th := range []struct {
 		name string
 		f    Fact[int64]
@@ -208,8 +208,8 @@ func checkQuota(s *Snapshot, _ int, add adder) {
 		"a CPU quota of %.2f CPUs (%d us per %d us, %s) limits this process", q.CPUs, q.QuotaUs, q.PeriodUs, q.From)
 }
 
-// anySteal reports whether a CPU whose busy can be judged had steal time.
-func anySteal(busy []CPUBusy) bool {
+// AnySteal reports whether a CPU whose busy can be judged had steal time.
+func AnySteal(busy []CPUBusy) bool {
 	for _, b := range busy {
 		if b.Judged() && b.Steal.Value > 0 {
 			return true

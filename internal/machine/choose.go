@@ -47,14 +47,15 @@ func ValidateCPU(s *Snapshot, cpu int) error {
 		return nil
 	}
 	msg := fmt.Sprintf("cpu %d is not available: online %s, allowed to this process %s",
-		cpu, listOrNone(s.Online), listOrNone(s.Allowed))
+		cpu, ListOrNone(s.Online), ListOrNone(s.Allowed))
 	if iso, ok := s.Isolated.Get(); ok && len(iso) > 0 {
 		msg += ", isolated " + iso.String()
 	}
 	return fmt.Errorf("%s", msg)
 }
 
-func listOrNone(f Fact[CPUList]) string {
+// ListOrNone writes a list of CPUs, "none" when it is known and empty.
+func ListOrNone(f Fact[CPUList]) string {
 	if l, ok := f.Get(); ok && len(l) == 0 {
 		return "none"
 	}
@@ -151,7 +152,7 @@ func (s *Snapshot) candidatePool() (pool CPUList, isolated bool, err error) {
 		return nil, false, err
 	}
 	if len(avail) == 0 {
-		return nil, false, fmt.Errorf("no CPU available: online %s, allowed to this process %s", listOrNone(s.Online), listOrNone(s.Allowed))
+		return nil, false, fmt.Errorf("no CPU available: online %s, allowed to this process %s", ListOrNone(s.Online), ListOrNone(s.Allowed))
 	}
 	pool = avail
 	if iso, ok := s.Isolated.Get(); ok {
@@ -160,7 +161,7 @@ func (s *Snapshot) candidatePool() (pool CPUList, isolated bool, err error) {
 		}
 	}
 	fast := slices.DeleteFunc(slices.Clone(pool), func(c int) bool {
-		t, ok := s.cpu(c).CoreType.Get()
+		t, ok := s.CPUEntry(c).CoreType.Get()
 		return !ok || t != CorePerformance
 	})
 	if len(fast) > 0 {
@@ -188,7 +189,7 @@ func (s *Snapshot) candidate(c int) candidate {
 	}
 	k.maxKHz, _ = s.MaxFreqKHz(c)
 	cpu0Core := CPUList{0}
-	if sib, ok := s.cpu(0).Siblings.Get(); ok {
+	if sib, ok := s.CPUEntry(0).Siblings.Get(); ok {
 		cpu0Core = append(cpu0Core, sib...)
 	}
 	if c == 0 {
@@ -199,7 +200,7 @@ func (s *Snapshot) candidate(c int) candidate {
 	if b, ok := s.judgedBusy(c); ok {
 		k.busyAll, k.ownIdle = b.Busy.Value, b.Busy.Value <= BusyPct
 	}
-	sib, _ := s.cpu(c).Siblings.Get()
+	sib, _ := s.CPUEntry(c).Siblings.Get()
 	for _, o := range sib {
 		if b, ok := s.judgedBusy(o); ok {
 			k.busyAll += b.Busy.Value
@@ -225,7 +226,7 @@ func (s *Snapshot) why(k candidate, cs []candidate, pool CPUList, isolated bool)
 	if isolated {
 		parts = append(parts, "isolated")
 	}
-	if t, ok := s.cpu(k.cpu).CoreType.Get(); ok && s.Hybrid() {
+	if t, ok := s.CPUEntry(k.cpu).CoreType.Get(); ok && s.Hybrid() {
 		parts = append(parts, t+" core")
 	}
 	if slices.ContainsFunc(cs, func(o candidate) bool { return o.maxKHz != k.maxKHz }) &&
@@ -241,7 +242,7 @@ func (s *Snapshot) why(k candidate, cs []candidate, pool CPUList, isolated bool)
 	case k.nearCPU0 > 0 && slices.ContainsFunc(cs, func(o candidate) bool { return o.nearCPU0 == 0 }):
 		parts = append(parts, "idle, where the others were busy")
 	}
-	if sib, ok := s.cpu(k.cpu).Siblings.Get(); ok && len(sib) == 0 {
+	if sib, ok := s.CPUEntry(k.cpu).Siblings.Get(); ok && len(sib) == 0 {
 		parts = append(parts, "no SMT sibling")
 	} else if ok {
 		parts = append(parts, "SMT sibling "+s.busyWords(sib))
@@ -300,8 +301,8 @@ func intersect(a, b CPUList) CPUList {
 	return out
 }
 
-// cpu returns the CPU entry for c, or an entry whose facts are unknown.
-func (s *Snapshot) cpu(c int) CPU {
+// CPUEntry returns the CPU entry for c, or an entry whose facts are unknown.
+func (s *Snapshot) CPUEntry(c int) CPU {
 	for _, x := range s.CPUs {
 		if x.CPU == c {
 			return x
@@ -341,12 +342,12 @@ func (s *Snapshot) judgedBusy(cpu int) (CPUBusy, bool) {
 // MaxFreqKHz is cpu's cpuinfo_max_freq: the highest frequency the hardware
 // allows (with turbo), the ceiling for "is this time possible?".
 func (s *Snapshot) MaxFreqKHz(cpu int) (khz int64, ok bool) {
-	return s.cpu(cpu).CPUInfoMaxKHz.Get()
+	return s.CPUEntry(cpu).CPUInfoMaxKHz.Get()
 }
 
 // CurFreqKHz is cpu's scaling_cur_freq at the time of the snapshot.
 func (s *Snapshot) CurFreqKHz(cpu int) (int64, bool) {
-	return s.cpu(cpu).CurFreqKHz.Get()
+	return s.CPUEntry(cpu).CurFreqKHz.Get()
 }
 
 // Hybrid reports whether the online CPUs are of more than one core type

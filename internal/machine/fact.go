@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// unknownPrefix starts the JSON and text form of a fact that could not be read.
-const unknownPrefix = "unknown: "
+// UnknownPrefix starts the JSON and text form of a fact that could not be read.
+const UnknownPrefix = "unknown: "
 
 // NotRecorded is the reason of a fact that a file written by an older
 // benchy, which did not read it, lacks.
@@ -47,7 +47,7 @@ func (f Fact[T]) Get() (T, bool) { return f.Value, f.Reason == "" }
 // String is the value, or "unknown: <reason>".
 func (f Fact[T]) String() string {
 	if !f.Known() {
-		return unknownPrefix + f.Reason
+		return UnknownPrefix + f.Reason
 	}
 	return fmt.Sprint(f.Value)
 }
@@ -55,7 +55,7 @@ func (f Fact[T]) String() string {
 // MarshalJSON writes the value, or the string "unknown: <reason>".
 func (f Fact[T]) MarshalJSON() ([]byte, error) {
 	if !f.Known() {
-		return json.Marshal(unknownPrefix + f.Reason)
+		return json.Marshal(UnknownPrefix + f.Reason)
 	}
 	return json.Marshal(f.Value)
 }
@@ -63,8 +63,8 @@ func (f Fact[T]) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON wrote.
 func (f *Fact[T]) UnmarshalJSON(b []byte) error {
 	var s string
-	if bytes.HasPrefix(b, []byte(`"`)) && json.Unmarshal(b, &s) == nil && strings.HasPrefix(s, unknownPrefix) {
-		*f = Fact[T]{Reason: strings.TrimPrefix(s, unknownPrefix)}
+	if bytes.HasPrefix(b, []byte(`"`)) && json.Unmarshal(b, &s) == nil && strings.HasPrefix(s, UnknownPrefix) {
+		*f = Fact[T]{Reason: strings.TrimPrefix(s, UnknownPrefix)}
 		return nil
 	}
 	var v T

@@ -15,6 +15,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // Snapshot is the state of the machine at one moment, with the busy of
@@ -217,7 +219,7 @@ func (s *Snapshot) takeOutOwn(ctx context.Context, r FS, opts ReadOptions) {
 		own, err = opts.Own()
 	}
 	if err == nil && s.BusyWindow > MaxOpenedWindow*opts.Window {
-		err = fmt.Errorf("the build took %s, more than %d times the window", roundWindow(s.BusyWindow), MaxOpenedWindow)
+		err = fmt.Errorf("the build took %s, more than %d times the window", units.Window(s.BusyWindow), MaxOpenedWindow)
 	}
 	if err != nil {
 		s.BusyNote = fmt.Sprintf("read after the build: %v", err)

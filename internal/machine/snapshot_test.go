@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -122,15 +123,6 @@ func TestFixtures(t *testing.T) {
 			if c := codes(Check(s, tt.cpu)); !slices.Equal(c, tt.findings) {
 				t.Errorf("Check(cpu%d) = %q, want %q", tt.cpu, c, tt.findings)
 			}
-			var hdr bytes.Buffer
-			if err := s.WriteHeader(&hdr, cpu); err != nil {
-				t.Fatal(err)
-			}
-			lines := strings.Split(hdr.String(), "\n")
-			if !strings.HasPrefix(lines[0], "load average ") || !strings.HasPrefix(lines[1], "cpu"+itoa(cpu)+": ") ||
-				lines[2] != "busy CPUs over 1s:" {
-				t.Errorf("header starts:\n%s", strings.Join(lines[:3], "\n"))
-			}
 		})
 	}
 }
@@ -211,10 +203,6 @@ func TestEmptyTree(t *testing.T) {
 	if _, _, err := ChooseCPU(s); err == nil {
 		t.Errorf("ChooseCPU on an empty tree: no error")
 	}
-	var b bytes.Buffer
-	if err := s.WriteHeader(&b, 0); err != nil || !strings.Contains(b.String(), "load average unknown: no proc/loadavg") {
-		t.Errorf("header of an empty tree:\n%s%v", b.String(), err)
-	}
 	_ = Check(s, 0)
 	if _, err := Read(context.Background(), filepath.Join(t.TempDir(), "missing"), ReadOptions{}); err == nil {
 		t.Errorf("Read of a missing root: no error")
@@ -246,43 +234,26 @@ func TestJSONRoundTrip(t *testing.T) {
 	}
 }
 
-func TestWriteBusyGrid(t *testing.T) {
-	var busy []CPUBusy
-	for c := range 10 {
-		busy = append(busy, CPUBusy{CPU: c, Busy: Known(float64(c * 11)), Ticks: 100})
-	}
-	var b bytes.Buffer
-	if err := WriteBusyGrid(&b, busy); err != nil {
-		t.Fatal(err)
-	}
-	// Six to a row: 70 columns, within an 80-column terminal.
-	want := "cpu0    0%  cpu1   11%  cpu2   22%  cpu3   33%  cpu4   44%  cpu5   55%\n" +
-		"cpu6   66%  cpu7   77%  cpu8   88%  cpu9   99%\n"
-	if b.String() != want {
-		t.Errorf("grid:\n%s\nwant:\n%s", b.String(), want)
-	}
-}
-
-// TestWriteBusyGridCoarse: figures from too few ticks are marked "~" and
-// unknown ones "?", both explained under the grid; no CPU is left out.
-func TestWriteBusyGridCoarse(t *testing.T) {
+// TestBusyCoarseAndUnknown: a CPU with too few ticks has a busy that is
+// not judged, one with none or missing from a read is unknown and says
+// why; no CPU is left out.
+func TestBusyCoarseAndUnknown(t *testing.T) {
 	before, _ := parseStat([]byte("cpu 0 0 0 0\ncpu0 10 0 0 10\ncpu1 10 0 0 10\ncpu2 10 0 0 10\ncpu3 10 0 0 10\ncpu4 10 0 0 10\n"))
 	after, _ := parseStat([]byte("cpu 0 0 0 0\ncpu0 11 0 0 10\ncpu1 10 0 0 12\ncpu2 10 0 0 10\ncpu4 40 0 0 80\ncpu5 1 0 0 1\n"))
-	var b bytes.Buffer
-	if err := WriteBusyGrid(&b, Busy(before, after)); err != nil {
-		t.Fatal(err)
+	var got []string
+	for _, c := range Busy(before, after) {
+		got = append(got, fmt.Sprintf("cpu%d %v %d judged=%v", c.CPU, c.Busy, c.Ticks, c.Judged()))
 	}
-	want := "cpu0 ~100%  cpu1   ~0%  cpu2     ?  cpu3     ?  cpu4   30%  cpu5     ?\n" +
-		"~ cpu0-1: 1 to 2 ticks, fewer than the 50 (500ms) it takes to judge busy\n" +
-		"? cpu2: unknown: no tick between the two reads of /proc/stat\n" +
-		"? cpu3: unknown: not in the second read of /proc/stat (went offline in the window)\n" +
-		"? cpu5: unknown: not in the first read of /proc/stat (came online in the window)\n"
-	if b.String() != want {
-		t.Errorf("grid:\n%s\nwant:\n%s", b.String(), want)
+	want := []string{
+		"cpu0 100 1 judged=false",
+		"cpu1 0 2 judged=false",
+		"cpu2 unknown: no tick between the two reads of /proc/stat 0 judged=false",
+		"cpu3 unknown: not in the second read of /proc/stat (went offline in the window) 0 judged=false",
+		"cpu4 30 100 judged=true",
+		"cpu5 unknown: not in the first read of /proc/stat (came online in the window) 0 judged=false",
 	}
-	b.Reset()
-	if err := WriteBusyGrid(&b, nil); err != nil || b.String() != "unknown: no cpuN line in /proc/stat\n" {
-		t.Errorf("empty grid: %q, %v", b.String(), err)
+	if !slices.Equal(got, want) {
+		t.Errorf("busy:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -325,42 +296,6 @@ func TestShortWindow(t *testing.T) {
 	laptop.Busy.Value[6].Ticks = MinBusyTicks
 	if c := codes(Check(laptop, 7)); !slices.Contains(c, "warn sibling-busy") || slices.Contains(c, "info busy-unknown") {
 		t.Errorf("sibling cpu6 at 91%% of %d ticks: %q", MinBusyTicks, c)
-	}
-}
-
-// TestHeaderFacts: an unknown cgroup is said once, and the Go facts of
-// this process are not shown as the tree's.
-func TestHeaderFacts(t *testing.T) {
-	header := func(s *Snapshot) string {
-		t.Helper()
-		var b bytes.Buffer
-		if err := s.WriteHeader(&b, 1); err != nil {
-			t.Fatal(err)
-		}
-		return b.String()
-	}
-	s, err := Read(context.Background(), t.TempDir(), ReadOptions{Runtime: fixedRuntime})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := header(s)
-	if !strings.Contains(h, "\ncgroup unknown: no proc/self/cgroup: kernel without cgroups\n") || strings.Count(h, "proc/self/cgroup") != 1 {
-		t.Errorf("unknown cgroup in the header:\n%s", h)
-	}
-	vm := readFixture(t, "vm")
-	h = header(vm)
-	if !strings.Contains(h, "\nhost vm, kernel 6.18.44-fc-v857, at 2026-11-30T12:00:00Z\n"+
-		"this process (not the tree): go1.26.0 linux/amd64, GOMAXPROCS 4, NumCPU 4\n") {
-		t.Errorf("runtime of a tree:\n%s", h)
-	}
-	vm.Live = true
-	if h := header(vm); !strings.Contains(h, "\nhost vm, kernel 6.18.44-fc-v857, go1.26.0 linux/amd64, GOMAXPROCS 4, NumCPU 4, at 2026-11-30T12:00:00Z\n") ||
-		strings.Contains(h, "not the tree") {
-		t.Errorf("runtime of a live machine:\n%s", h)
-	}
-	vm.Cgroup.Version, vm.Cgroup.Path = Known[int64](1), Unknown[string]("no cpu controller in proc/self/cgroup")
-	if h := header(vm); !strings.Contains(h, "\ncgroup v1 path unknown: no cpu controller in proc/self/cgroup, cpuset 0-1, ") {
-		t.Errorf("cgroup v1 without a path:\n%s", h)
 	}
 }
 

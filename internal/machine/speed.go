@@ -3,7 +3,6 @@ package machine
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/finding"
@@ -52,7 +51,7 @@ func (s *Snapshot) ProbeBatches() []CPUList {
 	}
 	var batches []CPUList
 	for _, c := range avail {
-		sib, _ := s.cpu(c).Siblings.Get()
+		sib, _ := s.CPUEntry(c).Siblings.Get()
 		i := slices.IndexFunc(batches, func(b CPUList) bool {
 			return !slices.ContainsFunc(b, sib.Has)
 		})
@@ -116,6 +115,13 @@ func (s *Snapshot) fastestIdle(pool CPUList) (cpu int, ns float64, ok bool) {
 		}
 	}
 	return cpu, ns, ok
+}
+
+// SlowCPU reports whether the reference loop ran on cpu at least SlowRatio
+// times as long as on the fastest idle CPU.
+func (s *Snapshot) SlowCPU(cpu int) bool {
+	_, _, _, slow := s.slowness(cpu)
+	return slow
 }
 
 // slowness compares cpu's reference loop with the fastest idle CPU's it
@@ -185,39 +191,4 @@ func (s *Snapshot) speedWords(k candidate, kind []candidate) (words string, firs
 		return fmt.Sprintf("fastest of %d by the reference loop (%.2f vs %.2f ns)", measured, k.refNs, slowest), true
 	}
 	return fmt.Sprintf("among the fastest of %d by the reference loop (%.2f vs %.2f ns)", measured, k.refNs, slowest), true
-}
-
-// writeSpeed writes every probed CPU's reference loop, six to a line as
-// the busy grid: "cpu0  1.00  cpu1  1.31", then the reasons of the CPUs
-// that could not be probed.
-func (s *Snapshot) writeSpeed(b *strings.Builder) {
-	if len(s.Speed) == 0 {
-		return
-	}
-	b.WriteString("reference loop in the window (ns per iteration, best of the repeats):\n")
-	cells := make([]string, len(s.Speed))
-	cpus := make([]int, len(s.Speed))
-	unknown := map[string][]int{}
-	var reasons []string
-	for i, sp := range s.Speed {
-		cpus[i], cells[i] = sp.CPU, "?"
-		if v, ok := sp.RefNs.Get(); ok {
-			cells[i] = fmt.Sprintf("%.2f", v)
-			if _, _, _, slow := s.slowness(sp.CPU); slow {
-				cells[i] += "!"
-			}
-			continue
-		}
-		if _, ok := unknown[sp.RefNs.Reason]; !ok {
-			reasons = append(reasons, sp.RefNs.Reason)
-		}
-		unknown[sp.RefNs.Reason] = append(unknown[sp.RefNs.Reason], sp.CPU)
-	}
-	writeCells(b, cpus, cells)
-	if slices.ContainsFunc(cells, func(c string) bool { return strings.HasSuffix(c, "!") }) {
-		fmt.Fprintf(b, "! at least %.1fx the fastest idle CPU\n", SlowRatio)
-	}
-	for _, r := range reasons {
-		fmt.Fprintf(b, "? cpu%s: %s%s\n", FormatCPUList(unknown[r]), unknownPrefix, r)
-	}
 }

@@ -151,7 +151,7 @@ func TestProbeBatches(t *testing.T) {
 			var all CPUList
 			for _, b := range p.batches {
 				for _, c := range b {
-					sib, _ := s.cpu(c).Siblings.Get()
+					sib, _ := s.CPUEntry(c).Siblings.Get()
 					if slices.ContainsFunc(b, sib.Has) {
 						t.Errorf("batch %v holds cpu%d and its sibling %v", b, c, sib)
 					}
@@ -181,25 +181,5 @@ func TestProbeNotCountedBusy(t *testing.T) {
 	b, ok := s.BusyOf(0)
 	if !ok || math.Abs(b.Own-4.85) > 1e-9 || math.Abs(b.Busy.Value-4.15) > 1e-9 || s.BusyOwn != 100*time.Millisecond {
 		t.Errorf("cpu0 busy %v, own %.2f%%, BusyOwn %v; want 4.15%%, 4.85%%, 100ms", b.Busy, b.Own, s.BusyOwn)
-	}
-}
-
-// The -v header shows every CPU's speed, marks the slow ones and says why
-// a CPU has none.
-func TestWriteSpeed(t *testing.T) {
-	s := readProbed(t, "vm", &fakeProbe{ns: map[int]float64{0: 1.00, 1: 1.31}}, nil)
-	var b strings.Builder
-	s.writeSpeed(&b)
-	want := "reference loop in the window (ns per iteration, best of the repeats):\n" +
-		"cpu0  1.00  cpu1 1.31!\n" +
-		"! at least 1.1x the fastest idle CPU\n"
-	if b.String() != want {
-		t.Errorf("writeSpeed:\n%s\nwant:\n%s", b.String(), want)
-	}
-	s = readProbed(t, "vm", &fakeProbe{ns: map[int]float64{0: 1.00}, reason: "pin failed"}, nil)
-	b.Reset()
-	s.writeSpeed(&b)
-	if !strings.Contains(b.String(), "cpu1     ?\n? cpu1: unknown: pin failed\n") {
-		t.Errorf("writeSpeed with a failed CPU:\n%s", b.String())
 	}
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
-	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -55,7 +54,7 @@ func writeTextHeader(w io.Writer, r *result.Result) error {
 		tw.printf("INTERRUPTED: the run was stopped before the end; only what was measured is shown\n\n")
 	}
 	if r.Before != nil {
-		if err := r.Before.WriteHeader(tw, r.CPU); err != nil {
+		if err := MachineHeader(tw, r.Before, r.CPU); err != nil {
 			return err
 		}
 	} else {
@@ -104,7 +103,7 @@ func writeTextBody(w io.Writer, r *result.Result, c *compare.Document, o Options
 	if len(r.BusyDuring) == 0 {
 		tw.printf("  unknown: not recorded\n")
 	} else if tw.err == nil {
-		tw.err = machine.WriteBusyGrid(tw, r.BusyDuring)
+		tw.err = BusyGrid(tw, r.BusyDuring)
 	}
 	if len(r.Environment) > 0 {
 		tw.printf("\nenvironment:\n")

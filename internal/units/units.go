@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Sig formats x with n significant digits in plain decimal notation,
@@ -147,6 +148,9 @@ func Change(x float64) string {
 	}
 	return fmt.Sprintf("%+.1f%%", v)
 }
+
+// Window writes a window of time to the millisecond: "1s", "1.002s".
+func Window(d time.Duration) string { return d.Round(time.Millisecond).String() }
 
 // OneLine folds s onto one line: every run of white space, newlines
 // included, becomes one space, so a message from a child or a file never

@@ -1,21 +1,23 @@
-package machine
+package render
 
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
-// WriteHeader writes the header a person reads in five seconds before
+// MachineHeader writes the header a person reads in five seconds before
 // trusting a number: the load average, the target CPU, the busy grid, then
 // the other facts. Findings are not part of it.
-func (s *Snapshot) WriteHeader(w io.Writer, cpu int) error {
+func MachineHeader(w io.Writer, s *machine.Snapshot, cpu int) error {
 	var b strings.Builder
-	b.WriteString(s.loadLine() + "\n")
-	b.WriteString(s.targetLine(cpu) + "\n")
+	b.WriteString(loadLine(s) + "\n")
+	b.WriteString(targetLine(s, cpu) + "\n")
 	if busy, ok := s.Busy.Get(); ok {
 		own := ""
 		switch {
@@ -24,34 +26,34 @@ func (s *Snapshot) WriteHeader(w io.Writer, cpu int) error {
 		case s.BusyNote != "":
 			own = " (" + s.BusyNote + ")"
 		}
-		fmt.Fprintf(&b, "busy CPUs over %s%s:\n", roundWindow(s.BusyWindow), own)
-		if err := WriteBusyGrid(&b, busy); err != nil {
+		fmt.Fprintf(&b, "busy CPUs over %s%s:\n", units.Window(s.BusyWindow), own)
+		if err := BusyGrid(&b, busy); err != nil {
 			return err
 		}
-		if anySteal(busy) {
-			fmt.Fprintf(&b, "steal over %s:\n", roundWindow(s.BusyWindow))
-			writeGrid(&b, busy, func(c CPUBusy) Fact[float64] { return c.Steal })
+		if machine.AnySteal(busy) {
+			fmt.Fprintf(&b, "steal over %s:\n", units.Window(s.BusyWindow))
+			writeGrid(&b, busy, func(c machine.CPUBusy) machine.Fact[float64] { return c.Steal })
 		}
 	} else {
 		fmt.Fprintf(&b, "busy CPUs: %s\n", s.Busy)
 	}
-	s.writeSpeed(&b)
-	s.writeFacts(&b)
+	writeSpeed(s, &b)
+	writeFacts(s, &b)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// WriteBusyGrid writes every CPU's busy, eight to a line:
+// BusyGrid writes every CPU's busy, eight to a line:
 // "cpu0    5%  cpu1    4%  ...". A busy counted over fewer than
-// MinBusyTicks ticks is written "~100%" and an unknown one "?"; a line
+// machine.MinBusyTicks ticks is written "~100%" and an unknown one "?"; a line
 // under the grid says which CPUs and why, so a coarse or missing figure
 // never reads as a measured one.
-func WriteBusyGrid(w io.Writer, busy []CPUBusy) error {
+func BusyGrid(w io.Writer, busy []machine.CPUBusy) error {
 	var b strings.Builder
 	if len(busy) == 0 {
 		b.WriteString("unknown: no cpuN line in /proc/stat\n")
 	}
-	writeGrid(&b, busy, func(c CPUBusy) Fact[float64] { return c.Busy })
+	writeGrid(&b, busy, func(c machine.CPUBusy) machine.Fact[float64] { return c.Busy })
 	writeGridNotes(&b, busy)
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -61,7 +63,7 @@ func WriteBusyGrid(w io.Writer, busy []CPUBusy) error {
 // columns and their gaps fit an 80-column terminal.
 const gridRow = 6
 
-func writeGrid(b *strings.Builder, busy []CPUBusy, pct func(CPUBusy) Fact[float64]) {
+func writeGrid(b *strings.Builder, busy []machine.CPUBusy, pct func(machine.CPUBusy) machine.Fact[float64]) {
 	cpus := make([]int, len(busy))
 	cells := make([]string, len(busy))
 	for i, c := range busy {
@@ -85,7 +87,7 @@ func writeCells(b *strings.Builder, cpus []int, cells []string) {
 
 // gridCell is "5%", "~100%" when the CPU's busy is too coarse to judge, or
 // "?" when it is unknown.
-func gridCell(c CPUBusy, v Fact[float64]) string {
+func gridCell(c machine.CPUBusy, v machine.Fact[float64]) string {
 	switch {
 	case !v.Known():
 		return "?"
@@ -98,7 +100,7 @@ func gridCell(c CPUBusy, v Fact[float64]) string {
 // writeGridNotes explains the "~" and "?" cells of a grid:
 // "~ cpu0-15: 1 tick, fewer than the 50 (500ms) it takes to judge busy" and
 // "? cpu3: unknown: not in the first read of /proc/stat ...".
-func writeGridNotes(b *strings.Builder, busy []CPUBusy) {
+func writeGridNotes(b *strings.Builder, busy []machine.CPUBusy) {
 	var coarse []int
 	var lo, hi uint64
 	var reasons []string
@@ -124,17 +126,14 @@ func writeGridNotes(b *strings.Builder, busy []CPUBusy) {
 			ticks = fmt.Sprintf("%d to %d ticks", lo, hi)
 		}
 		fmt.Fprintf(b, "~ cpu%s: %s, fewer than the %d (%s) it takes to judge busy\n",
-			FormatCPUList(coarse), ticks, MinBusyTicks, minBusyWindow)
+			machine.FormatCPUList(coarse), ticks, machine.MinBusyTicks, machine.MinBusyWindow)
 	}
 	for _, r := range reasons {
-		fmt.Fprintf(b, "? cpu%s: %s%s\n", FormatCPUList(unknown[r]), unknownPrefix, r)
+		fmt.Fprintf(b, "? cpu%s: %s%s\n", machine.FormatCPUList(unknown[r]), machine.UnknownPrefix, r)
 	}
 }
 
-// roundWindow writes a window to the millisecond: "1s", "1.002s".
-func roundWindow(d time.Duration) string { return d.Round(time.Millisecond).String() }
-
-func (s *Snapshot) loadLine() string {
+func loadLine(s *machine.Snapshot) string {
 	l, ok := s.Load.Get()
 	if !ok {
 		return "load average " + s.Load.String()
@@ -149,7 +148,7 @@ func (s *Snapshot) loadLine() string {
 
 // LoadSummary is the load in a few words, for a one-line header: "load
 // 0.47 0.54 0.70, 2/85 runnable, cpu pressure 0.83%".
-func (s *Snapshot) LoadSummary() string {
+func LoadSummary(s *machine.Snapshot) string {
 	l, ok := s.Load.Get()
 	if !ok {
 		return "load " + s.Load.String()
@@ -163,8 +162,8 @@ func (s *Snapshot) LoadSummary() string {
 
 // targetLine is "cpu2: governor powersave, scaling_cur_freq 3288160 kHz
 // (max 4700000), performance core, SMT sibling cpu3".
-func (s *Snapshot) targetLine(cpu int) string {
-	c := s.cpu(cpu)
+func targetLine(s *machine.Snapshot, cpu int) string {
+	c := s.CPUEntry(cpu)
 	var parts []string
 	if g, ok := c.Governor.Get(); ok {
 		parts = append(parts, "governor "+g)
@@ -195,7 +194,7 @@ func (s *Snapshot) targetLine(cpu int) string {
 // brandWords names the CPU as go test does, " (go test: NAME)", where that
 // is known and not the model name: a reader comparing with a go test
 // header then sees why the names differ. Nothing otherwise.
-func (s *Snapshot) brandWords() string {
+func brandWords(s *machine.Snapshot) string {
 	brand, ok := s.CPUBrand.Get()
 	brand = strings.TrimSpace(brand)
 	if model, _ := s.CPUModel.Get(); !ok || brand == "" || brand == model {
@@ -204,7 +203,7 @@ func (s *Snapshot) brandWords() string {
 	return " (go test: " + brand + ")"
 }
 
-func (s *Snapshot) writeFacts(b *strings.Builder) {
+func writeFacts(s *machine.Snapshot, b *strings.Builder) {
 	rt := fmt.Sprintf("%s %s/%s, GOMAXPROCS %d, NumCPU %d", s.GoVersion, s.GOOS, s.GOARCH, s.GOMAXPROCS, s.NumCPU)
 	if s.Live {
 		fmt.Fprintf(b, "host %s, kernel %s, %s, at %s\n", s.Hostname, s.Kernel, rt, s.When.Format(time.RFC3339))
@@ -214,44 +213,44 @@ func (s *Snapshot) writeFacts(b *strings.Builder) {
 		fmt.Fprintf(b, "host %s, kernel %s, at %s\n", s.Hostname, s.Kernel, s.When.Format(time.RFC3339))
 		fmt.Fprintf(b, "this process (not the tree): %s\n", rt)
 	}
-	fmt.Fprintf(b, "cpu model %s%s; hypervisor %s\n", s.CPUModel, s.brandWords(), yesNo(s.Hypervisor))
+	fmt.Fprintf(b, "cpu model %s%s; hypervisor %s\n", s.CPUModel, brandWords(s), yesNo(s.Hypervisor))
 	fmt.Fprintf(b, "cpus online %s, possible %s, allowed %s (%s), isolated %s, nohz_full %s\n",
-		listOrNone(s.Online), listOrNone(s.Possible), listOrNone(s.Allowed), s.AllowedFrom,
-		listOrNone(s.Isolated), listOrNone(s.NohzFull))
+		machine.ListOrNone(s.Online), machine.ListOrNone(s.Possible), machine.ListOrNone(s.Allowed), s.AllowedFrom,
+		machine.ListOrNone(s.Isolated), machine.ListOrNone(s.NohzFull))
 	b.WriteString(cgroupWords(s.Cgroup) + "\n")
 	fmt.Fprintf(b, "clocksource %s (available: %s); SMT control %s, active %s\n",
 		s.Clocksource, s.ClocksourceAvailable, s.SMTControl, yesNo(s.SMTActive))
 	fmt.Fprintf(b, "turbo %s\n", turboWords(s.Turbo))
 	b.WriteString("per CPU:\n")
-	fmt.Fprintf(b, "  %-16s%s\n", "SMT cores", s.smtCores())
+	fmt.Fprintf(b, "  %-16s%s\n", "SMT cores", smtCores(s))
 	rows := []struct {
 		name string
-		val  func(CPU) string
+		val  func(machine.CPU) string
 	}{
-		{"core type", func(c CPU) string { return c.CoreType.String() }},
-		{"cpu_capacity", func(c CPU) string { return c.Capacity.String() }},
-		{"package", func(c CPU) string { return c.Package.String() }},
+		{"core type", func(c machine.CPU) string { return c.CoreType.String() }},
+		{"cpu_capacity", func(c machine.CPU) string { return c.Capacity.String() }},
+		{"package", func(c machine.CPU) string { return c.Package.String() }},
 		{"throttles", throttleWords},
 	}
 	freqRows := []struct {
 		name string
-		val  func(CPU) string
+		val  func(machine.CPU) string
 	}{
-		{"driver", func(c CPU) string { return c.Driver.String() }},
-		{"governor", func(c CPU) string { return c.Governor.String() }},
-		{"epp", func(c CPU) string { return c.EPP.String() }},
-		{"min kHz", func(c CPU) string { return c.MinFreqKHz.String() }},
-		{"max kHz", func(c CPU) string { return c.MaxFreqKHz.String() }},
-		{"cpuinfo max kHz", func(c CPU) string { return c.CPUInfoMaxKHz.String() }},
+		{"driver", func(c machine.CPU) string { return c.Driver.String() }},
+		{"governor", func(c machine.CPU) string { return c.Governor.String() }},
+		{"epp", func(c machine.CPU) string { return c.EPP.String() }},
+		{"min kHz", func(c machine.CPU) string { return c.MinFreqKHz.String() }},
+		{"max kHz", func(c machine.CPU) string { return c.MaxFreqKHz.String() }},
+		{"cpuinfo max kHz", func(c machine.CPU) string { return c.CPUInfoMaxKHz.String() }},
 	}
 	// Without cpufreq, one line says so instead of six identical ones.
-	if noFreq := s.groupBy(func(c CPU) string { return c.Driver.String() }); strings.HasPrefix(noFreq, unknownPrefix) && !strings.Contains(noFreq, " on ") {
+	if noFreq := groupBy(s, func(c machine.CPU) string { return c.Driver.String() }); strings.HasPrefix(noFreq, machine.UnknownPrefix) && !strings.Contains(noFreq, " on ") {
 		fmt.Fprintf(b, "  %-16s%s\n", "cpufreq", noFreq)
 	} else {
 		rows = append(freqRows, rows...)
 	}
 	for _, r := range rows {
-		fmt.Fprintf(b, "  %-16s%s\n", r.name, s.groupBy(r.val))
+		fmt.Fprintf(b, "  %-16s%s\n", r.name, groupBy(s, r.val))
 	}
 	if len(s.CPUs) > 0 && s.CPUs[0].CoreTypeFrom != "" {
 		fmt.Fprintf(b, "  %-16s%s\n", "core type from", s.CPUs[0].CoreTypeFrom)
@@ -261,7 +260,7 @@ func (s *Snapshot) writeFacts(b *strings.Builder) {
 // groupBy writes each distinct value with the CPUs that have it:
 // "performance on 0-7; efficiency on 8-15", or the value alone when every
 // CPU has it.
-func (s *Snapshot) groupBy(val func(CPU) string) string {
+func groupBy(s *machine.Snapshot, val func(machine.CPU) string) string {
 	var order []string
 	cpus := map[string][]int{}
 	for _, c := range s.CPUs {
@@ -276,7 +275,7 @@ func (s *Snapshot) groupBy(val func(CPU) string) string {
 	}
 	parts := make([]string, len(order))
 	for i, v := range order {
-		parts[i] = v + " on " + FormatCPUList(cpus[v])
+		parts[i] = v + " on " + machine.FormatCPUList(cpus[v])
 	}
 	return strings.Join(parts, "; ")
 }
@@ -284,7 +283,7 @@ func (s *Snapshot) groupBy(val func(CPU) string) string {
 // cgroupWords is "cgroup v2 /user.slice, cpuset 0-15, cpu quota none (...)",
 // or "cgroup unknown: <reason>" once when proc/self/cgroup cannot be read
 // (then every cgroup fact is unknown for that same reason).
-func cgroupWords(g Cgroup) string {
+func cgroupWords(g machine.Cgroup) string {
 	v, ok := g.Version.Get()
 	if !ok {
 		return "cgroup " + g.Version.String()
@@ -293,10 +292,10 @@ func cgroupWords(g Cgroup) string {
 	if !g.Path.Known() {
 		path = "path " + path
 	}
-	return fmt.Sprintf("cgroup v%d %s, cpuset %s, cpu quota %s", v, path, listOrNone(g.Cpuset), quotaWords(g.Quota))
+	return fmt.Sprintf("cgroup v%d %s, cpuset %s, cpu quota %s", v, path, machine.ListOrNone(g.Cpuset), quotaWords(g.Quota))
 }
 
-func quotaWords(f Fact[Quota]) string {
+func quotaWords(f machine.Fact[machine.Quota]) string {
 	q, ok := f.Get()
 	switch {
 	case !ok:
@@ -307,14 +306,14 @@ func quotaWords(f Fact[Quota]) string {
 	return fmt.Sprintf("%.2f CPUs (%d/%d us, %s)", q.CPUs, q.QuotaUs, q.PeriodUs, q.From)
 }
 
-func yesNo(f Fact[bool]) string {
+func yesNo(f machine.Fact[bool]) string {
 	if v, ok := f.Get(); ok {
 		return map[bool]string{true: "yes", false: "no"}[v]
 	}
 	return f.String()
 }
 
-func onOff(f Fact[bool]) string {
+func onOff(f machine.Fact[bool]) string {
 	if v, ok := f.Get(); ok {
 		return map[bool]string{true: "on", false: "off"}[v]
 	}
@@ -323,7 +322,7 @@ func onOff(f Fact[bool]) string {
 
 // smtCores lists the hardware threads of each core that has more than one,
 // "0-1 2-3 4-5 6-7; no sibling on 8-15".
-func (s *Snapshot) smtCores() string {
+func smtCores(s *machine.Snapshot) string {
 	var cores []string
 	var single []int
 	seen := map[string]bool{}
@@ -336,7 +335,7 @@ func (s *Snapshot) smtCores() string {
 			single = append(single, c.CPU)
 			continue
 		}
-		core := FormatCPUList(append([]int{c.CPU}, sib...))
+		core := machine.FormatCPUList(append([]int{c.CPU}, sib...))
 		if !seen[core] {
 			seen[core] = true
 			cores = append(cores, core)
@@ -347,14 +346,14 @@ func (s *Snapshot) smtCores() string {
 		if out != "" {
 			out += "; "
 		}
-		out += "no sibling on " + FormatCPUList(single)
+		out += "no sibling on " + machine.FormatCPUList(single)
 	}
 	return out
 }
 
 // turboWords is "on (intel_pstate active, no_turbo 0)", naming only the
 // sources that could be read.
-func turboWords(t Turbo) string {
+func turboWords(t machine.Turbo) string {
 	var src []string
 	if v, ok := t.IntelPstateStatus.Get(); ok {
 		src = append(src, "intel_pstate "+v)
@@ -375,9 +374,44 @@ func turboWords(t Turbo) string {
 }
 
 // throttleWords is "core 12, package 37", or the reason both are unknown.
-func throttleWords(c CPU) string {
+func throttleWords(c machine.CPU) string {
 	if !c.CoreThrottles.Known() && c.CoreThrottles.Reason == c.PkgThrottles.Reason {
 		return c.CoreThrottles.String()
 	}
 	return "core " + c.CoreThrottles.String() + ", package " + c.PkgThrottles.String()
+}
+
+// writeSpeed writes every probed CPU's reference loop, six to a line as
+// the busy grid: "cpu0  1.00  cpu1  1.31", then the reasons of the CPUs
+// that could not be probed.
+func writeSpeed(s *machine.Snapshot, b *strings.Builder) {
+	if len(s.Speed) == 0 {
+		return
+	}
+	b.WriteString("reference loop in the window (ns per iteration, best of the repeats):\n")
+	cells := make([]string, len(s.Speed))
+	cpus := make([]int, len(s.Speed))
+	unknown := map[string][]int{}
+	var reasons []string
+	for i, sp := range s.Speed {
+		cpus[i], cells[i] = sp.CPU, "?"
+		if v, ok := sp.RefNs.Get(); ok {
+			cells[i] = fmt.Sprintf("%.2f", v)
+			if s.SlowCPU(sp.CPU) {
+				cells[i] += "!"
+			}
+			continue
+		}
+		if _, ok := unknown[sp.RefNs.Reason]; !ok {
+			reasons = append(reasons, sp.RefNs.Reason)
+		}
+		unknown[sp.RefNs.Reason] = append(unknown[sp.RefNs.Reason], sp.CPU)
+	}
+	writeCells(b, cpus, cells)
+	if slices.ContainsFunc(cells, func(c string) bool { return strings.HasSuffix(c, "!") }) {
+		fmt.Fprintf(b, "! at least %.1fx the fastest idle CPU\n", machine.SlowRatio)
+	}
+	for _, r := range reasons {
+		fmt.Fprintf(b, "? cpu%s: %s%s\n", machine.FormatCPUList(unknown[r]), machine.UnknownPrefix, r)
+	}
 }
