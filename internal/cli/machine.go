@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -11,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
 	"github.com/benchy-dev/benchy/internal/render"
@@ -94,14 +91,6 @@ when one is a warning (the check for a CI runner that must be quiet).`,
 	return cmd
 }
 
-// machineReport is the JSON output of `benchy machine`.
-type machineReport struct {
-	CPU       int               `json:"cpu"`
-	CPUChoice string            `json:"cpu_choice"`
-	Machine   *machine.Snapshot `json:"machine"`
-	Findings  []finding.Finding `json:"findings"`
-}
-
 // machineRun reads the machine, picks or validates the CPU, and writes the
 // header and findings (text) or the whole report (json) to w.
 func machineRun(opts *machineOptions, w io.Writer) error {
@@ -128,28 +117,9 @@ func machineRun(opts *machineOptions, w io.Writer) error {
 	}
 	fs := machine.Check(s, cpu)
 
-	switch opts.Format {
-	case "json":
-		if fs == nil {
-			fs = []finding.Finding{}
-		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(machineReport{CPU: cpu, CPUChoice: why, Machine: s, Findings: fs}); err != nil {
-			return err
-		}
-	default:
-		var b bytes.Buffer
-		if err := render.MachineHeader(&b, s, cpu); err != nil {
-			return err
-		}
-		fmt.Fprintf(&b, "cpu%d chosen: %s\n", cpu, why)
-		if err := writeFindings(&b, cpu, fs); err != nil {
-			return err
-		}
-		if _, err := io.WriteString(w, render.WrapLines(b.String(), textWidth)); err != nil {
-			return err
-		}
+	rep := render.MachineReport{CPU: cpu, CPUChoice: why, Machine: s, Findings: fs}
+	if err := render.WriteMachineReport(w, opts.Format, rep, textWidth); err != nil {
+		return err
 	}
 	if level, strict := strictLevel(opts.Strict); strict {
 		var codes []string
@@ -163,15 +133,4 @@ func machineRun(opts *machineOptions, w io.Writer) error {
 		}
 	}
 	return nil
-}
-
-func writeFindings(w io.Writer, cpu int, fs []finding.Finding) error {
-	if len(fs) == 0 {
-		_, err := fmt.Fprintf(w, "findings for cpu%d: none\n", cpu)
-		return err
-	}
-	if _, err := fmt.Fprintf(w, "findings for cpu%d:\n", cpu); err != nil {
-		return err
-	}
-	return finding.WriteText(w, fs)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result/resulttest"
 )
 
@@ -36,7 +37,7 @@ func TestMachineGolden(t *testing.T) {
 					t.Fatal(err)
 				}
 				if format == "json" {
-					var r machineReport
+					var r render.MachineReport
 					if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 						t.Fatalf("output is not a machine report: %v", err)
 					}
@@ -143,7 +144,7 @@ func TestMachineLive(t *testing.T) {
 	if code := testMain([]string{"machine", "--sysroot", "/", "--window", "50ms", "--format", "json"}, &out, &errb); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	var r machineReport
+	var r render.MachineReport
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ package finding
 
 import (
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -92,20 +91,4 @@ func Has(fs []Finding, code string) bool {
 		}
 	}
 	return false
-}
-
-// WriteText writes one finding per line, most severe first in the order
-// given, as "  warn  governor: cpu2 governor is powersave, ...".
-func WriteText(w io.Writer, fs []Finding) error {
-	for _, sev := range []Severity{Error, Warn, Info} {
-		for _, f := range fs {
-			if f.Severity != sev {
-				continue
-			}
-			if _, err := fmt.Fprintf(w, "  %-5s %s: %s\n", f.Severity, f.Code, f.Message); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

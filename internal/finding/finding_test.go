@@ -1,7 +1,6 @@
 package finding
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -35,17 +34,5 @@ func TestWorstAndHas(t *testing.T) {
 	}
 	if !Has(fs, "c") || Has(fs, "d") {
 		t.Error("Has does not match codes")
-	}
-}
-
-func TestWriteTextOrdersBySeverity(t *testing.T) {
-	var b bytes.Buffer
-	fs := []Finding{{Code: "i", Severity: Info, Message: "x"}, {Code: "e", Severity: Error, Message: "y"}, {Code: "w", Severity: Warn, Message: "z"}}
-	if err := WriteText(&b, fs); err != nil {
-		t.Fatal(err)
-	}
-	want := "  error e: y\n  warn  w: z\n  info  i: x\n"
-	if b.String() != want {
-		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
 )
 
@@ -200,5 +201,17 @@ func TestBusyGridCoarse(t *testing.T) {
 	b.Reset()
 	if err := BusyGrid(&b, nil); err != nil || b.String() != "unknown: no cpuN line in /proc/stat\n" {
 		t.Errorf("empty grid: %q, %v", b.String(), err)
+	}
+}
+
+func TestFindingsOrderBySeverity(t *testing.T) {
+	var b bytes.Buffer
+	fs := []finding.Finding{{Code: "i", Severity: finding.Info, Message: "x"}, {Code: "e", Severity: finding.Error, Message: "y"}, {Code: "w", Severity: finding.Warn, Message: "z"}}
+	if err := Findings(&b, fs); err != nil {
+		t.Fatal(err)
+	}
+	want := "  error e: y\n  warn  w: z\n  info  i: x\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 }

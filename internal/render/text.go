@@ -85,7 +85,7 @@ func writeTextBody(w io.Writer, r *result.Result, c *compare.Document, o Options
 		}
 		shown, quiet := splitQuiet(e.Findings)
 		if tw.err == nil {
-			tw.err = finding.WriteText(tw, shown)
+			tw.err = Findings(tw, shown)
 		}
 		if len(quiet) > 0 {
 			tw.printf("  info  also noted: %s (details in --format json)\n", strings.Join(quiet, ", "))
@@ -108,7 +108,7 @@ func writeTextBody(w io.Writer, r *result.Result, c *compare.Document, o Options
 	if len(r.Environment) > 0 {
 		tw.printf("\nenvironment:\n")
 		if tw.err == nil {
-			tw.err = finding.WriteText(tw, r.Environment)
+			tw.err = Findings(tw, r.Environment)
 		}
 	}
 	tw.printf("\nsummary: %s\n", summaryLine(r))
