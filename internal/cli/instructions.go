@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/benchy-dev/benchy/internal/callgrind"
-	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/inproc"
@@ -145,7 +145,7 @@ func (c *CountOptions) countLoops(r *result.Result, ws []inproc.Workload, m *Mea
 // allocates much collects rather than being killed.
 func GoCountEnv() []string {
 	env := []string{"GOGC=off"}
-	if budget, _, _ := machine.MemoryBudget("/"); budget > 0 {
+	if budget, _, _ := sysread.MemoryBudget("/"); budget > 0 {
 		env = append(env, fmt.Sprintf("GOMEMLIMIT=%d", budget/2))
 	}
 	return env

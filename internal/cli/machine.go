@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 	"github.com/benchy-dev/benchy/internal/render"
 )
 
@@ -94,14 +95,14 @@ when one is a warning (the check for a CI runner that must be quiet).`,
 // machineRun reads the machine, picks or validates the CPU, and writes the
 // header and findings (text) or the whole report (json) to w.
 func machineRun(opts *machineOptions, w io.Writer) error {
-	if err := machine.ValidateRoot(opts.Root); err != nil {
+	if err := sysread.ValidateRoot(opts.Root); err != nil {
 		return Usagef("--sysroot %v", err)
 	}
-	ropts := machine.ReadOptions{Live: opts.Live, Window: opts.Window, Now: opts.Now, Runtime: opts.Runtime}
+	ropts := sysread.ReadOptions{Live: opts.Live, Window: opts.Window, Now: opts.Now, Runtime: opts.Runtime}
 	if opts.Live && harness.CanPin {
 		ropts.Probe = harness.ProbeSpeeds // the choice a run would make
 	}
-	s, err := machine.Read(context.Background(), opts.Root, ropts)
+	s, err := sysread.Read(context.Background(), opts.Root, ropts)
 	if err != nil {
 		return Usagef("%v", err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/benchy-dev/benchy/internal/compare"
-	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 	"github.com/benchy-dev/benchy/internal/pipeline"
 	"github.com/benchy-dev/benchy/internal/profiles"
 	"github.com/benchy-dev/benchy/internal/render"
@@ -382,7 +382,7 @@ func (o *runOptions) plan(ws []inproc.Workload) pipeline.Plan {
 		}
 	}
 	if !o.GC {
-		budget, _, _ := machine.MemoryBudget("/")
+		budget, _, _ := sysread.MemoryBudget("/")
 		plan.MemoryLimit = inproc.Options{MemoryBudget: budget}.MemoryLimit()
 	}
 	return plan
@@ -443,7 +443,7 @@ func runRun(o *runOptions, stdout io.Writer, w *Watcher) error {
 // which is of one process: never a process of --processes).
 func inprocTargets(ws []inproc.Workload, plan pipeline.Plan, prof *profiles.Recorder) []pipeline.Target {
 	iopts := inproc.Options{GC: plan.Settings.GC, Count: true, Profile: prof, Latency: plan.Settings.Latency, Rate: plan.Settings.Rate}
-	iopts.MemoryBudget, _, _ = machine.MemoryBudget("/")
+	iopts.MemoryBudget, _, _ = sysread.MemoryBudget("/")
 	ts := make([]pipeline.Target, len(ws))
 	for i, w := range ws {
 		ts[i] = inproc.New(w, iopts)

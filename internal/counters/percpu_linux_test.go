@@ -9,7 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/benchy-dev/benchy/internal/harness"
-	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 )
 
 // A child the process starts, pinned to one CPU, is counted on that CPU
@@ -17,7 +17,7 @@ import (
 // children), and little on the others (the process's own threads). After
 // Close, Read fails rather than say nothing was counted.
 func TestPerCPUCountsChildren(t *testing.T) {
-	cpus, ok := machine.AllowedCPUs().Get()
+	cpus, ok := sysread.AllowedCPUs().Get()
 	if !ok {
 		t.Fatal("no affinity")
 	}

@@ -8,9 +8,10 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/cpulock"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 )
 
-// The speed probe (machine.SpeedProbe) times the reference loop on every
+// The speed probe (sysread.SpeedProbe) times the reference loop on every
 // CPU a run may choose, inside the busy window, so that the choice can
 // tell a core the host slows from a free one.
 const (
@@ -25,7 +26,7 @@ const (
 	speedRepeat = time.Millisecond
 )
 
-// ProbeSpeeds is the machine.SpeedProbe of this process: the CPUs of each
+// ProbeSpeeds is the sysread.SpeedProbe of this process: the CPUs of each
 // batch at once, each on a thread of its own pinned there, one batch after
 // another; at most GOMAXPROCS threads at a time, so no probe waits for the
 // Go scheduler with its clock running. A CPU that cannot be pinned, or
@@ -38,7 +39,7 @@ func ProbeSpeeds(batches []machine.CPUList) []machine.CPUSpeed {
 // ProbeSpeedsHolding is ProbeSpeeds for a process that holds the locks of
 // own itself (it measures there, between its experiments): those CPUs are
 // probed too.
-func ProbeSpeedsHolding(own ...int) machine.SpeedProbe {
+func ProbeSpeedsHolding(own ...int) sysread.SpeedProbe {
 	return func(batches []machine.CPUList) []machine.CPUSpeed {
 		var out []machine.CPUSpeed
 		for _, b := range batches {

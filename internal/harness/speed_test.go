@@ -6,6 +6,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/cpulock"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 )
 
 // ProbeSpeeds gives every CPU asked for one entry, in CPU order: a time
@@ -49,7 +50,7 @@ func TestProbeSpeedsSkipsLockedCPU(t *testing.T) {
 		t.Skip("pinning needs Linux")
 	}
 	privateLocks(t)
-	cpus, ok := machine.AllowedCPUs().Get()
+	cpus, ok := sysread.AllowedCPUs().Get()
 	if !ok || len(cpus) < 2 {
 		t.Skip("needs two allowed CPUs")
 	}
@@ -77,7 +78,7 @@ func BenchmarkProbeSpeeds(b *testing.B) {
 	if !CanPin {
 		b.Skip("pinning needs Linux")
 	}
-	cpus, ok := machine.AllowedCPUs().Get()
+	cpus, ok := sysread.AllowedCPUs().Get()
 	if !ok {
 		b.Skip("allowed CPUs unknown")
 	}

@@ -6,12 +6,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
-// maxCPU bounds CPU numbers read from files: the kernel's NR_CPUS is at most
+// MaxCPU bounds CPU numbers read from files: the kernel's NR_CPUS is at most
 // 8192 today, so anything above 65535 is garbage, and the bound keeps a list
 // like "0-4000000000" from allocating gigabytes.
-const maxCPU = 65535
+const MaxCPU = 65535
 
 // CPUList is a set of CPU numbers, sorted and without duplicates. In JSON
 // and text it is written in the kernel's list format ("0-3,8-11"; "" for
@@ -53,10 +55,10 @@ func ParseCPUList(s string) ([]int, error) {
 	for part := range strings.SplitSeq(s, ",") {
 		lo, hi, stride, err := parseRange(part)
 		if err != nil {
-			return nil, fmt.Errorf("cpu list %q: %w", clip(s), err)
+			return nil, fmt.Errorf("cpu list %q: %w", units.Clip(s), err)
 		}
-		if len(cpus)+(hi-lo)/stride >= maxCPU {
-			return nil, fmt.Errorf("cpu list %q: more than %d CPUs", clip(s), maxCPU)
+		if len(cpus)+(hi-lo)/stride >= MaxCPU {
+			return nil, fmt.Errorf("cpu list %q: more than %d CPUs", units.Clip(s), MaxCPU)
 		}
 		for c := lo; c <= hi; c += stride {
 			cpus = append(cpus, c)
@@ -71,17 +73,17 @@ func parseRange(part string) (lo, hi, stride int, err error) {
 	stride = 1
 	if r, st, ok := strings.Cut(part, ":"); ok {
 		part = r
-		if stride, err = parseCPU(st); err != nil || stride == 0 {
+		if stride, err = ParseCPU(st); err != nil || stride == 0 {
 			return 0, 0, 0, fmt.Errorf("bad stride %q", st)
 		}
 	}
 	a, b, isRange := strings.Cut(part, "-")
-	if lo, err = parseCPU(a); err != nil {
+	if lo, err = ParseCPU(a); err != nil {
 		return 0, 0, 0, err
 	}
 	hi = lo
 	if isRange {
-		if hi, err = parseCPU(b); err != nil {
+		if hi, err = ParseCPU(b); err != nil {
 			return 0, 0, 0, err
 		}
 		if hi < lo {
@@ -91,9 +93,10 @@ func parseRange(part string) (lo, hi, stride int, err error) {
 	return lo, hi, stride, nil
 }
 
-func parseCPU(s string) (int, error) {
+// ParseCPU parses one CPU number, at most MaxCPU.
+func ParseCPU(s string) (int, error) {
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 || n > maxCPU || s != strconv.Itoa(n) {
+	if err != nil || n < 0 || n > MaxCPU || s != strconv.Itoa(n) {
 		return 0, fmt.Errorf("bad cpu number %q", s)
 	}
 	return n, nil
@@ -122,36 +125,4 @@ func FormatCPUList(cpus []int) string {
 		i = j + 1
 	}
 	return b.String()
-}
-
-// parseHexMask parses the kernel's hex CPU mask format ("ff,ffffffff", as
-// in Cpus_allowed and topology/thread_siblings): 32-bit words written high
-// word first, separated by commas. Bit n set means CPU n.
-func parseHexMask(b []byte) ([]int, error) {
-	s := strings.TrimSpace(string(b))
-	if s == "" {
-		return nil, fmt.Errorf("empty cpu mask")
-	}
-	words := strings.Split(s, ",")
-	if len(words)*32 > maxCPU+1 {
-		return nil, fmt.Errorf("cpu mask %q: more than %d CPUs", clip(s), maxCPU+1)
-	}
-	cpus := []int{}
-	for i, w := range words {
-		if len(w) == 0 || len(w) > 8 {
-			return nil, fmt.Errorf("cpu mask %q: bad word %q", clip(s), clip(w))
-		}
-		v, err := strconv.ParseUint(w, 16, 32)
-		if err != nil {
-			return nil, fmt.Errorf("cpu mask %q: bad word %q", clip(s), clip(w))
-		}
-		base := (len(words) - 1 - i) * 32
-		for bit := range 32 {
-			if v&(1<<bit) != 0 {
-				cpus = append(cpus, base+bit)
-			}
-		}
-	}
-	slices.Sort(cpus)
-	return cpus, nil
 }

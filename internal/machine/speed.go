@@ -28,12 +28,6 @@ type CPUSpeed struct {
 	Own time.Duration `json:"-"`
 }
 
-// SpeedProbe times the reference loop on the CPUs of each batch at once,
-// one batch after another, and returns one CPUSpeed per CPU. It is a
-// parameter so that the machine package, which pins nothing, can run it
-// inside the window, and tests can feed it speeds.
-type SpeedProbe func(batches []CPUList) []CPUSpeed
-
 // SlowRatio is how many times slower than the fastest CPU a CPU must run
 // the reference loop to be slow. Two free cores of one machine read within
 // a few percent of each other; a core whose other hardware thread is
@@ -62,17 +56,6 @@ func (s *Snapshot) ProbeBatches() []CPUList {
 		batches[i] = append(batches[i], c)
 	}
 	return batches
-}
-
-// probeSpeed runs probe on the available CPUs and keeps what it measured
-// in s.Speed; it returns the probe's CPU time on each CPU.
-func (s *Snapshot) probeSpeed(probe SpeedProbe) map[int]time.Duration {
-	s.Speed = probe(s.ProbeBatches())
-	own := map[int]time.Duration{}
-	for _, sp := range s.Speed {
-		own[sp.CPU] += sp.Own
-	}
-	return own
 }
 
 // SpeedOf returns cpu's reference loop in ns per iteration from the

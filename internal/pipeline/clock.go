@@ -6,6 +6,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -20,7 +21,7 @@ type clockReading struct {
 
 func readClock(root string, cpu int, window time.Duration) clockReading {
 	c := clockReading{chainHz: counters.MeasureClock(window)}
-	if khz, err := machine.ReadCurFreqKHz(root, cpu); err == nil && khz > 0 {
+	if khz, err := sysread.ReadCurFreqKHz(root, cpu); err == nil && khz > 0 {
 		c.cpufreqKHz = khz
 	}
 	return c

@@ -24,6 +24,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -119,8 +120,8 @@ type Plan struct {
 	Notes io.Writer `json:"-"`
 	// Opened, when not nil, is the busy window, opened before the run
 	// (benchy gotest builds while it is open), and Own the CPU time of
-	// that work on each CPU, taken out of it (machine.ReadOptions).
-	Opened *machine.Window                       `json:"-"`
+	// that work on each CPU, taken out of it (sysread.ReadOptions).
+	Opened *sysread.Window                       `json:"-"`
 	Own    func() (map[int]time.Duration, error) `json:"-"`
 }
 
@@ -196,7 +197,7 @@ func CheckCPU(plan Plan) error {
 	if !plan.CPUSet {
 		return nil
 	}
-	quick, err := machine.Read(context.Background(), root, machine.ReadOptions{Live: true})
+	quick, err := sysread.Read(context.Background(), root, sysread.ReadOptions{Live: true})
 	if err != nil {
 		return fmt.Errorf("read the machine: %w", err)
 	}
@@ -215,11 +216,11 @@ func readAndClaim(ctx context.Context, plan Plan, targets int) (*result.Result, 
 	if plan.Progress != nil {
 		plan.Progress(harness.Progress{Phase: "reading the machine", Total: targets})
 	}
-	opts := machine.ReadOptions{Live: true, Window: plan.Settings.Window, Opened: plan.Opened, Own: plan.Own}
+	opts := sysread.ReadOptions{Live: true, Window: plan.Settings.Window, Opened: plan.Opened, Own: plan.Own}
 	if harness.CanPin {
 		opts.Probe = harness.ProbeSpeeds
 	}
-	snap, err := machine.Read(ctx, root, opts)
+	snap, err := sysread.Read(ctx, root, opts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("read the machine: %w", err)
 	}
@@ -324,11 +325,11 @@ func measureOn(ctx context.Context, r *result.Result, plan Plan, ts []Target) ([
 	if err != nil {
 		return nil, nil, err
 	}
-	statBefore, statErr := machine.ReadStat(root)
+	statBefore, statErr := sysread.ReadStat(root)
 	outs := measureEach(ctx, r, plan, ts, hopts, before.chainHz)
-	statAfter, statErr2 := machine.ReadStat(root)
+	statAfter, statErr2 := sysread.ReadStat(root)
 	if statErr == nil && statErr2 == nil {
-		r.BusyDuring = machine.Busy(statBefore, statAfter)
+		r.BusyDuring = sysread.Busy(statBefore, statAfter)
 	}
 	harness.OnThread(hopts, func() error {
 		after = readClock(root, cpu, clockWin)
@@ -353,10 +354,10 @@ func decided(st result.Settings, outs []harness.Outcome) bool {
 // memory, one experiment per outcome with the findings of its code, and
 // whether the run was interrupted; then what the command adds.
 func assemble(ctx context.Context, r *result.Result, plan Plan, ts []Target, outs []tried) {
-	r.After, _ = machine.Read(ctx, root, machine.ReadOptions{Live: true})
+	r.After, _ = sysread.Read(ctx, root, sysread.ReadOptions{Live: true})
 	r.End = time.Now().UTC()
 	r.MemoryLimit = plan.MemoryLimit
-	if peak, ok := machine.PeakRSS(); ok {
+	if peak, ok := sysread.PeakRSS(); ok {
 		r.PeakRSS = peak
 	}
 	for i, out := range outs {

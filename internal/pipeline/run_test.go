@@ -13,6 +13,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/fake"
 )
@@ -144,7 +145,7 @@ func TestPickCPU(t *testing.T) {
 	if !harness.CanPin {
 		t.Skip("pinning needs Linux")
 	}
-	s, err := machine.Read(context.Background(), filepath.Join("..", "..", "testdata", "machines", "amd-desktop"), machine.ReadOptions{Window: time.Second})
+	s, err := sysread.Read(context.Background(), filepath.Join("..", "..", "testdata", "machines", "amd-desktop"), sysread.ReadOptions{Window: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 )
 
 // The machine header's tests read the fixture machines of
@@ -25,7 +26,7 @@ var fixedRuntime = &machine.Runtime{GoVersion: "go1.26.0", GOOS: "linux", GOARCH
 // busy over 100 ticks when ns is given.
 func readMachine(t *testing.T, name string, ns map[int]float64, why string) *machine.Snapshot {
 	t.Helper()
-	opts := machine.ReadOptions{
+	opts := sysread.ReadOptions{
 		Window:  time.Second,
 		Now:     func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) },
 		Runtime: fixedRuntime,
@@ -46,7 +47,7 @@ func readMachine(t *testing.T, name string, ns map[int]float64, why string) *mac
 			return out
 		}
 	}
-	s, err := machine.Read(context.Background(), filepath.Join("../../testdata/machines", name), opts)
+	s, err := sysread.Read(context.Background(), filepath.Join("../../testdata/machines", name), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestMachineHeader(t *testing.T) {
 			t.Errorf("%s: header starts:\n%s", m, strings.Join(lines[:3], "\n"))
 		}
 	}
-	empty, err := machine.Read(context.Background(), t.TempDir(), machine.ReadOptions{Window: time.Second})
+	empty, err := sysread.Read(context.Background(), t.TempDir(), sysread.ReadOptions{Window: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestMachineHeader(t *testing.T) {
 // TestHeaderFacts: an unknown cgroup is said once, and the Go facts of
 // this process are not shown as the tree's.
 func TestHeaderFacts(t *testing.T) {
-	s, err := machine.Read(context.Background(), t.TempDir(), machine.ReadOptions{Runtime: fixedRuntime})
+	s, err := sysread.Read(context.Background(), t.TempDir(), sysread.ReadOptions{Runtime: fixedRuntime})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -152,6 +152,15 @@ func Change(x float64) string {
 // Window writes a window of time to the millisecond: "1s", "1.002s".
 func Window(d time.Duration) string { return d.Round(time.Millisecond).String() }
 
+// Clip shortens text quoted in a message, such as garbage read from a
+// file, to 40 bytes and "...".
+func Clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
 // OneLine folds s onto one line: every run of white space, newlines
 // included, becomes one space, so a message from a child or a file never
 // breaks the line it is quoted in.

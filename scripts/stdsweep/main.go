@@ -40,7 +40,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/gotest"
 )
@@ -173,7 +173,7 @@ func printRamps(bin *gotest.Binary, o gotest.Options) (int, error) {
 // aCPU is the last CPU this process may run on: benchy's measured CPU
 // is one the process may use.
 func aCPU() (int, error) {
-	cpus := machine.AllowedCPUs()
+	cpus := sysread.AllowedCPUs()
 	if cpus.Reason != "" || len(cpus.Value) == 0 {
 		return 0, fmt.Errorf("no CPU to measure on: %s", cpus.Reason)
 	}

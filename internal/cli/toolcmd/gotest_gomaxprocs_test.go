@@ -12,7 +12,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/benchy-dev/benchy/internal/counters"
-	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result"
 )
@@ -121,7 +121,7 @@ func TestGotestWindowDuringBuild(t *testing.T) {
 	if r.Before == nil || !r.Before.Busy.Known() {
 		t.Fatalf("no busy window: %+v", r.Before)
 	}
-	cpus, _ := machine.AllowedCPUs().Get()
+	cpus, _ := sysread.AllowedCPUs().Get()
 	p, err := counters.OpenPerCPU([]int{unix.Gettid()}, cpus)
 	if err != nil {
 		if r.Before.BusyOwn != 0 {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/harness"
-	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/sysread"
 )
 
 // openWindowDuringBuild opens the busy window now, for benchy gotest to
@@ -18,8 +18,8 @@ import (
 // own closes the counters once it has read them: every process started
 // later (the test binaries, which are measured) would inherit them. done
 // closes them on the way out when own was never called.
-func openWindowDuringBuild() (w *machine.Window, own func() (map[int]time.Duration, error), done func()) {
-	cpus, ok := machine.AllowedCPUs().Get()
+func openWindowDuringBuild() (w *sysread.Window, own func() (map[int]time.Duration, error), done func()) {
+	cpus, ok := sysread.AllowedCPUs().Get()
 	tids, err := harness.Threads()
 	if !ok || err != nil {
 		return nil, nil, func() {}
@@ -32,5 +32,5 @@ func openWindowDuringBuild() (w *machine.Window, own func() (map[int]time.Durati
 		defer p.Close()
 		return p.Read()
 	}
-	return machine.OpenWindow("/"), own, func() { p.Close() }
+	return sysread.OpenWindow("/"), own, func() { p.Close() }
 }

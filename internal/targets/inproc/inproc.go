@@ -36,7 +36,7 @@ type Options struct {
 	// (CountCommand).
 	CountArgs func(name string, n int64) ([]string, error)
 	// MemoryBudget is how many bytes this process may use (its cgroup
-	// limit, or the RAM; machine.MemoryBudget), 0 when unknown. With the
+	// limit, or the RAM; sysread.MemoryBudget), 0 when unknown. With the
 	// collector off the heap is kept well inside it (see HeapGrowth and
 	// MemoryLimit).
 	MemoryBudget int64

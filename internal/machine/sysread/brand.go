@@ -1,9 +1,11 @@
-package machine
+package sysread
 
 import (
 	"bufio"
 	"bytes"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/machine"
 )
 
 // readCPUBrand reads the CPU's name as go test prints it in the "cpu:"
@@ -17,17 +19,17 @@ import (
 // included, because benchstat compares the values whole.
 //
 // Only the live machine is asked: a tree holds no answer from the CPU.
-func readCPUBrand(r FS, live bool) Fact[string] {
+func readCPUBrand(r FS, live bool) machine.Fact[string] {
 	if !live {
-		return Unknown[string]("read on the live machine only: go test asks the CPU itself (CPUID), not a tree")
+		return machine.Unknown[string]("read on the live machine only: go test asks the CPU itself (CPUID), not a tree")
 	}
 	if name := cpuName(); name != "" {
-		return Known(name)
+		return machine.Known(name)
 	}
 	if name := osCPUName(r); name != "" {
-		return Known(name)
+		return machine.Known(name)
 	}
-	return Unknown[string]("neither the CPU nor the operating system names it: go test prints no cpu line")
+	return machine.Unknown[string]("neither the CPU nor the operating system names it: go test prints no cpu line")
 }
 
 // goCPUInfoMax is how much of /proc/cpuinfo Go reads for the name: enough

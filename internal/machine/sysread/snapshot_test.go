@@ -1,4 +1,4 @@
-package machine
+package sysread
 
 import (
 	"bytes"
@@ -17,13 +17,14 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/finding"
+	"github.com/benchy-dev/benchy/internal/machine"
 )
 
-var fixedRuntime = &Runtime{GoVersion: "go1.26.0", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 4, NumCPU: 4}
+var fixedRuntime = &machine.Runtime{GoVersion: "go1.26.0", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 4, NumCPU: 4}
 
-func readFixture(t testing.TB, name string) *Snapshot {
+func readFixture(t testing.TB, name string) *machine.Snapshot {
 	t.Helper()
-	s, err := Read(context.Background(), filepath.Join("../../testdata/machines", name), ReadOptions{
+	s, err := Read(context.Background(), filepath.Join("../../../testdata/machines", name), ReadOptions{
 		Window:  time.Second,
 		Now:     func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) },
 		Runtime: fixedRuntime,
@@ -113,14 +114,14 @@ func TestFixtures(t *testing.T) {
 					t.Errorf("%s = %q, want %q", k, got[k], want)
 				}
 			}
-			cpu, why, err := ChooseCPU(s)
+			cpu, why, err := machine.ChooseCPU(s)
 			if err != nil || cpu != tt.cpu || why != tt.why {
 				t.Errorf("ChooseCPU = %d, %q, %v; want %d, %q", cpu, why, err, tt.cpu, tt.why)
 			}
-			if err := ValidateCPU(s, tt.cpu); err != nil {
+			if err := machine.ValidateCPU(s, tt.cpu); err != nil {
 				t.Errorf("ValidateCPU(%d) = %v", tt.cpu, err)
 			}
-			if c := codes(Check(s, tt.cpu)); !slices.Equal(c, tt.findings) {
+			if c := codes(machine.Check(s, tt.cpu)); !slices.Equal(c, tt.findings) {
 				t.Errorf("Check(cpu%d) = %q, want %q", tt.cpu, c, tt.findings)
 			}
 		})
@@ -135,7 +136,7 @@ func TestCheckCodes(t *testing.T) {
 	arm := readFixture(t, "arm-biglittle")
 	tests := []struct {
 		name string
-		s    *Snapshot
+		s    *machine.Snapshot
 		cpu  int
 		want string // a code that must be there, with its severity
 	}{
@@ -147,42 +148,42 @@ func TestCheckCodes(t *testing.T) {
 		{"core throttles", laptop, 4, "warn throttled"},
 	}
 	for _, tt := range tests {
-		if c := codes(Check(tt.s, tt.cpu)); !slices.Contains(c, tt.want) {
+		if c := codes(machine.Check(tt.s, tt.cpu)); !slices.Contains(c, tt.want) {
 			t.Errorf("%s: Check(cpu%d) = %q, want %q in it", tt.name, tt.cpu, c, tt.want)
 		}
 	}
 	// Thresholds: load above LoadPerCPU per CPU; a quota under one CPU is an error.
 	s := readFixture(t, "arm-biglittle")
-	s.Load.Value.Load1 = LoadPerCPU*6 + 0.01
-	s.Cgroup.Quota.Value = Quota{Limited: true, CPUs: 0.5, QuotaUs: 50000, PeriodUs: 100000, From: "cpu.max"}
-	c := codes(Check(s, 4))
+	s.Load.Value.Load1 = machine.LoadPerCPU*6 + 0.01
+	s.Cgroup.Quota.Value = machine.Quota{Limited: true, CPUs: 0.5, QuotaUs: 50000, PeriodUs: 100000, From: "cpu.max"}
+	c := codes(machine.Check(s, 4))
 	if !slices.Contains(c, "warn load") || !slices.Contains(c, "error cgroup-quota") {
 		t.Errorf("load %.2f on 6 CPUs, quota 0.5: %q", s.Load.Value.Load1, c)
 	}
-	s.Load.Value.Load1 = LoadPerCPU * 6
-	if c := codes(Check(s, 4)); slices.Contains(c, "warn load") {
-		t.Errorf("load exactly %.1f per CPU must not warn: %q", LoadPerCPU, c)
+	s.Load.Value.Load1 = machine.LoadPerCPU * 6
+	if c := codes(machine.Check(s, 4)); slices.Contains(c, "warn load") {
+		t.Errorf("load exactly %.1f per CPU must not warn: %q", machine.LoadPerCPU, c)
 	}
 	// Steal on other CPUs only is info.
 	s = readFixture(t, "vm")
 	busy := s.Busy.Value
-	busy[1].Steal = Known(0.0)
-	if c := codes(Check(s, 1)); !slices.Contains(c, "info steal") {
+	busy[1].Steal = machine.Known(0.0)
+	if c := codes(machine.Check(s, 1)); !slices.Contains(c, "info steal") {
 		t.Errorf("steal on cpu0 only, target cpu1: %q", c)
 	}
 }
 
 func TestValidateCPU(t *testing.T) {
 	vm := readFixture(t, "vm")
-	if err := ValidateCPU(vm, 7); err == nil || err.Error() != "cpu 7 is not available: online 0-1, allowed to this process 0-1" {
+	if err := machine.ValidateCPU(vm, 7); err == nil || err.Error() != "cpu 7 is not available: online 0-1, allowed to this process 0-1" {
 		t.Errorf("ValidateCPU(vm, 7) = %v", err)
 	}
 	server := readFixture(t, "server-2socket")
 	// Isolated CPUs are out of the affinity mask but may be pinned to.
-	if err := ValidateCPU(server, 18); err != nil {
+	if err := machine.ValidateCPU(server, 18); err != nil {
 		t.Errorf("ValidateCPU(server, 18) = %v", err)
 	}
-	if err := ValidateCPU(server, 32); err == nil || err.Error() != "cpu 32 is not available: online 0-31, allowed to this process 0-1,4-17,20-31, isolated 2-3,18-19" {
+	if err := machine.ValidateCPU(server, 32); err == nil || err.Error() != "cpu 32 is not available: online 0-31, allowed to this process 0-1,4-17,20-31, isolated 2-3,18-19" {
 		t.Errorf("ValidateCPU(server, 32) = %v", err)
 	}
 }
@@ -200,10 +201,10 @@ func TestEmptyTree(t *testing.T) {
 			t.Errorf("%s is known in an empty tree", name)
 		}
 	}
-	if _, _, err := ChooseCPU(s); err == nil {
+	if _, _, err := machine.ChooseCPU(s); err == nil {
 		t.Errorf("ChooseCPU on an empty tree: no error")
 	}
-	_ = Check(s, 0)
+	_ = machine.Check(s, 0)
 	if _, err := Read(context.Background(), filepath.Join(t.TempDir(), "missing"), ReadOptions{}); err == nil {
 		t.Errorf("Read of a missing root: no error")
 	}
@@ -218,7 +219,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back Snapshot
+		var back machine.Snapshot
 		if err := json.Unmarshal(b1, &back); err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}
@@ -261,7 +262,7 @@ func TestBusyCoarseAndUnknown(t *testing.T) {
 // apart (a 5 ms window): cpu0 ran that tick, cpu1 had none. Nothing may be
 // judged busy, idle or stolen from that; the findings say so instead.
 func TestShortWindow(t *testing.T) {
-	s, err := Read(context.Background(), "../../testdata/machines/vm-short", ReadOptions{Window: 5 * time.Millisecond, Runtime: fixedRuntime})
+	s, err := Read(context.Background(), "../../../testdata/machines/vm-short", ReadOptions{Window: 5 * time.Millisecond, Runtime: fixedRuntime})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +274,7 @@ func TestShortWindow(t *testing.T) {
 		0: {"info busy-unknown", "info cpu0", "info no-cpufreq", "info not-isolated", "info virtual-machine"},
 		1: {"info busy-unknown", "info no-cpufreq", "info not-isolated", "info virtual-machine"},
 	} {
-		found := Check(s, cpu)
+		found := machine.Check(s, cpu)
 		if c := codes(found); !slices.Equal(c, want) {
 			t.Errorf("Check(cpu%d) = %q, want %q", cpu, c, want)
 		}
@@ -283,25 +284,25 @@ func TestShortWindow(t *testing.T) {
 			}
 		}
 	}
-	cpu, why, err := ChooseCPU(s)
+	cpu, why, err := machine.ChooseCPU(s)
 	if err != nil || cpu != 1 || why != "not cpu0 (it takes more interrupts), no SMT sibling, itself busy unknown" {
 		t.Errorf("ChooseCPU = %d, %q, %v", cpu, why, err)
 	}
 	// A coarse 100% on a sibling is no sibling-busy either.
 	laptop := readFixture(t, "laptop-hybrid")
-	laptop.Busy.Value[6].Ticks = MinBusyTicks - 1
-	if c := codes(Check(laptop, 7)); slices.Contains(c, "warn sibling-busy") || !slices.Contains(c, "info busy-unknown") {
-		t.Errorf("sibling cpu6 at 91%% of %d ticks: %q", MinBusyTicks-1, c)
+	laptop.Busy.Value[6].Ticks = machine.MinBusyTicks - 1
+	if c := codes(machine.Check(laptop, 7)); slices.Contains(c, "warn sibling-busy") || !slices.Contains(c, "info busy-unknown") {
+		t.Errorf("sibling cpu6 at 91%% of %d ticks: %q", machine.MinBusyTicks-1, c)
 	}
-	laptop.Busy.Value[6].Ticks = MinBusyTicks
-	if c := codes(Check(laptop, 7)); !slices.Contains(c, "warn sibling-busy") || slices.Contains(c, "info busy-unknown") {
-		t.Errorf("sibling cpu6 at 91%% of %d ticks: %q", MinBusyTicks, c)
+	laptop.Busy.Value[6].Ticks = machine.MinBusyTicks
+	if c := codes(machine.Check(laptop, 7)); !slices.Contains(c, "warn sibling-busy") || slices.Contains(c, "info busy-unknown") {
+		t.Errorf("sibling cpu6 at 91%% of %d ticks: %q", machine.MinBusyTicks, c)
 	}
 }
 
 func TestValidateRoot(t *testing.T) {
 	for _, m := range []string{"vm", "laptop-hybrid"} {
-		if err := ValidateRoot(filepath.Join("../../testdata/machines", m)); err != nil {
+		if err := ValidateRoot(filepath.Join("../../../testdata/machines", m)); err != nil {
 			t.Errorf("%s: %v", m, err)
 		}
 	}
@@ -317,7 +318,7 @@ func TestValidateRoot(t *testing.T) {
 }
 
 func TestReadCurFreqKHz(t *testing.T) {
-	root := "../../testdata/machines/"
+	root := "../../../testdata/machines/"
 	if khz, err := ReadCurFreqKHz(root+"laptop-hybrid", 2); err != nil || khz != 3288160 {
 		t.Errorf("laptop cpu2 = %d, %v; want 3288160", khz, err)
 	}
@@ -367,7 +368,7 @@ func BenchmarkRead(b *testing.B) {
 // cpufreq and thermal files: about 400 files).
 func BenchmarkReadServer(b *testing.B) {
 	for b.Loop() {
-		if _, err := Read(context.Background(), "../../testdata/machines/server-2socket", ReadOptions{}); err != nil {
+		if _, err := Read(context.Background(), "../../../testdata/machines/server-2socket", ReadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -385,7 +386,7 @@ func TestChooseIdleCPU0OverABusyCPU(t *testing.T) {
 			busy[i].Busy.Value = 60
 		}
 	}
-	cs, err := RankCPUs(s)
+	cs, err := machine.RankCPUs(s)
 	if err != nil || len(cs) != 2 || cs[0].CPU != 0 || cs[1].CPU != 1 {
 		t.Fatalf("RankCPUs = %+v, %v; want cpu0 then cpu1", cs, err)
 	}
@@ -400,7 +401,7 @@ func TestMemTotal(t *testing.T) {
 	if got := readFixture(t, "vm").MemTotal; got.String() != "8326705152" {
 		t.Errorf("vm MemTotal %v, want 8326705152", got)
 	}
-	var old Snapshot
+	var old machine.Snapshot
 	if err := json.Unmarshal([]byte(`{"cpu_model": "AMD EPYC"}`), &old); err != nil {
 		t.Fatal(err)
 	}
@@ -408,8 +409,8 @@ func TestMemTotal(t *testing.T) {
 		t.Errorf("old snapshot MemTotal %v, want unknown: not recorded", old.MemTotal)
 	}
 	// The brand too: a brand of "" would read as a CPU without a name.
-	if old.CPUBrand.Reason != NotRecorded {
-		t.Errorf("old snapshot CPUBrand %v, want unknown: %s", old.CPUBrand, NotRecorded)
+	if old.CPUBrand.Reason != machine.NotRecorded {
+		t.Errorf("old snapshot CPUBrand %v, want unknown: %s", old.CPUBrand, machine.NotRecorded)
 	}
 }
 
@@ -421,7 +422,7 @@ func TestMemTotal(t *testing.T) {
 // cpu0 is 9% busy (3% steal, 100 ticks) and cpu1 53% (1% steal, 200
 // ticks); over the tree's own two reads, 9% and 6%.
 func TestOpenedWindowTakesOutOwnWork(t *testing.T) {
-	root := "../../testdata/machines/vm"
+	root := "../../../testdata/machines/vm"
 	b, err := os.ReadFile(filepath.Join(root, "proc/stat"))
 	if err != nil {
 		t.Fatal(err)
@@ -430,7 +431,7 @@ func TestOpenedWindowTakesOutOwnWork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read := func(own func() (map[int]time.Duration, error)) *Snapshot {
+	read := func(own func() (map[int]time.Duration, error)) *machine.Snapshot {
 		t.Helper()
 		opened := &Window{before: first, start: time.Now()}
 		s, err := Read(context.Background(), root, ReadOptions{Window: time.Second, Runtime: fixedRuntime, Opened: opened, Own: own})
@@ -439,7 +440,7 @@ func TestOpenedWindowTakesOutOwnWork(t *testing.T) {
 		}
 		return s
 	}
-	busy := func(s *Snapshot) (pcts, owns []float64) {
+	busy := func(s *machine.Snapshot) (pcts, owns []float64) {
 		bs, ok := s.Busy.Get()
 		if !ok {
 			t.Fatalf("busy unknown: %v", s.Busy)

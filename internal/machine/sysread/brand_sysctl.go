@@ -1,6 +1,6 @@
 //go:build darwin || freebsd || netbsd || openbsd
 
-package machine
+package sysread
 
 import "golang.org/x/sys/unix"
 

@@ -1,15 +1,17 @@
-package machine
+package sysread
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/benchy-dev/benchy/internal/machine"
 )
 
 func TestParseLoadavg(t *testing.T) {
 	l, err := parseLoadavg([]byte("3.20 2.87 2.41 3/1642 48213\n"))
-	if err != nil || l != (LoadAvg{3.20, 2.87, 2.41, 3, 1642}) {
+	if err != nil || l != (machine.LoadAvg{Load1: 3.20, Load5: 2.87, Load15: 2.41, Runnable: 3, Tasks: 1642}) {
 		t.Errorf("parseLoadavg = %+v, %v", l, err)
 	}
 	for _, bad := range []string{"", "1 2 3", "a 2 3 1/2 3", "1 2 3 1-2 3", "1 2 3 5/2 3", "1 2 3 1/2 x",
@@ -35,7 +37,7 @@ func TestParsePressure(t *testing.T) {
 func TestParseCPUInfo(t *testing.T) {
 	read := func(machine string) cpuInfo {
 		t.Helper()
-		b, err := os.ReadFile("../../testdata/machines/" + machine + "/proc/cpuinfo")
+		b, err := os.ReadFile("../../../testdata/machines/" + machine + "/proc/cpuinfo")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +121,7 @@ func FuzzParseLoadavg(f *testing.F) {
 
 func FuzzParseCPUInfo(f *testing.F) {
 	for _, m := range []string{"vm", "arm-biglittle"} {
-		b, err := os.ReadFile("../../testdata/machines/" + m + "/proc/cpuinfo")
+		b, err := os.ReadFile("../../../testdata/machines/" + m + "/proc/cpuinfo")
 		if err != nil {
 			f.Fatal(err)
 		}

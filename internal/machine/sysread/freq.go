@@ -1,9 +1,12 @@
-package machine
+package sysread
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // ReadCurFreqKHz reads cpu's scaling_cur_freq under root and nothing else,
@@ -12,7 +15,7 @@ import (
 // lowest frequency. The error wraps fs.ErrNotExist when the CPU has no
 // cpufreq (most virtual machines): then the frequency is unknown, not 0.
 func ReadCurFreqKHz(root string, cpu int) (int64, error) {
-	if cpu < 0 || cpu > maxCPU {
+	if cpu < 0 || cpu > machine.MaxCPU {
 		return 0, fmt.Errorf("cpu %d out of range", cpu)
 	}
 	name := fmt.Sprintf("%s/cpu%d/cpufreq/scaling_cur_freq", cpuDir, cpu)
@@ -36,7 +39,7 @@ func parseKHz(b []byte) (int64, error) {
 	s := strings.TrimSpace(string(b))
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || v <= 0 || v > maxKHz {
-		return 0, fmt.Errorf("not a frequency in kHz: %q", clip(s))
+		return 0, fmt.Errorf("not a frequency in kHz: %q", units.Clip(s))
 	}
 	return v, nil
 }

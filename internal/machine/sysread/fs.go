@@ -1,4 +1,4 @@
-package machine
+package sysread
 
 import (
 	"errors"
@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // maxFileSize caps every read: /proc and /sys report sizes of 0 or 4096
@@ -91,44 +94,36 @@ func why(name string, err error, absent string) string {
 }
 
 // stringFact reads a one-line file as a Fact.
-func (r FS) stringFact(name, absent string) Fact[string] {
+func (r FS) stringFact(name, absent string) machine.Fact[string] {
 	s, err := r.readString(name)
 	if err != nil {
-		return Unknown[string]("%s", why(name, err, absent))
+		return machine.Unknown[string]("%s", why(name, err, absent))
 	}
-	return Known(s)
+	return machine.Known(s)
 }
 
 // intFact reads a file holding one integer.
-func (r FS) intFact(name, absent string) Fact[int64] {
+func (r FS) intFact(name, absent string) machine.Fact[int64] {
 	s, err := r.readString(name)
 	if err != nil {
-		return Unknown[int64]("%s", why(name, err, absent))
+		return machine.Unknown[int64]("%s", why(name, err, absent))
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return Unknown[int64]("%s: not an integer: %q", name, clip(s))
+		return machine.Unknown[int64]("%s: not an integer: %q", name, units.Clip(s))
 	}
-	return Known(v)
+	return machine.Known(v)
 }
 
 // listFact reads a file holding a CPU list ("0-3,8-11"; empty is no CPUs).
-func (r FS) listFact(name, absent string) Fact[CPUList] {
+func (r FS) listFact(name, absent string) machine.Fact[machine.CPUList] {
 	s, err := r.readString(name)
 	if err != nil {
-		return Unknown[CPUList]("%s", why(name, err, absent))
+		return machine.Unknown[machine.CPUList]("%s", why(name, err, absent))
 	}
-	l, err := ParseCPUList(s)
+	l, err := machine.ParseCPUList(s)
 	if err != nil {
-		return Unknown[CPUList]("%s: %v", name, err)
+		return machine.Unknown[machine.CPUList]("%s: %v", name, err)
 	}
-	return Known(CPUList(l))
-}
-
-// clip shortens garbage quoted in a reason.
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
+	return machine.Known(machine.CPUList(l))
 }

@@ -1,29 +1,32 @@
-package machine
+package sysread
 
-import "golang.org/x/sys/unix"
+import (
+	"github.com/benchy-dev/benchy/internal/machine"
+	"golang.org/x/sys/unix"
+)
 
 // AllowedCPUs is the CPUs this thread may run on (its affinity mask).
-func AllowedCPUs() Fact[CPUList] {
+func AllowedCPUs() machine.Fact[machine.CPUList] {
 	var set unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		return Unknown[CPUList]("sched_getaffinity: %v", err)
+		return machine.Unknown[machine.CPUList]("sched_getaffinity: %v", err)
 	}
-	var l CPUList
+	var l machine.CPUList
 	for c := range len(set) * 64 {
 		if set.IsSet(c) {
 			l = append(l, c)
 		}
 	}
-	return Known(l)
+	return machine.Known(l)
 }
 
 // liveKernel is the running kernel's release, from uname.
-func liveKernel() Fact[string] {
+func liveKernel() machine.Fact[string] {
 	var u unix.Utsname
 	if err := unix.Uname(&u); err != nil {
-		return Unknown[string]("uname: %v", err)
+		return machine.Unknown[string]("uname: %v", err)
 	}
-	return Known(unix.ByteSliceToString(u.Release[:]))
+	return machine.Known(unix.ByteSliceToString(u.Release[:]))
 }
 
 // PeakRSS is the most memory this process has held, in bytes

@@ -1,4 +1,4 @@
-package machine
+package sysread
 
 import (
 	"bufio"
@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // CPUTimes are the time counters of one "cpu" line of /proc/stat, in
@@ -59,7 +62,7 @@ func parseStat(b []byte) (Stat, error) {
 		case name == "ctxt" && len(fields) == 2:
 			v, err := strconv.ParseUint(fields[1], 10, 64)
 			if err != nil {
-				return Stat{}, fmt.Errorf("proc/stat line %d: bad ctxt %q", n, clip(fields[1]))
+				return Stat{}, fmt.Errorf("proc/stat line %d: bad ctxt %q", n, units.Clip(fields[1]))
 			}
 			st.Ctxt = v
 		case strings.HasPrefix(name, "cpu"):
@@ -71,7 +74,7 @@ func parseStat(b []byte) (Stat, error) {
 				st.Total, sawTotal = t, true
 				continue
 			}
-			cpu, err := parseCPU(name[3:])
+			cpu, err := machine.ParseCPU(name[3:])
 			if err != nil {
 				return Stat{}, fmt.Errorf("proc/stat line %d: %v", n, err)
 			}
@@ -102,7 +105,7 @@ func parseCPUTimes(fields []string) (CPUTimes, error) {
 	for i, f := range fields {
 		n, err := strconv.ParseUint(f, 10, 64)
 		if err != nil || n > maxTicks {
-			return CPUTimes{}, fmt.Errorf("bad counter %q", clip(f))
+			return CPUTimes{}, fmt.Errorf("bad counter %q", units.Clip(f))
 		}
 		v[i] = n
 	}

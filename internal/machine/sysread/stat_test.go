@@ -1,8 +1,10 @@
-package machine
+package sysread
 
 import (
 	"math"
 	"testing"
+
+	"github.com/benchy-dev/benchy/internal/machine"
 )
 
 const statBefore = `cpu  3180 29 1807 58548 1041 1072 123 200 0 0
@@ -38,7 +40,7 @@ type busyWant struct {
 	judged              bool
 }
 
-func checkBusyFacts(t *testing.T, got []CPUBusy, want []busyWant) {
+func checkBusyFacts(t *testing.T, got []machine.CPUBusy, want []busyWant) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("Busy = %+v, want %+v", got, want)
@@ -92,8 +94,8 @@ func TestBusyShortWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	after, err := parseStat([]byte("cpu 0 0 0 0\n" +
-		"cpu0 101 0 100 1000 50 0 0 0 0 0\n" + // one tick, busy: 100%
-		"cpu1 100 0 100 1003 48 0 0 0 0 0\n" + // iowait down 2, idle up 3: one idle tick
+		"cpu0 101 0 100 1000 50 0 0 0 0 0\n" + // one machine.Tick, busy: 100%
+		"cpu1 100 0 100 1003 48 0 0 0 0 0\n" + // iowait down 2, idle up 3: one idle machine.Tick
 		"cpu3 120 0 110 1070 50 0 0 0 0 0\n")) // cpu2 went offline; cpu3 100 ticks
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +159,7 @@ func FuzzParseStat(f *testing.F) {
 			}
 			b, st, io := c.Busy.Value, c.Steal.Value, c.IOWait.Value
 			if !(b >= 0 && b <= 100 && st >= 0 && st <= b+1e-9 && io >= 0 && io <= 100-b+1e-9) || c.Ticks == 0 ||
-				c.Judged() != (c.Ticks >= MinBusyTicks) {
+				c.Judged() != (c.Ticks >= machine.MinBusyTicks) {
 				t.Fatalf("out of range: %+v", c)
 			}
 		}

@@ -1,6 +1,6 @@
 //go:build 386 || amd64
 
-package machine
+package sysread
 
 import "bytes"
 

@@ -1,4 +1,4 @@
-package machine
+package sysread
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/benchy-dev/benchy/internal/machine"
 )
 
 // fakeProbe is a SpeedProbe that measures nothing: it gives each CPU the
@@ -17,31 +19,31 @@ type fakeProbe struct {
 	ns      map[int]float64
 	reason  string
 	own     time.Duration
-	batches []CPUList
+	batches []machine.CPUList
 }
 
-func (f *fakeProbe) probe(batches []CPUList) []CPUSpeed {
+func (f *fakeProbe) probe(batches []machine.CPUList) []machine.CPUSpeed {
 	f.batches = batches
-	var out []CPUSpeed
+	var out []machine.CPUSpeed
 	for _, b := range batches {
 		for _, c := range b {
-			sp := CPUSpeed{CPU: c, Own: f.own, RefNs: Unknown[float64]("%s", f.reason)}
+			sp := machine.CPUSpeed{CPU: c, Own: f.own, RefNs: machine.Unknown[float64]("%s", f.reason)}
 			if v, ok := f.ns[c]; ok {
-				sp.RefNs, sp.RepeatsNs = Known(v), []float64{v * 1.01, v}
+				sp.RefNs, sp.RepeatsNs = machine.Known(v), []float64{v * 1.01, v}
 			}
 			out = append(out, sp)
 		}
 	}
-	slices.SortFunc(out, func(a, b CPUSpeed) int { return a.CPU - b.CPU })
+	slices.SortFunc(out, func(a, b machine.CPUSpeed) int { return a.CPU - b.CPU })
 	return out
 }
 
 // readProbed reads the fixture machine with the probe, then sets each
 // CPU's busy over a window of 100 ticks (judged) to busy[cpu] (1% when
 // absent).
-func readProbed(t *testing.T, name string, p *fakeProbe, busy map[int]float64) *Snapshot {
+func readProbed(t *testing.T, name string, p *fakeProbe, busy map[int]float64) *machine.Snapshot {
 	t.Helper()
-	s, err := Read(context.Background(), filepath.Join("../../testdata/machines", name), ReadOptions{Window: time.Second, Runtime: fixedRuntime, Probe: p.probe})
+	s, err := Read(context.Background(), filepath.Join("../../../testdata/machines", name), ReadOptions{Window: time.Second, Runtime: fixedRuntime, Probe: p.probe})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +67,7 @@ func TestChooseBySpeed(t *testing.T) {
 		ns      map[int]float64
 		reason  string
 		busy    map[int]float64
-		allowed CPUList
+		allowed machine.CPUList
 		cpu     int
 		why     string
 	}{
@@ -82,7 +84,7 @@ func TestChooseBySpeed(t *testing.T) {
 			ns: map[int]float64{0: 1.00, 1: 1.10}, cpu: 0,
 			why: "fastest of 2 by the reference loop (1.00 vs 1.10 ns), no SMT sibling, itself 1% busy"},
 		{name: "one CPU only",
-			ns: map[int]float64{1: 1.31}, allowed: CPUList{1}, cpu: 1,
+			ns: map[int]float64{1: 1.31}, allowed: machine.CPUList{1}, cpu: 1,
 			why: "no SMT sibling, itself 1% busy, reference loop 1.31 ns"},
 		{name: "the probe failed: the busy share decides",
 			reason: "pin to cpu 1: sched_setaffinity: invalid argument", cpu: 1,
@@ -94,9 +96,9 @@ func TestChooseBySpeed(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := readProbed(t, "vm", &fakeProbe{ns: c.ns, reason: c.reason}, c.busy)
 			if c.allowed != nil {
-				s.Allowed = Known(c.allowed)
+				s.Allowed = machine.Known(c.allowed)
 			}
-			cpu, why, err := ChooseCPU(s)
+			cpu, why, err := machine.ChooseCPU(s)
 			if err != nil || cpu != c.cpu || why != c.why {
 				t.Errorf("ChooseCPU = cpu%d, %q, %v\nwant cpu%d, %q", cpu, why, err, c.cpu, c.why)
 			}
@@ -108,7 +110,7 @@ func TestChooseBySpeed(t *testing.T) {
 // share's, as before, and says nothing of a speed it does not have.
 func TestChooseWithoutProbe(t *testing.T) {
 	s := readFixture(t, "vm")
-	if cpu, why, err := ChooseCPU(s); err != nil || cpu != 1 || strings.Contains(why, "reference") {
+	if cpu, why, err := machine.ChooseCPU(s); err != nil || cpu != 1 || strings.Contains(why, "reference") {
 		t.Errorf("ChooseCPU = cpu%d, %q, %v; want cpu1 by the busy share", cpu, why, err)
 	}
 }
@@ -119,19 +121,19 @@ func TestChooseWithoutProbe(t *testing.T) {
 func TestSlowCPUChosen(t *testing.T) {
 	const slowCPU = "warn slow-cpu-chosen"
 	s := readProbed(t, "vm", &fakeProbe{ns: map[int]float64{0: 1.00, 1: 1.31}}, nil)
-	if got := codes(Check(s, 1)); !slices.Contains(got, slowCPU) {
+	if got := codes(machine.Check(s, 1)); !slices.Contains(got, slowCPU) {
 		t.Errorf("Check(cpu1) = %q, want %s", got, slowCPU)
 	}
 	want := "cpu1 ran the reference loop at 1.31 ns per iteration, 1.31x idle cpu0's 1.00 ns"
-	if got := SlowWords(s, 1); got != want {
+	if got := machine.SlowWords(s, 1); got != want {
 		t.Errorf("SlowWords(cpu1) = %q, want %q", got, want)
 	}
-	if got := codes(Check(s, 0)); slices.Contains(got, slowCPU) {
+	if got := codes(machine.Check(s, 0)); slices.Contains(got, slowCPU) {
 		t.Errorf("Check(cpu0), the fastest, = %q", got)
 	}
 	busy := readProbed(t, "vm", &fakeProbe{ns: map[int]float64{0: 1.00, 1: 1.31}}, map[int]float64{0: 60})
-	if got := codes(Check(busy, 1)); slices.Contains(got, slowCPU) || SlowWords(busy, 1) != "" {
-		t.Errorf("Check(cpu1) with cpu0 busy = %q, %q; want no %s", got, SlowWords(busy, 1), slowCPU)
+	if got := codes(machine.Check(busy, 1)); slices.Contains(got, slowCPU) || machine.SlowWords(busy, 1) != "" {
+		t.Errorf("Check(cpu1) with cpu0 busy = %q, %q; want no %s", got, machine.SlowWords(busy, 1), slowCPU)
 	}
 }
 
@@ -148,7 +150,7 @@ func TestProbeBatches(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var all CPUList
+			var all machine.CPUList
 			for _, b := range p.batches {
 				for _, c := range b {
 					sib, _ := s.CPUEntry(c).Siblings.Get()
@@ -173,7 +175,7 @@ func TestProbeBatches(t *testing.T) {
 // own work: vm's cpu0 is 9% busy over 100 ticks with 3% steal, and 50 ms
 // of probe is 5% of the window less the steal's share, 4.85%.
 func TestProbeNotCountedBusy(t *testing.T) {
-	s, err := Read(context.Background(), "../../testdata/machines/vm", ReadOptions{Window: time.Second, Runtime: fixedRuntime,
+	s, err := Read(context.Background(), "../../../testdata/machines/vm", ReadOptions{Window: time.Second, Runtime: fixedRuntime,
 		Probe: (&fakeProbe{ns: map[int]float64{0: 1, 1: 1}, own: 50 * time.Millisecond}).probe})
 	if err != nil {
 		t.Fatal(err)

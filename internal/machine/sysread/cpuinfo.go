@@ -1,4 +1,4 @@
-package machine
+package sysread
 
 import (
 	"bufio"
@@ -7,6 +7,9 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/units"
 )
 
 // cpuInfo is /proc/cpuinfo: one block of "key : value" lines per processor,
@@ -31,9 +34,9 @@ func parseCPUInfo(b []byte) (cpuInfo, error) {
 			}
 			return nil
 		}
-		n, err := parseCPU(p)
+		n, err := machine.ParseCPU(p)
 		if err != nil {
-			return fmt.Errorf("cpuinfo: processor %q: %v", clip(p), err)
+			return fmt.Errorf("cpuinfo: processor %q: %v", units.Clip(p), err)
 		}
 		if _, dup := ci.Procs[n]; dup {
 			return fmt.Errorf("cpuinfo: processor %d twice", n)
@@ -54,7 +57,7 @@ func parseCPUInfo(b []byte) (cpuInfo, error) {
 		k, v, ok := strings.Cut(line, ":")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" {
-			return cpuInfo{}, fmt.Errorf("cpuinfo line %d: not \"key : value\": %q", n, clip(line))
+			return cpuInfo{}, fmt.Errorf("cpuinfo line %d: not \"key : value\": %q", n, units.Clip(line))
 		}
 		// A repeated key starts a new block on kernels that omit blank lines.
 		if _, dup := block[k]; dup && k == "processor" {
@@ -126,7 +129,7 @@ func (ci cpuInfo) models() (string, bool) {
 		if len(order) == 1 {
 			parts = append(parts, m)
 		} else {
-			parts = append(parts, m+" on "+FormatCPUList(byModel[m]))
+			parts = append(parts, m+" on "+machine.FormatCPUList(byModel[m]))
 		}
 	}
 	if hw := ci.Global["Hardware"]; hw != "" {
@@ -141,11 +144,11 @@ func (ci cpuInfo) models() (string, bool) {
 // hypervisor reports whether the x86 "flags" line of the first CPU has
 // "hypervisor", set by every mainstream hypervisor (KVM, Xen HVM, Hyper-V,
 // VMware). Other architectures have no such flag: unknown.
-func (ci cpuInfo) hypervisor() Fact[bool] {
+func (ci cpuInfo) hypervisor() machine.Fact[bool] {
 	if cpus := slices.Sorted(maps.Keys(ci.Procs)); len(cpus) > 0 {
 		if flags, ok := ci.Procs[cpus[0]]["flags"]; ok {
-			return Known(slices.Contains(strings.Fields(flags), "hypervisor"))
+			return machine.Known(slices.Contains(strings.Fields(flags), "hypervisor"))
 		}
 	}
-	return Unknown[bool]("no x86 flags line in /proc/cpuinfo to look for the hypervisor flag")
+	return machine.Unknown[bool]("no x86 flags line in /proc/cpuinfo to look for the hypervisor flag")
 }

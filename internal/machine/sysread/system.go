@@ -1,25 +1,27 @@
-package machine
+package sysread
+
+import "github.com/benchy-dev/benchy/internal/machine"
 
 // readLoad reads the load average and the CPU pressure.
-func (s *Snapshot) readLoad(r FS) {
+func readLoad(s *machine.Snapshot, r FS) {
 	if b, err := r.read("proc/loadavg"); err != nil {
-		s.Load = Unknown[LoadAvg]("%s", why("proc/loadavg", err, ""))
+		s.Load = machine.Unknown[machine.LoadAvg]("%s", why("proc/loadavg", err, ""))
 	} else if l, err := parseLoadavg(b); err != nil {
-		s.Load = Unknown[LoadAvg]("%v", err)
+		s.Load = machine.Unknown[machine.LoadAvg]("%v", err)
 	} else {
-		s.Load = Known(l)
+		s.Load = machine.Known(l)
 	}
 	if b, err := r.read("proc/pressure/cpu"); err != nil {
-		s.CPUPressure = Unknown[float64]("%s", why("proc/pressure/cpu", err, "no proc/pressure/cpu: kernel without PSI (CONFIG_PSI, psi=1)"))
+		s.CPUPressure = machine.Unknown[float64]("%s", why("proc/pressure/cpu", err, "no proc/pressure/cpu: kernel without PSI (CONFIG_PSI, psi=1)"))
 	} else if v, err := parsePressureSomeAvg10(b); err != nil {
-		s.CPUPressure = Unknown[float64]("%v", err)
+		s.CPUPressure = machine.Unknown[float64]("%v", err)
 	} else {
-		s.CPUPressure = Known(v)
+		s.CPUPressure = machine.Known(v)
 	}
 }
 
 // readClockAndTurbo reads the clocksource, SMT and the global turbo state.
-func (s *Snapshot) readClockAndTurbo(r FS) {
+func readClockAndTurbo(s *machine.Snapshot, r FS) {
 	const cs = "sys/devices/system/clocksource/clocksource0/"
 	s.Clocksource = r.stringFact(cs+"current_clocksource", "")
 	s.ClocksourceAvailable = r.stringFact(cs+"available_clocksource", "")
@@ -33,15 +35,15 @@ func (s *Snapshot) readClockAndTurbo(r FS) {
 	t.Boost = boolFact(r.intFact(cpuDir+"/cpufreq/boost", "no cpufreq/boost"))
 	switch {
 	case t.NoTurbo.Known():
-		t.On = Known(!t.NoTurbo.Value)
+		t.On = machine.Known(!t.NoTurbo.Value)
 	case t.Boost.Known():
 		t.On = t.Boost
 	default:
-		t.On = Unknown[bool]("no intel_pstate/no_turbo, cpufreq/boost or per-policy boost")
+		t.On = machine.Unknown[bool]("no intel_pstate/no_turbo, cpufreq/boost or per-policy boost")
 		for _, c := range s.CPUs {
 			if b, ok := c.Boost.Get(); ok {
 				if !t.On.Known() || b {
-					t.On = Known(b)
+					t.On = machine.Known(b)
 				}
 			}
 		}

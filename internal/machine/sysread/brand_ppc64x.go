@@ -1,6 +1,6 @@
 //go:build ppc64 || ppc64le
 
-package machine
+package sysread
 
 import "golang.org/x/sys/cpu"
 
