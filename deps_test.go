@@ -19,12 +19,13 @@ import (
 // internal/stats instead of taken from gonum's mathext (4 packages and
 // math/cmplx); 142 with the Go benchmark format written by render
 // itself (x/perf's benchfmt imports its statistics, benchmath and
-// go-moremath, for its units' assumptions); 143 with the reading of
-// /proc and /sys in a package of its own (internal/machine/sysread), apart
-// from the snapshot the result schema holds. What is left serves a user's
+// go-moremath, for its units' assumptions); 144 with the reading of
+// /proc and /sys and the judging of a snapshot in packages of their own
+// (internal/machine/sysread, internal/machine/fit), apart from the
+// snapshot the result schema holds. What is left serves a user's
 // program: pflag's flag and net (8), debug/elf's decompressors for the
 // machine-code check (6), pprof for --profile (6).
-const maxDeps = 143
+const maxDeps = 144
 
 // heavyDeps are packages (and the packages under them) a program built on
 // benchy must not import unless it asks for them: the store drivers, SQL

@@ -4,7 +4,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/latency"
-	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/fit"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/stats"
 )
@@ -15,14 +15,14 @@ import (
 // does not compute (those of result.ScopeAnalysis) are kept, so findings the run added from
 // elsewhere survive `benchy report`. When the result holds the machine
 // snapshot taken before the run, the environment findings are recomputed
-// from it too (machine.Check gives every machine code), so an old file is
+// from it too (fit.Check gives every machine code), so an old file is
 // judged by today's machine checks; without one they are kept as stored.
 func Analyze(r *result.Result) {
 	if r == nil {
 		return
 	}
 	if r.Before != nil {
-		r.Environment = machine.Check(r.Before, r.CPU)
+		r.Environment = fit.Check(r.Before, r.CPU)
 		if r.SharedCPU != "" {
 			r.Environment = append(r.Environment, finding.Finding{Code: result.CodeCPUShared, Severity: finding.Warn, Message: r.SharedCPU})
 		}

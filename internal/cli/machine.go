@@ -11,6 +11,7 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/fit"
 	"github.com/benchy-dev/benchy/internal/machine/sysread"
 	"github.com/benchy-dev/benchy/internal/render"
 )
@@ -108,15 +109,15 @@ func machineRun(opts *machineOptions, w io.Writer) error {
 	}
 	cpu, why := opts.CPU, fmt.Sprintf("--cpu %d", opts.CPU)
 	if cpu < 0 {
-		if cpu, why, err = machine.ChooseCPU(s); err != nil && !opts.Live {
+		if cpu, why, err = fit.ChooseCPU(s); err != nil && !opts.Live {
 			return Usagef("--sysroot %s: cannot choose a CPU: %v", opts.Root, err) // a damaged tree is bad input
 		} else if err != nil {
 			return fmt.Errorf("cannot choose a CPU: %w", err)
 		}
-	} else if err := machine.ValidateCPU(s, cpu); err != nil {
+	} else if err := fit.ValidateCPU(s, cpu); err != nil {
 		return Usagef("%v", err)
 	}
-	fs := machine.Check(s, cpu)
+	fs := fit.Check(s, cpu)
 
 	rep := render.MachineReport{CPU: cpu, CPUChoice: why, Machine: s, Findings: fs}
 	if err := render.WriteMachineReport(w, opts.Format, rep, textWidth); err != nil {

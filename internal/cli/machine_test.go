@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/fit"
 	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/result/resulttest"
 )
@@ -151,7 +152,7 @@ func TestMachineLive(t *testing.T) {
 	if !r.Machine.Live || r.Machine.AllowedFrom != "sched_getaffinity" {
 		t.Errorf("live read not live: live %v, allowed from %q", r.Machine.Live, r.Machine.AllowedFrom)
 	}
-	if err := machine.ValidateCPU(r.Machine, r.CPU); err != nil {
+	if err := fit.ValidateCPU(r.Machine, r.CPU); err != nil {
 		t.Errorf("chosen cpu %d: %v", r.CPU, err)
 	}
 }

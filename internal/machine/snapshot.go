@@ -1,8 +1,8 @@
 // Package machine holds what benchy knows of a machine: a Snapshot of what
-// it is and what it is doing (its CPUs, their clocks and busy, the load,
-// the cgroup), the judgements made from one (the CPU to measure on, and
-// the findings on whether it is fit to measure on), and the codes of those
-// findings. internal/machine/sysread reads a snapshot from /proc and /sys.
+// it is and what it is doing (its CPUs, their clocks, busy and speed, the
+// load, the cgroup) and the codes of the findings made from one. It reads
+// nothing and judges nothing: internal/machine/sysread reads a snapshot
+// from /proc and /sys, internal/machine/fit judges it.
 //
 // Every fact that cannot be read is carried as "unknown: <reason>" (see
 // Fact), never as a zero that looks like a value.

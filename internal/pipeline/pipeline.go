@@ -24,6 +24,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/fit"
 	"github.com/benchy-dev/benchy/internal/machine/sysread"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
@@ -231,7 +232,7 @@ func readAndClaim(ctx context.Context, plan Plan, targets int) (*result.Result, 
 	if err != nil {
 		return nil, nil, err
 	}
-	if slow := machine.SlowWords(snap, cpu); slow != "" && plan.Notes != nil {
+	if slow := fit.SlowWords(snap, cpu); slow != "" && plan.Notes != nil {
 		fmt.Fprintf(plan.Notes, "benchy: %s: the host or another hardware thread takes part of that core, so times measured there read slow\n", slow)
 	}
 	// Go re-derives GOMAXPROCS from the affinity mask unless it is set
@@ -255,7 +256,7 @@ func readAndClaim(ctx context.Context, plan Plan, targets int) (*result.Result, 
 		GOARCH:      runtime.GOARCH,
 		GoVersion:   runtime.Version(),
 		Before:      snap,
-		Environment: machine.Check(snap, cpu),
+		Environment: fit.Check(snap, cpu),
 		SharedCPU:   shared,
 	}
 	if plan.RandomOrder && plan.Group > 1 {
@@ -444,7 +445,7 @@ func claimCPU(s *machine.Snapshot, plan Plan) (cpu int, why string, lock *cpuloc
 		}
 		return cpu, why, l, shared, nil
 	}
-	cs, err := machine.RankCPUs(s)
+	cs, err := fit.RankCPUs(s)
 	if err != nil {
 		return 0, "", nil, "", fmt.Errorf("choose a cpu: %w", err)
 	}
@@ -483,12 +484,12 @@ func pickCPU(s *machine.Snapshot, plan Plan) (int, string, error) {
 		return -1, "unknown: not pinned (pinning needs Linux)", nil
 	}
 	if plan.CPUSet {
-		if err := machine.ValidateCPU(s, plan.CPU); err != nil {
+		if err := fit.ValidateCPU(s, plan.CPU); err != nil {
 			return 0, "", Usagef("%v", err)
 		}
 		return plan.CPU, cmp.Or(plan.CPUWhy, fmt.Sprintf("--cpu %d", plan.CPU)), nil
 	}
-	cpu, why, err := machine.ChooseCPU(s)
+	cpu, why, err := fit.ChooseCPU(s)
 	if err != nil {
 		return 0, "", fmt.Errorf("choose a cpu: %w", err)
 	}

@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"context"
+
 	"github.com/benchy-dev/benchy/internal/analyze"
 	"github.com/benchy-dev/benchy/internal/cpulock"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/fit"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -261,7 +263,7 @@ func fastestFree(r *result.Result, current int, named bool) (cpu int, ns float64
 		ns, _ := s.SpeedOf(r.CPU)
 		return r.CPU, ns, none
 	}
-	cs, err := machine.RankCPUs(&s)
+	cs, err := fit.RankCPUs(&s)
 	if err != nil {
 		return current, 0, none
 	}

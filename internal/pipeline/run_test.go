@@ -13,6 +13,7 @@ import (
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/fit"
 	"github.com/benchy-dev/benchy/internal/machine/sysread"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/targets/fake"
@@ -149,7 +150,7 @@ func TestPickCPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	best, why, err := machine.ChooseCPU(s)
+	best, why, err := fit.ChooseCPU(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/fit"
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
@@ -397,7 +398,7 @@ func writeSpeed(s *machine.Snapshot, b *strings.Builder) {
 		cpus[i], cells[i] = sp.CPU, "?"
 		if v, ok := sp.RefNs.Get(); ok {
 			cells[i] = fmt.Sprintf("%.2f", v)
-			if s.SlowCPU(sp.CPU) {
+			if fit.SlowCPU(s, sp.CPU) {
 				cells[i] += "!"
 			}
 			continue
@@ -409,7 +410,7 @@ func writeSpeed(s *machine.Snapshot, b *strings.Builder) {
 	}
 	writeCells(b, cpus, cells)
 	if slices.ContainsFunc(cells, func(c string) bool { return strings.HasSuffix(c, "!") }) {
-		fmt.Fprintf(b, "! at least %.1fx the fastest idle CPU\n", machine.SlowRatio)
+		fmt.Fprintf(b, "! at least %.1fx the fastest idle CPU\n", fit.SlowRatio)
 	}
 	for _, r := range reasons {
 		fmt.Fprintf(b, "? cpu%s: %s%s\n", machine.FormatCPUList(unknown[r]), machine.UnknownPrefix, r)

@@ -3,8 +3,6 @@ package render
 import (
 	"bytes"
 	"context"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,52 +10,14 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/finding"
 	"github.com/benchy-dev/benchy/internal/machine"
+	"github.com/benchy-dev/benchy/internal/machine/fit"
+	"github.com/benchy-dev/benchy/internal/machine/machinetest"
 	"github.com/benchy-dev/benchy/internal/machine/sysread"
 )
 
 // The machine header's tests read the fixture machines of
-// testdata/machines; `benchy machine`'s golden files there hold the whole
-// header of each (internal/cli).
-
-var fixedRuntime = &machine.Runtime{GoVersion: "go1.26.0", GOOS: "linux", GOARCH: "amd64", GOMAXPROCS: 4, NumCPU: 4}
-
-// readMachine reads a fixture machine at a fixed time, its CPUs' reference
-// loop read as ns says (a CPU not in ns unknown for why), every CPU 1%
-// busy over 100 ticks when ns is given.
-func readMachine(t *testing.T, name string, ns map[int]float64, why string) *machine.Snapshot {
-	t.Helper()
-	opts := sysread.ReadOptions{
-		Window:  time.Second,
-		Now:     func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) },
-		Runtime: fixedRuntime,
-	}
-	if ns != nil {
-		opts.Probe = func(batches []machine.CPUList) []machine.CPUSpeed {
-			var out []machine.CPUSpeed
-			for _, b := range batches {
-				for _, c := range b {
-					sp := machine.CPUSpeed{CPU: c, RefNs: machine.Unknown[float64]("%s", why)}
-					if v, ok := ns[c]; ok {
-						sp.RefNs, sp.RepeatsNs = machine.Known(v), []float64{v * 1.01, v}
-					}
-					out = append(out, sp)
-				}
-			}
-			slices.SortFunc(out, func(a, b machine.CPUSpeed) int { return a.CPU - b.CPU })
-			return out
-		}
-	}
-	s, err := sysread.Read(context.Background(), filepath.Join("../../testdata/machines", name), opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ns != nil {
-		for i := range s.Busy.Value {
-			s.Busy.Value[i].Ticks, s.Busy.Value[i].Busy.Value = 100, 1
-		}
-	}
-	return s
-}
+// testdata/machines (machinetest); `benchy machine`'s golden files there
+// hold the whole header of each (internal/cli).
 
 func header(t *testing.T, s *machine.Snapshot, cpu int) string {
 	t.Helper()
@@ -72,8 +32,8 @@ func header(t *testing.T, s *machine.Snapshot, cpu int) string {
 // the busy grid; an empty tree's says what it could not read.
 func TestMachineHeader(t *testing.T) {
 	for _, m := range []string{"laptop-hybrid", "amd-desktop", "arm-biglittle", "server-2socket", "vm"} {
-		s := readMachine(t, m, nil, "")
-		cpu, _, err := machine.ChooseCPU(s)
+		s := machinetest.Read(t, m, nil)
+		cpu, _, err := fit.ChooseCPU(s)
 		if err != nil {
 			t.Fatalf("%s: %v", m, err)
 		}
@@ -95,7 +55,7 @@ func TestMachineHeader(t *testing.T) {
 // TestHeaderFacts: an unknown cgroup is said once, and the Go facts of
 // this process are not shown as the tree's.
 func TestHeaderFacts(t *testing.T) {
-	s, err := sysread.Read(context.Background(), t.TempDir(), sysread.ReadOptions{Runtime: fixedRuntime})
+	s, err := sysread.Read(context.Background(), t.TempDir(), sysread.ReadOptions{Runtime: machinetest.Runtime})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +63,7 @@ func TestHeaderFacts(t *testing.T) {
 	if !strings.Contains(h, "\ncgroup unknown: no proc/self/cgroup: kernel without cgroups\n") || strings.Count(h, "proc/self/cgroup") != 1 {
 		t.Errorf("unknown cgroup in the header:\n%s", h)
 	}
-	vm := readMachine(t, "vm", nil, "")
+	vm := machinetest.Read(t, "vm", nil)
 	h = header(t, vm, 1)
 	if !strings.Contains(h, "\nhost vm, kernel 6.18.44-fc-v857, at 2026-11-30T12:00:00Z\n"+
 		"this process (not the tree): go1.26.0 linux/amd64, GOMAXPROCS 4, NumCPU 4\n") {
@@ -141,7 +101,7 @@ func TestBrandWords(t *testing.T) {
 // The -v header shows every CPU's speed, marks the slow ones and says why
 // a CPU has none.
 func TestSpeedLines(t *testing.T) {
-	s := readMachine(t, "vm", map[int]float64{0: 1.00, 1: 1.31}, "")
+	s := machinetest.ReadProbed(t, "vm", &machinetest.Probe{NS: map[int]float64{0: 1.00, 1: 1.31}}, nil)
 	var b strings.Builder
 	writeSpeed(s, &b)
 	want := "reference loop in the window (ns per iteration, best of the repeats):\n" +
@@ -150,7 +110,7 @@ func TestSpeedLines(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("writeSpeed:\n%s\nwant:\n%s", b.String(), want)
 	}
-	s = readMachine(t, "vm", map[int]float64{0: 1.00}, "pin failed")
+	s = machinetest.ReadProbed(t, "vm", &machinetest.Probe{NS: map[int]float64{0: 1.00}, Reason: "pin failed"}, nil)
 	b.Reset()
 	writeSpeed(s, &b)
 	if !strings.Contains(b.String(), "cpu1     ?\n? cpu1: unknown: pin failed\n") {
