@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/benchy-dev/benchy/internal/callgrind"
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -54,10 +55,10 @@ func TestRunMeasureInstructions(t *testing.T) {
 		t.Fatalf("count %+v", c)
 	}
 	// 4096 words, a load and an add each at least.
-	if per, _ := c.PerOp(result.EventInstructions); per < 8192 || per > 4096*8 {
+	if per, _ := compare.CountPerOp(c, result.EventInstructions); per < 8192 || per > 4096*8 {
 		t.Errorf("sum/sink: %.0f instructions per op", per)
 	}
-	if s := c.Spread(result.EventInstructions); s > 0.001 {
+	if s := compare.CountSpread(c, result.EventInstructions); s > 0.001 {
 		t.Errorf("sum/sink: spread %v of a loop that neither allocates nor calls", s)
 	}
 	// The count goes to gobench output, for benchstat.

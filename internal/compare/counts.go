@@ -107,12 +107,12 @@ func countSide(cs []*result.Count) (per, relErr float64, counter string, why str
 			why = c.Error
 			continue
 		}
-		v, ok := c.PerOp(basisCounted)
+		v, ok := CountPerOp(c, basisCounted)
 		if !ok {
 			continue
 		}
 		pers = append(pers, v)
-		own = max(own, c.RelError(basisCounted))
+		own = max(own, CountRelError(c, basisCounted))
 		if counter == "" {
 			counter = c.Counter
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/counters"
 	"github.com/benchy-dev/benchy/internal/harness"
 	"github.com/benchy-dev/benchy/internal/result"
@@ -52,7 +53,7 @@ func TestCountFromSamplesWithPMU(t *testing.T) {
 	if len(c.Samples) != len(r.Experiments[0].Samples) {
 		t.Errorf("%d counted samples for %d samples", len(c.Samples), len(r.Experiments[0].Samples))
 	}
-	per, ok := c.PerOp(result.EventInstructions)
+	per, ok := compare.CountPerOp(c, result.EventInstructions)
 	if !ok || per <= 0 {
 		t.Errorf("per op %v, %v", per, ok)
 	}

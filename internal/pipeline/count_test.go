@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/benchy-dev/benchy/internal/callgrind"
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
 )
 
@@ -97,7 +98,7 @@ func TestCountCalibratesAndSlopes(t *testing.T) {
 			break
 		}
 	}
-	if per, _ := c.PerOp(result.EventInstructions); per != 16_000 {
+	if per, _ := compare.CountPerOp(c, result.EventInstructions); per != 16_000 {
 		t.Errorf("per op %v, want 16000 with the run's constant cancelled", per)
 	}
 	if len(c.Samples) != 4 || c.Symbol != "pkg.Sum" || c.Tool != "callgrind-3.19.0" || c.Counter != result.CounterCallgrind {
@@ -120,7 +121,7 @@ func TestCountPerRun(t *testing.T) {
 	if len(f.ns) != 3 || f.ns[0] != 1 || f.ns[2] != 1 {
 		t.Errorf("runs %v, want three of one op, no calibration", f.ns)
 	}
-	if per, _ := r.Experiments[0].Count.PerOp(result.EventInstructions); per != 5001 {
+	if per, _ := compare.CountPerOp(r.Experiments[0].Count, result.EventInstructions); per != 5001 {
 		t.Errorf("per run %v", per)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/result"
 	"github.com/benchy-dev/benchy/internal/units"
 )
@@ -28,7 +29,7 @@ func hasCounts(r *result.Result) bool {
 // hasEstimate reports whether any count of r has the cache events.
 func hasEstimate(r *result.Result) bool {
 	for _, e := range r.Experiments {
-		if _, ok := e.Count.PerOp(result.EventEstCycles); ok {
+		if _, ok := compare.CountPerOp(e.Count, result.EventEstCycles); ok {
 			return true
 		}
 	}
@@ -56,11 +57,11 @@ func countTable(r *result.Result) (header []string, rows [][]string, notes []str
 			continue
 		}
 		row := []string{e.Label(), "-", "-"}
-		if per, ok := c.PerOp(result.EventInstructions); ok {
+		if per, ok := compare.CountPerOp(c, result.EventInstructions); ok {
 			row[1], row[2] = CountNumber(per), spreadCell(c)
 		}
 		if est {
-			if v, ok := c.PerOp(result.EventEstCycles); ok {
+			if v, ok := compare.CountPerOp(c, result.EventEstCycles); ok {
 				row = append(row, CountNumber(v)+"~", CountNumber(missesPerOp(c, result.EventI1mr, result.EventD1mr, result.EventD1mw)),
 					CountNumber(missesPerOp(c, result.EventILmr, result.EventDLmr, result.EventDLmw)))
 			} else {
@@ -87,7 +88,7 @@ func countTable(r *result.Result) (header []string, rows [][]string, notes []str
 func missesPerOp(c *result.Count, events ...string) float64 {
 	var sum float64
 	for _, e := range events {
-		v, _ := c.PerOp(e)
+		v, _ := compare.CountPerOp(c, e)
 		sum += v
 	}
 	return sum
@@ -96,10 +97,10 @@ func missesPerOp(c *result.Count, events ...string) float64 {
 // spreadCell is the count's spread as a percentage, "-" when it has too
 // few samples to have one.
 func spreadCell(c *result.Count) string {
-	if len(c.SamplePerOp(result.EventInstructions)) < 2 {
+	if len(compare.CountSamples(c, result.EventInstructions)) < 2 {
 		return "-"
 	}
-	return "±" + units.Sig(100*c.Spread(result.EventInstructions), 2) + "%"
+	return "±" + units.Sig(100*compare.CountSpread(c, result.EventInstructions), 2) + "%"
 }
 
 // counterText names the counter and how its figure was made: the slope over
@@ -221,8 +222,8 @@ func gobenchCount(bw *gobenchWriter, line *gobenchLine, e result.Experiment) err
 	if c == nil {
 		return nil
 	}
-	instr := c.SamplePerOp(result.EventInstructions)
-	est := c.SamplePerOp(result.EventEstCycles)
+	instr := compare.CountSamples(c, result.EventInstructions)
+	est := compare.CountSamples(c, result.EventEstCycles)
 	i := 0
 	for _, s := range c.Samples {
 		if _, ok := s.Events[result.EventInstructions]; !ok || s.Iters <= 0 {
