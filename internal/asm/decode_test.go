@@ -2,7 +2,6 @@ package asm
 
 import (
 	"encoding/hex"
-	"strings"
 	"testing"
 )
 
@@ -107,7 +106,7 @@ func TestDescribe(t *testing.T) {
 		{Body{Calls: []string{"time.Now"}}, "calls time.Now"},
 	}
 	for _, tt := range tests {
-		if got := describe(tt.b, "iteration"); got != tt.want {
+		if got := tt.b.Describe("iteration"); got != tt.want {
 			t.Errorf("describe(%+v) = %q, want %q", tt.b, got, tt.want)
 		}
 	}
@@ -146,11 +145,7 @@ func FuzzDecode(f *testing.F) {
 			if end > 0x10000+uint64(len(code)) {
 				t.Fatalf("%s: decoded past the end", arch)
 			}
-			l := &Listing{Arch: arch, Func: *fn}
-			var sb strings.Builder
-			if err := WriteText(&sb, l); err != nil {
-				t.Fatal(err)
-			}
+			_ = (&Listing{Arch: arch, Func: *fn}).Summary()
 		}
 	})
 }

@@ -35,7 +35,7 @@ func (l *Listing) Summary() Summary {
 	}
 	s.Loop, s.Body = main.Head, main.Body
 	s.LoopLoads = main.Body.Loads > 0 || len(main.Body.Calls) > 0
-	s.Line = fmt.Sprintf("the loop at %#x %s", main.Head, describe(main.Body, "iteration"))
+	s.Line = fmt.Sprintf("the loop at %#x %s", main.Head, main.Body.Describe("iteration"))
 	for _, name := range main.Body.Calls {
 		callee := l.callee(name)
 		if callee == nil {
@@ -43,10 +43,10 @@ func (l *Listing) Summary() Summary {
 		}
 		if inner, ok := hotLoop(callee.Loops); ok {
 			s.Func, s.Loop, s.Body = callee.Name, inner.Head, inner.Body
-			s.Line += fmt.Sprintf("; %s's loop at %#x %s", ShortName(callee.Name), inner.Head, describe(inner.Body, "iteration"))
+			s.Line += fmt.Sprintf("; %s's loop at %#x %s", ShortName(callee.Name), inner.Head, inner.Body.Describe("iteration"))
 		} else {
 			b := body(callee, callee.Entry, callee.End)
-			s.Line += fmt.Sprintf("; %s (no loop) %s", ShortName(callee.Name), describe(b, "call"))
+			s.Line += fmt.Sprintf("; %s (no loop) %s", ShortName(callee.Name), b.Describe("call"))
 		}
 		break
 	}
@@ -77,7 +77,7 @@ func hotLoop(loops []Loop) (Loop, bool) {
 
 // describe says in words what one pass through a loop body (per is
 // "iteration") or one call of a function without a loop ("call") does.
-func describe(b Body, per string) string {
+func (b Body) Describe(per string) string {
 	var parts []string
 	if b.Loads > 0 {
 		if b.LoadBytes > 0 {

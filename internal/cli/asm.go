@@ -1,15 +1,14 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/benchy-dev/benchy/internal/asm"
+	"github.com/benchy-dev/benchy/internal/render"
 )
 
 // asmOptions are the flags and argument of `benchy asm`.
@@ -64,13 +63,6 @@ any function by its full name.`,
 	return cmd
 }
 
-// asmReport is `benchy asm --format json`.
-type asmReport struct {
-	Experiment string       `json:"experiment"`
-	Summary    asm.Summary  `json:"summary"`
-	Listing    *asm.Listing `json:"listing"`
-}
-
 func asmRun(opts *asmOptions, g *GlobalOptions, w io.Writer) error {
 	var l *asm.Listing
 	var name, title string
@@ -100,15 +92,7 @@ func asmRun(opts *asmOptions, g *GlobalOptions, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if opts.Format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(asmReport{Experiment: name, Summary: l.Summary(), Listing: l})
-	}
-	if _, err := fmt.Fprintf(w, "%s\n\n", title); err != nil {
-		return err
-	}
-	return asm.WriteText(w, l)
+	return render.WriteAsm(w, opts.Format, render.AsmReport{Experiment: name, Title: title, Summary: l.Summary(), Listing: l})
 }
 
 // binaryFunc is the symbol a name given with --binary stands for: a full

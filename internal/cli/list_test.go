@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchy-dev/benchy/internal/render"
 	"github.com/benchy-dev/benchy/internal/workload"
 )
 
@@ -51,7 +52,7 @@ func TestListJSON(t *testing.T) {
 	if err := listRun(&listOptions{Format: "json"}, builtins(), &out); err != nil {
 		t.Fatal(err)
 	}
-	var got []listEntry
+	var got []render.ListEntry
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}

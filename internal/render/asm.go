@@ -1,29 +1,32 @@
-package asm
+package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/benchy-dev/benchy/internal/asm"
 )
 
-// WriteText writes the listing as a person reads it: each function with its
+// AsmListing writes the listing as a person reads it: each function with its
 // bounds, then one instruction per line with address, source file:line, a
 // gutter that marks the loops ("+" at a loop head, "|" inside), and the Go
 // assembler text; then the summary.
-func WriteText(w io.Writer, l *Listing) error {
+func AsmListing(w io.Writer, l *asm.Listing) error {
 	var b strings.Builder
-	writeFunc(&b, &l.Func, l.Arch, l.Bounds)
+	writeAsmFunc(&b, &l.Func, l.Arch, l.Bounds)
 	for i := range l.Callees {
 		b.WriteString("\ncalled from the loop:\n")
-		writeFunc(&b, &l.Callees[i], l.Arch, l.Bounds)
+		writeAsmFunc(&b, &l.Callees[i], l.Arch, l.Bounds)
 	}
 	fmt.Fprintf(&b, "\nsummary: %s\n", l.Summary().Line)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeFunc(b *strings.Builder, f *Func, arch, bounds string) {
+func writeAsmFunc(b *strings.Builder, f *asm.Func, arch, bounds string) {
 	fmt.Fprintf(b, "TEXT %s  %s:%d\n", f.Name, filepath.Base(f.File), f.Line)
 	fmt.Fprintf(b, "  %#x-%#x, %d bytes, %s, size from %s, %d loop(s)\n", f.Entry, f.End, f.End-f.Entry, arch, bounds, len(f.Loops))
 	depth := 0
@@ -57,6 +60,30 @@ func writeFunc(b *strings.Builder, f *Func, arch, bounds string) {
 		if lp.Inner {
 			kind = "innermost loop"
 		}
-		fmt.Fprintf(b, "  %s %#x-%#x: %s\n", kind, lp.Head, lp.End, describe(lp.Body, "iteration"))
+		fmt.Fprintf(b, "  %s %#x-%#x: %s\n", kind, lp.Head, lp.End, lp.Body.Describe("iteration"))
 	}
+}
+
+// AsmReport is what `benchy asm` says of a loop: the listing of the
+// function that runs it, its summary, and whose it is. Its JSON is the
+// command's --format json (Title is the text's first line only).
+type AsmReport struct {
+	Experiment string       `json:"experiment"`
+	Title      string       `json:"-"`
+	Summary    asm.Summary  `json:"summary"`
+	Listing    *asm.Listing `json:"listing"`
+}
+
+// WriteAsm writes rep as its title and listing (AsmListing), or as JSON
+// for format "json".
+func WriteAsm(w io.Writer, format string, rep AsmReport) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	if _, err := fmt.Fprintf(w, "%s\n\n", rep.Title); err != nil {
+		return err
+	}
+	return AsmListing(w, rep.Listing)
 }
