@@ -13,7 +13,6 @@ import (
 
 	"github.com/benchy-dev/benchy/internal/bisect"
 	"github.com/benchy-dev/benchy/internal/cli"
-	"github.com/benchy-dev/benchy/internal/compare"
 	"github.com/benchy-dev/benchy/internal/history"
 	"github.com/benchy-dev/benchy/internal/history/sqlstore"
 	"github.com/benchy-dev/benchy/internal/pipeline"
@@ -200,63 +199,37 @@ func reached(all []confirmed) []confirmed {
 	return done
 }
 
-// writeConfirmed writes each step of all with both figures, and returns
-// the steps that count as slower (confirmed, or that cannot be
-// confirmed), those not confirmed and those not judged.
+// writeConfirmed writes each step of all with both figures
+// (render.WriteConfirmed), and returns the steps that count as slower
+// (confirmed, or that cannot be confirmed), those not confirmed and those
+// not judged.
 func writeConfirmed(stdout io.Writer, all []confirmed) (slower, unconfirmed, notJudged []string) {
-	for _, x := range all {
+	steps := make([]render.ConfirmedStep, len(all))
+	for i, x := range all {
 		ser, st := x.sus.Series, x.sus.Step
 		at := units.Change(st.Change()) + " at " + ser.Range(st)
 		name := ser.Benchmark + " " + at
+		steps[i] = render.ConfirmedStep{Series: ser, Step: st, Why: x.sus.Why}
+		if x.c != nil {
+			steps[i].Row, steps[i].Why, steps[i].Bisection, steps[i].BisectWhy = x.c.Row, x.c.Why, x.c.Bisection, x.c.BisectWhy
+		}
 		switch {
 		case x.c == nil:
-			fmt.Fprintf(stdout, "%s on %s: cannot confirm\n", ser.Benchmark, ser.Machine)
+			steps[i].Outcome = render.StepCannotConfirm
 			slower = append(slower, name+" (cannot confirm: "+x.sus.Why+")")
 		case x.c.Outcome == gotestrun.Confirmed:
-			fmt.Fprintf(stdout, "%s on %s: confirmed, slower\n", ser.Benchmark, ser.Machine)
+			steps[i].Outcome = render.StepConfirmed
 			slower = append(slower, ser.Benchmark+" "+units.Change(x.c.Row.Ratio-1)+" interleaved (history "+at+")"+bisected(x.c))
 		case x.c.Outcome == gotestrun.NotConfirmed:
-			fmt.Fprintf(stdout, "%s on %s: not confirmed\n", ser.Benchmark, ser.Machine)
+			steps[i].Outcome = render.StepNotConfirmed
 			unconfirmed = append(unconfirmed, name)
 		default:
-			fmt.Fprintf(stdout, "%s on %s: could not judge\n", ser.Benchmark, ser.Machine)
+			steps[i].Outcome = render.StepNotJudged
 			notJudged = append(notJudged, name)
 		}
-		fmt.Fprintf(stdout, "  history      %s (%s to %s, %s)\n", at,
-			render.HistoryValue(st.Before, ser.Unit), render.HistoryValue(st.After, ser.Unit), ser.Basis)
-		switch {
-		case x.c == nil:
-			fmt.Fprintf(stdout, "  why          %s\n", x.sus.Why)
-		case x.c.Row != nil:
-			fmt.Fprintf(stdout, "  interleaved  %s\n", interleavedFigure(*x.c.Row))
-			if x.c.Row.Reason != "" && x.c.Row.Verdict != result.Slower {
-				fmt.Fprintf(stdout, "  why          %s\n", x.c.Row.Reason)
-			}
-		case x.c.Why != "":
-			fmt.Fprintf(stdout, "  why          %s\n", x.c.Why)
-		}
-		writeBisection(stdout, x.c)
 	}
+	render.WriteConfirmed(stdout, steps)
 	return slower, unconfirmed, notJudged
-}
-
-// writeBisection writes the bisection of a confirmed step (--bisect)
-// under it, indented: its table and answer, or why it could not be made.
-func writeBisection(w io.Writer, c *gotestrun.Confirmation) {
-	switch {
-	case c == nil:
-		return
-	case c.Bisection != nil:
-		var b strings.Builder
-		render.WriteBisect(&b, c.Bisection, "text")
-		fmt.Fprintln(w, "  bisect")
-		for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-			fmt.Fprintln(w, strings.TrimRight("    "+l, " "))
-		}
-	}
-	if c.BisectWhy != "" {
-		fmt.Fprintf(w, "  bisect       %s\n", c.BisectWhy)
-	}
 }
 
 // bisected is what the bisection of a confirmed step came to, for the
@@ -275,17 +248,6 @@ func bisected(c *gotestrun.Confirmation) string {
 	default:
 		return ", bisect: " + a.Verdict.String()
 	}
-}
-
-// interleavedFigure is the ratio of the interleaved run with its interval
-// and verdict: "+198.0% (95% CI +190.1% to +205.2%): slower".
-func interleavedFigure(r compare.Row) string {
-	v := r.Verdict
-	if !(r.Ratio > 0) {
-		return v
-	}
-	return fmt.Sprintf("%s (%s CI %s to %s): %s", units.Change(r.Ratio-1), units.Level(r.Level),
-		units.Change(r.CILow-1), units.Change(r.CIHigh-1), v)
 }
 
 func notConfirmedNote(unconfirmed []string) string {
