@@ -77,3 +77,14 @@ func interleavedFigure(r compare.Row) string {
 	return fmt.Sprintf("%s (%s CI %s to %s): %s", units.Change(r.Ratio-1), units.Level(r.Level),
 		units.Change(r.CILow-1), units.Change(r.CIHigh-1), v)
 }
+
+// WriteRegressions writes each step of j slower than its threshold, a
+// line each: "Work on m1: +12.0%, 1.00 µs to 1.12 µs (time), between
+// 3f2a1b0c9d8e..4e5f6a7b8c9d".
+func WriteRegressions(w io.Writer, j history.Judgement) {
+	ser := j.Series
+	for _, st := range j.Regressions {
+		fmt.Fprintf(w, "%s on %s: %s, %s to %s (%s), between %s\n", ser.Benchmark, ser.Machine, units.Change(st.Change()),
+			HistoryValue(st.Before, ser.Unit), HistoryValue(st.After, ser.Unit), ser.Basis, ser.Range(st))
+	}
+}

@@ -349,10 +349,8 @@ func historyCheck(ctx context.Context, o *historyCheckOptions, args []string, st
 			short = append(short, fmt.Sprintf("%s on %s (%s)", ser.Benchmark, ser.Machine, units.Count(len(ser.Commits), "commit")))
 			continue
 		}
+		render.WriteRegressions(stdout, j)
 		for _, st := range j.Regressions {
-			line := fmt.Sprintf("%s on %s: %s, %s to %s (%s), between %s", ser.Benchmark, ser.Machine, units.Change(st.Change()),
-				render.HistoryValue(st.Before, ser.Unit), render.HistoryValue(st.After, ser.Unit), ser.Basis, ser.Range(st))
-			fmt.Fprintln(stdout, line)
 			slower = append(slower, ser.Benchmark+" "+units.Change(st.Change())+" at "+ser.Range(st))
 		}
 	}
