@@ -75,7 +75,7 @@ func hotLoop(loops []Loop) (Loop, bool) {
 	return best, found
 }
 
-// describe says in words what one pass through a loop body (per is
+// Describe says in words what one pass through a loop body (per is
 // "iteration") or one call of a function without a loop ("call") does.
 func (b Body) Describe(per string) string {
 	var parts []string

@@ -112,7 +112,7 @@ func countSide(cs []*result.Count) (per, relErr float64, counter string, why str
 			continue
 		}
 		pers = append(pers, v)
-		own = max(own, CountRelError(c, basisCounted))
+		own = max(own, countRelError(c, basisCounted))
 		if counter == "" {
 			counter = c.Counter
 		}

@@ -191,7 +191,7 @@ func Position(goods, bads, mids []*result.Result, name string, level float64) (r
 
 func results(olds, news []*result.Result, threshold float64, paired bool) (Files, error) {
 	// Empty lists, not null, in JSON: scripts index them without a check.
-	f := Files{Threshold: CleanThreshold(threshold), Alpha: stats.DefaultAlpha, RunNoise: stats.DefaultRunNoise,
+	f := Files{Threshold: cleanThreshold(threshold), Alpha: stats.DefaultAlpha, RunNoise: stats.DefaultRunNoise,
 		Differences: Differences(olds[0], news[0]),
 		OnlyOld:     []string{}, OnlyNew: []string{}}
 	if f.Differences == nil {
@@ -306,11 +306,11 @@ func compareSides(name string, old, cur *side, threshold, level float64, paired 
 		if row.Verdict == result.NotComparable {
 			why += "; " + row.Reason
 		}
-		MarkNotComparable(&row.Pair, why)
+		markNotComparable(&row.Pair, why)
 	case row.Verdict == result.NotComparable:
 	default:
 		if busy.Reason != "" {
-			Despite(&row.Pair, busy.Reason, busy.Bound)
+			despite(&row.Pair, busy.Reason, busy.Bound)
 		}
 		row.Caution = doubtful(old, cur)
 	}

@@ -117,7 +117,7 @@ func Interleaved(r *result.Result) []result.Pair {
 			if base == nil || cand == nil {
 				p := result.Pair{Paired: true, Threshold: r.Settings.Threshold}
 				p.Base, p.Candidate = names[0], name
-				MarkNotComparable(&p, "not measured: the run ended before it")
+				markNotComparable(&p, "not measured: the run ended before it")
 				pairs = append(pairs, p)
 				continue
 			}
@@ -170,9 +170,9 @@ func withBusyMachine(r *result.Result, base, cand *result.Experiment, run []stri
 // its adjusted p-value.
 func Family(judge func(level float64) []result.Pair) []result.Pair {
 	pairs := judge(stats.Confidence)
-	if m := Tested(pairs); m > 1 {
+	if m := tested(pairs); m > 1 {
 		pairs = judge(stats.FamilyLevel(m, stats.DefaultAlpha))
-		Bonferroni(pairs, stats.DefaultAlpha)
+		bonferroni(pairs, stats.DefaultAlpha)
 	}
 	return pairs
 }
@@ -243,9 +243,9 @@ func comparePaired(base, cand *result.Experiment, run []string, level float64, r
 	}
 	switch {
 	case len(why) > 0:
-		MarkNotComparable(&p, strings.Join(why, "; "))
+		markNotComparable(&p, strings.Join(why, "; "))
 	case busy.Reason != "":
-		Despite(&p, busy.Reason, busy.Bound)
+		despite(&p, busy.Reason, busy.Bound)
 	}
 	return p
 }

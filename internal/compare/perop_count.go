@@ -93,11 +93,11 @@ func CountSpread(c *result.Count, event string) float64 {
 	return worst
 }
 
-// CountRelError is the relative standard error of the per-op figure of
+// countRelError is the relative standard error of the per-op figure of
 // event (stats.LineRelError); 0 when it cannot be told (two runs on a
 // line, one run), and then only the floor of the run-to-run variation
 // stands for the noise.
-func CountRelError(c *result.Count, event string) float64 {
+func countRelError(c *result.Count, event string) float64 {
 	if c == nil {
 		return 0
 	}

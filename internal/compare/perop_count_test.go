@@ -61,19 +61,19 @@ func TestCountRelError(t *testing.T) {
 		exact.Samples = append(exact.Samples, result.CountSample{Iters: n, Events: map[string]int64{result.EventInstructions: 1000 * n}})
 		noisy.Samples = append(noisy.Samples, result.CountSample{Iters: n, Events: map[string]int64{result.EventInstructions: 1000*n + int64([]int{500, -500, -500, 500}[i])}})
 	}
-	if e := CountRelError(exact, result.EventInstructions); e != 0 {
+	if e := countRelError(exact, result.EventInstructions); e != 0 {
 		t.Errorf("error %v of runs on a line", e)
 	}
 	// Residuals ±500 about the fit: s = sqrt(1e6/2), Sxx = 50000.
 	want := math.Sqrt(1e6/2/50000) / 1000
-	if e := CountRelError(noisy, result.EventInstructions); !near(e, want) {
+	if e := countRelError(noisy, result.EventInstructions); !near(e, want) {
 		t.Errorf("error %v, want %v", e, want)
 	}
 	runs := &result.Count{}
 	for _, v := range []int64{99, 100, 101} {
 		runs.Samples = append(runs.Samples, result.CountSample{Iters: 1, Events: map[string]int64{result.EventInstructions: v}})
 	}
-	if e := CountRelError(runs, result.EventInstructions); !near(e, 1/math.Sqrt(3)/100) {
+	if e := countRelError(runs, result.EventInstructions); !near(e, 1/math.Sqrt(3)/100) {
 		t.Errorf("error of the median of runs %v", e)
 	}
 }

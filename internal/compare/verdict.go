@@ -51,11 +51,11 @@ func Judge(e stats.Estimate, r Rule) result.Pair {
 		Ratio: e.Ratio, CILow: e.CILow, CIHigh: e.CIHigh, Level: e.Level, Confidence: e.Confidence,
 		LookShare: e.LookShare, P: e.P, Drift: e.Drift,
 		N: e.N, BaseN: e.BaseN, CandidateN: e.CandidateN,
-		Threshold: CleanThreshold(r.Threshold), Alpha: stats.DefaultAlpha, Comparisons: 1,
+		Threshold: cleanThreshold(r.Threshold), Alpha: stats.DefaultAlpha, Comparisons: 1,
 	}
 	if e.Refused != "" {
 		p.AdjustedP = math.NaN()
-		MarkNotComparable(&p, e.Refused)
+		markNotComparable(&p, e.Refused)
 		return p
 	}
 	p.AdjustedP = min(1, p.P/p.Share())
@@ -67,34 +67,34 @@ func Judge(e stats.Estimate, r Rule) result.Pair {
 	return p
 }
 
-// CleanThreshold makes a threshold usable: negative or NaN is 0.
-func CleanThreshold(t float64) float64 {
+// cleanThreshold makes a threshold usable: negative or NaN is 0.
+func cleanThreshold(t float64) float64 {
 	if !(t >= 0) {
 		return 0
 	}
 	return t
 }
 
-// MarkNotComparable sets the verdict to "not comparable" for reason (for
+// markNotComparable sets the verdict to "not comparable" for reason (for
 // example an error finding on one side); Bonferroni then leaves the pair out.
-func MarkNotComparable(p *result.Pair, reason string) {
+func markNotComparable(p *result.Pair, reason string) {
 	p.Verdict, p.Reason = result.NotComparable, reason
 }
 
-// MarkInconclusive sets the verdict to "inconclusive" for reason (the
+// markInconclusive sets the verdict to "inconclusive" for reason (the
 // machine was busy while one side was measured): the statistics stay, as
 // evidence, but no difference is claimed from them. Bonferroni still counts the
 // pair: it was tested.
-func MarkInconclusive(p *result.Pair, reason string) {
+func markInconclusive(p *result.Pair, reason string) {
 	p.Verdict, p.Reason = result.Inconclusive, reason
 }
 
-// Despite judges p again knowing that the machine interfered (busy says
+// despite judges p again knowing that the machine interfered (busy says
 // how) and could have distorted a side by up to bound (0.7 = 1.7x): a
 // difference whose whole interval lies beyond that distortion is still
 // claimed, and the sentence says despite what; anything else is
 // inconclusive. Bonferroni still counts the pair either way.
-func Despite(p *result.Pair, busy string, bound float64) {
+func despite(p *result.Pair, busy string, bound float64) {
 	if p.Verdict == result.NotComparable {
 		return
 	}
@@ -102,10 +102,10 @@ func Despite(p *result.Pair, busy string, bound float64) {
 		p.Busy, p.BusyBound = busy, bound
 		return
 	}
-	MarkInconclusive(p, busy+": rerun on a quieter machine")
+	markInconclusive(p, busy+": rerun on a quieter machine")
 }
 
-// Bonferroni adjusts the p-values of a family of comparisons whose
+// bonferroni adjusts the p-values of a family of comparisons whose
 // intervals were taken at stats.FamilyLevel(m, alpha), m the number of
 // them that have a test, and decides every verdict again: AdjustedP =
 // min(1, m·P), divided by the share of alpha of the look for a run with
@@ -113,11 +113,11 @@ func Despite(p *result.Pair, busy string, bound float64) {
 // are left out of m; inconclusive ones were tested and count. With one
 // comparison AdjustedP = P. An alpha outside (0, 1) means
 // stats.DefaultAlpha.
-func Bonferroni(pairs []result.Pair, alpha float64) {
+func bonferroni(pairs []result.Pair, alpha float64) {
 	if !(alpha > 0 && alpha < 1) {
 		alpha = stats.DefaultAlpha
 	}
-	m := Tested(pairs)
+	m := tested(pairs)
 	for i := range pairs {
 		if pairs[i].Verdict == result.NotComparable {
 			continue
@@ -129,8 +129,8 @@ func Bonferroni(pairs []result.Pair, alpha float64) {
 	}
 }
 
-// Tested counts the pairs that have a test: all but the not comparable.
-func Tested(pairs []result.Pair) int {
+// tested counts the pairs that have a test: all but the not comparable.
+func tested(pairs []result.Pair) int {
 	m := 0
 	for _, p := range pairs {
 		if p.Verdict != result.NotComparable {

@@ -161,7 +161,7 @@ func TestRefusedEstimateIsNotComparable(t *testing.T) {
 			}
 			// Bonferroni leaves it alone.
 			ps := []result.Pair{p}
-			Bonferroni(ps, stats.DefaultAlpha)
+			bonferroni(ps, stats.DefaultAlpha)
 			if ps[0].Verdict != result.NotComparable {
 				t.Errorf("Bonferroni decided a pair that is not comparable: %q", ps[0].Verdict)
 			}
@@ -182,7 +182,7 @@ func TestBonferroni(t *testing.T) {
 			Comparisons: 1, Threshold: DefaultThreshold, Paired: true, N: 31, Level: stats.FamilyLevel(4, stats.DefaultAlpha)}
 	}
 	pairs = append(pairs, result.Pair{Verdict: result.NotComparable, Reason: "too few rounds", P: math.NaN()})
-	Bonferroni(pairs, 0.05)
+	bonferroni(pairs, 0.05)
 	for i := range raw {
 		if math.Abs(pairs[i].AdjustedP-want[i]) > 1e-12 {
 			t.Errorf("p=%v adjusted to %v, want %v", raw[i], pairs[i].AdjustedP, want[i])
@@ -199,7 +199,7 @@ func TestBonferroni(t *testing.T) {
 	}
 	// One comparison: nothing to adjust.
 	one := []result.Pair{{Ratio: 0.5, CILow: 0.4, CIHigh: 0.6, P: 0.03, Threshold: DefaultThreshold}}
-	Bonferroni(one, 0.05)
+	bonferroni(one, 0.05)
 	if one[0].AdjustedP != 0.03 || one[0].Comparisons != 1 || one[0].Verdict != result.Faster {
 		t.Errorf("one comparison: %+v", one[0])
 	}
@@ -218,7 +218,7 @@ func TestPairedFamilyAgrees(t *testing.T) {
 			Judge(stats.PairedWith(base, statstest.Scaled(9000+i, base, 1, 0.02), stats.Design{Level: level}), Rule{}),
 			Judge(stats.PairedWith(base, statstest.Scaled(9500+i, base, 0.99, 0.02), stats.Design{Level: level}), Rule{}),
 		}
-		Bonferroni(pairs, stats.DefaultAlpha)
+		bonferroni(pairs, stats.DefaultAlpha)
 		for _, p := range pairs {
 			if excludesOne(p) != (p.AdjustedP < p.Alpha) || p.Comparisons != m || p.Level != level {
 				t.Fatalf("n=%d: interval [%v, %v] at %v and adjusted p %v over %d disagree", p.N, p.CILow, p.CIHigh, p.Level, p.AdjustedP, p.Comparisons)
@@ -369,12 +369,12 @@ func TestOneRunPerSideSaysWhatItCanTell(t *testing.T) {
 
 func TestInconclusive(t *testing.T) {
 	p := judgePaired(statstest.Noisy(70, 31, 100, 0.01), statstest.Noisy(71, 31, 130, 0.01), DefaultThreshold)
-	MarkInconclusive(&p, "the machine was busy (a: slow-core); rerun on a quieter machine")
+	markInconclusive(&p, "the machine was busy (a: slow-core); rerun on a quieter machine")
 	if p.Verdict != result.Inconclusive || p.Judged() || p.Reason != "the machine was busy (a: slow-core); rerun on a quieter machine" {
 		t.Errorf("%+v", p)
 	}
 	ps := []result.Pair{p, judgePaired(statstest.Noisy(72, 31, 100, 0.01), statstest.Noisy(73, 31, 50, 0.01), DefaultThreshold)}
-	Bonferroni(ps, stats.DefaultAlpha)
+	bonferroni(ps, stats.DefaultAlpha)
 	if ps[0].Verdict != result.Inconclusive || ps[0].Comparisons != 2 {
 		t.Errorf("after Bonferroni: %q over %d comparisons, want inconclusive over 2", ps[0].Verdict, ps[0].Comparisons)
 	}

@@ -8,8 +8,8 @@ import (
 // over to be judged. /proc/stat counts whole ticks of 10 ms (USER_HZ is 100
 // on every Linux architecture), so over n ticks one tick is 100/n percent:
 // a 100 ms window has about 10 ticks, where one stray tick is 10%, above
-// BusyPct, and a 5 ms window may have one tick, which reads 0% or 100%.
-// At 50 ticks (a window of 0.5 s) one tick is 2%, and crossing BusyPct
+// fit.BusyPct, and a 5 ms window may have one tick, which reads 0% or 100%.
+// At 50 ticks (a window of 0.5 s) one tick is 2%, and crossing fit.BusyPct
 // takes three ticks of work, not one timer interrupt that happened to land.
 const MinBusyTicks = 50
 
@@ -35,7 +35,7 @@ type CPUBusy struct {
 	// to judge (see Judged).
 	Ticks uint64 `json:"ticks"`
 	// Own is the share of the window benchy's own work ran on this CPU
-	// (ReadOptions.Own), already taken out of Busy.
+	// (sysread.ReadOptions.Own), already taken out of Busy.
 	Own float64 `json:"own_pct,omitempty"`
 }
 

@@ -21,7 +21,7 @@ const (
 	CodeSlowCPU        = "slow-cpu-chosen"
 )
 
-// Codes lists every code Check may return, in the order it checks them.
+// Codes lists every code fit.Check may return, in the order it checks them.
 var Codes = []string{
 	CodeNoCPUFreq, CodeGovernor, CodeTurbo, CodeFreqRange, CodeCPUBusy, CodeSiblingBusy, CodeBusyUnknown,
 	CodeLoad, CodeEfficiencyCore, CodeNotIsolated, CodeCPU0, CodeSteal, CodeVirtualMachine, CodeThrottled,

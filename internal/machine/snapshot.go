@@ -27,7 +27,7 @@ type Snapshot struct {
 
 	CPUModel Fact[string] `json:"cpu_model"`
 	// CPUBrand is the CPU's name as go test prints it in its "cpu:" line
-	// (readCPUBrand), which is not always the model name.
+	// (sysread reads it as go test does), which is not always the model name.
 	CPUBrand   Fact[string] `json:"cpu_brand"`
 	Hypervisor Fact[bool]   `json:"hypervisor"`
 	// MemTotal is the machine's RAM (proc/meminfo MemTotal), in bytes.
@@ -64,7 +64,7 @@ type Snapshot struct {
 	BusyOwn  time.Duration `json:"busy_own_ns,omitempty"`
 	BusyNote string        `json:"busy_note,omitempty"`
 	// Speed is how fast every available CPU ran the reference loop in the
-	// window (ReadOptions.Probe); absent when it was not measured (a
+	// window (sysread.ReadOptions.Probe); absent when it was not measured (a
 	// fixture tree, benchy machine --sysroot, an older benchy).
 	Speed []CPUSpeed `json:"cpu_speed,omitempty"`
 }

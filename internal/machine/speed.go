@@ -10,7 +10,7 @@ import (
 // minutes, and that core then runs the reference loop (harness) at 1.7-1.9
 // cycles per iteration instead of 1 while /proc/stat reads 0% busy. Only a
 // measured speed tells such a core from a free one, so the busy window
-// also times the reference loop on every available CPU (ReadOptions.Probe)
+// also times the reference loop on every available CPU (sysread.ReadOptions.Probe)
 // and the choice prefers, among the idle CPUs, the fast ones.
 
 // CPUSpeed is how fast one CPU ran the reference loop in the busy window.

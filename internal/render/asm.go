@@ -10,11 +10,11 @@ import (
 	"github.com/benchy-dev/benchy/internal/asm"
 )
 
-// AsmListing writes the listing as a person reads it: each function with its
+// asmListing writes the listing as a person reads it: each function with its
 // bounds, then one instruction per line with address, source file:line, a
 // gutter that marks the loops ("+" at a loop head, "|" inside), and the Go
 // assembler text; then the summary.
-func AsmListing(w io.Writer, l *asm.Listing) error {
+func asmListing(w io.Writer, l *asm.Listing) error {
 	var b strings.Builder
 	writeAsmFunc(&b, &l.Func, l.Arch, l.Bounds)
 	for i := range l.Callees {
@@ -85,5 +85,5 @@ func WriteAsm(w io.Writer, format string, rep AsmReport) error {
 	if _, err := fmt.Fprintf(w, "%s\n\n", rep.Title); err != nil {
 		return err
 	}
-	return AsmListing(w, rep.Listing)
+	return asmListing(w, rep.Listing)
 }

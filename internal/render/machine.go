@@ -12,10 +12,10 @@ import (
 	"github.com/benchy-dev/benchy/internal/units"
 )
 
-// MachineHeader writes the header a person reads in five seconds before
+// machineHeader writes the header a person reads in five seconds before
 // trusting a number: the load average, the target CPU, the busy grid, then
 // the other facts. Findings are not part of it.
-func MachineHeader(w io.Writer, s *machine.Snapshot, cpu int) error {
+func machineHeader(w io.Writer, s *machine.Snapshot, cpu int) error {
 	var b strings.Builder
 	b.WriteString(loadLine(s) + "\n")
 	b.WriteString(targetLine(s, cpu) + "\n")
@@ -28,7 +28,7 @@ func MachineHeader(w io.Writer, s *machine.Snapshot, cpu int) error {
 			own = " (" + s.BusyNote + ")"
 		}
 		fmt.Fprintf(&b, "busy CPUs over %s%s:\n", units.Window(s.BusyWindow), own)
-		if err := BusyGrid(&b, busy); err != nil {
+		if err := busyGrid(&b, busy); err != nil {
 			return err
 		}
 		if machine.AnySteal(busy) {
@@ -44,12 +44,12 @@ func MachineHeader(w io.Writer, s *machine.Snapshot, cpu int) error {
 	return err
 }
 
-// BusyGrid writes every CPU's busy, eight to a line:
+// busyGrid writes every CPU's busy, eight to a line:
 // "cpu0    5%  cpu1    4%  ...". A busy counted over fewer than
 // machine.MinBusyTicks ticks is written "~100%" and an unknown one "?"; a line
 // under the grid says which CPUs and why, so a coarse or missing figure
 // never reads as a measured one.
-func BusyGrid(w io.Writer, busy []machine.CPUBusy) error {
+func busyGrid(w io.Writer, busy []machine.CPUBusy) error {
 	var b strings.Builder
 	if len(busy) == 0 {
 		b.WriteString("unknown: no cpuN line in /proc/stat\n")
@@ -147,9 +147,9 @@ func loadLine(s *machine.Snapshot) string {
 	return line
 }
 
-// LoadSummary is the load in a few words, for a one-line header: "load
+// loadSummary is the load in a few words, for a one-line header: "load
 // 0.47 0.54 0.70, 2/85 runnable, cpu pressure 0.83%".
-func LoadSummary(s *machine.Snapshot) string {
+func loadSummary(s *machine.Snapshot) string {
 	l, ok := s.Load.Get()
 	if !ok {
 		return "load " + s.Load.String()

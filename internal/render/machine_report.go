@@ -10,9 +10,9 @@ import (
 	"github.com/benchy-dev/benchy/internal/machine"
 )
 
-// Findings writes one finding per line, most severe first in the order
+// writeFindings writes one finding per line, most severe first in the order
 // given, as "  warn  governor: cpu2 governor is powersave, ...".
-func Findings(w io.Writer, fs []finding.Finding) error {
+func writeFindings(w io.Writer, fs []finding.Finding) error {
 	for _, sev := range []finding.Severity{finding.Error, finding.Warn, finding.Info} {
 		for _, f := range fs {
 			if f.Severity != sev {
@@ -50,7 +50,7 @@ func WriteMachineReport(w io.Writer, format string, rep MachineReport, width int
 		return enc.Encode(rep)
 	}
 	var b bytes.Buffer
-	if err := MachineHeader(&b, rep.Machine, rep.CPU); err != nil {
+	if err := machineHeader(&b, rep.Machine, rep.CPU); err != nil {
 		return err
 	}
 	fmt.Fprintf(&b, "cpu%d chosen: %s\n", rep.CPU, rep.CPUChoice)
@@ -58,7 +58,7 @@ func WriteMachineReport(w io.Writer, format string, rep MachineReport, width int
 		fmt.Fprintf(&b, "findings for cpu%d: none\n", rep.CPU)
 	} else {
 		fmt.Fprintf(&b, "findings for cpu%d:\n", rep.CPU)
-		if err := Findings(&b, rep.Findings); err != nil {
+		if err := writeFindings(&b, rep.Findings); err != nil {
 			return err
 		}
 	}

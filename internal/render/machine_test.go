@@ -22,7 +22,7 @@ import (
 func header(t *testing.T, s *machine.Snapshot, cpu int) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := MachineHeader(&b, s, cpu); err != nil {
+	if err := machineHeader(&b, s, cpu); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -124,7 +124,7 @@ func TestBusyGrid(t *testing.T) {
 		busy = append(busy, machine.CPUBusy{CPU: c, Busy: machine.Known(float64(c * 11)), Ticks: 100})
 	}
 	var b bytes.Buffer
-	if err := BusyGrid(&b, busy); err != nil {
+	if err := busyGrid(&b, busy); err != nil {
 		t.Fatal(err)
 	}
 	// Six to a row: 70 columns, within an 80-column terminal.
@@ -148,7 +148,7 @@ func TestBusyGridCoarse(t *testing.T) {
 		{CPU: 5, Busy: unknown("not in the first read of /proc/stat (came online in the window)")},
 	}
 	var b bytes.Buffer
-	if err := BusyGrid(&b, busy); err != nil {
+	if err := busyGrid(&b, busy); err != nil {
 		t.Fatal(err)
 	}
 	want := "cpu0 ~100%  cpu1   ~0%  cpu2     ?  cpu3     ?  cpu4   30%  cpu5     ?\n" +
@@ -160,7 +160,7 @@ func TestBusyGridCoarse(t *testing.T) {
 		t.Errorf("grid:\n%s\nwant:\n%s", b.String(), want)
 	}
 	b.Reset()
-	if err := BusyGrid(&b, nil); err != nil || b.String() != "unknown: no cpuN line in /proc/stat\n" {
+	if err := busyGrid(&b, nil); err != nil || b.String() != "unknown: no cpuN line in /proc/stat\n" {
 		t.Errorf("empty grid: %q, %v", b.String(), err)
 	}
 }
@@ -168,7 +168,7 @@ func TestBusyGridCoarse(t *testing.T) {
 func TestFindingsOrderBySeverity(t *testing.T) {
 	var b bytes.Buffer
 	fs := []finding.Finding{{Code: "i", Severity: finding.Info, Message: "x"}, {Code: "e", Severity: finding.Error, Message: "y"}, {Code: "w", Severity: finding.Warn, Message: "z"}}
-	if err := Findings(&b, fs); err != nil {
+	if err := writeFindings(&b, fs); err != nil {
 		t.Fatal(err)
 	}
 	want := "  error e: y\n  warn  w: z\n  info  i: x\n"

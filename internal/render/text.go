@@ -54,7 +54,7 @@ func writeTextHeader(w io.Writer, r *result.Result) error {
 		tw.printf("INTERRUPTED: the run was stopped before the end; only what was measured is shown\n\n")
 	}
 	if r.Before != nil {
-		if err := MachineHeader(tw, r.Before, r.CPU); err != nil {
+		if err := machineHeader(tw, r.Before, r.CPU); err != nil {
 			return err
 		}
 	} else {
@@ -85,7 +85,7 @@ func writeTextBody(w io.Writer, r *result.Result, c *compare.Document, o Options
 		}
 		shown, quiet := splitQuiet(e.Findings)
 		if tw.err == nil {
-			tw.err = Findings(tw, shown)
+			tw.err = writeFindings(tw, shown)
 		}
 		if len(quiet) > 0 {
 			tw.printf("  info  also noted: %s (details in --format json)\n", strings.Join(quiet, ", "))
@@ -103,12 +103,12 @@ func writeTextBody(w io.Writer, r *result.Result, c *compare.Document, o Options
 	if len(r.BusyDuring) == 0 {
 		tw.printf("  unknown: not recorded\n")
 	} else if tw.err == nil {
-		tw.err = BusyGrid(tw, r.BusyDuring)
+		tw.err = busyGrid(tw, r.BusyDuring)
 	}
 	if len(r.Environment) > 0 {
 		tw.printf("\nenvironment:\n")
 		if tw.err == nil {
-			tw.err = Findings(tw, r.Environment)
+			tw.err = writeFindings(tw, r.Environment)
 		}
 	}
 	tw.printf("\nsummary: %s\n", summaryLine(r))

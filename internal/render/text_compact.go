@@ -104,7 +104,7 @@ func compactHeader(r *result.Result) []string {
 	var lines []string
 	machineLine := "machine: unknown: the result holds no snapshot"
 	if r.Before != nil {
-		machineLine = LoadSummary(r.Before)
+		machineLine = loadSummary(r.Before)
 	}
 	var warns []string
 	for _, f := range r.Environment {

@@ -5,9 +5,11 @@ import "math"
 // An Estimate is what the statistics of a comparison say of two sides:
 // the ratio candidate/base, its confidence interval, the p-value of the
 // test that interval inverts, and what they were taken from. The interval
-// excludes 1 exactly when P is below 1-Level. It holds no verdict:
-// internal/compare holds an estimate to a threshold, and to the other
-// comparisons made with it, and says faster, slower or no difference.
+// excludes 1 exactly when P is below 1-Level (but for UnpairedAt, whose
+// Mann-Whitney test is not the one its interval inverts). It holds no
+// verdict: internal/compare holds an estimate to a threshold, and to the
+// other comparisons made with it, and says faster, slower or no
+// difference.
 //
 // When the samples cannot give an estimate (too few, or not positive
 // times), Refused says why and the ratio, its interval and P are NaN.

@@ -12,8 +12,9 @@ type Design struct {
 	// FamilyLevel for one of several comparisons made at once.
 	Level float64
 	// Share is the share of 1-Level this look of a run with looks may
-	// spend (LookShare): the interval is taken at 1-(1-Level)·Share and
-	// the p-value divided by Share. 0 means 1: a run judged once.
+	// spend (LookShare): the interval is taken at 1-(1-Level)·Share, and
+	// the p-value is held to that share of 1-Level (compare divides it by
+	// Share). 0 means 1: a run judged once.
 	Share float64
 }
 

@@ -50,7 +50,7 @@ func TestLookShares(t *testing.T) {
 	}
 }
 
-// A look's interval and its adjusted p-value agree, and a smaller share
+// A look's interval and its p-value agree at the look's level, and a smaller share
 // makes the interval wider.
 func TestPairedAtALook(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))

@@ -159,7 +159,7 @@ func TestValidateCPU(t *testing.T) {
 }
 
 // TestEmptyTree: a root with nothing in it gives unknown facts with
-// reasons, never zeros, and the header and checks still work.
+// reasons, never zeros, and the choice and the checks still work.
 func TestEmptyTree(t *testing.T) {
 	s, err := sysread.Read(context.Background(), t.TempDir(), sysread.ReadOptions{Window: time.Second})
 	if err != nil {

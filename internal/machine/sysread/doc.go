@@ -7,5 +7,5 @@
 //
 // A fact that cannot be read is "unknown: <reason>" (machine.Fact), never
 // a zero that looks like a value. The judgements made from a snapshot are
-// package machine's.
+// package fit's (internal/machine/fit).
 package sysread

@@ -8,7 +8,7 @@ import (
 
 // SpeedProbe times the reference loop on the CPUs of each batch at once,
 // one batch after another, and returns one CPUSpeed per CPU. It is a
-// parameter so that the machine package, which pins nothing, can run it
+// parameter so that Read, which pins nothing, can run it
 // inside the window, and tests can feed it speeds.
 type SpeedProbe func(batches []machine.CPUList) []machine.CPUSpeed
 

@@ -94,8 +94,8 @@ func TestBusyShortWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	after, err := parseStat([]byte("cpu 0 0 0 0\n" +
-		"cpu0 101 0 100 1000 50 0 0 0 0 0\n" + // one machine.Tick, busy: 100%
-		"cpu1 100 0 100 1003 48 0 0 0 0 0\n" + // iowait down 2, idle up 3: one idle machine.Tick
+		"cpu0 101 0 100 1000 50 0 0 0 0 0\n" + // one tick, busy: 100%
+		"cpu1 100 0 100 1003 48 0 0 0 0 0\n" + // iowait down 2, idle up 3: one idle tick
 		"cpu3 120 0 110 1070 50 0 0 0 0 0\n")) // cpu2 went offline; cpu3 100 ticks
 	if err != nil {
 		t.Fatal(err)
