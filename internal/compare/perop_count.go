@@ -14,11 +14,8 @@ import (
 
 // CountPerOp is c's count of event per op; false when no run counted it.
 // result.EventEstCycles is derived from the cache events' figures
-// (result.EstimatedCycles).
+// (result.EstimatedCycles). A nil count has no figures (Count.Points).
 func CountPerOp(c *result.Count, event string) (float64, bool) {
-	if c == nil {
-		return 0, false
-	}
 	if event == result.EventEstCycles {
 		ev := map[string]float64{}
 		for _, e := range result.CacheEvents {
@@ -36,9 +33,6 @@ func CountPerOp(c *result.Count, event string) (float64, bool) {
 // once taken out, (count - intercept) / ops, in run order: their spread is
 // the count's noise within the run. Runs without the event are left out.
 func CountSamples(c *result.Count, event string) []float64 {
-	if c == nil {
-		return nil
-	}
 	if event == result.EventEstCycles {
 		return estCyclesSamples(c)
 	}
@@ -98,8 +92,5 @@ func CountSpread(c *result.Count, event string) float64 {
 // line, one run), and then only the floor of the run-to-run variation
 // stands for the noise.
 func countRelError(c *result.Count, event string) float64 {
-	if c == nil {
-		return 0
-	}
 	return stats.LineRelError(c.Points(event))
 }

@@ -55,7 +55,8 @@ const EventInstructions = "instructions"
 const EventEstCycles = "est-cycles"
 
 // Points are the runs that counted event, as (ops, count) pairs: the
-// totals the per-op figure is estimated from (compare.CountPerOp).
+// totals the per-op figure is estimated from (compare.CountPerOp); none
+// for a nil count.
 func (c *Count) Points(event string) (iters, counts []float64) {
 	if c == nil {
 		return nil, nil
