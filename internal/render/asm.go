@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -78,9 +77,7 @@ type AsmReport struct {
 // for format "json".
 func WriteAsm(w io.Writer, format string, rep AsmReport) error {
 	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(w, rep)
 	}
 	if _, err := fmt.Fprintf(w, "%s\n\n", rep.Title); err != nil {
 		return err

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -17,12 +16,7 @@ var BisectFormats = []string{"text", "json", "markdown"}
 func WriteBisect(w io.Writer, r *bisect.Report, format string) error {
 	switch format {
 	case "json":
-		data, err := json.MarshalIndent(r, "", "  ")
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(append(data, '\n'))
-		return err
+		return writeJSON(w, r)
 	case "markdown":
 		return writeBisectMarkdown(w, r)
 	case "text":

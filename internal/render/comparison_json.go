@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"io"
 	"slices"
 
@@ -13,9 +12,7 @@ import (
 // (compare.DocumentJSON), each row with its sentence.
 func writeComparisonJSON(w io.Writer, d compare.Document) error {
 	d.Rows = withSentences(d.Rows)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(d.JSON())
+	return writeJSON(w, d.JSON())
 }
 
 // comparisonPairs is an interleaved run's document as the run's JSON

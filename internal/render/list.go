@@ -1,7 +1,6 @@
 package render
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -27,9 +26,7 @@ type ListEntry struct {
 // under their own column at width, or as JSON for format "json".
 func WriteList(w io.Writer, format string, entries []ListEntry, width int) error {
 	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(entries)
+		return writeJSON(w, entries)
 	}
 	// The descriptions wrap under their own column, so that the list
 	// reads on an 80-column terminal.

@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -45,9 +44,7 @@ func WriteMachineReport(w io.Writer, format string, rep MachineReport, width int
 		if rep.Findings == nil {
 			rep.Findings = []finding.Finding{}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(w, rep)
 	}
 	var b bytes.Buffer
 	if err := machineHeader(&b, rep.Machine, rep.CPU); err != nil {

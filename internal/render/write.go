@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -65,4 +66,12 @@ func withComparison(r *result.Result, c *compare.Document) *result.Result {
 	out := *r
 	out.Comparison = comparisonPairs(*c)
 	return &out
+}
+
+// writeJSON writes v as indented JSON, a value per line: the form every
+// --format json of render's takes (the history's keeps HTML unescaped).
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
