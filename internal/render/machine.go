@@ -44,7 +44,7 @@ func machineHeader(w io.Writer, s *machine.Snapshot, cpu int) error {
 	return err
 }
 
-// busyGrid writes every CPU's busy, eight to a line:
+// busyGrid writes every CPU's busy, gridRow (six) to a line:
 // "cpu0    5%  cpu1    4%  ...". A busy counted over fewer than
 // machine.MinBusyTicks ticks is written "~100%" and an unknown one "?"; a line
 // under the grid says which CPUs and why, so a coarse or missing figure
